@@ -1,0 +1,76 @@
+/* The one small interface every runtime collector implements.
+ *
+ * A runtime collector (HotSpot hsperfdata, .NET EventPipe, ...) knows how to
+ * recognise its processes, open one, and fill the runtime part of a sample.
+ * Process and container figures are filled by collectors/proc.c and
+ * collectors/cgroup.c for every runtime alike; collectors/target.c composes
+ * the three. Views never see this interface. */
+#ifndef GCTOP_COLLECTORS_COLLECTOR_H
+#define GCTOP_COLLECTORS_COLLECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../model/error.h"
+#include "../model/sample.h"
+
+struct gt_collector; /* private to each collector */
+
+/* One row of `gctop --list` and of the picker. */
+struct gt_list_entry {
+	struct gt_target_info info;
+	struct gt_sample sample;     /* runtime figures that are cheap to read (heap used/max) */
+};
+
+struct gt_list {
+	struct gt_list_entry *entries;
+	size_t count, capacity;
+};
+
+/* Appends an entry and returns it zeroed, or NULL when out of memory. */
+struct gt_list_entry *gt_list_add(struct gt_list *l);
+void gt_list_free(struct gt_list *l);
+
+enum gt_probe {
+	GT_PROBE_NO = 0,     /* not this runtime */
+	GT_PROBE_YES = 1,    /* this runtime, and its data can be read */
+	GT_PROBE_ERROR = -1, /* this runtime, but it cannot be read: err says why */
+};
+
+struct gt_collector_ops {
+	const char *name;
+
+	/* Is pid a process of this runtime? Must not touch the target. */
+	enum gt_probe (*probe)(pid_t pid, struct gt_error *err);
+
+	/* Opens pid and fills the runtime part of info. May wait, bounded, for a
+	 * runtime that is still starting (GT_EXIT_TIMEOUT after that). */
+	struct gt_collector *(*open)(pid_t pid, struct gt_target_info *info, struct gt_error *err);
+
+	/* How often poll() wants to run between samples (0: never), e.g. for an
+	 * estimator that must see every eden fill. */
+	uint64_t poll_interval_ns;
+
+	/* A descriptor the main loop should wait on (event stream), or -1. */
+	int (*wait_fd)(const struct gt_collector *c);
+
+	/* Cheap work between samples: called every poll_interval_ns and whenever
+	 * wait_fd is readable. May be NULL. */
+	void (*poll)(struct gt_collector *c, uint64_t now_ns);
+
+	/* Fills the runtime fields of out (others are left untouched).
+	 * Returns 0, or -1 with err set; GT_EXIT_TARGET_EXITED when it is gone. */
+	int (*sample)(struct gt_collector *c, struct gt_sample *out, struct gt_error *err);
+
+	void (*close)(struct gt_collector *c);
+
+	/* Appends every process of this runtime the user can see. Never fails as
+	 * a whole: unreadable processes are skipped. May be NULL. */
+	void (*list)(struct gt_list *out);
+};
+
+/* The registry: every runtime gctop knows, in probe order, NULL-terminated. */
+extern const struct gt_collector_ops *const gt_collectors[];
+
+#endif

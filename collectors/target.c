@@ -1,0 +1,156 @@
+#include "target.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/clock.h"
+#include "cgroup.h"
+#include "proc.h"
+
+struct gt_target {
+	pid_t pid;
+	const struct gt_collector_ops *ops;
+	struct gt_collector *collector;
+	struct gt_proc *proc;
+	struct gt_cgroup *cgroup;
+	struct gt_target_info info;
+	bool exited;
+	struct gt_sample last;    /* kept so an exited target still shows its last figures */
+};
+
+static const struct gt_collector_ops *find_runtime(pid_t pid, struct gt_error *err)
+{
+	for (const struct gt_collector_ops *const *o = gt_collectors; *o; o++) {
+		enum gt_probe p = (*o)->probe(pid, err);
+		if (p == GT_PROBE_YES)
+			return *o;
+		if (p == GT_PROBE_ERROR)
+			return NULL;
+	}
+	gt_fail(err, GT_EXIT_NOT_RUNTIME,
+		"process %d is neither a JVM with perf data nor a .NET process; "
+		"run gctop --list to see the processes gctop can watch", (int)pid);
+	return NULL;
+}
+
+struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
+{
+	if (gt_proc_check_mounted(err) != 0)
+		return NULL;
+	if (pid <= 0 || !gt_proc_exists(pid)) {
+		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
+		return NULL;
+	}
+	struct gt_target *t = calloc(1, sizeof(*t));
+	if (!t) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	t->pid = pid;
+	t->info.pid = pid;
+	t->ops = find_runtime(pid, err);
+	if (!t->ops)
+		goto fail;
+	t->collector = t->ops->open(pid, &t->info, err);
+	if (!t->collector)
+		goto fail;
+	t->proc = gt_proc_open(pid, err);
+	if (!t->proc)
+		goto fail;
+	gt_proc_fill_info(pid, &t->info);
+	t->cgroup = gt_cgroup_open(pid, &t->info);
+	return t;
+fail:
+	gt_target_close(t);
+	return NULL;
+}
+
+const struct gt_target_info *gt_target_info(const struct gt_target *t)
+{
+	return &t->info;
+}
+
+int gt_target_wait_fd(const struct gt_target *t)
+{
+	if (t->exited || !t->ops->wait_fd)
+		return -1;
+	return t->ops->wait_fd(t->collector);
+}
+
+uint64_t gt_target_poll_interval_ns(const struct gt_target *t)
+{
+	return t->exited ? 0 : t->ops->poll_interval_ns;
+}
+
+void gt_target_poll(struct gt_target *t, uint64_t now_ns)
+{
+	if (!t->exited && t->ops->poll)
+		t->ops->poll(t->collector, now_ns);
+}
+
+int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error *err)
+{
+	if (t->exited) {
+		*out = t->last;
+		return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)t->pid);
+	}
+	memset(out, 0, sizeof(*out));
+	out->pid = t->pid;
+	out->mono_ns = gt_mono_ns();
+	out->wall_ms = gt_wall_ms();
+	out->state = GT_TARGET_LIVE;
+
+	struct gt_error rerr = { 0 };
+	int rc = t->ops->sample(t->collector, out, &rerr);
+	if (gt_proc_sample(t->proc, out) != 0 || (rc != 0 && rerr.code == GT_EXIT_TARGET_EXITED)) {
+		t->exited = true;
+		t->last.state = GT_TARGET_EXITED;
+		t->last.mono_ns = out->mono_ns;
+		t->last.wall_ms = out->wall_ms;
+		*out = t->last;
+		return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)t->pid);
+	}
+	if (rc != 0) {
+		if (err)
+			*err = rerr;
+		return -1;
+	}
+	gt_cgroup_sample(t->cgroup, out);
+	if (out->heap_max_bytes.valid)
+		t->info.heap_max_bytes = out->heap_max_bytes;
+	if (out->cgroup_limit_bytes.valid)
+		t->info.cgroup_limit_bytes = out->cgroup_limit_bytes;
+	t->last = *out;
+	return 0;
+}
+
+void gt_target_close(struct gt_target *t)
+{
+	if (!t)
+		return;
+	if (t->collector)
+		t->ops->close(t->collector);
+	if (t->proc)
+		gt_proc_close(t->proc);
+	if (t->cgroup)
+		gt_cgroup_close(t->cgroup);
+	free(t);
+}
+
+void gt_target_list_all(struct gt_list *out)
+{
+	for (const struct gt_collector_ops *const *o = gt_collectors; *o; o++)
+		if ((*o)->list)
+			(*o)->list(out);
+	for (size_t i = 0; i < out->count; i++) {
+		struct gt_list_entry *e = &out->entries[i];
+		gt_proc_fill_info(e->info.pid, &e->info);
+		struct gt_error err;
+		struct gt_proc *p = gt_proc_open(e->info.pid, &err);
+		if (p) {
+			gt_proc_sample(p, &e->sample);
+			gt_proc_close(p);
+		}
+	}
+}

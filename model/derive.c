@@ -1,0 +1,124 @@
+#include "derive.h"
+
+#include <math.h>
+#include <string.h>
+
+struct gt_u64 gt_u64_delta(struct gt_u64 prev, struct gt_u64 cur)
+{
+	struct gt_u64 d = { 0, false };
+
+	/* A counter that went backwards was reset (target restarted, collector
+	 * re-opened): no honest delta exists for this interval. */
+	if (prev.valid && cur.valid && cur.value >= prev.value)
+		gt_u64_set(&d, cur.value - prev.value);
+	return d;
+}
+
+static struct gt_f64 rate_per_s(struct gt_u64 delta, double seconds)
+{
+	struct gt_f64 r = { 0, false };
+
+	if (delta.valid && seconds > 0)
+		gt_f64_set(&r, (double)delta.value / seconds);
+	return r;
+}
+
+static struct gt_f64 ratio(double num, double den)
+{
+	struct gt_f64 r = { 0, false };
+
+	if (den > 0 && isfinite(num / den))
+		gt_f64_set(&r, num / den);
+	return r;
+}
+
+static const struct gt_generation *find_generation(const struct gt_sample *s, const char *name)
+{
+	for (unsigned i = 0; i < s->n_generations; i++)
+		if (strcmp(s->generations[i].name, name) == 0)
+			return &s->generations[i];
+	return NULL;
+}
+
+static const struct gt_collector_stat *find_collector(const struct gt_sample *s, const char *name)
+{
+	for (unsigned i = 0; i < s->n_collectors; i++)
+		if (strcmp(s->collectors[i].name, name) == 0)
+			return &s->collectors[i];
+	return NULL;
+}
+
+static void derive_memory(const struct gt_sample *cur, struct gt_derived *out)
+{
+	if (cur->heap_max_bytes.valid && cur->cgroup_limit_bytes.valid)
+		out->heap_max_share_of_limit =
+			ratio((double)cur->heap_max_bytes.value, (double)cur->cgroup_limit_bytes.value);
+}
+
+void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->cur = *cur;
+	derive_memory(cur, out);
+
+	out->first = prev == NULL || prev->pid != cur->pid || cur->mono_ns <= prev->mono_ns;
+	if (out->first)
+		return;
+
+	double dt = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
+	gt_f64_set(&out->interval_s, dt);
+
+	/* A change of source (estimate -> exact when an agent arrives) is a new
+	 * series: mixing them in one delta would invent allocation. */
+	struct gt_u64 alloc = { 0, false };
+	if (prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since)
+		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
+	out->alloc_rate_bps = rate_per_s(alloc, dt);
+
+	for (unsigned i = 0; i < cur->n_generations; i++) {
+		const struct gt_generation *p = find_generation(prev, cur->generations[i].name);
+		if (!p)
+			continue;
+		struct gt_u64 d = gt_u64_delta(p->collections, cur->generations[i].collections);
+		out->generations[i].collections = d;
+		struct gt_f64 per_s = rate_per_s(d, dt);
+		if (per_s.valid)
+			gt_f64_set(&out->generations[i].per_minute, per_s.value * 60.0);
+	}
+
+	for (unsigned i = 0; i < cur->n_collectors; i++) {
+		const struct gt_collector_stat *p = find_collector(prev, cur->collectors[i].name);
+		if (!p)
+			continue;
+		out->collectors[i].invocations = gt_u64_delta(p->invocations, cur->collectors[i].invocations);
+		struct gt_u64 t = gt_u64_delta(p->time_ns, cur->collectors[i].time_ns);
+		if (t.valid)
+			out->collectors[i].time_share = ratio((double)t.value / 1e9, dt);
+	}
+
+	out->pause_ns = gt_u64_delta(prev->pause_total_ns, cur->pause_total_ns);
+	if (out->pause_ns.valid)
+		out->pause_share = ratio((double)out->pause_ns.value / 1e9, dt);
+
+	struct gt_u64 sp = gt_u64_delta(prev->safepoint_ns, cur->safepoint_ns);
+	if (sp.valid)
+		out->safepoint_share = ratio((double)sp.value / 1e9, dt);
+
+	struct gt_u64 gccpu = gt_u64_delta(prev->gc_cpu_ns, cur->gc_cpu_ns);
+	if (gccpu.valid)
+		out->gc_cpu_share = ratio((double)gccpu.value / 1e9, dt);
+
+	struct gt_u64 ticks = gt_u64_delta(prev->cpu_ticks, cur->cpu_ticks);
+	if (ticks.valid && cur->cpu_hz.valid && cur->cpu_hz.value > 0)
+		out->cpu_share = ratio((double)ticks.value / (double)cur->cpu_hz.value, dt);
+
+	struct gt_u64 large = gt_u64_delta(prev->large_alloc_bytes_total, cur->large_alloc_bytes_total);
+	out->large_alloc_rate_bps = rate_per_s(large, dt);
+	if (large.valid && alloc.valid)
+		out->large_alloc_share = ratio((double)large.value, (double)alloc.value);
+
+	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
+	out->ops_rate = rate_per_s(ops, dt);
+	if (ops.valid && alloc.valid)
+		out->bytes_per_op = ratio((double)alloc.value, (double)ops.value);
+}

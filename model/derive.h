@@ -1,0 +1,48 @@
+/* The pure derive step: two samples in, per-interval figures out.
+ * No I/O, no clock, no globals: every view and writer renders its result. */
+#ifndef GCTOP_MODEL_DERIVE_H
+#define GCTOP_MODEL_DERIVE_H
+
+#include "sample.h"
+
+struct gt_generation_delta {
+	struct gt_u64 collections;       /* collections in this interval */
+	struct gt_f64 per_minute;
+};
+
+struct gt_collector_delta {
+	struct gt_u64 invocations;
+	struct gt_f64 time_share;        /* collector time / wall time of the interval */
+};
+
+struct gt_derived {
+	struct gt_sample cur;            /* the newer sample, copied */
+	bool first;                      /* no previous sample: every rate is invalid */
+	struct gt_f64 interval_s;
+
+	struct gt_f64 alloc_rate_bps;
+	struct gt_generation_delta generations[GT_MAX_GENERATIONS];
+	struct gt_collector_delta collectors[GT_MAX_COLLECTORS];
+
+	struct gt_u64 pause_ns;          /* pause time in this interval */
+	struct gt_f64 pause_share;       /* of wall time, 0..1 */
+	struct gt_f64 safepoint_share;
+	struct gt_f64 gc_cpu_share;      /* GC CPU seconds per wall second */
+	struct gt_f64 cpu_share;         /* process CPU seconds per wall second */
+
+	struct gt_f64 large_alloc_rate_bps;
+	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval */
+
+	struct gt_f64 ops_rate;          /* operations per second */
+	struct gt_f64 bytes_per_op;
+
+	struct gt_f64 heap_max_share_of_limit; /* heap max / container limit */
+};
+
+/* prev may be NULL (first sample). prev and cur must describe the same target. */
+void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out);
+
+/* cur - prev when both are valid and the counter did not go backwards. */
+struct gt_u64 gt_u64_delta(struct gt_u64 prev, struct gt_u64 cur);
+
+#endif

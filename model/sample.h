@@ -1,0 +1,172 @@
+/* The shared sample model: what every collector fills and every view reads.
+ *
+ * Each figure carries its own validity bit. A value the runtime does not give
+ * stays invalid and is rendered as "n/a" or JSON null, never as 0.
+ * Samples hold cumulative counters only; per-interval figures come from the
+ * pure derive step (model/derive.h). */
+#ifndef GCTOP_MODEL_SAMPLE_H
+#define GCTOP_MODEL_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct gt_u64 {
+	uint64_t value;
+	bool valid;
+};
+
+struct gt_f64 {
+	double value;
+	bool valid;
+};
+
+static inline void gt_u64_set(struct gt_u64 *f, uint64_t v)
+{
+	f->value = v;
+	f->valid = true;
+}
+
+static inline void gt_f64_set(struct gt_f64 *f, double v)
+{
+	f->value = v;
+	f->valid = true;
+}
+
+enum gt_runtime {
+	GT_RUNTIME_UNKNOWN = 0,
+	GT_RUNTIME_HOTSPOT,
+	GT_RUNTIME_DOTNET,
+};
+
+/* Where the allocation figure comes from; views label it. */
+enum gt_alloc_source {
+	GT_ALLOC_SOURCE_NONE = 0,
+	GT_ALLOC_SOURCE_ESTIMATE, /* inferred from heap counters (hsperfdata eden deltas) */
+	GT_ALLOC_SOURCE_EXACT,    /* the runtime's own allocated-bytes counter */
+	GT_ALLOC_SOURCE_SAMPLED,  /* sum of weights of allocation samples */
+};
+
+/* What the cumulative allocation total counts from. */
+enum gt_alloc_since {
+	GT_ALLOC_SINCE_ATTACH = 0,  /* since gctop started watching */
+	GT_ALLOC_SINCE_PROCESS_START,
+};
+
+enum gt_target_state {
+	GT_TARGET_LIVE = 0,
+	GT_TARGET_EXITED,
+};
+
+#define GT_MAX_GENERATIONS 5
+#define GT_MAX_COLLECTORS 8
+#define GT_NAME_LEN 64
+
+/* One heap generation (or region kind), youngest first. */
+struct gt_generation {
+	char name[24];               /* "young", "old", "gen0", "loh", ... */
+	struct gt_u64 collections;   /* cumulative collections counted for this generation */
+	struct gt_u64 used_bytes;
+	struct gt_u64 committed_bytes;
+	struct gt_u64 max_bytes;
+};
+
+/* One collector as the runtime names it (HotSpot: sun.gc.collector.N). */
+struct gt_collector_stat {
+	char name[GT_NAME_LEN];
+	struct gt_u64 invocations;   /* cumulative */
+	struct gt_u64 time_ns;       /* cumulative; pause time except where the runtime says otherwise */
+};
+
+struct gt_sample {
+	uint64_t mono_ns;   /* CLOCK_MONOTONIC when the sample was taken */
+	int64_t wall_ms;    /* CLOCK_REALTIME, ms since the epoch, for output only */
+	pid_t pid;
+	enum gt_target_state state;
+
+	/* allocation */
+	struct gt_u64 alloc_bytes_total;       /* cumulative, see alloc_since */
+	enum gt_alloc_source alloc_source;
+	enum gt_alloc_since alloc_since;
+
+	/* collections */
+	unsigned n_generations;
+	struct gt_generation generations[GT_MAX_GENERATIONS];
+	unsigned n_collectors;
+	struct gt_collector_stat collectors[GT_MAX_COLLECTORS];
+	char last_gc_cause[GT_NAME_LEN];       /* empty when the runtime gives none */
+	bool gc_in_progress;
+
+	/* pauses */
+	struct gt_u64 pause_total_ns;          /* cumulative stop-the-world time */
+	struct gt_u64 last_pause_ns;           /* length of the most recent pause */
+	struct gt_u64 pause_max_ns;            /* longest single pause seen since the previous sample */
+	struct gt_u64 safepoints;              /* HotSpot: cumulative safepoint count */
+	struct gt_u64 safepoint_ns;            /* HotSpot: cumulative time at and reaching safepoints */
+	struct gt_u64 gc_cpu_ns;               /* cumulative CPU time of GC threads (JDK 22+) */
+
+	/* large objects */
+	struct gt_u64 large_bytes;             /* current large-object bytes (LOH; G1 humongous estimate) */
+	struct gt_u64 large_alloc_bytes_total; /* cumulative bytes allocated as large objects */
+	struct gt_u64 pinned_bytes;            /* .NET pinned object heap */
+	const char *large_source;              /* static string, e.g. "g1-humongous-estimate" */
+	const char *large_unavailable;         /* static string: why there is no figure */
+
+	/* heap and memory */
+	struct gt_u64 heap_used_bytes;
+	struct gt_u64 heap_committed_bytes;
+	struct gt_u64 heap_max_bytes;
+	struct gt_u64 metaspace_used_bytes;
+	struct gt_u64 metaspace_committed_bytes;
+	struct gt_u64 gc_hard_limit_bytes;     /* .NET GCHeapHardLimit */
+
+	/* operations, for bytes per operation (requests on ASP.NET Core) */
+	struct gt_u64 ops_total;
+	const char *ops_name;                  /* static string, e.g. "requests" */
+
+	/* events lost between the runtime and gctop */
+	struct gt_u64 dropped_events;
+
+	/* process facts (collectors/proc.c) */
+	struct gt_u64 rss_bytes;               /* working set */
+	struct gt_u64 rss_anon_bytes;
+	struct gt_u64 rss_file_bytes;
+	struct gt_u64 swap_bytes;
+	struct gt_u64 cpu_ticks;               /* utime + stime, cumulative */
+	struct gt_u64 cpu_hz;                  /* ticks per second for cpu_ticks */
+	struct gt_u64 threads;
+
+	/* container facts (collectors/cgroup.c) */
+	struct gt_u64 cgroup_limit_bytes;      /* invalid when there is no limit */
+	struct gt_u64 cgroup_usage_bytes;
+	struct gt_u64 cgroup_working_set_bytes; /* usage less inactive file cache */
+	struct gt_u64 oom_kills;
+	struct gt_f64 memory_pressure_avg10;   /* PSI "some avg10", percent */
+	bool memory_pressure_system_wide;      /* PSI came from /proc/pressure, not the cgroup */
+};
+
+/* Facts about the target that change rarely: the header. */
+struct gt_target_info {
+	pid_t pid;
+	pid_t nspid;                    /* pid inside its own pid namespace */
+	enum gt_runtime runtime;
+	char runtime_version[GT_NAME_LEN];
+	char gc_name[GT_NAME_LEN];      /* "G1", "Parallel", "Serial", "Z", "Shenandoah", "Server", ... */
+	char gc_mode[GT_NAME_LEN];      /* free text: "generational", "concurrent", "DATAS" ... */
+	char main_class[256];           /* main class or jar, or the .NET entry assembly */
+	char command_line[1024];
+	char heap_flags[512];           /* the options that size the heap, space separated */
+	char user[32];
+	struct gt_u64 start_time_ms;    /* process start, ms since the epoch */
+	struct gt_u64 heap_max_bytes;
+	struct gt_u64 cgroup_limit_bytes;
+	char cgroup_path[256];
+	int cgroup_version;             /* 0 unknown, 1 or 2 */
+	char source[GT_NAME_LEN];       /* what gctop reads: "hsperfdata", "eventpipe", ... */
+};
+
+const char *gt_runtime_name(enum gt_runtime r);
+const char *gt_alloc_source_name(enum gt_alloc_source s);
+const char *gt_alloc_since_name(enum gt_alloc_since s);
+
+#endif

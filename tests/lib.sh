@@ -1,0 +1,97 @@
+# Shared helpers for the shell tests under tests/integration and tests/tui.
+# Source it: . tests/lib.sh   (run from the repository root, as tests/run.sh does)
+
+: "${GCTOP_BUILD:=build}"
+: "${GCTOP_BIN:=$PWD/$GCTOP_BUILD/gctop}"
+TEST_NAME=$(basename "$0" .sh)
+WORK=$(mktemp -d "/tmp/gctop-test.$TEST_NAME.XXXXXX")
+CHILD_PIDS=""
+
+cleanup() {
+	for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $CHILD_PIDS; do wait "$p" 2>/dev/null; done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+pass() { echo "PASS: $TEST_NAME: $*"; }
+fail() { echo "FAIL: $TEST_NAME: $*"; }
+skip() { echo "SKIP: $TEST_NAME: $*"; }
+
+# check DESCRIPTION COMMAND...: PASS when the command succeeds, FAIL otherwise.
+check() {
+	desc=$1
+	shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# A missing runtime skips the test with a message; under CI=true it is a
+# failure, because CI machines have every runtime.
+missing_runtime() {
+	if [ "${CI:-}" = "true" ]; then
+		fail "$1 is required under CI=true but is missing"
+	else
+		skip "$1 is missing; install it to run this test"
+	fi
+	exit 0
+}
+
+require_java() {
+	command -v java >/dev/null 2>&1 && command -v javac >/dev/null 2>&1 || missing_runtime "a JDK (java, javac)"
+	command -v jstat >/dev/null 2>&1 || missing_runtime "jstat"
+}
+
+require_dotnet() {
+	command -v dotnet >/dev/null 2>&1 || missing_runtime "the .NET SDK (dotnet)"
+}
+
+# Compiles tests/java/*.java once into $GCTOP_BUILD/java (shared by all tests).
+java_classes() {
+	out="$PWD/$GCTOP_BUILD/java"
+	stamp="$out/.stamp"
+	if [ ! -f "$stamp" ] || [ -n "$(find tests/java -name '*.java' -newer "$stamp" 2>/dev/null)" ]; then
+		mkdir -p "$out"
+		javac -d "$out" tests/java/*.java || return 1
+		touch "$stamp"
+	fi
+	echo "$out"
+}
+
+# start_java LOGFILE JAVA_ARGS...: starts a JVM in the background, sets JPID.
+start_java() {
+	log=$1
+	shift
+	java "$@" >"$log" 2>&1 &
+	JPID=$!
+	CHILD_PIDS="$CHILD_PIDS $JPID"
+}
+
+# wait_for_file PATH SECONDS
+wait_for_file() {
+	i=0
+	while [ ! -e "$1" ] && [ "$i" -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "$1" ]
+}
+
+# wait_for_hsperf PID SECONDS: the JVM's perf-data file exists.
+wait_for_hsperf() {
+	i=0
+	while [ "$i" -lt $(($2 * 10)) ]; do
+		for f in /tmp/hsperfdata_*/"$1"; do [ -e "$f" ] && return 0; done
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# json_get FILE LINE_NO EXPR: evaluates a Python expression on line LINE_NO
+# (1-based, negative from the end) of an NDJSON file; prints the result.
+json_get() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.strip()]
+n = int(sys.argv[2])
+d = json.loads(lines[n - 1 if n > 0 else n])
+print(eval(sys.argv[3], {"d": d, "lines": [json.loads(l) for l in lines]}))
+PY
+}

@@ -1,0 +1,36 @@
+/* The command line, parsed once into plain values. */
+#ifndef GCTOP_TUI_OPTIONS_H
+#define GCTOP_TUI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../model/error.h"
+
+enum gt_mode {
+	GT_MODE_TUI = 0,   /* full-screen view (or the picker without -p) */
+	GT_MODE_TEXT,      /* -b: plain text blocks like top -b */
+	GT_MODE_JSON,      /* --json: one JSON object per interval (NDJSON) */
+	GT_MODE_LIST,      /* -l/--list: every process gctop can watch, once */
+	GT_MODE_HELP,
+	GT_MODE_VERSION,
+};
+
+struct gt_options {
+	enum gt_mode mode;
+	bool list_json;          /* --list --json */
+	pid_t pid;               /* 0: none given */
+	uint64_t interval_ns;    /* -d, default 1 s */
+	long count;              /* -n, 0: until interrupted */
+	bool no_color;           /* --no-color or NO_COLOR set */
+	bool allocators;         /* --allocators: turn on allocation sampling */
+};
+
+/* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */
+int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_error *err);
+
+/* The --help text, which man/gctop.1 matches. */
+extern const char gt_help_text[];
+
+#endif
