@@ -24,7 +24,6 @@ struct gt_options {
 	uint64_t interval_ns;    /* -d, default 1 s */
 	long count;              /* -n, 0: until interrupted */
 	bool no_color;           /* --no-color or NO_COLOR set */
-	bool allocators;         /* --allocators: turn on allocation sampling */
 };
 
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */

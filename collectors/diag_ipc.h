@@ -1,0 +1,39 @@
+/* The diagnostics IPC client: finds a .NET process's diagnostics socket and
+ * runs commands on it (ProcessInfo, CollectTracing, StopTracing). One command
+ * per connection, as the runtime serves them. */
+#ifndef GCTOP_COLLECTORS_DIAG_IPC_H
+#define GCTOP_COLLECTORS_DIAG_IPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../model/error.h"
+#include "diag_ipc_wire.h"
+
+/* sun_path holds 108 bytes including the NUL. */
+#define GT_DIAG_PATH_MAX 108
+
+/* Finds pid's socket: dotnet-diagnostic-NSPID-KEY-socket in the target's
+ * TMPDIR (from its environment, else /tmp), through /proc/PID/root when the
+ * target lives in another mount namespace. A socket whose key is the
+ * process's start time wins; otherwise the newest. Returns 0 and the path,
+ * 1 when there is none, -1 with err set when the path cannot be used. */
+int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err);
+
+/* Runs ProcessInfo3, falling back to ProcessInfo2 and ProcessInfo on
+ * "unknown command". timeout_ms bounds each connect, write and read. */
+int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
+			 struct gt_diag_process_info *out, struct gt_error *err);
+
+/* Starts a streaming nettrace session, newest CollectTracing first and older
+ * ones on "unknown command". Returns the connected socket, positioned at the
+ * first byte of the nettrace stream, and the session id; -1 with err set. */
+int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
+			    const struct gt_diag_provider *providers, size_t n_providers,
+			    uint64_t *session_id, struct gt_error *err);
+
+/* Sends StopTracing for session_id on a new connection. 0, or -1. */
+int gt_diag_stop_tracing(const char *path, int timeout_ms, uint64_t session_id);
+
+#endif

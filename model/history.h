@@ -1,0 +1,78 @@
+/* A fixed-size ring of per-interval figures, newest last, for sparklines and
+ * for figures over a window longer than one interval (pause share over the
+ * last minute, longest pause in it, collections per minute).
+ * Pure: no clock, no I/O; the caller pushes each derived sample. */
+#ifndef GCTOP_MODEL_HISTORY_H
+#define GCTOP_MODEL_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "derive.h"
+#include "sample.h"
+
+/* 1024 points: 17 minutes at the default 1 s, still over a minute at 0.1 s. */
+#define GT_HISTORY_CAPACITY 1024
+
+/* What one interval leaves behind, small enough to keep a thousand of. */
+struct gt_history_point {
+	uint64_t mono_ns;                  /* end of the interval */
+	struct gt_f64 interval_s;
+	struct gt_f64 alloc_rate_bps;
+	struct gt_u64 pause_ns;            /* pause time in the interval */
+	struct gt_f64 pause_share;
+	struct gt_u64 longest_pause_ns;    /* longest single pause in the interval, 0 if none */
+	unsigned n_generations;
+	struct gt_u64 collections[GT_MAX_GENERATIONS]; /* in the interval, by generation index */
+	struct gt_u64 heap_used_bytes;
+	struct gt_u64 rss_bytes;
+};
+
+struct gt_history {
+	struct gt_history_point points[GT_HISTORY_CAPACITY];
+	size_t head;   /* index of the next write */
+	size_t count;
+};
+
+enum gt_history_metric {
+	GT_HISTORY_ALLOC_RATE = 0,
+	GT_HISTORY_PAUSE_SHARE,
+	GT_HISTORY_LONGEST_PAUSE,
+	GT_HISTORY_COLLECTIONS,     /* all generations together */
+	GT_HISTORY_HEAP_USED,
+	GT_HISTORY_RSS,
+};
+
+/* Figures over the newest points that end within a window of time. */
+struct gt_history_window {
+	unsigned points;
+	struct gt_f64 span_s;              /* wall time the points cover */
+	struct gt_f64 pause_share;
+	struct gt_u64 longest_pause_ns;
+	struct gt_f64 alloc_rate_bps;      /* bytes over the span / span */
+	struct gt_u64 collections[GT_MAX_GENERATIONS];
+	struct gt_f64 per_minute[GT_MAX_GENERATIONS];
+};
+
+void gt_history_clear(struct gt_history *h);
+
+/* Appends the interval d describes. A first sample (no interval) adds nothing. */
+void gt_history_push(struct gt_history *h, const struct gt_derived *d);
+
+size_t gt_history_count(const struct gt_history *h);
+
+/* age 0 is the newest point; NULL past the oldest. */
+const struct gt_history_point *gt_history_at(const struct gt_history *h, size_t age);
+
+/* The newest min(max, count) values of a metric, oldest first; returns how many. */
+size_t gt_history_series(const struct gt_history *h, enum gt_history_metric m,
+			 struct gt_f64 *out, size_t max);
+
+/* Points whose end lies within window_ns of the newest point's end. */
+void gt_history_window(const struct gt_history *h, uint64_t window_ns, struct gt_history_window *out);
+
+/* The longest single pause of one interval: the runtime's own maximum where
+ * it gives one, else the last pause if a pause happened in the interval. */
+struct gt_u64 gt_history_longest_pause(const struct gt_derived *d);
+
+#endif

@@ -1,0 +1,96 @@
+// Allocates at a steady, paced rate: mostly small arrays, and one large
+// (>85,000-byte, so LOH) array in every `largeEvery` allocations. A ring of
+// survivors keeps gen1/gen2 busy. Once a second it prints one JSON line with
+// the runtime's own figures, stamped with CLOCK_MONOTONIC (Stopwatch on Linux),
+// which tests compare with gctop over the same window.
+//
+// usage: GcAlloc [MB_PER_SECOND] [SECONDS] [PINNED_MB]
+//   PINNED_MB > 0 also keeps that many MB of pinned (POH) buffers alive,
+//   replacing a slice of them every second.
+using System;
+using System.Diagnostics;
+using System.Threading;
+
+static class Program
+{
+    static long MonoNs() => (long)(Stopwatch.GetTimestamp() * (1e9 / Stopwatch.Frequency));
+
+    static void Report()
+    {
+        var info = GC.GetGCMemoryInfo();
+        long loh = info.GenerationInfo.Length > 3 ? info.GenerationInfo[3].SizeAfterBytes : -1;
+        long poh = info.GenerationInfo.Length > 4 ? info.GenerationInfo[4].SizeAfterBytes : -1;
+        Console.WriteLine(
+            "{{\"t_ns\":{0},\"alloc\":{1},\"gc0\":{2},\"gc1\":{3},\"gc2\":{4},\"pause_ns\":{5},\"loh\":{6},\"poh\":{7},\"gc_index\":{8},\"server\":{9}}}",
+            MonoNs(), GC.GetTotalAllocatedBytes(true), GC.CollectionCount(0), GC.CollectionCount(1),
+            GC.CollectionCount(2), (long)(GC.GetTotalPauseDuration().Ticks * 100), loh, poh, info.Index,
+            System.Runtime.GCSettings.IsServerGC ? "true" : "false");
+    }
+
+    static int Main(string[] args)
+    {
+        double mbPerSec = args.Length > 0 ? double.Parse(args[0]) : 40;
+        double seconds = args.Length > 1 ? double.Parse(args[1]) : 60;
+        int pinnedMb = args.Length > 2 ? int.Parse(args[2]) : 0;
+
+        const int largeSize = 200_000;
+        const int largeEvery = 100;
+        var ring = new object[4096];
+        var largeRing = new byte[16][];
+        var pinned = new byte[Math.Max(pinnedMb, 1) * 4][];
+        if (pinnedMb > 0)
+            for (int i = 0; i < pinned.Length; i++)
+                pinned[i] = GC.AllocateArray<byte>(256 * 1024, pinned: true);
+
+        var rnd = new Random(42);
+        long start = MonoNs();
+        long end = start + (long)(seconds * 1e9);
+        long nextReport = start;
+        long budget = 0;
+        long n = 0;
+        int pinSlot = 0;
+        Report();
+        while (true)
+        {
+            long now = MonoNs();
+            if (now >= end)
+                break;
+            if (now >= nextReport)
+            {
+                if (nextReport != start && pinnedMb > 0)
+                {
+                    pinned[pinSlot] = GC.AllocateArray<byte>(256 * 1024, pinned: true);
+                    pinSlot = (pinSlot + 1) % pinned.Length;
+                }
+                if (nextReport != start)
+                    Report();
+                nextReport += 1_000_000_000;
+            }
+            long target = (long)((now - start) / 1e9 * mbPerSec * 1_000_000);
+            if (budget >= target)
+            {
+                Thread.Sleep(2);
+                continue;
+            }
+            while (budget < target)
+            {
+                n++;
+                if (n % largeEvery == 0)
+                {
+                    var big = new byte[largeSize];
+                    largeRing[(n / largeEvery) % largeRing.Length] = big;
+                    budget += largeSize;
+                }
+                else
+                {
+                    int size = 64 + rnd.Next(2000);
+                    ring[rnd.Next(ring.Length)] = new byte[size];
+                    budget += size;
+                }
+            }
+        }
+        Report();
+        GC.KeepAlive(pinned);
+        return 0;
+    }
+}

@@ -1,0 +1,194 @@
+/* The --json writer: the contract's keys, null for n/a, valid JSON always. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "../../views/json_writer.h"
+#include "check.h"
+
+static struct gt_target_info test_info(void)
+{
+	struct gt_target_info info;
+	memset(&info, 0, sizeof(info));
+	info.pid = 1234;
+	info.runtime = GT_RUNTIME_HOTSPOT;
+	strcpy(info.runtime_version, "17.0.15+6-Debian-1deb12u1");
+	strcpy(info.gc_name, "G1");
+	strcpy(info.cgroup_path, "/system.slice/app.service");
+	return info;
+}
+
+static struct gt_sample test_sample(uint64_t mono_ns, uint64_t alloc, uint64_t young)
+{
+	struct gt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.pid = 1234;
+	s.mono_ns = mono_ns;
+	s.wall_ms = 1796023541123LL; /* 2026-11-30T07:25:41.123Z */
+	s.alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+	gt_u64_set(&s.alloc_bytes_total, alloc);
+	s.n_generations = 2;
+	strcpy(s.generations[0].name, "young");
+	strcpy(s.generations[1].name, "old");
+	gt_u64_set(&s.generations[0].collections, young);
+	gt_u64_set(&s.generations[1].collections, 0);
+	gt_u64_set(&s.generations[0].used_bytes, 1);
+	gt_u64_set(&s.pause_total_ns, 105000000ull);
+	gt_u64_set(&s.last_pause_ns, 700000ull);
+	gt_u64_set(&s.heap_max_bytes, 3);
+	gt_u64_set(&s.rss_bytes, 4);
+	s.large_unavailable = "Parallel has no separate large-object space";
+	return s;
+}
+
+/* Serialises through the writer to a memory stream and parses it back strictly. */
+static struct json_object *round_trip(const struct gt_target_info *info, const struct gt_derived *d, char *text, size_t cap)
+{
+	FILE *f = fmemopen(text, cap, "w");
+	struct json_object *o = gt_json_sample(info, d);
+	CHECK(gt_json_write_line(f, o) == 0);
+	json_object_put(o);
+	fclose(f);
+	CHECK(strchr(text, '\n') == text + strlen(text) - 1); /* exactly one line */
+	struct json_tokener *tok = json_tokener_new();
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	struct json_object *parsed = json_tokener_parse_ex(tok, text, (int)strlen(text) - 1);
+	CHECK(parsed != NULL);
+	json_tokener_free(tok);
+	return parsed;
+}
+
+static struct json_object *get(struct json_object *o, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *k = strtok(buf, "."); k && o; k = strtok(NULL, ".")) {
+		struct json_object *next = NULL;
+		if (!json_object_object_get_ex(o, k, &next)) {
+			check_fail(__FILE__, __LINE__, "key %s missing", path);
+			return NULL;
+		}
+		o = next;
+	}
+	return o;
+}
+
+static void test_first_sample_contract(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample s = test_sample(1000000000ull, 123, 55);
+	struct gt_derived d;
+	char text[8192];
+	gt_derive(NULL, &s, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK_STR(json_object_get_string(get(o, "time")), "2026-11-30T07:25:41.123Z");
+	CHECK_U64(json_object_get_int64(get(o, "pid")), 1234);
+	CHECK_STR(json_object_get_string(get(o, "runtime")), "hotspot");
+	CHECK_STR(json_object_get_string(get(o, "runtime_version")), "17.0.15+6-Debian-1deb12u1");
+	CHECK_STR(json_object_get_string(get(o, "gc")), "G1");
+	CHECK(get(o, "interval_s") == NULL);                 /* first sample: null */
+	CHECK(get(o, "alloc.rate_bps") == NULL);
+	CHECK_U64(json_object_get_int64(get(o, "alloc.bytes_total")), 123);
+	CHECK_STR(json_object_get_string(get(o, "alloc.source")), "estimate");
+	CHECK(get(o, "large_objects") == NULL);
+	CHECK_STR(json_object_get_string(get(o, "large_objects_unavailable")), "Parallel has no separate large-object space");
+	CHECK(get(o, "memory.cgroup_limit_bytes") == NULL);  /* not given: null, never 0 */
+	CHECK(get(o, "memory.oom_kills") == NULL);
+	CHECK_U64(json_object_get_int64(get(o, "memory.working_set_bytes")), 4);
+	CHECK_NEAR(json_object_get_double(get(o, "pause.total_s")), 0.105, 1e-12);
+	CHECK_NEAR(json_object_get_double(get(o, "pause.last_ms")), 0.7, 1e-12);
+	CHECK(strstr(text, "\\/") == NULL);                  /* no escaped slashes */
+	CHECK(strstr(text, "/system.slice/app.service") != NULL);
+	json_object_put(o);
+}
+
+static void test_generations_youngest_first_with_deltas(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample a = test_sample(1000000000ull, 100, 47), b = test_sample(2002000000ull, 556, 55);
+	struct gt_derived d;
+	char text[8192];
+	gt_derive(&a, &b, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	struct json_object *gens = get(o, "generations");
+	CHECK(json_object_array_length(gens) == 2);
+	struct json_object *young = json_object_array_get_idx(gens, 0);
+	CHECK_STR(json_object_get_string(get(young, "name")), "young");
+	CHECK_U64(json_object_get_int64(get(young, "collections")), 55);
+	CHECK_U64(json_object_get_int64(get(young, "collections_delta")), 8);
+	CHECK(get(young, "max_bytes") == NULL);
+	CHECK_NEAR(json_object_get_double(get(o, "interval_s")), 1.002, 1e-9);
+	CHECK_NEAR(json_object_get_double(get(o, "alloc.rate_bps")), 456 / 1.002, 1e-3);
+	json_object_put(o);
+}
+
+static void test_non_finite_becomes_null(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample s = test_sample(1000000000ull, 1, 1);
+	struct gt_derived d;
+	char text[8192];
+	gt_derive(NULL, &s, &d);
+	gt_f64_set(&d.pause_share, NAN);
+	gt_f64_set(&d.alloc_rate_bps, INFINITY);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK(get(o, "pause.share") == NULL);
+	CHECK(get(o, "alloc.rate_bps") == NULL);
+	CHECK(strstr(text, "NaN") == NULL && strstr(text, "Infinity") == NULL);
+	json_object_put(o);
+}
+
+static void test_large_objects_object(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample a = test_sample(1000000000ull, 0, 1), b = test_sample(2000000000ull, 1000, 1);
+	struct gt_derived d;
+	char text[8192];
+	a.large_source = b.large_source = "g1-humongous-estimate";
+	gt_u64_set(&a.large_alloc_bytes_total, 0);
+	gt_u64_set(&b.large_alloc_bytes_total, 400);
+	gt_u64_set(&b.large_bytes, 4194304);
+	gt_derive(&a, &b, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK_STR(json_object_get_string(get(o, "large_objects.source")), "g1-humongous-estimate");
+	CHECK_U64(json_object_get_int64(get(o, "large_objects.bytes")), 4194304);
+	CHECK_NEAR(json_object_get_double(get(o, "large_objects.alloc_share")), 0.4, 1e-12);
+	CHECK(get(o, "large_objects_unavailable") == NULL);
+	json_object_put(o);
+}
+
+static void test_list_entry(void)
+{
+	struct gt_list_entry e;
+	memset(&e, 0, sizeof(e));
+	e.info = test_info();
+	gt_u64_set(&e.info.start_time_ms, 1000);
+	gt_u64_set(&e.sample.heap_used_bytes, 77);
+	struct json_object *o = gt_json_list_entry(&e, 61000);
+	CHECK_NEAR(json_object_get_double(get(o, "uptime_s")), 60.0, 1e-9);
+	CHECK_U64(json_object_get_int64(get(o, "heap_used_bytes")), 77);
+	CHECK(get(o, "heap_max_bytes") == NULL);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL);
+	RUN_TEST(test_first_sample_contract);
+	RUN_TEST(test_generations_youngest_first_with_deltas);
+	RUN_TEST(test_non_finite_becomes_null);
+	RUN_TEST(test_large_objects_object);
+	RUN_TEST(test_list_entry);
+	return check_summary();
+}

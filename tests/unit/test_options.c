@@ -1,0 +1,126 @@
+/* The command line: values, errors with exit status 2, and --help and the man
+ * page naming the same options. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tui/options.h"
+#include "check.h"
+
+static int parse(struct gt_options *opt, struct gt_error *err, const char *line)
+{
+	char buf[512], *argv[32];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "gctop %s", line);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	memset(err, 0, sizeof(*err));
+	return gt_options_parse(argc, argv, opt, err);
+}
+
+static void test_defaults(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	unsetenv("NO_COLOR");
+	CHECK(parse(&o, &e, "-p 1234") == 0);
+	CHECK(o.mode == GT_MODE_TUI);
+	CHECK_U64(o.pid, 1234);
+	CHECK_U64(o.interval_ns, 1000000000ull);
+	CHECK_U64(o.count, 0);
+	CHECK(!o.no_color);
+}
+
+static void test_batch_json_interval_count(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "-p 7 --json -d 0.25 -n 3") == 0);
+	CHECK(o.mode == GT_MODE_JSON);
+	CHECK_U64(o.interval_ns, 250000000ull);
+	CHECK_U64(o.count, 3);
+	CHECK(parse(&o, &e, "--pid=7 -b --delay 2") == 0);
+	CHECK(o.mode == GT_MODE_TEXT);
+	CHECK_U64(o.interval_ns, 2000000000ull);
+	CHECK(parse(&o, &e, "-l --json") == 0);
+	CHECK(o.mode == GT_MODE_LIST && o.list_json);
+	CHECK(parse(&o, &e, "--list") == 0);
+	CHECK(o.mode == GT_MODE_LIST && !o.list_json);
+}
+
+static void test_no_color(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "--no-color") == 0 && o.no_color);
+	setenv("NO_COLOR", "1", 1);
+	CHECK(parse(&o, &e, "") == 0 && o.no_color);
+	unsetenv("NO_COLOR");
+}
+
+static void test_errors_are_usage(void)
+{
+	static const char *const bad[] = {
+		"-p abc", "-p 0", "-p -5", "-d 0", "-d 0.01", "-d nan", "-d 1e9", "-d 1x", "-n 0", "-n -1",
+		"--json", "-b", "-p 1 -b --json", "-l -p 3", "--bogus", "-p", "stray", "-p 99999999999",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct gt_options o;
+		struct gt_error e;
+		if (parse(&o, &e, bad[i]) != -1 || e.code != GT_EXIT_USAGE || e.msg[0] == '\0')
+			check_fail(__FILE__, __LINE__, "'%s' was not refused with a usage error", bad[i]);
+	}
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	static char buf[1 << 17];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_help_and_man_page_agree(void)
+{
+	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
+						"--list", "--no-color", "--help", "--version" };
+	const char *man = read_file("man/gctop.1");
+	CHECK(man != NULL);
+	if (!man)
+		return;
+	for (size_t i = 0; i < sizeof(longopts) / sizeof(longopts[0]); i++) {
+		char roff[64];
+		/* the man page writes a hyphen as \- */
+		snprintf(roff, sizeof(roff), "\\-\\-%s", longopts[i] + 2);
+		char *p;
+		while ((p = strstr(roff + 4, "-")) && p[-1] != '\\') {
+			memmove(p + 1, p, strlen(p) + 1);
+			*p = '\\';
+		}
+		if (!strstr(gt_help_text, longopts[i]))
+			check_fail(__FILE__, __LINE__, "--help does not mention %s", longopts[i]);
+		if (!strstr(man, roff))
+			check_fail(__FILE__, __LINE__, "man/gctop.1 does not mention %s (as %s)", longopts[i], roff);
+	}
+	for (int status = 0; status <= 9; status++) {
+		char item[32];
+		snprintf(item, sizeof(item), ".IP %d\n", status);
+		if (!strstr(man, item))
+			check_fail(__FILE__, __LINE__, "man/gctop.1 does not list exit status %d", status);
+	}
+}
+
+int main(void)
+{
+	RUN_TEST(test_defaults);
+	RUN_TEST(test_batch_json_interval_count);
+	RUN_TEST(test_no_color);
+	RUN_TEST(test_errors_are_usage);
+	RUN_TEST(test_help_and_man_page_agree);
+	return check_summary();
+}

@@ -1,0 +1,114 @@
+#include "batch.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+
+#include "../collectors/target.h"
+#include "../model/clock.h"
+#include "../model/derive.h"
+#include "../views/json_writer.h"
+#include "../views/text_writer.h"
+
+static volatile sig_atomic_t batch_stop;
+
+static void batch_on_signal(int sig)
+{
+	(void)sig;
+	batch_stop = 1;
+}
+
+static void batch_install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = batch_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* `gctop --json | head` must end quietly: a closed pipe is seen as EPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_target_info *info,
+		       const struct gt_derived *d)
+{
+	if (opt->mode == GT_MODE_JSON) {
+		struct json_object *o = gt_json_sample(info, d);
+		int rc = gt_json_write_line(out, o);
+		json_object_put(o);
+		return rc;
+	}
+	return gt_text_write_sample(out, info, d);
+}
+
+/* Waits until `deadline` or until the collector's descriptor is readable. */
+static void batch_wait(int fd, uint64_t deadline)
+{
+	uint64_t now = gt_mono_ns();
+	if (deadline <= now)
+		return;
+	/* Round up so we never wake a hair early and spin once more. */
+	int timeout_ms = (int)((deadline - now + 999999) / 1000000);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	poll(&p, fd >= 0 ? 1 : 0, timeout_ms);
+}
+
+int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
+{
+	batch_install_signals();
+	struct gt_target *t = gt_target_open(opt->pid, err);
+	if (!t)
+		return err->code;
+
+	struct gt_sample prev, cur;
+	struct gt_derived derived;
+	bool have_prev = false;
+	long written = 0;
+	int status = GT_EXIT_OK;
+	uint64_t now = gt_mono_ns();
+	uint64_t next_sample = now;
+	uint64_t poll_every = gt_target_poll_interval_ns(t);
+	uint64_t next_poll = poll_every ? now + poll_every : UINT64_MAX;
+
+	while (!batch_stop) {
+		now = gt_mono_ns();
+		if (now >= next_sample) {
+			if (gt_target_sample(t, &cur, err) != 0) {
+				status = err->code;
+				break;
+			}
+			gt_derive(have_prev ? &prev : NULL, &cur, &derived);
+			if (batch_write(opt, out, gt_target_info(t), &derived) != 0) {
+				if (errno != EPIPE) {
+					gt_fail(err, GT_EXIT_FAILURE, "cannot write the output: %s", strerror(errno));
+					status = GT_EXIT_FAILURE;
+				}
+				break;
+			}
+			prev = cur;
+			have_prev = true;
+			if (opt->count && ++written >= opt->count)
+				break;
+			next_sample += opt->interval_ns;
+			/* After a stall (suspended, loaded machine) skip the missed
+			 * deadlines instead of sampling in a burst. */
+			if (next_sample <= now)
+				next_sample = now + opt->interval_ns;
+		}
+		if (poll_every && now >= next_poll) {
+			gt_target_poll(t, now);
+			next_poll += poll_every;
+			if (next_poll <= now)
+				next_poll = now + poll_every;
+		}
+		int fd = gt_target_wait_fd(t);
+		batch_wait(fd, next_sample < next_poll ? next_sample : next_poll);
+		if (fd >= 0)
+			gt_target_poll(t, gt_mono_ns());
+	}
+	gt_target_close(t);
+	return status;
+}

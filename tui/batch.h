@@ -1,0 +1,13 @@
+/* The -b and --json loop: sample on a monotonic deadline, derive, write. */
+#ifndef GCTOP_TUI_BATCH_H
+#define GCTOP_TUI_BATCH_H
+
+#include <stdio.h>
+
+#include "../model/error.h"
+#include "options.h"
+
+/* Returns an exit status (enum gt_exit); err holds the sentence when it is not 0. */
+int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err);
+
+#endif

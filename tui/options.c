@@ -1,0 +1,132 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Kept in step with man/gctop.1; tests/unit/test_options.c checks that every
+ * long option appears in both. */
+const char gt_help_text[] =
+	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
+	"       gctop -l [--json]\n"
+	"\n"
+	"top for the garbage collector: allocation rate, collections per generation,\n"
+	"pause time share, large objects and memory against the container limit of a\n"
+	"running JVM (HotSpot, through its perf data) without restarting it or loading\n"
+	"anything into it.\n"
+	"\n"
+	"Options:\n"
+	"  -p, --pid PID         watch process PID (without -p: pick one interactively)\n"
+	"  -b, --batch           print plain text blocks, one per interval, like top -b\n"
+	"  -j, --json            print one JSON object per interval (NDJSON); with -l, one per process\n"
+	"  -d, --delay SECONDS   interval between samples, fractions allowed (default 1, 0.1 to 3600)\n"
+	"  -n, --iterations N    stop after N samples (default: until interrupted)\n"
+	"  -l, --list            list every process gctop can watch, then exit\n"
+	"      --no-color        no colours in the interactive view (also when NO_COLOR is set)\n"
+	"  -h, --help            this text\n"
+	"  -V, --version         the version\n"
+	"\n"
+	"The interactive view needs a terminal; with stdout not a terminal, or TERM=dumb,\n"
+	"gctop prints -b text instead. The first sample of a run has no rates (null in\n"
+	"JSON, n/a in text): a rate needs an interval. See gctop(1) for the panes, keys\n"
+	"and every JSON key with its unit.\n"
+	"\n"
+	"Exit status:\n"
+	"  0 success                      5 permission denied\n"
+	"  1 other failure                6 the runtime publishes no data\n"
+	"  2 bad command line             7 the runtime's data is malformed or unsafe\n"
+	"  3 no such process              8 the target exited while watched\n"
+	"  4 not a JVM or .NET process    9 the target did not become readable in time\n";
+
+static int parse_interval(const char *s, uint64_t *ns)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0.1 || v > 3600)
+		return -1;
+	*ns = (uint64_t)llround(v * 1e9);
+	return 0;
+}
+
+static int parse_positive(const char *s, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_error *err)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool batch = false, json = false, list = false;
+
+	memset(opt, 0, sizeof(*opt));
+	opt->interval_ns = 1000000000ull;
+	const char *nc = getenv("NO_COLOR");
+	opt->no_color = nc && *nc;
+
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":p:bjd:n:lhV", longopts, NULL)) != -1) {
+		long v;
+		switch (c) {
+		case 'p':
+			if (parse_positive(optarg, 0x7fffffffL, &v) != 0)
+				return gt_fail(err, GT_EXIT_USAGE, "-p wants a process id (a positive whole number), not '%s'", optarg);
+			opt->pid = (pid_t)v;
+			break;
+		case 'b': batch = true; break;
+		case 'j': json = true; break;
+		case 'd':
+			if (parse_interval(optarg, &opt->interval_ns) != 0)
+				return gt_fail(err, GT_EXIT_USAGE, "-d wants seconds between 0.1 and 3600 (fractions allowed), not '%s'", optarg);
+			break;
+		case 'n':
+			if (parse_positive(optarg, 1000000000L, &opt->count) != 0)
+				return gt_fail(err, GT_EXIT_USAGE, "-n wants a positive number of samples, not '%s'", optarg);
+			break;
+		case 'l': list = true; break;
+		case 'C': opt->no_color = true; break;
+		case 'h': opt->mode = GT_MODE_HELP; return 0;
+		case 'V': opt->mode = GT_MODE_VERSION; return 0;
+		case ':':
+			return gt_fail(err, GT_EXIT_USAGE, "option %s needs a value; see gctop --help", argv[optind - 1]);
+		default:
+			return gt_fail(err, GT_EXIT_USAGE, "unknown option '%s'; see gctop --help", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
+	if (batch && json)
+		return gt_fail(err, GT_EXIT_USAGE, "-b and --json are two output formats; choose one");
+	if (list) {
+		if (opt->pid || batch)
+			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p or -b; it lists every process once");
+		opt->mode = GT_MODE_LIST;
+		opt->list_json = json;
+		return 0;
+	}
+	if ((batch || json) && !opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
+	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;
+	return 0;
+}

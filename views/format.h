@@ -1,0 +1,23 @@
+/* Human-readable numbers, shared by the text writer and the TUI panes.
+ * Invalid figures render as "n/a", never as 0. */
+#ifndef GCTOP_VIEWS_FORMAT_H
+#define GCTOP_VIEWS_FORMAT_H
+
+#include <stddef.h>
+
+#include "../model/sample.h"
+
+/* 1536 -> "1.5 KiB"; binary units, 3 significant digits. */
+const char *gt_format_bytes(char *buf, size_t len, struct gt_u64 v);
+/* bytes per second -> "12.3 MiB/s" */
+const char *gt_format_rate(char *buf, size_t len, struct gt_f64 bps);
+/* 0.0123 -> "1.2%" */
+const char *gt_format_share(char *buf, size_t len, struct gt_f64 share);
+/* nanoseconds -> "0.7 ms", "1.23 s" */
+const char *gt_format_duration_ns(char *buf, size_t len, struct gt_u64 ns);
+/* seconds -> "3d 04:05:06", "04:05:06", "05:06" */
+const char *gt_format_uptime(char *buf, size_t len, double seconds);
+/* plain count, or "n/a" */
+const char *gt_format_count(char *buf, size_t len, struct gt_u64 v);
+
+#endif

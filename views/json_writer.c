@@ -1,0 +1,245 @@
+#include "json_writer.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+/* json-c writes NaN and Infinity as bare words, which is not JSON: every
+ * double goes through here, and so does every "n/a". */
+static struct json_object *jdouble(struct gt_f64 v)
+{
+	if (!v.valid || !isfinite(v.value))
+		return NULL;
+	return json_object_new_double(v.value);
+}
+
+static struct json_object *ju64(struct gt_u64 v)
+{
+	return v.valid ? json_object_new_uint64(v.value) : NULL;
+}
+
+static struct json_object *jstr(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *jseconds(struct gt_u64 ns)
+{
+	struct gt_f64 s = { (double)ns.value / 1e9, ns.valid };
+	return jdouble(s);
+}
+
+static struct json_object *jmillis(struct gt_u64 ns)
+{
+	struct gt_f64 ms = { (double)ns.value / 1e6, ns.valid };
+	return jdouble(ms);
+}
+
+static void add(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
+static struct json_object *iso_time(int64_t wall_ms)
+{
+	char buf[40];
+	time_t secs = (time_t)(wall_ms / 1000);
+	struct tm tm;
+	if (!gmtime_r(&secs, &tm))
+		return NULL;
+	size_t n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, sizeof(buf) - n, ".%03dZ", (int)(wall_ms % 1000));
+	return json_object_new_string(buf);
+}
+
+static struct json_object *alloc_object(const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	if (s->alloc_source == GT_ALLOC_SOURCE_NONE)
+		return NULL;
+	struct json_object *o = json_object_new_object();
+	add(o, "bytes_total", ju64(s->alloc_bytes_total));
+	add(o, "rate_bps", jdouble(d->alloc_rate_bps));
+	add(o, "source", json_object_new_string(gt_alloc_source_name(s->alloc_source)));
+	add(o, "since", json_object_new_string(gt_alloc_since_name(s->alloc_since)));
+	return o;
+}
+
+static struct json_object *generations_array(const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct json_object *a = json_object_new_array_ext((int)s->n_generations);
+	for (unsigned i = 0; i < s->n_generations; i++) {
+		const struct gt_generation *g = &s->generations[i];
+		struct json_object *o = json_object_new_object();
+		add(o, "name", json_object_new_string(g->name));
+		add(o, "collections", ju64(g->collections));
+		add(o, "collections_delta", ju64(d->generations[i].collections));
+		add(o, "collections_per_min", jdouble(d->generations[i].per_minute));
+		add(o, "used_bytes", ju64(g->used_bytes));
+		add(o, "committed_bytes", ju64(g->committed_bytes));
+		add(o, "max_bytes", ju64(g->max_bytes));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *collectors_array(const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct json_object *a = json_object_new_array_ext((int)s->n_collectors);
+	for (unsigned i = 0; i < s->n_collectors; i++) {
+		const struct gt_collector_stat *c = &s->collectors[i];
+		struct json_object *o = json_object_new_object();
+		add(o, "name", json_object_new_string(c->name));
+		add(o, "collections", ju64(c->invocations));
+		add(o, "collections_delta", ju64(d->collectors[i].invocations));
+		add(o, "time_s", jseconds(c->time_ns));
+		add(o, "time_share", jdouble(d->collectors[i].time_share));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *pause_object(const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct json_object *o = json_object_new_object();
+	add(o, "total_s", jseconds(s->pause_total_ns));
+	add(o, "share", jdouble(d->pause_share));
+	add(o, "last_ms", jmillis(s->last_pause_ns));
+	add(o, "max_ms", jmillis(s->pause_max_ns));
+	add(o, "safepoints", ju64(s->safepoints));
+	add(o, "safepoint_share", jdouble(d->safepoint_share));
+	add(o, "gc_cpu_share", jdouble(d->gc_cpu_share));
+	return o;
+}
+
+static struct json_object *large_object(const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	if (!s->large_source)
+		return NULL;
+	struct json_object *o = json_object_new_object();
+	add(o, "bytes", ju64(s->large_bytes));
+	add(o, "alloc_bytes_total", ju64(s->large_alloc_bytes_total));
+	add(o, "alloc_rate_bps", jdouble(d->large_alloc_rate_bps));
+	add(o, "alloc_share", jdouble(d->large_alloc_share));
+	add(o, "pinned_bytes", ju64(s->pinned_bytes));
+	add(o, "source", json_object_new_string(s->large_source));
+	return o;
+}
+
+static struct json_object *memory_object(const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct json_object *o = json_object_new_object();
+	add(o, "heap_used_bytes", ju64(s->heap_used_bytes));
+	add(o, "heap_committed_bytes", ju64(s->heap_committed_bytes));
+	add(o, "heap_max_bytes", ju64(s->heap_max_bytes));
+	add(o, "metaspace_used_bytes", ju64(s->metaspace_used_bytes));
+	add(o, "metaspace_committed_bytes", ju64(s->metaspace_committed_bytes));
+	add(o, "gc_hard_limit_bytes", ju64(s->gc_hard_limit_bytes));
+	add(o, "working_set_bytes", ju64(s->rss_bytes));
+	add(o, "rss_anon_bytes", ju64(s->rss_anon_bytes));
+	add(o, "rss_file_bytes", ju64(s->rss_file_bytes));
+	add(o, "swap_bytes", ju64(s->swap_bytes));
+	add(o, "cgroup_limit_bytes", ju64(s->cgroup_limit_bytes));
+	add(o, "cgroup_usage_bytes", ju64(s->cgroup_usage_bytes));
+	add(o, "cgroup_working_set_bytes", ju64(s->cgroup_working_set_bytes));
+	add(o, "heap_max_share_of_limit", jdouble(d->heap_max_share_of_limit));
+	add(o, "oom_kills", ju64(s->oom_kills));
+	add(o, "pressure_some_avg10", jdouble(s->memory_pressure_avg10));
+	add(o, "pressure_scope", s->memory_pressure_avg10.valid
+		? json_object_new_string(s->memory_pressure_system_wide ? "system" : "cgroup") : NULL);
+	return o;
+}
+
+static struct json_object *ops_object(const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	if (!s->ops_total.valid)
+		return NULL;
+	struct json_object *o = json_object_new_object();
+	add(o, "name", jstr(s->ops_name));
+	add(o, "total", ju64(s->ops_total));
+	add(o, "rate_per_s", jdouble(d->ops_rate));
+	add(o, "bytes_per_op", jdouble(d->bytes_per_op));
+	return o;
+}
+
+static struct json_object *target_object(const struct gt_target_info *info)
+{
+	struct json_object *o = json_object_new_object();
+	add(o, "main_class", jstr(info->main_class));
+	add(o, "command_line", jstr(info->command_line));
+	add(o, "user", jstr(info->user));
+	add(o, "gc_mode", jstr(info->gc_mode));
+	add(o, "heap_flags", jstr(info->heap_flags));
+	add(o, "start_time", info->start_time_ms.valid ? iso_time((int64_t)info->start_time_ms.value) : NULL);
+	add(o, "source", jstr(info->source));
+	add(o, "cgroup_path", jstr(info->cgroup_path));
+	add(o, "cgroup_version", info->cgroup_version ? json_object_new_int(info->cgroup_version) : NULL);
+	return o;
+}
+
+struct json_object *gt_json_sample(const struct gt_target_info *info, const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct json_object *o = json_object_new_object();
+	struct gt_f64 cpu = d->cpu_share;
+
+	add(o, "time", iso_time(s->wall_ms));
+	add(o, "pid", json_object_new_int64(s->pid));
+	add(o, "state", json_object_new_string(s->state == GT_TARGET_EXITED ? "exited" : "live"));
+	add(o, "runtime", json_object_new_string(gt_runtime_name(info->runtime)));
+	add(o, "runtime_version", jstr(info->runtime_version));
+	add(o, "gc", jstr(info->gc_name));
+	add(o, "interval_s", jdouble(d->interval_s));
+	add(o, "alloc", alloc_object(d));
+	add(o, "generations", generations_array(d));
+	add(o, "collectors", collectors_array(d));
+	add(o, "last_gc_cause", jstr(s->last_gc_cause));
+	add(o, "gc_in_progress", json_object_new_boolean(s->gc_in_progress));
+	add(o, "pause", pause_object(d));
+	add(o, "large_objects", large_object(d));
+	add(o, "large_objects_unavailable", s->large_source ? NULL : jstr(s->large_unavailable));
+	add(o, "memory", memory_object(d));
+	add(o, "process_cpu_share", jdouble(cpu));
+	add(o, "threads", ju64(s->threads));
+	add(o, "ops", ops_object(d));
+	add(o, "dropped_events", ju64(s->dropped_events));
+	add(o, "target", target_object(info));
+	return o;
+}
+
+struct json_object *gt_json_list_entry(const struct gt_list_entry *e, int64_t now_ms)
+{
+	const struct gt_target_info *info = &e->info;
+	struct json_object *o = json_object_new_object();
+	struct gt_f64 uptime = { 0, false };
+	if (info->start_time_ms.valid && now_ms >= (int64_t)info->start_time_ms.value)
+		gt_f64_set(&uptime, (double)(now_ms - (int64_t)info->start_time_ms.value) / 1000.0);
+
+	add(o, "pid", json_object_new_int64(info->pid));
+	add(o, "user", jstr(info->user));
+	add(o, "runtime", json_object_new_string(gt_runtime_name(info->runtime)));
+	add(o, "runtime_version", jstr(info->runtime_version));
+	add(o, "gc", jstr(info->gc_name));
+	add(o, "main_class", jstr(info->main_class));
+	add(o, "heap_used_bytes", ju64(e->sample.heap_used_bytes));
+	add(o, "heap_max_bytes", ju64(e->sample.heap_max_bytes));
+	add(o, "working_set_bytes", ju64(e->sample.rss_bytes));
+	add(o, "uptime_s", jdouble(uptime));
+	return o;
+}
+
+int gt_json_write_line(FILE *out, struct json_object *obj)
+{
+	size_t len;
+	const char *text = json_object_to_json_string_length(obj,
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	if (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF || fflush(out) != 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,22 @@
+/* The --json output: one object per derived sample (NDJSON), built with json-c.
+ * Every key and its unit is documented in man/gctop.1 (JSON OUTPUT). */
+#ifndef GCTOP_VIEWS_JSON_WRITER_H
+#define GCTOP_VIEWS_JSON_WRITER_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "../collectors/collector.h"
+#include "../model/derive.h"
+
+/* The object for one interval; the caller puts it. */
+struct json_object *gt_json_sample(const struct gt_target_info *info, const struct gt_derived *d);
+
+/* The object for one --list row; the caller puts it. */
+struct json_object *gt_json_list_entry(const struct gt_list_entry *e, int64_t now_ms);
+
+/* Writes obj as one line and flushes. Returns 0, or -1 on a write error (errno set). */
+int gt_json_write_line(FILE *out, struct json_object *obj);
+
+#endif

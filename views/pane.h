@@ -1,0 +1,132 @@
+/* The panes of the interactive view. Each pane is one file views/pane_*.c
+ * exporting one const struct gt_pane_ops; it draws into the ncurses window
+ * it is given from the derived sample and the history ring alone. */
+#ifndef GCTOP_VIEWS_PANE_H
+#define GCTOP_VIEWS_PANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ncurses.h>
+
+#include "../model/derive.h"
+#include "../model/history.h"
+#include "../model/sample.h"
+
+/* Attributes chosen once at start-up (tui/theme.c): colours where the
+ * terminal and the user allow them, bold/reverse/dim otherwise. */
+struct gt_theme {
+	bool utf8;          /* block glyphs for sparklines and bars; ASCII otherwise */
+	bool color;
+	attr_t title;
+	attr_t title_focus;
+	attr_t label;
+	attr_t value;
+	attr_t na;
+	attr_t good;
+	attr_t warn;
+	attr_t crit;
+	attr_t spark;
+	attr_t bar_used;
+	attr_t bar_committed;
+	attr_t bar_rss;
+	attr_t bar_cgroup;
+	attr_t bar_free;
+	attr_t bar_limit;
+};
+
+/* The state word of the header. */
+enum gt_view_status {
+	GT_VIEW_LIVE = 0,
+	GT_VIEW_EXITED,
+	GT_VIEW_PAUSED,
+	GT_VIEW_WAITING,    /* opened, no sample yet */
+};
+
+/* Everything a pane may read. d is NULL before the first sample. */
+struct gt_view_ctx {
+	const struct gt_derived *d;
+	const struct gt_history *h;
+	const struct gt_target_info *info;
+	const struct gt_theme *theme;
+	enum gt_view_status status;
+	double interval_s;
+	uint64_t window_ns;      /* span of the window figures (one minute) */
+	int64_t now_wall_ms;     /* for the uptime; 0 when unknown */
+	int number;              /* the key that toggles this pane, 1-9 */
+	bool focused;
+	int scroll;              /* first line of a list that does not fit */
+};
+
+struct gt_pane_ops {
+	const char *name;        /* "alloc", for --help and the help screen */
+	const char *title;       /* "Allocation" */
+	int min_rows, min_cols;  /* below this the pane is dropped */
+	int priority;            /* 0 is kept longest when space is short */
+	bool full_width;         /* spans the screen above the other panes */
+	/* Rows it could use with this sample (>= min_rows). */
+	int (*want_rows)(const struct gt_view_ctx *ctx);
+	void (*draw)(WINDOW *w, const struct gt_view_ctx *ctx);
+};
+
+/* The panes in screen order; the index + 1 is the key that toggles each. */
+extern const struct gt_pane_ops gt_pane_header;
+extern const struct gt_pane_ops gt_pane_alloc;
+extern const struct gt_pane_ops gt_pane_collections;
+extern const struct gt_pane_ops gt_pane_pauses;
+extern const struct gt_pane_ops gt_pane_large;
+extern const struct gt_pane_ops gt_pane_memory;
+extern const struct gt_pane_ops gt_pane_allocators;
+extern const struct gt_pane_ops *const gt_panes[];
+extern const size_t gt_pane_count;
+
+/* ---- drawing helpers shared by the panes (views/pane_draw.c) ---- */
+
+/* Row 0 of a pane: its number and title across the width, reversed when focused. */
+void gt_pane_draw_title(WINDOW *w, const struct gt_view_ctx *ctx, const char *title);
+
+/* printf at (y, x), clipped to the window's right edge (never wraps);
+ * returns the column after the text. */
+int gt_pane_print(WINDOW *w, int y, int x, attr_t attr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* A value that may be "n/a": drawn in the theme's n/a attribute then. */
+int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr, const char *text);
+
+/* Sparkline levels: each valid value scaled to 0..levels-1 against the
+ * largest value (any non-zero value gets at least level 1, so a small
+ * rate is never drawn as nothing); -1 for an invalid value. */
+void gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out);
+
+/* The newest `width` points of a metric as a sparkline at (y, x). */
+void gt_pane_sparkline(WINDOW *w, int y, int x, int width, const struct gt_history *h,
+		       enum gt_history_metric m, const struct gt_theme *t);
+
+/* The memory bar: one scale from 0 to the container limit (or the largest
+ * figure when there is none), each cell the innermost figure it lies under. */
+enum gt_membar_cell {
+	GT_MEMBAR_FREE = 0,
+	GT_MEMBAR_CGROUP,      /* container usage beyond the process working set */
+	GT_MEMBAR_RSS,         /* working set beyond the committed heap */
+	GT_MEMBAR_COMMITTED,   /* committed heap not in use */
+	GT_MEMBAR_USED,        /* heap in use */
+	GT_MEMBAR_LIMIT,       /* the last cell, when there is a limit */
+};
+
+struct gt_membar_input {
+	struct gt_u64 heap_used, heap_committed, rss, cgroup_usage, limit;
+};
+
+/* Fills width cells; returns the bytes one cell stands for (0 when nothing is known). */
+double gt_membar_cells(const struct gt_membar_input *in, int width, enum gt_membar_cell *cells);
+
+void gt_pane_membar(WINDOW *w, int y, int x, int width, const struct gt_membar_input *in,
+		    const struct gt_theme *t);
+
+/* The glyph for a bar cell or sparkline level, UTF-8 or ASCII. */
+const char *gt_membar_glyph(enum gt_membar_cell c, bool utf8);
+const char *gt_spark_glyph(int level, bool utf8);
+#define GT_SPARK_LEVELS 8
+
+#endif

@@ -1,0 +1,67 @@
+/* Allocation: how fast the program makes garbage, and how much so far. */
+#include <stdio.h>
+
+#include "format.h"
+#include "pane.h"
+
+static int alloc_want_rows(const struct gt_view_ctx *ctx)
+{
+	(void)ctx;
+	return 5;
+}
+
+static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	char a[64], b[64];
+	struct gt_f64 none = { 0, false };
+	struct gt_u64 none_u = { 0, false };
+	int cols = getmaxx(w), x;
+
+	gt_pane_draw_title(w, ctx, "Allocation");
+	struct gt_history_window win;
+	gt_history_window(ctx->h, ctx->window_ns, &win);
+
+	x = gt_pane_print(w, 1, 1, t->label, "rate ");
+	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
+	x = gt_pane_print(w, 1, x + 2, t->label, "avg %.0fs ", win.span_s.valid ? win.span_s.value : 0.0);
+	gt_pane_value(w, 1, x, t, t->value, gt_format_rate(b, sizeof(b), win.alloc_rate_bps));
+
+	/* The sparkline gets a row of its own: at 40 columns it still shows 38 s. */
+	if (getmaxy(w) >= 3)
+		gt_pane_sparkline(w, 2, 1, cols - 2, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+
+	if (getmaxy(w) >= 4) {
+		x = gt_pane_print(w, 3, 1, t->label, "total ");
+		x = gt_pane_value(w, 3, x, t, t->value, gt_format_bytes(a, sizeof(a), d ? d->cur.alloc_bytes_total : none_u));
+		if (d && d->cur.alloc_bytes_total.valid)
+			x = gt_pane_print(w, 3, x, t->label, " since %s",
+					  d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
+		gt_pane_print(w, 3, x + 2, t->label, "source: %s",
+			      d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a");
+	}
+	if (getmaxy(w) >= 5) {
+		x = gt_pane_print(w, 4, 1, t->label, "per op ");
+		if (d && d->bytes_per_op.valid) {
+			struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
+			x = gt_pane_print(w, 4, x, t->value, "%s/%s", gt_format_bytes(a, sizeof(a), per),
+					  d->cur.ops_name ? d->cur.ops_name : "op");
+			if (d->ops_rate.valid)
+				gt_pane_print(w, 4, x + 2, t->label, "%.1f %s/s", d->ops_rate.value,
+					      d->cur.ops_name ? d->cur.ops_name : "ops");
+		} else {
+			gt_pane_print(w, 4, x, t->na, "n/a (no operations counter for this runtime)");
+		}
+	}
+}
+
+const struct gt_pane_ops gt_pane_alloc = {
+	.name = "alloc",
+	.title = "Allocation",
+	.min_rows = 3,
+	.min_cols = 32,
+	.priority = 1,
+	.want_rows = alloc_want_rows,
+	.draw = draw_alloc,
+};

@@ -1,0 +1,71 @@
+/* Collections per generation: how often each generation is collected. */
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+#include "pane.h"
+
+static int collections_want_rows(const struct gt_view_ctx *ctx)
+{
+	unsigned n = ctx->d ? ctx->d->cur.n_generations : 2;
+	/* title, column heads, one row per generation, last cause */
+	return 3 + (int)(n ? n : 1);
+}
+
+static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	int rows = getmaxy(w);
+	char a[32], b[32];
+
+	gt_pane_draw_title(w, ctx, "Collections");
+	if (!d || d->cur.n_generations == 0) {
+		gt_pane_print(w, 1, 1, t->na, "n/a: no generation counters yet");
+		return;
+	}
+	struct gt_history_window win;
+	gt_history_window(ctx->h, ctx->window_ns, &win);
+
+	gt_pane_print(w, 1, 1, t->label, "%-10s %10s %9s %9s", "gen", "total", "interval", "per min");
+	/* Rows left for generations after the heads and the last-cause line. */
+	int room = rows - 3;
+	if (room < 1)
+		room = rows - 2;
+	unsigned n = d->cur.n_generations;
+	unsigned first = ctx->scroll > 0 ? (unsigned)ctx->scroll : 0;
+	if (first + (unsigned)room > n)
+		first = n > (unsigned)room ? n - (unsigned)room : 0;
+	int y = 2;
+	for (unsigned i = first; i < n && y < 2 + room; i++, y++) {
+		const struct gt_generation *g = &d->cur.generations[i];
+		struct gt_f64 per_min = win.per_minute[i].valid ? win.per_minute[i] : d->generations[i].per_minute;
+		int x = gt_pane_print(w, y, 1, t->label, "%-10.10s ", g->name);
+		gt_format_count(a, sizeof(a), g->collections);
+		x = gt_pane_value(w, y, x + 10 - (int)strlen(a), t, t->value, a);
+		gt_format_count(b, sizeof(b), d->generations[i].collections);
+		x = gt_pane_value(w, y, x + 1 + 9 - (int)strlen(b), t,
+				  d->generations[i].collections.valid && d->generations[i].collections.value ? t->warn : t->value, b);
+		if (per_min.valid)
+			snprintf(a, sizeof(a), "%.1f", per_min.value);
+		else
+			snprintf(a, sizeof(a), "n/a");
+		gt_pane_value(w, y, x + 1 + 9 - (int)strlen(a), t, t->value, a);
+	}
+	if (y < rows) {
+		int x = gt_pane_print(w, y, 1, t->label, "last cause ");
+		x = gt_pane_value(w, y, x, t, t->value, d->cur.last_gc_cause[0] ? d->cur.last_gc_cause : "n/a");
+		if (d->cur.gc_in_progress)
+			gt_pane_print(w, y, x + 2, t->warn | A_BOLD, "GC running");
+	}
+}
+
+const struct gt_pane_ops gt_pane_collections = {
+	.name = "collections",
+	.title = "Collections",
+	.min_rows = 3,
+	.min_cols = 44,
+	.priority = 4,
+	.want_rows = collections_want_rows,
+	.draw = draw_collections,
+};

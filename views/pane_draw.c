@@ -1,0 +1,219 @@
+/* Drawing helpers shared by the panes: clipped text, titles, sparklines and
+ * the memory bar. Every write is clipped to its window, so no pane can spill
+ * into another at any terminal size. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "pane.h"
+
+/* Converts UTF-8 text (which may come from the target's command line) to at
+ * most max_cols display columns; unprintable or invalid bytes become '?'. */
+static int clip_wide(const char *s, int max_cols, wchar_t *out, int out_len)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	int cols = 0, n = 0;
+	size_t left = strlen(s);
+
+	while (left > 0 && n < out_len - 1) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, left, &st);
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			memset(&st, 0, sizeof(st));
+			wc = L'?';
+			k = 1;
+		}
+		int wcols = wcwidth(wc);
+		if (wcols < 0) {
+			wc = L'?';
+			wcols = 1;
+		}
+		if (cols + wcols > max_cols)
+			break;
+		out[n++] = wc;
+		cols += wcols;
+		s += k;
+		left -= k;
+	}
+	out[n] = L'\0';
+	return cols;
+}
+
+static int put_text(WINDOW *w, int y, int x, attr_t attr, const char *text)
+{
+	int rows = getmaxy(w), cols = getmaxx(w);
+	if (y < 0 || y >= rows || x < 0 || x >= cols)
+		return x;
+	wchar_t wbuf[512];
+	int used = clip_wide(text, cols - x, wbuf, (int)(sizeof(wbuf) / sizeof(wbuf[0])));
+	wattrset(w, (int)attr);
+	mvwaddnwstr(w, y, x, wbuf, -1);
+	wattrset(w, A_NORMAL);
+	return x + used;
+}
+
+int gt_pane_print(WINDOW *w, int y, int x, attr_t attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return put_text(w, y, x, attr, buf);
+}
+
+int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr, const char *text)
+{
+	return put_text(w, y, x, strcmp(text, "n/a") == 0 ? t->na : attr, text);
+}
+
+void gt_pane_draw_title(WINDOW *w, const struct gt_view_ctx *ctx, const char *title)
+{
+	const struct gt_theme *t = ctx->theme;
+	int cols = getmaxx(w);
+	attr_t a = ctx->focused ? t->title_focus : t->title;
+	const char *rule = t->utf8 ? "\u2500" : "-";
+
+	for (int x = 0; x < cols; x++)
+		put_text(w, 0, x, a, rule);
+	gt_pane_print(w, 0, 1, a, " %d %s ", ctx->number, title);
+}
+
+void gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out)
+{
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		if (vals[i].valid && isfinite(vals[i].value) && vals[i].value > max)
+			max = vals[i].value;
+	for (size_t i = 0; i < n; i++) {
+		if (!vals[i].valid || !isfinite(vals[i].value)) {
+			out[i] = -1;
+			continue;
+		}
+		double v = vals[i].value;
+		if (v <= 0 || max <= 0) {
+			out[i] = 0;
+			continue;
+		}
+		int l = (int)ceil(v / max * (levels - 1));
+		out[i] = l < 1 ? 1 : (l > levels - 1 ? levels - 1 : l);
+	}
+}
+
+const char *gt_spark_glyph(int level, bool utf8)
+{
+	static const char *const blocks[GT_SPARK_LEVELS] = {
+		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	static const char *const ascii[GT_SPARK_LEVELS] = { "_", ".", ",", "-", "=", "+", "*", "#" };
+	if (level < 0 || level >= GT_SPARK_LEVELS)
+		return " ";
+	return utf8 ? blocks[level] : ascii[level];
+}
+
+void gt_pane_sparkline(WINDOW *w, int y, int x, int width, const struct gt_history *h,
+		       enum gt_history_metric m, const struct gt_theme *t)
+{
+	struct gt_f64 vals[GT_HISTORY_CAPACITY];
+	int levels[GT_HISTORY_CAPACITY];
+	int room = getmaxx(w) - x;
+
+	if (width > room)
+		width = room;
+	if (width <= 0 || !h)
+		return;
+	if (width > GT_HISTORY_CAPACITY)
+		width = GT_HISTORY_CAPACITY;
+	size_t n = gt_history_series(h, m, vals, (size_t)width);
+	gt_spark_levels(vals, n, GT_SPARK_LEVELS, levels);
+	/* Newest at the right edge, like every scrolling graph. */
+	int start = x + width - (int)n;
+	for (size_t i = 0; i < n; i++)
+		put_text(w, y, start + (int)i, t->spark, gt_spark_glyph(levels[i], t->utf8));
+}
+
+double gt_membar_cells(const struct gt_membar_input *in, int width, enum gt_membar_cell *cells)
+{
+	const struct gt_u64 *figs[] = { &in->heap_used, &in->heap_committed, &in->rss, &in->cgroup_usage };
+	double scale = 0;
+	int span = width;
+
+	if (width <= 0)
+		return 0;
+	if (in->limit.valid && in->limit.value > 0) {
+		scale = (double)in->limit.value;
+		span = width - 1;   /* the last cell marks the limit itself */
+	} else {
+		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+			if (figs[i]->valid && (double)figs[i]->value > scale)
+				scale = (double)figs[i]->value;
+	}
+	if (scale <= 0 || span <= 0) {
+		for (int i = 0; i < width; i++)
+			cells[i] = GT_MEMBAR_FREE;
+		return 0;
+	}
+	double per_cell = scale / span;
+	for (int i = 0; i < span; i++) {
+		double mid = (i + 0.5) * per_cell;
+		enum gt_membar_cell c = GT_MEMBAR_FREE;
+		if (in->heap_used.valid && mid < (double)in->heap_used.value)
+			c = GT_MEMBAR_USED;
+		else if (in->heap_committed.valid && mid < (double)in->heap_committed.value)
+			c = GT_MEMBAR_COMMITTED;
+		else if (in->rss.valid && mid < (double)in->rss.value)
+			c = GT_MEMBAR_RSS;
+		else if (in->cgroup_usage.valid && mid < (double)in->cgroup_usage.value)
+			c = GT_MEMBAR_CGROUP;
+		cells[i] = c;
+	}
+	if (span < width)
+		cells[span] = GT_MEMBAR_LIMIT;
+	return per_cell;
+}
+
+const char *gt_membar_glyph(enum gt_membar_cell c, bool utf8)
+{
+	switch (c) {
+	case GT_MEMBAR_USED: return utf8 ? "\u2588" : "#";
+	case GT_MEMBAR_COMMITTED: return utf8 ? "\u2593" : "=";
+	case GT_MEMBAR_RSS: return utf8 ? "\u2592" : "-";
+	case GT_MEMBAR_CGROUP: return utf8 ? "\u2591" : ":";
+	case GT_MEMBAR_LIMIT: return utf8 ? "\u2503" : "|";
+	case GT_MEMBAR_FREE: break;
+	}
+	return utf8 ? "\u00b7" : ".";
+}
+
+static attr_t membar_attr(enum gt_membar_cell c, const struct gt_theme *t)
+{
+	switch (c) {
+	case GT_MEMBAR_USED: return t->bar_used;
+	case GT_MEMBAR_COMMITTED: return t->bar_committed;
+	case GT_MEMBAR_RSS: return t->bar_rss;
+	case GT_MEMBAR_CGROUP: return t->bar_cgroup;
+	case GT_MEMBAR_LIMIT: return t->bar_limit;
+	case GT_MEMBAR_FREE: break;
+	}
+	return t->bar_free;
+}
+
+void gt_pane_membar(WINDOW *w, int y, int x, int width, const struct gt_membar_input *in,
+		    const struct gt_theme *t)
+{
+	enum gt_membar_cell cells[1024];
+	int room = getmaxx(w) - x;
+
+	if (width > room)
+		width = room;
+	if (width > (int)(sizeof(cells) / sizeof(cells[0])))
+		width = (int)(sizeof(cells) / sizeof(cells[0]));
+	if (width <= 0)
+		return;
+	gt_membar_cells(in, width, cells);
+	for (int i = 0; i < width; i++)
+		put_text(w, y, x + i, membar_attr(cells[i], t), gt_membar_glyph(cells[i], t->utf8));
+}

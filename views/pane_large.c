@@ -1,0 +1,55 @@
+/* Large objects: LOH/POH on .NET, the humongous estimate on G1, or why not. */
+#include <stdio.h>
+
+#include "format.h"
+#include "pane.h"
+
+static int large_want_rows(const struct gt_view_ctx *ctx)
+{
+	(void)ctx;
+	return 3;
+}
+
+static void draw_large(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	char a[32];
+	int x;
+
+	gt_pane_draw_title(w, ctx, "Large objects");
+	if (!d) {
+		gt_pane_print(w, 1, 1, t->na, "n/a: no sample yet");
+		return;
+	}
+	if (!d->cur.large_bytes.valid && !d->large_alloc_rate_bps.valid) {
+		x = gt_pane_print(w, 1, 1, t->na, "n/a");
+		gt_pane_print(w, 1, x, t->label, ": %s", d->cur.large_unavailable ? d->cur.large_unavailable
+						       : "the runtime gives no large-object figure");
+		return;
+	}
+	x = gt_pane_print(w, 1, 1, t->label, "live ");
+	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_bytes(a, sizeof(a), d->cur.large_bytes));
+	if (d->cur.large_source)
+		x = gt_pane_print(w, 1, x + 1, t->label, "(%s)", d->cur.large_source);
+	if (d->cur.pinned_bytes.valid) {
+		x = gt_pane_print(w, 1, x + 2, t->label, "pinned ");
+		gt_pane_value(w, 1, x, t, t->value, gt_format_bytes(a, sizeof(a), d->cur.pinned_bytes));
+	}
+	if (getmaxy(w) >= 3) {
+		x = gt_pane_print(w, 2, 1, t->label, "allocated ");
+		x = gt_pane_value(w, 2, x, t, t->value, gt_format_rate(a, sizeof(a), d->large_alloc_rate_bps));
+		x = gt_pane_print(w, 2, x + 2, t->label, "share of allocation ");
+		gt_pane_value(w, 2, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share));
+	}
+}
+
+const struct gt_pane_ops gt_pane_large = {
+	.name = "large",
+	.title = "Large objects",
+	.min_rows = 2,
+	.min_cols = 32,
+	.priority = 6,
+	.want_rows = large_want_rows,
+	.draw = draw_large,
+};

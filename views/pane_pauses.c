@@ -1,0 +1,82 @@
+/* Pauses: the share of wall time the program stood still for the collector. */
+#include <stdio.h>
+
+#include "format.h"
+#include "pane.h"
+
+/* At 10% of wall time in pauses a service is visibly slowed; 5% is a warning. */
+static attr_t share_attr(const struct gt_theme *t, struct gt_f64 share)
+{
+	if (!share.valid)
+		return t->na;
+	if (share.value >= 0.10)
+		return t->crit | A_BOLD;
+	if (share.value >= 0.05)
+		return t->warn | A_BOLD;
+	return t->value;
+}
+
+static int pauses_want_rows(const struct gt_view_ctx *ctx)
+{
+	(void)ctx;
+	return 5;
+}
+
+static void window_label(char *buf, size_t len, const struct gt_history_window *win, uint64_t window_ns)
+{
+	double want = (double)window_ns / 1e9;
+	if (win->span_s.valid && win->span_s.value < want - 0.5)
+		snprintf(buf, len, "%.0fs", win->span_s.value);
+	else if (want >= 60)
+		snprintf(buf, len, "%.0fmin", want / 60);
+	else
+		snprintf(buf, len, "%.0fs", want);
+}
+
+static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	struct gt_f64 none = { 0, false };
+	struct gt_u64 none_u = { 0, false };
+	char a[32], span[16];
+	int x;
+
+	gt_pane_draw_title(w, ctx, "Pauses");
+	struct gt_history_window win;
+	gt_history_window(ctx->h, ctx->window_ns, &win);
+	window_label(span, sizeof(span), &win, ctx->window_ns);
+
+	struct gt_f64 share = d ? d->pause_share : none;
+	x = gt_pane_print(w, 1, 1, t->label, "share ");
+	x = gt_pane_value(w, 1, x, t, share_attr(t, share), gt_format_share(a, sizeof(a), share));
+	x = gt_pane_print(w, 1, x + 2, t->label, "over %s ", span);
+	gt_pane_value(w, 1, x, t, share_attr(t, win.pause_share), gt_format_share(a, sizeof(a), win.pause_share));
+
+	if (getmaxy(w) >= 3) {
+		x = gt_pane_print(w, 2, 1, t->label, "last ");
+		x = gt_pane_value(w, 2, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->cur.last_pause_ns : none_u));
+		x = gt_pane_print(w, 2, x + 2, t->label, "longest in %s ", span);
+		gt_pane_value(w, 2, x, t, t->value, gt_format_duration_ns(a, sizeof(a), win.longest_pause_ns));
+	}
+	if (getmaxy(w) >= 4)
+		gt_pane_sparkline(w, 3, 1, getmaxx(w) - 2, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
+	if (getmaxy(w) >= 5) {
+		x = gt_pane_print(w, 4, 1, t->label, "safepoints ");
+		x = gt_pane_value(w, 4, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->safepoint_share : none));
+		x = gt_pane_print(w, 4, x + 2, t->label, "GC CPU ");
+		x = gt_pane_value(w, 4, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->gc_cpu_share : none));
+		x = gt_pane_print(w, 4, x + 2, t->label, "process CPU ");
+		gt_pane_value(w, 4, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->cpu_share : none));
+	}
+}
+
+const struct gt_pane_ops gt_pane_pauses = {
+	.name = "pauses",
+	.title = "Pauses",
+	.min_rows = 3,
+	.min_cols = 36,
+	.priority = 2,
+	.want_rows = pauses_want_rows,
+	.draw = draw_pauses,
+};

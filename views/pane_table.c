@@ -1,0 +1,14 @@
+/* The panes in screen order: pane N is toggled by key N. */
+#include "pane.h"
+
+const struct gt_pane_ops *const gt_panes[] = {
+	&gt_pane_header,
+	&gt_pane_alloc,
+	&gt_pane_collections,
+	&gt_pane_pauses,
+	&gt_pane_large,
+	&gt_pane_memory,
+	&gt_pane_allocators,
+};
+
+const size_t gt_pane_count = sizeof(gt_panes) / sizeof(gt_panes[0]);

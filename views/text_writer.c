@@ -1,0 +1,160 @@
+#include "text_writer.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+
+/* Each figure gets its own buffer: printf arguments are evaluated in no
+ * fixed order, so a shared rotating buffer would be undefined. */
+struct text_fig {
+	char s[48];
+};
+
+static const char *fig_bytes(struct text_fig *f, struct gt_u64 v) { return gt_format_bytes(f->s, sizeof(f->s), v); }
+static const char *fig_rate(struct text_fig *f, struct gt_f64 v) { return gt_format_rate(f->s, sizeof(f->s), v); }
+static const char *fig_share(struct text_fig *f, struct gt_f64 v) { return gt_format_share(f->s, sizeof(f->s), v); }
+static const char *fig_dur(struct text_fig *f, struct gt_u64 v) { return gt_format_duration_ns(f->s, sizeof(f->s), v); }
+static const char *fig_count(struct text_fig *f, struct gt_u64 v) { return gt_format_count(f->s, sizeof(f->s), v); }
+
+static void write_header(FILE *out, const struct gt_target_info *info, const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	char when[32], interval[32];
+	time_t secs = (time_t)(s->wall_ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (d->interval_s.valid)
+		snprintf(interval, sizeof(interval), "%.2fs", d->interval_s.value);
+	else
+		snprintf(interval, sizeof(interval), "n/a");
+	fprintf(out, "gctop - %s  pid %d  %s %s  %s%s%s  interval %s  %s\n", when, (int)s->pid,
+		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
+		info->gc_name[0] ? info->gc_name : "n/a", info->gc_mode[0] ? " " : "", info->gc_mode,
+		interval, s->state == GT_TARGET_EXITED ? "EXITED" : "live");
+	fprintf(out, "Command: %s\n", info->main_class[0] ? info->main_class : info->command_line);
+	if (info->heap_flags[0])
+		fprintf(out, "Flags:   %s\n", info->heap_flags);
+}
+
+static void write_alloc(FILE *out, const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct text_fig rate, total, per_op;
+
+	fprintf(out, "Alloc:   %s (%s)   total %s since %s", fig_rate(&rate, d->alloc_rate_bps),
+		gt_alloc_source_name(s->alloc_source), fig_bytes(&total, s->alloc_bytes_total),
+		s->alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
+	if (s->ops_total.valid) {
+		const char *what = s->ops_name ? s->ops_name : "operations";
+		struct gt_u64 bpo = { (uint64_t)d->bytes_per_op.value, d->bytes_per_op.valid };
+		fprintf(out, "   %s/s ", what);
+		if (d->ops_rate.valid)
+			fprintf(out, "%.1f", d->ops_rate.value);
+		else
+			fprintf(out, "n/a");
+		fprintf(out, ", %s per op", fig_bytes(&per_op, bpo));
+	}
+	fprintf(out, "\n");
+}
+
+static void write_generations(FILE *out, const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct text_fig a, b, c;
+
+	fprintf(out, "GC:     ");
+	for (unsigned i = 0; i < s->n_generations; i++) {
+		const struct gt_generation *g = &s->generations[i];
+		struct gt_u64 delta = d->generations[i].collections;
+		fprintf(out, "%s %s %s", i ? "," : "", g->name, fig_count(&a, g->collections));
+		if (delta.valid)
+			fprintf(out, " (+%llu)", (unsigned long long)delta.value);
+	}
+	if (s->last_gc_cause[0])
+		fprintf(out, "   last cause: %s", s->last_gc_cause);
+	fprintf(out, "%s\n", s->gc_in_progress ? "   [collecting]" : "");
+
+	for (unsigned i = 0; i < s->n_generations; i++) {
+		const struct gt_generation *g = &s->generations[i];
+		fprintf(out, "  %-8s used %s / committed %s / max %s\n", g->name, fig_bytes(&a, g->used_bytes),
+			fig_bytes(&b, g->committed_bytes), fig_bytes(&c, g->max_bytes));
+	}
+}
+
+static void write_pauses(FILE *out, const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct text_fig share, last, longest, total, extra;
+
+	fprintf(out, "Pause:   %s of interval, last %s, longest %s, total %s", fig_share(&share, d->pause_share),
+		fig_dur(&last, s->last_pause_ns), fig_dur(&longest, s->pause_max_ns), fig_dur(&total, s->pause_total_ns));
+	if (d->safepoint_share.valid)
+		fprintf(out, ", safepoints %s", fig_share(&extra, d->safepoint_share));
+	if (d->gc_cpu_share.valid)
+		fprintf(out, ", GC CPU %s of a core", fig_share(&extra, d->gc_cpu_share));
+	fprintf(out, "\n");
+}
+
+static void write_memory(FILE *out, const struct gt_derived *d)
+{
+	const struct gt_sample *s = &d->cur;
+	struct text_fig a, b, c, e;
+
+	if (s->large_source)
+		fprintf(out, "Large:   %s now, %s allocated (%s of alloc)  [%s]\n", fig_bytes(&a, s->large_bytes),
+			fig_rate(&b, d->large_alloc_rate_bps), fig_share(&c, d->large_alloc_share), s->large_source);
+	else
+		fprintf(out, "Large:   n/a (%s)\n", s->large_unavailable ? s->large_unavailable : "not given by the runtime");
+
+	fprintf(out, "Heap:    used %s / committed %s / max %s   metaspace %s\n", fig_bytes(&a, s->heap_used_bytes),
+		fig_bytes(&b, s->heap_committed_bytes), fig_bytes(&c, s->heap_max_bytes),
+		fig_bytes(&e, s->metaspace_used_bytes));
+	fprintf(out, "Memory:  working set %s   cgroup usage %s / limit %s", fig_bytes(&a, s->rss_bytes),
+		fig_bytes(&b, s->cgroup_usage_bytes), s->cgroup_limit_bytes.valid ? fig_bytes(&c, s->cgroup_limit_bytes) : "none");
+	if (d->heap_max_share_of_limit.valid)
+		fprintf(out, " (max heap %s of limit)", fig_share(&e, d->heap_max_share_of_limit));
+	fprintf(out, "   OOM kills %s", fig_count(&a, s->oom_kills));
+	if (s->memory_pressure_avg10.valid)
+		fprintf(out, "   pressure %.2f%%%s", s->memory_pressure_avg10.value,
+			s->memory_pressure_system_wide ? " (system)" : "");
+	fprintf(out, "\n");
+	fprintf(out, "Process: CPU %s of a core   threads %s\n", fig_share(&a, d->cpu_share), fig_count(&b, s->threads));
+}
+
+int gt_text_write_sample(FILE *out, const struct gt_target_info *info, const struct gt_derived *d)
+{
+	write_header(out, info, d);
+	write_alloc(out, d);
+	write_generations(out, d);
+	write_pauses(out, d);
+	write_memory(out, d);
+	fprintf(out, "\n");
+	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
+{
+	struct text_fig heap, max, rss;
+	char up[32];
+
+	fprintf(out, "%7s %-10s %-8s %-18s %-10s %10s %10s %10s %11s  %s\n", "PID", "USER", "RUNTIME",
+		"VERSION", "GC", "HEAP", "HEAP MAX", "RSS", "UPTIME", "MAIN");
+	for (size_t i = 0; i < list->count; i++) {
+		const struct gt_list_entry *e = &list->entries[i];
+		const struct gt_target_info *info = &e->info;
+		if (info->start_time_ms.valid && now_ms >= (int64_t)info->start_time_ms.value)
+			gt_format_uptime(up, sizeof(up), (double)(now_ms - (int64_t)info->start_time_ms.value) / 1000.0);
+		else
+			snprintf(up, sizeof(up), "n/a");
+		fprintf(out, "%7d %-10.10s %-8s %-18.18s %-10.10s %10s %10s %10s %11s  %s\n", (int)info->pid,
+			info->user[0] ? info->user : "?", gt_runtime_name(info->runtime),
+			info->runtime_version[0] ? info->runtime_version : "n/a",
+			info->gc_name[0] ? info->gc_name : "n/a", fig_bytes(&heap, e->sample.heap_used_bytes),
+			fig_bytes(&max, e->sample.heap_max_bytes), fig_bytes(&rss, e->sample.rss_bytes), up,
+			info->main_class[0] ? info->main_class : info->command_line);
+	}
+	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}

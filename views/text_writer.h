@@ -1,0 +1,16 @@
+/* The -b output: one plain text block per derived sample, like top -b. */
+#ifndef GCTOP_VIEWS_TEXT_WRITER_H
+#define GCTOP_VIEWS_TEXT_WRITER_H
+
+#include <stdio.h>
+
+#include "../collectors/collector.h"
+#include "../model/derive.h"
+
+/* Returns 0, or -1 on a write error (errno set). */
+int gt_text_write_sample(FILE *out, const struct gt_target_info *info, const struct gt_derived *d);
+
+/* The --list table: a header line and one row per process. */
+int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms);
+
+#endif
