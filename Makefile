@@ -46,6 +46,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/replay_%)
 
+# Keep test objects: without this make deletes them as intermediates and relinks.
+.SECONDARY:
+
 .PHONY: all check check-asan test-bins demo fuzz install uninstall clean bench
 all: $(BIN)
 

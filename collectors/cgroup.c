@@ -3,8 +3,9 @@
  * libcgroup maps the "memory" controller to its mount (v1, v2 or hybrid) and
  * reads the files; gctop parses /proc/PID/cgroup and every value itself
  * (collectors/cgroup_parse.c), because 2.0.2's own path lookup cannot parse
- * the v2 "0::" line. Nothing here may write to stderr: it would tear the
- * curses screen. A missing file or group leaves its figure invalid. */
+ * the v2 "0::" line. Nothing here may print: on stderr it would tear the
+ * curses screen, on stdout it would break --json. A missing file or group
+ * leaves its figure invalid. */
 #include "cgroup.h"
 
 #include <errno.h>
@@ -38,8 +39,9 @@ struct gt_cgroup {
 static int lib_state;          /* 0 not tried, 1 ready, -1 unusable */
 static int lib_memory_version; /* of the memory controller's mount: 0, 1 or 2 */
 
-/* libcgroup's default logger prints to stderr; gctop reports a missing
- * cgroup as n/a instead, so its messages are dropped. */
+/* libcgroup 2.0.2's default logger prints to stdout (CGROUP_LOGLEVEL=4
+ * makes it chatty); gctop reports a missing cgroup as n/a instead, so the
+ * messages are dropped. */
 static void discard_log(void *userdata, int level, const char *fmt, va_list ap)
 {
 	(void)userdata;
@@ -72,7 +74,7 @@ static int memory_mount_version(void)
 static bool lib_ready(void)
 {
 	if (lib_state == 0) {
-		/* Before cgroup_init(), which otherwise installs the stderr logger. */
+		/* Before cgroup_init(), which otherwise installs the default logger. */
 		cgroup_set_logger(discard_log, CGROUP_LOG_ERROR, NULL);
 		if (cgroup_init() == 0) {
 			lib_state = 1;

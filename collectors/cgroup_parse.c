@@ -91,9 +91,23 @@ static bool controllers_hold_memory(struct span list)
 	return false;
 }
 
+/* A group outside the reader's cgroup namespace shows as "/../.."; joined
+ * onto the mount point it would name files outside the cgroup filesystem. */
+static bool climbs_out(struct span path)
+{
+	struct span part;
+	while (path.n) {
+		take_until(&path, '/', &part);
+		if (span_is(part, ".."))
+			return true;
+	}
+	return false;
+}
+
 static bool copy_path(struct span path, char *dst)
 {
-	if (path.n == 0 || path.n >= GT_CGROUP_PATH_MAX || path.p[0] != '/' || memchr(path.p, '\0', path.n))
+	if (path.n == 0 || path.n >= GT_CGROUP_PATH_MAX || path.p[0] != '/' || memchr(path.p, '\0', path.n) ||
+	    climbs_out(path))
 		return false;
 	memcpy(dst, path.p, path.n);
 	dst[path.n] = '\0';

@@ -21,7 +21,8 @@ struct hotspot_alloc_reading {
 	uint64_t young_gcs;      /* collector.0 invocations */
 	uint64_t full_gcs;       /* collector.1 invocations */
 	uint64_t other_pauses;   /* collector.2 invocations (G1 remark/cleanup, ZGC) */
-	uint64_t eden_used, eden_capacity;
+	uint64_t eden_used;
+	uint64_t eden_capacity;  /* the eden size at which a young collection starts */
 	uint64_t old_used;
 	uint64_t heap_used;
 	bool eden_was_full;      /* the last collection's cause implies a full eden */

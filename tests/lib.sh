@@ -47,7 +47,10 @@ require_dotnet() {
 
 # Compiles tests/java/*.java once into $GCTOP_BUILD/java (shared by all tests).
 java_classes() {
-	out="$PWD/$GCTOP_BUILD/java"
+	case "$GCTOP_BUILD" in
+	/*) out="$GCTOP_BUILD/java" ;;
+	*) out="$PWD/$GCTOP_BUILD/java" ;;
+	esac
 	stamp="$out/.stamp"
 	if [ ! -f "$stamp" ] || [ -n "$(find tests/java -name '*.java' -newer "$stamp" 2>/dev/null)" ]; then
 		mkdir -p "$out"

@@ -99,8 +99,9 @@ int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr
  * rate is never drawn as nothing); -1 for an invalid value. */
 void gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out);
 
-/* The newest `width` points of a metric as a sparkline at (y, x). */
-void gt_pane_sparkline(WINDOW *w, int y, int x, int width, const struct gt_history *h,
+/* The newest `width` points of a metric as a graph `height` rows tall
+ * whose bottom-left is at (y + height - 1, x). */
+void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
 		       enum gt_history_metric m, const struct gt_theme *t);
 
 /* The memory bar: one scale from 0 to the container limit (or the largest

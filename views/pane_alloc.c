@@ -7,7 +7,7 @@
 static int alloc_want_rows(const struct gt_view_ctx *ctx)
 {
 	(void)ctx;
-	return 5;
+	return 7;   /* a three-row graph */
 }
 
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -28,30 +28,35 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	x = gt_pane_print(w, 1, x + 2, t->label, "avg %.0fs ", win.span_s.valid ? win.span_s.value : 0.0);
 	gt_pane_value(w, 1, x, t, t->value, gt_format_rate(b, sizeof(b), win.alloc_rate_bps));
 
-	/* The sparkline gets a row of its own: at 40 columns it still shows 38 s. */
-	if (getmaxy(w) >= 3)
-		gt_pane_sparkline(w, 2, 1, cols - 2, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+	/* The graph gets the rows the figures do not need: at 40 columns one
+	 * row still shows 38 intervals. */
+	int rows = getmaxy(w);
+	int text_rows = rows >= 5 ? 2 : rows - 3;
+	int graph_rows = rows - 2 - text_rows;
+	gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+	int y = 2 + graph_rows;
 
-	if (getmaxy(w) >= 4) {
-		x = gt_pane_print(w, 3, 1, t->label, "total ");
-		x = gt_pane_value(w, 3, x, t, t->value, gt_format_bytes(a, sizeof(a), d ? d->cur.alloc_bytes_total : none_u));
+	if (text_rows >= 1) {
+		x = gt_pane_print(w, y, 1, t->label, "total ");
+		x = gt_pane_value(w, y, x, t, t->value, gt_format_bytes(a, sizeof(a), d ? d->cur.alloc_bytes_total : none_u));
 		if (d && d->cur.alloc_bytes_total.valid)
-			x = gt_pane_print(w, 3, x, t->label, " since %s",
+			x = gt_pane_print(w, y, x, t->label, " since %s",
 					  d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
-		gt_pane_print(w, 3, x + 2, t->label, "source: %s",
+		gt_pane_print(w, y, x + 2, t->label, "source: %s",
 			      d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a");
+		y++;
 	}
-	if (getmaxy(w) >= 5) {
-		x = gt_pane_print(w, 4, 1, t->label, "per op ");
+	if (text_rows >= 2) {
+		x = gt_pane_print(w, y, 1, t->label, "per op ");
 		if (d && d->bytes_per_op.valid) {
 			struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
-			x = gt_pane_print(w, 4, x, t->value, "%s/%s", gt_format_bytes(a, sizeof(a), per),
+			x = gt_pane_print(w, y, x, t->value, "%s/%s", gt_format_bytes(a, sizeof(a), per),
 					  d->cur.ops_name ? d->cur.ops_name : "op");
 			if (d->ops_rate.valid)
-				gt_pane_print(w, 4, x + 2, t->label, "%.1f %s/s", d->ops_rate.value,
+				gt_pane_print(w, y, x + 2, t->label, "%.1f %s/s", d->ops_rate.value,
 					      d->cur.ops_name ? d->cur.ops_name : "ops");
 		} else {
-			gt_pane_print(w, 4, x, t->na, "n/a (no operations counter for this runtime)");
+			gt_pane_print(w, y, x, t->na, "n/a (no operations counter)");
 		}
 	}
 }

@@ -6,7 +6,7 @@
 static int allocators_want_rows(const struct gt_view_ctx *ctx)
 {
 	(void)ctx;
-	return 3;
+	return 4;
 }
 
 static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -15,7 +15,8 @@ static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	gt_pane_draw_title(w, ctx, "Top allocators");
 	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
-	gt_pane_print(w, 2, 1, t->label, "turn it on with --allocators or the key a (needs a gctop with sampling)");
+	gt_pane_print(w, 2, 1, t->label, "--allocators or key a turn it on in a gctop");
+	gt_pane_print(w, 3, 1, t->label, "built with sampling; this build has none");
 }
 
 const struct gt_pane_ops gt_pane_allocators = {

@@ -114,7 +114,7 @@ const char *gt_spark_glyph(int level, bool utf8)
 	return utf8 ? blocks[level] : ascii[level];
 }
 
-void gt_pane_sparkline(WINDOW *w, int y, int x, int width, const struct gt_history *h,
+void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
 		       enum gt_history_metric m, const struct gt_theme *t)
 {
 	struct gt_f64 vals[GT_HISTORY_CAPACITY];
@@ -123,16 +123,30 @@ void gt_pane_sparkline(WINDOW *w, int y, int x, int width, const struct gt_histo
 
 	if (width > room)
 		width = room;
-	if (width <= 0 || !h)
+	if (height > getmaxy(w) - y)
+		height = getmaxy(w) - y;
+	if (width <= 0 || height <= 0 || !h)
 		return;
 	if (width > GT_HISTORY_CAPACITY)
 		width = GT_HISTORY_CAPACITY;
 	size_t n = gt_history_series(h, m, vals, (size_t)width);
-	gt_spark_levels(vals, n, GT_SPARK_LEVELS, levels);
+	/* Eighths of a cell over all rows: a taller graph resolves more. */
+	int steps = GT_SPARK_LEVELS * height;
+	gt_spark_levels(vals, n, steps, levels);
 	/* Newest at the right edge, like every scrolling graph. */
 	int start = x + width - (int)n;
-	for (size_t i = 0; i < n; i++)
-		put_text(w, y, start + (int)i, t->spark, gt_spark_glyph(levels[i], t->utf8));
+	for (size_t i = 0; i < n; i++) {
+		for (int r = 0; r < height; r++) {
+			int row = y + height - 1 - r;   /* r counts up from the bottom row */
+			int fill = levels[i] < 0 ? -1 : levels[i] - r * GT_SPARK_LEVELS;
+			const char *g;
+			if (fill < 0 || (fill == 0 && r > 0))
+				g = " ";
+			else
+				g = gt_spark_glyph(fill >= GT_SPARK_LEVELS ? GT_SPARK_LEVELS - 1 : fill, t->utf8);
+			put_text(w, row, start + (int)i, t->spark, g);
+		}
+	}
 }
 
 double gt_membar_cells(const struct gt_membar_input *in, int width, enum gt_membar_cell *cells)

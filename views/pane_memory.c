@@ -69,9 +69,7 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	if (rows >= 3) {
 		x = legend(w, 2, 1, t, GT_MEMBAR_USED, "heap used", s->heap_used_bytes);
-		x = legend(w, 2, x, t, GT_MEMBAR_COMMITTED, "committed", s->heap_committed_bytes);
-		x = gt_pane_print(w, 2, x, t->label, "max ");
-		gt_pane_value(w, 2, x, t, t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
+		legend(w, 2, x, t, GT_MEMBAR_COMMITTED, "committed", s->heap_committed_bytes);
 	}
 	if (rows >= 4) {
 		x = legend(w, 3, 1, t, GT_MEMBAR_RSS, "working set", s->rss_bytes);
@@ -79,8 +77,11 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 		if (s->cgroup_limit_bytes.valid)
 			legend(w, 3, x, t, GT_MEMBAR_LIMIT, "limit", s->cgroup_limit_bytes);
 	}
-	if (rows >= 5)
-		draw_headroom(w, 4, 1, t, s);
+	if (rows >= 5) {
+		x = gt_pane_print(w, 4, 1, t->label, "heap max ");
+		x = gt_pane_value(w, 4, x, t, t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
+		draw_headroom(w, 4, x + 2, t, s);
+	}
 	if (rows >= 6) {
 		x = gt_pane_print(w, 5, 1, t->label, "metaspace ");
 		x = gt_pane_value(w, 5, x, t, t->value, gt_format_bytes(a, sizeof(a), s->metaspace_used_bytes));

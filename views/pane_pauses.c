@@ -19,7 +19,7 @@ static attr_t share_attr(const struct gt_theme *t, struct gt_f64 share)
 static int pauses_want_rows(const struct gt_view_ctx *ctx)
 {
 	(void)ctx;
-	return 5;
+	return 7;   /* a three-row graph */
 }
 
 static void window_label(char *buf, size_t len, const struct gt_history_window *win, uint64_t window_ns)
@@ -59,15 +59,18 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 		x = gt_pane_print(w, 2, x + 2, t->label, "longest in %s ", span);
 		gt_pane_value(w, 2, x, t, t->value, gt_format_duration_ns(a, sizeof(a), win.longest_pause_ns));
 	}
-	if (getmaxy(w) >= 4)
-		gt_pane_sparkline(w, 3, 1, getmaxx(w) - 2, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
-	if (getmaxy(w) >= 5) {
-		x = gt_pane_print(w, 4, 1, t->label, "safepoints ");
-		x = gt_pane_value(w, 4, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->safepoint_share : none));
-		x = gt_pane_print(w, 4, x + 2, t->label, "GC CPU ");
-		x = gt_pane_value(w, 4, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->gc_cpu_share : none));
-		x = gt_pane_print(w, 4, x + 2, t->label, "process CPU ");
-		gt_pane_value(w, 4, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->cpu_share : none));
+	int rows = getmaxy(w);
+	bool cpu_row = rows >= 5;
+	int graph_rows = rows - 3 - (cpu_row ? 1 : 0);
+	gt_pane_sparkline(w, 3, 1, getmaxx(w) - 2, graph_rows, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
+	if (cpu_row) {
+		int y = rows - 1;
+		x = gt_pane_print(w, y, 1, t->label, "safepoints ");
+		x = gt_pane_value(w, y, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->safepoint_share : none));
+		x = gt_pane_print(w, y, x + 2, t->label, "GC CPU ");
+		x = gt_pane_value(w, y, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->gc_cpu_share : none));
+		x = gt_pane_print(w, y, x + 2, t->label, "process CPU ");
+		gt_pane_value(w, y, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->cpu_share : none));
 	}
 }
 

@@ -79,6 +79,10 @@ static void test_membership_garbage(void)
 	/* A bad line does not hide a good one after it. */
 	CHECK(gt_cgroup_parse_membership(TEXT("4:memory\n\x01\x02:::\n0::/good\n"), &m) == 0);
 	CHECK_STR(m.v2_path, "/good");
+	/* Outside our cgroup namespace: no path we could read. */
+	CHECK(gt_cgroup_parse_membership(TEXT("0::/../../other\n4:memory:/a/..\n"), &m) == -1);
+	CHECK(gt_cgroup_parse_membership(TEXT("0::/a..b/..c\n"), &m) == 0);
+	CHECK_STR(m.v2_path, "/a..b/..c");
 	/* An interior NUL makes a path unusable rather than silently shorter. */
 	CHECK(gt_cgroup_parse_membership("4:memory:/a\0b\n", 14, &m) == -1);
 	/* Only len bytes are read: the same text cut before the path's end. */

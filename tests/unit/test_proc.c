@@ -1,4 +1,5 @@
 /* gt_proc_* on the test's own process and on children it forks. */
+#include <errno.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,8 +24,13 @@ struct child {
 static int child_start(struct child *c)
 {
 	int down[2], up[2];
-	if (pipe(down) != 0 || pipe(up) != 0)
+	if (pipe(down) != 0)
 		return -1;
+	if (pipe(up) != 0) {
+		close(down[0]);
+		close(down[1]);
+		return -1;
+	}
 	fflush(stdout); /* or the child's exit would print our buffered lines again */
 	c->pid = fork();
 	if (c->pid < 0)
@@ -123,7 +129,7 @@ static void test_self_info(void)
 	CHECK(pw != NULL);
 	if (pw)
 		CHECK_STR(info.user, pw->pw_name);
-	CHECK(strstr(info.command_line, "test_proc") != NULL);
+	CHECK(strstr(info.command_line, program_invocation_short_name) != NULL);
 	CHECK(info.start_time_ms.valid);
 	/* Started within the last ten minutes, not in the future (btime is
 	 * whole seconds, hence the one-second slack). */
@@ -152,9 +158,10 @@ static void test_self_helpers(void)
 
 static void test_child_rss_grows(void)
 {
-	struct child c;
-	CHECK(child_start(&c) == 0);
-	if (c.pid <= 0)
+	struct child c = { .pid = -1, .to_child = -1, .from_child = -1 };
+	int started = child_start(&c);
+	CHECK(started == 0);
+	if (started != 0 || c.pid <= 0)
 		return;
 	struct gt_error err = { 0 };
 	struct gt_proc *p = gt_proc_open(c.pid, &err);

@@ -1,0 +1,222 @@
+/* The allocation-sampling callback. It runs in the allocating thread, many
+ * threads at once: no Java allocation, no lock, only JVMTI queries and
+ * atomics. Method names are resolved once into a lock-free cache. */
+#include <stdio.h>
+#include <string.h>
+
+#include "agent.h"
+
+#define SAMPLE_MAX_DEPTH 48
+#define CACHE_SLOTS 8192u        /* power of two */
+#define CACHE_PROBES 16
+#define NAME_LEN GCTOP_SEG_NAME_LEN
+
+/* jmethodID -> "package.Class.method". Keyed by the id, which HotSpot keeps
+ * allocated (and never hands to another method) for the life of the VM, so a
+ * cached name cannot come to describe a different method. */
+struct method_entry {
+	uintptr_t id;     /* 0 empty */
+	int ready;        /* name complete */
+	char name[NAME_LEN];
+};
+
+static struct method_entry method_cache[CACHE_SLOTS];
+static __thread bool own_thread;
+
+void agent_mark_own_thread(void)
+{
+	own_thread = true;
+}
+
+/* "Lcom/foo/Bar;" -> "com.foo.Bar", "[[B" -> "byte[][]". */
+static void signature_to_name(const char *sig, char *out, size_t len)
+{
+	unsigned dims = 0;
+	while (sig[dims] == '[')
+		dims++;
+	const char *base = sig + dims;
+	const char *prim = NULL;
+	switch (*base) {
+	case 'B': prim = "byte"; break;
+	case 'C': prim = "char"; break;
+	case 'D': prim = "double"; break;
+	case 'F': prim = "float"; break;
+	case 'I': prim = "int"; break;
+	case 'J': prim = "long"; break;
+	case 'S': prim = "short"; break;
+	case 'Z': prim = "boolean"; break;
+	default: break;
+	}
+	size_t o = 0;
+	if (prim) {
+		o = (size_t)snprintf(out, len, "%s", prim);
+	} else {
+		const char *p = *base == 'L' ? base + 1 : base;
+		for (; *p && *p != ';' && o + 1 < len; p++)
+			out[o++] = *p == '/' ? '.' : *p;
+		out[o] = '\0';
+	}
+	for (unsigned i = 0; i < dims && o + 3 < len; i++) {
+		memcpy(out + o, "[]", 3);
+		o += 2;
+	}
+	if (o >= len)
+		out[len - 1] = '\0';
+}
+
+static void deallocate(jvmtiEnv *jvmti, char *p)
+{
+	if (p)
+		(*jvmti)->Deallocate(jvmti, (unsigned char *)p);
+}
+
+static bool resolve_method(jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m, char *out, size_t len)
+{
+	jclass cls = NULL;
+	char *csig = NULL, *mname = NULL;
+	bool ok = false;
+	if ((*jvmti)->GetMethodDeclaringClass(jvmti, m, &cls) == JVMTI_ERROR_NONE &&
+	    (*jvmti)->GetClassSignature(jvmti, cls, &csig, NULL) == JVMTI_ERROR_NONE &&
+	    (*jvmti)->GetMethodName(jvmti, m, &mname, NULL, NULL) == JVMTI_ERROR_NONE) {
+		char cname[NAME_LEN];
+		signature_to_name(csig, cname, sizeof(cname));
+		snprintf(out, len, "%.*s.%s", (int)(len / 2), cname, mname);
+		ok = true;
+	}
+	deallocate(jvmti, csig);
+	deallocate(jvmti, mname);
+	/* A local reference per sample would pile up in threads that never
+	 * return to Java between samples. */
+	if (cls)
+		(*jni)->DeleteLocalRef(jni, cls);
+	return ok;
+}
+
+static uint64_t mix(uintptr_t x)
+{
+	uint64_t h = (uint64_t)x;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h;
+}
+
+/* The method's name, from the cache or resolved into scratch. NULL when the
+ * method cannot be resolved. */
+static const char *method_name(jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m, char *scratch)
+{
+	uintptr_t id = (uintptr_t)m;
+	uint64_t h = mix(id);
+	for (unsigned i = 0; i < CACHE_PROBES; i++) {
+		struct method_entry *e = &method_cache[(h + i) & (CACHE_SLOTS - 1)];
+		uintptr_t cur = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE);
+		if (cur == 0) {
+			uintptr_t expect = 0;
+			if (__atomic_compare_exchange_n(&e->id, &expect, id, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				if (!resolve_method(jvmti, jni, m, e->name, sizeof(e->name)))
+					snprintf(e->name, sizeof(e->name), "(unknown method)");
+				__atomic_store_n(&e->ready, 1, __ATOMIC_RELEASE);
+				return e->name;
+			}
+			cur = expect;
+		}
+		if (cur == id) {
+			if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE))
+				return e->name;
+			break; /* another thread is resolving it right now */
+		}
+	}
+	return resolve_method(jvmti, jni, m, scratch, NAME_LEN) ? scratch : NULL;
+}
+
+static bool is_runtime_frame(const struct agent_prefixes *pf, const char *name)
+{
+	for (unsigned i = 0; i < pf->n; i++)
+		if (strncmp(name, pf->p[i], strlen(pf->p[i])) == 0)
+			return true;
+	return false;
+}
+
+/* The first frame outside the runtime's packages; the top frame when the
+ * whole visible stack is the runtime's. */
+static void first_app_frame(jvmtiEnv *jvmti, JNIEnv *jni, char *out, size_t len)
+{
+	jvmtiFrameInfo frames[SAMPLE_MAX_DEPTH];
+	jint n = 0;
+	const struct agent_prefixes *pf = __atomic_load_n(&agent_state.prefixes, __ATOMIC_ACQUIRE);
+	char scratch[NAME_LEN], top_scratch[NAME_LEN];
+	const char *top = NULL;
+
+	if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, SAMPLE_MAX_DEPTH, frames, &n) != JVMTI_ERROR_NONE || n <= 0) {
+		snprintf(out, len, "(no Java frame)");
+		return;
+	}
+	for (jint i = 0; i < n; i++) {
+		const char *name = method_name(jvmti, jni, frames[i].method, scratch);
+		if (!name)
+			continue;
+		if (!pf || !is_runtime_frame(pf, name)) {
+			snprintf(out, len, "%s", name);
+			return;
+		}
+		if (!top) {
+			top = name == scratch ? memcpy(top_scratch, scratch, sizeof(top_scratch)) : name;
+		}
+	}
+	snprintf(out, len, "%s", top ? top : "(unknown method)");
+}
+
+static void type_name(jvmtiEnv *jvmti, jclass klass, char *out, size_t len)
+{
+	char *sig = NULL;
+	if (klass && (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE && sig)
+		signature_to_name(sig, out, len);
+	else
+		snprintf(out, len, "(unknown type)");
+	deallocate(jvmti, sig);
+}
+
+void JNICALL agent_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
+				    jclass klass, jlong size)
+{
+	(void)thread;
+	(void)object;
+	if (own_thread)
+		return;
+	__atomic_fetch_add(&agent_state.inflight, 1, __ATOMIC_SEQ_CST);
+	struct gctop_pub *pub = __atomic_load_n(&agent_state.pub, __ATOMIC_SEQ_CST);
+	if (pub && __atomic_load_n(&agent_state.sampling, __ATOMIC_RELAXED)) {
+		char frame[NAME_LEN], type[NAME_LEN];
+		first_app_frame(jvmti, jni, frame, sizeof(frame));
+		type_name(jvmti, klass, type, sizeof(type));
+		/* Geometric sampling: each byte is sampled with probability
+		 * 1/interval, and an object larger than the interval yields one
+		 * sample; so max(size, interval) is the unbiased weight. */
+		uint64_t interval = __atomic_load_n(&agent_state.interval, __ATOMIC_RELAXED);
+		uint64_t w = size > 0 && (uint64_t)size > interval ? (uint64_t)size : interval;
+		gctop_pub_sample(pub, frame, type, GCTOP_SEG_HEAP_UNKNOWN, w);
+	}
+	__atomic_fetch_sub(&agent_state.inflight, 1, __ATOMIC_SEQ_CST);
+}
+
+/* GC start and finish run in the VM thread with the world stopped: plain
+ * stores and the segment's atomics only. */
+void JNICALL agent_on_gc_start(jvmtiEnv *jvmti)
+{
+	(void)jvmti;
+	agent_state.gc_start_ns = gctop_pub_now_ns();
+}
+
+void JNICALL agent_on_gc_finish(jvmtiEnv *jvmti)
+{
+	(void)jvmti;
+	uint64_t start = agent_state.gc_start_ns, end = gctop_pub_now_ns();
+	if (!start || end < start)
+		return;
+	agent_state.gc_start_ns = 0;
+	__atomic_fetch_add(&agent_state.inflight, 1, __ATOMIC_SEQ_CST);
+	struct gctop_pub *pub = __atomic_load_n(&agent_state.pub, __ATOMIC_SEQ_CST);
+	if (pub)
+		gctop_pub_pause(pub, end - start);
+	__atomic_fetch_sub(&agent_state.inflight, 1, __ATOMIC_SEQ_CST);
+}

@@ -1,0 +1,368 @@
+/* The .NET collector: one EventPipe session per watched process over the
+ * diagnostics IPC socket, carrying the GC events (DotNETRuntime, GC keyword,
+ * Informational) and the runtime's counters, parsed as they stream in.
+ *
+ * Collections per generation are counted like GC.CollectionCount: a gen2 GC
+ * counts for gen0 and gen1 too. The per-collector entries ("gen0", "gen1",
+ * "gen2") count GCs by their condemned generation instead. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../model/clock.h"
+#include "collector.h"
+#include "diag_ipc.h"
+#include "dotnet_info.h"
+#include "dotnet_counters.h"
+#include "dotnet_gc_events.h"
+#include "dotnet_proc.h"
+#include "nettrace.h"
+
+#define IPC_TIMEOUT_MS 2000
+#define SESSION_BUFFER_MB 16
+/* How often the meter publishes (seconds, as text for the provider
+ * arguments), and how far behind the stream cumulative counters are read so
+ * that an observation after the sample time has usually arrived. */
+#define METRICS_REFRESH "0.5"
+#define COUNTER_LAG_NS 700000000LL
+#define READ_BUDGET (4u << 20)
+
+struct gt_collector {
+	pid_t pid;
+	char socket_path[GT_DIAG_PATH_MAX];
+	int fd;
+	uint64_t session_id;
+	struct gt_nettrace *parser;
+	bool ended;              /* the runtime closed the stream */
+	bool failed;
+	enum gt_exit fail_code;
+	char fail_msg[300];
+	bool have_offset;
+	int64_t clock_offset;    /* monotonic ns minus event timestamp, smallest seen */
+	uint64_t last_alloc;     /* keeps the reported total from going back */
+	struct gt_dn_gc gc;
+	struct gt_dn_counters counters;
+};
+
+static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
+{
+	struct gt_collector *c = ctx;
+	c->gc.qpc_freq = t->qpc_freq;
+}
+
+static void on_event(void *ctx, const struct gt_nettrace_event *e)
+{
+	struct gt_collector *c = ctx;
+	if (c->gc.qpc_freq == 1000000000) {
+		/* Timestamps are CLOCK_MONOTONIC on Linux, but the clock of a time
+		 * namespace may be offset: learn the offset from arrival times. */
+		int64_t off = (int64_t)gt_mono_ns() - e->timestamp;
+		if (!c->have_offset || off < c->clock_offset) {
+			c->clock_offset = off;
+			c->have_offset = true;
+		}
+	}
+	if (strcmp(e->meta->provider, "Microsoft-Windows-DotNETRuntime") == 0)
+		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
+	else
+		gt_dn_counters_event(&c->counters, &c->gc, e);
+}
+
+/* ---- probe ---- */
+
+static bool diagnostics_disabled(pid_t pid)
+{
+	char v[16];
+	return (gt_dotnet_proc_getenv(pid, "DOTNET_EnableDiagnostics", v, sizeof(v)) == 0 && strcmp(v, "0") == 0) ||
+	       (gt_dotnet_proc_getenv(pid, "COMPlus_EnableDiagnostics", v, sizeof(v)) == 0 && strcmp(v, "0") == 0) ||
+	       (gt_dotnet_proc_getenv(pid, "DOTNET_EnableDiagnostics_IPC", v, sizeof(v)) == 0 && strcmp(v, "0") == 0);
+}
+
+static enum gt_probe dotnet_probe(pid_t pid, struct gt_error *err)
+{
+	char path[GT_DIAG_PATH_MAX];
+	struct gt_error ferr = { 0 };
+	int found = gt_diag_find_socket(pid, path, sizeof(path), &ferr);
+	if (found == 0)
+		return GT_PROBE_YES;
+	if (gt_dotnet_proc_maps_coreclr(pid) != 1) {
+		if (found < 0) {
+			if (err)
+				*err = ferr;
+			return GT_PROBE_ERROR;
+		}
+		return GT_PROBE_NO;
+	}
+	if (found < 0) {
+		if (err)
+			*err = ferr;
+		return GT_PROBE_ERROR;
+	}
+	if (diagnostics_disabled(pid)) {
+		gt_fail(err, GT_EXIT_NO_DATA,
+			".NET process %d runs with DOTNET_EnableDiagnostics=0, so it has no diagnostics socket; "
+			"restart it without that setting to watch it", (int)pid);
+		return GT_PROBE_ERROR;
+	}
+	/* A runtime still starting has not made its socket yet: open waits. */
+	return GT_PROBE_YES;
+}
+
+/* ---- open ---- */
+
+static void make_client_id(char *out, size_t size)
+{
+	unsigned char b[16] = { 0 };
+	if (getrandom(b, sizeof(b), GRND_NONBLOCK) != (ssize_t)sizeof(b)) {
+		uint64_t t = gt_mono_ns() ^ (uint64_t)getpid() << 32;
+		memcpy(b, &t, sizeof(t));
+	}
+	snprintf(out, size, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
+{
+	/* Up to 3 s for a runtime that is still starting. */
+	for (int i = 0; i < 30; i++) {
+		int rc = gt_diag_find_socket(pid, path, size, err);
+		if (rc <= 0)
+			return rc;
+		if (kill(pid, 0) != 0 && errno == ESRCH)
+			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d exited before gctop could attach", (int)pid);
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	if (diagnostics_disabled(pid))
+		return gt_fail(err, GT_EXIT_NO_DATA,
+			       ".NET process %d runs with DOTNET_EnableDiagnostics=0, so it has no diagnostics socket; "
+			       "restart it without that setting to watch it", (int)pid);
+	return gt_fail(err, GT_EXIT_TIMEOUT,
+		       ".NET process %d has no diagnostics socket in its TMPDIR after 3 seconds; "
+		       "if it runs in a container, run gctop as root on the host", (int)pid);
+}
+
+static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
+{
+	struct gt_collector *c = calloc(1, sizeof(*c));
+	if (!c) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	c->pid = pid;
+	c->fd = -1;
+	if (wait_for_socket(pid, c->socket_path, sizeof(c->socket_path), err) != 0)
+		goto fail;
+	struct gt_diag_process_info pi;
+	if (gt_diag_process_info(pid, c->socket_path, IPC_TIMEOUT_MS, &pi, err) != 0)
+		goto fail;
+	gt_dn_fill_info(pid, &pi, info);
+
+	int major = gt_diag_runtime_major(pi.runtime_version);
+	gt_dn_gc_init(&c->gc, 1000000000);
+	gt_dn_counters_init(&c->counters, major >= 9);
+	char client_id[40], metrics_args[256];
+	make_client_id(client_id, sizeof(client_id));
+	/* SessionId=SHARED lets this session and dotnet-counters or another
+	 * gctop watch the meter at once (the runtime allows one private one). */
+	snprintf(metrics_args, sizeof(metrics_args),
+		 "SessionId=SHARED;Metrics=System.Runtime;RefreshInterval=%s;MaxTimeSeries=1000;MaxHistograms=20;ClientId=%s",
+		 METRICS_REFRESH, client_id);
+	struct gt_diag_provider providers[] = {
+		{ "Microsoft-Windows-DotNETRuntime", 0x1, 4, NULL },
+		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=1" },
+		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=1" },
+		{ "System.Diagnostics.Metrics", 0x2, 4, metrics_args },
+	};
+	size_t n = major >= 9 ? 4 : 3;
+	c->fd = gt_diag_collect_tracing(pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, providers, n,
+					&c->session_id, err);
+	if (c->fd < 0)
+		goto fail;
+	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
+	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
+	c->parser = gt_nettrace_new(&cb);
+	if (!c->parser) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		goto fail;
+	}
+	return c;
+fail:
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+	return NULL;
+}
+
+/* ---- streaming ---- */
+
+static int dotnet_wait_fd(const struct gt_collector *c)
+{
+	return c->ended || c->failed ? -1 : c->fd;
+}
+
+static void dotnet_poll(struct gt_collector *c, uint64_t now_ns)
+{
+	(void)now_ns;
+	if (c->ended || c->failed)
+		return;
+	static uint8_t buf[65536];
+	size_t total = 0;
+	/* A budget per call keeps the main loop responsive under a flood. */
+	while (total < READ_BUDGET) {
+		ssize_t n = read(c->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break; /* EAGAIN: drained */
+		if (n == 0) {
+			c->ended = true;
+			break;
+		}
+		total += (size_t)n;
+		int rc = gt_nettrace_feed(c->parser, buf, (size_t)n);
+		if (rc < 0) {
+			c->failed = true;
+			c->fail_code = GT_EXIT_BAD_DATA;
+			snprintf(c->fail_msg, sizeof(c->fail_msg), "the EventPipe stream of process %d is unreadable: %s",
+				 (int)c->pid, gt_nettrace_error(c->parser));
+			break;
+		}
+		if (rc == 1) {
+			c->ended = true;
+			break;
+		}
+	}
+}
+
+/* ---- sample ---- */
+
+static void set_generation(struct gt_sample *out, unsigned i, const char *name)
+{
+	snprintf(out->generations[i].name, sizeof(out->generations[i].name), "%s", name);
+}
+
+static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct gt_error *err)
+{
+	dotnet_poll(c, 0);
+	if (c->failed)
+		return gt_fail(err, c->fail_code, "%s", c->fail_msg);
+	if (c->ended) {
+		if (kill(c->pid, 0) != 0 && errno == ESRCH)
+			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)c->pid);
+		return gt_fail(err, GT_EXIT_NO_DATA, "process %d ended gctop's EventPipe session (is the runtime shutting down?)",
+			       (int)c->pid);
+	}
+	struct gt_dn_gc *g = &c->gc;
+	struct gt_dn_counters *k = &c->counters;
+
+	/* allocation: the runtime's cumulative counter, read COUNTER_LAG_NS in
+	 * the past so that observations on both sides of that moment exist */
+	uint64_t alloc;
+	if (c->have_offset && gt_dn_series_at(&k->alloc, (int64_t)gt_mono_ns() - c->clock_offset - COUNTER_LAG_NS, &alloc)) {
+		if (alloc < c->last_alloc)
+			alloc = c->last_alloc;
+		c->last_alloc = alloc;
+		gt_u64_set(&out->alloc_bytes_total, alloc);
+		out->alloc_source = GT_ALLOC_SOURCE_EXACT;
+		out->alloc_since = k->alloc_since_start ? GT_ALLOC_SINCE_PROCESS_START : GT_ALLOC_SINCE_ATTACH;
+	}
+
+	/* generations, youngest first */
+	static const char *const names[] = { "gen0", "gen1", "gen2", "loh", "poh" };
+	out->n_generations = 5;
+	uint64_t by_depth[3];
+	for (int d = 0; d < 3; d++)
+		by_depth[d] = gt_dn_total_value(&g->by_depth[d]);
+	for (unsigned i = 0; i < 5; i++) {
+		set_generation(out, i, names[i]);
+		if (i < 3) {
+			uint64_t n = 0;
+			for (int d = (int)i; d < 3; d++)
+				n += by_depth[d];
+			gt_u64_set(&out->generations[i].collections, n);
+		}
+		if (g->have_heap && (i < 4 || g->heap.has_poh))
+			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
+		else if (k->size_valid[i])
+			gt_u64_set(&out->generations[i].used_bytes, k->size[i]);
+	}
+	out->n_collectors = 3;
+	for (unsigned d = 0; d < 3; d++) {
+		snprintf(out->collectors[d].name, sizeof(out->collectors[d].name), "%s", names[d]);
+		gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
+	}
+	if (g->have_reason)
+		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
+	out->gc_in_progress = g->suspended || g->background_running;
+
+	/* pauses */
+	gt_u64_set(&out->pause_total_ns, gt_dn_total_value(&g->pause_ns));
+	if (g->have_pause)
+		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
+	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
+
+	/* large and pinned objects, heap */
+	if (out->generations[3].used_bytes.valid) {
+		out->large_bytes = out->generations[3].used_bytes;
+		out->large_source = "loh";
+	} else {
+		out->large_unavailable = "no GC has run since gctop attached";
+	}
+	out->pinned_bytes = out->generations[4].used_bytes;
+	uint64_t used = 0;
+	bool used_valid = true;
+	for (unsigned i = 0; i < 5; i++) {
+		used += out->generations[i].used_bytes.value;
+		used_valid = used_valid && out->generations[i].used_bytes.valid;
+	}
+	if (used_valid)
+		gt_u64_set(&out->heap_used_bytes, used);
+	if (k->have_committed)
+		gt_u64_set(&out->heap_committed_bytes, k->committed);
+	else if (g->have_committed)
+		gt_u64_set(&out->heap_committed_bytes, g->committed);
+
+	if (k->have_requests) {
+		gt_u64_set(&out->ops_total, k->requests_total);
+		out->ops_name = "requests";
+	}
+	gt_u64_set(&out->dropped_events, gt_nettrace_stats(c->parser)->dropped);
+	return 0;
+}
+
+/* ---- close ---- */
+
+static void dotnet_close(struct gt_collector *c)
+{
+	if (!c)
+		return;
+	/* StopTracing goes on a new connection (the runtime ignores commands on
+	 * the streaming one); closing the stream alone also ends the session,
+	 * which is what happens when gctop is killed. */
+	if (c->fd >= 0) {
+		if (!c->ended)
+			gt_diag_stop_tracing(c->socket_path, 500, c->session_id);
+		close(c->fd);
+	}
+	gt_nettrace_free(c->parser);
+	free(c);
+}
+
+const struct gt_collector_ops gt_dotnet_ops = {
+	.name = "dotnet",
+	.probe = dotnet_probe,
+	.open = dotnet_open,
+	.poll_interval_ns = 0,
+	.wait_fd = dotnet_wait_fd,
+	.poll = dotnet_poll,
+	.sample = dotnet_sample,
+	.close = dotnet_close,
+	.list = gt_dn_list,
+};

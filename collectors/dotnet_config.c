@@ -1,0 +1,110 @@
+#include "dotnet_config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dotnet_proc.h"
+
+int gt_dn_config_json_value(const char *json, const char *key, uint64_t *number)
+{
+	char quoted[128];
+	snprintf(quoted, sizeof(quoted), "\"%s\"", key);
+	const char *p = strstr(json, quoted);
+	if (!p)
+		return -1;
+	p += strlen(quoted);
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != ':')
+		return -1;
+	p++;
+	while (isspace((unsigned char)*p) || *p == '"')
+		p++;
+	if (strncmp(p, "true", 4) == 0)
+		return 1;
+	if (strncmp(p, "false", 5) == 0)
+		return 0;
+	char *end;
+	unsigned long long v = strtoull(p, &end, 0);
+	if (end == p)
+		return -1;
+	if (number)
+		*number = v;
+	return v != 0;
+}
+
+/* DOTNET_name, else the older COMPlus_name: -1 unset, else the value (hex for limits). */
+static int env_value(pid_t pid, const char *name, uint64_t *number)
+{
+	static const char *const prefixes[] = { "DOTNET_", "COMPlus_" };
+	for (int i = 0; i < 2; i++) {
+		char var[96], val[64];
+		snprintf(var, sizeof(var), "%s%s", prefixes[i], name);
+		if (gt_dotnet_proc_getenv(pid, var, val, sizeof(val)) != 0)
+			continue;
+		char *end;
+		/* The runtime reads these settings as hexadecimal. */
+		unsigned long long v = strtoull(val, &end, 16);
+		if (end == val)
+			continue;
+		if (number)
+			*number = v;
+		return v != 0;
+	}
+	return -1;
+}
+
+static char *read_runtimeconfig(pid_t pid, const char *command_line)
+{
+	const char *p = command_line;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *start = p;
+		while (*p && *p != ' ')
+			p++;
+		size_t n = (size_t)(p - start);
+		if (n > 4 && n < 400 && strncmp(p - 4, ".dll", 4) == 0) {
+			char path[512];
+			const char *root = gt_dotnet_proc_same_mount_ns(pid) == 1 ? "" : "/proc";
+			char rootdir[32] = "";
+			if (root[0])
+				snprintf(rootdir, sizeof(rootdir), "/proc/%d/root", (int)pid);
+			snprintf(path, sizeof(path), "%s%.*s.runtimeconfig.json", rootdir, (int)(n - 4), start);
+			FILE *f = fopen(path, "re");
+			if (!f)
+				return NULL;
+			char *buf = calloc(1, 65536);
+			if (buf)
+				fread(buf, 1, 65535, f);
+			fclose(f);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+void gt_dn_config_read(pid_t pid, const char *command_line, struct gt_dn_config *out)
+{
+	char *json = read_runtimeconfig(pid, command_line);
+	uint64_t limit = 0;
+	/* The environment overrides runtimeconfig.json, as in the runtime. */
+	out->server = env_value(pid, "gcServer", NULL);
+	if (out->server < 0 && json)
+		out->server = gt_dn_config_json_value(json, "System.GC.Server", NULL);
+	out->concurrent = env_value(pid, "gcConcurrent", NULL);
+	if (out->concurrent < 0 && json)
+		out->concurrent = gt_dn_config_json_value(json, "System.GC.Concurrent", NULL);
+	out->datas = env_value(pid, "GCDynamicAdaptationMode", NULL);
+	if (out->datas < 0 && json)
+		out->datas = gt_dn_config_json_value(json, "System.GC.DynamicAdaptationMode", NULL);
+	out->have_hard_limit = false;
+	if (env_value(pid, "GCHeapHardLimit", &limit) == 1 ||
+	    (json && gt_dn_config_json_value(json, "System.GC.HeapHardLimit", &limit) == 1)) {
+		out->have_hard_limit = true;
+		out->hard_limit = limit;
+	}
+	free(json);
+}

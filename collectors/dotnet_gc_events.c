@@ -1,0 +1,226 @@
+#include "dotnet_gc_events.h"
+
+#include <string.h>
+
+#include "dotnet_utf16.h"
+#include "nettrace_cursor.h"
+
+int gt_dn_parse_gc_start(const uint8_t *p, size_t n, struct gt_dn_gc_start *out)
+{
+	/* GCStart V0 had Count, Reason (8 bytes); V1 added Depth, Type: use V1+ only. */
+	if (n < 16)
+		return -1;
+	out->count = (uint32_t)nt_le(p, 4);
+	out->depth = (uint32_t)nt_le(p + 4, 4);
+	out->reason = (uint32_t)nt_le(p + 8, 4);
+	out->type = (uint32_t)nt_le(p + 12, 4);
+	return 0;
+}
+
+int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 64)
+		return -1;
+	for (int g = 0; g < 4; g++)
+		out->gen_size[g] = nt_le(p + 16 * g, 8);
+	/* V2 appends GenerationSize4 (POH) after ClrInstanceID at offset 94. */
+	if (n >= 102) {
+		out->gen_size[4] = nt_le(p + 94, 8);
+		out->has_poh = true;
+	}
+	return 0;
+}
+
+int gt_dn_parse_suspend(const uint8_t *p, size_t n, uint32_t *reason)
+{
+	if (n < 4)
+		return -1;
+	*reason = (uint32_t)nt_le(p, 4);
+	return 0;
+}
+
+int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_history *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 24)
+		return -1;
+	out->gen0_budget = nt_le(p, 8);
+	out->num_heaps = (int32_t)nt_le(p + 8, 4);
+	out->condemned = (uint32_t)nt_le(p + 12, 4);
+	out->reason = (uint32_t)nt_le(p + 20, 4);
+	/* V2 appends PauseMode and MemoryPressure after ClrInstanceID. */
+	if (n >= 34) {
+		out->pause_mode = (uint32_t)nt_le(p + 30, 4);
+		out->has_pause_mode = true;
+	}
+	return 0;
+}
+
+int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
+{
+	struct nt_cursor c = { p, n, 0, false };
+	char name[32];
+	nt_utf16z(&c, name, sizeof(name));
+	uint32_t size = nt_u32(&c);
+	if (c.bad || size > nt_left(&c))
+		return -1;
+	if (strcmp(name, "CommittedUsage") != 0)
+		return 1;
+	if (size < 42)
+		return -1;
+	const uint8_t *d = nt_take(&c, size);
+	if (!d)
+		return -1;
+	/* u16 version, then in use, in global decommit, in free, in global
+	 * free, bookkeeping: together what the GC has committed. */
+	uint64_t sum = 0;
+	for (int i = 0; i < 5; i++)
+		sum += nt_le(d + 2 + 8 * i, 8);
+	*committed = sum;
+	return 0;
+}
+
+const char *gt_dn_gc_reason_name(uint32_t reason)
+{
+	static const char *const names[] = {
+		"AllocSmall", "Induced", "LowMemory", "Empty", "AllocLarge", "OutOfSpaceSOH",
+		"OutOfSpaceLOH", "InducedNotForced", "Internal", "InducedLowMemory",
+		"InducedCompacting", "LowMemoryHost", "PMFullGC", "LowMemoryHostBlocking",
+	};
+	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "Unknown";
+}
+
+/* ---- anchored totals ---- */
+
+void gt_dn_total_add(struct gt_dn_total *t, int64_t ts, uint64_t amount)
+{
+	t->since_attach += amount;
+	t->recent_ts[t->recent_next] = ts;
+	t->recent_amount[t->recent_next] = amount;
+	t->recent_next = (t->recent_next + 1) % GT_DN_RECENT;
+	if (t->recent_count < GT_DN_RECENT)
+		t->recent_count++;
+	if (t->anchored && ts > t->anchor_ts)
+		t->since_anchor += amount;
+}
+
+void gt_dn_total_anchor(struct gt_dn_total *t, int64_t ts, uint64_t value)
+{
+	t->anchored = true;
+	t->anchor_ts = ts;
+	t->anchor_value = value;
+	/* Events flushed by other threads may already be here although they
+	 * happened after the runtime read its counter: count them now. */
+	t->since_anchor = 0;
+	for (unsigned i = 0; i < t->recent_count; i++)
+		if (t->recent_ts[i] > ts)
+			t->since_anchor += t->recent_amount[i];
+}
+
+uint64_t gt_dn_total_value(const struct gt_dn_total *t)
+{
+	return t->anchored ? t->anchor_value + t->since_anchor : t->since_attach;
+}
+
+/* ---- state ---- */
+
+void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq)
+{
+	memset(g, 0, sizeof(*g));
+	g->qpc_freq = qpc_freq > 0 ? qpc_freq : 1000000000;
+}
+
+static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t ticks)
+{
+	if (ticks <= 0)
+		return 0;
+	if (g->qpc_freq == 1000000000)
+		return (uint64_t)ticks;
+	return (uint64_t)((double)ticks * 1e9 / (double)g->qpc_freq);
+}
+
+enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
+
+void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
+		    const uint8_t *payload, size_t len)
+{
+	switch (event_id) {
+	case GT_DN_EV_GC_START: {
+		struct gt_dn_gc_start s;
+		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth > 2)
+			return;
+		gt_dn_total_add(&g->by_depth[s.depth], ts, 1);
+		g->gc_index = s.count;
+		g->last_reason = s.reason;
+		g->have_reason = true;
+		if (s.type == 1)
+			g->background_running = true;
+		break;
+	}
+	case GT_DN_EV_GC_END:
+		/* A background GC ends with its own GCEnd at depth 2; ephemeral GCs
+		 * during it end earlier, so only the depth-2 end clears the flag. */
+		if (len >= 8 && nt_le(payload + 4, 4) == 2)
+			g->background_running = false;
+		break;
+	case GT_DN_EV_SUSPEND_EE_BEGIN: {
+		uint32_t reason;
+		if (gt_dn_parse_suspend(payload, len, &reason) != 0)
+			return;
+		if (reason == SUSPEND_FOR_GC || reason == SUSPEND_FOR_GC_PREP) {
+			g->suspended = true;
+			g->suspend_tid = thread_id;
+			g->suspend_ts = ts;
+		}
+		break;
+	}
+	case GT_DN_EV_RESTART_EE_END: {
+		/* A restart on another thread ends a suspension that was not for a
+		 * GC (the debugger's, say), which is not a GC pause. */
+		if (!g->suspended || thread_id != g->suspend_tid)
+			return;
+		g->suspended = false;
+		uint64_t ns = ticks_to_ns(g, ts - g->suspend_ts);
+		gt_dn_total_add(&g->pause_ns, ts, ns);
+		g->last_pause_ns = ns;
+		g->have_pause = true;
+		if (ns > g->window_max_pause_ns)
+			g->window_max_pause_ns = ns;
+		break;
+	}
+	case GT_DN_EV_HEAP_STATS: {
+		struct gt_dn_heap_stats h;
+		if (gt_dn_parse_heap_stats(payload, len, &h) == 0) {
+			g->heap = h;
+			g->have_heap = true;
+		}
+		break;
+	}
+	case GT_DN_EV_GLOBAL_HEAP_HISTORY: {
+		struct gt_dn_global_history h;
+		if (gt_dn_parse_global_history(payload, len, &h) == 0) {
+			g->history = h;
+			g->have_history = true;
+		}
+		break;
+	}
+	case GT_DN_EV_GC_DYNAMIC: {
+		uint64_t c;
+		if (gt_dn_parse_committed_usage(payload, len, &c) == 0) {
+			g->committed = c;
+			g->have_committed = true;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g)
+{
+	uint64_t m = g->window_max_pause_ns;
+	g->window_max_pause_ns = 0;
+	return m;
+}

@@ -1,0 +1,115 @@
+/* Microsoft-Windows-DotNETRuntime GC events: payload layouts (parsed by
+ * length, since newer versions append fields) and the running state built
+ * from them: collections by condemned generation, stop-the-world pauses from
+ * SuspendEE/RestartEE, heap sizes after the last GC, committed memory.
+ *
+ * Cumulative figures are anchored on the runtime's own counters when those
+ * arrive (dotnet_counters.c): total = the runtime's value at time t plus the
+ * events newer than t. Each new runtime value re-anchors, so lost events
+ * cannot make the totals drift. Without anchors they count since attach. */
+#ifndef GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
+#define GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	GT_DN_EV_GC_START = 1,
+	GT_DN_EV_GC_END = 2,
+	GT_DN_EV_RESTART_EE_END = 3,
+	GT_DN_EV_HEAP_STATS = 4,
+	GT_DN_EV_SUSPEND_EE_BEGIN = 9,
+	GT_DN_EV_GC_DYNAMIC = 39,
+	GT_DN_EV_GLOBAL_HEAP_HISTORY = 205,
+};
+
+struct gt_dn_gc_start {
+	uint32_t count;      /* the GC's index since process start */
+	uint32_t depth;      /* condemned generation */
+	uint32_t reason;
+	uint32_t type;       /* 0 blocking, 1 background, 2 foreground */
+};
+
+struct gt_dn_heap_stats {
+	uint64_t gen_size[5];    /* gen0, gen1, gen2, LOH, POH after the GC */
+	bool has_poh;            /* version 2 appends POH */
+};
+
+struct gt_dn_global_history {
+	uint64_t gen0_budget;
+	int32_t num_heaps;
+	uint32_t condemned;
+	uint32_t reason;
+	uint32_t pause_mode;     /* GCLatencyMode: 0 batch, 1 interactive, 2 low latency, 3 sustained, 4 no GC */
+	bool has_pause_mode;
+};
+
+int gt_dn_parse_gc_start(const uint8_t *p, size_t n, struct gt_dn_gc_start *out);
+int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *out);
+int gt_dn_parse_suspend(const uint8_t *p, size_t n, uint32_t *reason);
+int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_history *out);
+/* A GCDynamicEvent named CommittedUsage: the sum of its five committed-byte
+ * figures. 0, 1 when the event is another dynamic event, -1 malformed. */
+int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed);
+
+/* The runtime's name for a GC reason ("AllocSmall", "Induced", ...). */
+const char *gt_dn_gc_reason_name(uint32_t reason);
+
+/* A cumulative figure: the runtime's value at `anchor_ts` plus events
+ * after it; the recent events are kept so a late anchor can be applied. */
+#define GT_DN_RECENT 1024
+struct gt_dn_total {
+	bool anchored;
+	int64_t anchor_ts;
+	uint64_t anchor_value;
+	uint64_t since_anchor;     /* events after the anchor */
+	uint64_t since_attach;     /* every event seen */
+	int64_t recent_ts[GT_DN_RECENT];
+	uint64_t recent_amount[GT_DN_RECENT];
+	unsigned recent_next, recent_count;
+};
+
+void gt_dn_total_add(struct gt_dn_total *t, int64_t ts, uint64_t amount);
+void gt_dn_total_anchor(struct gt_dn_total *t, int64_t ts, uint64_t value);
+/* The anchored total, or the since-attach count when never anchored. */
+uint64_t gt_dn_total_value(const struct gt_dn_total *t);
+
+struct gt_dn_gc {
+	int64_t qpc_freq;
+
+	/* collections by condemned generation (GCs whose deepest generation was N) */
+	struct gt_dn_total by_depth[3];
+	uint64_t gc_index;            /* Count of the last GCStart */
+	uint32_t last_reason;
+	bool have_reason;
+	bool background_running;
+
+	/* pauses: SuspendEEBegin (ForGC, ForGCPrep) to RestartEEEnd on the same thread */
+	bool suspended;
+	uint64_t suspend_tid;
+	int64_t suspend_ts;
+	struct gt_dn_total pause_ns;
+	uint64_t last_pause_ns;
+	uint64_t window_max_pause_ns;  /* longest since gt_dn_gc_take_window_max */
+	bool have_pause;
+
+	/* heap after the last GC */
+	bool have_heap;
+	struct gt_dn_heap_stats heap;
+	bool have_committed;
+	uint64_t committed;
+	bool have_history;
+	struct gt_dn_global_history history;
+};
+
+void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq);
+
+/* Feeds one DotNETRuntime event. Unknown ids and short payloads are ignored. */
+void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
+		    const uint8_t *payload, size_t len);
+
+/* Returns the longest pause since the previous call and starts a new window. */
+uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g);
+
+#endif

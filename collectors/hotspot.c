@@ -1,0 +1,379 @@
+/* The HotSpot collector: a JVM's hsperfdata, mapped read-only. */
+#include "hotspot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../model/clock.h"
+#include "collector.h"
+#include "proc.h"
+
+/* jvmstat waits the same for a starting JVM, polling every 20 ms. */
+#define HOTSPOT_WAIT_MS 5000
+#define HOTSPOT_WAIT_STEP_MS 20
+/* A process younger than this may not have created its file yet. */
+#define HOTSPOT_YOUNG_PROCESS_MS 10000
+/* createVmBeginTime against the process start time: the start time is only
+ * as precise as the boot time (whole seconds), and the launcher runs a
+ * little before the VM is created. */
+#define HOTSPOT_START_BEFORE_MS 3000
+#define HOTSPOT_START_AFTER_MS 60000
+
+struct gt_collector {
+	pid_t pid;
+	char path[4096];
+	struct hsperf_map map;
+	struct hsperf perf;
+	struct hotspot_counters counters;
+	struct hotspot_alloc alloc;
+	struct gt_u64 start_time_ms;
+	int64_t last_exit_seen[HOTSPOT_COLLECTOR_SLOTS];
+	uint64_t pause_max_ns;     /* since the previous sample */
+	/* The latest completed pause, kept because the counters hide it while
+	 * the next pause of the same collector is under way. */
+	int64_t last_pause_exit;
+	struct gt_u64 last_pause_ns;
+};
+
+static void hotspot_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Finds pid's file, waiting a little for a JVM that has only just started.
+ * Returns 0 with path, or -1 with err. */
+static int hotspot_locate(pid_t pid, char *path, size_t path_len, struct gt_error *err)
+{
+	uint64_t start_ms = 0;
+	bool young = gt_proc_start_time_ms(pid, &start_ms) == 0 &&
+		     (uint64_t)gt_wall_ms() < start_ms + HOTSPOT_YOUNG_PROCESS_MS;
+	const char *flag = hotspot_find_disabled_flag(pid);
+	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
+		int rc = hotspot_find_perfdata(pid, path, path_len, err);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			return 0;
+		if (flag || !young || waited >= HOTSPOT_WAIT_MS)
+			break;
+		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+	}
+	if (flag)
+		return gt_fail(err, GT_EXIT_NO_DATA,
+			       "process %d is a JVM started with %s, so it publishes no perf data; "
+			       "restart it without that option to watch it with gctop", (int)pid, flag);
+	return gt_fail(err, GT_EXIT_NO_DATA,
+		       "process %d is a JVM without a perf-data file (/tmp/hsperfdata_USER/%d); it was probably started "
+		       "with -XX:-UsePerfData or -XX:+PerfDisableSharedMem (perhaps through JAVA_TOOL_OPTIONS), or its "
+		       "/tmp/hsperfdata_USER directory is not secure; restart it without those options",
+		       (int)pid, (int)pid);
+}
+
+static enum gt_probe hotspot_probe(pid_t pid, struct gt_error *err)
+{
+	if (!hotspot_find_is_java(pid))
+		return GT_PROBE_NO;
+	char path[4096];
+	if (hotspot_locate(pid, path, sizeof(path), err) != 0)
+		return GT_PROBE_ERROR;
+	return GT_PROBE_YES;
+}
+
+/* The file must belong to this process, not to an earlier one with its pid. */
+static int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
+				      struct gt_u64 *start_out, struct gt_error *err)
+{
+	uint64_t start_ms;
+	if (gt_proc_start_time_ms(pid, &start_ms) != 0 || !c->create_vm_begin_ms)
+		return 0;
+	gt_u64_set(start_out, start_ms);
+	int64_t vm_ms = hsperf_load(c->create_vm_begin_ms);
+	if (vm_ms + HOTSPOT_START_BEFORE_MS < (int64_t)start_ms || vm_ms > (int64_t)start_ms + HOTSPOT_START_AFTER_MS)
+		return gt_fail(err, GT_EXIT_NO_DATA,
+			       "%s was left by an earlier process with PID %d (its JVM started %.1f s %s this process); "
+			       "this process publishes no perf data of its own",
+			       path, (int)pid, (double)llabs(vm_ms - (int64_t)start_ms) / 1000.0,
+			       vm_ms < (int64_t)start_ms ? "before" : "after");
+	return 0;
+}
+
+static int hotspot_wait_accessible(struct gt_collector *c, struct gt_error *err)
+{
+	for (unsigned waited = 0; !hsperf_accessible(&c->perf); waited += HOTSPOT_WAIT_STEP_MS) {
+		if (waited >= HOTSPOT_WAIT_MS)
+			return gt_fail(err, GT_EXIT_TIMEOUT,
+				       "the JVM (process %d) did not finish starting within %d s; try again once it runs",
+				       (int)c->pid, HOTSPOT_WAIT_MS / 1000);
+		if (!hotspot_find_alive(c->pid))
+			return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) exited while starting", (int)c->pid);
+		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+	}
+	if (hsperf_refresh(&c->perf) < 0)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);
+	return 0;
+}
+
+static void hotspot_note_pauses(struct gt_collector *c, bool count)
+{
+	if (c->counters.gc == HOTSPOT_GC_SHENANDOAH)
+		return;
+	int64_t exit_ticks;
+	uint64_t last_ns;
+	if (hotspot_counters_last_pause(&c->counters, &exit_ticks, &last_ns) == 0 && exit_ticks >= c->last_pause_exit) {
+		c->last_pause_exit = exit_ticks;
+		gt_u64_set(&c->last_pause_ns, last_ns);
+	}
+	for (int i = 0; i < HOTSPOT_COLLECTOR_SLOTS; i++) {
+		const struct hotspot_collector_counters *k = &c->counters.collector[i];
+		if (!k->last_entry || !k->last_exit)
+			continue;
+		int64_t exit = hsperf_load(k->last_exit);
+		if (exit == c->last_exit_seen[i])
+			continue;
+		c->last_exit_seen[i] = exit;
+		int64_t entry = hsperf_load(k->last_entry);
+		/* A newer pause already started: its length is read when it ends. */
+		if (!count || entry > exit)
+			continue;
+		uint64_t ns = hotspot_ticks_to_ns(&c->counters, exit - entry);
+		if (ns > c->pause_max_ns)
+			c->pause_max_ns = ns;
+	}
+}
+
+/* Loads from the mapping only: runs ten times a second. */
+static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
+{
+	(void)now_ns;
+	if (hsperf_refresh(&c->perf) > 0)
+		hotspot_counters_resolve(&c->counters, &c->perf);
+	struct hotspot_alloc_reading r;
+	hotspot_counters_alloc_reading(&c->perf, &c->counters, &r);
+	hotspot_alloc_step(&c->alloc, &r);
+	hotspot_note_pauses(c, true);
+}
+
+static void hotspot_close(struct gt_collector *c)
+{
+	if (!c)
+		return;
+	hsperf_free(&c->perf);
+	hsperf_map_close(&c->map);
+	free(c);
+}
+
+static enum hotspot_alloc_model hotspot_alloc_model_for(enum hotspot_gc gc)
+{
+	return gc == HOTSPOT_GC_Z || gc == HOTSPOT_GC_Z_GENERATIONAL || gc == HOTSPOT_GC_SHENANDOAH
+		       ? HOTSPOT_ALLOC_HEAP_GROWTH : HOTSPOT_ALLOC_EDEN;
+}
+
+static struct gt_collector *hotspot_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
+{
+	struct gt_collector *c = calloc(1, sizeof(*c));
+	if (!c) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	c->pid = pid;
+	uid_t owner;
+	if (hotspot_find_euid(pid, &owner) != 0) {
+		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the JVMs gctop can watch",
+			(int)pid);
+		goto fail;
+	}
+	if (hotspot_locate(pid, c->path, sizeof(c->path), err) != 0)
+		goto fail;
+	if (hsperf_map_open(c->path, owner, &c->map, err) != 0)
+		goto fail;
+	if (hsperf_init(&c->perf, c->map.base, c->map.size, c->path, err) != 0)
+		goto fail;
+	if (hotspot_wait_accessible(c, err) != 0)
+		goto fail;
+	hotspot_counters_resolve(&c->counters, &c->perf);
+	if (hotspot_check_same_process(pid, &c->counters, c->path, &c->start_time_ms, err) != 0)
+		goto fail;
+
+	hotspot_info_fill(&c->perf, c->counters.gc, info);
+	if (gt_proc_nspid(pid, &info->nspid) != 0)
+		info->nspid = pid;
+	struct gt_sample s;
+	memset(&s, 0, sizeof(s));
+	hotspot_counters_fill_sample(&c->perf, &c->counters, &s);
+	if (s.heap_max_bytes.valid)
+		info->heap_max_bytes = s.heap_max_bytes;
+
+	hotspot_alloc_init(&c->alloc, hotspot_alloc_model_for(c->counters.gc), c->counters.gc == HOTSPOT_GC_G1);
+	hotspot_note_pauses(c, false); /* pauses before we attached are not this interval's */
+	hotspot_poll(c, gt_mono_ns());
+	return c;
+fail:
+	hotspot_close(c);
+	return NULL;
+}
+
+static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct gt_error *err)
+{
+	uint64_t start_ms;
+	if (!hotspot_find_alive(c->pid) ||
+	    (c->start_time_ms.valid && gt_proc_start_time_ms(c->pid, &start_ms) == 0 && start_ms != c->start_time_ms.value))
+		return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) has exited", (int)c->pid);
+	hotspot_poll(c, out->mono_ns);
+
+	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
+	gt_u64_set(&out->alloc_bytes_total, c->alloc.total_bytes);
+	out->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	if (c->counters.gc == HOTSPOT_GC_G1) {
+		gt_u64_set(&out->large_bytes, c->alloc.large_live_bytes);
+		gt_u64_set(&out->large_alloc_bytes_total, c->alloc.large_total_bytes);
+	}
+	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
+		gt_u64_set(&out->pause_max_ns, c->pause_max_ns);
+	if (c->last_pause_ns.valid)
+		out->last_pause_ns = c->last_pause_ns;
+	c->pause_max_ns = 0;
+	return 0;
+}
+
+/* ---- list ---- */
+
+static bool hotspot_listed(const struct gt_list *out, size_t first, pid_t pid)
+{
+	for (size_t i = first; i < out->count; i++)
+		if (out->entries[i].info.pid == pid)
+			return true;
+	return false;
+}
+
+/* Reads one JVM's file for the list; skips it silently on any problem. */
+static void hotspot_list_one(struct gt_list *out, size_t first, pid_t pid, const char *path)
+{
+	uid_t owner;
+	if (hotspot_listed(out, first, pid) || !hotspot_find_alive(pid) || hotspot_find_euid(pid, &owner) != 0)
+		return;
+	struct hsperf_map map;
+	if (hsperf_map_open(path, owner, &map, NULL) != 0)
+		return;
+	struct hsperf perf;
+	if (hsperf_init(&perf, map.base, map.size, path, NULL) == 0) {
+		struct hotspot_counters counters;
+		hotspot_counters_resolve(&counters, &perf);
+		struct gt_u64 start = { 0, false };
+		if (hotspot_check_same_process(pid, &counters, path, &start, NULL) == 0) {
+			struct gt_list_entry *e = gt_list_add(out);
+			if (e) {
+				e->info.pid = pid;
+				if (gt_proc_nspid(pid, &e->info.nspid) != 0)
+					e->info.nspid = pid;
+				hotspot_info_fill(&perf, counters.gc, &e->info);
+				e->sample.pid = pid;
+				hotspot_counters_fill_sample(&perf, &counters, &e->sample);
+				e->info.heap_max_bytes = e->sample.heap_max_bytes;
+			}
+		}
+		hsperf_free(&perf);
+	}
+	hsperf_map_close(&map);
+}
+
+static bool hotspot_parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v <= 0 || v > 0x3fffffff)
+		return false;
+	*pid = (pid_t)v;
+	return true;
+}
+
+/* JVMs sharing our /tmp: every numeric file of /tmp/hsperfdata_*. */
+static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
+{
+	DIR *tmp = opendir("/tmp");
+	if (!tmp)
+		return;
+	struct dirent *u;
+	while ((u = readdir(tmp))) {
+		if (strncmp(u->d_name, "hsperfdata_", 11) != 0)
+			continue;
+		char dir[512];
+		snprintf(dir, sizeof(dir), "/tmp/%s", u->d_name);
+		DIR *d = opendir(dir);
+		if (!d)
+			continue;
+		struct dirent *f;
+		while ((f = readdir(d))) {
+			pid_t pid;
+			if (!hotspot_parse_pid(f->d_name, &pid))
+				continue;
+			pid_t nspid;
+			/* A file here is named by the pid in the JVM's own namespace. */
+			if (gt_proc_same_mount_ns(pid) != 1 || (gt_proc_nspid(pid, &nspid) == 0 && nspid != pid))
+				continue;
+			char path[1024];
+			snprintf(path, sizeof(path), "%s/%s", dir, f->d_name);
+			hotspot_list_one(out, first, pid, path);
+		}
+		closedir(d);
+	}
+	closedir(tmp);
+}
+
+/* JVMs in containers: processes whose /tmp is not ours (compared by inode,
+ * as jvmstat does, so a process sharing our /tmp is not listed twice). */
+static void hotspot_list_containers(struct gt_list *out, size_t first)
+{
+	struct stat host_tmp;
+	if (stat("/tmp", &host_tmp) != 0)
+		return;
+	DIR *proc = opendir("/proc");
+	if (!proc)
+		return;
+	struct dirent *e;
+	while ((e = readdir(proc))) {
+		pid_t pid;
+		if (!hotspot_parse_pid(e->d_name, &pid) || hotspot_listed(out, first, pid))
+			continue;
+		if (gt_proc_same_mount_ns(pid) != 0)
+			continue;
+		char root_tmp[64];
+		snprintf(root_tmp, sizeof(root_tmp), "/proc/%d/root/tmp", (int)pid);
+		struct stat st;
+		if (stat(root_tmp, &st) != 0 || (st.st_dev == host_tmp.st_dev && st.st_ino == host_tmp.st_ino))
+			continue;
+		char path[4096];
+		if (hotspot_find_perfdata(pid, path, sizeof(path), NULL) == 1)
+			hotspot_list_one(out, first, pid, path);
+	}
+	closedir(proc);
+}
+
+static void hotspot_list(struct gt_list *out)
+{
+	size_t first = out->count;
+	hotspot_list_host_tmp(out, first);
+	hotspot_list_containers(out, first);
+}
+
+const struct gt_collector_ops gt_hotspot_ops = {
+	.name = "hotspot",
+	.probe = hotspot_probe,
+	.open = hotspot_open,
+	.poll_interval_ns = 100000000ull,
+	.wait_fd = NULL,
+	.poll = hotspot_poll,
+	.sample = hotspot_sample,
+	.close = hotspot_close,
+	.list = hotspot_list,
+};

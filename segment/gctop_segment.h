@@ -1,0 +1,168 @@
+/* gctop's shared-memory segment: the binary layout a runtime agent (or any
+ * native program) publishes its allocation samples and GC pauses in, and
+ * that gctop maps to read them. This header is the specification.
+ *
+ * FILE
+ *   One regular file per publishing process, "<dir>/.gctop-seg-<pid>", where
+ *   <dir> is a directory the publishing user can write (the process's /tmp by
+ *   default) and <pid> is the process id as the process itself sees it (its
+ *   pid inside its own pid namespace). Mode 0600, owned by the publishing
+ *   user, one link, never a symlink. The publisher fills the whole header in a
+ *   private file created with O_EXCL|O_NOFOLLOW and renames it into place, so
+ *   a reader never sees a half-written header. gctop reaches the file of a
+ *   containerised process from the host as /proc/<hostpid>/root/tmp/... The
+ *   publisher removes the file when the process exits normally.
+ *
+ * BYTE ORDER AND TYPES
+ *   Native byte order and alignment of the machine (both sides run on the same
+ *   kernel). All integers are unsigned and naturally aligned; every 64-bit
+ *   field is read and written as one atomic access. Strings are UTF-8 and
+ *   NUL-terminated inside their fixed field; a reader must still bound them.
+ *
+ * LAYOUT
+ *   offset 0                       struct gctop_seg_header (header_size bytes)
+ *   offset frame_offset            frame_slots x struct gctop_seg_site: by first
+ *                                  application frame ("package.Class.method")
+ *   offset type_offset             type_slots x struct gctop_seg_site: by
+ *                                  allocated type ("byte[]", "java.lang.String")
+ *   file_size                      the end; tables lie inside it
+ *
+ * WHO WRITES WHAT
+ *   The publisher writes everything except reader_heartbeat and
+ *   requested_interval, which only a reader writes. Counters are cumulative
+ *   since the segment was created (generation); a reader computes rates from
+ *   two readings of the same generation.
+ *
+ * CONSISTENCY
+ *   - seq is a seqlock over state, message and the alloc_total pair: the
+ *     single writer makes it odd, writes, makes it even (release). A reader
+ *     reads seq (acquire), the fields, seq again, and retries while seq was
+ *     odd or changed.
+ *   - pause_seq is a second seqlock, the same way, over pause_count,
+ *     pause_total_ns and pause_ring (written by the thread that sees GCs end).
+ *   - samples, est_bytes, dropped and each site's count and bytes are plain
+ *     atomic counters, updated by many threads with fetch-add; they only grow.
+ *   - A site slot is claimed by a compare-and-swap of key from 0 (empty) to 1
+ *     (busy); the claimer writes name and heap, then stores the final key
+ *     (release). A reader skips keys 0 and 1 and reads name after an acquire
+ *     load of key. A name never changes once its key is published. Keys are a
+ *     hash of the name, so two names may share a key: a publisher compares
+ *     names, never only keys, before adding to a slot.
+ */
+#ifndef GCTOP_SEGMENT_H
+#define GCTOP_SEGMENT_H
+
+#include <stdint.h>
+
+#define GCTOP_SEG_MAGIC "GCTOPSEG"       /* 8 bytes, no NUL */
+#define GCTOP_SEG_VERSION 1u
+#define GCTOP_SEG_FILE_PREFIX ".gctop-seg-"
+#define GCTOP_SEG_NAME_LEN 224u
+#define GCTOP_SEG_MESSAGE_LEN 160u
+#define GCTOP_SEG_SOURCE_LEN 16u
+#define GCTOP_SEG_PAUSE_RING 64u
+/* Bounds a reader enforces before trusting any offset. */
+#define GCTOP_SEG_MAX_SLOTS 65536u
+#define GCTOP_SEG_MAX_FILE_SIZE (64u * 1024 * 1024)
+
+#define GCTOP_SEG_KEY_EMPTY 0u
+#define GCTOP_SEG_KEY_BUSY 1u
+
+enum gctop_seg_state {
+	GCTOP_SEG_STARTING = 0, /* created, sampling not on yet */
+	GCTOP_SEG_RUNNING = 1,  /* sampling */
+	GCTOP_SEG_STOPPED = 2,  /* sampling off (no reader seen); see GCTOP_SEG_F_LINGER */
+	GCTOP_SEG_BUSY = 3,     /* another tool holds the sampling facility; message says which */
+	GCTOP_SEG_FAILED = 4,   /* the publisher could not sample; message says why */
+};
+
+/* flags: which optional figures the publisher fills. */
+#define GCTOP_SEG_F_ALLOC_TOTAL 0x1u /* alloc_total_bytes is the runtime's exact counter */
+#define GCTOP_SEG_F_PAUSES 0x2u      /* pause_* are filled from the runtime's GC events */
+#define GCTOP_SEG_F_LINGER 0x4u      /* when STOPPED the file stays and a changing
+					reader_heartbeat turns sampling back on */
+
+/* heap: where a type's objects went, for runtimes that say so (.NET). */
+enum gctop_seg_heap {
+	GCTOP_SEG_HEAP_UNKNOWN = 0,
+	GCTOP_SEG_HEAP_SMALL = 1,
+	GCTOP_SEG_HEAP_LARGE = 2,
+	GCTOP_SEG_HEAP_PINNED = 3,
+};
+
+/* One site: 256 bytes. */
+struct gctop_seg_site {
+	uint64_t key;     /* 0 empty, 1 being claimed, else the name's hash (>= 2) */
+	uint64_t count;   /* samples attributed to the site */
+	uint64_t bytes;   /* sum of sample weights: estimated bytes allocated */
+	uint32_t heap;    /* enum gctop_seg_heap (type table; 0 in the frame table) */
+	uint32_t reserved;
+	char name[GCTOP_SEG_NAME_LEN];
+};
+
+/* The header: 1024 bytes. */
+struct gctop_seg_header {
+	/* Identity, fixed before the file is renamed into place. */
+	char magic[8];                 /*    0 GCTOP_SEG_MAGIC */
+	uint32_t version;              /*    8 GCTOP_SEG_VERSION; a reader refuses others */
+	uint32_t header_size;          /*   12 sizeof(struct gctop_seg_header) */
+	uint64_t file_size;            /*   16 bytes of the whole file */
+	uint64_t generation;           /*   24 random, new for each file: counters restart */
+	int32_t writer_pid;            /*   32 publisher's pid in its own namespace */
+	uint32_t slot_size;            /*   36 sizeof(struct gctop_seg_site) */
+	uint32_t frame_offset;         /*   40 byte offset of the frame table */
+	uint32_t frame_slots;          /*   44 a power of two */
+	uint32_t type_offset;          /*   48 byte offset of the type table */
+	uint32_t type_slots;           /*   52 a power of two */
+	uint32_t flags;                /*   56 GCTOP_SEG_F_* */
+	uint32_t reserved0;            /*   60 */
+	char source[GCTOP_SEG_SOURCE_LEN]; /* 64 the sampling method, e.g. "jvmti-sampled" */
+
+	/* Liveness and control. */
+	uint64_t writer_heartbeat_ns;  /*   80 CLOCK_MONOTONIC of the publisher's last beat (~every 100 ms) */
+	uint64_t reader_heartbeat;     /*   88 READER-WRITTEN: any value that changes at least once a
+					   second while a reader watches (gctop writes CLOCK_MONOTONIC ns) */
+	uint64_t requested_interval;   /*   96 READER-WRITTEN: mean bytes between samples wanted, 0 = publisher decides */
+	uint64_t interval;             /*  104 mean bytes between samples now in effect */
+
+	/* Under seq. */
+	uint64_t seq;                  /*  112 seqlock, odd while being written */
+	uint32_t state;                /*  120 enum gctop_seg_state */
+	uint32_t reserved1;            /*  124 */
+	uint64_t alloc_total_bytes;    /*  128 exact bytes allocated by the process since it started */
+	uint64_t alloc_total_ns;       /*  136 CLOCK_MONOTONIC when alloc_total_bytes was read; 0 = none yet */
+	char message[GCTOP_SEG_MESSAGE_LEN]; /* 144 one sentence for BUSY and FAILED, else "" */
+
+	/* Atomic counters. */
+	uint64_t samples;              /*  304 samples taken */
+	uint64_t est_bytes;            /*  312 sum of all sample weights */
+	uint64_t dropped;              /*  320 samples not attributed to a site (table full) */
+	uint64_t reserved2;            /*  328 */
+
+	/* Under pause_seq. */
+	uint64_t pause_seq;            /*  336 seqlock of the pause block */
+	uint64_t pause_count;          /*  344 stop-the-world pauses seen since creation */
+	uint64_t pause_total_ns;       /*  352 their summed length */
+	uint64_t pause_ring[GCTOP_SEG_PAUSE_RING]; /* 360 lengths in ns of the last pauses: pause n
+					   (1-based) is at index (n - 1) % GCTOP_SEG_PAUSE_RING */
+	uint8_t reserved3[1024 - 872]; /*  872 zero */
+};
+
+_Static_assert(sizeof(struct gctop_seg_site) == 256, "site slot is 256 bytes");
+_Static_assert(sizeof(struct gctop_seg_header) == 1024, "header is 1024 bytes");
+_Static_assert(__builtin_offsetof(struct gctop_seg_header, seq) == 112, "seq offset");
+_Static_assert(__builtin_offsetof(struct gctop_seg_header, samples) == 304, "samples offset");
+_Static_assert(__builtin_offsetof(struct gctop_seg_header, pause_ring) == 360, "pause ring offset");
+
+/* FNV-1a over the name; never 0 or 1, so it can be a slot key. */
+static inline uint64_t gctop_seg_key(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ull;
+	}
+	return h < 2 ? h + 2 : h;
+}
+
+#endif

@@ -1,0 +1,66 @@
+/* A tiny publisher for gctop's shared-memory segment (gctop_segment.h):
+ * create the file safely, count samples into the site tables lock-free, beat
+ * the heartbeat, remove the file. Used by the JVMTI agent and by tests that
+ * publish crafted segments. No allocation and no locks after create, so the
+ * sample path may run in any thread, including a runtime's allocation hook. */
+#ifndef GCTOP_SEGMENT_PUBLISH_H
+#define GCTOP_SEGMENT_PUBLISH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gctop_segment.h"
+
+struct gctop_pub {
+	struct gctop_seg_header *hdr;
+	size_t size;
+	char path[512];
+	bool linked;      /* the file still has its name */
+};
+
+struct gctop_pub_config {
+	uint32_t frame_slots;   /* power of two, at most GCTOP_SEG_MAX_SLOTS */
+	uint32_t type_slots;    /* power of two, at most GCTOP_SEG_MAX_SLOTS */
+	uint32_t flags;         /* GCTOP_SEG_F_* */
+	const char *source;     /* e.g. "jvmti-sampled" */
+};
+
+/* "<dir>/.gctop-seg-<pid>" into buf. Returns 0, or -1 when it does not fit. */
+int gctop_pub_path(char *buf, size_t len, const char *dir, pid_t pid);
+
+/* Creates, fills and maps the segment at path (mode 0600, never following a
+ * link), replacing a stale file of the same name. Returns 0, or -errno with a
+ * sentence in err. */
+int gctop_pub_create(struct gctop_pub *p, const char *path, const struct gctop_pub_config *cfg,
+		     char *err, size_t errlen);
+
+/* Under the seqlock: state and a sentence (NULL for none). */
+void gctop_pub_set_state(struct gctop_pub *p, enum gctop_seg_state state, const char *message);
+/* Under the seqlock: the exact allocated-bytes total and when it was read. */
+void gctop_pub_set_alloc_total(struct gctop_pub *p, uint64_t bytes, uint64_t mono_ns);
+
+void gctop_pub_set_interval(struct gctop_pub *p, uint64_t bytes);
+void gctop_pub_heartbeat(struct gctop_pub *p, uint64_t mono_ns);
+uint64_t gctop_pub_reader_heartbeat(const struct gctop_pub *p);
+uint64_t gctop_pub_requested_interval(const struct gctop_pub *p);
+uint64_t gctop_pub_samples(const struct gctop_pub *p);
+uint64_t gctop_pub_est_bytes(const struct gctop_pub *p);
+
+/* One sample of `weight` bytes: counts it and adds it to the frame and type
+ * sites (either name may be NULL). Lock-free; safe from many threads. */
+void gctop_pub_sample(struct gctop_pub *p, const char *frame, const char *type,
+		      enum gctop_seg_heap heap, uint64_t weight);
+
+/* One stop-the-world pause. Call from one thread at a time. */
+void gctop_pub_pause(struct gctop_pub *p, uint64_t duration_ns);
+
+/* Removes the file's name; the mapping stays valid for threads still in it. */
+void gctop_pub_unlink(struct gctop_pub *p);
+/* Unmaps (after unlinking if still linked). No thread may be inside p. */
+void gctop_pub_close(struct gctop_pub *p);
+
+uint64_t gctop_pub_now_ns(void);
+
+#endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Odd terminals: NO_COLOR, ASCII locales, TERM=dumb, no terminal at all,
+# the target exiting under the view, and the terminal going away.
+. tests/lib.sh
+. tests/tui/tui_common.shlib
+require_tmux
+require_java
+start_workload
+
+# Colour by default on a colour terminal, none with NO_COLOR.
+start_gctop -p "$JPID"
+wait_screen " Memory " 10
+tm capture-pane -p -e >"$WORK/colour"
+check "colours are used on a colour terminal" grep -q "$(printf '\033')\[[0-9;]*3[0-7]m" "$WORK/colour"
+check "UTF-8 locale: block glyphs" grep -q "█" "$WORK/colour"
+tm send-keys q
+wait_exit 5 >/dev/null
+tm kill-server
+
+rm -f "$WORK/status"
+tm new-session -d -x 100 -y 30 "NO_COLOR=1 LC_ALL=C LANG=C $GCTOP_BIN -p $JPID; echo gctop-exit=\$? > $WORK/status; sleep 60"
+wait_screen " Memory " 10
+sleep 1.2
+tm capture-pane -p -e >"$WORK/mono"
+screen >"$WORK/mono.txt"
+check "NO_COLOR: no colour escapes" sh -c "! grep -q '$(printf '\033')\[[0-9;]*3[0-7]m' '$WORK/mono'"
+check "NO_COLOR: still bold and reverse for emphasis" grep -q "$(printf '\033')\[[0-9;]*[17]m" "$WORK/mono"
+check "ASCII locale: no block glyphs" sh -c "! grep -q '█' '$WORK/mono'"
+check "ASCII locale: ASCII bar" grep -Eq "^ [#=:.|-]{20,}" "$WORK/mono.txt"
+tm send-keys q
+status=$(wait_exit 5)
+check "exit status 0 (got '$status')" test "$status" = 0
+tm kill-server
+
+# TERM=dumb and a stdout that is no terminal both switch to text.
+TERM=dumb "$GCTOP_BIN" -p "$JPID" -d 0.5 -n 2 >"$WORK/dumb.out" 2>"$WORK/dumb.err" </dev/null
+check "TERM=dumb prints text, not a screen" grep -q "$JPID" "$WORK/dumb.out"
+check "TERM=dumb says why" grep -q "printing text" "$WORK/dumb.err"
+check "TERM=dumb output has no escape sequences" sh -c "! grep -q '$(printf '\033')' '$WORK/dumb.out'"
+rm -f "$WORK/status"
+tm new-session -d -x 100 -y 30 "$GCTOP_BIN -p $JPID -d 0.5 -n 2 > $WORK/pipe.out 2>$WORK/pipe.err; echo gctop-exit=\$? > $WORK/status; sleep 60"
+status=$(wait_exit 10)
+check "stdout not a terminal: text, status 0 (got '$status')" test "$status" = 0
+check "stdout not a terminal: the figures are there" grep -q "$JPID" "$WORK/pipe.out"
+tm kill-server
+
+# The terminal goes away (ssh drops): gctop gets SIGHUP and leaves at once.
+tm new-session -d -x 100 -y 30 "exec $GCTOP_BIN -p $JPID"
+wait_screen " Memory " 10
+gpid=$(tm display -p '#{pane_pid}')
+tm kill-server
+i=0
+while kill -0 "$gpid" 2>/dev/null && [ "$i" -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+check "gctop exits when its terminal goes away" sh -c "! kill -0 $gpid 2>/dev/null"
+
+# The target exits: the last figures stay, marked EXITED, and gctop idles.
+rm -f "$WORK/status"
+start_gctop -p "$JPID"
+wait_screen "^ LIVE " 10
+sleep 1.5
+kill "$JPID"
+check "the header says EXITED" wait_screen "^ EXITED " 10
+check "the last figures stay on screen" grep -Eq "rate [0-9.]+ [KMG]iB/s" "$(screen >"$WORK/e"; echo "$WORK/e")"
+gpid=$(pgrep -f "^$GCTOP_BIN -p $JPID\$" | head -1)
+t1=$(awk '{ print $14 + $15 }' "/proc/$gpid/stat" 2>/dev/null)
+sleep 2
+t2=$(awk '{ print $14 + $15 }' "/proc/$gpid/stat" 2>/dev/null)
+check "an exited target does not make gctop spin (cpu ticks $t1 -> $t2)" test -n "$t1" -a "$((t2 - t1))" -le 5
+tm send-keys q
+status=$(wait_exit 5)
+check "q still exits with status 0 (got '$status')" test "$status" = 0

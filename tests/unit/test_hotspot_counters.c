@@ -1,0 +1,268 @@
+/* How the HotSpot collector reads each collector's counter layout, checked
+ * on the real files against figures computed from the jstat -snap oracle
+ * (the way jstat computes its columns, reference §2.8). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../collectors/hotspot.h"
+#include "check.h"
+
+#define DATA_DIR "tests/data/hsperfdata/"
+#define MiB (1024ull * 1024)
+
+struct oracle_line {
+	char name[128];
+	char value[1100];
+};
+
+struct oracle {
+	struct oracle_line *lines;
+	size_t count;
+};
+
+static int oracle_load(struct oracle *o, const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof(path), DATA_DIR "%s.snap.txt", name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	o->lines = calloc(400, sizeof(*o->lines));
+	o->count = 0;
+	char line[2048];
+	while (o->lines && o->count < 400 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		struct oracle_line *l = &o->lines[o->count++];
+		snprintf(l->name, sizeof(l->name), "%.127s", line);
+		const char *v = eq + 1;
+		size_t vl = strlen(v);
+		if (vl >= 2 && v[0] == '"')
+			snprintf(l->value, sizeof(l->value), "%.*s", (int)(vl - 2 < 1099 ? vl - 2 : 1099), v + 1);
+		else
+			snprintf(l->value, sizeof(l->value), "%.1099s", v);
+	}
+	fclose(f);
+	return o->lines ? 0 : -1;
+}
+
+static const char *oracle_str(const struct oracle *o, const char *name)
+{
+	for (size_t i = 0; i < o->count; i++)
+		if (strcmp(o->lines[i].name, name) == 0)
+			return o->lines[i].value;
+	return NULL;
+}
+
+static unsigned long long oracle_u64(const struct oracle *o, const char *name)
+{
+	const char *v = oracle_str(o, name);
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
+static unsigned long long oracle_sum_suffix(const struct oracle *o, const char *prefix, const char *suffix)
+{
+	unsigned long long sum = 0;
+	size_t pl = strlen(prefix), sl = strlen(suffix);
+	for (size_t i = 0; i < o->count; i++) {
+		size_t nl = strlen(o->lines[i].name);
+		if (nl > pl + sl && strncmp(o->lines[i].name, prefix, pl) == 0 &&
+		    strcmp(o->lines[i].name + nl - sl, suffix) == 0)
+			sum += strtoull(o->lines[i].value, NULL, 10);
+	}
+	return sum;
+}
+
+static uint8_t *load_file(const char *name, size_t *len)
+{
+	char path[256];
+	snprintf(path, sizeof(path), DATA_DIR "%s.hsperfdata", name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *buf = malloc(1 << 16);
+	*len = buf ? fread(buf, 1, 1 << 16, f) : 0;
+	fclose(f);
+	return buf;
+}
+
+struct expectation {
+	const char *file;
+	enum hotspot_gc gc;
+	const char *gc_name, *gc_mode;
+	unsigned generations;
+	const char *gen_names[2];
+	int gen_collector[2];      /* collector counting each generation */
+	bool split_heap;           /* max = sum of generations */
+	bool shenandoah;
+};
+
+static const struct expectation expectations[] = {
+	{ "jdk17-G1", HOTSPOT_GC_G1, "G1", "", 2, { "young", "old" }, { 0, 1 }, false, false },
+	{ "jdk25-G1", HOTSPOT_GC_G1, "G1", "", 2, { "young", "old" }, { 0, 1 }, false, false },
+	{ "jdk17-Parallel", HOTSPOT_GC_PARALLEL, "Parallel", "", 2, { "young", "old" }, { 0, 1 }, true, false },
+	{ "jdk25-Parallel", HOTSPOT_GC_PARALLEL, "Parallel", "", 2, { "young", "old" }, { 0, 1 }, true, false },
+	{ "jdk17-Serial", HOTSPOT_GC_SERIAL, "Serial", "", 2, { "young", "old" }, { 0, 1 }, true, false },
+	{ "jdk25-Serial", HOTSPOT_GC_SERIAL, "Serial", "", 2, { "young", "old" }, { 0, 1 }, true, false },
+	{ "jdk17-Z", HOTSPOT_GC_Z, "Z", "single-generation", 1, { "old", NULL }, { 2, -1 }, false, false },
+	{ "jdk25-Z", HOTSPOT_GC_Z_GENERATIONAL, "Z", "generational", 2, { "young", "old" }, { 0, 2 }, false, false },
+	{ "jdk17-Shenandoah", HOTSPOT_GC_SHENANDOAH, "Shenandoah", "", 1, { "heap", NULL }, { 1, -1 }, false, true },
+	{ "jdk25-Shenandoah", HOTSPOT_GC_SHENANDOAH, "Shenandoah", "", 1, { "heap", NULL }, { 1, -1 }, false, true },
+};
+
+static void check_one(const struct expectation *x)
+{
+	struct oracle o = { 0 };
+	size_t len = 0;
+	uint8_t *buf = load_file(x->file, &len);
+	if (!buf || oracle_load(&o, x->file) != 0) {
+		check_fail(__FILE__, __LINE__, "%s: cannot load", x->file);
+		free(buf);
+		free(o.lines);
+		return;
+	}
+	struct hsperf p;
+	struct gt_error err = { 0 };
+	CHECK(hsperf_init(&p, buf, len, x->file, &err) == 0);
+	struct hotspot_counters c;
+	hotspot_counters_resolve(&c, &p);
+	if (c.gc != x->gc)
+		check_fail(__FILE__, __LINE__, "%s: detected gc %d, expected %d", x->file, (int)c.gc, (int)x->gc);
+
+	struct gt_target_info info;
+	memset(&info, 0, sizeof(info));
+	hotspot_info_fill(&p, c.gc, &info);
+	CHECK(info.runtime == GT_RUNTIME_HOTSPOT);
+	CHECK_STR(info.gc_name, x->gc_name);
+	CHECK_STR(info.gc_mode, x->gc_mode);
+	CHECK_STR(info.runtime_version, oracle_str(&o, "java.property.java.vm.version"));
+	CHECK_STR(info.main_class, "Churn");
+	CHECK_STR(info.heap_flags, "-Xmx256m");
+	CHECK_STR(info.source, "hsperfdata");
+
+	struct gt_sample s;
+	memset(&s, 0, sizeof(s));
+	hotspot_counters_fill_sample(&p, &c, &s);
+	if (s.n_generations != x->generations)
+		check_fail(__FILE__, __LINE__, "%s: %u generations", x->file, s.n_generations);
+	for (unsigned g = 0; g < s.n_generations && g < x->generations; g++) {
+		CHECK_STR(s.generations[g].name, x->gen_names[g]);
+		char key[64];
+		snprintf(key, sizeof(key), "sun.gc.collector.%d.invocations", x->gen_collector[g]);
+		CHECK(s.generations[g].collections.valid);
+		if (s.generations[g].collections.value != oracle_u64(&o, key))
+			check_fail(__FILE__, __LINE__, "%s: %s collections %llu, expected %s = %llu", x->file,
+				   s.generations[g].name, (unsigned long long)s.generations[g].collections.value,
+				   key, oracle_u64(&o, key));
+		CHECK(s.generations[g].used_bytes.valid && s.generations[g].committed_bytes.valid);
+		CHECK(s.generations[g].max_bytes.valid);
+	}
+
+	/* Heap used: every space (jstat S0U+S1U+EU+OU). */
+	CHECK(s.heap_used_bytes.valid);
+	CHECK_U64(s.heap_used_bytes.value, oracle_sum_suffix(&o, "sun.gc.generation.", ".used"));
+	CHECK(s.heap_max_bytes.valid);
+	if (x->split_heap)
+		CHECK_U64(s.heap_max_bytes.value, oracle_u64(&o, "sun.gc.generation.0.maxCapacity") +
+						  oracle_u64(&o, "sun.gc.generation.1.maxCapacity"));
+	else
+		CHECK_U64(s.heap_max_bytes.value, 256 * MiB); /* -Xmx256m, JDK 17 G1's padding removed */
+	CHECK(s.heap_committed_bytes.valid);
+	if (x->gc == HOTSPOT_GC_G1)
+		CHECK_U64(s.heap_committed_bytes.value % MiB, 0);
+	CHECK(s.heap_committed_bytes.value <= s.heap_max_bytes.value);
+
+	/* Collectors: every sun.gc.collector.N present, with jstat's GCT. */
+	unsigned expected_collectors = 0;
+	unsigned long long gct = 0;
+	for (int i = 0; i < 10; i++) {
+		char key[64];
+		snprintf(key, sizeof(key), "sun.gc.collector.%d.name", i);
+		const char *name = oracle_str(&o, key);
+		if (!name)
+			continue;
+		if (expected_collectors < s.n_collectors)
+			CHECK_STR(s.collectors[expected_collectors].name, name);
+		snprintf(key, sizeof(key), "sun.gc.collector.%d.time", i);
+		gct += oracle_u64(&o, key);
+		expected_collectors++;
+	}
+	CHECK_U64(s.n_collectors, expected_collectors);
+	CHECK_U64(oracle_u64(&o, "sun.os.hrt.frequency"), 1000000000);
+	CHECK(s.pause_total_ns.valid);
+	unsigned long long safepoint_ns = oracle_u64(&o, "sun.rt.safepointTime") + oracle_u64(&o, "sun.rt.safepointSyncTime");
+	CHECK_U64(s.pause_total_ns.value, x->shenandoah ? safepoint_ns : gct);
+	CHECK_U64(s.safepoint_ns.value, safepoint_ns);
+	CHECK_U64(s.safepoints.value, oracle_u64(&o, "sun.rt.safepoints"));
+	CHECK(s.last_pause_ns.valid == !x->shenandoah);
+	CHECK_STR(s.last_gc_cause, oracle_str(&o, "sun.gc.lastCause"));
+	CHECK(!s.gc_in_progress);
+	CHECK_U64(s.metaspace_used_bytes.value, oracle_u64(&o, "sun.gc.metaspace.used"));
+	CHECK_U64(s.metaspace_committed_bytes.value, oracle_u64(&o, "sun.gc.metaspace.capacity"));
+	bool has_cpu = oracle_str(&o, "sun.threads.total_gc_cpu_time") != NULL &&
+		       x->gc != HOTSPOT_GC_Z && x->gc != HOTSPOT_GC_Z_GENERATIONAL;
+	CHECK(s.gc_cpu_ns.valid == has_cpu);
+	if (x->gc == HOTSPOT_GC_G1)
+		CHECK_STR(s.large_source, "g1-humongous-estimate");
+	else
+		CHECK(s.large_unavailable != NULL && s.large_source == NULL);
+
+	/* The estimator's view of the same counters. */
+	struct hotspot_alloc_reading r;
+	hotspot_counters_alloc_reading(&p, &c, &r);
+	CHECK_U64(r.young_gcs, oracle_u64(&o, "sun.gc.collector.0.invocations"));
+	CHECK_U64(r.heap_used, s.heap_used_bytes.value);
+
+	hsperf_free(&p);
+	free(buf);
+	free(o.lines);
+}
+
+static void test_corpus_layouts(void)
+{
+	for (size_t i = 0; i < sizeof(expectations) / sizeof(expectations[0]); i++)
+		check_one(&expectations[i]);
+}
+
+static void test_heap_flags(void)
+{
+	char out[512] = "";
+	hotspot_info_heap_flags("-Xss1m -Xms64m -Xmx256m -XX:+UseG1GC -XX:MaxRAMPercentage=75.0 "
+				"-XX:NewRatio=3 -Dfoo=-Xmx1g -XX:MaxNewSizeX -XX:SurvivorRatio=6 -XX:-UseContainerSupport",
+				out, sizeof(out));
+	CHECK_STR(out, "-Xms64m -Xmx256m -XX:MaxRAMPercentage=75.0 -XX:NewRatio=3 -XX:SurvivorRatio=6 -XX:-UseContainerSupport");
+	/* Appends, and never writes a cut option. */
+	char small[20] = "-Xmx1g";
+	hotspot_info_heap_flags("-Xms512m -XX:MaxHeapSize=1073741824", small, sizeof(small));
+	CHECK_STR(small, "-Xmx1g -Xms512m");
+	char empty[8] = "";
+	hotspot_info_heap_flags("", empty, sizeof(empty));
+	CHECK_STR(empty, "");
+}
+
+static void test_ticks_to_ns(void)
+{
+	struct hotspot_counters c;
+	memset(&c, 0, sizeof(c));
+	c.frequency = 1000000000;
+	CHECK_U64(hotspot_ticks_to_ns(&c, 123456789), 123456789);
+	c.frequency = 1000000; /* microsecond ticks */
+	CHECK_U64(hotspot_ticks_to_ns(&c, 1500), 1500000);
+	c.frequency = 3;
+	CHECK_U64(hotspot_ticks_to_ns(&c, 3000000000ll), 1000000000000000000ull);
+	CHECK_U64(hotspot_ticks_to_ns(&c, INT64_MAX), UINT64_MAX); /* saturates */
+	CHECK_U64(hotspot_ticks_to_ns(&c, -5), 0);
+}
+
+int main(void)
+{
+	RUN_TEST(test_corpus_layouts);
+	RUN_TEST(test_heap_flags);
+	RUN_TEST(test_ticks_to_ns);
+	return check_summary();
+}

@@ -1,0 +1,344 @@
+/* The panes drawn from a crafted derived sample into real ncurses windows
+ * (a terminal on /dev/null), read back with mvwinnstr. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ncurses.h>
+
+#include "../../tui/keys.h"
+#include "../../tui/picker.h"
+#include "../../tui/theme.h"
+#include "../../views/pane.h"
+#include "../../views/pane_help.h"
+#include "check.h"
+
+static struct gt_history hist;
+static struct gt_derived derived;
+static struct gt_target_info info;
+static struct gt_theme theme;
+
+#define MIB (1024ull * 1024ull)
+
+static void craft(void)
+{
+	memset(&derived, 0, sizeof(derived));
+	memset(&info, 0, sizeof(info));
+	struct gt_sample *s = &derived.cur;
+	s->pid = 4242;
+	s->n_generations = 2;
+	snprintf(s->generations[0].name, sizeof(s->generations[0].name), "young");
+	snprintf(s->generations[1].name, sizeof(s->generations[1].name), "old");
+	gt_u64_set(&s->generations[0].collections, 120);
+	gt_u64_set(&s->generations[1].collections, 3);
+	gt_u64_set(&derived.generations[0].collections, 4);
+	gt_u64_set(&derived.generations[1].collections, 0);
+	snprintf(s->last_gc_cause, sizeof(s->last_gc_cause), "G1 Evacuation Pause");
+	gt_u64_set(&s->alloc_bytes_total, 3 * 1024 * MIB);
+	s->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+	gt_f64_set(&derived.interval_s, 1.0);
+	gt_f64_set(&derived.alloc_rate_bps, 10.0 * MIB);
+	gt_u64_set(&derived.pause_ns, 123000000);
+	gt_f64_set(&derived.pause_share, 0.123);
+	gt_u64_set(&s->last_pause_ns, 45000000);
+	gt_u64_set(&s->heap_used_bytes, 50 * MIB);
+	gt_u64_set(&s->heap_committed_bytes, 100 * MIB);
+	gt_u64_set(&s->heap_max_bytes, 128 * MIB);
+	gt_u64_set(&s->rss_bytes, 200 * MIB);
+	gt_u64_set(&s->cgroup_usage_bytes, 230 * MIB);
+	gt_u64_set(&s->cgroup_limit_bytes, 256 * MIB);
+	s->large_unavailable = "Parallel has no humongous regions";
+	info.pid = 4242;
+	info.runtime = GT_RUNTIME_HOTSPOT;
+	snprintf(info.runtime_version, sizeof(info.runtime_version), "17.0.9");
+	snprintf(info.gc_name, sizeof(info.gc_name), "G1");
+	snprintf(info.main_class, sizeof(info.main_class), "com.example.Shop");
+
+	gt_history_clear(&hist);
+	for (int i = 1; i <= 30; i++) {
+		struct gt_derived d = derived;
+		d.cur.mono_ns = (uint64_t)i * 1000000000ull;
+		gt_history_push(&hist, &d);
+	}
+	derived.cur.mono_ns = 30ull * 1000000000ull;
+}
+
+static struct gt_view_ctx ctx_for(const struct gt_derived *d)
+{
+	struct gt_view_ctx c = {
+		.d = d, .h = &hist, .info = &info, .theme = &theme, .status = GT_VIEW_LIVE,
+		.interval_s = 1.0, .window_ns = 60000000000ull, .number = 2,
+	};
+	return c;
+}
+
+/* All text of a window, rows joined by '\n'. */
+static const char *window_text(WINDOW *w)
+{
+	static char buf[16384];
+	size_t at = 0;
+	for (int y = 0; y < getmaxy(w) && at + 512 < sizeof(buf); y++) {
+		char line[512];
+		int n = mvwinnstr(w, y, 0, line, (int)sizeof(line) - 1);
+		if (n < 0)
+			n = 0;
+		line[n] = '\0';
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s\n", line);
+	}
+	return buf;
+}
+
+static const char *draw_pane(const struct gt_pane_ops *p, const struct gt_derived *d, int rows, int cols)
+{
+	WINDOW *w = newwin(rows, cols, 0, 0);
+	struct gt_view_ctx c = ctx_for(d);
+	p->draw(w, &c);
+	const char *t = window_text(w);
+	delwin(w);
+	return t;
+}
+
+#define CHECK_HAS(text, needle) do { const char *t_ = (text); \
+	if (!strstr(t_, needle)) check_fail(__FILE__, __LINE__, "missing \"%s\" in:\n%s", needle, t_); } while (0)
+#define CHECK_LACKS(text, needle) do { const char *t_ = (text); \
+	if (strstr(t_, needle)) check_fail(__FILE__, __LINE__, "unexpected \"%s\" in:\n%s", needle, t_); } while (0)
+
+static void test_alloc_pane(void)
+{
+	const char *t = draw_pane(&gt_pane_alloc, &derived, 7, 60);
+	CHECK_HAS(t, "Allocation");
+	CHECK_HAS(t, "rate 10.0 MiB/s");
+	CHECK_HAS(t, "total 3.00 GiB since attach");
+	CHECK_HAS(t, "source: estimate");
+	CHECK_HAS(t, "per op n/a");
+	CHECK_HAS(t, "##");   /* the graph, in ASCII */
+}
+
+static void test_pauses_pane(void)
+{
+	const char *t = draw_pane(&gt_pane_pauses, &derived, 6, 60);
+	CHECK_HAS(t, "share 12.3%");
+	CHECK_HAS(t, "over 30s 12.3%");
+	CHECK_HAS(t, "last 45.0 ms");
+	CHECK_HAS(t, "longest in 30s 45.0 ms");
+	CHECK_HAS(t, "GC CPU n/a");
+}
+
+static void test_collections_pane(void)
+{
+	const char *t = draw_pane(&gt_pane_collections, &derived, 6, 50);
+	CHECK_HAS(t, "young             120         4");
+	CHECK_HAS(t, "old                 3         0");
+	CHECK_HAS(t, "last cause G1 Evacuation Pause");
+	/* 4 per interval over 30 one-second intervals: 240 per minute */
+	CHECK_HAS(t, "240.0");
+}
+
+static void test_memory_pane(void)
+{
+	const char *t = draw_pane(&gt_pane_memory, &derived, 6, 70);
+	CHECK_HAS(t, "heap used 50.0 MiB");
+	CHECK_HAS(t, "committed 100 MiB");
+	CHECK_HAS(t, "working set 200 MiB");
+	CHECK_HAS(t, "limit 256 MiB");
+	CHECK_HAS(t, "headroom 26.0 MiB (10%)");
+	CHECK_HAS(t, "###");
+	CHECK_HAS(t, "|");
+}
+
+static void test_large_pane_says_why(void)
+{
+	const char *t = draw_pane(&gt_pane_large, &derived, 3, 60);
+	CHECK_HAS(t, "n/a: Parallel has no humongous regions");
+	struct gt_derived d = derived;
+	gt_u64_set(&d.cur.large_bytes, 8 * MIB);
+	d.cur.large_source = "g1-humongous-estimate";
+	t = draw_pane(&gt_pane_large, &d, 3, 60);
+	CHECK_HAS(t, "live 8.00 MiB (g1-humongous-estimate)");
+}
+
+static void test_allocators_pane_is_honest(void)
+{
+	const char *t = draw_pane(&gt_pane_allocators, &derived, 4, 60);
+	CHECK_HAS(t, "n/a: allocation sampling is off");
+	CHECK_HAS(t, "--allocators");
+	CHECK_LACKS(t, "%");
+}
+
+static void test_header_pane(void)
+{
+	WINDOW *w = newwin(2, 100, 0, 0);
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.status = GT_VIEW_EXITED;
+	gt_pane_header.draw(w, &c);
+	const char *t = window_text(w);
+	CHECK_HAS(t, "EXITED");
+	CHECK_HAS(t, "PID 4242");
+	CHECK_HAS(t, "com.example.Shop");
+	CHECK_HAS(t, "hotspot 17.0.9");
+	CHECK_HAS(t, "GC G1");
+	CHECK_HAS(t, "every 1s");
+	CHECK_HAS(t, "container limit 256 MiB");
+	CHECK_HAS(t, "up n/a");
+	delwin(w);
+}
+
+/* Before two samples exist, or when the runtime does not give a figure,
+ * every figure says n/a and none says 0. */
+static void test_invalid_is_na_not_zero(void)
+{
+	struct gt_derived d;
+	memset(&d, 0, sizeof(d));
+	d.first = true;
+	gt_history_clear(&hist);
+	const char *t = draw_pane(&gt_pane_alloc, &d, 5, 60);
+	CHECK_HAS(t, "rate n/a");
+	CHECK_HAS(t, "total n/a");
+	CHECK_LACKS(t, "0 B");
+	t = draw_pane(&gt_pane_pauses, &d, 5, 60);
+	CHECK_HAS(t, "share n/a");
+	CHECK_HAS(t, "last n/a");
+	CHECK_LACKS(t, "0.00%");
+	t = draw_pane(&gt_pane_memory, &d, 6, 70);
+	CHECK_HAS(t, "heap used n/a");
+	CHECK_HAS(t, "no container limit");
+	t = draw_pane(&gt_pane_memory, NULL, 6, 70);
+	CHECK_HAS(t, "n/a: no sample yet");
+	t = draw_pane(&gt_pane_collections, NULL, 4, 50);
+	CHECK_HAS(t, "n/a");
+	craft();
+}
+
+/* Every pane at every small size: nothing may crash or write past its
+ * window (ncurses would return ERR and the sanitizers catch overruns). */
+static void test_every_pane_every_small_size(void)
+{
+	for (size_t p = 0; p < gt_pane_count; p++)
+		for (int rows = 1; rows <= 12; rows++)
+			for (int cols = 1; cols <= 70; cols += 3) {
+				const char *t = draw_pane(gt_panes[p], &derived, rows, cols);
+				CHECK(strlen(t) <= (size_t)rows * (size_t)(cols * 4 + 1));
+			}
+}
+
+static void test_spark_levels(void)
+{
+	struct gt_f64 v[5] = { { 0, true }, { 1, true }, { 2, true }, { 0, false }, { 4, true } };
+	int l[5];
+	gt_spark_levels(v, 5, 8, l);
+	CHECK_U64(l[0], 0);
+	CHECK_U64(l[1], 2);   /* ceil(1/4 * 7) */
+	CHECK_U64(l[2], 4);
+	CHECK(l[3] == -1);
+	CHECK_U64(l[4], 7);
+	/* a tiny non-zero value is still visible */
+	struct gt_f64 w[2] = { { 1e-9, true }, { 1e9, true } };
+	gt_spark_levels(w, 2, 8, l);
+	CHECK_U64(l[0], 1);
+}
+
+static void test_membar_cells(void)
+{
+	struct gt_membar_input in = { { 20, true }, { 40, true }, { 60, true }, { 80, true }, { 100, true } };
+	enum gt_membar_cell c[11];
+	double per = gt_membar_cells(&in, 11, c);
+	CHECK_NEAR(per, 10, 1e-9);
+	enum gt_membar_cell want[11] = { GT_MEMBAR_USED, GT_MEMBAR_USED, GT_MEMBAR_COMMITTED, GT_MEMBAR_COMMITTED,
+		GT_MEMBAR_RSS, GT_MEMBAR_RSS, GT_MEMBAR_CGROUP, GT_MEMBAR_CGROUP, GT_MEMBAR_FREE, GT_MEMBAR_FREE,
+		GT_MEMBAR_LIMIT };
+	for (int i = 0; i < 11; i++)
+		CHECK_U64(c[i], want[i]);
+	/* no limit: the largest figure is the scale, and no limit cell */
+	in.limit.valid = false;
+	per = gt_membar_cells(&in, 8, c);
+	CHECK_NEAR(per, 10, 1e-9);
+	CHECK_U64(c[7], GT_MEMBAR_CGROUP);
+	/* nothing known: all free, never a made-up fill */
+	struct gt_membar_input none = { 0 };
+	CHECK_NEAR(gt_membar_cells(&none, 8, c), 0, 0);
+	for (int i = 0; i < 8; i++)
+		CHECK_U64(c[i], GT_MEMBAR_FREE);
+}
+
+static void test_help_lists_every_key(void)
+{
+	int n = gt_help_lines();
+	WINDOW *w = newwin(n + 1, 120, 0, 0);
+	gt_help_draw(w, 0, &theme);
+	const char *t = window_text(w);
+	for (size_t k = 0; k < gt_key_table_len; k++) {
+		if (!gt_key_table[k].help)
+			continue;
+		char want[128];
+		snprintf(want, sizeof(want), "  %-7s %s", gt_key_table[k].name, gt_key_table[k].help);
+		CHECK_HAS(t, want);
+	}
+	for (size_t p = 0; p < gt_pane_count; p++)
+		CHECK_HAS(t, gt_panes[p]->title);
+	delwin(w);
+	/* the keys the issue asks for are all bound */
+	const int required[] = { 'q', ' ', 'd', 'p', '+', '-', 's', '\t', 'h', '?', KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, '1', '9' };
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		CHECK(gt_keys_lookup(required[i], GT_KEYS_DASHBOARD | GT_KEYS_PICKER) != NULL);
+	CHECK(gt_keys_lookup('\n', GT_KEYS_PICKER)->action == GT_ACT_OPEN);
+	CHECK(gt_keys_lookup('s', GT_KEYS_DASHBOARD) == NULL);
+}
+
+static void test_picker_sort(void)
+{
+	struct gt_picker_slot s[4];
+	memset(s, 0, sizeof(s));
+	pid_t pids[4] = { 10, 20, 30, 40 };
+	double rates[4] = { 5, 50, 0, 7 };
+	for (int i = 0; i < 4; i++) {
+		s[i].row.pid = pids[i];
+		if (i != 2)
+			gt_f64_set(&s[i].row.alloc_rate_bps, rates[i]);
+		gt_u64_set(&s[i].row.rss, (uint64_t)(100 - i));
+	}
+	gt_picker_sort_rows(s, 4, GT_SORT_ALLOC);
+	CHECK_U64(s[0].row.pid, 20);
+	CHECK_U64(s[1].row.pid, 40);
+	CHECK_U64(s[2].row.pid, 10);
+	CHECK_U64(s[3].row.pid, 30);   /* unknown rate last, not as 0 */
+	gt_picker_sort_rows(s, 4, GT_SORT_RSS);
+	CHECK_U64(s[0].row.pid, 10);
+	gt_picker_sort_rows(s, 4, GT_SORT_PID);
+	CHECK_U64(s[3].row.pid, 40);
+
+	struct gt_picker p;
+	gt_picker_init(&p);
+	p.slots = s;
+	p.count = 4;
+	gt_picker_move(&p, 10);
+	CHECK_U64(p.selected, 3);
+	gt_picker_move(&p, -10);
+	CHECK_U64(p.selected, 0);
+	CHECK_U64(gt_picker_selected_pid(&p), 10);
+}
+
+int main(void)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	if (!out || !in || !newterm("xterm", out, in)) {
+		printf("FAIL: test_pane_views: cannot open a terminal on /dev/null (terminfo for xterm missing?)\n");
+		return 1;
+	}
+	gt_theme_mono(&theme, false);
+	craft();
+	RUN_TEST(test_alloc_pane);
+	RUN_TEST(test_pauses_pane);
+	RUN_TEST(test_collections_pane);
+	RUN_TEST(test_memory_pane);
+	RUN_TEST(test_large_pane_says_why);
+	RUN_TEST(test_allocators_pane_is_honest);
+	RUN_TEST(test_header_pane);
+	RUN_TEST(test_invalid_is_na_not_zero);
+	RUN_TEST(test_every_pane_every_small_size);
+	RUN_TEST(test_spark_levels);
+	RUN_TEST(test_membar_cells);
+	RUN_TEST(test_help_lists_every_key);
+	RUN_TEST(test_picker_sort);
+	endwin();
+	return check_summary();
+}

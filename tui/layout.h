@@ -1,0 +1,41 @@
+/* Where each pane goes for a terminal of a given size. Pure: no ncurses.
+ *
+ * Full-width panes stack at the top; the others flow, in order, into one to
+ * three equal columns below them. When the screen is short, the pane of the
+ * largest priority number is dropped first, until the rest fit. */
+#ifndef GCTOP_TUI_LAYOUT_H
+#define GCTOP_TUI_LAYOUT_H
+
+#include <stdbool.h>
+
+#define GT_LAYOUT_MAX_PANES 16
+#define GT_LAYOUT_MAX_COLUMNS 3
+/* Narrower columns than this are not worth splitting the screen for. */
+#define GT_LAYOUT_SPLIT_COLS 44
+
+struct gt_rect {
+	int y, x, rows, cols;
+};
+
+struct gt_layout_req {
+	bool visible;       /* the user has not toggled it off */
+	bool full_width;
+	int min_rows, min_cols;
+	int want_rows;      /* grows up to this when there is room */
+	int priority;       /* smaller is more important */
+};
+
+struct gt_layout {
+	bool usable;        /* false: show the one-line "too small" message instead */
+	int need_rows, need_cols;        /* the smallest usable size for these panes */
+	int columns;                     /* columns the body was split into */
+	bool shown[GT_LAYOUT_MAX_PANES];
+	struct gt_rect rects[GT_LAYOUT_MAX_PANES]; /* valid where shown */
+};
+
+/* n <= GT_LAYOUT_MAX_PANES. Usable when the two most important visible panes
+ * (or the only one) fit; otherwise nothing is shown. With no visible pane
+ * the layout is usable and empty. */
+void gt_layout_compute(int rows, int cols, const struct gt_layout_req *req, int n, struct gt_layout *out);
+
+#endif

@@ -1,0 +1,441 @@
+/* gt_tui_run: the interactive main loop.
+ *
+ * One thread, one poll(): it sleeps on the terminal and the target's event
+ * descriptor until the next sample deadline (CLOCK_MONOTONIC, next +=
+ * interval), the collector's next poll tick, a key or a signal. Signal
+ * handlers only set flags; everything else happens here. */
+#include <errno.h>
+#include <ncurses.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../model/clock.h"
+#include "../views/pane_help.h"
+#include "../views/pane_picker.h"
+#include "dashboard.h"
+#include "deadline.h"
+#include "keys.h"
+#include "picker.h"
+#include "term.h"
+#include "theme.h"
+#include "tui.h"
+
+#define NEVER UINT64_MAX
+
+struct app {
+	struct gt_theme theme;
+	uint64_t interval_ns;
+	uint64_t next_sample, next_poll;
+
+	bool picker_mode;          /* started without -p */
+	struct gt_picker picker;
+	bool in_dashboard;
+	struct gt_dashboard db;
+
+	bool help;
+	int help_first;
+	bool prompt;
+	char prompt_buf[16];
+	char note[512];            /* a one-off message for the footer */
+
+	WINDOW *body;              /* the screen above the footer, for picker and help */
+	bool quit;
+	bool dirty;
+};
+
+/* The steps of + and -, in seconds. */
+static const double interval_steps[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600 };
+#define N_STEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
+
+static void set_interval(struct app *a, uint64_t ns)
+{
+	uint64_t now = gt_mono_ns();
+	a->interval_ns = ns;
+	/* The next sample comes one new interval after now, not after the
+	 * old deadline, so a shorter interval takes effect at once. */
+	if (a->next_sample != NEVER)
+		a->next_sample = now + ns;
+	snprintf(a->note, sizeof(a->note), "interval %gs", (double)ns / 1e9);
+}
+
+static void step_interval(struct app *a, int dir)
+{
+	double cur = (double)a->interval_ns / 1e9;
+	double pick = cur;
+	if (dir > 0) {
+		for (size_t i = 0; i < N_STEPS; i++)
+			if (interval_steps[i] > cur + 1e-9) {
+				pick = interval_steps[i];
+				break;
+			}
+	} else {
+		for (size_t i = N_STEPS; i-- > 0;)
+			if (interval_steps[i] < cur - 1e-9) {
+				pick = interval_steps[i];
+				break;
+			}
+	}
+	set_interval(a, (uint64_t)(pick * 1e9 + 0.5));
+}
+
+static void reset_poll_deadline(struct app *a, uint64_t now)
+{
+	uint64_t p = a->in_dashboard ? gt_target_poll_interval_ns(a->db.target) : 0;
+	a->next_poll = p ? now + p : NEVER;
+}
+
+static void open_dashboard(struct app *a, pid_t pid)
+{
+	struct gt_error err = { 0 };
+	if (gt_dashboard_open(&a->db, pid, &err) != 0) {
+		snprintf(a->note, sizeof(a->note), "%s", err.msg);
+		return;
+	}
+	a->in_dashboard = true;
+	uint64_t now = gt_mono_ns();
+	a->next_sample = now;
+	reset_poll_deadline(a, now);
+	/* The fresh screen is made of new windows; repaint it whole once. */
+	clearok(curscr, TRUE);
+}
+
+static void close_dashboard(struct app *a)
+{
+	gt_dashboard_close(&a->db);
+	a->in_dashboard = false;
+	a->next_sample = gt_mono_ns();
+	a->next_poll = NEVER;
+	clearok(curscr, TRUE);
+}
+
+static void do_sample(struct app *a, uint64_t now)
+{
+	if (a->in_dashboard) {
+		if (gt_dashboard_sample(&a->db)) {
+			/* Gone: keep its last figures and wait for keys only. */
+			a->next_sample = NEVER;
+			a->next_poll = NEVER;
+			return;
+		}
+	} else if (a->picker_mode) {
+		gt_picker_refresh(&a->picker);
+	}
+	a->next_sample = gt_deadline_next(a->next_sample, a->interval_ns, now);
+}
+
+/* ---- drawing ---- */
+
+static void draw_footer(struct app *a, int y, int cols)
+{
+	const struct gt_theme *t = &a->theme;
+	if (a->prompt) {
+		gt_pane_print(stdscr, y, 0, t->title, "interval in seconds (0.1 to 3600, Enter/Esc): %s", a->prompt_buf);
+		return;
+	}
+	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? a->db.message : a->picker.message);
+	if (msg && msg[0]) {
+		gt_pane_print(stdscr, y, 0, t->warn, "%s", msg);
+		return;
+	}
+	const char *hints = a->help ? "q/Esc/h close help"
+			  : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes"
+							      : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes")
+			  : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
+	gt_pane_print(stdscr, y, 0, t->label, "%-*s", cols, hints);
+}
+
+static void draw(struct app *a)
+{
+	int rows = LINES, cols = COLS;
+	int body_rows = rows - 1;
+
+	werase(stdscr);
+	if (body_rows < 1) {
+		gt_pane_print(stdscr, 0, 0, A_BOLD, "too small");
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	draw_footer(a, rows - 1, cols);
+	wnoutrefresh(stdscr);
+
+	if (!a->body || getmaxy(a->body) != body_rows || getmaxx(a->body) != cols) {
+		if (a->body)
+			delwin(a->body);
+		a->body = newwin(body_rows, cols, 0, 0);
+	}
+	if (a->help && a->body) {
+		werase(a->body);
+		int max_first = gt_help_lines() - (body_rows - 1);
+		if (a->help_first > max_first)
+			a->help_first = max_first > 0 ? max_first : 0;
+		gt_help_draw(a->body, a->help_first, &a->theme);
+		wnoutrefresh(a->body);
+	} else if (a->in_dashboard) {
+		gt_dashboard_draw(&a->db, body_rows, cols, &a->theme, (double)a->interval_ns / 1e9, gt_wall_ms());
+		if (!a->db.layout.usable) {
+			/* One line, not garbage; the panes come back when it grows. */
+			werase(stdscr);
+			gt_pane_print(stdscr, 0, 0, A_BOLD, "too small: need %dx%d", a->db.layout.need_cols,
+				      a->db.layout.need_rows + 1);
+			wnoutrefresh(stdscr);
+		}
+	} else if (a->body) {
+		werase(a->body);
+		gt_picker_draw(a->body, &a->picker, &a->theme);
+		wnoutrefresh(a->body);
+	}
+	doupdate();
+}
+
+/* ---- keys ---- */
+
+static void prompt_key(struct app *a, int ch)
+{
+	size_t len = strlen(a->prompt_buf);
+	if (ch == 27) {
+		a->prompt = false;
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		a->prompt = false;
+		char *end;
+		double s = strtod(a->prompt_buf, &end);
+		if (end == a->prompt_buf || *end || !(s >= 0.1 && s <= 3600))
+			snprintf(a->note, sizeof(a->note), "interval \"%s\" ignored: give seconds from 0.1 to 3600",
+				 a->prompt_buf);
+		else
+			set_interval(a, (uint64_t)(s * 1e9 + 0.5));
+	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+		a->prompt_buf[len - 1] = '\0';
+	} else if (((ch >= '0' && ch <= '9') || ch == '.') && len + 1 < sizeof(a->prompt_buf)) {
+		a->prompt_buf[len] = (char)ch;
+		a->prompt_buf[len + 1] = '\0';
+	}
+}
+
+static void help_key(struct app *a, enum gt_action act)
+{
+	switch (act) {
+	case GT_ACT_QUIT: case GT_ACT_BACK: case GT_ACT_HELP:
+		a->help = false;
+		break;
+	case GT_ACT_UP: a->help_first = a->help_first > 0 ? a->help_first - 1 : 0; break;
+	case GT_ACT_DOWN: a->help_first++; break;
+	case GT_ACT_PAGE_UP: a->help_first = a->help_first > 10 ? a->help_first - 10 : 0; break;
+	case GT_ACT_PAGE_DOWN: a->help_first += 10; break;
+	case GT_ACT_HOME: a->help_first = 0; break;
+	case GT_ACT_END: a->help_first = gt_help_lines(); break;
+	default: break;
+	}
+}
+
+static void common_key(struct app *a, enum gt_action act)
+{
+	switch (act) {
+	case GT_ACT_HELP: a->help = true; a->help_first = 0; break;
+	case GT_ACT_REFRESH:
+		if (a->next_sample != NEVER)
+			a->next_sample = gt_mono_ns();
+		break;
+	case GT_ACT_INTERVAL: a->prompt = true; a->prompt_buf[0] = '\0'; break;
+	case GT_ACT_SLOWER: step_interval(a, +1); break;
+	case GT_ACT_FASTER: step_interval(a, -1); break;
+	case GT_ACT_REDRAW: clearok(curscr, TRUE); break;
+	default: break;
+	}
+}
+
+static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
+{
+	struct gt_dashboard *db = &a->db;
+	switch (b->action) {
+	case GT_ACT_QUIT:
+		if (a->picker_mode)
+			close_dashboard(a);
+		else
+			a->quit = true;
+		break;
+	case GT_ACT_BACK:
+		if (a->picker_mode)
+			close_dashboard(a);
+		break;
+	case GT_ACT_FREEZE: gt_dashboard_toggle_freeze(db); break;
+	case GT_ACT_UP: gt_dashboard_scroll(db, -1); break;
+	case GT_ACT_DOWN: gt_dashboard_scroll(db, +1); break;
+	case GT_ACT_PAGE_UP: gt_dashboard_scroll(db, -5); break;
+	case GT_ACT_PAGE_DOWN: gt_dashboard_scroll(db, +5); break;
+	case GT_ACT_FOCUS_NEXT: gt_dashboard_focus_next(db); break;
+	case GT_ACT_TOGGLE_PANE: {
+		size_t i = (size_t)(ch - '1');
+		if (i < gt_pane_count)
+			db->visible[i] = !db->visible[i];
+		else
+			snprintf(a->note, sizeof(a->note), "there is no pane %c (1-%zu)", ch, gt_pane_count);
+		break;
+	}
+	case GT_ACT_ALLOCATORS:
+		snprintf(a->note, sizeof(a->note), "allocation sampling is not available in this build of gctop");
+		break;
+	default: common_key(a, b->action); break;
+	}
+}
+
+static void picker_key(struct app *a, const struct gt_key_binding *b)
+{
+	struct gt_picker *p = &a->picker;
+	long page = LINES > 4 ? LINES - 4 : 1;
+	switch (b->action) {
+	case GT_ACT_QUIT: a->quit = true; break;
+	case GT_ACT_UP: gt_picker_move(p, -1); break;
+	case GT_ACT_DOWN: gt_picker_move(p, +1); break;
+	case GT_ACT_PAGE_UP: gt_picker_move(p, -page); break;
+	case GT_ACT_PAGE_DOWN: gt_picker_move(p, +page); break;
+	case GT_ACT_HOME: gt_picker_move(p, -(long)p->count); break;
+	case GT_ACT_END: gt_picker_move(p, (long)p->count); break;
+	case GT_ACT_SORT: {
+		pid_t keep = gt_picker_selected_pid(p);
+		p->sort = (enum gt_picker_sort)((p->sort + 1) % GT_SORT_COUNT);
+		gt_picker_sort_rows(p->slots, p->count, p->sort);
+		for (size_t i = 0; i < p->count; i++)
+			if (p->slots[i].row.pid == keep)
+				p->selected = i;
+		snprintf(a->note, sizeof(a->note), "sorted by %s", gt_picker_sort_name(p->sort));
+		break;
+	}
+	case GT_ACT_OPEN:
+		if (gt_picker_selected_pid(p))
+			open_dashboard(a, gt_picker_selected_pid(p));
+		break;
+	default: common_key(a, b->action); break;
+	}
+}
+
+static void handle_key(struct app *a, int ch)
+{
+	if (ch == KEY_RESIZE) {
+		gt_term_resized = 1;
+		return;
+	}
+	/* A new key replaces the last one-off message. */
+	a->note[0] = '\0';
+	if (a->prompt) {
+		prompt_key(a, ch);
+		return;
+	}
+	unsigned where = a->help ? GT_KEYS_HELP : a->in_dashboard ? GT_KEYS_DASHBOARD : GT_KEYS_PICKER;
+	const struct gt_key_binding *b = gt_keys_lookup(ch, where);
+	if (!b)
+		return;
+	if (a->help)
+		help_key(a, b->action);
+	else if (a->in_dashboard)
+		dashboard_key(a, b, ch);
+	else
+		picker_key(a, b);
+}
+
+/* ---- the loop ---- */
+
+static void run(struct app *a)
+{
+	while (!a->quit && !gt_term_quit_signal) {
+		if (gt_term_resized) {
+			gt_term_resized = 0;
+			gt_term_apply_resize();
+			if (a->in_dashboard)
+				gt_dashboard_forget_windows(&a->db);
+			a->dirty = true;
+		}
+		uint64_t now = gt_mono_ns();
+		if (now >= a->next_sample) {
+			do_sample(a, now);
+			a->dirty = true;
+		}
+		if (a->in_dashboard && now >= a->next_poll) {
+			gt_target_poll(a->db.target, now);
+			uint64_t p = gt_target_poll_interval_ns(a->db.target);
+			a->next_poll = p ? gt_deadline_next(a->next_poll, p, now) : NEVER;
+		}
+		if (a->dirty) {
+			draw(a);
+			a->dirty = false;
+		}
+
+		uint64_t deadline = a->next_sample < a->next_poll ? a->next_sample : a->next_poll;
+		int timeout = deadline == NEVER ? -1 : gt_deadline_timeout_ms(deadline, gt_mono_ns());
+		struct pollfd fds[2] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+		nfds_t nfds = 1;
+		int wfd = a->in_dashboard ? gt_target_wait_fd(a->db.target) : -1;
+		if (wfd >= 0) {
+			fds[1] = (struct pollfd){ .fd = wfd, .events = POLLIN };
+			nfds = 2;
+		}
+		int r = poll(fds, nfds, timeout);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		/* The terminal went away (ssh dropped): leave at once. */
+		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			break;
+		if (fds[0].revents & POLLIN) {
+			int keys = 0, ch;
+			while ((ch = getch()) != ERR) {
+				keys++;
+				handle_key(a, ch);
+			}
+			/* Readable yet no key: end of input, not a key to wait for. */
+			if (keys == 0)
+				break;
+			a->dirty = true;
+		}
+		if (nfds == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) && a->in_dashboard)
+			gt_target_poll(a->db.target, gt_mono_ns());
+	}
+}
+
+int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
+{
+	static struct app app; /* holds the dashboard; too big for the stack of a small thread */
+	struct app *a = &app;
+
+	memset(a, 0, sizeof(*a));
+	a->interval_ns = opt->interval_ns ? opt->interval_ns : 1000000000ull;
+	a->next_poll = NEVER;
+	gt_picker_init(&a->picker);
+	/* Open the target before the screen: a bad PID is one sentence on a
+	 * normal terminal, not a flash of the alternate screen. */
+	if (opt->pid) {
+		if (gt_dashboard_open(&a->db, opt->pid, err) != 0)
+			return err->code ? (int)err->code : GT_EXIT_FAILURE;
+		a->in_dashboard = true;
+	} else {
+		a->picker_mode = true;
+	}
+	if (gt_term_open() != 0) {
+		if (a->in_dashboard)
+			gt_dashboard_close(&a->db);
+		gt_fail(err, GT_EXIT_FAILURE, "cannot use this terminal (TERM=%s); try -b",
+			getenv("TERM") ? getenv("TERM") : "unset");
+		return GT_EXIT_FAILURE;
+	}
+	gt_theme_init(&a->theme, opt->no_color);
+	uint64_t now = gt_mono_ns();
+	a->next_sample = now;
+	reset_poll_deadline(a, now);
+	a->dirty = true;
+
+	run(a);
+
+	if (a->body)
+		delwin(a->body);
+	if (a->in_dashboard)
+		gt_dashboard_close(&a->db);
+	gt_picker_free(&a->picker);
+	gt_term_close();
+	return GT_EXIT_OK;
+}

@@ -1,0 +1,225 @@
+#include "picker.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/derive.h"
+
+void gt_picker_init(struct gt_picker *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+static void close_slot(struct gt_picker_slot *s)
+{
+	if (s->target)
+		gt_target_close(s->target);
+	s->target = NULL;
+}
+
+void gt_picker_free(struct gt_picker *p)
+{
+	for (size_t i = 0; i < p->count; i++)
+		close_slot(&p->slots[i]);
+	free(p->slots);
+	memset(p, 0, sizeof(*p));
+}
+
+const char *gt_picker_sort_name(enum gt_picker_sort s)
+{
+	switch (s) {
+	case GT_SORT_ALLOC: return "alloc rate";
+	case GT_SORT_GC: return "GC%";
+	case GT_SORT_HEAP: return "heap";
+	case GT_SORT_RSS: return "RSS";
+	case GT_SORT_PID: return "PID";
+	case GT_SORT_COUNT: break;
+	}
+	return "?";
+}
+
+static struct gt_picker_slot *find_slot(struct gt_picker *p, pid_t pid)
+{
+	for (size_t i = 0; i < p->count; i++)
+		if (p->slots[i].row.pid == pid)
+			return &p->slots[i];
+	return NULL;
+}
+
+static struct gt_picker_slot *add_slot(struct gt_picker *p)
+{
+	if (p->count == p->capacity) {
+		size_t cap = p->capacity ? p->capacity * 2 : 16;
+		struct gt_picker_slot *s = realloc(p->slots, cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		p->slots = s;
+		p->capacity = cap;
+	}
+	struct gt_picker_slot *s = &p->slots[p->count++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+/* Copies as much of src as fits; a long command line is cut, not refused. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static void fill_identity(struct gt_picker_row *r, const struct gt_list_entry *e)
+{
+	r->pid = e->info.pid;
+	copy_text(r->user, sizeof(r->user), e->info.user);
+	copy_text(r->program, sizeof(r->program), e->info.main_class[0] ? e->info.main_class : e->info.command_line);
+	copy_text(r->runtime, sizeof(r->runtime), gt_runtime_name(e->info.runtime));
+	copy_text(r->gc, sizeof(r->gc), e->info.gc_name);
+}
+
+/* Live figures need an open target and two samples; until then the list's
+ * own cheap figures (heap, RSS) stand in and the rates say n/a. */
+static void sample_slot(struct gt_picker_slot *s, const struct gt_list_entry *e)
+{
+	struct gt_picker_row *r = &s->row;
+	struct gt_f64 none = { 0, false };
+
+	r->alloc_rate_bps = none;
+	r->gc_share = none;
+	r->heap_used = e->sample.heap_used_bytes;
+	r->heap_max = e->sample.heap_max_bytes.valid ? e->sample.heap_max_bytes : e->info.heap_max_bytes;
+	r->rss = e->sample.rss_bytes;
+	if (!s->target)
+		return;
+	struct gt_sample cur;
+	struct gt_error err = { 0 };
+	if (gt_target_sample(s->target, &cur, &err) != 0) {
+		r->note = err.code == GT_EXIT_TARGET_EXITED ? "exited" : "unreadable";
+		close_slot(s);
+		return;
+	}
+	struct gt_derived d;
+	gt_derive(s->have_prev ? &s->prev : NULL, &cur, &d);
+	r->alloc_rate_bps = d.alloc_rate_bps;
+	r->gc_share = d.pause_share;
+	if (cur.heap_used_bytes.valid)
+		r->heap_used = cur.heap_used_bytes;
+	if (cur.heap_max_bytes.valid)
+		r->heap_max = cur.heap_max_bytes;
+	if (cur.rss_bytes.valid)
+		r->rss = cur.rss_bytes;
+	s->prev = cur;
+	s->have_prev = true;
+}
+
+void gt_picker_refresh(struct gt_picker *p)
+{
+	struct gt_list list = { 0 };
+	pid_t keep = gt_picker_selected_pid(p);
+
+	gt_target_list_all(&list);
+	for (size_t i = 0; i < p->count; i++)
+		p->slots[i].seen = false;
+	for (size_t i = 0; i < list.count; i++) {
+		const struct gt_list_entry *e = &list.entries[i];
+		struct gt_picker_slot *s = find_slot(p, e->info.pid);
+		if (!s) {
+			s = add_slot(p);
+			if (!s)
+				break;
+			fill_identity(&s->row, e);
+			struct gt_error err = { 0 };
+			s->target = gt_target_open(e->info.pid, &err);
+			if (!s->target)
+				s->row.note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
+		}
+		s->seen = true;
+		sample_slot(s, e);
+	}
+	gt_list_free(&list);
+
+	/* Processes no longer listed have gone. */
+	size_t w = 0;
+	for (size_t i = 0; i < p->count; i++) {
+		if (p->slots[i].seen)
+			p->slots[w++] = p->slots[i];
+		else
+			close_slot(&p->slots[i]);
+	}
+	p->count = w;
+	gt_picker_sort_rows(p->slots, p->count, p->sort);
+
+	p->selected = 0;
+	for (size_t i = 0; i < p->count; i++)
+		if (p->slots[i].row.pid == keep)
+			p->selected = i;
+}
+
+/* Descending by value, unknown figures last, then by PID. */
+static int cmp_f64_desc(struct gt_f64 a, struct gt_f64 b)
+{
+	if (a.valid != b.valid)
+		return a.valid ? -1 : 1;
+	if (!a.valid || a.value == b.value)
+		return 0;
+	return a.value > b.value ? -1 : 1;
+}
+
+static int cmp_u64_desc(struct gt_u64 a, struct gt_u64 b)
+{
+	if (a.valid != b.valid)
+		return a.valid ? -1 : 1;
+	if (!a.valid || a.value == b.value)
+		return 0;
+	return a.value > b.value ? -1 : 1;
+}
+
+static int row_cmp(const struct gt_picker_row *a, const struct gt_picker_row *b, enum gt_picker_sort key)
+{
+	int c = 0;
+	switch (key) {
+	case GT_SORT_ALLOC: c = cmp_f64_desc(a->alloc_rate_bps, b->alloc_rate_bps); break;
+	case GT_SORT_GC: c = cmp_f64_desc(a->gc_share, b->gc_share); break;
+	case GT_SORT_HEAP: c = cmp_u64_desc(a->heap_used, b->heap_used); break;
+	case GT_SORT_RSS: c = cmp_u64_desc(a->rss, b->rss); break;
+	case GT_SORT_PID: case GT_SORT_COUNT: break;
+	}
+	if (c == 0)
+		c = a->pid < b->pid ? -1 : a->pid > b->pid;
+	return c;
+}
+
+void gt_picker_sort_rows(struct gt_picker_slot *slots, size_t n, enum gt_picker_sort key)
+{
+	/* Insertion sort: a few dozen rows, and qsort has no context argument. */
+	for (size_t i = 1; i < n; i++) {
+		struct gt_picker_slot tmp = slots[i];
+		size_t j = i;
+		while (j > 0 && row_cmp(&slots[j - 1].row, &tmp.row, key) > 0) {
+			slots[j] = slots[j - 1];
+			j--;
+		}
+		slots[j] = tmp;
+	}
+}
+
+void gt_picker_move(struct gt_picker *p, long delta)
+{
+	if (p->count == 0) {
+		p->selected = 0;
+		return;
+	}
+	long s = (long)p->selected + delta;
+	if (s < 0)
+		s = 0;
+	if (s >= (long)p->count)
+		s = (long)p->count - 1;
+	p->selected = (size_t)s;
+}
+
+pid_t gt_picker_selected_pid(const struct gt_picker *p)
+{
+	return p->selected < p->count ? p->slots[p->selected].row.pid : 0;
+}

@@ -1,0 +1,70 @@
+/* The process picker (gctop without -p): every process gctop can watch,
+ * one row each with live figures, sortable. */
+#ifndef GCTOP_TUI_PICKER_H
+#define GCTOP_TUI_PICKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../collectors/target.h"
+#include "../model/sample.h"
+
+enum gt_picker_sort {
+	GT_SORT_ALLOC = 0,   /* fastest allocator first: where garbage comes from */
+	GT_SORT_GC,
+	GT_SORT_HEAP,
+	GT_SORT_RSS,
+	GT_SORT_PID,
+	GT_SORT_COUNT,
+};
+
+/* What one row shows. */
+struct gt_picker_row {
+	pid_t pid;
+	char user[32];
+	char program[256];
+	char runtime[16];
+	char gc[GT_NAME_LEN];
+	struct gt_f64 alloc_rate_bps;
+	struct gt_f64 gc_share;
+	struct gt_u64 heap_used, heap_max, rss;
+	const char *note;     /* why the row has no live figures, or NULL */
+};
+
+struct gt_picker_slot {
+	struct gt_picker_row row;
+	struct gt_target *target;   /* NULL when it could not be opened */
+	struct gt_sample prev;
+	bool have_prev;
+	bool seen;                  /* still listed at the last refresh */
+};
+
+struct gt_picker {
+	struct gt_picker_slot *slots;
+	size_t count, capacity;
+	size_t selected;
+	size_t top;                 /* first row on screen */
+	enum gt_picker_sort sort;
+	char message[512];
+};
+
+void gt_picker_init(struct gt_picker *p);
+void gt_picker_free(struct gt_picker *p);
+
+/* Lists the processes again, opens new ones, samples every open one and
+ * sorts; the selection stays on the same process. */
+void gt_picker_refresh(struct gt_picker *p);
+
+/* Sorts rows by key, ties by PID. Pure. */
+void gt_picker_sort_rows(struct gt_picker_slot *slots, size_t n, enum gt_picker_sort key);
+
+const char *gt_picker_sort_name(enum gt_picker_sort s);
+
+/* Moves the selection by delta rows, clamped. */
+void gt_picker_move(struct gt_picker *p, long delta);
+
+/* The PID under the selection, 0 when the list is empty. */
+pid_t gt_picker_selected_pid(const struct gt_picker *p);
+
+#endif

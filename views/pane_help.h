@@ -1,0 +1,13 @@
+/* The help screen, printed from the key table (tui/keys.h). */
+#ifndef GCTOP_VIEWS_PANE_HELP_H
+#define GCTOP_VIEWS_PANE_HELP_H
+
+#include "pane.h"
+
+/* How many lines the help text has (for scrolling). */
+int gt_help_lines(void);
+
+/* Draws the help from line `first` into the whole of w. */
+void gt_help_draw(WINDOW *w, int first, const struct gt_theme *t);
+
+#endif
