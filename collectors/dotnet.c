@@ -26,12 +26,16 @@
 
 #define IPC_TIMEOUT_MS 2000
 #define SESSION_BUFFER_MB 16
-/* How often the meter publishes (seconds, as text for the provider
- * arguments), and how far behind the stream cumulative counters are read so
- * that an observation after the sample time has usually arrived. */
-#define METRICS_REFRESH "0.5"
+/* How often the meter and the hosting counters publish (seconds, as text
+ * for the provider arguments), and how far behind the stream cumulative
+ * counters are read, so that an observation after that moment has usually
+ * arrived and the figure can be interpolated rather than stepped. */
+#define COUNTER_REFRESH "0.5"
 #define COUNTER_LAG_NS 700000000LL
 #define READ_BUDGET (4u << 20)
+/* How long cumulative figures wait for the meter's first values before
+ * they are shown counted since attach instead. */
+#define ANCHOR_WAIT_NS 3000000000ULL
 
 struct gt_collector {
 	pid_t pid;
@@ -46,6 +50,8 @@ struct gt_collector {
 	bool have_offset;
 	int64_t clock_offset;    /* monotonic ns minus event timestamp, smallest seen */
 	uint64_t last_alloc;     /* keeps the reported total from going back */
+	uint64_t opened_ns;
+	struct gt_u64 hard_limit;   /* GCHeapHardLimit as configured */
 	struct gt_dn_gc gc;
 	struct gt_dn_counters counters;
 };
@@ -157,12 +163,14 @@ static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, 
 	}
 	c->pid = pid;
 	c->fd = -1;
+	c->opened_ns = gt_mono_ns();
 	if (wait_for_socket(pid, c->socket_path, sizeof(c->socket_path), err) != 0)
 		goto fail;
 	struct gt_diag_process_info pi;
 	if (gt_diag_process_info(pid, c->socket_path, IPC_TIMEOUT_MS, &pi, err) != 0)
 		goto fail;
 	gt_dn_fill_info(pid, &pi, info);
+	c->hard_limit = info->heap_max_bytes;
 
 	int major = gt_diag_runtime_major(pi.runtime_version);
 	gt_dn_gc_init(&c->gc, 1000000000);
@@ -173,11 +181,11 @@ static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, 
 	 * gctop watch the meter at once (the runtime allows one private one). */
 	snprintf(metrics_args, sizeof(metrics_args),
 		 "SessionId=SHARED;Metrics=System.Runtime;RefreshInterval=%s;MaxTimeSeries=1000;MaxHistograms=20;ClientId=%s",
-		 METRICS_REFRESH, client_id);
+		 COUNTER_REFRESH, client_id);
 	struct gt_diag_provider providers[] = {
 		{ "Microsoft-Windows-DotNETRuntime", 0x1, 4, NULL },
 		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=1" },
-		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=1" },
+		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=" COUNTER_REFRESH },
 		{ "System.Diagnostics.Metrics", 0x2, 4, metrics_args },
 	};
 	size_t n = major >= 9 ? 4 : 3;
@@ -264,8 +272,11 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 
 	/* allocation: the runtime's cumulative counter, read COUNTER_LAG_NS in
 	 * the past so that observations on both sides of that moment exist */
-	uint64_t alloc;
-	if (c->have_offset && gt_dn_series_at(&k->alloc, (int64_t)gt_mono_ns() - c->clock_offset - COUNTER_LAG_NS, &alloc)) {
+	/* Allocation and requests are read at the same moment, so that bytes
+	 * per request divide figures of one window. */
+	int64_t counter_ts = (int64_t)gt_mono_ns() - c->clock_offset - COUNTER_LAG_NS;
+	uint64_t alloc, requests;
+	if (c->have_offset && gt_dn_series_at(&k->alloc, counter_ts, &alloc)) {
 		if (alloc < c->last_alloc)
 			alloc = c->last_alloc;
 		c->last_alloc = alloc;
@@ -273,6 +284,13 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		out->alloc_source = GT_ALLOC_SOURCE_EXACT;
 		out->alloc_since = k->alloc_since_start ? GT_ALLOC_SINCE_PROCESS_START : GT_ALLOC_SINCE_ATTACH;
 	}
+
+	/* Until the meter's first values arrive (within a refresh interval)
+	 * the event counts only cover the time since attach: rather than show
+	 * a figure that then jumps, leave it out for that moment. */
+	bool waiting = k->expect_metrics && !k->metrics_failed && gt_mono_ns() - c->opened_ns < ANCHOR_WAIT_NS;
+	bool counts_valid = !waiting || g->by_depth[2].anchored;
+	bool pause_valid = !waiting || g->pause_ns.anchored;
 
 	/* generations, youngest first */
 	static const char *const names[] = { "gen0", "gen1", "gen2", "loh", "poh" };
@@ -282,28 +300,38 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		by_depth[d] = gt_dn_total_value(&g->by_depth[d]);
 	for (unsigned i = 0; i < 5; i++) {
 		set_generation(out, i, names[i]);
-		if (i < 3) {
+		if (i < 3 && counts_valid) {
 			uint64_t n = 0;
 			for (int d = (int)i; d < 3; d++)
 				n += by_depth[d];
 			gt_u64_set(&out->generations[i].collections, n);
 		}
-		if (g->have_heap && (i < 4 || g->heap.has_poh))
-			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
-		else if (k->size_valid[i])
+		/* The meter's sizes and fragmentation come from one reading of
+		 * GC.GetGCMemoryInfo, so they agree with each other; the events'
+		 * sizes (fresher, every version) stand in without the meter. */
+		if (k->size_valid[i]) {
 			gt_u64_set(&out->generations[i].used_bytes, k->size[i]);
+			if (k->fragmented_valid[i])
+				gt_u64_set(&out->generations[i].fragmented_bytes, k->fragmented[i]);
+		} else if (g->have_heap && (i < 4 || g->heap.has_poh)) {
+			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
+		}
 	}
 	out->n_collectors = 3;
 	for (unsigned d = 0; d < 3; d++) {
 		snprintf(out->collectors[d].name, sizeof(out->collectors[d].name), "%s", names[d]);
-		gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
+		if (counts_valid)
+			gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
 	}
 	if (g->have_reason)
 		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
 	out->gc_in_progress = g->suspended || g->background_running;
+	if (g->have_history && g->history.num_heaps > 0)
+		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
 
 	/* pauses */
-	gt_u64_set(&out->pause_total_ns, gt_dn_total_value(&g->pause_ns));
+	if (pause_valid)
+		gt_u64_set(&out->pause_total_ns, gt_dn_total_value(&g->pause_ns));
 	if (g->have_pause)
 		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
 	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
@@ -329,8 +357,12 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	else if (g->have_committed)
 		gt_u64_set(&out->heap_committed_bytes, g->committed);
 
-	if (k->have_requests) {
-		gt_u64_set(&out->ops_total, k->requests_total);
+	if (c->hard_limit.valid) {
+		out->gc_hard_limit_bytes = c->hard_limit;
+		out->heap_max_bytes = c->hard_limit;
+	}
+	if (c->have_offset && gt_dn_series_at(&k->requests, counter_ts, &requests)) {
+		gt_u64_set(&out->ops_total, requests);
 		out->ops_name = "requests";
 	}
 	gt_u64_set(&out->dropped_events, gt_nettrace_stats(c->parser)->dropped);

@@ -166,6 +166,12 @@ static void on_metric(struct gt_dn_counters *c, struct gt_dn_gc *gc, const struc
 			c->size_valid[g] = true;
 			c->have_sizes = true;
 		}
+	} else if (strcmp(f->name, "dotnet.gc.last_collection.heap.fragmentation.size") == 0) {
+		int g = generation_index(f->tags);
+		if (g >= 0) {
+			c->fragmented[g] = u;
+			c->fragmented_valid[g] = true;
+		}
 	} else if (strcmp(f->name, "dotnet.gc.last_collection.memory.committed_size") == 0) {
 		c->committed = u;
 		c->have_committed = true;
@@ -175,10 +181,8 @@ static void on_metric(struct gt_dn_counters *c, struct gt_dn_gc *gc, const struc
 static void on_event_counter(struct gt_dn_counters *c, const struct gt_nettrace_event *e, const struct fields *f)
 {
 	if (strcmp(e->meta->provider, "Microsoft.AspNetCore.Hosting") == 0) {
-		if (strcmp(f->name, "total-requests") == 0 && f->have_mean && f->mean >= 0) {
-			c->requests_total = (uint64_t)llround(f->mean);
-			c->have_requests = true;
-		}
+		if (strcmp(f->name, "total-requests") == 0 && f->have_mean && f->mean >= 0 && f->mean < 1.8e19)
+			gt_dn_series_add(&c->requests, e->timestamp, (uint64_t)llround(f->mean));
 		return;
 	}
 	/* Only without the meter: its totals are exact since start, these

@@ -40,13 +40,14 @@ struct gt_dn_counters {
 	bool have_sizes;              /* last-GC sizes from the meter, by generation */
 	uint64_t size[5];
 	bool size_valid[5];
+	uint64_t fragmented[5];
+	bool fragmented_valid[5];
 	bool have_committed;
 	uint64_t committed;
 	bool have_pause_total;        /* the runtime's cumulative pause time (GC.GetTotalPauseDuration) */
 	uint64_t pause_total_ns;
 
-	bool have_requests;           /* ASP.NET Core hosting total-requests */
-	uint64_t requests_total;
+	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests */
 };
 
 void gt_dn_counters_init(struct gt_dn_counters *c, bool expect_metrics);

@@ -1,15 +1,11 @@
 /* The HotSpot collector: a JVM's hsperfdata, mapped read-only. */
 #include "hotspot.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../model/clock.h"
 #include "collector.h"
@@ -20,6 +16,8 @@
 #define HOTSPOT_WAIT_STEP_MS 20
 /* A process younger than this may not have created its file yet. */
 #define HOTSPOT_YOUNG_PROCESS_MS 10000
+/* A process this young may not have exec'd the java launcher yet. */
+#define HOTSPOT_EXEC_GRACE_MS 2000
 /* createVmBeginTime against the process start time: the start time is only
  * as precise as the boot time (whole seconds), and the launcher runs a
  * little before the VM is created. */
@@ -78,9 +76,22 @@ static int hotspot_locate(pid_t pid, char *path, size_t path_len, struct gt_erro
 		       (int)pid, (int)pid);
 }
 
+static bool hotspot_is_java_soon(pid_t pid)
+{
+	uint64_t start_ms;
+	for (;;) {
+		if (hotspot_find_is_java(pid))
+			return true;
+		if (gt_proc_start_time_ms(pid, &start_ms) != 0 ||
+		    (uint64_t)gt_wall_ms() >= start_ms + HOTSPOT_EXEC_GRACE_MS || !hotspot_find_alive(pid))
+			return false;
+		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+	}
+}
+
 static enum gt_probe hotspot_probe(pid_t pid, struct gt_error *err)
 {
-	if (!hotspot_find_is_java(pid))
+	if (!hotspot_is_java_soon(pid))
 		return GT_PROBE_NO;
 	char path[4096];
 	if (hotspot_locate(pid, path, sizeof(path), err) != 0)
@@ -88,8 +99,7 @@ static enum gt_probe hotspot_probe(pid_t pid, struct gt_error *err)
 	return GT_PROBE_YES;
 }
 
-/* The file must belong to this process, not to an earlier one with its pid. */
-static int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
+int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
 				      struct gt_u64 *start_out, struct gt_error *err)
 {
 	uint64_t start_ms;
@@ -153,11 +163,11 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 /* Loads from the mapping only: runs ten times a second. */
 static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 {
-	(void)now_ns;
 	if (hsperf_refresh(&c->perf) > 0)
 		hotspot_counters_resolve(&c->counters, &c->perf);
 	struct hotspot_alloc_reading r;
 	hotspot_counters_alloc_reading(&c->perf, &c->counters, &r);
+	r.mono_ns = now_ns;
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
 }
@@ -171,10 +181,23 @@ static void hotspot_close(struct gt_collector *c)
 	free(c);
 }
 
+/* Measured against ThreadMXBean on small-object workloads: eden deltas are
+ * within 2 % for G1, Parallel and Serial; single-generation ZGC publishes a
+ * TLAB total per cycle (within 2 %); Shenandoah's heap growth undercounts by
+ * about a fifth. Generational ZGC gave neither within 40 %, so it gets no
+ * figure rather than a wrong one. */
 static enum hotspot_alloc_model hotspot_alloc_model_for(enum hotspot_gc gc)
 {
-	return gc == HOTSPOT_GC_Z || gc == HOTSPOT_GC_Z_GENERATIONAL || gc == HOTSPOT_GC_SHENANDOAH
-		       ? HOTSPOT_ALLOC_HEAP_GROWTH : HOTSPOT_ALLOC_EDEN;
+	switch (gc) {
+	case HOTSPOT_GC_Z: return HOTSPOT_ALLOC_TLAB_EPOCHS;
+	case HOTSPOT_GC_SHENANDOAH: return HOTSPOT_ALLOC_HEAP_GROWTH;
+	default: return HOTSPOT_ALLOC_EDEN;
+	}
+}
+
+static bool hotspot_alloc_available(enum hotspot_gc gc)
+{
+	return gc != HOTSPOT_GC_Z_GENERATIONAL;
 }
 
 static struct gt_collector *hotspot_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
@@ -227,12 +250,14 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	if (!hotspot_find_alive(c->pid) ||
 	    (c->start_time_ms.valid && gt_proc_start_time_ms(c->pid, &start_ms) == 0 && start_ms != c->start_time_ms.value))
 		return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) has exited", (int)c->pid);
-	hotspot_poll(c, out->mono_ns);
+	hotspot_poll(c, gt_mono_ns());
 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
-	gt_u64_set(&out->alloc_bytes_total, c->alloc.total_bytes);
-	out->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
-	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	if (hotspot_alloc_available(c->counters.gc)) {
+		gt_u64_set(&out->alloc_bytes_total, c->alloc.total_bytes);
+		out->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	}
 	if (c->counters.gc == HOTSPOT_GC_G1) {
 		gt_u64_set(&out->large_bytes, c->alloc.large_live_bytes);
 		gt_u64_set(&out->large_alloc_bytes_total, c->alloc.large_total_bytes);
@@ -243,127 +268,6 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 		out->last_pause_ns = c->last_pause_ns;
 	c->pause_max_ns = 0;
 	return 0;
-}
-
-/* ---- list ---- */
-
-static bool hotspot_listed(const struct gt_list *out, size_t first, pid_t pid)
-{
-	for (size_t i = first; i < out->count; i++)
-		if (out->entries[i].info.pid == pid)
-			return true;
-	return false;
-}
-
-/* Reads one JVM's file for the list; skips it silently on any problem. */
-static void hotspot_list_one(struct gt_list *out, size_t first, pid_t pid, const char *path)
-{
-	uid_t owner;
-	if (hotspot_listed(out, first, pid) || !hotspot_find_alive(pid) || hotspot_find_euid(pid, &owner) != 0)
-		return;
-	struct hsperf_map map;
-	if (hsperf_map_open(path, owner, &map, NULL) != 0)
-		return;
-	struct hsperf perf;
-	if (hsperf_init(&perf, map.base, map.size, path, NULL) == 0) {
-		struct hotspot_counters counters;
-		hotspot_counters_resolve(&counters, &perf);
-		struct gt_u64 start = { 0, false };
-		if (hotspot_check_same_process(pid, &counters, path, &start, NULL) == 0) {
-			struct gt_list_entry *e = gt_list_add(out);
-			if (e) {
-				e->info.pid = pid;
-				if (gt_proc_nspid(pid, &e->info.nspid) != 0)
-					e->info.nspid = pid;
-				hotspot_info_fill(&perf, counters.gc, &e->info);
-				e->sample.pid = pid;
-				hotspot_counters_fill_sample(&perf, &counters, &e->sample);
-				e->info.heap_max_bytes = e->sample.heap_max_bytes;
-			}
-		}
-		hsperf_free(&perf);
-	}
-	hsperf_map_close(&map);
-}
-
-static bool hotspot_parse_pid(const char *s, pid_t *pid)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v <= 0 || v > 0x3fffffff)
-		return false;
-	*pid = (pid_t)v;
-	return true;
-}
-
-/* JVMs sharing our /tmp: every numeric file of /tmp/hsperfdata_*. */
-static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
-{
-	DIR *tmp = opendir("/tmp");
-	if (!tmp)
-		return;
-	struct dirent *u;
-	while ((u = readdir(tmp))) {
-		if (strncmp(u->d_name, "hsperfdata_", 11) != 0)
-			continue;
-		char dir[512];
-		snprintf(dir, sizeof(dir), "/tmp/%s", u->d_name);
-		DIR *d = opendir(dir);
-		if (!d)
-			continue;
-		struct dirent *f;
-		while ((f = readdir(d))) {
-			pid_t pid;
-			if (!hotspot_parse_pid(f->d_name, &pid))
-				continue;
-			pid_t nspid;
-			/* A file here is named by the pid in the JVM's own namespace. */
-			if (gt_proc_same_mount_ns(pid) != 1 || (gt_proc_nspid(pid, &nspid) == 0 && nspid != pid))
-				continue;
-			char path[1024];
-			snprintf(path, sizeof(path), "%s/%s", dir, f->d_name);
-			hotspot_list_one(out, first, pid, path);
-		}
-		closedir(d);
-	}
-	closedir(tmp);
-}
-
-/* JVMs in containers: processes whose /tmp is not ours (compared by inode,
- * as jvmstat does, so a process sharing our /tmp is not listed twice). */
-static void hotspot_list_containers(struct gt_list *out, size_t first)
-{
-	struct stat host_tmp;
-	if (stat("/tmp", &host_tmp) != 0)
-		return;
-	DIR *proc = opendir("/proc");
-	if (!proc)
-		return;
-	struct dirent *e;
-	while ((e = readdir(proc))) {
-		pid_t pid;
-		if (!hotspot_parse_pid(e->d_name, &pid) || hotspot_listed(out, first, pid))
-			continue;
-		if (gt_proc_same_mount_ns(pid) != 0)
-			continue;
-		char root_tmp[64];
-		snprintf(root_tmp, sizeof(root_tmp), "/proc/%d/root/tmp", (int)pid);
-		struct stat st;
-		if (stat(root_tmp, &st) != 0 || (st.st_dev == host_tmp.st_dev && st.st_ino == host_tmp.st_ino))
-			continue;
-		char path[4096];
-		if (hotspot_find_perfdata(pid, path, sizeof(path), NULL) == 1)
-			hotspot_list_one(out, first, pid, path);
-	}
-	closedir(proc);
-}
-
-static void hotspot_list(struct gt_list *out)
-{
-	size_t first = out->count;
-	hotspot_list_host_tmp(out, first);
-	hotspot_list_containers(out, first);
 }
 
 const struct gt_collector_ops gt_hotspot_ops = {

@@ -1,5 +1,6 @@
 /* Internals of the HotSpot collector, shared by its files:
- *   hotspot.c          the collector interface (probe, open, poll, sample, list)
+ *   hotspot.c          the collector interface (probe, open, poll, sample)
+ *   hotspot_list.c     every JVM the user can see, for gctop --list
  *   hotspot_find.c     which process is a JVM, and where its perf-data file is
  *   hotspot_counters.c the counters gctop reads, resolved once, and what they mean
  *   hotspot_info.c     the header facts (version, collector, heap flags)
@@ -14,6 +15,7 @@
 
 #include "../model/error.h"
 #include "../model/sample.h"
+#include "collector.h"
 #include "hotspot_alloc.h"
 #include "hsperf.h"
 
@@ -80,6 +82,7 @@ struct hotspot_counters {
 	hsperf_long safepoints, safepoint_time, safepoint_sync_time;
 	hsperf_long gc_cpu_time;
 	hsperf_long create_vm_begin_ms;
+	hsperf_long tlab_alloc_words, tlab_fills;
 	const struct hsperf_entry *cause, *last_cause;
 };
 
@@ -102,6 +105,16 @@ void hotspot_counters_fill_sample(const struct hsperf *p, const struct hotspot_c
 /* The most recent pause of any collector whose times are pauses: its end
  * (ticks) and length (ns). 0 ok, -1 when none is known. */
 int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_ticks, uint64_t *ns);
+
+/* ---- hotspot.c, hotspot_list.c ---- */
+
+/* 0 when the file's sun.rt.createVmBeginTime fits pid's start time (or
+ * either is unknown; start_out then stays invalid), else -1 with err: the
+ * file was left by an earlier process with the same pid. */
+int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
+			       struct gt_u64 *start_out, struct gt_error *err);
+
+void hotspot_list(struct gt_list *out);
 
 /* ---- hotspot_info.c ---- */
 

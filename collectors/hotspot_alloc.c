@@ -48,11 +48,16 @@ static void hotspot_alloc_step_eden(struct hotspot_alloc *a, const struct hotspo
 	bool other_pause = r->other_pauses != p->other_pauses;
 
 	if (collections == 0) {
-		a->total_bytes += hotspot_alloc_growth(r->eden_used, p->eden_used);
+		uint64_t eden_growth = hotspot_alloc_growth(r->eden_used, p->eden_used);
+		a->total_bytes += eden_growth;
+		a->epoch_bytes += eden_growth;
+		if (r->mono_ns > p->mono_ns)
+			a->epoch_ns += r->mono_ns - p->mono_ns;
 		if (!other_pause) {
 			/* Between pauses only direct allocation makes old grow. */
 			uint64_t old_growth = hotspot_alloc_growth(r->old_used, p->old_used);
 			a->total_bytes += old_growth;
+			a->epoch_bytes += old_growth;
 			if (a->track_humongous) {
 				a->large_total_bytes += old_growth;
 				a->large_live_bytes += old_growth;
@@ -64,14 +69,24 @@ static void hotspot_alloc_step_eden(struct hotspot_alloc *a, const struct hotspo
 	}
 
 	/* Eden after the last collection holds only what was allocated since. */
-	uint64_t bytes = r->eden_used;
+	uint64_t low = r->eden_used, high = low;
 	if (r->eden_was_full) {
 		/* The rest of eden filled up before the first collection, and every
 		 * further one in this window emptied a full eden. */
-		bytes += hotspot_alloc_growth(p->eden_capacity, p->eden_used);
-		bytes += (collections - 1) * p->eden_capacity;
+		high += hotspot_alloc_growth(p->eden_capacity, p->eden_used);
+		high += (collections - 1) * p->eden_capacity;
+	}
+	/* A collection can start with eden not quite full (an array that does
+	 * not fit the rest), so "full" is an upper bound. Within the bounds,
+	 * the rate seen since the previous collection is the better guess. */
+	uint64_t bytes = high;
+	if (a->epoch_bytes > 0 && a->epoch_ns > 0 && r->mono_ns > p->mono_ns) {
+		double guess = (double)a->epoch_bytes / (double)a->epoch_ns * (double)(r->mono_ns - p->mono_ns);
+		bytes = guess <= (double)low ? low : guess >= (double)high ? high : (uint64_t)guess;
 	}
 	a->total_bytes += bytes;
+	a->epoch_bytes = 0;
+	a->epoch_ns = 0;
 	if (a->track_humongous)
 		hotspot_alloc_humongous_after_pause(a, r);
 }
@@ -88,7 +103,12 @@ void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_read
 	if (a->have_prev) {
 		if (a->model == HOTSPOT_ALLOC_EDEN)
 			hotspot_alloc_step_eden(a, r);
-		else
+		else if (a->model == HOTSPOT_ALLOC_TLAB_EPOCHS) {
+			/* A new epoch changes the published figures; an epoch without
+			 * TLAB allocation publishes nothing and keeps the old ones. */
+			if (r->tlab_bytes != a->prev.tlab_bytes || r->tlab_fills != a->prev.tlab_fills)
+				a->total_bytes += r->tlab_bytes;
+		} else
 			a->total_bytes += hotspot_alloc_growth(r->heap_used, a->prev.heap_used);
 	}
 	a->prev = *r;

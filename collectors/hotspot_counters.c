@@ -118,6 +118,8 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	if (c->gc != HOTSPOT_GC_Z && c->gc != HOTSPOT_GC_Z_GENERATIONAL)
 		c->gc_cpu_time = hsperf_resolve_long(p, "sun.threads.total_gc_cpu_time");
 	c->create_vm_begin_ms = hsperf_resolve_long(p, "sun.rt.createVmBeginTime");
+	c->tlab_alloc_words = hsperf_resolve_long(p, "sun.gc.tlab.alloc");
+	c->tlab_fills = hsperf_resolve_long(p, "sun.gc.tlab.fills");
 	c->cause = hsperf_find(p, "sun.gc.cause");
 	c->last_cause = hsperf_find(p, "sun.gc.lastCause");
 }
@@ -186,6 +188,9 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
 	}
 	r->old_used = hotspot_load_u64(c->generation[1].space[0].used);
 	r->heap_used = hotspot_generation_used(c, 0) + hotspot_generation_used(c, 1);
+	/* In HeapWords despite its Bytes unit (reference §2.5). */
+	r->tlab_bytes = hotspot_load_u64(c->tlab_alloc_words) * 8;
+	r->tlab_fills = hotspot_load_u64(c->tlab_fills);
 	char cause[96];
 	hsperf_read_string_entry(p, c->last_cause, cause, sizeof(cause));
 	r->eden_was_full = hotspot_alloc_cause_fills_eden(cause);

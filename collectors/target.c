@@ -6,6 +6,7 @@
 
 #include "../model/clock.h"
 #include "cgroup.h"
+#include "hotspot_attach_sampler.h"
 #include "proc.h"
 
 struct gt_target {
@@ -17,6 +18,7 @@ struct gt_target {
 	struct gt_target_info info;
 	bool exited;
 	struct gt_sample last;    /* kept so an exited target still shows its last figures */
+	struct gt_sampler *sampler; /* allocation sampling, when turned on */
 };
 
 static const struct gt_collector_ops *find_runtime(pid_t pid, struct gt_error *err)
@@ -117,6 +119,8 @@ int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error
 		return -1;
 	}
 	gt_cgroup_sample(t->cgroup, out);
+	if (t->sampler)
+		gt_sampler_sample(t->sampler, out);
 	if (out->heap_max_bytes.valid)
 		t->info.heap_max_bytes = out->heap_max_bytes;
 	if (out->cgroup_limit_bytes.valid)
@@ -129,6 +133,7 @@ void gt_target_close(struct gt_target *t)
 {
 	if (!t)
 		return;
+	gt_sampler_close(t->sampler);
 	if (t->collector)
 		t->ops->close(t->collector);
 	if (t->proc)
@@ -136,6 +141,29 @@ void gt_target_close(struct gt_target *t)
 	if (t->cgroup)
 		gt_cgroup_close(t->cgroup);
 	free(t);
+}
+
+int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err)
+{
+	if (t->sampler)
+		return 0;
+	if (t->exited)
+		return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)t->pid);
+	if (t->info.runtime != GT_RUNTIME_HOTSPOT)
+		return gt_fail(err, GT_EXIT_FAILURE, "allocation sampling is available for HotSpot JVMs only in this version");
+	t->sampler = gt_sampler_start(t->pid, packages, err);
+	return t->sampler ? 0 : -1;
+}
+
+void gt_target_disable_allocators(struct gt_target *t)
+{
+	gt_sampler_close(t->sampler);
+	t->sampler = NULL;
+}
+
+const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t)
+{
+	return t->sampler ? gt_sampler_snapshot(t->sampler) : NULL;
 }
 
 void gt_target_list_all(struct gt_list *out)

@@ -3,6 +3,7 @@
 #ifndef GCTOP_COLLECTORS_TARGET_H
 #define GCTOP_COLLECTORS_TARGET_H
 
+#include "../model/allocators.h"
 #include "../model/error.h"
 #include "../model/sample.h"
 #include "collector.h"
@@ -22,6 +23,19 @@ void gt_target_poll(struct gt_target *t, uint64_t now_ns);
 /* Fills out completely. Returns 0, or -1 with err; GT_EXIT_TARGET_EXITED when
  * the process has gone (out then holds the last figures with state EXITED). */
 int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error *err);
+
+/* Allocation sampling (--allocators, the TUI's `a` key after the user
+ * confirms): loads gctop's agent into the JVM (or finds one already there)
+ * and from then on each gt_target_sample also reads its segment: the exact
+ * allocation total and the agent-timed pauses go into the sample, the
+ * per-site figures into gt_target_allocators(). Returns 0, or -1 with one
+ * sentence in err; the target stays usable without sampling. */
+int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err);
+/* Stops reading; the agent stops sampling by itself a few seconds later. */
+void gt_target_disable_allocators(struct gt_target *t);
+/* The newest reading of the sampler, refreshed by gt_target_sample; NULL
+ * while sampling is off. Stays valid until the next sample or disable. */
+const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t);
 
 void gt_target_close(struct gt_target *t);
 

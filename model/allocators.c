@@ -109,6 +109,23 @@ const struct gt_alloc_snapshot *gt_alloc_window_base(const struct gt_alloc_windo
 	return best;
 }
 
+void gt_alloc_window_derive(const struct gt_alloc_window *w, uint64_t window_ns, struct gt_alloc_derived *out)
+{
+	const struct gt_alloc_snapshot *cur = gt_alloc_window_latest(w);
+	if (!cur) {
+		memset(out, 0, sizeof(*out));
+		out->state = GT_SAMPLER_OFF;
+		return;
+	}
+	const struct gt_alloc_snapshot *base = gt_alloc_window_base(w, window_ns);
+	double dt = base ? (double)(cur->mono_ns - base->mono_ns) / 1e9 : 0;
+	struct gt_f64 exact = { 0, false };
+	if (base && base->exact_total.valid && cur->exact_total.valid && cur->exact_total.value >= base->exact_total.value &&
+	    dt > 0)
+		gt_f64_set(&exact, (double)(cur->exact_total.value - base->exact_total.value) / dt);
+	gt_derive_allocators(base, cur, dt, exact, out);
+}
+
 const char *gt_sampler_state_name(enum gt_sampler_state s)
 {
 	switch (s) {

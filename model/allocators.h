@@ -55,6 +55,7 @@ struct gt_alloc_snapshot {
 	uint64_t est_bytes;         /* sum of all weights */
 	uint64_t dropped;
 	uint64_t interval_bytes;
+	struct gt_u64 exact_total;  /* the runtime's exact allocated bytes at mono_ns, when given */
 	struct gt_alloc_table by_frame;
 	struct gt_alloc_table by_type;
 };
@@ -100,6 +101,15 @@ const struct gt_alloc_snapshot *gt_alloc_window_latest(const struct gt_alloc_win
 /* The oldest reading of the newest's generation at most window_ns older than
  * it (and not the newest itself), or NULL. */
 const struct gt_alloc_snapshot *gt_alloc_window_base(const struct gt_alloc_window *w, uint64_t window_ns);
+
+/* The window most readings use: long enough for a few thousand samples. */
+#define GT_ALLOC_WINDOW_NS 10000000000ull
+
+/* gt_derive_allocators from the window's base to its newest reading, with
+ * the exact rate over the same span when both readings have exact totals.
+ * With fewer than two readings of one generation, out is invalid (but
+ * carries the newest source and state; GT_SAMPLER_OFF when empty). */
+void gt_alloc_window_derive(const struct gt_alloc_window *w, uint64_t window_ns, struct gt_alloc_derived *out);
 
 const char *gt_sampler_state_name(enum gt_sampler_state s);
 const char *gt_alloc_heap_name(enum gt_alloc_heap h); /* NULL for UNKNOWN */

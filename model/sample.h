@@ -69,6 +69,7 @@ struct gt_generation {
 	struct gt_u64 used_bytes;
 	struct gt_u64 committed_bytes;
 	struct gt_u64 max_bytes;
+	struct gt_u64 fragmented_bytes;  /* free space inside used_bytes after the last GC (.NET) */
 };
 
 /* One collector as the runtime names it (HotSpot: sun.gc.collector.N). */
@@ -96,6 +97,7 @@ struct gt_sample {
 	struct gt_collector_stat collectors[GT_MAX_COLLECTORS];
 	char last_gc_cause[GT_NAME_LEN];       /* empty when the runtime gives none */
 	bool gc_in_progress;
+	struct gt_u64 gc_heap_count;           /* .NET: GC heaps in the last GC (Server GC, changes under DATAS) */
 
 	/* pauses */
 	struct gt_u64 pause_total_ns;          /* cumulative stop-the-world time */
@@ -104,6 +106,15 @@ struct gt_sample {
 	struct gt_u64 safepoints;              /* HotSpot: cumulative safepoint count */
 	struct gt_u64 safepoint_ns;            /* HotSpot: cumulative time at and reaching safepoints */
 	struct gt_u64 gc_cpu_ns;               /* cumulative CPU time of GC threads (JDK 22+) */
+
+	/* pauses timed one by one by an in-process agent (JVMTI
+	 * GarbageCollectionStart/Finish: stop-the-world collections only) */
+	struct gt_u64 agent_pauses;            /* cumulative since the agent started */
+	struct gt_u64 agent_pause_total_ns;
+	struct gt_u64 agent_pause_p50_ns;      /* over the last agent_pause_window pauses */
+	struct gt_u64 agent_pause_p99_ns;
+	struct gt_u64 agent_pause_max_ns;
+	unsigned agent_pause_window;
 
 	/* large objects */
 	struct gt_u64 large_bytes;             /* current large-object bytes (LOH; G1 humongous estimate) */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../collectors/target.h"
@@ -32,16 +33,43 @@ static void batch_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* a: top allocators over the window, NULL when --allocators is off. */
 static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_target_info *info,
-		       const struct gt_derived *d)
+		       const struct gt_derived *d, const struct gt_alloc_derived *a)
 {
 	if (opt->mode == GT_MODE_JSON) {
 		struct json_object *o = gt_json_sample(info, d);
+		gt_json_add_allocators(o, a);
 		int rc = gt_json_write_line(out, o);
 		json_object_put(o);
 		return rc;
 	}
-	return gt_text_write_sample(out, info, d);
+	return gt_text_write_sample_allocators(out, info, d, a);
+}
+
+/* Turns sampling on for --allocators; the window keeps readings for rates
+ * over GT_ALLOC_WINDOW_NS. */
+static int batch_start_allocators(const struct gt_options *opt, struct gt_target *t, struct gt_alloc_window **w,
+				  struct gt_alloc_derived **a, struct gt_error *err)
+{
+	if (!opt->allocators)
+		return 0;
+	*w = calloc(1, sizeof(**w));
+	*a = calloc(1, sizeof(**a));
+	if (!*w || !*a)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	return gt_target_enable_allocators(t, opt->allocator_packages, err);
+}
+
+static const struct gt_alloc_derived *batch_allocators(struct gt_target *t, struct gt_alloc_window *w,
+							struct gt_alloc_derived *a)
+{
+	const struct gt_alloc_snapshot *snap = w ? gt_target_allocators(t) : NULL;
+	if (!snap)
+		return NULL;
+	gt_alloc_window_push(w, snap);
+	gt_alloc_window_derive(w, GT_ALLOC_WINDOW_NS, a);
+	return a;
 }
 
 /* Waits until `deadline` or until the collector's descriptor is readable. */
@@ -62,6 +90,14 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	struct gt_target *t = gt_target_open(opt->pid, err);
 	if (!t)
 		return err->code;
+	struct gt_alloc_window *alloc_window = NULL;
+	struct gt_alloc_derived *alloc_derived = NULL;
+	if (batch_start_allocators(opt, t, &alloc_window, &alloc_derived, err) != 0) {
+		free(alloc_window);
+		free(alloc_derived);
+		gt_target_close(t);
+		return err->code;
+	}
 
 	struct gt_sample prev, cur;
 	struct gt_derived derived;
@@ -81,7 +117,8 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 				break;
 			}
 			gt_derive(have_prev ? &prev : NULL, &cur, &derived);
-			if (batch_write(opt, out, gt_target_info(t), &derived) != 0) {
+			if (batch_write(opt, out, gt_target_info(t), &derived,
+					batch_allocators(t, alloc_window, alloc_derived)) != 0) {
 				if (errno != EPIPE) {
 					gt_fail(err, GT_EXIT_FAILURE, "cannot write the output: %s", strerror(errno));
 					status = GT_EXIT_FAILURE;
@@ -110,5 +147,7 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 			gt_target_poll(t, gt_mono_ns());
 	}
 	gt_target_close(t);
+	free(alloc_window);
+	free(alloc_derived);
 	return status;
 }

@@ -10,6 +10,7 @@
  * long option appears in both. */
 const char gt_help_text[] =
 	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
+	"             [--allocators [--allocator-packages LIST]]\n"
 	"       gctop -l [--json]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
@@ -25,6 +26,14 @@ const char gt_help_text[] =
 	"  -n, --iterations N    stop after N samples (default: until interrupted)\n"
 	"  -l, --list            list every process gctop can watch, then exit\n"
 	"      --no-color        no colours in the interactive view (also when NO_COLOR is set)\n"
+	"      --allocators      sample allocations: load gctop's agent into the JVM (the only\n"
+	"                        option that changes the target) and show the top allocators by\n"
+	"                        first application frame and by type, and the exact allocation\n"
+	"                        total; the agent stops by itself a few seconds after gctop exits\n"
+	"      --allocator-packages LIST\n"
+	"                        comma-separated package prefixes skipped as the runtime's own when\n"
+	"                        looking for the first application frame\n"
+	"                        (default java.,javax.,jdk.,sun.,com.sun.)\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
@@ -72,6 +81,8 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "no-color", no_argument, NULL, 'C' },
+		{ "allocators", no_argument, NULL, 'A' },
+		{ "allocator-packages", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -106,6 +117,12 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 			break;
 		case 'l': list = true; break;
 		case 'C': opt->no_color = true; break;
+		case 'A': opt->allocators = true; break;
+		case 'P':
+			if (!*optarg || strlen(optarg) > 900)
+				return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
+			opt->allocator_packages = optarg;
+			break;
 		case 'h': opt->mode = GT_MODE_HELP; return 0;
 		case 'V': opt->mode = GT_MODE_VERSION; return 0;
 		case ':':
@@ -125,6 +142,8 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		opt->list_json = json;
 		return 0;
 	}
+	if (opt->allocator_packages && !opt->allocators)
+		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
 	if ((batch || json) && !opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
 	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;

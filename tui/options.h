@@ -24,6 +24,8 @@ struct gt_options {
 	uint64_t interval_ns;    /* -d, default 1 s */
 	long count;              /* -n, 0: until interrupted */
 	bool no_color;           /* --no-color or NO_COLOR set */
+	bool allocators;         /* --allocators: load the sampling agent, show top allocators */
+	const char *allocator_packages; /* --allocator-packages LIST, NULL: the runtime's defaults */
 };
 
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */

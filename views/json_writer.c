@@ -77,6 +77,7 @@ static struct json_object *generations_array(const struct gt_derived *d)
 		add(o, "collections_delta", ju64(d->generations[i].collections));
 		add(o, "collections_per_min", jdouble(d->generations[i].per_minute));
 		add(o, "used_bytes", ju64(g->used_bytes));
+		add(o, "fragmented_bytes", ju64(g->fragmented_bytes));
 		add(o, "committed_bytes", ju64(g->committed_bytes));
 		add(o, "max_bytes", ju64(g->max_bytes));
 		json_object_array_add(a, o);
@@ -101,6 +102,21 @@ static struct json_object *collectors_array(const struct gt_derived *d)
 	return a;
 }
 
+/* Pauses the in-process agent timed one by one: exact percentiles. */
+static struct json_object *agent_pauses_object(const struct gt_sample *s)
+{
+	if (!s->agent_pauses.valid)
+		return NULL;
+	struct json_object *o = json_object_new_object();
+	add(o, "count", ju64(s->agent_pauses));
+	add(o, "total_s", jseconds(s->agent_pause_total_ns));
+	add(o, "window", json_object_new_int((int)s->agent_pause_window));
+	add(o, "p50_ms", jmillis(s->agent_pause_p50_ns));
+	add(o, "p99_ms", jmillis(s->agent_pause_p99_ns));
+	add(o, "max_ms", jmillis(s->agent_pause_max_ns));
+	return o;
+}
+
 static struct json_object *pause_object(const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
@@ -112,6 +128,7 @@ static struct json_object *pause_object(const struct gt_derived *d)
 	add(o, "safepoints", ju64(s->safepoints));
 	add(o, "safepoint_share", jdouble(d->safepoint_share));
 	add(o, "gc_cpu_share", jdouble(d->gc_cpu_share));
+	add(o, "agent", agent_pauses_object(s));
 	return o;
 }
 
@@ -201,6 +218,7 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "collectors", collectors_array(d));
 	add(o, "last_gc_cause", jstr(s->last_gc_cause));
 	add(o, "gc_in_progress", json_object_new_boolean(s->gc_in_progress));
+	add(o, "gc_heap_count", ju64(s->gc_heap_count));
 	add(o, "pause", pause_object(d));
 	add(o, "large_objects", large_object(d));
 	add(o, "large_objects_unavailable", s->large_source ? NULL : jstr(s->large_unavailable));
@@ -242,4 +260,36 @@ int gt_json_write_line(FILE *out, struct json_object *obj)
 	if (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF || fflush(out) != 0)
 		return -1;
 	return 0;
+}
+
+static struct json_object *allocator_sites(const struct gt_alloc_rate *r, unsigned n, const char *name_key, bool heap)
+{
+	unsigned shown = n < GT_JSON_ALLOCATORS_MAX ? n : GT_JSON_ALLOCATORS_MAX;
+	struct json_object *a = json_object_new_array_ext((int)shown);
+	for (unsigned i = 0; i < shown; i++) {
+		struct json_object *o = json_object_new_object();
+		add(o, name_key, json_object_new_string(r[i].name));
+		if (heap)
+			add(o, "heap", jstr(gt_alloc_heap_name(r[i].heap)));
+		add(o, "bytes_per_s", jdouble(r[i].bytes_per_s));
+		add(o, "share", jdouble(r[i].share));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+void gt_json_add_allocators(struct json_object *sample, const struct gt_alloc_derived *a)
+{
+	if (!a) {
+		add(sample, "top_allocators", NULL);
+		return;
+	}
+	struct json_object *o = json_object_new_object();
+	add(o, "source", jstr(a->source));
+	add(o, "state", json_object_new_string(gt_sampler_state_name(a->state)));
+	add(o, "samples", a->valid ? json_object_new_uint64(a->samples) : NULL);
+	add(o, "window_s", jdouble((struct gt_f64){ a->window_s, a->valid }));
+	add(o, "by_frame", allocator_sites(a->by_frame, a->valid ? a->n_frames : 0, "frame", false));
+	add(o, "by_type", allocator_sites(a->by_type, a->valid ? a->n_types : 0, "type", true));
+	add(sample, "top_allocators", o);
 }

@@ -8,10 +8,17 @@
 #include <json-c/json.h>
 
 #include "../collectors/collector.h"
+#include "../model/allocators.h"
 #include "../model/derive.h"
 
 /* The object for one interval; the caller puts it. */
 struct json_object *gt_json_sample(const struct gt_target_info *info, const struct gt_derived *d);
+
+/* Adds "top_allocators" to a sample's object: null when a is NULL
+ * (sampling off), else source, state, samples, window_s, by_frame and
+ * by_type (at most GT_JSON_ALLOCATORS_MAX sites each, largest first). */
+#define GT_JSON_ALLOCATORS_MAX 20
+void gt_json_add_allocators(struct json_object *sample, const struct gt_alloc_derived *a);
 
 /* The object for one --list row; the caller puts it. */
 struct json_object *gt_json_list_entry(const struct gt_list_entry *e, int64_t now_ms);

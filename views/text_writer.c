@@ -124,13 +124,56 @@ static void write_memory(FILE *out, const struct gt_derived *d)
 	fprintf(out, "Process: CPU %s of a core   threads %s\n", fig_share(&a, d->cpu_share), fig_count(&b, s->threads));
 }
 
+/* Top allocators: sampled shares, with the sample count so a thin
+ * sample is never taken for a fact. */
+static void write_allocators(FILE *out, const struct gt_alloc_derived *a)
+{
+	struct text_fig rate, share;
+
+	if (!a->valid) {
+		fprintf(out, "Allocators: %s %s, no interval yet\n", a->source[0] ? a->source : "sampling",
+			gt_sampler_state_name(a->state));
+		return;
+	}
+	fprintf(out, "Allocators: %s, %llu samples over %.1fs%s\n", a->source, (unsigned long long)a->samples,
+		a->window_s, a->state == GT_SAMPLER_RUNNING ? "" : " (sampling stopped)");
+	for (unsigned i = 0; i < a->n_frames && i < GT_TEXT_ALLOCATORS_MAX; i++)
+		fprintf(out, "  frame %10s %7s  %s\n", fig_rate(&rate, a->by_frame[i].bytes_per_s),
+			fig_share(&share, a->by_frame[i].share), a->by_frame[i].name);
+	for (unsigned i = 0; i < a->n_types && i < GT_TEXT_ALLOCATORS_MAX; i++) {
+		const char *heap = gt_alloc_heap_name(a->by_type[i].heap);
+		fprintf(out, "  type  %10s %7s  %s%s%s\n", fig_rate(&rate, a->by_type[i].bytes_per_s),
+			fig_share(&share, a->by_type[i].share), a->by_type[i].name, heap ? " @" : "", heap ? heap : "");
+	}
+}
+
+static void write_agent_pauses(FILE *out, const struct gt_sample *s)
+{
+	struct text_fig p50, p99, max;
+
+	if (!s->agent_pauses.valid || !s->agent_pause_window)
+		return;
+	fprintf(out, "Pauses timed by the agent: last %u: p50 %s, p99 %s, max %s\n", s->agent_pause_window,
+		fig_dur(&p50, s->agent_pause_p50_ns), fig_dur(&p99, s->agent_pause_p99_ns),
+		fig_dur(&max, s->agent_pause_max_ns));
+}
+
 int gt_text_write_sample(FILE *out, const struct gt_target_info *info, const struct gt_derived *d)
+{
+	return gt_text_write_sample_allocators(out, info, d, NULL);
+}
+
+int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
+				    const struct gt_alloc_derived *a)
 {
 	write_header(out, info, d);
 	write_alloc(out, d);
 	write_generations(out, d);
 	write_pauses(out, d);
+	write_agent_pauses(out, &d->cur);
 	write_memory(out, d);
+	if (a)
+		write_allocators(out, a);
 	fprintf(out, "\n");
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

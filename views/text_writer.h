@@ -5,10 +5,17 @@
 #include <stdio.h>
 
 #include "../collectors/collector.h"
+#include "../model/allocators.h"
 #include "../model/derive.h"
 
 /* Returns 0, or -1 on a write error (errno set). */
 int gt_text_write_sample(FILE *out, const struct gt_target_info *info, const struct gt_derived *d);
+
+/* The same block with a top-allocators section (a may be NULL: none),
+ * at most GT_TEXT_ALLOCATORS_MAX sites per table. */
+#define GT_TEXT_ALLOCATORS_MAX 10
+int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
+				    const struct gt_alloc_derived *a);
 
 /* The --list table: a header line and one row per process. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms);

@@ -168,6 +168,62 @@ static void test_heap_growth_model(void)
 	CHECK_U64(a.total_bytes, 35 * MiB);
 }
 
+/* A collection that starts with eden not full (a big array did not fit):
+ * the rate seen since the previous collection decides, within the bounds. */
+static void test_rate_between_bounds(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_reading r = reading(1, 0, 0, 100 * MiB, 10 * MiB);
+	r.mono_ns = 1000000000;
+	hotspot_alloc_step(&a, &r);
+	for (int i = 1; i <= 8; i++) { /* 10 MiB per 100 ms */
+		r.mono_ns += 100000000;
+		r.eden_used = (uint64_t)i * 10 * MiB;
+		hotspot_alloc_step(&a, &r);
+	}
+	CHECK_U64(a.total_bytes, 80 * MiB);
+	/* GC at 84 MiB of 100 (a 6 MiB array did not fit), then 6 + 2 MiB. */
+	r = reading(2, 0, 8 * MiB, 100 * MiB, 10 * MiB);
+	r.mono_ns = 1900000000;
+	r.eden_was_full = true;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, 90 * MiB); /* the rate's 10 MiB, not the 28 of a full eden */
+	/* With no allocation seen since, the bounds decide: here the lower one. */
+	r = reading(3, 0, 1 * MiB, 100 * MiB, 10 * MiB);
+	r.mono_ns = 2000000000;
+	r.eden_was_full = false;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, 91 * MiB);
+	/* A rate far above what the bounds allow is capped by them. */
+	r.mono_ns += 100000000;
+	r.eden_used = 91 * MiB;
+	hotspot_alloc_step(&a, &r);
+	r = reading(4, 0, 2 * MiB, 100 * MiB, 10 * MiB);
+	r.mono_ns = 2200000000;
+	r.eden_was_full = true;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, (181 + 9 + 2) * MiB);
+}
+
+static void test_tlab_epochs_model(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_TLAB_EPOCHS, false);
+	struct hotspot_alloc_reading r = { .tlab_bytes = 40 * MiB, .tlab_fills = 100 };
+	hotspot_alloc_step(&a, &r); /* an epoch before we attached: not counted */
+	hotspot_alloc_step(&a, &r); /* nothing published since */
+	CHECK_U64(a.total_bytes, 0);
+	r.tlab_bytes = 64 * MiB;
+	r.tlab_fills = 180;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, 64 * MiB);
+	/* Same bytes, other fills: a new epoch that happened to match. */
+	r.tlab_fills = 170;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, 128 * MiB);
+}
+
 static void test_counter_going_back_restarts(void)
 {
 	struct hotspot_alloc a;
@@ -193,6 +249,8 @@ int main(void)
 	RUN_TEST(test_g1_resized_eden);
 	RUN_TEST(test_g1_humongous_growth);
 	RUN_TEST(test_heap_growth_model);
+	RUN_TEST(test_rate_between_bounds);
+	RUN_TEST(test_tlab_epochs_model);
 	RUN_TEST(test_counter_going_back_restarts);
 	return check_summary();
 }

@@ -4,9 +4,11 @@
 // the runtime's own figures, stamped with CLOCK_MONOTONIC (Stopwatch on Linux),
 // which tests compare with gctop over the same window.
 //
-// usage: GcAlloc [MB_PER_SECOND] [SECONDS] [PINNED_MB]
+// usage: GcAlloc [MB_PER_SECOND] [SECONDS] [PINNED_MB] [IDLE_BEFORE] [IDLE_AFTER]
 //   PINNED_MB > 0 also keeps that many MB of pinned (POH) buffers alive,
 //   replacing a slice of them every second.
+//   IDLE_BEFORE, IDLE_AFTER: quiet seconds around the allocating phase (still
+//   reporting), so a test can compare totals over a window with calm edges.
 using System;
 using System.Diagnostics;
 using System.Threading;
@@ -21,10 +23,10 @@ static class Program
         long loh = info.GenerationInfo.Length > 3 ? info.GenerationInfo[3].SizeAfterBytes : -1;
         long poh = info.GenerationInfo.Length > 4 ? info.GenerationInfo[4].SizeAfterBytes : -1;
         Console.WriteLine(
-            "{{\"t_ns\":{0},\"alloc\":{1},\"gc0\":{2},\"gc1\":{3},\"gc2\":{4},\"pause_ns\":{5},\"loh\":{6},\"poh\":{7},\"gc_index\":{8},\"server\":{9}}}",
+            "{{\"t_ns\":{0},\"alloc\":{1},\"gc0\":{2},\"gc1\":{3},\"gc2\":{4},\"pause_ns\":{5},\"loh\":{6},\"poh\":{7},\"gc_index\":{8},\"server\":{9},\"available\":{10}}}",
             MonoNs(), GC.GetTotalAllocatedBytes(true), GC.CollectionCount(0), GC.CollectionCount(1),
             GC.CollectionCount(2), (long)(GC.GetTotalPauseDuration().Ticks * 100), loh, poh, info.Index,
-            System.Runtime.GCSettings.IsServerGC ? "true" : "false");
+            System.Runtime.GCSettings.IsServerGC ? "true" : "false", info.TotalAvailableMemoryBytes);
     }
 
     static int Main(string[] args)
@@ -32,6 +34,8 @@ static class Program
         double mbPerSec = args.Length > 0 ? double.Parse(args[0]) : 40;
         double seconds = args.Length > 1 ? double.Parse(args[1]) : 60;
         int pinnedMb = args.Length > 2 ? int.Parse(args[2]) : 0;
+        double idle = args.Length > 3 ? double.Parse(args[3]) : 0;
+        double idleAfter = args.Length > 4 ? double.Parse(args[4]) : idle;
 
         const int largeSize = 200_000;
         const int largeEvery = 100;
@@ -43,13 +47,15 @@ static class Program
                 pinned[i] = GC.AllocateArray<byte>(256 * 1024, pinned: true);
 
         var rnd = new Random(42);
+        long nextReport = MonoNs();
+        Report();
+        nextReport += 1_000_000_000;
+        nextReport = IdleUntil(MonoNs() + (long)(idle * 1e9), nextReport);
         long start = MonoNs();
         long end = start + (long)(seconds * 1e9);
-        long nextReport = start;
         long budget = 0;
         long n = 0;
         int pinSlot = 0;
-        Report();
         while (true)
         {
             long now = MonoNs();
@@ -57,13 +63,12 @@ static class Program
                 break;
             if (now >= nextReport)
             {
-                if (nextReport != start && pinnedMb > 0)
+                if (pinnedMb > 0)
                 {
                     pinned[pinSlot] = GC.AllocateArray<byte>(256 * 1024, pinned: true);
                     pinSlot = (pinSlot + 1) % pinned.Length;
                 }
-                if (nextReport != start)
-                    Report();
+                Report();
                 nextReport += 1_000_000_000;
             }
             long target = (long)((now - start) / 1e9 * mbPerSec * 1_000_000);
@@ -89,8 +94,25 @@ static class Program
                 }
             }
         }
+        IdleUntil(MonoNs() + (long)(idleAfter * 1e9), nextReport);
         Report();
         GC.KeepAlive(pinned);
         return 0;
+    }
+
+    // Sleeps without allocating (beyond the report itself) until `until`,
+    // reporting once a second; returns the next report time.
+    static long IdleUntil(long until, long nextReport)
+    {
+        while (MonoNs() < until)
+        {
+            if (MonoNs() >= nextReport)
+            {
+                Report();
+                nextReport += 1_000_000_000;
+            }
+            Thread.Sleep(20);
+        }
+        return nextReport;
     }
 }

@@ -1,0 +1,31 @@
+/* Fuzz target: whatever a process on the attach socket answers, parsing it
+ * and judging it as a `load` reply stays in bounds; the same bytes as a
+ * /proc status text too. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../collectors/hotspot_attach.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct gt_attach_reply r;
+	struct gt_error err;
+	if (gt_attach_parse_reply((const char *)data, size, &r) == 0) {
+		if (memchr(r.message, 0, sizeof(r.message)) == NULL)
+			abort();
+		gt_attach_load_result(&r, 1, &err);
+	}
+	char *text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	struct gt_attach_status st;
+	if (gt_attach_parse_status(text, 1, &st) == 0)
+		(void)gt_attach_catches_sigquit(&st);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,32 @@
+/* Fuzz target: a segment image of any bytes must be refused or read within
+ * its bounds. The image is copied to an aligned buffer, as a mapping is. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../collectors/segment_reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct gt_segment_reading r;
+	if (size > GCTOP_SEG_MAX_FILE_SIZE)
+		return 0;
+	uint8_t *buf = aligned_alloc(64, (size + 64) / 64 * 64);
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	struct gt_error err;
+	if (gt_segment_parse(buf, size, &r, &err) == 0) {
+		/* Every string that came out must be terminated inside its field. */
+		for (unsigned i = 0; i < r.snap.by_frame.n; i++)
+			if (memchr(r.snap.by_frame.sites[i].name, 0, sizeof(r.snap.by_frame.sites[i].name)) == NULL)
+				abort();
+		if (r.snap.by_frame.n > GT_ALLOC_SITES_MAX || r.snap.by_type.n > GT_ALLOC_SITES_MAX ||
+		    r.n_recent > GCTOP_SEG_PAUSE_RING)
+			abort();
+	}
+	free(buf);
+	return 0;
+}

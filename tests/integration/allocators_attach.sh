@@ -1,0 +1,86 @@
+#!/bin/sh
+# --allocators on a live JVM: gctop attaches, loads its agent, and reports
+# top allocators by first application frame and by type within 5 points of
+# what the workload measured itself, with the exact allocation total within
+# 5% of ThreadMXBean. Killing gctop stops the agent (its segment goes away);
+# a second gctop resumes it.
+. tests/lib.sh
+require_java
+classes=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
+
+start_java "$WORK/java.log" -Xmx256m -XX:+UseParallelGC -cp "$classes" AllocSites 150 90
+wait_for_hsperf "$JPID" 10 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 1; }
+seg=/proc/$JPID/root/tmp/.gctop-seg-$JPID
+
+"$GCTOP_BIN" -p "$JPID" --allocators --json -n 8 >"$WORK/run1.json" 2>"$WORK/run1.err"
+rc=$?
+check "gctop --allocators ran (status $rc: $(cat "$WORK/run1.err"))" [ "$rc" -eq 0 ]
+
+# Truth: the workload's own per-site and total bytes, interpolated at the
+# sample's wall time.
+python3 - "$WORK/run1.json" "$WORK/java.log" >"$WORK/verdict" <<'PY'
+import json, sys, datetime
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+log = []
+for l in open(sys.argv[2]):
+    if l.startswith("t_ms="):
+        log.append({k: int(v) for k, v in (w.split("=") for w in l.split())})
+d = lines[-1]
+ta = d["top_allocators"]
+def out(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + what)
+last = log[-1]
+tot = last["a"] + last["b"] + last["c"]
+truth = {"AllocSites.siteA": last["a"] / tot, "AllocSites.siteB": last["b"] / tot, "AllocSites.siteC": last["c"] / tot}
+types = {"byte[]": "AllocSites.siteA", "long[]": "AllocSites.siteB", "int[]": "AllocSites.siteC"}
+frames = {f["frame"]: f["share"] for f in ta["by_frame"]}
+out(ta["source"] == "jvmti-sampled" and ta["state"] == "running", "source and state: %s %s" % (ta["source"], ta["state"]))
+out(ta["samples"] and ta["samples"] > 500, "enough samples in the window: %s over %s s" % (ta["samples"], ta["window_s"]))
+order = [f["frame"] for f in ta["by_frame"][:3]]
+out(order == ["AllocSites.siteA", "AllocSites.siteB", "AllocSites.siteC"], "frame ranking %s" % order)
+for name, share in truth.items():
+    got = frames.get(name)
+    out(got is not None and abs(got - share) <= 0.05, "%s share %s vs truth %.3f" % (name, got, share))
+tshares = {t["type"]: t["share"] for t in ta["by_type"]}
+for t, site in types.items():
+    got = tshares.get(t)
+    out(got is not None and abs(got - truth[site]) <= 0.05, "type %s share %s vs truth %.3f" % (t, got, truth[site]))
+out(all(t["heap"] is None for t in ta["by_type"]), "JVM types carry heap null")
+# exact total against ThreadMXBean at the sample's time
+ms = int(datetime.datetime.strptime(d["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp() * 1000)
+pts = [(e["t_ms"], e["total"]) for e in log]
+ref = None
+for (t0, v0), (t1, v1) in zip(pts, pts[1:]):
+    if t0 <= ms <= t1:
+        ref = v0 + (v1 - v0) * (ms - t0) / (t1 - t0)
+if ref is None and pts and ms > pts[-1][0]:
+    (t0, v0), (t1, v1) = pts[-2], pts[-1]
+    ref = v1 + (v1 - v0) * (ms - t1) / (t1 - t0)
+a = d["alloc"]
+out(a["source"] == "exact" and a["since"] == "process_start", "alloc source %s since %s" % (a["source"], a["since"]))
+out(ref is not None and abs(a["bytes_total"] - ref) <= 0.05 * ref,
+    "exact total %s vs ThreadMXBean %s" % (a["bytes_total"], ref))
+rates = [l["alloc"]["rate_bps"] for l in lines[2:] if l["alloc"]["rate_bps"]]
+out(rates and all(abs(r - 150e6) < 0.25 * 150e6 for r in rates), "exact rates near the paced 150 MB/s: %s" % rates)
+PY
+cat "$WORK/verdict"
+
+check "no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '$WORK/java.log'"
+
+# gctop killed: the agent's watchdog stops sampling and removes the segment.
+"$GCTOP_BIN" -p "$JPID" --allocators --json >"$WORK/run2.json" 2>&1 &
+GPID=$!
+CHILD_PIDS="$CHILD_PIDS $GPID"
+i=0
+while [ "$(wc -l <"$WORK/run2.json")" -lt 2 ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "the segment exists while gctop reads it" [ -e "$seg" ]
+kill -9 "$GPID"
+i=0
+while [ -e "$seg" ] && [ "$i" -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+check "the agent removed its segment after gctop was killed" [ ! -e "$seg" ]
+
+# A second gctop loads the same library again and resumes sampling.
+"$GCTOP_BIN" -p "$JPID" --allocators --json -n 3 >"$WORK/run3.json" 2>"$WORK/run3.err"
+check "a second attach ran ($(cat "$WORK/run3.err"))" [ $? -eq 0 ]
+check "a second attach samples again" [ "$(json_get "$WORK/run3.json" -1 "d['top_allocators']['state'] == 'running' and (d['top_allocators']['samples'] or 0) > 0")" = True ]
+check "still no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '$WORK/java.log'"

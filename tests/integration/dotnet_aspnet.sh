@@ -1,0 +1,60 @@
+#!/bin/sh
+# gctop on an ASP.NET Core app: requests from its hosting counters, and bytes
+# allocated per request, the figure users otherwise compute by hand. The app
+# allocates 1,000,000 bytes per request plus what ASP.NET Core itself needs.
+# Tolerances: requests over the window exact; bytes per request +-5% of the
+# runtime's own GC.GetTotalAllocatedBytes delta divided by the requests made.
+. tests/lib.sh
+require_dotnet
+[ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
+out="$PWD/$GCTOP_BUILD/dotnet/AspAlloc"
+if [ ! -x "$out/AspAlloc" ] || [ -n "$(find tests/dotnet/AspAlloc -name '*.cs*' -newer "$out/AspAlloc" 2>/dev/null)" ]; then
+	dotnet build -c Release -o "$out" tests/dotnet/AspAlloc >"$WORK/build.log" 2>&1 ||
+		{ fail "cannot build tests/dotnet/AspAlloc (log: $WORK/build.log)"; exit 0; }
+fi
+PORT=$((20000 + $$ % 20000))
+REQUESTS=40
+"$out/AspAlloc" "$PORT" 1000000 >"$WORK/app.log" 2>&1 &
+APID=$!
+CHILD_PIDS="$CHILD_PIDS $APID"
+
+get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1"; }
+i=0
+until grep -q listening "$WORK/app.log" || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+before=$(get "http://127.0.0.1:$PORT/truth") || { fail "the app does not answer"; exit 0; }
+sleep 0.5
+
+"$GCTOP_BIN" -p "$APID" --json -d 1 -n 7 >"$WORK/g.json" 2>"$WORK/g.err" &
+G=$!
+sleep 2
+python3 -c '
+import sys, urllib.request
+for _ in range(int(sys.argv[2])):
+    urllib.request.urlopen(sys.argv[1], timeout=5).read()' "http://127.0.0.1:$PORT/" "$REQUESTS"
+wait "$G"
+rc=$?
+check "gctop exits 0 ($rc: $(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
+after=$(get "http://127.0.0.1:$PORT/truth")
+
+python3 - "$WORK/g.json" "$before" "$after" "$REQUESTS" <<'PY'
+import json, sys
+g = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+before, after, n = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+def check(ok, what):
+    print(("PASS" if ok else "FAIL") + ": dotnet_aspnet: " + what)
+first, last = g[1], g[-1]
+ops = last["ops"]
+check(ops is not None and ops["name"] == "requests", "ops are requests (%s)" % ops)
+if ops is None:
+    sys.exit(0)
+reqs = ops["total"] - first["ops"]["total"]
+check(reqs == n, "requests over the window %d, made %d" % (reqs, n))
+per = (last["alloc"]["bytes_total"] - first["alloc"]["bytes_total"]) / reqs if reqs else 0
+truth = (after - before) / n
+check(abs(per - truth) <= 0.05 * truth, "bytes per request %.0f vs the runtime's %.0f (+-5%%)" % (per, truth))
+busy = [x["ops"]["bytes_per_op"] for x in g if x["ops"] and x["ops"]["bytes_per_op"]]
+check(bool(busy) and all(abs(b - truth) <= 0.05 * truth for b in busy),
+      "bytes per request in each busy interval %s within 5%% of %.0f" % ([round(b) for b in busy], truth))
+PY
+
+for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; rm -f /tmp/dotnet-diagnostic-"$p"-*-socket; done

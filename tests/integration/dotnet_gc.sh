@@ -1,0 +1,125 @@
+#!/bin/sh
+# gctop against a .NET 10 process that allocates at a steady, known rate and
+# prints its own truth once a second (GC.GetTotalAllocatedBytes,
+# GC.CollectionCount, GC.GetTotalPauseDuration, GC.GetGCMemoryInfo): under
+# Workstation GC, under Server GC with DATAS, and with pinned (POH) buffers.
+#
+# The workload idles before and after its allocating phase, so totals over
+# gctop's window can be held against the workload's own figures taken in the
+# quiet at both ends. Tolerances (each stated where it is used):
+#   allocated bytes over the window and steady per-interval rate: +-5%
+#   collections per generation (GC.CollectionCount): +-1
+#   pause time over the window: +-15% of GC.GetTotalPauseDuration
+#   LOH and POH after the last GC: equal to GC.GetGCMemoryInfo
+. tests/lib.sh
+require_dotnet
+[ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
+# Builds tests/dotnet/GcAlloc once into $GCTOP_BUILD/dotnet/GcAlloc.
+dotnet_gcalloc() {
+	out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc"
+	if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
+		dotnet build -c Release -o "$out" tests/dotnet/GcAlloc >"$WORK/dotnet-build.log" 2>&1 || return 1
+	fi
+	echo "$out/GcAlloc"
+}
+GCALLOC=$(dotnet_gcalloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build.log)"; exit 0; }
+
+RATE_MB=40
+
+# compare NAME GCTOP_NDJSON TRUTH_NDJSON [pinned]
+compare() {
+	python3 - "$@" <<'PY'
+import json, os, sys
+name, gfile, tfile = sys.argv[1:4]
+RATE = float(os.environ["RATE"])
+pinned = len(sys.argv) > 4
+g = [json.loads(l) for l in open(gfile) if l.strip()]
+t = [json.loads(l) for l in open(tfile) if l.strip().startswith("{")]
+out = []
+def check(ok, what):
+    out.append(("PASS" if ok else "FAIL") + ": dotnet_gc: %s: %s" % (name, what))
+if len(g) < 6 or len(t) < 6:
+    check(False, "too few samples: %d from gctop, %d from the workload" % (len(g), len(t)))
+    print("\n".join(out)); sys.exit(0)
+first, last = g[1], g[-1]          # g[0] may precede the meter's first values
+t0, t1 = t[1], t[-1]               # quiet before, quiet after the allocating phase
+# allocation over the window, both sides exact: +-5%
+ga = last["alloc"]["bytes_total"] - first["alloc"]["bytes_total"]
+ta = t1["alloc"] - t0["alloc"]
+check(abs(ga - ta) <= 0.05 * ta, "allocated over the window %d vs the runtime's %d (+-5%%)" % (ga, ta))
+check(last["alloc"]["source"] == "exact" and last["alloc"]["since"] == "process_start",
+      "allocation source exact since process start (%s, %s)" % (last["alloc"]["source"], last["alloc"]["since"]))
+check(abs(last["alloc"]["bytes_total"] - t1["alloc"]) <= 0.05 * t1["alloc"],
+      "allocated since start %d vs GC.GetTotalAllocatedBytes %d (+-5%%)" % (last["alloc"]["bytes_total"], t1["alloc"]))
+# the steady rate: the median of gctop's intervals while allocating, +-5% of
+# the workload's own rate over its allocating seconds
+busy = [x["alloc"]["rate_bps"] for x in g[1:] if x["alloc"]["rate_bps"] and x["alloc"]["rate_bps"] > 0.5 * RATE]
+truth_rate = [(b["alloc"] - a["alloc"]) / ((b["t_ns"] - a["t_ns"]) / 1e9) for a, b in zip(t, t[1:])]
+truth_rate = sorted(r for r in truth_rate if r > 0.5 * RATE)
+if busy and truth_rate:
+    gm = sorted(busy)[len(busy) // 2]
+    tm = truth_rate[len(truth_rate) // 2]
+    check(abs(gm - tm) <= 0.05 * tm, "steady rate %.0f B/s vs the runtime's %.0f B/s (+-5%%)" % (gm, tm))
+else:
+    check(False, "no allocating interval seen (gctop %d, workload %d)" % (len(busy), len(truth_rate)))
+# collections, counted like GC.CollectionCount, since process start: +-1
+for k in range(3):
+    gc = last["generations"][k]["collections"]
+    tc = t1["gc%d" % k]
+    check(gc is not None and abs(gc - tc) <= 1, "gen%d collections %s vs GC.CollectionCount %d (+-1)" % (k, gc, tc))
+    d = last["generations"][k]["collections"] - first["generations"][k]["collections"]
+    td = t1["gc%d" % k] - t0["gc%d" % k]
+    check(abs(d - td) <= 1, "gen%d collections over the window %d vs %d (+-1)" % (k, d, td))
+check(sum(c["collections"] for c in last["collectors"]) == last["generations"][0]["collections"],
+      "GCs by condemned generation add up to gen0's count")
+# pause time over the window: +-15% of GC.GetTotalPauseDuration
+gp = last["pause"]["total_s"] - first["pause"]["total_s"]
+tp = (t1["pause_ns"] - t0["pause_ns"]) / 1e9
+check(tp > 0 and abs(gp - tp) <= 0.15 * tp, "pause over the window %.4f s vs the runtime's %.4f s (+-15%%)" % (gp, tp))
+check(last["pause"]["max_ms"] is not None and last["pause"]["last_ms"] is not None, "last and longest pause present")
+# sizes after the last GC, read in the quiet: equal
+check(last["large_objects"] is not None and last["large_objects"]["bytes"] == t1["loh"],
+      "LOH %s vs GC.GetGCMemoryInfo gen3 %d" % (last["large_objects"] and last["large_objects"]["bytes"], t1["loh"]))
+check(last["large_objects"]["source"] == "loh", "large-object source is loh")
+if pinned:
+    check(last["large_objects"]["pinned_bytes"] == t1["poh"] and t1["poh"] > 4 << 20,
+          "POH %s vs GC.GetGCMemoryInfo gen4 %d" % (last["large_objects"]["pinned_bytes"], t1["poh"]))
+check(last["memory"]["heap_committed_bytes"] and last["memory"]["heap_committed_bytes"] >= last["memory"]["heap_used_bytes"] * 0.5,
+      "GC committed bytes present (%s)" % last["memory"]["heap_committed_bytes"])
+check(last["dropped_events"] == 0, "no events dropped (%s)" % last["dropped_events"])
+check(last["runtime"] == "dotnet" and last["runtime_version"].startswith("10."), "runtime dotnet %s" % last["runtime_version"])
+print("\n".join(out))
+PY
+}
+
+# run_case NAME "ENV=VALUE ..." PINNED_MB [pinned]
+run_case() {
+	name=$1
+	truth="$WORK/$name.truth"
+	out="$WORK/$name.json"
+	# idle 2 s, allocate 5 s, idle 4 s; gctop samples 10 times, a second
+	# apart, its last sample well after the allocating ends (gctop reads the
+	# runtime's allocation counter 0.7 s behind) and before the process does
+	env $2 "$GCALLOC" "$RATE_MB" 5 "$3" 2 4 >"$truth" 2>&1 &
+	DPID=$!
+	CHILD_PIDS="$CHILD_PIDS $DPID"
+	i=0
+	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+	"$GCTOP_BIN" -p "$DPID" --json -d 1 -n 10 >"$out" 2>"$WORK/$name.err"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then pass "$name: gctop exits 0"; else fail "$name: gctop exits $rc: $(head -c 300 "$WORK/$name.err")"; fi
+	wait "$DPID"
+	RATE=$((RATE_MB * 1000000)) compare "$name" "$out" "$truth" $4
+	GC_NAME=$(json_get "$out" -1 'd["gc"]')
+	GC_MODE=$(json_get "$out" -1 'd["target"]["gc_mode"]')
+}
+
+run_case workstation "DOTNET_gcServer=0" 0
+check "workstation: gc is Workstation ($GC_NAME)" [ "$GC_NAME" = Workstation ]
+run_case server-datas "DOTNET_gcServer=1 DOTNET_GCDynamicAdaptationMode=1" 0
+check "server-datas: gc is Server ($GC_NAME)" [ "$GC_NAME" = Server ]
+case "$GC_MODE" in *DATAS*) pass "server-datas: mode names DATAS ($GC_MODE)" ;; *) fail "server-datas: mode lacks DATAS ($GC_MODE)" ;; esac
+run_case pinned "DOTNET_gcServer=0" 8 pinned
+
+# The runtime leaves its socket behind when killed: remove those of ours.
+for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; rm -f /tmp/dotnet-diagnostic-"$p"-*-socket; done

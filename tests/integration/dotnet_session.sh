@@ -1,0 +1,123 @@
+#!/bin/sh
+# gctop's EventPipe session is harmless to a .NET target: two gctops watch one
+# process at once; a SIGKILLed gctop leaves no session behind (the runtime
+# ends a session whose socket closes), so the target's sockets return to
+# their count before gctop and a new session works; a process without
+# diagnostics gets one clear sentence; --list finds the process.
+. tests/lib.sh
+require_dotnet
+[ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
+out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc"
+if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
+	dotnet build -c Release -o "$out" tests/dotnet/GcAlloc >"$WORK/dotnet-build.log" 2>&1 ||
+		{ fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build.log)"; exit 0; }
+fi
+GCALLOC="$out/GcAlloc"
+
+# socket_count PID: the runtime's listening socket plus one per open
+# diagnostics connection (an EventPipe stream is one).
+socket_count() {
+	n=0
+	for f in /proc/"$1"/fd/*; do
+		case "$(readlink "$f" 2>/dev/null)" in socket:*) n=$((n + 1)) ;; esac
+	done
+	echo "$n"
+}
+
+wait_socket() {
+	i=0
+	until ls /tmp/dotnet-diagnostic-"$1"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+
+# a light workload for 30 s, with a heap hard limit; killed by the cleanup
+DOTNET_GCHeapHardLimit=0x20000000 "$GCALLOC" 10 30 >"$WORK/truth" 2>&1 &
+DPID=$!
+CHILD_PIDS="$CHILD_PIDS $DPID"
+wait_socket "$DPID"
+sleep 0.5
+base=$(socket_count "$DPID")
+
+# two gctops at once
+"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 6 >"$WORK/a.json" 2>"$WORK/a.err" &
+A=$!
+"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 6 >"$WORK/b.json" 2>"$WORK/b.err"
+rb=$?
+wait "$A"
+ra=$?
+check "two gctops on one process both exit 0 ($ra, $rb: $(cat "$WORK/a.err" "$WORK/b.err" | head -c 300))" [ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]
+ca=$(json_get "$WORK/a.json" -1 'd["alloc"]["bytes_total"] is not None and d["generations"][0]["collections"] is not None')
+cb=$(json_get "$WORK/b.json" -1 'd["alloc"]["bytes_total"] is not None and d["generations"][0]["collections"] is not None')
+check "both see allocation and collections ($ca, $cb)" [ "$ca" = True ] && [ "$cb" = True ]
+limit=$(json_get "$WORK/a.json" -1 'd["memory"]["gc_hard_limit_bytes"]')
+truth=$(json_get "$WORK/truth" 1 'd["available"]')
+check "GC hard limit $limit equals the runtime's TotalAvailableMemoryBytes $truth" [ "$limit" = "$truth" ]
+
+# SIGKILL: no StopTracing is sent; the runtime must notice the closed stream
+"$GCTOP_BIN" -p "$DPID" --json -d 0.5 >"$WORK/k.json" 2>&1 &
+K=$!
+i=0
+until [ "$(grep -c . "$WORK/k.json" 2>/dev/null)" -ge 2 ] || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+during=$(socket_count "$DPID")
+check "the session adds a connection while gctop runs ($base -> $during)" [ "$during" -gt "$base" ]
+kill -9 "$K"
+wait "$K" 2>/dev/null
+i=0
+until [ "$(socket_count "$DPID")" -le "$base" ] || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+after=$(socket_count "$DPID")
+check "after SIGKILL the target's sockets return to $base within 5 s (now $after)" [ "$after" -le "$base" ]
+"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 3 >"$WORK/c.json" 2>"$WORK/c.err"
+check "a new session works after the kill (exit $?)" [ -s "$WORK/c.json" ]
+check "the target is still running" kill -0 "$DPID"
+i=0
+until [ "$(socket_count "$DPID")" -le "$base" ] || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "a normal exit leaves no connection behind ($(socket_count "$DPID") <= $base)" [ "$(socket_count "$DPID")" -le "$base" ]
+
+# --list finds it without opening a session
+"$GCTOP_BIN" -l --json >"$WORK/list.json" 2>"$WORK/list.err"
+found=$(python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = [r for x in rows for r in (x if isinstance(x, list) else [x])]
+print(any(str(sys.argv[2]) in json.dumps(r) and "dotnet" in json.dumps(r) for r in rows))' "$WORK/list.json" "$DPID" 2>&1)
+check "gctop --list shows the .NET process ($found)" [ "$found" = True ]
+check "--list opened no session ($(socket_count "$DPID") <= $base)" [ "$(socket_count "$DPID")" -le "$base" ]
+
+# diagnostics off: one sentence, exit 6 (no data)
+DOTNET_EnableDiagnostics=0 "$GCALLOC" 1 20 >/dev/null 2>&1 &
+OFF=$!
+CHILD_PIDS="$CHILD_PIDS $OFF"
+i=0
+until grep -q libcoreclr /proc/"$OFF"/maps 2>/dev/null || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+"$GCTOP_BIN" -p "$OFF" --json -n 1 >/dev/null 2>"$WORK/off.err"
+rc=$?
+check "DOTNET_EnableDiagnostics=0 exits 6 (got $rc)" [ "$rc" -eq 6 ]
+check "and says why: $(cat "$WORK/off.err")" grep -q "DOTNET_EnableDiagnostics=0" "$WORK/off.err"
+
+# a process in its own pid and mount namespaces, as in a container seen from
+# the host: its socket is named after its inner pid and found through
+# /proc/PID/root (needs root for unshare)
+if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
+	unshare --pid --fork --mount-proc "$GCALLOC" 10 8 >/dev/null 2>&1 &
+	U=$!
+	CHILD_PIDS="$CHILD_PIDS $U"
+	NSP=""
+	i=0
+	while [ -z "$NSP" ] && [ "$i" -lt 50 ]; do
+		NSP=$(pgrep -P "$U" -f GcAlloc | head -1)
+		sleep 0.1
+		i=$((i + 1))
+	done
+	i=0
+	until ls /proc/"$NSP"/root/tmp/dotnet-diagnostic-1-*-socket >/dev/null 2>&1 || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	"$GCTOP_BIN" -p "$NSP" --json -d 0.5 -n 4 >"$WORK/ns.json" 2>"$WORK/ns.err"
+	check "a process in another pid namespace is watched ($(head -c 200 "$WORK/ns.err"))" [ -s "$WORK/ns.json" ]
+	seen=$(json_get "$WORK/ns.json" -1 'd["runtime"] == "dotnet" and d["generations"][0]["collections"] is not None')
+	check "and its figures arrive ($seen)" [ "$seen" = True ]
+	kill "$U" "$NSP" 2>/dev/null
+else
+	skip "pid namespaces need root and unshare"
+fi
+
+# The runtime leaves its socket behind when killed: remove those of ours.
+for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+for p in $CHILD_PIDS $NSP; do rm -f /tmp/dotnet-diagnostic-"$p"-*-socket; done

@@ -1,0 +1,135 @@
+/* The attach listener's replies as JDK 17 and JDK 21+/25 send them, what
+ * each means for the user, and the /proc status fields attach relies on. */
+#include <string.h>
+
+#include "../../collectors/hotspot_attach.h"
+#include "check.h"
+
+static int parse(const char *text, struct gt_attach_reply *r)
+{
+	return gt_attach_parse_reply(text, strlen(text), r);
+}
+
+static void test_load_ok_jdk17_and_25(void)
+{
+	struct gt_attach_reply r;
+	struct gt_error err;
+	CHECK(parse("0\nreturn code: 0\n", &r) == 0);
+	CHECK(r.status == 0 && r.have_return_code && r.return_code == 0);
+	CHECK(gt_attach_load_result(&r, 42, &err) == 0);
+}
+
+static void test_agent_return_codes(void)
+{
+	struct gt_attach_reply r;
+	struct gt_error err;
+	CHECK(parse("0\nreturn code: 3\n", &r) == 0);
+	CHECK(r.have_return_code && r.return_code == 3);
+	CHECK(gt_attach_load_result(&r, 42, &err) == -1 && strstr(err.msg, "shared-memory file"));
+	CHECK(parse("0\nreturn code: 1\n", &r) == 0);
+	CHECK(gt_attach_load_result(&r, 42, &err) == -1 && strstr(err.msg, "JDK 11"));
+	/* JDK 8 answers a bare number. */
+	CHECK(parse("0\n2\n", &r) == 0);
+	CHECK(r.have_return_code && r.return_code == 2);
+}
+
+static void test_dynamic_loading_disabled(void)
+{
+	struct gt_attach_reply r;
+	struct gt_error err;
+	/* JDK 17: status -1; JDK 21+: status 0, the same text. */
+	const char *texts[] = {
+		"-1\nDynamic agent loading is not enabled. Use -XX:+EnableDynamicAgentLoading to launch target VM.\n",
+		"0\nDynamic agent loading is not enabled. Use -XX:+EnableDynamicAgentLoading to launch target VM.\n",
+	};
+	for (int i = 0; i < 2; i++) {
+		CHECK(parse(texts[i], &r) == 0);
+		CHECK(!r.have_return_code);
+		CHECK(gt_attach_load_result(&r, 42, &err) == -1 && strstr(err.msg, "-XX:-EnableDynamicAgentLoading"));
+	}
+}
+
+static void test_library_not_loaded(void)
+{
+	struct gt_attach_reply r;
+	struct gt_error err;
+	const char *texts[] = {
+		"-1\n/nonexistent.so was not loaded.\n/nonexistent.so: cannot open shared object file: No such file or directory\n",
+		"0\n/nonexistent.so was not loaded.\n/nonexistent.so: cannot open shared object file: No such file or directory\n",
+	};
+	for (int i = 0; i < 2; i++) {
+		CHECK(parse(texts[i], &r) == 0);
+		CHECK(gt_attach_load_result(&r, 42, &err) == -1 && strstr(err.msg, "cannot open shared object file"));
+		CHECK(strstr(r.message, "was not loaded.; /nonexistent.so") != NULL);
+	}
+}
+
+static void test_other_replies(void)
+{
+	struct gt_attach_reply r;
+	struct gt_error err;
+	CHECK(parse("-1\nOperation bogus not recognized!\n", &r) == 0);
+	CHECK(r.status == -1 && !r.have_return_code);
+	CHECK(gt_attach_load_result(&r, 42, &err) == -1 && strstr(err.msg, "not recognized"));
+	CHECK(parse("101\n", &r) == 0);
+	CHECK(gt_attach_load_result(&r, 42, &err) == -1 && strstr(err.msg, "protocol version"));
+	CHECK(parse("0\n2 streaming", &r) == 0); /* getversion on 25 */
+	CHECK(parse("", &r) == -1);
+	CHECK(parse("garbage\n", &r) == -1);
+	CHECK(parse("\n0\n", &r) == -1);
+	CHECK(parse("0", &r) == 0 && r.status == 0 && !r.have_return_code);
+	CHECK(gt_attach_load_result(&r, 42, &err) == -1);
+	CHECK(parse("0\r\nreturn code: 0\r\n", &r) == 0 && r.status == 0);
+}
+
+static void test_message_bounded_and_clean(void)
+{
+	char big[2000];
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "-1\n", 3);
+	big[500] = '\x1b';
+	big[sizeof(big) - 1] = '\0';
+	struct gt_attach_reply r;
+	CHECK(parse(big, &r) == 0);
+	CHECK(strlen(r.message) == sizeof(r.message) - 1);
+	CHECK(strchr(r.message, '\x1b') == NULL);
+}
+
+static void test_status_fields(void)
+{
+	const char *text =
+		"Name:\tjava\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t4242\nNgid:\t0\nPid:\t4242\n"
+		"Uid:\t1000\t1001\t1001\t1001\nGid:\t2000\t2002\t2002\t2002\n"
+		"NStgid:\t4242\t7\nNSpid:\t4242\t7\n"
+		"SigQ:\t0/31446\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\n"
+		"SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\nSigCgt:\t2000000181005ccf\n";
+	struct gt_attach_status st;
+	CHECK(gt_attach_parse_status(text, 4242, &st) == 0);
+	CHECK(st.nspid == 7);
+	CHECK(st.euid == 1001 && st.egid == 2002);
+	CHECK(gt_attach_catches_sigquit(&st));
+
+	/* -Xrs: SIGQUIT (bit 3 counted from 1) not caught. */
+	const char *xrs = "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nNSpid:\t99\n"
+			  "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\nSigCgt:\t2000000181005cc9\n";
+	CHECK(gt_attach_parse_status(xrs, 99, &st) == 0);
+	CHECK(st.nspid == 99 && !gt_attach_catches_sigquit(&st));
+
+	/* Ignored wins over caught; missing fields mean no signal facts. */
+	const char *ign = "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nSigBlk:\t0\nSigIgn:\t4\nSigCgt:\t4\n";
+	CHECK(gt_attach_parse_status(ign, 5, &st) == 0 && st.nspid == 5 && !gt_attach_catches_sigquit(&st));
+	CHECK(gt_attach_parse_status("Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", 5, &st) == 0 && !st.have_signals);
+	CHECK(gt_attach_parse_status("Name:\tjava\n", 5, &st) == -1);
+}
+
+int main(void)
+{
+	RUN_TEST(test_load_ok_jdk17_and_25);
+	RUN_TEST(test_agent_return_codes);
+	RUN_TEST(test_dynamic_loading_disabled);
+	RUN_TEST(test_library_not_loaded);
+	RUN_TEST(test_other_replies);
+	RUN_TEST(test_message_bounded_and_clean);
+	RUN_TEST(test_status_fields);
+	return check_summary();
+}

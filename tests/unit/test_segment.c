@@ -1,0 +1,326 @@
+/* The segment layout, publisher and reader: round trips through a real
+ * file, and crafted segments the reader must refuse or bound. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../collectors/segment_reader.h"
+#include "../../segment/publish.h"
+#include "check.h"
+
+static char dir[64];
+static struct gt_segment_reading reading; /* large: off the stack */
+
+static int publish(struct gctop_pub *p, const char *name, uint32_t frames, uint32_t types)
+{
+	char path[256], err[200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	struct gctop_pub_config cfg = { frames, types, GCTOP_SEG_F_ALLOC_TOTAL | GCTOP_SEG_F_PAUSES, "test-sampled" };
+	return gctop_pub_create(p, path, &cfg, err, sizeof(err));
+}
+
+static const struct gt_alloc_site *find(const struct gt_alloc_table *t, const char *name)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		if (strcmp(t->sites[i].name, name) == 0)
+			return &t->sites[i];
+	return NULL;
+}
+
+static void test_round_trip(void)
+{
+	struct gctop_pub p;
+	CHECK(publish(&p, "rt", 64, 32) == 0);
+	if (!p.hdr)
+		return;
+	struct stat st;
+	CHECK(lstat(p.path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	gctop_pub_set_state(&p, GCTOP_SEG_RUNNING, NULL);
+	gctop_pub_set_interval(&p, 524288);
+	for (int i = 0; i < 6; i++)
+		gctop_pub_sample(&p, "Lab.siteA", "byte[]", GCTOP_SEG_HEAP_UNKNOWN, 1000);
+	for (int i = 0; i < 3; i++)
+		gctop_pub_sample(&p, "Lab.siteB", "long[]", GCTOP_SEG_HEAP_LARGE, 1000);
+	gctop_pub_sample(&p, "Lab.siteC", "int[]", GCTOP_SEG_HEAP_UNKNOWN, 1000);
+	gctop_pub_set_alloc_total(&p, 123456789, 42);
+	gctop_pub_pause(&p, 3000000);
+	gctop_pub_pause(&p, 1000000);
+
+	struct gt_segment *s;
+	struct gt_error err;
+	CHECK(gt_segment_open(p.path, getuid(), &s, &err) == 0);
+	if (!s) {
+		gctop_pub_close(&p);
+		return;
+	}
+	CHECK(gt_segment_read(s, &reading, &err) == 0);
+	CHECK(reading.snap.state == GT_SAMPLER_RUNNING);
+	CHECK_STR(reading.snap.source, "test-sampled");
+	CHECK_U64(reading.snap.samples, 10);
+	CHECK_U64(reading.snap.est_bytes, 10000);
+	CHECK_U64(reading.snap.interval_bytes, 524288);
+	CHECK(reading.alloc_total.valid);
+	CHECK_U64(reading.alloc_total.value, 123456789);
+	CHECK_U64(reading.alloc_total_ns, 42);
+	CHECK_U64(reading.pause_count.value, 2);
+	CHECK_U64(reading.pause_total_ns.value, 4000000);
+	CHECK_U64(reading.n_recent, 2);
+	CHECK_U64(reading.recent_ns[0], 3000000);
+	CHECK_U64(reading.recent_ns[1], 1000000);
+	CHECK_U64(reading.snap.by_frame.n, 3);
+	CHECK(reading.snap.by_frame.complete);
+	CHECK_STR(reading.snap.by_frame.sites[0].name, "Lab.siteA");
+	CHECK_U64(reading.snap.by_frame.sites[0].bytes, 6000);
+	CHECK_U64(reading.snap.by_frame.sites[0].count, 6);
+	const struct gt_alloc_site *b = find(&reading.snap.by_type, "long[]");
+	CHECK(b && b->heap == GT_ALLOC_HEAP_LARGE && b->bytes == 3000);
+
+	/* The reader heartbeat is the one thing gctop writes. */
+	gt_segment_beat(s, 777);
+	CHECK_U64(gctop_pub_reader_heartbeat(&p), 777);
+	gt_segment_request_interval(s, 65536);
+	CHECK_U64(gctop_pub_requested_interval(&p), 65536);
+
+	gctop_pub_unlink(&p);
+	CHECK(gt_segment_replaced(s));
+	gt_segment_close(s);
+	gctop_pub_close(&p);
+}
+
+/* Two names with the same key must stay two sites. */
+static void test_collision_keeps_names_apart(void)
+{
+	struct gctop_pub p;
+	CHECK(publish(&p, "coll", 16, 16) == 0);
+	if (!p.hdr)
+		return;
+	/* Plant a site with the key of "Real.method" but another name. */
+	uint64_t key = gctop_seg_key("Real.method");
+	struct gctop_seg_site *t = (struct gctop_seg_site *)((char *)p.hdr + p.hdr->frame_offset);
+	struct gctop_seg_site *slot = &t[key & 15];
+	snprintf(slot->name, sizeof(slot->name), "Impostor.method");
+	slot->key = key;
+	gctop_pub_sample(&p, "Real.method", NULL, GCTOP_SEG_HEAP_UNKNOWN, 500);
+	CHECK_U64(slot->bytes, 0);
+	CHECK_U64(t[(key + 1) & 15].bytes, 500);
+	CHECK_STR(t[(key + 1) & 15].name, "Real.method");
+	gctop_pub_close(&p);
+}
+
+static void test_table_full_counts_dropped(void)
+{
+	struct gctop_pub p;
+	CHECK(publish(&p, "full", 4, 4) == 0);
+	if (!p.hdr)
+		return;
+	char name[32];
+	for (int i = 0; i < 6; i++) {
+		snprintf(name, sizeof(name), "C.m%d", i);
+		gctop_pub_sample(&p, name, NULL, GCTOP_SEG_HEAP_UNKNOWN, 1);
+	}
+	CHECK_U64(p.hdr->dropped, 2);
+	CHECK_U64(p.hdr->samples, 6);
+	gctop_pub_close(&p);
+}
+
+static void test_top_k_bounded(void)
+{
+	struct gctop_pub p;
+	CHECK(publish(&p, "topk", 256, 16) == 0);
+	if (!p.hdr)
+		return;
+	char name[32];
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "C.m%03d", i);
+		gctop_pub_sample(&p, name, NULL, GCTOP_SEG_HEAP_UNKNOWN, (uint64_t)(i + 1) * 10);
+	}
+	struct gt_error err;
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &err) == 0);
+	CHECK_U64(reading.snap.by_frame.n, GT_ALLOC_SITES_MAX);
+	CHECK(!reading.snap.by_frame.complete);
+	CHECK_STR(reading.snap.by_frame.sites[0].name, "C.m099");
+	CHECK_U64(reading.snap.by_frame.sites[GT_ALLOC_SITES_MAX - 1].bytes, (uint64_t)(100 - GT_ALLOC_SITES_MAX + 1) * 10);
+	gctop_pub_close(&p);
+}
+
+/* A private copy of a fresh segment to break. */
+static uint8_t *crafted(size_t *len)
+{
+	struct gctop_pub p;
+	if (publish(&p, "craft", 8, 8) != 0)
+		return NULL;
+	gctop_pub_sample(&p, "A.b", "byte[]", GCTOP_SEG_HEAP_UNKNOWN, 10);
+	uint8_t *buf = aligned_alloc(64, (p.size + 63) / 64 * 64);
+	if (buf)
+		memcpy(buf, p.hdr, p.size);
+	*len = p.size;
+	gctop_pub_close(&p);
+	return buf;
+}
+
+static int parse_crafted(uint8_t *buf, size_t len, struct gt_error *err)
+{
+	return gt_segment_parse(buf, len, &reading, err);
+}
+
+static void test_refuses_bad_layouts(void)
+{
+	size_t len;
+	uint8_t *buf = crafted(&len);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	struct gctop_seg_header *h = (struct gctop_seg_header *)buf;
+	struct gctop_seg_header orig = *h;
+	struct gt_error err;
+
+	CHECK(parse_crafted(buf, len, &err) == 0);
+	h->magic[0] = 'X';
+	CHECK(parse_crafted(buf, len, &err) == -1 && strstr(err.msg, "magic"));
+	*h = orig;
+	h->version = 2;
+	CHECK(parse_crafted(buf, len, &err) == -1 && strstr(err.msg, "version 2"));
+	*h = orig;
+	h->file_size = len + 4096;
+	CHECK(parse_crafted(buf, len, &err) == -1);
+	*h = orig;
+	h->frame_slots = 1u << 30;
+	CHECK(parse_crafted(buf, len, &err) == -1);
+	*h = orig;
+	h->type_slots = 6; /* not a power of two */
+	CHECK(parse_crafted(buf, len, &err) == -1);
+	*h = orig;
+	h->type_offset = h->frame_offset; /* overlapping tables */
+	CHECK(parse_crafted(buf, len, &err) == -1 && strstr(err.msg, "overlapping"));
+	*h = orig;
+	h->frame_offset = 0xfffffff8u;
+	CHECK(parse_crafted(buf, len, &err) == -1);
+	*h = orig;
+	h->slot_size = 128;
+	CHECK(parse_crafted(buf, len, &err) == -1);
+	*h = orig;
+	CHECK(parse_crafted(buf, 512, &err) == -1 && strstr(err.msg, "truncated"));
+	free(buf);
+}
+
+static void test_torn_seqlock_reported(void)
+{
+	size_t len;
+	uint8_t *buf = crafted(&len);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	struct gctop_seg_header *h = (struct gctop_seg_header *)buf;
+	struct gt_error err;
+	h->seq = 7; /* a writer that never finished */
+	CHECK(parse_crafted(buf, len, &err) == GT_SEGMENT_TORN);
+	h->seq = 8;
+	h->flags |= GCTOP_SEG_F_PAUSES;
+	h->pause_seq = 3;
+	CHECK(parse_crafted(buf, len, &err) == GT_SEGMENT_TORN);
+	h->pause_seq = 4;
+	CHECK(parse_crafted(buf, len, &err) == 0);
+	free(buf);
+}
+
+static void test_strings_bounded_and_cleaned(void)
+{
+	size_t len;
+	uint8_t *buf = crafted(&len);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	struct gctop_seg_header *h = (struct gctop_seg_header *)buf;
+	struct gctop_seg_site *t = (struct gctop_seg_site *)(buf + h->frame_offset);
+	struct gctop_seg_site *s = NULL;
+	for (unsigned i = 0; i < h->frame_slots; i++)
+		if (t[i].key > 1)
+			s = &t[i];
+	CHECK(s != NULL);
+	if (!s) {
+		free(buf);
+		return;
+	}
+	memset(s->name, 'A', sizeof(s->name)); /* no NUL at all */
+	memset(h->source, 'S', sizeof(h->source));
+	memset(h->message, 'M', sizeof(h->message));
+	struct gt_error err;
+	CHECK(parse_crafted(buf, len, &err) == 0);
+	CHECK_U64(strlen(reading.snap.by_frame.sites[0].name), GCTOP_SEG_NAME_LEN - 1);
+	CHECK_U64(strlen(reading.snap.source), sizeof(reading.snap.source) - 1);
+	CHECK(strlen(reading.snap.message) < sizeof(reading.snap.message));
+
+	memcpy(s->name, "Bad\x01\n\xff\xc3(name", 13);
+	s->name[13] = '\0';
+	CHECK(parse_crafted(buf, len, &err) == 0);
+	CHECK_STR(reading.snap.by_frame.sites[0].name, "Bad??" "??" "(name");
+	memcpy(s->name, "Caf\xc3\xa9.m", 8); /* valid UTF-8 stays */
+	CHECK(parse_crafted(buf, len, &err) == 0);
+	CHECK_STR(reading.snap.by_frame.sites[0].name, "Caf\xc3\xa9.m");
+	free(buf);
+}
+
+static void test_open_refuses_unsafe_files(void)
+{
+	struct gctop_pub p;
+	CHECK(publish(&p, "safe", 8, 8) == 0);
+	if (!p.hdr)
+		return;
+	struct gt_segment *s = NULL;
+	struct gt_error err;
+	char link[256];
+	snprintf(link, sizeof(link), "%s/link", dir);
+	CHECK(symlink(p.path, link) == 0);
+	CHECK(gt_segment_open(link, getuid(), &s, &err) == -1 && strstr(err.msg, "symbolic link"));
+	CHECK(gt_segment_open(p.path, getuid() + 1, &s, &err) == -1);
+	CHECK(chmod(p.path, 0644) == 0);
+	CHECK(gt_segment_open(p.path, getuid(), &s, &err) == -1 && strstr(err.msg, "0600"));
+	CHECK(chmod(p.path, 0600) == 0);
+	char missing[256];
+	snprintf(missing, sizeof(missing), "%s/none", dir);
+	CHECK(gt_segment_open(missing, getuid(), &s, &err) == -1 && errno == ENOENT);
+	CHECK(gt_segment_open(p.path, getuid(), &s, &err) == 0);
+	gt_segment_close(s);
+	unlink(link);
+	gctop_pub_close(&p);
+	CHECK(access(p.path, F_OK) != 0);
+}
+
+/* A publisher replacing a stale file of the same name: O_EXCL temp + rename. */
+static void test_create_replaces_stale_file(void)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/stale", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, "junk", 4) == 4);
+	close(fd);
+	struct gctop_pub p;
+	CHECK(publish(&p, "stale", 8, 8) == 0);
+	struct gt_error err;
+	CHECK(p.hdr && gt_segment_parse(p.hdr, p.size, &reading, &err) == 0);
+	gctop_pub_close(&p);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/gctop-test-segment.XXXXXX");
+	if (!mkdtemp(dir)) {
+		printf("FAIL: test_segment: cannot create a temporary directory\n");
+		return 1;
+	}
+	RUN_TEST(test_round_trip);
+	RUN_TEST(test_collision_keeps_names_apart);
+	RUN_TEST(test_table_full_counts_dropped);
+	RUN_TEST(test_top_k_bounded);
+	RUN_TEST(test_refuses_bad_layouts);
+	RUN_TEST(test_torn_seqlock_reported);
+	RUN_TEST(test_strings_bounded_and_cleaned);
+	RUN_TEST(test_open_refuses_unsafe_files);
+	RUN_TEST(test_create_replaces_stale_file);
+	rmdir(dir);
+	return check_summary();
+}
