@@ -34,6 +34,7 @@ struct gt_collector {
 	struct gt_u64 start_time_ms;
 	int64_t last_exit_seen[HOTSPOT_COLLECTOR_SLOTS];
 	uint64_t pause_max_ns;     /* since the previous sample */
+	bool sampled;              /* a previous sample exists, so pause_max_ns covers a whole interval */
 	/* The latest completed pause, kept because the counters hide it while
 	 * the next pause of the same collector is under way. */
 	int64_t last_pause_exit;
@@ -262,8 +263,9 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 		gt_u64_set(&out->large_bytes, c->alloc.large_live_bytes);
 		gt_u64_set(&out->large_alloc_bytes_total, c->alloc.large_total_bytes);
 	}
-	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
+	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH && c->sampled)
 		gt_u64_set(&out->pause_max_ns, c->pause_max_ns);
+	c->sampled = true;
 	if (c->last_pause_ns.valid)
 		out->last_pause_ns = c->last_pause_ns;
 	c->pause_max_ns = 0;

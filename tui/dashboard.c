@@ -35,6 +35,7 @@ void gt_dashboard_close(struct gt_dashboard *db)
 			delwin(db->win[i]);
 	if (db->target)
 		gt_target_close(db->target);
+	gt_dashboard_free_allocators(db);
 	free(db->history);
 	free(db->frozen_history);
 	memset(db, 0, sizeof(*db));
@@ -66,6 +67,7 @@ bool gt_dashboard_sample(struct gt_dashboard *db)
 	db->prev = cur;
 	db->have_prev = true;
 	db->info = *gt_target_info(db->target);
+	gt_dashboard_update_allocators(db);
 	db->message[0] = '\0';
 	return false;
 }
@@ -77,6 +79,7 @@ void gt_dashboard_toggle_freeze(struct gt_dashboard *db)
 		db->frozen_derived = db->derived;
 		db->frozen_have_derived = db->have_derived;
 		*db->frozen_history = *db->history;
+		gt_dashboard_freeze_allocators(db);
 	}
 }
 
@@ -103,6 +106,8 @@ static void fill_ctx(const struct gt_dashboard *db, struct gt_view_ctx *ctx, con
 	ctx->window_ns = GT_DASHBOARD_WINDOW_NS;
 	/* An exited target's uptime stops where its figures stopped. */
 	ctx->now_wall_ms = db->exited && db->have_prev ? db->prev.wall_ms : now_wall_ms;
+	ctx->alloc = db->frozen ? db->frozen_alloc : db->alloc;
+	ctx->alloc_message = db->frozen ? db->frozen_alloc_message : db->alloc_message;
 }
 
 /* Keeps one window per shown pane, made anew only when its place changes. */
@@ -139,6 +144,7 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 	}
 	gt_layout_compute(rows, cols, req, n, &db->layout);
 	for (int i = 0; i < n; i++) {
+		db->max_scroll[i] = 0;
 		if (!db->layout.shown[i]) {
 			if (db->win[i]) {
 				delwin(db->win[i]);
@@ -151,6 +157,10 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 			continue;
 		ctx.number = i + 1;
 		ctx.focused = i == db->focus;
+		int content = gt_panes[i]->content_rows ? gt_panes[i]->content_rows(&ctx) : req[i].want_rows;
+		db->max_scroll[i] = content > db->layout.rects[i].rows ? content - db->layout.rects[i].rows : 0;
+		if (db->scroll[i] > db->max_scroll[i])
+			db->scroll[i] = db->max_scroll[i];
 		ctx.scroll = db->scroll[i];
 		werase(w);
 		gt_panes[i]->draw(w, &ctx);
@@ -185,9 +195,10 @@ void gt_dashboard_scroll(struct gt_dashboard *db, int delta)
 	if (i < 0 || i >= GT_LAYOUT_MAX_PANES)
 		return;
 	db->scroll[i] += delta;
-	/* Panes clamp the top of a list to what they hold; only the floor is known here. */
+	/* The ceiling is what the pane held beyond its rows at the last draw,
+	 * so Up answers at once after scrolling past the end. */
+	if (db->scroll[i] > db->max_scroll[i])
+		db->scroll[i] = db->max_scroll[i];
 	if (db->scroll[i] < 0)
 		db->scroll[i] = 0;
-	if (db->scroll[i] > GT_MAX_GENERATIONS)
-		db->scroll[i] = GT_MAX_GENERATIONS;
 }

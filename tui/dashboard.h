@@ -29,9 +29,18 @@ struct gt_dashboard {
 	bool frozen_have_derived;
 	struct gt_history *frozen_history;
 
+	/* Allocation sampling (--allocators, key a): both NULL while it is off.
+	 * Kept out of the struct: a window of readings is a few hundred KiB. */
+	struct gt_alloc_window *alloc_window;
+	struct gt_alloc_derived *alloc;          /* over GT_ALLOC_WINDOW_NS */
+	char alloc_message[160];                 /* the sampler's sentence, "" when none */
+	struct gt_alloc_derived *frozen_alloc;   /* p: NULL when sampling was off */
+	char frozen_alloc_message[160];
+
 	bool visible[GT_LAYOUT_MAX_PANES];
 	int focus;                       /* index into gt_panes */
 	int scroll[GT_LAYOUT_MAX_PANES];
+	int max_scroll[GT_LAYOUT_MAX_PANES];     /* from the last draw: what the pane holds beyond its rows */
 	WINDOW *win[GT_LAYOUT_MAX_PANES];
 	struct gt_rect win_rect[GT_LAYOUT_MAX_PANES];
 	struct gt_layout layout;
@@ -55,6 +64,21 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 
 /* Drops every pane window (after a resize ncurses may have shrunk them). */
 void gt_dashboard_forget_windows(struct gt_dashboard *db);
+
+/* Allocation sampling (tui/dashboard_alloc.c). Enable loads gctop's agent
+ * into the JVM (the caller has asked the user); returns 0, or -1 with one
+ * sentence in err and the dashboard as it was. */
+int gt_dashboard_enable_allocators(struct gt_dashboard *db, const char *packages, struct gt_error *err);
+void gt_dashboard_disable_allocators(struct gt_dashboard *db);
+static inline bool gt_dashboard_allocators_on(const struct gt_dashboard *db)
+{
+	return db->alloc != NULL;
+}
+/* After a sample: the sampler's newest reading into the window and the derive. */
+void gt_dashboard_update_allocators(struct gt_dashboard *db);
+/* p: keeps the table as it is (or forgets it when sampling is off). */
+void gt_dashboard_freeze_allocators(struct gt_dashboard *db);
+void gt_dashboard_free_allocators(struct gt_dashboard *db);
 
 /* Tab: the next shown pane after the focused one. */
 void gt_dashboard_focus_next(struct gt_dashboard *db);

@@ -26,6 +26,10 @@
 
 #define NEVER UINT64_MAX
 
+struct app;
+static void draw(struct app *a);
+static void start_allocators(struct app *a);
+
 struct app {
 	struct gt_theme theme;
 	uint64_t interval_ns;
@@ -40,7 +44,11 @@ struct app {
 	int help_first;
 	bool prompt;
 	char prompt_buf[16];
-	char note[512];            /* a one-off message for the footer */
+	/* A y/N question on the footer; any other key than y is no. */
+	enum { CONFIRM_NONE, CONFIRM_ALLOC_START, CONFIRM_ALLOC_STOP } confirm;
+	bool allocators_at_open;   /* --allocators: the user agreed on the command line */
+	const char *allocator_packages;
+	char note[640];            /* a one-off message for the footer: room for a prefix and an error sentence */
 
 	WINDOW *body;              /* the screen above the footer, for picker and help */
 	bool quit;
@@ -101,6 +109,8 @@ static void open_dashboard(struct app *a, pid_t pid)
 	reset_poll_deadline(a, now);
 	/* The fresh screen is made of new windows; repaint it whole once. */
 	clearok(curscr, TRUE);
+	if (a->allocators_at_open)
+		start_allocators(a);
 }
 
 static void close_dashboard(struct app *a)
@@ -136,14 +146,26 @@ static void draw_footer(struct app *a, int y, int cols)
 		gt_pane_print(stdscr, y, 0, t->title, "interval in seconds (0.1 to 3600, Enter/Esc): %s", a->prompt_buf);
 		return;
 	}
+	if (a->confirm == CONFIRM_ALLOC_START) {
+		gt_pane_print(stdscr, y, 0, t->title | A_BOLD,
+			      "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
+			      (int)a->db.info.pid);
+		return;
+	}
+	if (a->confirm == CONFIRM_ALLOC_STOP) {
+		gt_pane_print(stdscr, y, 0, t->title | A_BOLD,
+			      "stop allocation sampling in PID %d? the agent goes dormant within seconds; y/N",
+			      (int)a->db.info.pid);
+		return;
+	}
 	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? a->db.message : a->picker.message);
 	if (msg && msg[0]) {
 		gt_pane_print(stdscr, y, 0, t->warn, "%s", msg);
 		return;
 	}
 	const char *hints = a->help ? "q/Esc/h close help"
-			  : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes"
-							      : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes")
+			  : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
+							      : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
 			  : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
 	gt_pane_print(stdscr, y, 0, t->label, "%-*s", cols, hints);
 }
@@ -216,6 +238,66 @@ static void prompt_key(struct app *a, int ch)
 	}
 }
 
+/* After the user said yes (the y/N question, or --allocators). A failure
+ * is one sentence on the footer: the GC figures are still worth seeing. */
+static void start_allocators(struct app *a)
+{
+	struct gt_error err = { 0 };
+	pid_t pid = a->db.info.pid;
+	/* Attaching takes up to a few seconds: say so before the screen stops. */
+	snprintf(a->note, sizeof(a->note), "loading gctop's sampling agent into PID %d ...", (int)pid);
+	draw(a);
+	if (gt_dashboard_enable_allocators(&a->db, a->allocator_packages, &err) != 0) {
+		snprintf(a->note, sizeof(a->note), "allocation sampling: %s", err.msg);
+		return;
+	}
+	snprintf(a->note, sizeof(a->note), "allocation sampling on in PID %d; shares fill in over %llu s",
+		 (int)pid, (unsigned long long)(GT_ALLOC_WINDOW_NS / 1000000000ull));
+	/* The first reading now, so the pane does not wait a whole interval. */
+	if (a->next_sample != NEVER)
+		a->next_sample = gt_mono_ns();
+}
+
+static void confirm_key(struct app *a, int ch)
+{
+	bool yes = ch == 'y' || ch == 'Y';
+	int what = a->confirm;
+	a->confirm = CONFIRM_NONE;
+	if (!a->in_dashboard)
+		return;
+	if (what == CONFIRM_ALLOC_START) {
+		if (yes)
+			start_allocators(a);
+		else
+			snprintf(a->note, sizeof(a->note), "nothing loaded into PID %d", (int)a->db.info.pid);
+	} else if (what == CONFIRM_ALLOC_STOP) {
+		if (yes) {
+			gt_dashboard_disable_allocators(&a->db);
+			snprintf(a->note, sizeof(a->note), "allocation sampling stopped; the agent goes dormant within seconds");
+		} else {
+			snprintf(a->note, sizeof(a->note), "allocation sampling goes on");
+		}
+	}
+}
+
+/* a: on or off, after a y/N question. Only a JVM gets an agent loaded;
+ * for the rest the target says in one sentence what it can do. */
+static void allocators_key(struct app *a)
+{
+	struct gt_dashboard *db = &a->db;
+	if (db->exited) {
+		snprintf(a->note, sizeof(a->note), "process %d has exited", (int)db->info.pid);
+	} else if (gt_dashboard_allocators_on(db)) {
+		a->confirm = CONFIRM_ALLOC_STOP;
+	} else if (db->info.runtime == GT_RUNTIME_HOTSPOT) {
+		a->confirm = CONFIRM_ALLOC_START;
+	} else {
+		struct gt_error err = { 0 };
+		if (gt_dashboard_enable_allocators(db, a->allocator_packages, &err) != 0)
+			snprintf(a->note, sizeof(a->note), "allocation sampling: %s", err.msg);
+	}
+}
+
 static void help_key(struct app *a, enum gt_action act)
 {
 	switch (act) {
@@ -276,9 +358,7 @@ static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
 			snprintf(a->note, sizeof(a->note), "there is no pane %c (1-%zu)", ch, gt_pane_count);
 		break;
 	}
-	case GT_ACT_ALLOCATORS:
-		snprintf(a->note, sizeof(a->note), "allocation sampling is not available in this build of gctop");
-		break;
+	case GT_ACT_ALLOCATORS: allocators_key(a); break;
 	default: common_key(a, b->action); break;
 	}
 }
@@ -323,6 +403,10 @@ static void handle_key(struct app *a, int ch)
 	a->note[0] = '\0';
 	if (a->prompt) {
 		prompt_key(a, ch);
+		return;
+	}
+	if (a->confirm != CONFIRM_NONE) {
+		confirm_key(a, ch);
 		return;
 	}
 	unsigned where = a->help ? GT_KEYS_HELP : a->in_dashboard ? GT_KEYS_DASHBOARD : GT_KEYS_PICKER;
@@ -406,6 +490,8 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	memset(a, 0, sizeof(*a));
 	a->interval_ns = opt->interval_ns ? opt->interval_ns : 1000000000ull;
 	a->next_poll = NEVER;
+	a->allocators_at_open = opt->allocators;
+	a->allocator_packages = opt->allocator_packages;
 	gt_picker_init(&a->picker);
 	/* Open the target before the screen: a bad PID is one sentence on a
 	 * normal terminal, not a flash of the alternate screen. */
@@ -428,6 +514,8 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	a->next_sample = now;
 	reset_poll_deadline(a, now);
 	a->dirty = true;
+	if (a->in_dashboard && a->allocators_at_open)
+		start_allocators(a);
 
 	run(a);
 

@@ -10,6 +10,7 @@
 
 #include <ncurses.h>
 
+#include "../model/allocators.h"
 #include "../model/derive.h"
 #include "../model/history.h"
 #include "../model/sample.h"
@@ -57,6 +58,9 @@ struct gt_view_ctx {
 	int number;              /* the key that toggles this pane, 1-9 */
 	bool focused;
 	int scroll;              /* first line of a list that does not fit */
+	/* Top allocators over their window; NULL while sampling is off. */
+	const struct gt_alloc_derived *alloc;
+	const char *alloc_message;   /* the sampler's own sentence (why busy or failed), or "" */
 };
 
 struct gt_pane_ops {
@@ -67,6 +71,9 @@ struct gt_pane_ops {
 	bool full_width;         /* spans the screen above the other panes */
 	/* Rows it could use with this sample (>= min_rows). */
 	int (*want_rows)(const struct gt_view_ctx *ctx);
+	/* Rows that would show everything, which the focused pane scrolls
+	 * through; NULL when that is want_rows. */
+	int (*content_rows)(const struct gt_view_ctx *ctx);
 	void (*draw)(WINDOW *w, const struct gt_view_ctx *ctx);
 };
 

@@ -1,22 +1,229 @@
-/* Top allocators: filled by allocation sampling, which this build does not
- * have yet. The pane says so and how it will be turned on; it never shows
- * a made-up list. */
+/* Top allocators: where the garbage comes from, by the first application
+ * frame and by type, over the window gt_alloc_window_derive gives. The
+ * method, the sample count and the window length are always on the line
+ * under the title, so a thin sample is never read as a fact; while
+ * sampling is off the pane says how to turn it on and never shows a list. */
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
 #include "pane.h"
+
+/* Rows each section asks the layout for; longer lists scroll. */
+#define ALLOC_WANT_PER_SECTION 8
+/* Fewer samples than this in the window make shares rough; say so. */
+#define ALLOC_FEW_SAMPLES 200
+/* The figure columns at the right: rate and share. */
+#define ALLOC_RATE_W 11
+#define ALLOC_SHARE_W 6
+#define ALLOC_HEAP_W 7
+
+/* Lines of a section: its heading and one per site (or one saying none). */
+static int section_lines(unsigned n)
+{
+	return 1 + (n ? (int)n : 1);
+}
+
+static bool alloc_has_table(const struct gt_view_ctx *ctx)
+{
+	return ctx->alloc && ctx->alloc->valid;
+}
 
 static int allocators_want_rows(const struct gt_view_ctx *ctx)
 {
-	(void)ctx;
-	return 4;
+	const struct gt_alloc_derived *a = ctx->alloc;
+	if (!alloc_has_table(ctx))
+		return 4;
+	unsigned nf = a->n_frames < ALLOC_WANT_PER_SECTION ? a->n_frames : ALLOC_WANT_PER_SECTION;
+	unsigned nt = a->n_types < ALLOC_WANT_PER_SECTION ? a->n_types : ALLOC_WANT_PER_SECTION;
+	return 2 + section_lines(nf) + section_lines(nt);
+}
+
+static int allocators_content_rows(const struct gt_view_ctx *ctx)
+{
+	const struct gt_alloc_derived *a = ctx->alloc;
+	if (!alloc_has_table(ctx))
+		return 4;
+	return 2 + section_lines(a->n_frames) + section_lines(a->n_types);
+}
+
+/* The sampling method as a person names it. */
+static const char *method_name(const char *source)
+{
+	if (strcmp(source, "jvmti-sampled") == 0)
+		return "JVMTI sampling";
+	if (strcmp(source, "allocation-sampled") == 0)
+		return "AllocationSampled";
+	if (strstr(source, "tick"))
+		return "AllocationTick (biased)";
+	return source[0] ? source : "sampling";
+}
+
+static void draw_off(WINDOW *w, const struct gt_theme *t)
+{
+	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
+	gt_pane_print(w, 2, 1, t->label, "key a loads gctop's sampling agent (asks first),");
+	gt_pane_print(w, 3, 1, t->label, "or start gctop with --allocators");
+}
+
+/* Why there is no table: the sampler's state in one or two lines. */
+static void draw_state(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_alloc_derived *a = ctx->alloc;
+	const char *method = method_name(a->source);
+	const char *why = ctx->alloc_message && ctx->alloc_message[0] ? ctx->alloc_message : NULL;
+
+	switch (a->state) {
+	case GT_SAMPLER_RUNNING:
+	case GT_SAMPLER_STARTING:
+		gt_pane_print(w, 1, 1, t->label, "%s %s: waiting for a second reading", method,
+			      gt_sampler_state_name(a->state));
+		return;
+	case GT_SAMPLER_BUSY:
+		gt_pane_print(w, 1, 1, t->crit, "busy: another agent holds the JVM's sampling capability");
+		break;
+	case GT_SAMPLER_STOPPED:
+		gt_pane_print(w, 1, 1, t->warn, "stopped: the agent went dormant; press a twice to restart");
+		break;
+	case GT_SAMPLER_FAILED:
+		gt_pane_print(w, 1, 1, t->crit, "failed: allocation sampling could not run");
+		break;
+	case GT_SAMPLER_OFF:
+		gt_pane_print(w, 1, 1, t->warn, "no segment: the agent has left; press a twice to reload");
+		break;
+	}
+	if (why)
+		gt_pane_print(w, 2, 1, t->label, "%s", why);
+}
+
+/* The tail of a long name: the class and method are at its end. */
+static const char *name_tail(const char *name, int cols, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+	if (cols < 3 || n <= (size_t)cols)
+		return name;
+	const char *tail = name + n - (size_t)(cols - 2);
+	while ((unsigned char)*tail >= 0x80 && ((unsigned char)*tail & 0xC0) == 0x80)
+		tail++;   /* not in the middle of a UTF-8 character */
+	snprintf(buf, len, "..%s", tail);
+	return buf;
+}
+
+struct alloc_cols {
+	int name_x, name_w;
+	int heap_x;      /* -1: no heap column */
+	int rate_x, share_x;
+};
+
+static struct alloc_cols columns_for(int cols, bool heap)
+{
+	struct alloc_cols c;
+	c.share_x = cols - 1 - ALLOC_SHARE_W;
+	c.rate_x = c.share_x - 1 - ALLOC_RATE_W;
+	c.heap_x = heap ? c.rate_x - 1 - ALLOC_HEAP_W : -1;
+	c.name_x = 1;
+	c.name_w = (heap ? c.heap_x : c.rate_x) - 1 - c.name_x;
+	return c;
+}
+
+static void draw_heading(WINDOW *w, int y, const struct alloc_cols *c, const struct gt_theme *t,
+			 const char *what)
+{
+	gt_pane_print(w, y, c->name_x, t->label | A_BOLD, "%s", what);
+	if (c->heap_x >= 0)
+		gt_pane_print(w, y, c->heap_x, t->label, "%-*s", ALLOC_HEAP_W, "heap");
+	gt_pane_print(w, y, c->rate_x, t->label, "%*s", ALLOC_RATE_W, "bytes/s");
+	gt_pane_print(w, y, c->share_x, t->label, "%*s", ALLOC_SHARE_W, "share");
+}
+
+static void draw_site(WINDOW *w, int y, const struct alloc_cols *c, const struct gt_theme *t,
+		      const struct gt_alloc_rate *r)
+{
+	char tail[GT_ALLOC_SITE_NAME_LEN + 4], rate[32], share[32];
+	gt_pane_print(w, y, c->name_x, t->value, "%s", name_tail(r->name, c->name_w, tail, sizeof(tail)));
+	if (c->heap_x >= 0) {
+		const char *heap = gt_alloc_heap_name(r->heap);
+		gt_pane_print(w, y, c->heap_x, heap ? t->label : t->na, "%-*s", ALLOC_HEAP_W, heap ? heap : "n/a");
+	}
+	gt_format_rate(rate, sizeof(rate), r->bytes_per_s);
+	gt_format_share(share, sizeof(share), r->share);
+	gt_pane_print(w, y, c->rate_x, r->bytes_per_s.valid ? t->value : t->na, "%*s", ALLOC_RATE_W, rate);
+	gt_pane_print(w, y, c->share_x, r->share.valid ? t->value | A_BOLD : t->na, "%*s", ALLOC_SHARE_W, share);
+}
+
+/* Line i of the scrolling list: frames heading, frames, types heading, types. */
+static void draw_list_line(WINDOW *w, int y, int i, const struct gt_alloc_derived *a, const struct gt_theme *t,
+			   const struct alloc_cols *frame_cols, const struct alloc_cols *type_cols)
+{
+	int frame_lines = section_lines(a->n_frames);
+	const struct alloc_cols *c = i < frame_lines ? frame_cols : type_cols;
+	unsigned n = i < frame_lines ? a->n_frames : a->n_types;
+	const struct gt_alloc_rate *rows = i < frame_lines ? a->by_frame : a->by_type;
+	int j = i < frame_lines ? i : i - frame_lines;
+
+	if (j == 0)
+		draw_heading(w, y, c, t, i < frame_lines ? "by first application frame" : "by type");
+	else if (n == 0)
+		gt_pane_print(w, y, c->name_x, t->na, "n/a: no samples in the window");
+	else
+		draw_site(w, y, c, t, &rows[j - 1]);
+}
+
+static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_alloc_derived *a = ctx->alloc;
+	int x = gt_pane_print(w, 1, 1, t->label, "%s  ", method_name(a->source));
+	x = gt_pane_print(w, 1, x, a->samples < ALLOC_FEW_SAMPLES ? t->warn | A_BOLD : t->value, "%llu samples",
+			  (unsigned long long)a->samples);
+	x = gt_pane_print(w, 1, x, t->label, " over %.1fs", a->window_s);
+	if (a->state != GT_SAMPLER_RUNNING)
+		x = gt_pane_print(w, 1, x + 2, t->warn | A_BOLD, "%s", gt_sampler_state_name(a->state));
+	if (a->samples < ALLOC_FEW_SAMPLES)
+		gt_pane_print(w, 1, x + 2, t->warn, "few samples: rough shares");
 }
 
 static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
+	const struct gt_alloc_derived *a = ctx->alloc;
+	int rows = getmaxy(w), cols = getmaxx(w);
 
-	gt_pane_draw_title(w, ctx, "Top allocators");
-	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
-	gt_pane_print(w, 2, 1, t->label, "--allocators or key a turn it on in a gctop");
-	gt_pane_print(w, 3, 1, t->label, "built with sampling; this build has none");
+	if (!a) {
+		gt_pane_draw_title(w, ctx, "Top allocators");
+		draw_off(w, t);
+		return;
+	}
+	if (!a->valid) {
+		gt_pane_draw_title(w, ctx, "Top allocators");
+		draw_state(w, ctx);
+		return;
+	}
+	int total = section_lines(a->n_frames) + section_lines(a->n_types);
+	int room = rows - 2;
+	int first = ctx->scroll > 0 ? ctx->scroll : 0;
+	if (room > 0 && first > total - room)
+		first = total - room > 0 ? total - room : 0;
+	if (room > 0 && total > room) {
+		char title[64];
+		int last = first + room < total ? first + room : total;
+		snprintf(title, sizeof(title), "Top allocators  %d-%d of %d lines", first + 1, last, total);
+		gt_pane_draw_title(w, ctx, title);
+	} else {
+		gt_pane_draw_title(w, ctx, "Top allocators");
+	}
+	draw_meta(w, ctx);
+
+	bool heap = false;
+	for (unsigned i = 0; i < a->n_types; i++)
+		heap = heap || gt_alloc_heap_name(a->by_type[i].heap) != NULL;
+	/* A heap column that would squeeze the type names to nothing is left out. */
+	if (heap && columns_for(cols, true).name_w < 12)
+		heap = false;
+	struct alloc_cols frame_cols = columns_for(cols, false), type_cols = columns_for(cols, heap);
+	for (int y = 2; y < rows && first + y - 2 < total; y++)
+		draw_list_line(w, y, first + y - 2, a, t, &frame_cols, &type_cols);
 }
 
 const struct gt_pane_ops gt_pane_allocators = {
@@ -26,5 +233,6 @@ const struct gt_pane_ops gt_pane_allocators = {
 	.min_cols = 32,
 	.priority = 5,
 	.want_rows = allocators_want_rows,
+	.content_rows = allocators_content_rows,
 	.draw = draw_allocators,
 };

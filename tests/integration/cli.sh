@@ -13,7 +13,7 @@ expect_exit() {
 	lines=$(wc -l <"$WORK/err")
 	if [ "$got" -ne "$want" ]; then
 		fail "$desc: exit status $got, expected $want (stderr: $(cat "$WORK/err"))"
-	elif [ "$lines" -ne 1 ] || ! grep -Eq "$pattern" "$WORK/err"; then
+	elif [ "$lines" -ne 1 ] || ! grep -Eq -- "$pattern" "$WORK/err"; then
 		fail "$desc: stderr is not one sentence matching '$pattern': $(cat "$WORK/err")"
 	else
 		pass "$desc"

@@ -157,12 +157,185 @@ static void test_large_pane_says_why(void)
 	CHECK_HAS(t, "live 8.00 MiB (g1-humongous-estimate)");
 }
 
+static const char *draw_allocators(const struct gt_alloc_derived *a, const char *message, int rows, int cols,
+				   int scroll)
+{
+	WINDOW *w = newwin(rows, cols, 0, 0);
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.number = 7;
+	c.alloc = a;
+	c.alloc_message = message;
+	c.scroll = scroll;
+	gt_pane_allocators.draw(w, &c);
+	const char *t = window_text(w);
+	delwin(w);
+	return t;
+}
+
 static void test_allocators_pane_is_honest(void)
 {
-	const char *t = draw_pane(&gt_pane_allocators, &derived, 4, 60);
+	const char *t = draw_allocators(NULL, "", 4, 60, 0);
 	CHECK_HAS(t, "n/a: allocation sampling is off");
+	CHECK_HAS(t, "key a");
 	CHECK_HAS(t, "--allocators");
 	CHECK_LACKS(t, "%");
+	CHECK_LACKS(t, "by type");
+}
+
+static void add_site(struct gt_alloc_table *tb, const char *name, enum gt_alloc_heap heap, uint64_t bytes)
+{
+	struct gt_alloc_site *s = &tb->sites[tb->n++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->heap = heap;
+	s->bytes = bytes;
+	s->count = bytes / 1000;
+}
+
+/* Two readings 10 s apart whose deltas split 60/30/10 by frame and by
+ * type, listed out of order, run through the real window derive. */
+static void craft_allocators(struct gt_alloc_derived *out, const char *long_frame, bool heaps)
+{
+	static struct gt_alloc_window win;
+	static struct gt_alloc_snapshot s[2];
+	memset(&win, 0, sizeof(win));
+	for (int i = 0; i < 2; i++) {
+		uint64_t k = (uint64_t)i;   /* the first reading holds nothing yet */
+		memset(&s[i], 0, sizeof(s[i]));
+		s[i].mono_ns = 5000000000ull + k * 10000000000ull;
+		s[i].generation = 7;
+		snprintf(s[i].source, sizeof(s[i].source), "jvmti-sampled");
+		s[i].state = GT_SAMPLER_RUNNING;
+		s[i].samples = k * 5000;
+		s[i].est_bytes = k * 100 * MIB;
+		s[i].by_frame.complete = s[i].by_type.complete = true;
+		add_site(&s[i].by_frame, "AllocSites.siteC", GT_ALLOC_HEAP_UNKNOWN, k * 10 * MIB);
+		add_site(&s[i].by_frame, long_frame, GT_ALLOC_HEAP_UNKNOWN, k * 60 * MIB);
+		add_site(&s[i].by_frame, "AllocSites.siteB", GT_ALLOC_HEAP_UNKNOWN, k * 30 * MIB);
+		add_site(&s[i].by_type, "long[]", heaps ? GT_ALLOC_HEAP_LARGE : GT_ALLOC_HEAP_UNKNOWN, k * 30 * MIB);
+		add_site(&s[i].by_type, "int[]", GT_ALLOC_HEAP_UNKNOWN, k * 10 * MIB);
+		add_site(&s[i].by_type, "byte[]", heaps ? GT_ALLOC_HEAP_SMALL : GT_ALLOC_HEAP_UNKNOWN, k * 60 * MIB);
+		gt_alloc_window_push(&win, &s[i]);
+	}
+	gt_alloc_window_derive(&win, GT_ALLOC_WINDOW_NS, out);
+}
+
+/* The line holding needle, or "" (for checks within one row). */
+static const char *line_with(const char *text, const char *needle, char *buf, size_t len)
+{
+	const char *at = strstr(text, needle);
+	buf[0] = '\0';
+	if (!at)
+		return buf;
+	while (at > text && at[-1] != '\n')
+		at--;
+	size_t n = strcspn(at, "\n");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), at);
+	return buf;
+}
+
+static void test_allocators_pane_table(void)
+{
+	static struct gt_alloc_derived a;
+	char line[512];
+	craft_allocators(&a, "AllocSites.siteA", false);
+	CHECK(a.valid);
+	const char *t = draw_allocators(&a, "", 14, 60, 0);
+	CHECK_HAS(t, "Top allocators");
+	CHECK_HAS(t, "JVMTI sampling");
+	CHECK_HAS(t, "5000 samples over 10.0s");
+	CHECK_LACKS(t, "few samples");
+	CHECK_HAS(t, "by first application frame");
+	CHECK_HAS(t, "by type");
+	CHECK_LACKS(t, "of 8 lines");   /* everything fits: no scroll position */
+	CHECK_HAS(line_with(t, "AllocSites.siteA", line, sizeof(line)), "6.00 MiB/s  60.0%");
+	CHECK_HAS(line_with(t, "AllocSites.siteB", line, sizeof(line)), "3.00 MiB/s  30.0%");
+	CHECK_HAS(line_with(t, "AllocSites.siteC", line, sizeof(line)), "1.00 MiB/s  10.0%");
+	CHECK_HAS(line_with(t, "byte[]", line, sizeof(line)), "60.0%");
+	CHECK_HAS(line_with(t, "int[]", line, sizeof(line)), "10.0%");
+	/* largest first, frames before types, whatever order the agent listed them in */
+	const char *pa = strstr(t, "siteA"), *pb = strstr(t, "siteB"), *pc = strstr(t, "siteC");
+	const char *ptype = strstr(t, "by type"), *pbyte = strstr(t, "byte[]"), *plong = strstr(t, "long[]"),
+		   *pint = strstr(t, "int[]");
+	CHECK(pa && pb && pc && pa < pb && pb < pc);
+	CHECK(ptype && pc < ptype && pbyte && plong && pint && ptype < pbyte && pbyte < plong && plong < pint);
+	/* a JVM gives no heap kind: no heap column */
+	CHECK_LACKS(t, "heap");
+
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.alloc = &a;
+	CHECK_U64(gt_pane_allocators.content_rows(&c), 10);
+	CHECK_U64(gt_pane_allocators.want_rows(&c), 10);
+}
+
+static void test_allocators_pane_heaps_and_long_names(void)
+{
+	static struct gt_alloc_derived a;
+	char line[512];
+	craft_allocators(&a, "com.example.shop.checkout.internal.PriceFormatter.lineFormat", true);
+	const char *t = draw_allocators(&a, "", 14, 60, 0);
+	/* the tail (class and method) is what identifies the site */
+	CHECK_HAS(line_with(t, "PriceFormatter.lineFormat", line, sizeof(line)), "60.0%");
+	CHECK_HAS(line, "..");
+	CHECK_LACKS(t, "com.example.shop");
+	CHECK_HAS(line_with(t, "by type", line, sizeof(line)), "heap");
+	CHECK_HAS(line_with(t, "long[]", line, sizeof(line)), "large");
+	CHECK_HAS(line_with(t, "byte[]", line, sizeof(line)), "small");
+	CHECK_HAS(line_with(t, "int[]", line, sizeof(line)), "n/a");
+}
+
+/* A short pane shows fewer rows, says where it is, and scrolls. */
+static void test_allocators_pane_scrolls(void)
+{
+	static struct gt_alloc_derived a;
+	craft_allocators(&a, "AllocSites.siteA", false);
+	const char *t = draw_allocators(&a, "", 5, 60, 0);
+	CHECK_HAS(t, "1-3 of 8 lines");
+	CHECK_HAS(t, "5000 samples");   /* the sample count never scrolls away */
+	CHECK_HAS(t, "siteB");
+	CHECK_LACKS(t, "siteC");
+	t = draw_allocators(&a, "", 5, 60, 4);
+	CHECK_HAS(t, "5-7 of 8 lines");
+	CHECK_HAS(t, "5000 samples");
+	CHECK_HAS(t, "by type");
+	CHECK_LACKS(t, "siteA");
+	/* past the end: the last lines, not blank rows */
+	t = draw_allocators(&a, "", 5, 60, 99);
+	CHECK_HAS(t, "6-8 of 8 lines");
+	CHECK_HAS(t, "int[]");
+	t = draw_allocators(&a, "", 2, 40, 0);
+	CHECK_HAS(t, "5000 samples");
+}
+
+static void test_allocators_pane_states(void)
+{
+	static struct gt_alloc_derived a;
+	memset(&a, 0, sizeof(a));
+	snprintf(a.source, sizeof(a.source), "jvmti-sampled");
+	a.state = GT_SAMPLER_STARTING;
+	const char *t = draw_allocators(&a, "", 4, 70, 0);
+	CHECK_HAS(t, "waiting for a second reading");
+	CHECK_LACKS(t, "%");
+	a.state = GT_SAMPLER_BUSY;
+	t = draw_allocators(&a, "the capability is held by async-profiler", 4, 70, 0);
+	CHECK_HAS(t, "busy: another agent holds");
+	CHECK_HAS(t, "held by async-profiler");
+	a.state = GT_SAMPLER_STOPPED;
+	t = draw_allocators(&a, "", 4, 70, 0);
+	CHECK_HAS(t, "stopped");
+	a.state = GT_SAMPLER_FAILED;
+	t = draw_allocators(&a, "SetHeapSamplingInterval failed", 4, 70, 0);
+	CHECK_HAS(t, "failed");
+	CHECK_HAS(t, "SetHeapSamplingInterval failed");
+	/* a thin sample is flagged, and a stopped sampler's last table says so */
+	craft_allocators(&a, "AllocSites.siteA", false);
+	a.samples = 40;
+	a.state = GT_SAMPLER_STOPPED;
+	t = draw_allocators(&a, "", 12, 90, 0);
+	CHECK_HAS(t, "40 samples");
+	CHECK_HAS(t, "few samples");
+	CHECK_HAS(t, "stopped");
+	CHECK_HAS(t, "siteA");
 }
 
 static void test_header_pane(void)
@@ -282,6 +455,10 @@ static void test_help_lists_every_key(void)
 		CHECK(gt_keys_lookup(required[i], GT_KEYS_DASHBOARD | GT_KEYS_PICKER) != NULL);
 	CHECK(gt_keys_lookup('\n', GT_KEYS_PICKER)->action == GT_ACT_OPEN);
 	CHECK(gt_keys_lookup('s', GT_KEYS_DASHBOARD) == NULL);
+	/* a is in the table (so help lists it) and says that it asks first */
+	const struct gt_key_binding *ka = gt_keys_lookup('a', GT_KEYS_DASHBOARD);
+	CHECK(ka && ka->action == GT_ACT_ALLOCATORS && ka->help && strstr(ka->help, "asks"));
+	CHECK(gt_keys_lookup('a', GT_KEYS_PICKER) == NULL);
 }
 
 static void test_picker_sort(void)
@@ -332,6 +509,10 @@ int main(void)
 	RUN_TEST(test_memory_pane);
 	RUN_TEST(test_large_pane_says_why);
 	RUN_TEST(test_allocators_pane_is_honest);
+	RUN_TEST(test_allocators_pane_table);
+	RUN_TEST(test_allocators_pane_heaps_and_long_names);
+	RUN_TEST(test_allocators_pane_scrolls);
+	RUN_TEST(test_allocators_pane_states);
 	RUN_TEST(test_header_pane);
 	RUN_TEST(test_invalid_is_na_not_zero);
 	RUN_TEST(test_every_pane_every_small_size);

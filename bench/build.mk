@@ -1,0 +1,9 @@
+# Benchmark helpers (make bench only; nothing here is part of make all or
+# make check): the crafted-segment publisher and the EventPipe parser replay.
+BENCH_TOOLS := $(BUILD)/bench/segpub $(BUILD)/bench/nettrace_replay
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+bench: $(BENCH_TOOLS) $(AGENT)
