@@ -199,11 +199,20 @@ static int by_bytes_desc(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static unsigned smallest_site(const struct gt_alloc_table *t)
+{
+	unsigned slot = 0;
+	for (unsigned k = 1; k < t->n; k++)
+		if (t->sites[k].bytes < t->sites[slot].bytes)
+			slot = k;
+	return slot;
+}
+
 /* Keeps the GT_ALLOC_SITES_MAX sites with most bytes; a slot whose key is
  * empty or still being claimed is skipped. */
 static void read_table(const void *buf, uint64_t off, uint64_t slots, struct gt_alloc_table *t)
 {
-	unsigned seen = 0;
+	unsigned seen = 0, min_slot = 0;
 	t->n = 0;
 	for (uint64_t i = 0; i < slots; i++) {
 		size_t so = off + i * sizeof(struct gctop_seg_site);
@@ -216,10 +225,8 @@ static void read_table(const void *buf, uint64_t off, uint64_t slots, struct gt_
 		if (t->n < GT_ALLOC_SITES_MAX) {
 			slot = t->n++;
 		} else {
-			slot = 0;
-			for (unsigned k = 1; k < t->n; k++)
-				if (t->sites[k].bytes < t->sites[slot].bytes)
-					slot = k;
+			/* The smallest kept site is known: most slots cost one compare. */
+			slot = min_slot;
 			if (t->sites[slot].bytes >= bytes)
 				continue;
 		}
@@ -230,6 +237,8 @@ static void read_table(const void *buf, uint64_t off, uint64_t slots, struct gt_
 		copy_text(s->name, sizeof(s->name), buf, so + offsetof(struct gctop_seg_site, name), GCTOP_SEG_NAME_LEN);
 		if (!s->name[0])
 			snprintf(s->name, sizeof(s->name), "(unnamed)");
+		if (t->n == GT_ALLOC_SITES_MAX)
+			min_slot = smallest_site(t);
 	}
 	t->complete = seen <= GT_ALLOC_SITES_MAX;
 	qsort(t->sites, t->n, sizeof(t->sites[0]), by_bytes_desc);

@@ -3,31 +3,43 @@ import java.util.List;
 
 /**
  * The bundled demo workload for `make demo`: a pretend service whose "export"
- * requests build a CSV report row by row (many short-lived strings) and now and
- * then render it into one big buffer (a humongous array under G1), so every
- * pane of gctop has something to show.
+ * requests format a CSV report row by row (many short-lived strings), render it
+ * into one big buffer (a humongous array under G1) and keep a little of every
+ * report in a cache that is cleared now and then, so every pane of gctop,
+ * including the top allocators, has something to show.
  */
 public final class Demo {
     private static volatile long sink;
+    private static final List<byte[]> cache = new ArrayList<>();
+
+    static StringBuilder formatRows(int rows) {
+        StringBuilder csv = new StringBuilder();
+        for (int row = 0; row < rows; row++) {
+            csv.append(row + "," + (row * 31) + ",customer-" + (row % 977) + "," + (row * 0.25) + "\n");
+        }
+        return csv;
+    }
+
+    static byte[] renderReport(StringBuilder csv) {
+        return csv.toString().getBytes();
+    }
+
+    static void cacheSummary(byte[] report) {
+        cache.add(new byte[Math.min(report.length, 256 * 1024)]);
+        if (cache.size() > 200) {
+            cache.clear();
+        }
+    }
 
     public static void main(String[] args) throws InterruptedException {
         int rowsPerRequest = args.length > 0 ? Integer.parseInt(args[0]) : 20000;
-        List<byte[]> cache = new ArrayList<>();
-        long requests = 0;
-        while (true) {
+        for (long request = 1; ; request++) {
             long start = System.nanoTime();
-            StringBuilder csv = new StringBuilder();
-            for (int row = 0; row < rowsPerRequest; row++) {
-                String line = row + "," + (row * 31) + ",customer-" + (row % 977) + "," + (row * 0.25) + "\n";
-                csv.append(line);
-            }
-            if (++requests % 5 == 0) {
-                byte[] rendered = csv.toString().getBytes();   // one large array per report
-                sink += rendered.length;
-                cache.add(new byte[256 * 1024]);                // a slow leak into the old generation
-                if (cache.size() > 200) {
-                    cache.clear();
-                }
+            StringBuilder csv = formatRows(rowsPerRequest);
+            if (request % 5 == 0) {
+                byte[] report = renderReport(csv);
+                cacheSummary(report);
+                sink += report.length;
             }
             sink += csv.length();
             long spentMs = (System.nanoTime() - start) / 1_000_000;

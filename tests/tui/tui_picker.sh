@@ -17,7 +17,10 @@ check "the workload's row gets a live allocation rate" wait_screen "^ *$JPID .* 
 
 tm send-keys s
 check "s sorts by the next column" wait_screen "sorted by GC%" 5
-# Other JVMs may run on this machine: walk down to the workload's row.
+# Other JVMs may run on this machine: walk down to the workload's row, in
+# PID order, which (unlike GC%) does not change between refreshes.
+tm send-keys s s s
+check "s cycles to the PID order" wait_screen "sorted by PID" 5
 row=$(screen | awk -v pid="$JPID" 'NR > 2 && $1 == pid { print NR - 3; exit }')
 i=0
 while [ "$i" -lt "${row:-0}" ]; do tm send-keys Down; i=$((i + 1)); done

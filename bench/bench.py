@@ -1,0 +1,928 @@
+#!/usr/bin/env python3
+"""gctop's benchmarks (make bench): its own cost against jstat, top and
+dotnet-counters, its cost to the target, and how its cost grows. Prints
+tables and writes the raw figures as JSON under bench/results/.
+
+usage: python3 bench/bench.py [--quick] [--only SECTION[,SECTION...]]
+  sections: own, startup, tui, picker, target-java, target-dotnet,
+            sites, events
+  --quick   short runs (1 round, few samples): to try the scripts, not to
+            quote
+
+Every process it starts is killed when it ends, also on Ctrl-C or SIGTERM.
+See bench/README.md for what each figure means."""
+
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+BUILD = os.environ.get("GCTOP_BUILD", "build")
+B = os.path.join(ROOT, BUILD)
+GCTOP = os.path.join(B, "gctop")
+SEGPUB = os.path.join(B, "bench", "segpub")
+REPLAY = os.path.join(B, "bench", "nettrace_replay")
+RUSAGE = os.path.join(B, "bench", "rusage")
+WORK = os.path.join(B, "bench")
+JCLS = os.path.join(WORK, "java")
+TOOLS = os.path.join(WORK, "tools")
+DN_OUT = os.path.join(WORK, "dotnet", "AllocLoop")
+DN_BIN = os.path.join(DN_OUT, "AllocLoop")
+RESULTS = os.path.join(ROOT, "bench", "results")
+NETTRACE = os.path.join(ROOT, "tests", "data", "nettrace", "gcalloc-net10.0.12.nettrace")
+
+TINY_JVM = ["-Xmx16m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"]
+# The throughput target: a fixed heap, the default collector (G1).
+LOOP_JVM = ["-Xms256m", "-Xmx256m"]
+
+QUICK = False
+children = []          # Popen objects still to kill
+TMUX_SOCK = "gctopbench%d" % os.getpid()
+tmpdir = None
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- processes
+
+def spawn(argv, **kw):
+    kw.setdefault("stdin", subprocess.DEVNULL)
+    kw.setdefault("stdout", subprocess.DEVNULL)
+    kw.setdefault("stderr", subprocess.DEVNULL)
+    p = subprocess.Popen(argv, **kw)
+    children.append(p)
+    return p
+
+
+def kill(p, sig=signal.SIGTERM, grace=3.0):
+    if p is None:
+        return
+    if p.returncode is None:
+        try:
+            p.send_signal(sig)
+        except ProcessLookupError:
+            pass
+        try:
+            p.wait(grace)
+        except subprocess.TimeoutExpired:
+            try:
+                p.kill()
+            except ProcessLookupError:
+                pass
+            p.wait()
+    if p in children:
+        children.remove(p)
+
+
+def kill_many(ps):
+    for p in ps:
+        if p.returncode is None:
+            try:
+                p.send_signal(signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+    deadline = time.monotonic() + 5
+    for p in ps:
+        try:
+            p.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        if p in children:
+            children.remove(p)
+
+
+def cleanup():
+    kill_many(list(children))
+    subprocess.run(["tmux", "-L", TMUX_SOCK, "kill-server"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    if tmpdir:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def on_signal(sig, frame):
+    log("\nbench: interrupted; stopping everything it started")
+    cleanup()
+    sys.exit(130)
+
+
+def measured(argv, stdout=subprocess.DEVNULL, timeout=300, env=None):
+    """Runs argv to the end under the rusage launcher; returns (cpu_s,
+    maxrss_kib, wall_s, rc)."""
+    ru_path = os.path.join(tmpdir, "rusage.txt")
+    if os.path.exists(ru_path):
+        os.unlink(ru_path)
+    t0 = time.monotonic()
+    p = subprocess.Popen([RUSAGE, ru_path] + argv, stdin=subprocess.DEVNULL, stdout=stdout,
+                         stderr=subprocess.DEVNULL, env=env)
+    children.append(p)
+    try:
+        p.wait(timeout)
+    except subprocess.TimeoutExpired:
+        p.terminate()
+        p.wait()
+    wall = time.monotonic() - t0
+    children.remove(p)
+    return read_rusage(ru_path) + (wall, p.returncode)
+
+
+def read_rusage(path):
+    try:
+        with open(path) as f:
+            u, s, rss, _ = f.read().split()
+        return float(u) + float(s), int(rss)
+    except (FileNotFoundError, ValueError):
+        return None, None
+
+
+def wait_line(p, pattern=None, timeout=30):
+    """Reads p.stdout until a line matches (or any line); returns it or None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = p.stdout.readline()
+        if not line:
+            return None
+        if pattern is None or re.search(pattern, line):
+            return line
+    return None
+
+
+def proc_cpu_ns(pid):
+    """On-CPU ns of every thread of pid (schedstat: exact, not ticks)."""
+    total = 0
+    try:
+        for t in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/schedstat" % (pid, t)) as f:
+                total += int(f.read().split()[0])
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return total
+
+
+def proc_status(pid, key):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return [float(x) for x in f.read().split()[:3]]
+
+
+# ---------------------------------------------------------------- targets
+
+def java_target(cls, args, jvm=None, extra=None):
+    argv = ["java"] + (jvm or []) + (extra or []) + ["-cp", JCLS, cls] + [str(a) for a in args]
+    return spawn(argv, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+
+def hsperf_ready(pid, timeout=15):
+    """gctop can read the JVM once its perf-data file exists."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for d in os.listdir("/tmp"):
+            if d.startswith("hsperfdata_") and os.path.exists("/tmp/%s/%d" % (d, pid)):
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def idle_jvm(seconds=900):
+    p = java_target("Idle", [seconds], TINY_JVM)
+    wait_line(p, "idle", 60)
+    hsperf_ready(p.pid)
+    return p
+
+
+def dotnet_target(args):
+    p = spawn([DN_BIN] + [str(a) for a in args], stdout=subprocess.PIPE, text=True, bufsize=1,
+              env=dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1"))
+    return p
+
+
+def collect_lines(p, seconds, pattern):
+    """Numbers from lines of p.stdout matching pattern (one group) for seconds."""
+    out = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        line = p.stdout.readline()
+        if not line:
+            break
+        m = re.search(pattern, line)
+        if m:
+            out.append(float(m.group(1)))
+    return out
+
+
+# ---------------------------------------------------------------- tmux
+
+def tmux(*args, check=True):
+    r = subprocess.run(["tmux", "-L", TMUX_SOCK, "-f", "/dev/null"] + list(args),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and r.returncode != 0:
+        raise RuntimeError("tmux %s: %s" % (" ".join(args), r.stderr.strip()))
+    return r.stdout
+
+
+class Pane:
+    """A program in a detached tmux window of 160x48, held at a fifo until
+    go(), its output copied by pipe-pane to a file."""
+    n = 0
+
+    def __init__(self, argv):
+        Pane.n += 1
+        self.name = "b%d" % Pane.n
+        self.fifo = os.path.join(tmpdir, self.name + ".fifo")
+        self.out = os.path.join(tmpdir, self.name + ".out")
+        os.mkfifo(self.fifo)
+        open(self.out, "w").close()
+        cmd = "read _ < %s; exec %s" % (self.fifo, " ".join(shq(a) for a in argv))
+        tmux("new-session", "-d", "-s", self.name, "-x", "160", "-y", "48", "sh", "-c", cmd)
+        tmux("pipe-pane", "-t", self.name, "-o", "cat >> %s" % shq(self.out))
+        self.pid = int(tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
+
+    def go(self):
+        """Releases the program; returns (first_byte_s, first_frame_s)."""
+        fd = os.open(self.fifo, os.O_WRONLY)
+        t0 = time.monotonic()
+        os.write(fd, b"go\n")
+        os.close(fd)
+        first_byte = first_frame = None
+        deadline = t0 + 10
+        while time.monotonic() < deadline and first_byte is None:
+            if os.path.getsize(self.out) > 0:
+                first_byte = time.monotonic() - t0
+            else:
+                time.sleep(0.0003)
+        while time.monotonic() < deadline and first_frame is None:
+            if tmux("capture-pane", "-p", "-t", self.name, check=False).strip():
+                first_frame = time.monotonic() - t0
+        return first_byte, first_frame
+
+    def bytes(self):
+        return os.path.getsize(self.out)
+
+    def close(self):
+        tmux("kill-session", "-t", self.name, check=False)
+        for _ in range(100):
+            if not os.path.exists("/proc/%d" % self.pid):
+                break
+            time.sleep(0.02)
+
+
+def shq(s):
+    s = str(s)
+    if re.fullmatch(r"[A-Za-z0-9_./=:,+-]+", s):
+        return s
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+# ---------------------------------------------------------------- stats
+
+def med(v):
+    v = [x for x in v if x is not None]
+    return statistics.median(v) if v else None
+
+
+def spread(v):
+    v = [x for x in v if x is not None]
+    return (min(v), max(v)) if v else (None, None)
+
+
+def fmt(x, unit="", digits=3):
+    if x is None:
+        return "n/a"
+    if isinstance(x, str):
+        return x
+    if abs(x) >= 100:
+        s = "%.0f" % x
+    elif abs(x) >= 10:
+        s = "%.1f" % x
+    else:
+        s = "%.*g" % (digits, x)
+    return s + unit
+
+
+def table(title, header, rows):
+    print()
+    print(title)
+    w = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h)) for i, h in enumerate(header)]
+    print("  " + "  ".join(str(h).ljust(w[i]) if i == 0 else str(h).rjust(w[i]) for i, h in enumerate(header)))
+    print("  " + "  ".join("-" * x for x in w))
+    for r in rows:
+        print("  " + "  ".join(str(c).ljust(w[i]) if i == 0 else str(c).rjust(w[i]) for i, c in enumerate(r)))
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------- environment
+
+def machine():
+    model = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    jv = subprocess.run(["java", "-version"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True).stderr
+    mem = proc_meminfo("MemTotal")
+    dn = None
+    if shutil.which("dotnet"):
+        r = subprocess.run(["dotnet", "--list-runtimes"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        dn = [l.split()[1] for l in r.stdout.splitlines() if l.startswith("Microsoft.NETCore.App")]
+    return {
+        "nproc": os.cpu_count(),
+        "cpu_model": model,
+        "kernel": platform.release(),
+        "mem_total_gib": round(mem / 1048576, 1) if mem else None,
+        "jdk": jv.splitlines()[1].strip() if len(jv.splitlines()) > 1 else jv.strip(),
+        "dotnet_runtimes": dn,
+        "gctop_version": subprocess.run([GCTOP, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip(),
+    }
+
+
+def proc_meminfo(key):
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def prepare():
+    """Builds the Java and C# targets and installs the .NET tools; returns
+    what is available."""
+    avail = {"dotnet": False, "dotnet_collector": False, "dotnet_counters": None, "dotnet_trace": None,
+             "notes": []}
+    os.makedirs(JCLS, exist_ok=True)
+    subprocess.run(["javac", "-d", JCLS] + [os.path.join(ROOT, "bench", "java", f) for f in ("AllocLoop.java", "Idle.java")],
+                   check=True)
+    if not shutil.which("dotnet"):
+        avail["notes"].append("no dotnet on PATH: the .NET parts are skipped")
+        return avail
+    sdks = subprocess.run(["dotnet", "--list-sdks"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    if not re.search(r"^(1[0-9]|[2-9][0-9])\.", sdks, re.M):
+        avail["notes"].append("no .NET 10 SDK: the .NET parts are skipped")
+        return avail
+    env = dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1", DOTNET_NOLOGO="1")
+    r = subprocess.run(["dotnet", "build", "-c", "Release", "-o", DN_OUT, os.path.join(ROOT, "bench", "dotnet", "AllocLoop")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    if r.returncode != 0 or not os.path.exists(DN_BIN):
+        avail["notes"].append("the C# target did not build: the .NET parts are skipped\n" + r.stdout[-2000:])
+        return avail
+    avail["dotnet"] = True
+    os.makedirs(TOOLS, exist_ok=True)
+    for tool in ("dotnet-counters", "dotnet-trace"):
+        path = os.path.join(TOOLS, tool)
+        if not os.path.exists(path):
+            r = subprocess.run(["dotnet", "tool", "install", "--tool-path", TOOLS, tool],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            if r.returncode != 0:
+                avail["notes"].append("%s could not be installed from NuGet; its rows are skipped: %s"
+                                      % (tool, r.stdout.strip()[-300:]))
+                continue
+        avail[tool.replace("-", "_")] = path
+    # Is the .NET collector in this build?
+    t = dotnet_target(["gc", 20, 30])
+    time.sleep(1.5)
+    r = subprocess.run([GCTOP, "-p", str(t.pid), "--json", "-n", "1"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=30)
+    kill(t)
+    try:
+        avail["dotnet_collector"] = r.returncode == 0 and json.loads(r.stdout.splitlines()[0])["runtime"] == "dotnet"
+    except (ValueError, IndexError, KeyError):
+        avail["dotnet_collector"] = False
+    if not avail["dotnet_collector"]:
+        avail["notes"].append("gctop -p <.NET pid> does not work in this build (%s): the gctop .NET rows are not available"
+                              % (r.stderr.strip()[:200] or "rc %d" % r.returncode))
+    return avail
+
+
+# ---------------------------------------------------------------- 1. own cost
+
+def own_cost(avail, res):
+    """CPU and peak RSS of gctop, jstat, top (JVM target) and gctop,
+    dotnet-counters, top (.NET target) for N samples at 0.25 s and 1 s,
+    interleaved, with a 1-sample run for each to split off start-up."""
+    rounds = 1 if QUICK else 3
+    plans = [(0.25, 8 if QUICK else 40), (1.0, 4 if QUICK else 10)]
+
+    def tools_jvm(pid, d, n):
+        ms = int(d * 1000)
+        return {
+            "gctop": [GCTOP, "-p", str(pid), "--json", "-d", str(d), "-n", str(n)],
+            "jstat": ["jstat", "-gcutil", str(pid), str(ms), str(n)],
+            "top": ["top", "-b", "-p", str(pid), "-d", str(d), "-n", str(n)],
+        }
+
+    def tools_dotnet(pid, d, n):
+        t = {"top": ["top", "-b", "-p", str(pid), "-d", str(d), "-n", str(n)]}
+        if avail["dotnet_collector"]:
+            t["gctop"] = [GCTOP, "-p", str(pid), "--json", "-d", str(d), "-n", str(n)]
+        if avail["dotnet_counters"] and d == int(d):
+            # No sample count: it runs for a duration (whole seconds).
+            t["dotnet-counters"] = [avail["dotnet_counters"], "monitor", "-p", str(pid), "--refresh-interval",
+                                    str(int(d)), "--duration", "00:00:00:%02d" % (n * int(d))]
+        return t
+
+    targets = [("jvm", lambda: java_target("AllocLoop", [3600, 50], LOOP_JVM), tools_jvm)]
+    if avail["dotnet"]:
+        targets.append(("dotnet", lambda: dotnet_target(["gc", 20, 3600]), tools_dotnet))
+    out = {}
+    for tname, start, tools in targets:
+        log("own cost: %s target" % tname)
+        t = start()
+        if tname == "jvm":
+            hsperf_ready(t.pid)
+        time.sleep(3)
+        raw = {}
+        for r in range(rounds):
+            for d, n in plans:
+                for nn in (1, n):
+                    for name, argv in tools(t.pid, d, nn).items():
+                        cpu, rss, wall, rc = measured(argv)
+                        raw.setdefault((name, d, nn), []).append({"cpu_s": cpu, "maxrss_kib": rss, "wall_s": wall, "rc": rc})
+        kill(t)
+        rows = []
+        for d, n in plans:
+            names = sorted({k[0] for k in raw if k[1] == d}, key=lambda x: ["gctop", "jstat", "dotnet-counters", "top"].index(x))
+            for name in names:
+                full = raw.get((name, d, n), [])
+                one = raw.get((name, d, 1), [])
+                cpu_n = med([x["cpu_s"] for x in full])
+                cpu_1 = med([x["cpu_s"] for x in one])
+                rss = med([x["maxrss_kib"] for x in full])
+                per = (cpu_n - cpu_1) / (n - 1) if cpu_n is not None and cpu_1 is not None else None
+                rcs = sorted({x["rc"] for x in full})
+                rows.append({"tool": name, "interval_s": d, "samples": n, "cpu_s": cpu_n, "cpu_s_spread": spread([x["cpu_s"] for x in full]),
+                             "cpu_start_s": cpu_1, "cpu_per_refresh_ms": per * 1000 if per is not None else None,
+                             "maxrss_kib": rss, "rc": rcs})
+        if tname == "jvm":
+            for d, n in plans:
+                g = next((x for x in rows if x["tool"] == "gctop" and x["interval_s"] == d), None)
+                j = next((x for x in rows if x["tool"] == "jstat" and x["interval_s"] == d), None)
+                if g and j and g["cpu_s"] and g["maxrss_kib"]:
+                    g["jstat_cpu_ratio"] = j["cpu_s"] / g["cpu_s"]
+                    g["jstat_rss_ratio"] = j["maxrss_kib"] / g["maxrss_kib"]
+        out[tname] = {"rows": rows, "raw": {"%s@%g/n=%d" % k: v for k, v in raw.items()}}
+        table("1a. Own cost, %s target (median of %d rounds, interleaved)" % (tname, rounds),
+              ["tool", "interval", "samples", "CPU total", "CPU start", "CPU/refresh", "peak RSS", "vs jstat CPU", "vs jstat RSS"],
+              [[x["tool"], fmt(x["interval_s"], " s"), x["samples"], fmt(x["cpu_s"] * 1000 if x["cpu_s"] is not None else None, " ms"),
+                fmt(x["cpu_start_s"] * 1000 if x["cpu_start_s"] is not None else None, " ms"),
+                fmt(x["cpu_per_refresh_ms"], " ms"), fmt(x["maxrss_kib"] / 1024 if x["maxrss_kib"] else None, " MiB"),
+                fmt(x.get("jstat_cpu_ratio"), "x"), fmt(x.get("jstat_rss_ratio"), "x")] for x in rows])
+        if tname == "dotnet" and avail["dotnet_counters"]:
+            print("  (dotnet-counters takes whole seconds only: no 0.25 s row; it runs for a duration, not a count)")
+    res["own_cost"] = out
+
+
+def startup(avail, res):
+    """Start to first output (batch/JSON) and to first frame (TUI in tmux)."""
+    reps = 3 if QUICK else 10
+    t = java_target("AllocLoop", [3600, 50], LOOP_JVM)
+    hsperf_ready(t.pid)
+    time.sleep(2)
+    pid = str(t.pid)
+    first_out = {
+        "gctop --json -n 1": ([GCTOP, "-p", pid, "--json", "-n", "1"], None),
+        "jstat -gcutil": (["jstat", "-gcutil", pid, "1000", "1"], r"^\s*[0-9.-]+\s"),
+        "top -b -n 1": (["top", "-b", "-p", pid, "-n", "1"], r"^\s*%s\s" % pid),
+    }
+    raw = {}
+    for r in range(reps):
+        for name, (argv, pattern) in first_out.items():
+            t0 = time.monotonic()
+            p = spawn(argv, stdout=subprocess.PIPE, text=True, bufsize=1)
+            line = wait_line(p, pattern, 20)
+            dt = time.monotonic() - t0 if line else None
+            kill(p)
+            raw.setdefault(name, []).append(dt)
+        for name, argv in (("gctop (TUI)", [GCTOP, "-p", pid]), ("top (TUI)", ["top", "-p", pid])):
+            pane = Pane(argv)
+            fb, ff = pane.go()
+            pane.close()
+            raw.setdefault(name + " first byte", []).append(fb)
+            raw.setdefault(name + " first frame", []).append(ff)
+    kill(t)
+    rows = [[k, fmt(med(v) * 1000 if med(v) is not None else None, " ms"),
+             "%s-%s" % tuple(fmt(x * 1000 if x is not None else None) for x in spread(v))] for k, v in raw.items()]
+    table("1b. Start to first output / frame (median of %d, ms; min-max)" % reps, ["what", "median", "spread"], rows)
+    print("  (first frame: the first tmux capture-pane with content; polling it costs ~1-3 ms per try)")
+    res["startup"] = {k: {"median_s": med(v), "spread_s": spread(v), "raw_s": v} for k, v in raw.items()}
+
+
+def tui_bytes(avail, res):
+    """Bytes the TUI writes to the terminal per refresh with an idle JVM, and
+    its CPU per refresh and peak RSS meanwhile."""
+    secs = 8 if QUICK else 30
+    t = idle_jvm()
+    out = {}
+    for name, argv, d in (("gctop -d 1", [GCTOP, "-p", str(t.pid), "-d", "1"], 1.0),
+                          ("gctop -d 0.25", [GCTOP, "-p", str(t.pid), "-d", "0.25"], 0.25),
+                          ("top -d 1", ["top", "-p", str(t.pid), "-d", "1"], 1.0)):
+        pane = Pane(argv)
+        pane.go()
+        time.sleep(3)
+        b0, c0 = pane.bytes(), proc_cpu_ns(pane.pid)
+        time.sleep(secs)
+        b1, c1 = pane.bytes(), proc_cpu_ns(pane.pid)
+        hwm = proc_status(pane.pid, "VmHWM")
+        pane.close()
+        refreshes = secs / d
+        out[name] = {"seconds": secs, "interval_s": d, "bytes": b1 - b0, "bytes_per_refresh": (b1 - b0) / refreshes,
+                     "cpu_ms_per_refresh": (c1 - c0) / 1e6 / refreshes, "cpu_share": (c1 - c0) / 1e9 / secs,
+                     "peak_rss_kib": hwm}
+    kill(t)
+    table("1c. TUI in tmux (160x48), idle JVM, over %d s" % secs,
+          ["program", "bytes/refresh", "CPU/refresh", "CPU share", "peak RSS"],
+          [[k, fmt(v["bytes_per_refresh"], " B"), fmt(v["cpu_ms_per_refresh"], " ms"), fmt(v["cpu_share"] * 100, " %"),
+            fmt(v["peak_rss_kib"] / 1024 if v["peak_rss_kib"] else None, " MiB")] for k, v in out.items()])
+    res["tui"] = out
+
+
+def picker(avail, res):
+    """CPU of the picker (gctop without -p) and of gctop -l with 50 and 200
+    small idle JVMs. The JVMs are started 10 at a time and all killed at the
+    end (also on interrupt)."""
+    counts = [10, 50] if QUICK else [50, 200]
+    secs = 8 if QUICK else 20
+    jvms = []
+    out = {}
+    try:
+        for count in counts:
+            log("picker: starting idle JVMs up to %d" % count)
+            while len(jvms) < count:
+                batch = [java_target("Idle", [1800], TINY_JVM) for _ in range(min(10, count - len(jvms)))]
+                for p in batch:
+                    wait_line(p, "idle", 120)
+                    hsperf_ready(p.pid, 30)
+                jvms.extend(batch)
+            time.sleep(3)
+            rss = med([proc_status(p.pid, "VmRSS") for p in jvms[:20]])
+            pane = Pane([GCTOP, "-d", "1"])
+            fb, ff = pane.go()
+            time.sleep(3)
+            c0 = proc_cpu_ns(pane.pid)
+            time.sleep(secs)
+            c1 = proc_cpu_ns(pane.pid)
+            hwm = proc_status(pane.pid, "VmHWM")
+            screen = tmux("capture-pane", "-p", "-t", pane.name, check=False)
+            pane.close()
+            lst = [measured([GCTOP, "-l", "--json"]) for _ in range(1 if QUICK else 3)]
+            jps = [measured(["jps", "-l"]) for _ in range(1 if QUICK else 3)]
+            out[count] = {"jvms": count, "jvm_rss_kib_median": rss, "first_byte_s": fb, "first_frame_s": ff,
+                          "cpu_ms_per_s": (c1 - c0) / 1e6 / secs, "peak_rss_kib": hwm,
+                          "list_cpu_s": med([x[0] for x in lst]), "list_rss_kib": med([x[1] for x in lst]),
+                          "list_wall_s": med([x[2] for x in lst]),
+                          "jps_cpu_s": med([x[0] for x in jps]), "jps_rss_kib": med([x[1] for x in jps]),
+                          "screen_head": screen.splitlines()[:6]}
+    finally:
+        log("picker: stopping %d idle JVMs" % len(jvms))
+        kill_many(jvms)
+    table("1d. Picker (gctop without -p, -d 1, in tmux) and gctop -l, with N idle JVMs",
+          ["JVMs", "picker CPU/s", "picker peak RSS", "first frame", "gctop -l CPU", "gctop -l wall", "jps -l CPU"],
+          [[k, fmt(v["cpu_ms_per_s"], " ms"), fmt(v["peak_rss_kib"] / 1024 if v["peak_rss_kib"] else None, " MiB"),
+            fmt(v["first_frame_s"] * 1000 if v["first_frame_s"] else None, " ms"), fmt(v["list_cpu_s"] * 1000, " ms"),
+            fmt(v["list_wall_s"] * 1000, " ms"), fmt(v["jps_cpu_s"] * 1000, " ms")] for k, v in out.items()])
+    res["picker"] = out
+
+
+# ---------------------------------------------------------------- 2. target cost
+
+def run_java_config(name, warm, secs, jfr_path):
+    extra = []
+    if name == "jfr profile":
+        extra = ["-XX:StartFlightRecording=settings=profile,filename=%s,dumponexit=false" % jfr_path]
+    t = java_target("AllocLoop", [warm + secs + 5], LOOP_JVM, extra)
+    hsperf_ready(t.pid)
+    watcher = None
+    info = {}
+    if name.startswith("gctop") or name == "jstat":
+        argv = {"gctop hsperf": [GCTOP, "-p", str(t.pid), "--json", "-d", "1"],
+                "gctop --allocators": [GCTOP, "-p", str(t.pid), "--allocators", "--json", "-d", "1"],
+                "jstat": ["jstat", "-gcutil", str(t.pid), "1000"]}[name]
+        watcher = spawn(argv, stdout=open(os.path.join(tmpdir, "watch.out"), "w"))
+    collect_lines(t, warm, r"ops_per_s (\d+)")
+    c0 = proc_cpu_ns(watcher.pid) if watcher else 0
+    v = collect_lines(t, secs, r"ops_per_s (\d+)")
+    if watcher:
+        info["watcher_cpu_share"] = (proc_cpu_ns(watcher.pid) - c0) / 1e9 / secs
+        kill(watcher)
+        if name == "gctop --allocators":
+            info.update(last_allocators(os.path.join(tmpdir, "watch.out")))
+    kill(t)
+    return v, info
+
+
+def last_allocators(path):
+    last = None
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("{"):
+                    last = line
+        ta = json.loads(last).get("top_allocators") or {}
+        return {"sampler_state": ta.get("state"), "samples_in_window": ta.get("samples"), "window_s": ta.get("window_s"),
+                "samples_per_s": ta["samples"] / ta["window_s"] if ta.get("samples") and ta.get("window_s") else None}
+    except (TypeError, ValueError, KeyError):
+        return {}
+
+
+def target_table(title, out):
+    rows = []
+    for k, v in out.items():
+        if v.get("unavailable"):
+            rows.append([k, "n/a", "n/a", "n/a", v["unavailable"]])
+            continue
+        rows.append([k, fmt(v["median_ops_per_s"] / 1e6, " M"), fmt(v["ratio"], "", 4),
+                     "%s-%s" % (fmt(v["ratio_spread"][0], "", 4), fmt(v["ratio_spread"][1], "", 4)), v.get("note", "")])
+    table(title, ["config", "ops/s", "ratio to alone", "round ratios", "note"], rows)
+
+
+def summarize_target(raw, infos):
+    out = {}
+    alone = [med(v) for v in raw["alone"]]
+    for name, rounds in raw.items():
+        meds = [med(v) for v in rounds]
+        ratios = [m / a for m, a in zip(meds, alone) if m and a]
+        o = {"median_ops_per_s": med(meds), "round_medians": meds, "ratio": med(ratios), "ratio_spread": spread(ratios),
+             "per_second": rounds}
+        if infos.get(name):
+            o["watcher"] = infos[name]
+            share = med([i.get("watcher_cpu_share") for i in infos[name]])
+            o["watcher_cpu_share"] = share
+            sps = med([i.get("samples_per_s") for i in infos[name]])
+            o["note"] = "watcher CPU %s%%" % fmt(share * 100 if share is not None else None)
+            if sps:
+                o["note"] += ", %s samples/s" % fmt(sps)
+        out[name] = o
+    return out
+
+
+def target_java(avail, res):
+    rounds = 1 if QUICK else 5
+    warm, secs = (3, 4) if QUICK else (6, 10)
+    configs = ["alone", "gctop hsperf", "gctop --allocators", "jfr profile", "jstat"]
+    raw, infos = {c: [] for c in configs}, {c: [] for c in configs}
+    jfr = os.path.join(tmpdir, "bench.jfr")
+    for r in range(rounds):
+        # Rotate the order each round so no config always runs first.
+        order = configs[r % len(configs):] + configs[:r % len(configs)]
+        for c in order:
+            log("target java: round %d/%d, %s" % (r + 1, rounds, c))
+            v, info = run_java_config(c, warm, secs, jfr)
+            raw[c].append(v)
+            infos[c].append(info)
+    out = summarize_target(raw, infos)
+    target_table("2a. Java AllocLoop throughput (%d rounds of %d s after %d s warm-up; median of per-second ops)"
+                 % (rounds, secs, warm), out)
+    res["target_java"] = out
+
+
+def target_dotnet(avail, res):
+    if not avail["dotnet"]:
+        print("\n2b. C# AllocLoop: skipped (%s)" % "; ".join(avail["notes"]))
+        res["target_dotnet"] = {"skipped": avail["notes"]}
+        return
+    rounds = 1 if QUICK else 5
+    warm, secs = (3, 4) if QUICK else (6, 10)
+    configs = ["alone"]
+    if avail["dotnet_collector"]:
+        configs.append("gctop session")
+    if avail["dotnet_trace"]:
+        configs.append("dotnet-trace gc-verbose")
+    if avail["dotnet_counters"]:
+        configs.append("dotnet-counters")
+    raw, infos = {c: [] for c in configs}, {c: [] for c in configs}
+    for r in range(rounds):
+        order = configs[r % len(configs):] + configs[:r % len(configs)]
+        for c in order:
+            log("target dotnet: round %d/%d, %s" % (r + 1, rounds, c))
+            t = dotnet_target(["alloc", warm + secs + 5])
+            wait_line(t, "ops_per_s", 20)
+            watcher = None
+            if c == "gctop session":
+                watcher = spawn([GCTOP, "-p", str(t.pid), "--json", "-d", "1"])
+            elif c == "dotnet-trace gc-verbose":
+                watcher = spawn([avail["dotnet_trace"], "collect", "-p", str(t.pid), "--profile", "gc-verbose",
+                                 "-o", os.path.join(tmpdir, "bench.nettrace")], stdin=subprocess.PIPE)
+            elif c == "dotnet-counters":
+                watcher = spawn([avail["dotnet_counters"], "monitor", "-p", str(t.pid), "--refresh-interval", "1"])
+            collect_lines(t, warm, r"ops_per_s (\d+)")
+            c0 = proc_cpu_ns(watcher.pid) if watcher else 0
+            v = collect_lines(t, secs, r"ops_per_s (\d+)")
+            info = {}
+            if watcher:
+                info["watcher_cpu_share"] = (proc_cpu_ns(watcher.pid) - c0) / 1e9 / secs
+                kill(watcher, signal.SIGINT, 5)
+            kill(t)
+            raw[c].append(v)
+            infos[c].append(info)
+    out = summarize_target(raw, infos)
+    if not avail["dotnet_collector"]:
+        out["gctop session"] = {"unavailable": "the .NET collector is not in this build"}
+    target_table("2b. C# AllocLoop throughput (%d rounds of %d s after %d s warm-up)" % (rounds, secs, warm), out)
+    res["target_dotnet"] = out
+
+
+# ---------------------------------------------------------------- 3. growth
+
+def sites(avail, res):
+    counts = [10, 1000, 100000] if QUICK else [10, 100, 1000, 10000, 50000, 100000]
+    reps = 1 if QUICK else 3
+    n = 11 if QUICK else 41
+    d = 0.25
+    t = idle_jvm()
+    out = {}
+    for count in counts:
+        pub = spawn([SEGPUB, str(t.pid), str(count), "20000", "600"], stdout=subprocess.PIPE, text=True, bufsize=1)
+        ready = wait_line(pub, "^ready", 120)
+        if not ready:
+            log("sites: segpub did not start for %d sites" % count)
+            kill(pub)
+            continue
+        slots, stored_f, stored_t = [int(x) for x in ready.split()[1:4]]
+        full, one = [], []
+        for _ in range(reps):
+            one.append(measured([GCTOP, "-p", str(t.pid), "--allocators", "--json", "-n", "1"]))
+            jpath = os.path.join(tmpdir, "sites.json")
+            with open(jpath, "w") as f:
+                full.append(measured([GCTOP, "-p", str(t.pid), "--allocators", "--json", "-d", str(d), "-n", str(n)], stdout=f))
+        state = last_allocators(jpath).get("sampler_state")
+        kill(pub)
+        cpu_n, cpu_1 = med([x[0] for x in full]), med([x[0] for x in one])
+        out[count] = {"sites": count, "table_slots": slots, "stored_frames": stored_f, "stored_types": stored_t,
+                      "segment_bytes": 1024 + 2 * slots * 256, "samples": n, "interval_s": d,
+                      "cpu_s": cpu_n, "cpu_start_s": cpu_1, "cpu_per_refresh_ms": (cpu_n - cpu_1) / (n - 1) * 1000,
+                      "peak_rss_kib": max(x[1] for x in full), "sampler_state": state,
+                      "rc": sorted({x[3] for x in full})}
+    kill(t)
+    table("3a. gctop --allocators --json -d %g -n %d against distinct sites (crafted segment, median of %d)" % (d, n, reps),
+          ["sites", "slots/table", "stored (frame+type)", "segment", "CPU/refresh", "CPU start", "peak RSS", "state"],
+          [[k, v["table_slots"], v["stored_frames"] + v["stored_types"], fmt(v["segment_bytes"] / 1048576, " MiB"),
+            fmt(v["cpu_per_refresh_ms"], " ms"), fmt(v["cpu_start_s"] * 1000, " ms"),
+            fmt(v["peak_rss_kib"] / 1024, " MiB"), v["sampler_state"]] for k, v in out.items()])
+    print("  (peak RSS counts the pages of the segment gctop maps: the file is shared with the publisher)")
+    res["sites"] = out
+
+
+def events(avail, res):
+    out = {"replay": None, "live": {}}
+    if os.path.exists(REPLAY) and os.path.exists(NETTRACE):
+        r = subprocess.run([REPLAY, NETTRACE, "1" if QUICK else "3"], stdout=subprocess.PIPE, text=True)
+        try:
+            out["replay"] = json.loads(r.stdout)
+        except ValueError:
+            pass
+    if out["replay"]:
+        ns = out["replay"]["ns_per_event"]
+        table("3b. gctop's EventPipe path replaying a recorded stream (no runtime): parser + GC-event handlers",
+              ["ns/event", "events per CPU second", "CPU share at 200k events/s"],
+              [[fmt(ns), fmt(out["replay"]["events_per_cpu_s"]), fmt(ns * 200000 / 1e9 * 100, " %")]])
+    if not (avail["dotnet"] and avail["dotnet_collector"]):
+        print("\n3c. gctop against a .NET target's event rate: not available (%s)" % "; ".join(avail["notes"]))
+        res["events"] = out
+        return
+    # Events per induced GC: counted in-process at a low rate.
+    t = dotnet_target(["gc", 300, 8, "count"])
+    pairs = []
+    for line in iter(t.stdout.readline, ""):
+        m = re.search(r"gcs_per_s (\d+) events_per_s (\d+)", line)
+        if m and int(m.group(1)):
+            pairs.append(int(m.group(2)) / int(m.group(1)))
+    kill(t)
+    epg = med(pairs[1:-1] or pairs) or 7.0
+    out["events_per_gc"] = epg
+    rates = [1000, 10000, 50000] if QUICK else [1000, 5000, 10000, 20000, 50000, 200000]
+    n = 6 if QUICK else 16
+    for rate in rates:
+        gcs = rate / epg
+        t = dotnet_target(["gc", "%.1f" % gcs, 3600])
+        wait_line(t, "gcs_per_s", 20)
+        jpath = os.path.join(tmpdir, "events.json")
+        achieved = []
+        ru_path = os.path.join(tmpdir, "events.rusage")
+        with open(jpath, "w") as f:
+            g = spawn([RUSAGE, ru_path, GCTOP, "-p", str(t.pid), "--json", "-d", "1", "-n", str(n)], stdout=f)
+            while g.poll() is None:
+                line = t.stdout.readline()
+                m = re.search(r"gcs_per_s (\d+)", line)
+                if m:
+                    achieved.append(int(m.group(1)))
+            children.remove(g)
+        cpu, rss = read_rusage(ru_path)
+        kill(t)
+        dropped = None
+        try:
+            with open(jpath) as f:
+                lines = [l for l in f if l.startswith("{")]
+            dropped = json.loads(lines[-1]).get("dropped_events")
+        except (ValueError, IndexError):
+            pass
+        ach = med(achieved[1:-1] or achieved)
+        out["live"][rate] = {"wanted_events_per_s": rate, "gcs_per_s_wanted": gcs, "gcs_per_s_achieved": ach,
+                             "events_per_s_achieved": ach * epg if ach else None,
+                             "cpu_s": cpu, "samples": n, "cpu_ms_per_s": cpu * 1000 / n if cpu is not None else None,
+                             "peak_rss_kib": rss, "dropped_events": dropped, "rc": g.returncode}
+    table("3c. gctop --json -d 1 -n %d against a .NET target's GC event rate (induced gen0 GCs, %.1f events each)" % (n, epg),
+          ["wanted ev/s", "achieved ev/s", "GCs/s", "gctop CPU/s", "peak RSS", "dropped"],
+          [[k, fmt(v["events_per_s_achieved"]), fmt(v["gcs_per_s_achieved"]), fmt(v["cpu_ms_per_s"], " ms"),
+            fmt(v["peak_rss_kib"] / 1024, " MiB"), v["dropped_events"]] for k, v in out["live"].items()])
+    print("  (a rate above what one runtime on this machine can induce shows as a lower achieved rate)")
+    res["events"] = out
+
+
+# ---------------------------------------------------------------- main
+
+SECTIONS = [("own", own_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
+            ("target-java", target_java), ("target-dotnet", target_dotnet), ("sites", sites), ("events", events)]
+
+
+def main():
+    global QUICK, tmpdir
+    args = sys.argv[1:]
+    only = None
+    while args:
+        a = args.pop(0)
+        if a == "--quick":
+            QUICK = True
+        elif a == "--only" and args:
+            only = args.pop(0).split(",")
+        else:
+            print(__doc__)
+            return 2
+    for f in (GCTOP, SEGPUB, REPLAY, RUSAGE):
+        if not os.path.exists(f):
+            log("bench: %s is missing; run make bench (it builds it)" % f)
+            return 1
+    for tool in ("java", "javac", "jstat", "top", "tmux"):
+        if not shutil.which(tool):
+            log("bench: %s is not installed" % tool)
+            return 1
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
+    tmpdir = tempfile.mkdtemp(prefix="gctop-bench.")
+    os.makedirs(RESULTS, exist_ok=True)
+    res = {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": QUICK, "machine": machine(),
+           "load_before": loadavg()}
+    m = res["machine"]
+    print("gctop benchmarks%s: %s, nproc %d, %s GiB, kernel %s, %s, .NET %s; load %s"
+          % (" (quick)" if QUICK else "", m["cpu_model"], m["nproc"], m["mem_total_gib"], m["kernel"], m["jdk"],
+             ",".join(m["dotnet_runtimes"] or []) or "none", " ".join("%.2f" % x for x in res["load_before"])))
+    if res["load_before"][0] > 1.0:
+        print("  note: load is above 1; figures will be noisy")
+    try:
+        tmux("start-server", check=False)
+        avail = prepare()
+        res["available"] = avail
+        for note in avail["notes"]:
+            print("  note: " + note)
+        for name, fn in SECTIONS:
+            if only and name not in only:
+                continue
+            t0 = time.monotonic()
+            fn(avail, res)
+            res.setdefault("section_seconds", {})[name] = time.monotonic() - t0
+            save(res)
+    finally:
+        res["load_after"] = loadavg()
+        save(res)
+        cleanup()
+    print("\nload average before %s, after %s" % (" ".join("%.2f" % x for x in res["load_before"]),
+                                                  " ".join("%.2f" % x for x in res["load_after"])))
+    print("raw figures: %s" % os.path.relpath(res["_path"], ROOT))
+    return 0
+
+
+def save(res):
+    if "_path" not in res:
+        res["_path"] = os.path.join(RESULTS, "bench-%s.json" % time.strftime("%Y%m%d-%H%M%S"))
+    with open(res["_path"], "w") as f:
+        json.dump(res, f, indent=1, default=str)
+    latest = os.path.join(RESULTS, "latest.json")
+    try:
+        if os.path.lexists(latest):
+            os.unlink(latest)
+        os.symlink(os.path.basename(res["_path"]), latest)
+    except OSError:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
