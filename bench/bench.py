@@ -607,7 +607,7 @@ def picker(avail, res):
 def run_java_config(name, warm, secs, jfr_path):
     extra = []
     if name == "jfr profile":
-        extra = ["-XX:StartFlightRecording=settings=profile,filename=%s,dumponexit=false" % jfr_path]
+        extra = ["-XX:StartFlightRecording=settings=profile", "-XX:FlightRecorderOptions=repository=%s" % jfr_path]
     t = java_target("AllocLoop", [warm + secs + 5], LOOP_JVM, extra)
     hsperf_ready(t.pid)
     watcher = None
@@ -649,7 +649,8 @@ def target_table(title, out):
         if v.get("unavailable"):
             rows.append([k, "n/a", "n/a", "n/a", v["unavailable"]])
             continue
-        rows.append([k, fmt(v["median_ops_per_s"] / 1e6, " M"), fmt(v["ratio"], "", 4),
+        mops = v["median_ops_per_s"] / 1e6 if v["median_ops_per_s"] is not None else None
+        rows.append([k, fmt(mops, " M"), fmt(v["ratio"], "", 4),
                      "%s-%s" % (fmt(v["ratio_spread"][0], "", 4), fmt(v["ratio_spread"][1], "", 4)), v.get("note", "")])
     table(title, ["config", "ops/s", "ratio to alone", "round ratios", "note"], rows)
 
@@ -667,19 +668,22 @@ def summarize_target(raw, infos):
             share = med([i.get("watcher_cpu_share") for i in infos[name]])
             o["watcher_cpu_share"] = share
             sps = med([i.get("samples_per_s") for i in infos[name]])
-            o["note"] = "watcher CPU %s%%" % fmt(share * 100 if share is not None else None)
+            notes = []
+            if share is not None:
+                notes.append("watcher CPU %s%%" % fmt(share * 100))
             if sps:
-                o["note"] += ", %s samples/s" % fmt(sps)
+                notes.append("%s samples/s" % fmt(sps))
+            o["note"] = ", ".join(notes)
         out[name] = o
     return out
 
 
 def target_java(avail, res):
-    rounds = 1 if QUICK else 5
+    rounds = 1 if QUICK else 3
     warm, secs = (3, 4) if QUICK else (6, 10)
     configs = ["alone", "gctop hsperf", "gctop --allocators", "jfr profile", "jstat"]
     raw, infos = {c: [] for c in configs}, {c: [] for c in configs}
-    jfr = os.path.join(tmpdir, "bench.jfr")
+    jfr = os.path.join(tmpdir, "jfr-repository")
     for r in range(rounds):
         # Rotate the order each round so no config always runs first.
         order = configs[r % len(configs):] + configs[:r % len(configs)]
@@ -699,7 +703,7 @@ def target_dotnet(avail, res):
         print("\n2b. C# AllocLoop: skipped (%s)" % "; ".join(avail["notes"]))
         res["target_dotnet"] = {"skipped": avail["notes"]}
         return
-    rounds = 1 if QUICK else 5
+    rounds = 1 if QUICK else 3
     warm, secs = (3, 4) if QUICK else (6, 10)
     configs = ["alone"]
     if avail["dotnet_collector"]:
@@ -743,41 +747,50 @@ def target_dotnet(avail, res):
 # ---------------------------------------------------------------- 3. growth
 
 def sites(avail, res):
+    """gctop --allocators against N distinct sites in a crafted segment, with
+    tables the size of the agent's (1024 frames, 512 types: the rest is
+    counted as dropped) and with tables sized to hold them (up to 65536)."""
     counts = [10, 1000, 100000] if QUICK else [10, 100, 1000, 10000, 50000, 100000]
-    reps = 1 if QUICK else 3
-    n = 11 if QUICK else 41
+    reps = 1 if QUICK else 2
+    n = 11 if QUICK else 21
     d = 0.25
     t = idle_jvm()
     out = {}
-    for count in counts:
-        pub = spawn([SEGPUB, str(t.pid), str(count), "20000", "600"], stdout=subprocess.PIPE, text=True, bufsize=1)
-        ready = wait_line(pub, "^ready", 120)
-        if not ready:
-            log("sites: segpub did not start for %d sites" % count)
-            kill(pub)
-            continue
-        slots, stored_f, stored_t = [int(x) for x in ready.split()[1:4]]
-        full, one = [], []
-        for _ in range(reps):
-            one.append(measured([GCTOP, "-p", str(t.pid), "--allocators", "--json", "-n", "1"]))
+    for series, slots_args in (("agent tables", ["1024", "512"]), ("large tables", [])):
+        for count in counts:
+            pub = spawn([SEGPUB, str(t.pid), str(count), "20000", "600"] + slots_args, stdout=subprocess.PIPE,
+                        text=True, bufsize=1)
+            ready = wait_line(pub, "^ready", 120)
+            if not ready:
+                log("sites: segpub did not start for %d sites" % count)
+                kill(pub)
+                continue
+            fslots, tslots, stored_f, stored_t = [int(x) for x in ready.split()[1:5]]
+            full, one = [], []
             jpath = os.path.join(tmpdir, "sites.json")
-            with open(jpath, "w") as f:
-                full.append(measured([GCTOP, "-p", str(t.pid), "--allocators", "--json", "-d", str(d), "-n", str(n)], stdout=f))
-        state = last_allocators(jpath).get("sampler_state")
-        kill(pub)
-        cpu_n, cpu_1 = med([x[0] for x in full]), med([x[0] for x in one])
-        out[count] = {"sites": count, "table_slots": slots, "stored_frames": stored_f, "stored_types": stored_t,
-                      "segment_bytes": 1024 + 2 * slots * 256, "samples": n, "interval_s": d,
-                      "cpu_s": cpu_n, "cpu_start_s": cpu_1, "cpu_per_refresh_ms": (cpu_n - cpu_1) / (n - 1) * 1000,
-                      "peak_rss_kib": max(x[1] for x in full), "sampler_state": state,
-                      "rc": sorted({x[3] for x in full})}
+            for _ in range(reps):
+                one.append(measured([GCTOP, "-p", str(t.pid), "--allocators", "--json", "-n", "1"]))
+                with open(jpath, "w") as f:
+                    full.append(measured([GCTOP, "-p", str(t.pid), "--allocators", "--json", "-d", str(d), "-n", str(n)],
+                                         stdout=f))
+            state = last_allocators(jpath).get("sampler_state")
+            kill(pub)
+            cpu_n, cpu_1 = med([x[0] for x in full]), med([x[0] for x in one])
+            out["%s/%d" % (series, count)] = {
+                "series": series, "sites": count, "frame_slots": fslots, "type_slots": tslots,
+                "stored_frames": stored_f, "stored_types": stored_t,
+                "segment_bytes": 1024 + (fslots + tslots) * 256, "samples": n, "interval_s": d,
+                "cpu_s": cpu_n, "cpu_start_s": cpu_1,
+                "cpu_per_refresh_ms": (cpu_n - cpu_1) / (n - 1) * 1000 if cpu_n is not None and cpu_1 is not None else None,
+                "peak_rss_kib": max(x[1] or 0 for x in full), "sampler_state": state, "rc": sorted({x[3] for x in full})}
     kill(t)
     table("3a. gctop --allocators --json -d %g -n %d against distinct sites (crafted segment, median of %d)" % (d, n, reps),
-          ["sites", "slots/table", "stored (frame+type)", "segment", "CPU/refresh", "CPU start", "peak RSS", "state"],
-          [[k, v["table_slots"], v["stored_frames"] + v["stored_types"], fmt(v["segment_bytes"] / 1048576, " MiB"),
-            fmt(v["cpu_per_refresh_ms"], " ms"), fmt(v["cpu_start_s"] * 1000, " ms"),
-            fmt(v["peak_rss_kib"] / 1024, " MiB"), v["sampler_state"]] for k, v in out.items()])
-    print("  (peak RSS counts the pages of the segment gctop maps: the file is shared with the publisher)")
+          ["tables", "sites", "slots (frame+type)", "stored", "segment", "CPU/refresh", "CPU start", "peak RSS", "state"],
+          [[v["series"], v["sites"], v["frame_slots"] + v["type_slots"], v["stored_frames"] + v["stored_types"],
+            fmt(v["segment_bytes"] / 1048576, " MiB"), fmt(v["cpu_per_refresh_ms"], " ms"),
+            fmt(v["cpu_start_s"] * 1000 if v["cpu_start_s"] is not None else None, " ms"),
+            fmt(v["peak_rss_kib"] / 1024, " MiB"), v["sampler_state"]] for v in out.values()])
+    print("  (sites that find no slot are counted as dropped; peak RSS includes the segment's pages gctop maps)")
     res["sites"] = out
 
 

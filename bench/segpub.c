@@ -1,7 +1,7 @@
 /* segpub: publishes a crafted gctop segment with N distinct allocation sites,
  * for the "cost against the number of sites" benchmark (bench/README.md).
  *
- * usage: segpub PID NSITES [SAMPLES_PER_SECOND] [MAX_SECONDS]
+ * usage: segpub PID NSITES [SAMPLES_PER_SECOND] [MAX_SECONDS] [FRAME_SLOTS TYPE_SLOTS]
  *
  * Creates /tmp/.gctop-seg-PID (the file gctop's --allocators looks for when
  * it watches JVM PID: segment/gctop_segment.h, collectors/segment_reader.h),
@@ -10,8 +10,11 @@
  * dropped, as the agent does), sets it RUNNING with a live heartbeat, and then
  * keeps adding SAMPLES_PER_SECOND samples (default 20000) over random sites
  * so that every refresh sees counters move. gctop finds a live segment and
- * does not load its agent. Prints "ready SLOTS STORED_FRAMES STORED_TYPES"
- * once filled. Stops and removes the file on SIGINT/SIGTERM, when PID is
+ * does not load its agent. Prints "ready FRAME_SLOTS TYPE_SLOTS STORED_FRAMES
+ * STORED_TYPES"
+ * once filled. FRAME_SLOTS and TYPE_SLOTS (powers of two) fix the table sizes,
+ * e.g. 1024 512 as gctop's JVMTI agent has (agent/agent.h); by default each
+ * is the power of two >= 2 x NSITES, at most GCTOP_SEG_MAX_SLOTS. Stops and removes the file on SIGINT/SIGTERM, when PID is
  * gone, or after MAX_SECONDS (default 600). */
 #include <errno.h>
 #include <signal.h>
@@ -55,7 +58,7 @@ static unsigned count_stored(const struct gctop_pub *p, int types)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: segpub PID NSITES [SAMPLES_PER_SECOND] [MAX_SECONDS]\n");
+		fprintf(stderr, "usage: segpub PID NSITES [SAMPLES_PER_SECOND] [MAX_SECONDS] [FRAME_SLOTS TYPE_SLOTS]\n");
 		return 2;
 	}
 	pid_t pid = (pid_t)atol(argv[1]);
@@ -68,11 +71,13 @@ int main(int argc, char **argv)
 	uint32_t slots = 16;
 	while (slots < 2 * nsites && slots < GCTOP_SEG_MAX_SLOTS)
 		slots <<= 1;
+	uint32_t frame_slots = argc > 6 ? (uint32_t)atol(argv[5]) : slots;
+	uint32_t type_slots = argc > 6 ? (uint32_t)atol(argv[6]) : slots;
 	char path[512], err[256];
 	if (gctop_pub_path(path, sizeof(path), "/tmp", pid) != 0)
 		return 1;
 	struct gctop_pub pub;
-	struct gctop_pub_config cfg = { slots, slots, GCTOP_SEG_F_ALLOC_TOTAL, "bench-crafted" };
+	struct gctop_pub_config cfg = { frame_slots, type_slots, GCTOP_SEG_F_ALLOC_TOTAL, "bench-crafted" };
 	int rc = gctop_pub_create(&pub, path, &cfg, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "segpub: %s\n", err);
@@ -95,7 +100,7 @@ int main(int argc, char **argv)
 	gctop_pub_set_alloc_total(&pub, total, now);
 	gctop_pub_heartbeat(&pub, now);
 	gctop_pub_set_state(&pub, GCTOP_SEG_RUNNING, NULL);
-	printf("ready %u %u %u\n", slots, count_stored(&pub, 0), count_stored(&pub, 1));
+	printf("ready %u %u %u %u\n", frame_slots, type_slots, count_stored(&pub, 0), count_stored(&pub, 1));
 	fflush(stdout);
 
 	uint64_t start = now, last_beat = now;

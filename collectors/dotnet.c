@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,16 +25,14 @@
 
 #define IPC_TIMEOUT_MS 2000
 #define SESSION_BUFFER_MB 16
-/* How often the meter and the hosting counters publish (seconds, as text
- * for the provider arguments), and how far behind the stream cumulative
- * counters are read, so that an observation after that moment has usually
- * arrived and the figure can be interpolated rather than stepped. */
-#define COUNTER_REFRESH "0.5"
-#define COUNTER_LAG_NS 700000000LL
+/* The EventCounters interval (seconds, as text for the provider arguments:
+ * the same as dotnet-counters', since sessions share the shortest one), and
+ * how far behind the stream cumulative counters are read, so that an
+ * observation after that moment has usually arrived and the figure can be
+ * interpolated rather than stepped. */
+#define COUNTER_INTERVAL "1"
+#define COUNTER_LAG_NS 1300000000LL
 #define READ_BUDGET (4u << 20)
-/* How long cumulative figures wait for the meter's first values before
- * they are shown counted since attach instead. */
-#define ANCHOR_WAIT_NS 3000000000ULL
 
 struct gt_collector {
 	pid_t pid;
@@ -50,7 +47,6 @@ struct gt_collector {
 	bool have_offset;
 	int64_t clock_offset;    /* monotonic ns minus event timestamp, smallest seen */
 	uint64_t last_alloc;     /* keeps the reported total from going back */
-	uint64_t opened_ns;
 	struct gt_u64 hard_limit;   /* GCHeapHardLimit as configured */
 	struct gt_dn_gc gc;
 	struct gt_dn_counters counters;
@@ -60,6 +56,7 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
 	struct gt_collector *c = ctx;
 	c->gc.qpc_freq = t->qpc_freq;
+	c->gc.pointer_size = t->pointer_size;
 }
 
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
@@ -77,7 +74,7 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 	if (strcmp(e->meta->provider, "Microsoft-Windows-DotNETRuntime") == 0)
 		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
 	else
-		gt_dn_counters_event(&c->counters, &c->gc, e);
+		gt_dn_counters_event(&c->counters, e);
 }
 
 /* ---- probe ---- */
@@ -122,17 +119,6 @@ static enum gt_probe dotnet_probe(pid_t pid, struct gt_error *err)
 
 /* ---- open ---- */
 
-static void make_client_id(char *out, size_t size)
-{
-	unsigned char b[16] = { 0 };
-	if (getrandom(b, sizeof(b), GRND_NONBLOCK) != (ssize_t)sizeof(b)) {
-		uint64_t t = gt_mono_ns() ^ (uint64_t)getpid() << 32;
-		memcpy(b, &t, sizeof(t));
-	}
-	snprintf(out, size, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
 static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
 {
 	/* Up to 3 s for a runtime that is still starting. */
@@ -163,7 +149,6 @@ static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, 
 	}
 	c->pid = pid;
 	c->fd = -1;
-	c->opened_ns = gt_mono_ns();
 	if (wait_for_socket(pid, c->socket_path, sizeof(c->socket_path), err) != 0)
 		goto fail;
 	struct gt_diag_process_info pi;
@@ -172,23 +157,14 @@ static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, 
 	gt_dn_fill_info(pid, &pi, info);
 	c->hard_limit = info->heap_max_bytes;
 
-	int major = gt_diag_runtime_major(pi.runtime_version);
 	gt_dn_gc_init(&c->gc, 1000000000);
-	gt_dn_counters_init(&c->counters, major >= 9);
-	char client_id[40], metrics_args[256];
-	make_client_id(client_id, sizeof(client_id));
-	/* SessionId=SHARED lets this session and dotnet-counters or another
-	 * gctop watch the meter at once (the runtime allows one private one). */
-	snprintf(metrics_args, sizeof(metrics_args),
-		 "SessionId=SHARED;Metrics=System.Runtime;RefreshInterval=%s;MaxTimeSeries=1000;MaxHistograms=20;ClientId=%s",
-		 COUNTER_REFRESH, client_id);
+	gt_dn_counters_init(&c->counters);
 	struct gt_diag_provider providers[] = {
 		{ "Microsoft-Windows-DotNETRuntime", 0x1, 4, NULL },
-		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=1" },
-		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=" COUNTER_REFRESH },
-		{ "System.Diagnostics.Metrics", 0x2, 4, metrics_args },
+		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
 	};
-	size_t n = major >= 9 ? 4 : 3;
+	size_t n = sizeof(providers) / sizeof(providers[0]);
 	c->fd = gt_diag_collect_tracing(pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, providers, n,
 					&c->session_id, err);
 	if (c->fd < 0)
@@ -282,46 +258,32 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		c->last_alloc = alloc;
 		gt_u64_set(&out->alloc_bytes_total, alloc);
 		out->alloc_source = GT_ALLOC_SOURCE_EXACT;
-		out->alloc_since = k->alloc_since_start ? GT_ALLOC_SINCE_PROCESS_START : GT_ALLOC_SINCE_ATTACH;
+		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
 	}
-
-	/* Until the meter's first values arrive (within a refresh interval)
-	 * the event counts only cover the time since attach: rather than show
-	 * a figure that then jumps, leave it out for that moment. */
-	bool waiting = k->expect_metrics && !k->metrics_failed && gt_mono_ns() - c->opened_ns < ANCHOR_WAIT_NS;
-	bool counts_valid = !waiting || g->by_depth[2].anchored;
-	bool pause_valid = !waiting || g->pause_ns.anchored;
 
 	/* generations, youngest first */
 	static const char *const names[] = { "gen0", "gen1", "gen2", "loh", "poh" };
 	out->n_generations = 5;
-	uint64_t by_depth[3];
-	for (int d = 0; d < 3; d++)
-		by_depth[d] = gt_dn_total_value(&g->by_depth[d]);
+	const uint64_t *by_depth = g->by_depth;
+	uint64_t fragmented[5];
+	bool have_fragmented = gt_dn_gc_fragmented(g, fragmented);
 	for (unsigned i = 0; i < 5; i++) {
 		set_generation(out, i, names[i]);
-		if (i < 3 && counts_valid) {
+		if (i < 3) {
 			uint64_t n = 0;
 			for (int d = (int)i; d < 3; d++)
 				n += by_depth[d];
 			gt_u64_set(&out->generations[i].collections, n);
 		}
-		/* The meter's sizes and fragmentation come from one reading of
-		 * GC.GetGCMemoryInfo, so they agree with each other; the events'
-		 * sizes (fresher, every version) stand in without the meter. */
-		if (k->size_valid[i]) {
-			gt_u64_set(&out->generations[i].used_bytes, k->size[i]);
-			if (k->fragmented_valid[i])
-				gt_u64_set(&out->generations[i].fragmented_bytes, k->fragmented[i]);
-		} else if (g->have_heap && (i < 4 || g->heap.has_poh)) {
+		if (g->have_heap && (i < 4 || g->heap.has_poh))
 			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
-		}
+		if (have_fragmented)
+			gt_u64_set(&out->generations[i].fragmented_bytes, fragmented[i]);
 	}
 	out->n_collectors = 3;
 	for (unsigned d = 0; d < 3; d++) {
 		snprintf(out->collectors[d].name, sizeof(out->collectors[d].name), "%s", names[d]);
-		if (counts_valid)
-			gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
+		gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
 	}
 	if (g->have_reason)
 		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
@@ -330,8 +292,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
 
 	/* pauses */
-	if (pause_valid)
-		gt_u64_set(&out->pause_total_ns, gt_dn_total_value(&g->pause_ns));
+	gt_u64_set(&out->pause_total_ns, g->pause_total_ns);
 	if (g->have_pause)
 		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
 	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
@@ -352,9 +313,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	}
 	if (used_valid)
 		gt_u64_set(&out->heap_used_bytes, used);
-	if (k->have_committed)
-		gt_u64_set(&out->heap_committed_bytes, k->committed);
-	else if (g->have_committed)
+	if (g->have_committed)
 		gt_u64_set(&out->heap_committed_bytes, g->committed);
 
 	if (c->hard_limit.valid) {

@@ -56,6 +56,10 @@ static int env_value(pid_t pid, const char *name, uint64_t *number)
 	return -1;
 }
 
+/* The app's runtimeconfig.json sits beside its first *.dll argument; the
+ * path is the target's own, so it is read through /proc/PID/cwd when
+ * relative and /proc/PID/root when the target lives in another mount
+ * namespace. */
 static char *read_runtimeconfig(pid_t pid, const char *command_line)
 {
 	const char *p = command_line;
@@ -66,22 +70,22 @@ static char *read_runtimeconfig(pid_t pid, const char *command_line)
 		while (*p && *p != ' ')
 			p++;
 		size_t n = (size_t)(p - start);
-		if (n > 4 && n < 400 && strncmp(p - 4, ".dll", 4) == 0) {
-			char path[512];
-			const char *root = gt_dotnet_proc_same_mount_ns(pid) == 1 ? "" : "/proc";
-			char rootdir[32] = "";
-			if (root[0])
-				snprintf(rootdir, sizeof(rootdir), "/proc/%d/root", (int)pid);
-			snprintf(path, sizeof(path), "%s%.*s.runtimeconfig.json", rootdir, (int)(n - 4), start);
-			FILE *f = fopen(path, "re");
-			if (!f)
-				return NULL;
-			char *buf = calloc(1, 65536);
-			if (buf)
-				fread(buf, 1, 65535, f);
-			fclose(f);
-			return buf;
-		}
+		if (n <= 4 || n >= 400 || strncmp(p - 4, ".dll", 4) != 0)
+			continue;
+		char root[48] = "", path[512];
+		if (start[0] != '/')
+			snprintf(root, sizeof(root), "/proc/%d/cwd/", (int)pid);
+		else if (gt_dotnet_proc_same_mount_ns(pid) != 1)
+			snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+		snprintf(path, sizeof(path), "%s%.*s.runtimeconfig.json", root, (int)(n - 4), start);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			return NULL;
+		char *buf = calloc(1, 65536);
+		if (buf && fread(buf, 1, 65535, f) == 0)
+			buf[0] = '\0';
+		fclose(f);
+		return buf;
 	}
 	return NULL;
 }

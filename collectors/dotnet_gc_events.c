@@ -57,6 +57,32 @@ int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_h
 	return 0;
 }
 
+int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt_dn_per_heap *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (pointer_size != 4 && pointer_size != 8)
+		return -1;
+	size_t ptr = (size_t)pointer_size;
+	/* ClrInstanceID, six pointer-sized allocation figures, six u32s
+	 * (efficiency, two condemn reasons, mechanisms, heap index),
+	 * ExtraGen0Commit, Count, then Count records of ten u64s. */
+	size_t heap_index_at = 2 + 6 * ptr + 5 * 4;
+	size_t count_at = heap_index_at + 4 + ptr;
+	size_t data_at = count_at + 4;
+	if (n < data_at)
+		return -1;
+	out->heap_index = (uint32_t)nt_le(p + heap_index_at, 4);
+	uint32_t count = (uint32_t)nt_le(p + count_at, 4);
+	if (count > (n - data_at) / 80)
+		return -1;
+	out->n_generations = count < 5 ? count : 5;
+	for (unsigned g = 0; g < out->n_generations; g++) {
+		const uint8_t *r = p + data_at + 80 * g;
+		out->fragmented[g] = nt_le(r + 32, 8) + nt_le(r + 40, 8); /* FreeListAfter + FreeObjAfter */
+	}
+	return 0;
+}
+
 int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 {
 	struct nt_cursor c = { p, n, 0, false };
@@ -91,44 +117,13 @@ const char *gt_dn_gc_reason_name(uint32_t reason)
 	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "Unknown";
 }
 
-/* ---- anchored totals ---- */
-
-void gt_dn_total_add(struct gt_dn_total *t, int64_t ts, uint64_t amount)
-{
-	t->since_attach += amount;
-	t->recent_ts[t->recent_next] = ts;
-	t->recent_amount[t->recent_next] = amount;
-	t->recent_next = (t->recent_next + 1) % GT_DN_RECENT;
-	if (t->recent_count < GT_DN_RECENT)
-		t->recent_count++;
-	if (t->anchored && ts > t->anchor_ts)
-		t->since_anchor += amount;
-}
-
-void gt_dn_total_anchor(struct gt_dn_total *t, int64_t ts, uint64_t value)
-{
-	t->anchored = true;
-	t->anchor_ts = ts;
-	t->anchor_value = value;
-	/* Events flushed by other threads may already be here although they
-	 * happened after the runtime read its counter: count them now. */
-	t->since_anchor = 0;
-	for (unsigned i = 0; i < t->recent_count; i++)
-		if (t->recent_ts[i] > ts)
-			t->since_anchor += t->recent_amount[i];
-}
-
-uint64_t gt_dn_total_value(const struct gt_dn_total *t)
-{
-	return t->anchored ? t->anchor_value + t->since_anchor : t->since_attach;
-}
-
 /* ---- state ---- */
 
 void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq)
 {
 	memset(g, 0, sizeof(*g));
 	g->qpc_freq = qpc_freq > 0 ? qpc_freq : 1000000000;
+	g->pointer_size = 8;
 }
 
 static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t ticks)
@@ -150,7 +145,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		struct gt_dn_gc_start s;
 		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth > 2)
 			return;
-		gt_dn_total_add(&g->by_depth[s.depth], ts, 1);
+		g->by_depth[s.depth]++;
 		g->gc_index = s.count;
 		g->last_reason = s.reason;
 		g->have_reason = true;
@@ -182,7 +177,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 			return;
 		g->suspended = false;
 		uint64_t ns = ticks_to_ns(g, ts - g->suspend_ts);
-		gt_dn_total_add(&g->pause_ns, ts, ns);
+		g->pause_total_ns += ns;
 		g->last_pause_ns = ns;
 		g->have_pause = true;
 		if (ns > g->window_max_pause_ns)
@@ -205,6 +200,17 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		}
 		break;
 	}
+	case GT_DN_EV_PER_HEAP_HISTORY: {
+		struct gt_dn_per_heap h;
+		if (gt_dn_parse_per_heap(payload, len, g->pointer_size, &h) == 0 && h.heap_index < GT_DN_MAX_HEAPS &&
+		    h.n_generations == 5) {
+			memcpy(g->heap_fragmented[h.heap_index], h.fragmented, sizeof(h.fragmented));
+			if (h.heap_index + 1 > g->n_heaps_seen)
+				g->n_heaps_seen = h.heap_index + 1;
+			g->have_fragmented = true;
+		}
+		break;
+	}
 	case GT_DN_EV_GC_DYNAMIC: {
 		uint64_t c;
 		if (gt_dn_parse_committed_usage(payload, len, &c) == 0) {
@@ -216,6 +222,23 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	default:
 		break;
 	}
+}
+
+bool gt_dn_gc_fragmented(const struct gt_dn_gc *g, uint64_t out[5])
+{
+	if (!g->have_fragmented)
+		return false;
+	/* Under DATAS the heap count shrinks: heaps beyond the last GC's
+	 * count keep stale figures and are left out. */
+	unsigned heaps = g->n_heaps_seen;
+	if (g->have_history && g->history.num_heaps > 0 && (unsigned)g->history.num_heaps < heaps)
+		heaps = (unsigned)g->history.num_heaps;
+	for (int i = 0; i < 5; i++) {
+		out[i] = 0;
+		for (unsigned h = 0; h < heaps; h++)
+			out[i] += g->heap_fragmented[h][i];
+	}
+	return true;
 }
 
 uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g)

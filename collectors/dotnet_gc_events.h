@@ -2,11 +2,7 @@
  * length, since newer versions append fields) and the running state built
  * from them: collections by condemned generation, stop-the-world pauses from
  * SuspendEE/RestartEE, heap sizes after the last GC, committed memory.
- *
- * Cumulative figures are anchored on the runtime's own counters when those
- * arrive (dotnet_counters.c): total = the runtime's value at time t plus the
- * events newer than t. Each new runtime value re-anchors, so lost events
- * cannot make the totals drift. Without anchors they count since attach. */
+ * Cumulative figures count from the start of gctop's session. */
 #ifndef GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
 #define GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
 
@@ -21,6 +17,7 @@ enum {
 	GT_DN_EV_HEAP_STATS = 4,
 	GT_DN_EV_SUSPEND_EE_BEGIN = 9,
 	GT_DN_EV_GC_DYNAMIC = 39,
+	GT_DN_EV_PER_HEAP_HISTORY = 204,
 	GT_DN_EV_GLOBAL_HEAP_HISTORY = 205,
 };
 
@@ -49,6 +46,15 @@ int gt_dn_parse_gc_start(const uint8_t *p, size_t n, struct gt_dn_gc_start *out)
 int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *out);
 int gt_dn_parse_suspend(const uint8_t *p, size_t n, uint32_t *reason);
 int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_history *out);
+
+/* GCPerHeapHistory_V3: one heap's free space (free list plus free objects)
+ * per generation after the GC. pointer_size is the Trace object's. */
+struct gt_dn_per_heap {
+	uint32_t heap_index;
+	unsigned n_generations;
+	uint64_t fragmented[5];
+};
+int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt_dn_per_heap *out);
 /* A GCDynamicEvent named CommittedUsage: the sum of its five committed-byte
  * figures. 0, 1 when the event is another dynamic event, -1 malformed. */
 int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed);
@@ -56,30 +62,11 @@ int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 /* The runtime's name for a GC reason ("AllocSmall", "Induced", ...). */
 const char *gt_dn_gc_reason_name(uint32_t reason);
 
-/* A cumulative figure: the runtime's value at `anchor_ts` plus events
- * after it; the recent events are kept so a late anchor can be applied. */
-#define GT_DN_RECENT 1024
-struct gt_dn_total {
-	bool anchored;
-	int64_t anchor_ts;
-	uint64_t anchor_value;
-	uint64_t since_anchor;     /* events after the anchor */
-	uint64_t since_attach;     /* every event seen */
-	int64_t recent_ts[GT_DN_RECENT];
-	uint64_t recent_amount[GT_DN_RECENT];
-	unsigned recent_next, recent_count;
-};
-
-void gt_dn_total_add(struct gt_dn_total *t, int64_t ts, uint64_t amount);
-void gt_dn_total_anchor(struct gt_dn_total *t, int64_t ts, uint64_t value);
-/* The anchored total, or the since-attach count when never anchored. */
-uint64_t gt_dn_total_value(const struct gt_dn_total *t);
-
 struct gt_dn_gc {
 	int64_t qpc_freq;
 
 	/* collections by condemned generation (GCs whose deepest generation was N) */
-	struct gt_dn_total by_depth[3];
+	uint64_t by_depth[3];
 	uint64_t gc_index;            /* Count of the last GCStart */
 	uint32_t last_reason;
 	bool have_reason;
@@ -89,7 +76,7 @@ struct gt_dn_gc {
 	bool suspended;
 	uint64_t suspend_tid;
 	int64_t suspend_ts;
-	struct gt_dn_total pause_ns;
+	uint64_t pause_total_ns;
 	uint64_t last_pause_ns;
 	uint64_t window_max_pause_ns;  /* longest since gt_dn_gc_take_window_max */
 	bool have_pause;
@@ -101,7 +88,18 @@ struct gt_dn_gc {
 	uint64_t committed;
 	bool have_history;
 	struct gt_dn_global_history history;
+
+	/* fragmentation: each heap's latest figures, summed over the heaps in use */
+	int pointer_size;
+#define GT_DN_MAX_HEAPS 256
+	bool have_fragmented;
+	uint64_t heap_fragmented[GT_DN_MAX_HEAPS][5];
+	unsigned n_heaps_seen;
 };
+
+/* Sums the latest per-heap fragmentation over the heaps of the last GC;
+ * false before any per-heap history. */
+bool gt_dn_gc_fragmented(const struct gt_dn_gc *g, uint64_t out[5]);
 
 void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq);
 

@@ -227,6 +227,14 @@ static void fill_alloc(struct gt_sampler *m, struct gt_sample *s)
 	s->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
 }
 
+void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns)
+{
+	/* A replaced segment is followed at the next sample; a beat into the
+	 * old mapping meanwhile is harmless. */
+	if (m && m->seg)
+		gt_segment_beat(m->seg, now_ns);
+}
+
 void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
 {
 	if (!m->seg || gt_segment_replaced(m->seg)) {

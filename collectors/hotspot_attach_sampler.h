@@ -26,6 +26,11 @@ struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_e
  * segment leaves s untouched and the snapshot's state says why. */
 void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s);
 
+/* Only the reader heartbeat, for the poll tick between samples: with an
+ * interval longer than the agent's watchdog (5 s) the agent would otherwise
+ * stop sampling between two samples. */
+void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns);
+
 /* The newest reading (state GT_SAMPLER_OFF when there is none). */
 const struct gt_alloc_snapshot *gt_sampler_snapshot(const struct gt_sampler *m);
 

@@ -89,6 +89,8 @@ void gt_target_poll(struct gt_target *t, uint64_t now_ns)
 {
 	if (!t->exited && t->ops->poll)
 		t->ops->poll(t->collector, now_ns);
+	if (!t->exited && t->sampler)
+		gt_sampler_beat(t->sampler, now_ns);
 }
 
 int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error *err)

@@ -23,8 +23,14 @@
 #include "term.h"
 #include "theme.h"
 #include "tui.h"
+#include "wrap.h"
 
 #define NEVER UINT64_MAX
+/* Collector descriptors the loop waits on (the picker's rows beyond this
+ * are drained on the poll tick alone). */
+#define LOOP_MAX_WAIT_FDS 64
+/* A status line longer than the screen is wide wraps onto this many rows. */
+#define LOOP_FOOTER_LINES 3
 
 struct app;
 static void draw(struct app *a);
@@ -90,9 +96,25 @@ static void step_interval(struct app *a, int dir)
 	set_interval(a, (uint64_t)(pick * 1e9 + 0.5));
 }
 
+/* The collectors' tick: the dashboard's target, or the picker's rows. */
+static uint64_t poll_interval(const struct app *a)
+{
+	if (a->in_dashboard)
+		return a->db.exited ? 0 : gt_target_poll_interval_ns(a->db.target);
+	return a->picker_mode ? gt_picker_poll_interval_ns(&a->picker) : 0;
+}
+
+static void do_poll(struct app *a, uint64_t now)
+{
+	if (a->in_dashboard)
+		gt_target_poll(a->db.target, now);
+	else if (a->picker_mode)
+		gt_picker_poll(&a->picker, now);
+}
+
 static void reset_poll_deadline(struct app *a, uint64_t now)
 {
-	uint64_t p = a->in_dashboard ? gt_target_poll_interval_ns(a->db.target) : 0;
+	uint64_t p = poll_interval(a);
 	a->next_poll = p ? now + p : NEVER;
 }
 
@@ -117,8 +139,11 @@ static void close_dashboard(struct app *a)
 {
 	gt_dashboard_close(&a->db);
 	a->in_dashboard = false;
+	/* The rows were not polled meanwhile: their next rates would miss
+	 * what the heap counters lost at each collection. */
+	gt_picker_forget_rates(&a->picker);
 	a->next_sample = gt_mono_ns();
-	a->next_poll = NEVER;
+	reset_poll_deadline(a, a->next_sample);
 	clearok(curscr, TRUE);
 }
 
@@ -133,56 +158,75 @@ static void do_sample(struct app *a, uint64_t now)
 		}
 	} else if (a->picker_mode) {
 		gt_picker_refresh(&a->picker);
+		/* Rows come and go: the tick follows the rows now open. */
+		if (a->next_poll == NEVER || !poll_interval(a))
+			reset_poll_deadline(a, now);
 	}
 	a->next_sample = gt_deadline_next(a->next_sample, a->interval_ns, now);
 }
 
 /* ---- drawing ---- */
 
-static void draw_footer(struct app *a, int y, int cols)
+/* The status line's text and attribute: a prompt, a question, a one-off
+ * message, or the key hints. */
+static const char *footer_text(const struct app *a, char *buf, size_t len, attr_t *attr)
 {
 	const struct gt_theme *t = &a->theme;
+	*attr = t->title | A_BOLD;
 	if (a->prompt) {
-		gt_pane_print(stdscr, y, 0, t->title, "interval in seconds (0.1 to 3600, Enter/Esc): %s", a->prompt_buf);
-		return;
+		snprintf(buf, len, "interval in seconds (0.1 to 3600, Enter/Esc): %s", a->prompt_buf);
+		return buf;
 	}
 	if (a->confirm == CONFIRM_ALLOC_START) {
-		gt_pane_print(stdscr, y, 0, t->title | A_BOLD,
-			      "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
-			      (int)a->db.info.pid);
-		return;
+		snprintf(buf, len, "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
+			 (int)a->db.info.pid);
+		return buf;
 	}
 	if (a->confirm == CONFIRM_ALLOC_STOP) {
-		gt_pane_print(stdscr, y, 0, t->title | A_BOLD,
-			      "stop allocation sampling in PID %d? the agent goes dormant within seconds; y/N",
-			      (int)a->db.info.pid);
-		return;
+		snprintf(buf, len, "stop allocation sampling in PID %d? the agent goes dormant within seconds; y/N",
+			 (int)a->db.info.pid);
+		return buf;
 	}
 	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? a->db.message : a->picker.message);
 	if (msg && msg[0]) {
-		gt_pane_print(stdscr, y, 0, t->warn, "%s", msg);
-		return;
+		*attr = t->warn;
+		return msg;
 	}
-	const char *hints = a->help ? "q/Esc/h close help"
-			  : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
-							      : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
-			  : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
-	gt_pane_print(stdscr, y, 0, t->label, "%-*s", cols, hints);
+	*attr = t->label;
+	return a->help ? "q/Esc/h close help"
+	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
+						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
+	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
+}
+
+/* Draws the status line at the bottom, wrapped onto up to LOOP_FOOTER_LINES
+ * rows when it is longer than the screen is wide (never more than half the
+ * screen); returns the rows it took. */
+static int draw_footer(const struct app *a, int rows, int cols)
+{
+	char buf[256];
+	attr_t attr;
+	const char *text = footer_text(a, buf, sizeof(buf), &attr);
+	struct gt_wrap_line lines[LOOP_FOOTER_LINES];
+	int max = rows / 2 < LOOP_FOOTER_LINES ? rows / 2 : LOOP_FOOTER_LINES;
+	int n = gt_wrap(text, cols, max, lines);
+	for (int i = 0; i < n; i++)
+		gt_pane_print(stdscr, rows - n + i, 0, attr, "%.*s", (int)lines[i].len, text + lines[i].start);
+	return n;
 }
 
 static void draw(struct app *a)
 {
 	int rows = LINES, cols = COLS;
-	int body_rows = rows - 1;
 
 	werase(stdscr);
-	if (body_rows < 1) {
+	if (rows < 2) {
 		gt_pane_print(stdscr, 0, 0, A_BOLD, "too small");
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;
 	}
-	draw_footer(a, rows - 1, cols);
+	int body_rows = rows - draw_footer(a, rows, cols);
 	wnoutrefresh(stdscr);
 
 	if (!a->body || getmaxy(a->body) != body_rows || getmaxx(a->body) != cols) {
@@ -438,9 +482,9 @@ static void run(struct app *a)
 			do_sample(a, now);
 			a->dirty = true;
 		}
-		if (a->in_dashboard && now >= a->next_poll) {
-			gt_target_poll(a->db.target, now);
-			uint64_t p = gt_target_poll_interval_ns(a->db.target);
+		if (now >= a->next_poll) {
+			do_poll(a, now);
+			uint64_t p = poll_interval(a);
 			a->next_poll = p ? gt_deadline_next(a->next_poll, p, now) : NEVER;
 		}
 		if (a->dirty) {
@@ -450,13 +494,19 @@ static void run(struct app *a)
 
 		uint64_t deadline = a->next_sample < a->next_poll ? a->next_sample : a->next_poll;
 		int timeout = deadline == NEVER ? -1 : gt_deadline_timeout_ms(deadline, gt_mono_ns());
-		struct pollfd fds[2] = { { .fd = STDIN_FILENO, .events = POLLIN } };
-		nfds_t nfds = 1;
-		int wfd = a->in_dashboard ? gt_target_wait_fd(a->db.target) : -1;
-		if (wfd >= 0) {
-			fds[1] = (struct pollfd){ .fd = wfd, .events = POLLIN };
-			nfds = 2;
+		struct pollfd fds[1 + LOOP_MAX_WAIT_FDS] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+		int wfds[LOOP_MAX_WAIT_FDS];
+		size_t nw = 0;
+		if (a->in_dashboard) {
+			int wfd = gt_target_wait_fd(a->db.target);
+			if (wfd >= 0)
+				wfds[nw++] = wfd;
+		} else if (a->picker_mode) {
+			nw = gt_picker_wait_fds(&a->picker, wfds, LOOP_MAX_WAIT_FDS);
 		}
+		for (size_t i = 0; i < nw; i++)
+			fds[1 + i] = (struct pollfd){ .fd = wfds[i], .events = POLLIN };
+		nfds_t nfds = (nfds_t)(1 + nw);
 		int r = poll(fds, nfds, timeout);
 		if (r < 0) {
 			if (errno == EINTR)
@@ -477,8 +527,11 @@ static void run(struct app *a)
 				break;
 			a->dirty = true;
 		}
-		if (nfds == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) && a->in_dashboard)
-			gt_target_poll(a->db.target, gt_mono_ns());
+		bool ready = false;
+		for (nfds_t i = 1; i < nfds; i++)
+			ready = ready || (fds[i].revents & (POLLIN | POLLHUP | POLLERR));
+		if (ready)
+			do_poll(a, gt_mono_ns());
 	}
 }
 

@@ -4,7 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../collectors/proc.h"
+#include "../model/clock.h"
 #include "../model/derive.h"
+
+/* Opening a JVM that is still starting waits (up to seconds) for its perf
+ * data to be ready, and the picker must not freeze meanwhile: a process
+ * younger than this is opened on a later refresh ... */
+#define PICKER_OPEN_MIN_AGE_MS 3000ull
+/* ... and once the opens of one refresh have taken this long, the rest
+ * wait for the next one. */
+#define PICKER_OPEN_BUDGET_NS 200000000ull
 
 void gt_picker_init(struct gt_picker *p)
 {
@@ -79,6 +89,29 @@ static void fill_identity(struct gt_picker_row *r, const struct gt_list_entry *e
 	copy_text(r->gc, sizeof(r->gc), e->info.gc_name);
 }
 
+/* Opens a new row's target unless it is too young or this refresh has
+ * spent its budget; then it is tried again on the next refresh. */
+static void open_slot(struct gt_picker_slot *s, uint64_t *spent_ns)
+{
+	uint64_t start_ms;
+	if (gt_proc_start_time_ms(s->row.pid, &start_ms) == 0 && (uint64_t)gt_wall_ms() < start_ms + PICKER_OPEN_MIN_AGE_MS) {
+		s->row.note = "starting";
+		return;
+	}
+	if (*spent_ns >= PICKER_OPEN_BUDGET_NS) {
+		s->row.note = "opening";
+		return;
+	}
+	uint64_t t0 = gt_mono_ns();
+	struct gt_error err = { 0 };
+	s->open_tried = true;
+	s->row.note = NULL;
+	s->target = gt_target_open(s->row.pid, &err);
+	if (!s->target)
+		s->row.note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
+	*spent_ns += gt_mono_ns() - t0;
+}
+
 /* Live figures need an open target and two samples; until then the list's
  * own cheap figures (heap, RSS) stand in and the rates say n/a. */
 static void sample_slot(struct gt_picker_slot *s, const struct gt_list_entry *e)
@@ -118,6 +151,7 @@ void gt_picker_refresh(struct gt_picker *p)
 {
 	struct gt_list list = { 0 };
 	pid_t keep = gt_picker_selected_pid(p);
+	uint64_t open_spent_ns = 0;
 
 	gt_target_list_all(&list);
 	for (size_t i = 0; i < p->count; i++)
@@ -130,11 +164,9 @@ void gt_picker_refresh(struct gt_picker *p)
 			if (!s)
 				break;
 			fill_identity(&s->row, e);
-			struct gt_error err = { 0 };
-			s->target = gt_target_open(e->info.pid, &err);
-			if (!s->target)
-				s->row.note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
 		}
+		if (!s->open_tried)
+			open_slot(s, &open_spent_ns);
 		s->seen = true;
 		sample_slot(s, e);
 	}
@@ -189,6 +221,41 @@ static int row_cmp(const struct gt_picker_row *a, const struct gt_picker_row *b,
 	if (c == 0)
 		c = a->pid < b->pid ? -1 : a->pid > b->pid;
 	return c;
+}
+
+uint64_t gt_picker_poll_interval_ns(const struct gt_picker *p)
+{
+	uint64_t best = 0;
+	for (size_t i = 0; i < p->count; i++) {
+		uint64_t t = p->slots[i].target ? gt_target_poll_interval_ns(p->slots[i].target) : 0;
+		if (t && (!best || t < best))
+			best = t;
+	}
+	return best;
+}
+
+void gt_picker_poll(struct gt_picker *p, uint64_t now_ns)
+{
+	for (size_t i = 0; i < p->count; i++)
+		if (p->slots[i].target)
+			gt_target_poll(p->slots[i].target, now_ns);
+}
+
+size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->count && n < max; i++) {
+		int fd = p->slots[i].target ? gt_target_wait_fd(p->slots[i].target) : -1;
+		if (fd >= 0)
+			fds[n++] = fd;
+	}
+	return n;
+}
+
+void gt_picker_forget_rates(struct gt_picker *p)
+{
+	for (size_t i = 0; i < p->count; i++)
+		p->slots[i].have_prev = false;
 }
 
 void gt_picker_sort_rows(struct gt_picker_slot *slots, size_t n, enum gt_picker_sort key)

@@ -37,6 +37,7 @@ struct gt_picker_slot {
 	struct gt_target *target;   /* NULL when it could not be opened */
 	struct gt_sample prev;
 	bool have_prev;
+	bool open_tried;            /* target opened, or failed for good (row.note says why) */
 	bool seen;                  /* still listed at the last refresh */
 };
 
@@ -55,6 +56,17 @@ void gt_picker_free(struct gt_picker *p);
 /* Lists the processes again, opens new ones, samples every open one and
  * sorts; the selection stays on the same process. */
 void gt_picker_refresh(struct gt_picker *p);
+
+/* The collectors' work between samples for the open rows, as the dashboard
+ * does for its target: without it a row's allocation rate misses what the
+ * heap counters lost at each collection. 0: no row needs a tick. */
+uint64_t gt_picker_poll_interval_ns(const struct gt_picker *p);
+void gt_picker_poll(struct gt_picker *p, uint64_t now_ns);
+/* Up to max descriptors to wait on; returns how many. */
+size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max);
+/* Rates restart from the next two samples (after the picker was not
+ * polled, e.g. while a dashboard was open). */
+void gt_picker_forget_rates(struct gt_picker *p);
 
 /* Sorts rows by key, ties by PID. Pure. */
 void gt_picker_sort_rows(struct gt_picker_slot *slots, size_t n, enum gt_picker_sort key);

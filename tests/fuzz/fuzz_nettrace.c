@@ -18,7 +18,7 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 	if (strcmp(e->meta->provider, "Microsoft-Windows-DotNETRuntime") == 0)
 		gt_dn_gc_event(&gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
 	else
-		gt_dn_counters_event(&counters, &gc, e);
+		gt_dn_counters_event(&counters, e);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	gt_dn_gc_init(&gc, 1000000000);
-	gt_dn_counters_init(&counters, true);
+	gt_dn_counters_init(&counters);
 	struct gt_nettrace_callbacks cb = { NULL, NULL, on_event };
 	struct gt_nettrace *p = gt_nettrace_new(&cb);
 	if (!p)

@@ -24,25 +24,37 @@ until grep -q listening "$WORK/app.log" || [ "$i" -ge 100 ]; do sleep 0.1; i=$((
 before=$(get "http://127.0.0.1:$PORT/truth") || { fail "the app does not answer"; exit 0; }
 sleep 0.5
 
-"$GCTOP_BIN" -p "$APID" --json -d 1 -n 7 >"$WORK/g.json" 2>"$WORK/g.err" &
+# gctop reads the hosting counters (polled every second) 1.3 s behind: the
+# requests start once it has a first figure and it samples 3 s past them.
+"$GCTOP_BIN" -p "$APID" --json -d 1 -n 9 >"$WORK/g.json" 2>"$WORK/g.err" &
 G=$!
-sleep 2
+sleep 3.5
 python3 -c '
-import sys, urllib.request
+import sys, time, urllib.request
+start = time.time()
 for _ in range(int(sys.argv[2])):
-    urllib.request.urlopen(sys.argv[1], timeout=5).read()' "http://127.0.0.1:$PORT/" "$REQUESTS"
+    urllib.request.urlopen(sys.argv[1], timeout=5).read()
+print(int(start * 1000), int(time.time() * 1000))' "http://127.0.0.1:$PORT/" "$REQUESTS" >"$WORK/span"
 wait "$G"
 rc=$?
 check "gctop exits 0 ($rc: $(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 after=$(get "http://127.0.0.1:$PORT/truth")
 
-python3 - "$WORK/g.json" "$before" "$after" "$REQUESTS" <<'PY'
+python3 - "$WORK/g.json" "$before" "$after" "$REQUESTS" $(cat "$WORK/span") <<'PY'
 import json, sys
+from datetime import datetime
 g = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-before, after, n = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+before, after, n, start_ms, end_ms = (int(x) for x in sys.argv[2:7])
 def check(ok, what):
     print(("PASS" if ok else "FAIL") + ": dotnet_aspnet: " + what)
-first, last = g[1], g[-1]
+def ms(x):
+    return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
+quiet_before = [x for x in g if ms(x) < start_ms and x["ops"] and x["alloc"]]
+quiet_after = [x for x in g if ms(x) > end_ms + 2500]
+if not quiet_before or not quiet_after:
+    check(False, "no gctop sample with requests before (%d) or after (%d) the requests" % (len(quiet_before), len(quiet_after)))
+    sys.exit(0)
+first, last = quiet_before[-1], quiet_after[0]
 ops = last["ops"]
 check(ops is not None and ops["name"] == "requests", "ops are requests (%s)" % ops)
 if ops is None:

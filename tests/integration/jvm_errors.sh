@@ -9,7 +9,8 @@ CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 expect() {
 	want=$1 word=$2 label=$3
 	shift 3
-	"$GCTOP_BIN" "$@" >"$WORK/out" 2>"$WORK/err"
+	# shellcheck disable=SC2086
+	$GCTOP_BIN "$@" >"$WORK/out" 2>"$WORK/err"
 	rc=$?
 	lines=$(grep -c . "$WORK/err")
 	if [ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -q -- "$word" "$WORK/err"; then
@@ -57,4 +58,24 @@ if [ -d "$dir" ] && [ ! -e "$dir/$NOPERF" ]; then
 	rm -f "$dir/$NOPERF"
 else
 	skip "cannot plant a file in $dir for the stale-file case"
+fi
+
+# Another user's JVM: gctop run as nobody against our JVM is refused with
+# status 5 and a sentence saying whose it is and what to do.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	start_java "$WORK/other.log" -Xmx32m -cp "$CLASSES" AllocWorkload small 5 20 0
+	OTHER=$JPID
+	wait_for_hsperf "$OTHER" 5 || fail "no perf-data file for the JVM of another user"
+	pub=$(mktemp -d /tmp/gctop-nobody.XXXXXX)
+	chmod 755 "$pub"
+	cp "$GCTOP_BIN" "$pub/gctop"
+	chmod 755 "$pub/gctop"
+	GCTOP_BIN_SAVED=$GCTOP_BIN
+	GCTOP_BIN="setpriv --reuid=65534 --regid=65534 --clear-groups $pub/gctop"
+	# shellcheck disable=SC2086
+	expect 5 "another user" "a JVM of another user" -p "$OTHER" --json -n 1
+	GCTOP_BIN=$GCTOP_BIN_SAVED
+	rm -rf "$pub"
+else
+	skip "needs root and setpriv to run gctop as another user"
 fi

@@ -47,6 +47,7 @@ for line in sys.stdin:
 sys.exit(1)'
 }
 screen_has() { screen | grep -q -- "$1"; }
+screen_lacks() { ! screen | grep -Eq -- "$1"; }
 no_agent_output() { ! grep -Eqi 'agent|Full thread dump' "$WORK/java.log"; }
 no_thread_dump() { ! grep -q 'Full thread dump' "$WORK/java.log"; }
 
@@ -64,16 +65,19 @@ check "the pane says sampling is off and how to turn it on" wait_screen "allocat
 check "the pane names the key" screen_has "key a loads"
 check "the pane names the option" screen_has "--allocators"
 
-# a, then n: a question first, and nothing is loaded.
+# a, then n: a question first, and nothing is loaded. At 80 columns the
+# question wraps rather than losing its y/N.
+tm resize-window -x 80 -y 24
 tm send-keys a
-check "a asks before loading anything" \
-	wait_screen "load gctop's sampling agent into PID $JPID\? it stays loaded \(dormant\) after gctop exits; y/N" 5
+check "a asks before loading anything" wait_screen "load gctop's sampling agent into PID $JPID\? it stays" 5
+check "the whole question is on screen at 80 columns" wait_screen "gctop exits; y/N" 2
 tm send-keys n
 check "n answers no" wait_screen "nothing loaded into PID $JPID" 5
 sleep 2
 check "after n no gctop segment appears" segment_absent
 check "after n the JVM printed no agent message" no_agent_output
 check "after n the pane still says sampling is off" wait_screen "allocation sampling is off" 2
+tm resize-window -x 100 -y 30
 
 # a, then y: the agent is loaded and the table fills in.
 tm send-keys a
@@ -116,6 +120,17 @@ check "PgDn scrolls the focused allocators pane" wait_screen "Top allocators +[2
 tm send-keys PPage
 check "PgUp scrolls back" wait_screen "Top allocators +1-[0-9]+ of [0-9]+ lines" 5
 tm resize-window -x 100 -y 30
+
+# An interval longer than the agent's 5 s watchdog: the poll tick keeps
+# gctop's heartbeat going, so the agent samples on between two samples.
+tm send-keys d 8 Enter
+check "the interval becomes 8 s" wait_screen "every 8s" 5
+sleep 11
+check "with 8 s between samples the segment stays" segment_present
+check "with 8 s between samples the agent is still sampling" wait_screen "JVMTI sampling +[0-9]+ samples over" 10
+check "with 8 s between samples nothing says the agent left" screen_lacks "no segment|stopped"
+tm send-keys d 1 Enter
+check "the interval goes back to 1 s" wait_screen "every 1s" 5
 
 # a again: offers to stop; y stops reading, the pane says off again.
 tm send-keys a

@@ -15,7 +15,7 @@ check "colours are used on a colour terminal" grep -q "$(printf '\033')\[[0-9;]*
 check "UTF-8 locale: block glyphs" grep -q "█" "$WORK/colour"
 tm send-keys q
 wait_exit 5 >/dev/null
-tm kill-server
+new_server
 
 rm -f "$WORK/status"
 tm new-session -d -x 100 -y 30 "NO_COLOR=1 LC_ALL=C LANG=C $GCTOP_BIN -p $JPID; echo gctop-exit=\$? > $WORK/status; sleep 60"
@@ -30,7 +30,7 @@ check "ASCII locale: ASCII memory bar (# used, = committed)" grep -Eq "#{2,}={2,
 tm send-keys q
 status=$(wait_exit 5)
 check "exit status 0 (got '$status')" test "$status" = 0
-tm kill-server
+new_server
 
 # TERM=dumb and a stdout that is no terminal both switch to text.
 TERM=dumb "$GCTOP_BIN" -p "$JPID" -d 0.5 -n 2 >"$WORK/dumb.out" 2>"$WORK/dumb.err" </dev/null
@@ -42,22 +42,23 @@ tm new-session -d -x 100 -y 30 "$GCTOP_BIN -p $JPID -d 0.5 -n 2 > $WORK/pipe.out
 status=$(wait_exit 10)
 check "stdout not a terminal: text, status 0 (got '$status')" test "$status" = 0
 check "stdout not a terminal: the figures are there" grep -q "$JPID" "$WORK/pipe.out"
-tm kill-server
+new_server
 
 # The terminal goes away (ssh drops): gctop gets SIGHUP and leaves at once.
 tm new-session -d -x 100 -y 30 "exec $GCTOP_BIN -p $JPID"
 wait_screen " Memory " 10
 gpid=$(tm display -p '#{pane_pid}')
-tm kill-server
+new_server
 i=0
 while kill -0 "$gpid" 2>/dev/null && [ "$i" -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-check "gctop exits when its terminal goes away" sh -c "! kill -0 $gpid 2>/dev/null"
+check "gctop exits when its terminal goes away (pid '$gpid')" sh -c "[ -n '$gpid' ] && ! kill -0 '$gpid' 2>/dev/null"
 
 # The target exits: the last figures stay, marked EXITED, and gctop idles.
 rm -f "$WORK/status"
 start_gctop -p "$JPID"
 wait_screen "^ LIVE " 10
-sleep 1.5
+# Two samples make a rate: wait for it rather than for a guessed time.
+wait_screen "rate [0-9.]+ [KMG]iB/s" 10
 kill "$JPID"
 check "the header says EXITED" wait_screen "^ EXITED " 10
 check "the last figures stay on screen" grep -Eq "rate [0-9.]+ [KMG]iB/s" "$(screen >"$WORK/e"; echo "$WORK/e")"

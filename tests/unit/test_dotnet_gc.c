@@ -72,36 +72,20 @@ static void test_pauses_pair_on_the_suspending_thread(void)
 	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 1100, gc_start, sizeof(gc_start));
 	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 9, 1200, restart, sizeof(restart)); /* another thread */
 	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 7, 1500, restart, sizeof(restart));
-	CHECK_U64(gt_dn_total_value(&g.pause_ns), 500);
+	CHECK_U64(g.pause_total_ns, 500);
 	CHECK_U64(g.last_pause_ns, 500);
 	/* a suspension for the debugger is no GC pause */
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 2000, suspend_other, sizeof(suspend_other));
 	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 7, 9000, restart, sizeof(restart));
-	CHECK_U64(gt_dn_total_value(&g.pause_ns), 500);
+	CHECK_U64(g.pause_total_ns, 500);
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 8, 10000, suspend_for_gc, sizeof(suspend_for_gc));
 	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 8, 10200, restart, sizeof(restart));
-	CHECK_U64(gt_dn_total_value(&g.pause_ns), 700);
+	CHECK_U64(g.pause_total_ns, 700);
 	CHECK_U64(g.last_pause_ns, 200);
 	CHECK_U64(gt_dn_gc_take_window_max(&g), 500);
 	CHECK_U64(gt_dn_gc_take_window_max(&g), 0);
-	CHECK_U64(gt_dn_total_value(&g.by_depth[2]), 1);
+	CHECK_U64(g.by_depth[2], 1);
 	CHECK(g.background_running);
-}
-
-static void test_anchor_counts_only_later_events(void)
-{
-	static struct gt_dn_total t;
-	memset(&t, 0, sizeof(t));
-	gt_dn_total_add(&t, 100, 1);
-	gt_dn_total_add(&t, 300, 1);
-	CHECK_U64(gt_dn_total_value(&t), 2);     /* since attach */
-	gt_dn_total_anchor(&t, 200, 50);          /* arrives after the event at 300 */
-	CHECK_U64(gt_dn_total_value(&t), 51);
-	gt_dn_total_add(&t, 150, 1);              /* late, already in the anchor */
-	gt_dn_total_add(&t, 400, 1);
-	CHECK_U64(gt_dn_total_value(&t), 52);
-	gt_dn_total_anchor(&t, 450, 60);          /* re-anchoring repairs lost events */
-	CHECK_U64(gt_dn_total_value(&t), 60);
 }
 
 static void test_series_interpolates_between_observations(void)
@@ -128,95 +112,6 @@ static void test_series_interpolates_between_observations(void)
 	CHECK_U64(v, 785);
 }
 
-/* A CounterRateValuePublished event as the meter's metadata describes it. */
-static void metric_meta(struct gt_nettrace_meta *m, struct gt_nettrace_field *f)
-{
-	static const char *const names[] = { "sessionId", "meterName", "meterVersion", "instrumentName",
-					     "unit", "tags", "rate", "value", "instrumentId" };
-	memset(m, 0, sizeof(*m));
-	snprintf(m->provider, sizeof(m->provider), "System.Diagnostics.Metrics");
-	snprintf(m->event_name, sizeof(m->event_name), "CounterRateValuePublished");
-	m->event_id = 4;
-	m->id = 1;
-	for (int i = 0; i < 9; i++) {
-		memset(&f[i], 0, sizeof(f[i]));
-		f[i].type = i == 8 ? GT_NT_INT32 : GT_NT_STRING;
-		f[i].subtree = 1;
-		snprintf(f[i].name, sizeof(f[i].name), "%s", names[i]);
-	}
-	m->fields = f;
-	m->n_fields = m->n_top = 9;
-	m->fields_decodable = true;
-}
-
-static size_t utf16(uint8_t *p, const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++) {
-		p[n++] = (uint8_t)*s;
-		p[n++] = 0;
-	}
-	p[n++] = 0;
-	p[n++] = 0;
-	return n;
-}
-
-static size_t metric_payload(uint8_t *p, const char *instrument, const char *tags, const char *value)
-{
-	const char *v[] = { "SHARED", "System.Runtime", "", instrument, "", tags, "", value };
-	size_t n = 0;
-	for (int i = 0; i < 8; i++)
-		n += utf16(p + n, v[i]);
-	memset(p + n, 0, 4);
-	return n + 4;
-}
-
-static void test_meter_values_anchor_and_fill(void)
-{
-	static struct gt_dn_gc g;
-	static struct gt_dn_counters c;
-	gt_dn_gc_init(&g, 1000000000);
-	gt_dn_counters_init(&c, true);
-	struct gt_nettrace_meta m;
-	struct gt_nettrace_field f[9];
-	metric_meta(&m, f);
-	uint8_t p[1024];
-	struct gt_nettrace_event e = { .meta = &m, .payload = p, .timestamp = 5000 };
-
-	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 1, 6000, gc_start, sizeof(gc_start));
-	e.payload_len = (uint32_t)metric_payload(p, "dotnet.gc.collections", "gc.heap.generation=gen2", "17");
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK_U64(gt_dn_total_value(&g.by_depth[2]), 18);
-
-	e.payload_len = (uint32_t)metric_payload(p, "dotnet.gc.heap.total_allocated", "", "1.5E+9");
-	gt_dn_counters_event(&c, &g, &e);
-	uint64_t v = 0;
-	CHECK(gt_dn_series_at(&c.alloc, 5000, &v));
-	CHECK_U64(v, 1500000000);
-	CHECK(c.alloc_since_start);
-
-	e.payload_len = (uint32_t)metric_payload(p, "dotnet.gc.pause.time", "", "0.018671");
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK_U64(c.pause_total_ns, 18671000);
-
-	e.payload_len = (uint32_t)metric_payload(p, "dotnet.gc.last_collection.heap.size", "gc.heap.generation=loh", "3200896");
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK(c.size_valid[3]);
-	CHECK_U64(c.size[3], 3200896);
-
-	/* text that is not a number, and another meter, change nothing */
-	e.payload_len = (uint32_t)metric_payload(p, "dotnet.gc.pause.time", "", "-1");
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK_U64(c.pause_total_ns, 18671000);
-	e.payload_len = (uint32_t)metric_payload(p, "dotnet.gc.collections", "gc.heap.generation=gen2x", "99");
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK_U64(gt_dn_total_value(&g.by_depth[2]), 18);
-	/* a payload cut short is ignored */
-	e.payload_len = 10;
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK_U64(gt_dn_total_value(&g.by_depth[2]), 18);
-}
-
 /* An EventCounters event: { Payload: { Name, <value field> } }. */
 static void counter_meta(struct gt_nettrace_meta *m, struct gt_nettrace_field *f, const char *provider,
 			 const char *value_field)
@@ -235,6 +130,18 @@ static void counter_meta(struct gt_nettrace_meta *m, struct gt_nettrace_field *f
 	m->fields_decodable = true;
 }
 
+static size_t utf16(uint8_t *p, const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++) {
+		p[n++] = (uint8_t)*s;
+		p[n++] = 0;
+	}
+	p[n++] = 0;
+	p[n++] = 0;
+	return n;
+}
+
 static size_t counter_payload(uint8_t *p, const char *name, double value)
 {
 	size_t n = utf16(p, name);
@@ -242,12 +149,10 @@ static size_t counter_payload(uint8_t *p, const char *name, double value)
 	return n + 8;
 }
 
-static void test_event_counters_without_the_meter(void)
+static void test_event_counters(void)
 {
-	static struct gt_dn_gc g;
 	static struct gt_dn_counters c;
-	gt_dn_gc_init(&g, 1000000000);
-	gt_dn_counters_init(&c, false); /* .NET 8: no System.Runtime meter */
+	gt_dn_counters_init(&c);
 	struct gt_nettrace_meta m;
 	struct gt_nettrace_field f[3];
 	counter_meta(&m, f, "System.Runtime", "Increment");
@@ -255,29 +160,40 @@ static void test_event_counters_without_the_meter(void)
 	struct gt_nettrace_event e = { .meta = &m, .payload = p };
 	e.timestamp = 1000;
 	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", 4000000);
-	gt_dn_counters_event(&c, &g, &e);
+	gt_dn_counters_event(&c, &e); /* the first poll: its increment covers an unknown span */
 	e.timestamp = 2000;
 	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", 6000000);
-	gt_dn_counters_event(&c, &g, &e);
+	gt_dn_counters_event(&c, &e);
 	e.timestamp = 3000;
 	e.payload_len = (uint32_t)counter_payload(p, "gen-0-gc-count", 5); /* not an allocation */
-	gt_dn_counters_event(&c, &g, &e);
+	gt_dn_counters_event(&c, &e);
+	e.timestamp = 4000;
+	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", -5); /* nonsense: ignored */
+	gt_dn_counters_event(&c, &e);
 	uint64_t v = 0;
-	CHECK(gt_dn_series_at(&c.alloc, 2000, &v));
-	CHECK_U64(v, 10000000);
-	CHECK(!c.alloc_since_start);
-
-	/* with the meter expected, increments are left to it */
-	gt_dn_counters_init(&c, true);
-	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", 4000000);
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK(!gt_dn_series_at(&c.alloc, 2000, &v));
+	CHECK(gt_dn_series_at(&c.alloc, 1000, &v));
+	CHECK_U64(v, 0);
+	CHECK(gt_dn_series_at(&c.alloc, 1500, &v));
+	CHECK_U64(v, 3000000);
+	CHECK(gt_dn_series_at(&c.alloc, 9000, &v));
+	CHECK_U64(v, 6000000);
+	e.payload_len = 7; /* cut short: ignored */
+	gt_dn_counters_event(&c, &e);
+	CHECK(gt_dn_series_at(&c.alloc, 9000, &v));
+	CHECK_U64(v, 6000000);
 
 	/* ASP.NET Core's total-requests is a polled total */
 	counter_meta(&m, f, "Microsoft.AspNetCore.Hosting", "Mean");
 	e.payload_len = (uint32_t)counter_payload(p, "total-requests", 92);
-	gt_dn_counters_event(&c, &g, &e);
-	CHECK(gt_dn_series_at(&c.requests, 3000, &v));
+	gt_dn_counters_event(&c, &e);
+	CHECK(gt_dn_series_at(&c.requests, 4000, &v));
+	CHECK_U64(v, 92);
+	/* the same name from another provider is not a request count */
+	counter_meta(&m, f, "Other", "Mean");
+	e.timestamp = 5000;
+	e.payload_len = (uint32_t)counter_payload(p, "total-requests", 1000);
+	gt_dn_counters_event(&c, &e);
+	CHECK(gt_dn_series_at(&c.requests, 9000, &v));
 	CHECK_U64(v, 92);
 }
 
@@ -286,9 +202,7 @@ int main(void)
 	RUN_TEST(test_payloads);
 	RUN_TEST(test_committed_usage);
 	RUN_TEST(test_pauses_pair_on_the_suspending_thread);
-	RUN_TEST(test_anchor_counts_only_later_events);
 	RUN_TEST(test_series_interpolates_between_observations);
-	RUN_TEST(test_meter_values_anchor_and_fill);
-	RUN_TEST(test_event_counters_without_the_meter);
+	RUN_TEST(test_event_counters);
 	return check_summary();
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../tui/layout.h"
+#include "../../tui/wrap.h"
 #include "check.h"
 
 /* The panes gctop shows, with their real minimums (views/pane_*.c). */
@@ -169,6 +170,65 @@ static void test_common_sizes(void)
 	CHECK_U64(lay.columns, 3);
 }
 
+/* Sampling on: the allocators pane wants its whole table (two sections of
+ * 8 rows); the layout still holds everywhere, and at 100x30 the pane gets
+ * room for a three-site table without taking the memory pane's. */
+static void test_allocators_on(void)
+{
+	struct gt_layout_req req[N_REAL];
+	struct gt_layout lay;
+	memcpy(req, real_panes, sizeof(req));
+	req[6].want_rows = 20;
+	sweep(req, N_REAL);
+
+	gt_layout_compute(30, 100, req, N_REAL, &lay);
+	CHECK(lay.usable);
+	for (int i = 0; i < N_REAL; i++)
+		CHECK(lay.shown[i]);
+	CHECK(lay.rects[6].rows >= 10);
+	CHECK(lay.rects[5].rows >= 6);
+	/* short screens drop it before the more important panes, as before */
+	gt_layout_compute(12, 80, req, N_REAL, &lay);
+	CHECK(lay.usable);
+	CHECK(!lay.shown[6]);
+	CHECK(lay.shown[1] && lay.shown[3] && lay.shown[5]);
+}
+
+static const char *wrap_line(const char *text, const struct gt_wrap_line *l)
+{
+	static char buf[256];
+	snprintf(buf, sizeof(buf), "%.*s", (int)l->len, text + l->start);
+	return buf;
+}
+
+static void test_footer_wrap(void)
+{
+	struct gt_wrap_line l[3];
+	const char *q = "load gctop's sampling agent into PID 4242? it stays loaded (dormant) after gctop exits; y/N";
+	CHECK_U64(gt_wrap(q, 100, 3, l), 1);
+	CHECK_STR(wrap_line(q, &l[0]), q);
+	/* at 60 columns: two lines broken at a space, nothing lost */
+	CHECK_U64(gt_wrap(q, 60, 3, l), 2);
+	CHECK_STR(wrap_line(q, &l[0]), "load gctop's sampling agent into PID 4242? it stays loaded");
+	CHECK_STR(wrap_line(q, &l[1]), "(dormant) after gctop exits; y/N");
+	/* one line allowed: the rest stays on it, to be clipped */
+	CHECK_U64(gt_wrap(q, 20, 1, l), 1);
+	CHECK_U64(l[0].len, strlen(q));
+	/* a word longer than the line is cut, not lost */
+	const char *w = "abcdefghij klm";
+	CHECK_U64(gt_wrap(w, 4, 3, l), 3);
+	CHECK_STR(wrap_line(w, &l[0]), "abcd");
+	CHECK_STR(wrap_line(w, &l[1]), "efgh");
+	CHECK_STR(wrap_line(w, &l[2]), "ij klm");
+	/* a multi-byte character counts as one column and is not split */
+	const char *u = "\xc3\xa9\xc3\xa9\xc3\xa9 ab";
+	CHECK_U64(gt_wrap(u, 3, 3, l), 2);
+	CHECK_U64(l[0].len, 6);
+	CHECK_STR(wrap_line(u, &l[1]), "ab");
+	CHECK_U64(gt_wrap("", 10, 3, l), 1);
+	CHECK_U64(l[0].len, 0);
+}
+
 static void test_nothing_visible(void)
 {
 	struct gt_layout_req req[N_REAL];
@@ -191,5 +251,7 @@ int main(void)
 	RUN_TEST(test_tiny_is_a_message);
 	RUN_TEST(test_common_sizes);
 	RUN_TEST(test_nothing_visible);
+	RUN_TEST(test_allocators_on);
+	RUN_TEST(test_footer_wrap);
 	return check_summary();
 }

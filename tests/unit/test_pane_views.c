@@ -492,6 +492,14 @@ static void test_picker_sort(void)
 	gt_picker_move(&p, -10);
 	CHECK_U64(p.selected, 0);
 	CHECK_U64(gt_picker_selected_pid(&p), 10);
+
+	/* rows without an open target need no tick and give nothing to wait on */
+	s[1].have_prev = true;
+	int fds[4];
+	CHECK_U64(gt_picker_poll_interval_ns(&p), 0);
+	CHECK_U64(gt_picker_wait_fds(&p, fds, 4), 0);
+	gt_picker_forget_rates(&p);
+	CHECK(!s[1].have_prev);
 }
 
 int main(void)

@@ -23,10 +23,12 @@ static class Program
         long loh = info.GenerationInfo.Length > 3 ? info.GenerationInfo[3].SizeAfterBytes : -1;
         long poh = info.GenerationInfo.Length > 4 ? info.GenerationInfo[4].SizeAfterBytes : -1;
         Console.WriteLine(
-            "{{\"t_ns\":{0},\"alloc\":{1},\"gc0\":{2},\"gc1\":{3},\"gc2\":{4},\"pause_ns\":{5},\"loh\":{6},\"poh\":{7},\"gc_index\":{8},\"server\":{9},\"available\":{10}}}",
+            "{{\"t_ns\":{0},\"alloc\":{1},\"gc0\":{2},\"gc1\":{3},\"gc2\":{4},\"pause_ns\":{5},\"loh\":{6},\"poh\":{7},\"gc_index\":{8},\"server\":{9},\"available\":{10},\"wall_ms\":{11},\"frag\":[{12}]}}",
             MonoNs(), GC.GetTotalAllocatedBytes(true), GC.CollectionCount(0), GC.CollectionCount(1),
             GC.CollectionCount(2), (long)(GC.GetTotalPauseDuration().Ticks * 100), loh, poh, info.Index,
-            System.Runtime.GCSettings.IsServerGC ? "true" : "false", info.TotalAvailableMemoryBytes);
+            System.Runtime.GCSettings.IsServerGC ? "true" : "false", info.TotalAvailableMemoryBytes,
+            DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
+            string.Join(",", Array.ConvertAll(info.GenerationInfo.ToArray(), g => g.FragmentationAfterBytes)));
     }
 
     static int Main(string[] args)
@@ -51,6 +53,7 @@ static class Program
         Report();
         nextReport += 1_000_000_000;
         nextReport = IdleUntil(MonoNs() + (long)(idle * 1e9), nextReport);
+        Phase("busy_start");
         long start = MonoNs();
         long end = start + (long)(seconds * 1e9);
         long budget = 0;
@@ -94,11 +97,17 @@ static class Program
                 }
             }
         }
+        Phase("busy_end");
         IdleUntil(MonoNs() + (long)(idleAfter * 1e9), nextReport);
         Report();
         GC.KeepAlive(pinned);
         return 0;
     }
+
+    // Marks where the allocating phase starts and ends, in wall-clock time
+    // (what gctop's JSON carries).
+    static void Phase(string name) =>
+        Console.WriteLine("{{\"phase\":\"{0}\",\"wall_ms\":{1}}}", name, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
 
     // Sleeps without allocating (beyond the report itself) until `until`,
     // reporting once a second; returns the next report time.
