@@ -7,6 +7,7 @@
  * curses screen, on stdout it would break --json. A missing file or group
  * leaves its figure invalid. */
 #include "cgroup.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,25 +125,6 @@ static long read_group_file(const char *path, const char *name, char *buf, size_
 	return (long)len;
 }
 
-/* /proc files are no cgroup files, so libcgroup cannot read them. */
-static long read_proc_file(const char *file, char *buf, size_t cap)
-{
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t len = 0;
-	while (len + 1 < cap) {
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return (long)len;
-}
 
 static bool group_u64(const struct gt_cgroup *cg, const char *name, uint64_t *v)
 {
@@ -202,7 +184,7 @@ static bool resolve(struct gt_cgroup *cg)
 	if (!lib_ready())
 		return false;
 	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)cg->pid);
-	long n = read_proc_file(file, text, sizeof(text));
+	long n = gt_proc_read_small(file, text, sizeof(text));
 	if (n < 0 || gt_cgroup_parse_membership(text, (size_t)n, &m) != 0)
 		return false;
 	const char *path = NULL;
@@ -275,7 +257,7 @@ static void sample_pressure(const struct gt_cgroup *cg, struct gt_sample *out)
 		out->memory_pressure_system_wide = false;
 	} else {
 		/* v1 has no per-group pressure; the system's is the next best. */
-		n = read_proc_file("/proc/pressure/memory", buf, sizeof(buf));
+		n = gt_proc_read_small("/proc/pressure/memory", buf, sizeof(buf));
 		out->memory_pressure_system_wide = true;
 	}
 	if (n >= 0 && gt_cgroup_parse_psi_some_avg10(buf, (size_t)n, &avg10) == 0)

@@ -16,8 +16,10 @@
 
 /* Finds pid's socket: dotnet-diagnostic-NSPID-KEY-socket in the target's
  * TMPDIR (from its environment, else /tmp), through /proc/PID/root when the
- * target lives in another mount namespace. A socket whose key is the
- * process's start time wins; otherwise the newest. Returns 0 and the path,
+ * target lives in another mount namespace. Only a socket whose key is the
+ * process's start time counts (others are stale, of an earlier process with
+ * the same pid), except across pid namespaces, where the newest wins.
+ * Returns 0 and the path,
  * 1 when there is none, -1 with err set when the path cannot be used. */
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err);
 

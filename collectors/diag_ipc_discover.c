@@ -45,6 +45,11 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 		return 1;
 	unsigned long long start = 0;
 	bool have_start = gt_dotnet_proc_start_ticks(pid, &start) == 0;
+	/* A socket whose key (the start time in clock ticks) is not this
+	 * process's was left by an earlier process with the same pid. In another
+	 * pid namespace a time namespace may shift the key, so there the newest
+	 * socket is taken as the client does. */
+	bool strict = have_start && nspid == pid;
 	char best[256] = "";
 	bool best_key_match = false;
 	struct timespec best_mtime = { 0, 0 };
@@ -53,14 +58,14 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 		long long key = socket_key(e->d_name, nspid);
 		if (key < 0)
 			continue;
+		bool key_match = have_start && (unsigned long long)key == start;
+		if (strict && !key_match)
+			continue;
 		struct stat st;
 		if (fstatat(dirfd(d), e->d_name, &st, 0) != 0 || !S_ISSOCK(st.st_mode))
 			continue;
-		bool key_match = have_start && (unsigned long long)key == start;
 		bool newer = st.st_mtim.tv_sec > best_mtime.tv_sec ||
 			     (st.st_mtim.tv_sec == best_mtime.tv_sec && st.st_mtim.tv_nsec > best_mtime.tv_nsec);
-		/* A socket left by an earlier process of the same pid is stale: the
-		 * key (start time in jiffies) tells them apart; mtime decides otherwise. */
 		if (best[0] == '\0' || (key_match && !best_key_match) || (key_match == best_key_match && newer)) {
 			snprintf(best, sizeof(best), "%s", e->d_name);
 			best_key_match = key_match;

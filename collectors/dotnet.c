@@ -47,7 +47,7 @@ struct gt_collector {
 	bool have_offset;
 	int64_t clock_offset;    /* monotonic ns minus event timestamp, smallest seen */
 	uint64_t last_alloc;     /* keeps the reported total from going back */
-	struct gt_u64 hard_limit;   /* GCHeapHardLimit as configured */
+	struct gt_u64 hard_limit;   /* the GC heap hard limit, configured or by default */
 	struct gt_dn_gc gc;
 	struct gt_dn_counters counters;
 };
@@ -247,9 +247,9 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	struct gt_dn_counters *k = &c->counters;
 
 	/* allocation: the runtime's cumulative counter, read COUNTER_LAG_NS in
-	 * the past so that observations on both sides of that moment exist */
-	/* Allocation and requests are read at the same moment, so that bytes
-	 * per request divide figures of one window. */
+	 * the past so that observations on both sides of that moment exist;
+	 * requests are read at the same moment, so that bytes per request
+	 * divide figures of one window */
 	int64_t counter_ts = (int64_t)gt_mono_ns() - c->clock_offset - COUNTER_LAG_NS;
 	uint64_t alloc, requests;
 	if (c->have_offset && gt_dn_series_at(&k->alloc, counter_ts, &alloc)) {
@@ -266,7 +266,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	out->n_generations = 5;
 	const uint64_t *by_depth = g->by_depth;
 	uint64_t fragmented[5];
-	bool have_fragmented = gt_dn_gc_fragmented(g, fragmented);
+	bool have_fragmented = gt_dn_frag_latest(&g->frag, fragmented);
 	for (unsigned i = 0; i < 5; i++) {
 		set_generation(out, i, names[i]);
 		if (i < 3) {
@@ -275,8 +275,11 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 				n += by_depth[d];
 			gt_u64_set(&out->generations[i].collections, n);
 		}
+		/* The counters' sizes stand in until the first GC event arrives. */
 		if (g->have_heap && (i < 4 || g->heap.has_poh))
 			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
+		else if (k->size_valid[i])
+			gt_u64_set(&out->generations[i].used_bytes, k->size[i]);
 		if (have_fragmented)
 			gt_u64_set(&out->generations[i].fragmented_bytes, fragmented[i]);
 	}
@@ -302,7 +305,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		out->large_bytes = out->generations[3].used_bytes;
 		out->large_source = "loh";
 	} else {
-		out->large_unavailable = "no GC has run since gctop attached";
+		out->large_unavailable = "the runtime has not reported its heap yet";
 	}
 	out->pinned_bytes = out->generations[4].used_bytes;
 	uint64_t used = 0;
@@ -315,6 +318,8 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		gt_u64_set(&out->heap_used_bytes, used);
 	if (g->have_committed)
 		gt_u64_set(&out->heap_committed_bytes, g->committed);
+	else if (k->have_committed)
+		gt_u64_set(&out->heap_committed_bytes, k->committed);
 
 	if (c->hard_limit.valid) {
 		out->gc_hard_limit_bytes = c->hard_limit;

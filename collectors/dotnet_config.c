@@ -105,10 +105,39 @@ void gt_dn_config_read(pid_t pid, const char *command_line, struct gt_dn_config 
 	if (out->datas < 0 && json)
 		out->datas = gt_dn_config_json_value(json, "System.GC.DynamicAdaptationMode", NULL);
 	out->have_hard_limit = false;
+	uint64_t percent = 0;
+	out->hard_limit_percent = -1;
+	if ((env_value(pid, "GCHeapHardLimitPercent", &percent) == 1 ||
+	     (json && gt_dn_config_json_value(json, "System.GC.HeapHardLimitPercent", &percent) == 1)) &&
+	    percent <= 100)
+		out->hard_limit_percent = (int)percent;
 	if (env_value(pid, "GCHeapHardLimit", &limit) == 1 ||
 	    (json && gt_dn_config_json_value(json, "System.GC.HeapHardLimit", &limit) == 1)) {
 		out->have_hard_limit = true;
 		out->hard_limit = limit;
 	}
 	free(json);
+}
+
+bool gt_dn_config_hard_limit(const struct gt_dn_config *cfg, uint64_t container_limit, uint64_t physical,
+			     uint64_t *limit, const char **how)
+{
+	if (cfg->have_hard_limit) {
+		*limit = cfg->hard_limit;
+		*how = "GCHeapHardLimit";
+		return true;
+	}
+	uint64_t total = container_limit ? container_limit : physical;
+	if (cfg->hard_limit_percent > 0 && total) {
+		*limit = total / 100 * (uint64_t)cfg->hard_limit_percent;
+		*how = "GCHeapHardLimitPercent";
+		return true;
+	}
+	if (container_limit) {
+		uint64_t l = container_limit / 4 * 3;
+		*limit = l > (20u << 20) ? l : (20u << 20);
+		*how = "75% of the container limit";
+		return true;
+	}
+	return false;
 }

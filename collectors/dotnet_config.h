@@ -14,7 +14,16 @@ struct gt_dn_config {
 	int datas;           /* DynamicAdaptationMode: -1 unset, 0 or 1 */
 	bool have_hard_limit;
 	uint64_t hard_limit; /* GCHeapHardLimit in bytes */
+	int hard_limit_percent; /* GCHeapHardLimitPercent, or -1 */
 };
+
+/* The GC's heap hard limit as the runtime derives it: GCHeapHardLimit when
+ * set; else GCHeapHardLimitPercent of the container limit (or of physical
+ * memory); else, in a memory-limited container, 75% of that limit but at
+ * least 20 MiB; else none. container_limit is 0 without one. Returns false
+ * when there is no limit; *how names where the limit comes from. */
+bool gt_dn_config_hard_limit(const struct gt_dn_config *cfg, uint64_t container_limit, uint64_t physical,
+			     uint64_t *limit, const char **how);
 
 /* command_line is the one ProcessInfo reports: its first *.dll argument
  * locates runtimeconfig.json. */

@@ -74,6 +74,15 @@ static bool sane(double v)
 	return isfinite(v) && v >= 0 && v < 1.8e19;
 }
 
+static int size_index(const char *name)
+{
+	static const char *const names[] = { "gen-0-size", "gen-1-size", "gen-2-size", "loh-size", "poh-size" };
+	for (int i = 0; i < 5; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
 void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e)
 {
 	const char *prov = e->meta->provider;
@@ -92,6 +101,14 @@ void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_eve
 			c->alloc_sum += (uint64_t)llround(f.increment);
 		c->alloc_started = true;
 		gt_dn_series_add(&c->alloc, e->timestamp, c->alloc_sum);
+	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {
+		int i = size_index(f.name);
+		c->size[i] = (uint64_t)llround(f.mean);
+		c->size_valid[i] = true;
+	} else if (runtime && strcmp(f.name, "gc-committed") == 0 && f.have_mean && sane(f.mean * 1e6)) {
+		/* published in MB (1e6 bytes) with the bytes in its decimals */
+		c->committed = (uint64_t)llround(f.mean * 1e6);
+		c->have_committed = true;
 	} else if (hosting && strcmp(f.name, "total-requests") == 0 && f.have_mean && sane(f.mean)) {
 		gt_dn_series_add(&c->requests, e->timestamp, (uint64_t)llround(f.mean));
 	}

@@ -1,5 +1,5 @@
 /* The runtime's own counters, read from self-describing EventSource events:
- * the System.Runtime EventCounters (allocated bytes) and the
+ * the System.Runtime EventCounters (allocated bytes, heap sizes) and the
  * Microsoft.AspNetCore.Hosting EventCounters (requests), on every version.
  *
  * gctop does not subscribe to System.Diagnostics.Metrics: the runtime allows
@@ -37,6 +37,14 @@ struct gt_dn_counters {
 	uint64_t alloc_sum;
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
+
+	/* Sizes after the last GC (gen-0-size ... poh-size, bytes) and GC
+	 * committed bytes (gc-committed, MB): what an idle process shows
+	 * before any GC event. */
+	uint64_t size[5];
+	bool size_valid[5];
+	uint64_t committed;
+	bool have_committed;
 };
 
 void gt_dn_counters_init(struct gt_dn_counters *c);

@@ -154,6 +154,8 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		break;
 	}
 	case GT_DN_EV_GC_END:
+		if (len >= 4)
+			gt_dn_frag_gc_end(&g->frag, thread_id, (uint32_t)nt_le(payload, 4));
 		/* A background GC ends with its own GCEnd at depth 2; ephemeral GCs
 		 * during it end earlier, so only the depth-2 end clears the flag. */
 		if (len >= 8 && nt_le(payload + 4, 4) == 2)
@@ -197,18 +199,14 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		if (gt_dn_parse_global_history(payload, len, &h) == 0) {
 			g->history = h;
 			g->have_history = true;
+			gt_dn_frag_global(&g->frag, thread_id, h.num_heaps);
 		}
 		break;
 	}
 	case GT_DN_EV_PER_HEAP_HISTORY: {
 		struct gt_dn_per_heap h;
-		if (gt_dn_parse_per_heap(payload, len, g->pointer_size, &h) == 0 && h.heap_index < GT_DN_MAX_HEAPS &&
-		    h.n_generations == 5) {
-			memcpy(g->heap_fragmented[h.heap_index], h.fragmented, sizeof(h.fragmented));
-			if (h.heap_index + 1 > g->n_heaps_seen)
-				g->n_heaps_seen = h.heap_index + 1;
-			g->have_fragmented = true;
-		}
+		if (gt_dn_parse_per_heap(payload, len, g->pointer_size, &h) == 0 && h.n_generations == 5)
+			gt_dn_frag_heap(&g->frag, thread_id, h.fragmented);
 		break;
 	}
 	case GT_DN_EV_GC_DYNAMIC: {
@@ -222,23 +220,6 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	default:
 		break;
 	}
-}
-
-bool gt_dn_gc_fragmented(const struct gt_dn_gc *g, uint64_t out[5])
-{
-	if (!g->have_fragmented)
-		return false;
-	/* Under DATAS the heap count shrinks: heaps beyond the last GC's
-	 * count keep stale figures and are left out. */
-	unsigned heaps = g->n_heaps_seen;
-	if (g->have_history && g->history.num_heaps > 0 && (unsigned)g->history.num_heaps < heaps)
-		heaps = (unsigned)g->history.num_heaps;
-	for (int i = 0; i < 5; i++) {
-		out[i] = 0;
-		for (unsigned h = 0; h < heaps; h++)
-			out[i] += g->heap_fragmented[h][i];
-	}
-	return true;
 }
 
 uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g)

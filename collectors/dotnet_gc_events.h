@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dotnet_gc_frag.h"
+
 enum {
 	GT_DN_EV_GC_START = 1,
 	GT_DN_EV_GC_END = 2,
@@ -89,17 +91,9 @@ struct gt_dn_gc {
 	bool have_history;
 	struct gt_dn_global_history history;
 
-	/* fragmentation: each heap's latest figures, summed over the heaps in use */
-	int pointer_size;
-#define GT_DN_MAX_HEAPS 256
-	bool have_fragmented;
-	uint64_t heap_fragmented[GT_DN_MAX_HEAPS][5];
-	unsigned n_heaps_seen;
+	int pointer_size;             /* the Trace object's, for GCPerHeapHistory */
+	struct gt_dn_frag frag;
 };
-
-/* Sums the latest per-heap fragmentation over the heaps of the last GC;
- * false before any per-heap history. */
-bool gt_dn_gc_fragmented(const struct gt_dn_gc *g, uint64_t out[5]);
 
 void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq);
 

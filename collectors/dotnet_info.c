@@ -1,9 +1,33 @@
 #include "dotnet_info.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "cgroup.h"
 #include "dotnet_config.h"
 #include "dotnet_proc.h"
+
+/* The memory limit of the target's cgroup, 0 when it has none. */
+static uint64_t container_limit(pid_t pid)
+{
+	struct gt_target_info tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	struct gt_cgroup *cg = gt_cgroup_open(pid, &tmp);
+	if (!cg)
+		return 0;
+	struct gt_sample s;
+	memset(&s, 0, sizeof(s));
+	gt_cgroup_sample(cg, &s);
+	gt_cgroup_close(cg);
+	return s.cgroup_limit_bytes.valid ? s.cgroup_limit_bytes.value : 0;
+}
+
+static uint64_t physical_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
 
 void gt_dn_fill_info(pid_t pid, const struct gt_diag_process_info *pi, struct gt_target_info *info)
 {
@@ -27,10 +51,15 @@ void gt_dn_fill_info(pid_t pid, const struct gt_diag_process_info *pi, struct gt
 	snprintf(info->gc_name, sizeof(info->gc_name), "%s", server ? "Server" : "Workstation");
 	snprintf(info->gc_mode, sizeof(info->gc_mode), "%s%s", concurrent ? "concurrent" : "non-concurrent",
 		 datas ? ", DATAS" : "");
-	if (cfg.have_hard_limit) {
-		gt_u64_set(&info->heap_max_bytes, cfg.hard_limit);
+	uint64_t limit;
+	const char *how;
+	if (gt_dn_config_hard_limit(&cfg, container_limit(pid), physical_memory(), &limit, &how))
+		gt_u64_set(&info->heap_max_bytes, limit);
+	/* The settings that size the heap, as the user would write them. */
+	if (cfg.have_hard_limit)
 		snprintf(info->heap_flags, sizeof(info->heap_flags), "GCHeapHardLimit=0x%llx",
 			 (unsigned long long)cfg.hard_limit);
-	}
+	else if (cfg.hard_limit_percent > 0)
+		snprintf(info->heap_flags, sizeof(info->heap_flags), "GCHeapHardLimitPercent=%d", cfg.hard_limit_percent);
 }
 

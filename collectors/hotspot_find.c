@@ -19,23 +19,7 @@ static ssize_t hotspot_read_proc(pid_t pid, const char *leaf, char *buf, size_t 
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, leaf);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t n = 0;
-	while (n + 1 < len) {
-		ssize_t r = read(fd, buf + n, len - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	int e = errno;
-	close(fd);
-	errno = e;
-	buf[n] = '\0';
-	return (ssize_t)n;
+	return gt_proc_read_small(path, buf, len);
 }
 
 static bool hotspot_basename_is_java(const char *path)

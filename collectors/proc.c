@@ -204,8 +204,10 @@ void gt_proc_close(struct gt_proc *p)
  * libproc2 4.0.2 has no item for NSpid or the mount namespace identity, and a
  * pids context allocates its 1024 result stacks on first use. */
 
-static long read_small(const char *path, char *buf, size_t cap)
+long gt_proc_read_small(const char *path, char *buf, size_t cap)
 {
+	if (cap == 0)
+		return -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -218,7 +220,9 @@ static long read_small(const char *path, char *buf, size_t cap)
 			break;
 		len += (size_t)n;
 	}
+	int saved = errno;
 	close(fd);
+	errno = saved;
 	buf[len] = '\0';
 	return (long)len;
 }
@@ -237,7 +241,7 @@ int gt_proc_nspid(pid_t pid, pid_t *nspid)
 {
 	char path[32], buf[4096];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) < 0)
+	if (gt_proc_read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
 	const char *line = strstr(buf, "\nNSpid:");
 	if (!line)
@@ -290,7 +294,7 @@ int gt_proc_start_time_ms(pid_t pid, uint64_t *ms)
 {
 	char path[32], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) < 0)
+	if (gt_proc_read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
 	/* The command name (field 2) may hold spaces and ')'; fields after the
 	 * last ')' are plain. starttime is field 22, the 20th after it. */

@@ -31,4 +31,8 @@ int gt_proc_nspid(pid_t pid, pid_t *nspid);             /* innermost NSpid; 0 ok
 int gt_proc_start_time_ms(pid_t pid, uint64_t *ms);     /* from stat field 22 and btime */
 int gt_proc_same_mount_ns(pid_t pid);                   /* 1 same as ours, 0 other, -1 unknown */
 
+/* Reads a small file (a /proc entry) whole into buf, NUL-terminated and cut
+ * at cap - 1 bytes. Returns its length, or -1 with errno set. */
+long gt_proc_read_small(const char *path, char *buf, size_t cap);
+
 #endif

@@ -88,6 +88,61 @@ static void test_pauses_pair_on_the_suspending_thread(void)
 	CHECK(g.background_running);
 }
 
+static void test_fragmentation_belongs_to_the_latest_finished_gc(void)
+{
+	static struct gt_dn_frag f;
+	memset(&f, 0, sizeof(f));
+	uint64_t out[5];
+	const uint64_t a[5] = { 1, 2, 3, 4, 5 }, b[5] = { 10, 20, 30, 40, 50 }, c[5] = { 100, 200, 300, 400, 500 };
+	CHECK(!gt_dn_frag_latest(&f, out));
+	/* blocking GC 26 on thread 1, two heaps: history, heaps, then its end */
+	gt_dn_frag_global(&f, 1, 2);
+	gt_dn_frag_heap(&f, 1, b);
+	CHECK(!gt_dn_frag_latest(&f, out));   /* no number yet */
+	gt_dn_frag_heap(&f, 1, c);
+	gt_dn_frag_gc_end(&f, 1, 26);
+	CHECK(gt_dn_frag_latest(&f, out));
+	CHECK_U64(out[0], 110);
+	CHECK_U64(out[4], 550);
+	/* background GC 25 (started before 26) ends later on thread 2: end
+	 * first, then its group; GC 26 stays the latest */
+	gt_dn_frag_gc_end(&f, 2, 25);
+	gt_dn_frag_global(&f, 2, 1);
+	gt_dn_frag_heap(&f, 2, a);
+	CHECK(gt_dn_frag_latest(&f, out));
+	CHECK_U64(out[2], 330);
+	/* background GC 27: end, then its group, which is now the latest */
+	gt_dn_frag_gc_end(&f, 2, 27);
+	gt_dn_frag_global(&f, 2, 1);
+	CHECK(gt_dn_frag_latest(&f, out));
+	CHECK_U64(out[2], 330);               /* GC 27's group is not complete */
+	gt_dn_frag_heap(&f, 2, a);
+	gt_dn_frag_heap(&f, 2, c);            /* more records than heaps: ignored */
+	CHECK(gt_dn_frag_latest(&f, out));
+	CHECK_U64(out[2], 3);
+}
+
+static void test_per_heap_history_layout(void)
+{
+	/* 64-bit layout: 2 + 6*8 + 5*4 = 70 heap index, 74 ExtraGen0Commit,
+	 * 82 count, 86 generation records of ten u64 */
+	uint8_t p[86 + 5 * 80] = { 0 };
+	p[70] = 3;
+	p[82] = 5;
+	for (int g = 0; g < 5; g++) {
+		p[86 + 80 * g + 32] = (uint8_t)(10 * g + 1); /* FreeListAfter */
+		p[86 + 80 * g + 40] = 2;                     /* FreeObjAfter */
+	}
+	struct gt_dn_per_heap h;
+	CHECK(gt_dn_parse_per_heap(p, sizeof(p), 8, &h) == 0);
+	CHECK_U64(h.heap_index, 3);
+	CHECK_U64(h.n_generations, 5);
+	CHECK_U64(h.fragmented[0], 3);
+	CHECK_U64(h.fragmented[4], 43);
+	CHECK(gt_dn_parse_per_heap(p, sizeof(p) - 1, 8, &h) == -1); /* count beyond the payload */
+	CHECK(gt_dn_parse_per_heap(p, sizeof(p), 3, &h) == -1);
+}
+
 static void test_series_interpolates_between_observations(void)
 {
 	static struct gt_dn_series s;
@@ -182,6 +237,17 @@ static void test_event_counters(void)
 	CHECK(gt_dn_series_at(&c.alloc, 9000, &v));
 	CHECK_U64(v, 6000000);
 
+	/* sizes and committed bytes are means of a single reading */
+	counter_meta(&m, f, "System.Runtime", "Mean");
+	e.payload_len = (uint32_t)counter_payload(p, "loh-size", 3400952);
+	gt_dn_counters_event(&c, &e);
+	e.payload_len = (uint32_t)counter_payload(p, "gc-committed", 15.609856);
+	gt_dn_counters_event(&c, &e);
+	CHECK(c.size_valid[3] && !c.size_valid[0]);
+	CHECK_U64(c.size[3], 3400952);
+	CHECK(c.have_committed);
+	CHECK_U64(c.committed, 15609856);
+
 	/* ASP.NET Core's total-requests is a polled total */
 	counter_meta(&m, f, "Microsoft.AspNetCore.Hosting", "Mean");
 	e.payload_len = (uint32_t)counter_payload(p, "total-requests", 92);
@@ -202,6 +268,8 @@ int main(void)
 	RUN_TEST(test_payloads);
 	RUN_TEST(test_committed_usage);
 	RUN_TEST(test_pauses_pair_on_the_suspending_thread);
+	RUN_TEST(test_fragmentation_belongs_to_the_latest_finished_gc);
+	RUN_TEST(test_per_heap_history_layout);
 	RUN_TEST(test_series_interpolates_between_observations);
 	RUN_TEST(test_event_counters);
 	return check_summary();

@@ -1,0 +1,59 @@
+#!/bin/sh
+# A .NET process in a memory-limited cgroup of its own: without any setting
+# the GC limits its heap to 75% of the container limit, and gctop's
+# gc_hard_limit_bytes must equal what the runtime itself reports
+# (GCMemoryInfo.TotalAvailableMemoryBytes, the hard limit when one is set).
+# Needs a memory cgroup it may create groups under; skips where it may not.
+. tests/lib.sh
+
+LIMIT=$((512 * 1024 * 1024))
+GROUP=""
+cgroup_cleanup() {
+	cleanup
+	if [ -n "$GROUP" ] && [ -d "$GROUP" ]; then
+		i=0
+		while ! rmdir "$GROUP" 2>/dev/null && [ "$i" -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	fi
+}
+trap cgroup_cleanup EXIT INT TERM
+
+require_dotnet
+[ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
+
+if [ "$(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null)" = cgroupfs ]; then
+	path=$(awk -F: '{ n = split($2, c, ","); for (i = 1; i <= n; i++) if (c[i] == "memory") { sub(/^[^:]*:[^:]*:/, ""); print; exit } }' /proc/self/cgroup)
+	parent="/sys/fs/cgroup/memory${path%/}" limit_file=memory.limit_in_bytes
+elif [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+	parent="/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)" limit_file=memory.max
+	parent=${parent%/}
+	grep -qw memory "$parent/cgroup.subtree_control" 2>/dev/null ||
+		{ skip "the memory controller is not enabled below $parent"; exit 0; }
+else
+	skip "this machine has no memory cgroup this test can find"
+	exit 0
+fi
+GROUP="$parent/gctop-dotnet-$$"
+mkdir "$GROUP" 2>/dev/null || { GROUP=""; skip "cannot create a cgroup under $parent; run as root"; exit 0; }
+echo "$LIMIT" >"$GROUP/$limit_file" 2>/dev/null || { skip "cannot set $limit_file in $GROUP"; exit 0; }
+
+out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc"
+if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
+	dotnet build -c Release -o "$out" tests/dotnet/GcAlloc >"$WORK/build.log" 2>&1 ||
+		{ fail "cannot build tests/dotnet/GcAlloc (log: $WORK/build.log)"; exit 0; }
+fi
+# The shell joins the group, then becomes the workload.
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 5 6' sh "$GROUP" "$out/GcAlloc" >"$WORK/truth" 2>&1 &
+DPID=$!
+CHILD_PIDS="$CHILD_PIDS $DPID"
+i=0
+until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 2 >"$WORK/g.json" 2>"$WORK/g.err"
+check "gctop exits 0 ($(head -c 200 "$WORK/g.err"))" [ -s "$WORK/g.json" ]
+ours=$(json_get "$WORK/g.json" -1 'd["memory"]["gc_hard_limit_bytes"]')
+limit=$(json_get "$WORK/g.json" -1 'd["memory"]["cgroup_limit_bytes"]')
+truth=$(json_get "$WORK/truth" 1 'd["available"]')
+check "the cgroup limit is seen ($limit)" [ "$limit" = "$LIMIT" ]
+check "GC hard limit $ours equals the runtime's TotalAvailableMemoryBytes $truth (75% of $LIMIT)" [ "$ours" = "$truth" ]
+kill "$DPID" 2>/dev/null
+wait "$DPID" 2>/dev/null
+rm -f /tmp/dotnet-diagnostic-"$DPID"-*-socket
