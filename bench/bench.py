@@ -27,7 +27,7 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BUILD = os.environ.get("GCTOP_BUILD", "build")
 B = os.path.join(ROOT, BUILD)
-GCTOP = os.path.join(B, "gctop")
+GCTOP = os.environ.get("GCTOP_BIN") or os.path.join(B, "gctop")
 SEGPUB = os.path.join(B, "bench", "segpub")
 REPLAY = os.path.join(B, "bench", "nettrace_replay")
 RUSAGE = os.path.join(B, "bench", "rusage")
@@ -158,15 +158,19 @@ def wait_line(p, pattern=None, timeout=30):
 
 
 def proc_cpu_ns(pid):
-    """On-CPU ns of every thread of pid (schedstat: exact, not ticks)."""
-    total = 0
+    """On-CPU ns of pid. A single-threaded process: its schedstat (exact).
+    Otherwise utime+stime from /proc/PID/stat (clock ticks, but it keeps the
+    time of threads that have exited, which a sum over tasks loses)."""
     try:
-        for t in os.listdir("/proc/%d/task" % pid):
-            with open("/proc/%d/task/%s/schedstat" % (pid, t)) as f:
-                total += int(f.read().split()[0])
-    except (FileNotFoundError, ProcessLookupError):
-        pass
-    return total
+        tasks = os.listdir("/proc/%d/task" % pid)
+        if len(tasks) == 1:
+            with open("/proc/%d/task/%s/schedstat" % (pid, tasks[0])) as f:
+                return int(f.read().split()[0])
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1e9 / os.sysconf("SC_CLK_TCK")
+    except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+        return 0
 
 
 def proc_status(pid, key):

@@ -1,29 +1,12 @@
 #include "dotnet_proc.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Reads a small /proc file whole; environ and status are a few KiB. */
-static ssize_t read_small(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t len = 0;
-	while (len + 1 < size) {
-		ssize_t n = read(fd, buf + len, size - 1 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return (ssize_t)len;
-}
+#include "proc.h"
 
 int gt_dotnet_proc_getenv(pid_t pid, const char *name, char *out, size_t size)
 {
@@ -33,10 +16,10 @@ int gt_dotnet_proc_getenv(pid_t pid, const char *name, char *out, size_t size)
 	char *buf = malloc(cap);
 	if (!buf)
 		return -1;
-	ssize_t len = read_small(path, buf, cap);
+	long len = gt_proc_read_small(path, buf, cap);
 	size_t nlen = strlen(name);
 	int rc = -1;
-	for (ssize_t i = 0; len > 0 && i < len;) {
+	for (long i = 0; len > 0 && i < len;) {
 		const char *entry = buf + i;
 		size_t elen = strnlen(entry, (size_t)(len - i));
 		if (elen > nlen && strncmp(entry, name, nlen) == 0 && entry[nlen] == '=') {
@@ -44,7 +27,7 @@ int gt_dotnet_proc_getenv(pid_t pid, const char *name, char *out, size_t size)
 			rc = 0;
 			break;
 		}
-		i += (ssize_t)elen + 1;
+		i += (long)elen + 1;
 	}
 	free(buf);
 	return rc;
@@ -85,7 +68,7 @@ pid_t gt_dotnet_proc_nspid(pid_t pid)
 {
 	char path[64], buf[4096];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
+	if (gt_proc_read_small(path, buf, sizeof(buf)) <= 0)
 		return pid;
 	pid_t ns = gt_dotnet_parse_nspid(buf);
 	return ns > 0 ? ns : pid;
@@ -106,7 +89,7 @@ int gt_dotnet_proc_start_ticks(pid_t pid, unsigned long long *ticks)
 {
 	char path[64], buf[2048];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
+	if (gt_proc_read_small(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	/* The command name (field 2) may hold spaces and parentheses: count
 	 * fields from the last ')'. */
@@ -161,7 +144,7 @@ int gt_dotnet_proc_count_threads(pid_t pid, const char *prefix)
 			continue;
 		char cpath[320], name[64];
 		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
-		if (read_small(cpath, name, sizeof(name)) > 0 && strncmp(name, prefix, plen) == 0)
+		if (gt_proc_read_small(cpath, name, sizeof(name)) > 0 && strncmp(name, prefix, plen) == 0)
 			count++;
 	}
 	closedir(d);

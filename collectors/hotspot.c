@@ -16,8 +16,6 @@
 #define HOTSPOT_WAIT_STEP_MS 20
 /* A process younger than this may not have created its file yet. */
 #define HOTSPOT_YOUNG_PROCESS_MS 10000
-/* A process this young may not have exec'd the java launcher yet. */
-#define HOTSPOT_EXEC_GRACE_MS 2000
 /* createVmBeginTime against the process start time: the start time is only
  * as precise as the boot time (whole seconds), and the launcher runs a
  * little before the VM is created. */
@@ -77,22 +75,9 @@ static int hotspot_locate(pid_t pid, char *path, size_t path_len, struct gt_erro
 		       (int)pid, (int)pid);
 }
 
-static bool hotspot_is_java_soon(pid_t pid)
-{
-	uint64_t start_ms;
-	for (;;) {
-		if (hotspot_find_is_java(pid))
-			return true;
-		if (gt_proc_start_time_ms(pid, &start_ms) != 0 ||
-		    (uint64_t)gt_wall_ms() >= start_ms + HOTSPOT_EXEC_GRACE_MS || !hotspot_find_alive(pid))
-			return false;
-		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
-	}
-}
-
 static enum gt_probe hotspot_probe(pid_t pid, struct gt_error *err)
 {
-	if (!hotspot_is_java_soon(pid))
+	if (!hotspot_find_is_java(pid))
 		return GT_PROBE_NO;
 	char path[4096];
 	if (hotspot_locate(pid, path, sizeof(path), err) != 0)

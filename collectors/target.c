@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../model/clock.h"
 #include "cgroup.h"
@@ -21,14 +22,28 @@ struct gt_target {
 	struct gt_sampler *sampler; /* allocation sampling, when turned on */
 };
 
+/* A process started a moment ago may not have exec'd its runtime yet (a
+ * shell or launcher that execs java or dotnet), so an unclaimed young
+ * process is probed again for a little while before gctop gives up on it. */
+#define TARGET_EXEC_GRACE_MS 2000
+#define TARGET_PROBE_STEP_MS 20
+
 static const struct gt_collector_ops *find_runtime(pid_t pid, struct gt_error *err)
 {
-	for (const struct gt_collector_ops *const *o = gt_collectors; *o; o++) {
-		enum gt_probe p = (*o)->probe(pid, err);
-		if (p == GT_PROBE_YES)
-			return *o;
-		if (p == GT_PROBE_ERROR)
-			return NULL;
+	for (;;) {
+		for (const struct gt_collector_ops *const *o = gt_collectors; *o; o++) {
+			enum gt_probe p = (*o)->probe(pid, err);
+			if (p == GT_PROBE_YES)
+				return *o;
+			if (p == GT_PROBE_ERROR)
+				return NULL;
+		}
+		uint64_t start_ms;
+		if (!gt_proc_exists(pid) || gt_proc_start_time_ms(pid, &start_ms) != 0 ||
+		    (uint64_t)gt_wall_ms() >= start_ms + TARGET_EXEC_GRACE_MS)
+			break;
+		struct timespec step = { 0, TARGET_PROBE_STEP_MS * 1000000L };
+		nanosleep(&step, NULL);
 	}
 	gt_fail(err, GT_EXIT_NOT_RUNTIME,
 		"process %d is neither a JVM with perf data nor a .NET process; "

@@ -105,14 +105,14 @@ run_case() {
 	name=$1
 	truth="$WORK/$name.truth"
 	out="$WORK/$name.json"
-	# idle 4 s, allocate 5 s, idle 4.5 s; gctop samples 11 times, a second
-	# apart, from before the allocating starts to after it ends
-	env $2 "$GCALLOC" "$RATE_MB" 5 "$3" 4 4.5 >"$truth" 2>&1 &
+	# idle 4 s, allocate 5 s, idle 5.5 s; gctop samples 13 times, a second
+	# apart, from before the allocating starts to 3 s after it ends
+	env $2 "$GCALLOC" "$RATE_MB" 5 "$3" 4 5.5 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	i=0
 	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
-	"$GCTOP_BIN" -p "$DPID" --json -d 1 -n 11 >"$out" 2>"$WORK/$name.err"
+	"$GCTOP_BIN" -p "$DPID" --json -d 1 -n 13 >"$out" 2>"$WORK/$name.err"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then pass "$name: gctop exits 0"; else fail "$name: gctop exits $rc: $(head -c 300 "$WORK/$name.err")"; fi
 	wait "$DPID"
