@@ -107,6 +107,17 @@ int gt_nettrace_feed(struct gt_nettrace *p, const uint8_t *data, size_t len);
 
 const char *gt_nettrace_error(const struct gt_nettrace *p);
 const struct gt_nettrace_stats *gt_nettrace_stats(const struct gt_nettrace *p);
+/* Stacks, for sessions that ask the runtime to walk them. on_stack gets
+ * each stack of a StackBlock: its id (what gt_nettrace_event.stack_id
+ * names) and its instruction pointers, size bytes of pointer_size each,
+ * innermost first. Ids restart at every sequence point, which
+ * on_sequence_point announces (before the ids are reused); the runtime
+ * writes a stack block before the events that name its stacks. Either
+ * may be NULL. */
+void gt_nettrace_set_stack_callbacks(struct gt_nettrace *p,
+				     void (*on_stack)(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size),
+				     void (*on_sequence_point)(void *ctx));
+
 /* The Trace object, or NULL before it arrived. */
 const struct gt_nettrace_trace *gt_nettrace_trace_info(const struct gt_nettrace *p);
 

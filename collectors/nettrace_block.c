@@ -117,11 +117,13 @@ int nt_parse_event_block(struct gt_nettrace *p, const uint8_t *b, size_t n, bool
 int nt_parse_stack_block(struct gt_nettrace *p, const uint8_t *b, size_t n)
 {
 	struct nt_cursor c = { b, n, 0, false };
-	nt_u32(&c); /* first id: gctop asks for no stacks, so ids are not kept */
+	uint32_t first = nt_u32(&c);
 	uint32_t count = nt_u32(&c);
 	for (uint32_t i = 0; i < count && !c.bad; i++) {
 		uint32_t size = nt_u32(&c);
-		nt_take(&c, size);
+		const uint8_t *ips = nt_take(&c, size);
+		if (!c.bad && p->on_stack)
+			p->on_stack(p->cb.ctx, first + i, ips, size);
 	}
 	if (c.bad)
 		return nt_fail(p, "a nettrace stack block is truncated");
@@ -144,6 +146,8 @@ int nt_parse_sp_block(struct gt_nettrace *p, const uint8_t *b, size_t n)
 		nt_note_sequence_point(p, tid, seq);
 	}
 	p->stats.sequence_points++;
+	if (p->on_sequence_point)
+		p->on_sequence_point(p->cb.ctx);
 	return 0;
 }
 

@@ -18,6 +18,8 @@ struct thread_seq {
 
 struct gt_nettrace {
 	struct gt_nettrace_callbacks cb;
+	void (*on_stack)(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size);
+	void (*on_sequence_point)(void *ctx);
 	uint8_t *buf;
 	size_t len, cap, pos;
 	uint64_t base;           /* stream offset of buf[0], for block alignment */

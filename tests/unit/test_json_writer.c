@@ -182,6 +182,91 @@ static void test_list_entry(void)
 	json_object_put(o);
 }
 
+/* Every key the writer can emit, with every figure valid, is named in
+ * man/gctop.1 (JSON OUTPUT): the man page is the schema users read. */
+static const char *man_text(void)
+{
+	static char buf[1 << 18];
+	FILE *f = fopen("man/gctop.1", "r");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static bool man_names(const char *man, const char *key)
+{
+	size_t len = strlen(key);
+	for (const char *p = strstr(man, key); p; p = strstr(p + 1, key)) {
+		char before = p == man ? ' ' : p[-1], after = p[len];
+		bool word_before = before == '_' || (before >= 'a' && before <= 'z');
+		bool word_after = after == '_' || (after >= 'a' && after <= 'z');
+		if (!word_before && !word_after)
+			return true;
+	}
+	return false;
+}
+
+static void check_keys_documented(const char *man, struct json_object *o)
+{
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			check_keys_documented(man, json_object_array_get_idx(o, i));
+		return;
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, key, val) {
+		if (!man_names(man, key))
+			check_fail(__FILE__, __LINE__, "JSON key \"%s\" is not documented in man/gctop.1", key);
+		check_keys_documented(man, val);
+	}
+}
+
+static void test_every_key_is_in_the_man_page(void)
+{
+	const char *man = man_text();
+	CHECK(man != NULL);
+	if (!man)
+		return;
+	struct gt_target_info info = test_info();
+	strcpy(info.main_class, "Main");
+	strcpy(info.command_line, "java Main");
+	strcpy(info.user, "root");
+	strcpy(info.gc_mode, "generational");
+	strcpy(info.heap_flags, "-Xmx1g");
+	strcpy(info.source, "hsperfdata");
+	info.cgroup_version = 2;
+	gt_u64_set(&info.start_time_ms, 1000);
+	struct gt_sample a = test_sample(1000000000ull, 0, 1), b = test_sample(2000000000ull, 1000, 2);
+	a.large_source = b.large_source = "loh";
+	b.ops_name = "requests";
+	gt_u64_set(&a.ops_total, 1);
+	gt_u64_set(&b.ops_total, 9);
+	struct gt_derived d;
+	gt_derive(&a, &b, &d);
+	struct json_object *o = gt_json_sample(&info, &d);
+	struct gt_alloc_derived alloc;
+	memset(&alloc, 0, sizeof(alloc));
+	alloc.valid = true;
+	snprintf(alloc.source, sizeof(alloc.source), "jvmti-sampled");
+	alloc.n_frames = alloc.n_types = 1;
+	snprintf(alloc.by_frame[0].name, sizeof(alloc.by_frame[0].name), "Main.run");
+	snprintf(alloc.by_type[0].name, sizeof(alloc.by_type[0].name), "byte[]");
+	gt_json_add_allocators(o, &alloc);
+	check_keys_documented(man, o);
+	json_object_put(o);
+
+	struct gt_list_entry e;
+	memset(&e, 0, sizeof(e));
+	e.info = info;
+	o = gt_json_list_entry(&e, 5000);
+	check_keys_documented(man, o);
+	json_object_put(o);
+}
+
 int main(void)
 {
 	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL);
@@ -190,5 +275,6 @@ int main(void)
 	RUN_TEST(test_non_finite_becomes_null);
 	RUN_TEST(test_large_objects_object);
 	RUN_TEST(test_list_entry);
+	RUN_TEST(test_every_key_is_in_the_man_page);
 	return check_summary();
 }
