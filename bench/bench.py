@@ -857,10 +857,13 @@ def events(avail, res):
                              "cpu_s": cpu, "samples": n, "cpu_ms_per_s": cpu * 1000 / n if cpu is not None else None,
                              "peak_rss_kib": rss, "dropped_events": dropped, "rc": g.returncode}
     table("3c. gctop --json -d 1 -n %d against a .NET target's GC event rate (induced gen0 GCs, %.1f events each)" % (n, epg),
-          ["wanted ev/s", "achieved ev/s", "GCs/s", "gctop CPU/s", "peak RSS", "dropped"],
+          ["wanted ev/s", "achieved ev/s", "GCs/s", "gctop CPU/s", "peak RSS", "dropped", "gctop exit"],
           [[k, fmt(v["events_per_s_achieved"]), fmt(v["gcs_per_s_achieved"]), fmt(v["cpu_ms_per_s"], " ms"),
-            fmt(v["peak_rss_kib"] / 1024, " MiB"), v["dropped_events"]] for k, v in out["live"].items()])
-    print("  (a rate above what one runtime on this machine can induce shows as a lower achieved rate)")
+            fmt(v["peak_rss_kib"] / 1024 if v["peak_rss_kib"] else None, " MiB"), fmt(v["dropped_events"]),
+            v["rc"]] for k, v in out["live"].items()])
+    print("  (a rate above what one runtime on this machine can induce shows as a lower achieved rate; with a\n"
+          "   session on, the runtime itself slows the induced GCs. A non-zero exit: gctop could not attach, e.g.\n"
+          "   a runtime doing back-to-back GCs does not answer its diagnostics socket in time)")
     res["events"] = out
 
 

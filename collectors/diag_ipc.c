@@ -143,9 +143,19 @@ int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_
 			    const struct gt_diag_provider *providers, size_t n_providers,
 			    uint64_t *session_id, struct gt_error *err)
 {
+	static const struct gt_diag_session_opts none = { 0, false };
+	return gt_diag_collect_tracing_opts(pid, path, timeout_ms, buffer_mb, &none, providers, n_providers,
+					    session_id, err);
+}
+
+int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
+				 const struct gt_diag_session_opts *opts,
+				 const struct gt_diag_provider *providers, size_t n_providers,
+				 uint64_t *session_id, struct gt_error *err)
+{
 	static struct gt_diag_msg m;
 	for (int version = 5; version >= 1; version--) {
-		if (gt_diag_build_collect(&m, version, buffer_mb, providers, n_providers) != 0)
+		if (gt_diag_build_collect_opts(&m, version, buffer_mb, opts, providers, n_providers) != 0)
 			return gt_fail(err, GT_EXIT_FAILURE, "the EventPipe request does not fit one IPC message");
 		struct gt_diag_header h;
 		uint8_t payload[8];

@@ -35,6 +35,12 @@ int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_
 			    const struct gt_diag_provider *providers, size_t n_providers,
 			    uint64_t *session_id, struct gt_error *err);
 
+/* The same with rundown and stacks as opts says. */
+int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
+				 const struct gt_diag_session_opts *opts,
+				 const struct gt_diag_provider *providers, size_t n_providers,
+				 uint64_t *session_id, struct gt_error *err);
+
 /* Sends StopTracing for session_id on a new connection. 0, or -1. */
 int gt_diag_stop_tracing(const char *path, int timeout_ms, uint64_t session_id);
 

@@ -160,6 +160,14 @@ int gt_diag_runtime_major(const char *version)
 int gt_diag_build_collect(struct gt_diag_msg *m, int command_version, uint32_t buffer_mb,
 			  const struct gt_diag_provider *providers, size_t n_providers)
 {
+	static const struct gt_diag_session_opts none = { 0, false };
+	return gt_diag_build_collect_opts(m, command_version, buffer_mb, &none, providers, n_providers);
+}
+
+int gt_diag_build_collect_opts(struct gt_diag_msg *m, int command_version, uint32_t buffer_mb,
+			       const struct gt_diag_session_opts *opts,
+			       const struct gt_diag_provider *providers, size_t n_providers)
+{
 	if (command_version < 1 || command_version > 5)
 		return -1;
 	gt_diag_msg_begin(m, GT_DIAG_SET_EVENTPIPE, (uint8_t)(GT_DIAG_EP_COLLECT + command_version - 1));
@@ -169,16 +177,17 @@ int gt_diag_build_collect(struct gt_diag_msg *m, int command_version, uint32_t b
 	gt_diag_put_u32(m, 1); /* format: NetTrace */
 	switch (command_version) {
 	case 2:
-		gt_diag_put_u8(m, 0); /* no rundown */
+		gt_diag_put_u8(m, opts->rundown_keywords != 0);
 		break;
 	case 3:
-		gt_diag_put_u8(m, 0); /* no rundown */
-		gt_diag_put_u8(m, 0); /* no stacks: gctop reads no stacks, and walking them costs the target */
+		gt_diag_put_u8(m, opts->rundown_keywords != 0);
+		/* stacks only when asked: walking them costs the target */
+		gt_diag_put_u8(m, opts->stacks);
 		break;
 	case 4:
 	case 5:
-		gt_diag_put_u64(m, 0); /* rundown keyword: none */
-		gt_diag_put_u8(m, 0);  /* no stacks */
+		gt_diag_put_u64(m, opts->rundown_keywords);
+		gt_diag_put_u8(m, opts->stacks);
 		break;
 	default:
 		break;

@@ -104,4 +104,20 @@ struct gt_diag_provider {
 int gt_diag_build_collect(struct gt_diag_msg *m, int command_version, uint32_t buffer_mb,
 			  const struct gt_diag_provider *providers, size_t n_providers);
 
+/* What a session asks beyond its providers. Commands 1 and 2 cannot turn
+ * stacks off; commands 2 and 3 know rundown only as on (the runtime's
+ * default keywords) or off. */
+struct gt_diag_session_opts {
+	uint64_t rundown_keywords;  /* 0: no rundown at the session's end */
+	bool stacks;                /* walk a stack for every event */
+};
+
+/* The default rundown keywords (dotnet-trace's): loader, JIT and R2R
+ * methods, with their end enumeration. */
+#define GT_DIAG_RUNDOWN_DEFAULT 0x80020139ull
+
+int gt_diag_build_collect_opts(struct gt_diag_msg *m, int command_version, uint32_t buffer_mb,
+			       const struct gt_diag_session_opts *opts,
+			       const struct gt_diag_provider *providers, size_t n_providers);
+
 #endif

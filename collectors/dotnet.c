@@ -7,6 +7,7 @@
  * "gen2") count GCs by their condemned generation instead. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include "../model/clock.h"
 #include "collector.h"
 #include "diag_ipc.h"
+#include "dotnet.h"
+#include "dotnet_alloc.h"
 #include "dotnet_info.h"
 #include "dotnet_counters.h"
 #include "dotnet_gc_events.h"
@@ -50,13 +53,54 @@ struct gt_collector {
 	struct gt_u64 hard_limit;   /* the GC heap hard limit, configured or by default */
 	struct gt_dn_gc gc;
 	struct gt_dn_counters counters;
+	uint64_t dropped_before;  /* lost in sessions this one replaced */
+	int runtime_major;
+	struct gt_dn_alloc *alloc;           /* allocation sampling, when on */
+	struct gt_alloc_snapshot *alloc_snap;
 };
+
+static const char RUNTIME_PROVIDER[] = "Microsoft-Windows-DotNETRuntime";
+static const char RUNDOWN_PROVIDER[] = "Microsoft-Windows-DotNETRuntimeRundown";
 
 static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
 	struct gt_collector *c = ctx;
 	c->gc.qpc_freq = t->qpc_freq;
 	c->gc.pointer_size = t->pointer_size;
+	if (c->alloc)
+		gt_dn_alloc_set_pointer_size(c->alloc, t->pointer_size);
+}
+
+static void on_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+	struct gt_collector *c = ctx;
+	if (c->alloc)
+		gt_dn_alloc_stack(c->alloc, id, ips, size);
+}
+
+static void on_sequence_point(void *ctx)
+{
+	struct gt_collector *c = ctx;
+	if (c->alloc)
+		gt_dn_alloc_sequence_point(c->alloc);
+}
+
+/* Method names for the sampler: loads in the live session, and the rundown
+ * session's end enumeration (DCStop/DCEnd, and DCStart where a runtime
+ * sends it, share the load events' layout). */
+static bool alloc_method_event(struct gt_collector *c, const struct gt_nettrace_event *e)
+{
+	if (!c->alloc)
+		return false;
+	const char *prov = e->meta->provider;
+	uint32_t id = e->meta->event_id;
+	if ((strcmp(prov, RUNTIME_PROVIDER) == 0 && id == GT_DN_EV_METHOD_LOAD_VERBOSE) ||
+	    (strcmp(prov, RUNDOWN_PROVIDER) == 0 &&
+	     (id == GT_DN_EV_METHOD_LOAD_VERBOSE || id == GT_DN_EV_METHOD_DC_END_VERBOSE))) {
+		gt_dn_alloc_method(c->alloc, e->payload, e->payload_len);
+		return true;
+	}
+	return false;
 }
 
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
@@ -71,7 +115,11 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 			c->have_offset = true;
 		}
 	}
-	if (strcmp(e->meta->provider, "Microsoft-Windows-DotNETRuntime") == 0)
+	if (alloc_method_event(c, e))
+		return;
+	if (c->alloc && strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
+		gt_dn_alloc_event(c->alloc, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
+	if (strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
 		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
 	else
 		gt_dn_counters_event(&c->counters, e);
@@ -140,6 +188,64 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
 		       "if it runs in a container, run gctop as root on the host", (int)pid);
 }
 
+/* gctop's one session: the GC events and counters, and while sampling
+ * also stacks, method loads (Verbose) and the allocation events. */
+static int start_session(struct gt_collector *c, struct gt_error *err)
+{
+	uint64_t keywords = GT_DN_KEYWORD_GC;
+	uint32_t level = 4;
+	struct gt_diag_session_opts opts = { 0, false };
+	if (c->alloc) {
+		/* MethodLoadVerbose, with the names, needs Verbose; Verbose with
+		 * the GC keyword is also what AllocationTick needs on 8 and 9. */
+		keywords |= GT_DN_KEYWORD_JIT;
+		if (c->runtime_major >= 10)
+			keywords |= GT_DN_KEYWORD_ALLOCATION_SAMPLING;
+		level = 5;
+		opts.stacks = true;
+	}
+	struct gt_diag_provider providers[] = {
+		{ RUNTIME_PROVIDER, keywords, level, NULL },
+		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+	};
+	size_t n = sizeof(providers) / sizeof(providers[0]);
+	c->fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, &opts,
+					     providers, n, &c->session_id, err);
+	if (c->fd < 0)
+		return -1;
+	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
+	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
+	c->parser = gt_nettrace_new(&cb);
+	if (!c->parser) {
+		close(c->fd);
+		c->fd = -1;
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	}
+	gt_nettrace_set_stack_callbacks(c->parser, on_stack, on_sequence_point);
+	c->ended = false;
+	return 0;
+}
+
+static void stop_session(struct gt_collector *c)
+{
+	/* StopTracing goes on a new connection (the runtime ignores commands on
+	 * the streaming one); closing the stream alone also ends the session,
+	 * which is what happens when gctop is killed. */
+	if (c->fd >= 0) {
+		if (!c->ended)
+			gt_diag_stop_tracing(c->socket_path, 500, c->session_id);
+		close(c->fd);
+		c->fd = -1;
+	}
+	if (c->parser)
+		c->dropped_before += gt_nettrace_stats(c->parser)->dropped;
+	gt_nettrace_free(c->parser);
+	c->parser = NULL;
+	/* A pause cut in half by the restart is not measured. */
+	c->gc.suspended = false;
+}
+
 static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
 {
 	struct gt_collector *c = calloc(1, sizeof(*c));
@@ -157,25 +263,12 @@ static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, 
 	gt_dn_fill_info(pid, &pi, info);
 	c->hard_limit = info->heap_max_bytes;
 
+	c->runtime_major = gt_diag_runtime_major(pi.runtime_version);
+
 	gt_dn_gc_init(&c->gc, 1000000000);
 	gt_dn_counters_init(&c->counters);
-	struct gt_diag_provider providers[] = {
-		{ "Microsoft-Windows-DotNETRuntime", 0x1, 4, NULL },
-		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
-		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
-	};
-	size_t n = sizeof(providers) / sizeof(providers[0]);
-	c->fd = gt_diag_collect_tracing(pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, providers, n,
-					&c->session_id, err);
-	if (c->fd < 0)
+	if (start_session(c, err) != 0)
 		goto fail;
-	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
-	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
-	c->parser = gt_nettrace_new(&cb);
-	if (!c->parser) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-		goto fail;
-	}
 	return c;
 fail:
 	if (c->fd >= 0)
@@ -329,7 +422,9 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		gt_u64_set(&out->ops_total, requests);
 		out->ops_name = "requests";
 	}
-	gt_u64_set(&out->dropped_events, gt_nettrace_stats(c->parser)->dropped);
+	gt_u64_set(&out->dropped_events, c->dropped_before + gt_nettrace_stats(c->parser)->dropped);
+	if (c->alloc && c->alloc_snap)
+		gt_dn_alloc_snapshot(c->alloc, out->mono_ns ? out->mono_ns : gt_mono_ns(), c->alloc_snap);
 	return 0;
 }
 
@@ -339,16 +434,108 @@ static void dotnet_close(struct gt_collector *c)
 {
 	if (!c)
 		return;
-	/* StopTracing goes on a new connection (the runtime ignores commands on
-	 * the streaming one); closing the stream alone also ends the session,
-	 * which is what happens when gctop is killed. */
-	if (c->fd >= 0) {
-		if (!c->ended)
-			gt_diag_stop_tracing(c->socket_path, 500, c->session_id);
-		close(c->fd);
-	}
-	gt_nettrace_free(c->parser);
+	stop_session(c);
+	gt_dn_alloc_free(c->alloc);
+	free(c->alloc_snap);
 	free(c);
+}
+
+/* ---- allocation sampling ---- */
+
+#define RUNDOWN_TIMEOUT_MS 5000
+
+/* Names the methods compiled before sampling starts: EventPipe enumerates
+ * them only when a session with rundown ends, so a session with nothing but
+ * rundown is opened and stopped at once, and its stream read to the end. */
+static void harvest_rundown(struct gt_collector *c)
+{
+	struct gt_diag_session_opts opts = { GT_DIAG_RUNDOWN_DEFAULT, false };
+	/* A provider is required; the JIT keyword at Informational adds only
+	 * the few unnamed MethodLoad events of the moment. */
+	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_JIT, 4, NULL };
+	uint64_t id;
+	struct gt_error err = { 0 };
+	int fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, 1, &opts, &p, 1, &id, &err);
+	if (fd < 0)
+		return;
+	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
+	struct gt_nettrace *parser = gt_nettrace_new(&cb);
+	if (parser && gt_diag_stop_tracing(c->socket_path, IPC_TIMEOUT_MS, id) == 0) {
+		static uint8_t buf[65536];
+		uint64_t deadline = gt_mono_ns() + (uint64_t)RUNDOWN_TIMEOUT_MS * 1000000u;
+		for (;;) {
+			struct pollfd pfd = { fd, POLLIN, 0 };
+			uint64_t now = gt_mono_ns();
+			if (now >= deadline || poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1) <= 0)
+				break;
+			ssize_t n = read(fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0 || gt_nettrace_feed(parser, buf, (size_t)n) != 0)
+				break;
+		}
+	}
+	gt_nettrace_free(parser);
+	close(fd);
+}
+
+int gt_dn_enable_allocators(struct gt_collector *c, const char *packages, struct gt_error *err)
+{
+	if (c->alloc)
+		return 0;
+	if (c->ended || c->failed)
+		return gt_fail(err, GT_EXIT_NO_DATA, "gctop's EventPipe session of process %d has ended", (int)c->pid);
+	struct gt_dn_alloc *a = gt_dn_alloc_new(c->runtime_major >= 10, packages, err);
+	if (!a)
+		return -1;
+	c->alloc_snap = calloc(1, sizeof(*c->alloc_snap));
+	if (!c->alloc_snap) {
+		gt_dn_alloc_free(a);
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	}
+	gt_dn_alloc_set_pointer_size(a, c->gc.pointer_size);
+	/* One session at a time: the plain one ends before the rundown one
+	 * starts, and the sampling one starts after it. */
+	stop_session(c);
+	c->alloc = a;
+	harvest_rundown(c);
+	if (start_session(c, err) == 0) {
+		gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
+		return 0;
+	}
+	gt_dn_alloc_free(c->alloc);
+	c->alloc = NULL;
+	free(c->alloc_snap);
+	c->alloc_snap = NULL;
+	struct gt_error again = { 0 };
+	if (start_session(c, &again) != 0) {
+		c->failed = true;
+		c->fail_code = again.code;
+		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", again.msg);
+	}
+	return -1;
+}
+
+void gt_dn_disable_allocators(struct gt_collector *c)
+{
+	if (!c->alloc)
+		return;
+	stop_session(c);
+	gt_dn_alloc_free(c->alloc);
+	c->alloc = NULL;
+	free(c->alloc_snap);
+	c->alloc_snap = NULL;
+	struct gt_error err = { 0 };
+	if (start_session(c, &err) != 0) {
+		c->failed = true;
+		c->fail_code = err.code;
+		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", err.msg);
+	}
+}
+
+const struct gt_alloc_snapshot *gt_dn_allocators(const struct gt_collector *c)
+{
+	return c->alloc ? c->alloc_snap : NULL;
 }
 
 const struct gt_collector_ops gt_dotnet_ops = {

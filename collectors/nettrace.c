@@ -58,6 +58,14 @@ const struct gt_nettrace_stats *gt_nettrace_stats(const struct gt_nettrace *p)
 	return &p->stats;
 }
 
+void gt_nettrace_set_stack_callbacks(struct gt_nettrace *p,
+				     void (*on_stack)(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size),
+				     void (*on_sequence_point)(void *ctx))
+{
+	p->on_stack = on_stack;
+	p->on_sequence_point = on_sequence_point;
+}
+
 const struct gt_nettrace_trace *gt_nettrace_trace_info(const struct gt_nettrace *p)
 {
 	return p->have_trace ? &p->trace : NULL;

@@ -7,6 +7,7 @@
 
 #include "../model/clock.h"
 #include "cgroup.h"
+#include "dotnet.h"
 #include "hotspot_attach_sampler.h"
 #include "proc.h"
 
@@ -20,6 +21,7 @@ struct gt_target {
 	bool exited;
 	struct gt_sample last;    /* kept so an exited target still shows its last figures */
 	struct gt_sampler *sampler; /* allocation sampling, when turned on */
+	bool dotnet_sampling;       /* the .NET collector samples allocations */
 };
 
 /* A process started a moment ago may not have exec'd its runtime yet (a
@@ -166,20 +168,31 @@ int gt_target_enable_allocators(struct gt_target *t, const char *packages, struc
 		return 0;
 	if (t->exited)
 		return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)t->pid);
+	if (t->ops == &gt_dotnet_ops) {
+		if (gt_dn_enable_allocators(t->collector, packages, err) != 0)
+			return -1;
+		t->dotnet_sampling = true;
+		return 0;
+	}
 	if (t->info.runtime != GT_RUNTIME_HOTSPOT)
-		return gt_fail(err, GT_EXIT_FAILURE, "allocation sampling is available for HotSpot JVMs only in this version");
+		return gt_fail(err, GT_EXIT_FAILURE, "allocation sampling is available for HotSpot JVMs and .NET only");
 	t->sampler = gt_sampler_start(t->pid, packages, err);
 	return t->sampler ? 0 : -1;
 }
 
 void gt_target_disable_allocators(struct gt_target *t)
 {
+	if (t->dotnet_sampling && !t->exited)
+		gt_dn_disable_allocators(t->collector);
+	t->dotnet_sampling = false;
 	gt_sampler_close(t->sampler);
 	t->sampler = NULL;
 }
 
 const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t)
 {
+	if (t->dotnet_sampling)
+		return gt_dn_allocators(t->collector);
 	return t->sampler ? gt_sampler_snapshot(t->sampler) : NULL;
 }
 

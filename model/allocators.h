@@ -48,7 +48,7 @@ struct gt_alloc_table {
 struct gt_alloc_snapshot {
 	uint64_t mono_ns;           /* when gctop read it */
 	uint64_t generation;        /* counters restart when it changes */
-	char source[16];            /* "jvmti-sampled", ... */
+	char source[40];            /* "jvmti-sampled", "eventpipe-allocation-sampled", ... */
 	enum gt_sampler_state state;
 	char message[160];
 	uint64_t samples;
@@ -69,7 +69,7 @@ struct gt_alloc_rate {
 
 struct gt_alloc_derived {
 	bool valid;                 /* false: no two readings of one generation yet */
-	char source[16];
+	char source[40];
 	enum gt_sampler_state state;
 	uint64_t samples;           /* samples in the window */
 	double window_s;

@@ -4,6 +4,10 @@
 : "${GCTOP_BUILD:=build}"
 : "${GCTOP_BIN:=$PWD/$GCTOP_BUILD/gctop}"
 TEST_NAME=$(basename "$0" .sh)
+# dotnet build must leave no build servers behind (CI ends with the tests),
+# and says nothing about telemetry or first use.
+export MSBUILDDISABLENODEREUSE=1 UseSharedCompilation=false DOTNET_CLI_USE_MSBUILD_SERVER=0
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 WORK=$(mktemp -d "/tmp/gctop-test.$TEST_NAME.XXXXXX")
 CHILD_PIDS=""
 
@@ -97,4 +101,19 @@ n = int(sys.argv[2])
 d = json.loads(lines[n - 1 if n > 0 else n])
 print(eval(sys.argv[3], {"d": d, "lines": [json.loads(l) for l in lines]}))
 PY
+}
+
+# dotnet_program NAME: builds tests/dotnet/NAME once into
+# $GCTOP_BUILD/dotnet/NAME (again when a source is newer) and prints the path
+# of its executable. On a build error it prints nothing and returns 1; the
+# build log is $WORK/dotnet-build-NAME.log.
+dotnet_program() {
+	case "$GCTOP_BUILD" in
+	/*) dir="$GCTOP_BUILD/dotnet/$1" ;;
+	*) dir="$PWD/$GCTOP_BUILD/dotnet/$1" ;;
+	esac
+	if [ ! -x "$dir/$1" ] || [ -n "$(find "tests/dotnet/$1" -name '*.cs*' -newer "$dir/$1" 2>/dev/null)" ]; then
+		dotnet build -c Release -o "$dir" "tests/dotnet/$1" >"$WORK/dotnet-build-$1.log" 2>&1 || return 1
+	fi
+	echo "$dir/$1"
 }

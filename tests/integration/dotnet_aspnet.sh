@@ -7,13 +7,10 @@
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
-out="$PWD/$GCTOP_BUILD/dotnet/AspAlloc"
-if [ ! -x "$out/AspAlloc" ] || [ -n "$(find tests/dotnet/AspAlloc -name '*.cs*' -newer "$out/AspAlloc" 2>/dev/null)" ]; then
-	dotnet build -c Release -o "$out" tests/dotnet/AspAlloc >"$WORK/build.log" 2>&1 ||
-		{ fail "cannot build tests/dotnet/AspAlloc (log: $WORK/build.log)"; exit 0; }
-fi
+exe=$(dotnet_program AspAlloc) || { fail "cannot build tests/dotnet/AspAlloc (log: $WORK/dotnet-build-AspAlloc.log)"; exit 0; }
+out=$(dirname "$exe")
 PORT=$((20000 + $$ % 20000))
-REQUESTS=40
+REQUESTS=150
 "$out/AspAlloc" "$PORT" 1000000 >"$WORK/app.log" 2>&1 &
 APID=$!
 CHILD_PIDS="$CHILD_PIDS $APID"

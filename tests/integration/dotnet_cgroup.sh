@@ -36,11 +36,8 @@ GROUP="$parent/gctop-dotnet-$$"
 mkdir "$GROUP" 2>/dev/null || { GROUP=""; skip "cannot create a cgroup under $parent; run as root"; exit 0; }
 echo "$LIMIT" >"$GROUP/$limit_file" 2>/dev/null || { skip "cannot set $limit_file in $GROUP"; exit 0; }
 
-out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc"
-if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
-	dotnet build -c Release -o "$out" tests/dotnet/GcAlloc >"$WORK/build.log" 2>&1 ||
-		{ fail "cannot build tests/dotnet/GcAlloc (log: $WORK/build.log)"; exit 0; }
-fi
+exe=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
+out=$(dirname "$exe")
 # The shell joins the group, then becomes the workload.
 sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 5 6' sh "$GROUP" "$out/GcAlloc" >"$WORK/truth" 2>&1 &
 DPID=$!

@@ -11,11 +11,8 @@ if [ ! -x "$tools/dotnet-counters" ]; then
 	timeout 180 dotnet tool install --tool-path "$tools" dotnet-counters >"$WORK/install.log" 2>&1 ||
 		{ skip "dotnet-counters cannot be installed here (no NuGet access?): $(tail -1 "$WORK/install.log")"; exit 0; }
 fi
-out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc"
-if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
-	dotnet build -c Release -o "$out" tests/dotnet/GcAlloc >"$WORK/build.log" 2>&1 ||
-		{ fail "cannot build tests/dotnet/GcAlloc (log: $WORK/build.log)"; exit 0; }
-fi
+exe=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
+out=$(dirname "$exe")
 
 "$out/GcAlloc" 30 14 >"$WORK/truth" 2>&1 &
 DPID=$!

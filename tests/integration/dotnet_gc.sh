@@ -14,15 +14,7 @@
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
-# Builds tests/dotnet/GcAlloc once into $GCTOP_BUILD/dotnet/GcAlloc.
-dotnet_gcalloc() {
-	out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc"
-	if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
-		dotnet build -c Release -o "$out" tests/dotnet/GcAlloc >"$WORK/dotnet-build.log" 2>&1 || return 1
-	fi
-	echo "$out/GcAlloc"
-}
-GCALLOC=$(dotnet_gcalloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build.log)"; exit 0; }
+GCALLOC=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
 
 RATE_MB=40
 

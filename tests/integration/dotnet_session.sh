@@ -7,11 +7,8 @@
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
-out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc"
-if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
-	dotnet build -c Release -o "$out" tests/dotnet/GcAlloc >"$WORK/dotnet-build.log" 2>&1 ||
-		{ fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build.log)"; exit 0; }
-fi
+exe=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
+out=$(dirname "$exe")
 GCALLOC="$out/GcAlloc"
 
 # socket_count PID: the runtime's listening socket plus one per open
