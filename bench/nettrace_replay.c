@@ -34,7 +34,7 @@ static void on_event(void *p, const struct gt_nettrace_event *e)
 	if (strcmp(e->meta->provider, "Microsoft-Windows-DotNETRuntime") == 0)
 		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
 	else
-		gt_dn_counters_event(&c->counters, &c->gc, e);
+		gt_dn_counters_event(&c->counters, e);
 }
 
 static double cpu_s(void)
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 		struct ctx c;
 		memset(&c, 0, sizeof(c));
 		gt_dn_gc_init(&c.gc, 1000000000);
-		gt_dn_counters_init(&c.counters, true);
+		gt_dn_counters_init(&c.counters);
 		struct gt_nettrace_callbacks cb = { &c, on_trace, on_event };
 		struct gt_nettrace *p = gt_nettrace_new(&cb);
 		if (!p)

@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct gt_alloc_site *find_site(const struct gt_alloc_table *t, const char *name)
+/* A site is its name and heap: on .NET one type goes to several heaps. */
+static const struct gt_alloc_site *find_site(const struct gt_alloc_table *t, const char *name, enum gt_alloc_heap heap)
 {
 	for (unsigned i = 0; i < t->n && i < GT_ALLOC_SITES_MAX; i++)
-		if (strcmp(t->sites[i].name, name) == 0)
+		if (t->sites[i].heap == heap && strcmp(t->sites[i].name, name) == 0)
 			return &t->sites[i];
 	return NULL;
 }
@@ -27,7 +28,7 @@ static unsigned derive_table(const struct gt_alloc_table *prev, const struct gt_
 	unsigned n = 0;
 	for (unsigned i = 0; i < cur->n && i < GT_ALLOC_SITES_MAX; i++) {
 		const struct gt_alloc_site *c = &cur->sites[i];
-		const struct gt_alloc_site *p = find_site(prev, c->name);
+		const struct gt_alloc_site *p = find_site(prev, c->name, c->heap);
 		uint64_t before;
 		if (p)
 			before = p->bytes;
