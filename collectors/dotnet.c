@@ -460,7 +460,11 @@ static void harvest_rundown(struct gt_collector *c)
 		return;
 	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
 	struct gt_nettrace *parser = gt_nettrace_new(&cb);
-	if (parser && gt_diag_stop_tracing(c->socket_path, IPC_TIMEOUT_MS, id) == 0) {
+	/* The runtime may answer StopTracing only once the rundown is written
+	 * into a stream nobody reads yet: the answer does not matter, the
+	 * stream's end does. */
+	if (parser) {
+		gt_diag_stop_tracing(c->socket_path, 200, id);
 		static uint8_t buf[65536];
 		uint64_t deadline = gt_mono_ns() + (uint64_t)RUNDOWN_TIMEOUT_MS * 1000000u;
 		for (;;) {

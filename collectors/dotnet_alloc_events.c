@@ -93,15 +93,15 @@ int gt_dn_parse_method_verbose(const uint8_t *p, size_t n, struct gt_dn_method *
 	memset(out, 0, sizeof(*out));
 	if (n < 36 + 6)
 		return -1;
-	out->start = nt_le(p + 16, 8);
-	out->size = (uint32_t)nt_le(p + 24, 4);
 	char ns[GT_DN_METHOD_NAME_LEN], name[GT_DN_METHOD_NAME_LEN];
 	size_t off = read_string(p, n, 36, ns, sizeof(ns));
-	if (off == 0)
+	if (off != 0)
+		off = read_string(p, n, off, name, sizeof(name));
+	uint32_t size = (uint32_t)nt_le(p + 24, 4);
+	if (off == 0 || size == 0)
 		return -1;
-	off = read_string(p, n, off, name, sizeof(name));
-	if (off == 0 || out->size == 0)
-		return -1;
+	out->start = nt_le(p + 16, 8);
+	out->size = size;
 	char full[2 * GT_DN_METHOD_NAME_LEN + 2];
 	snprintf(full, sizeof(full), "%s%s%s", ns, ns[0] ? "." : "", name);
 	snprintf(out->name, sizeof(out->name), "%.*s", (int)sizeof(out->name) - 1, full);

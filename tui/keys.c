@@ -30,7 +30,7 @@ const struct gt_key_binding gt_key_table[] = {
 	{ '\n', '\n', "Enter", GT_ACT_OPEN, P, "open the selected process" },
 	{ '\r', '\r', "Enter", GT_ACT_OPEN, P, NULL },
 	{ KEY_ENTER, KEY_ENTER, "Enter", GT_ACT_OPEN, P, NULL },
-	{ 'a', 'a', "a", GT_ACT_ALLOCATORS, D, "top allocators: load gctop's sampling agent into the JVM (asks y/N first); again to stop" },
+	{ 'a', 'a', "a", GT_ACT_ALLOCATORS, D, "top allocators: sample allocations (a JVM loads gctop's agent: asks y/N first); again to stop" },
 	{ 12, 12, "Ctrl-L", GT_ACT_REDRAW, D | P | H, "repaint the whole screen" },
 };
 

@@ -1,0 +1,532 @@
+/* The .NET allocation sampler on crafted payloads: AllocationSampled and
+ * AllocationTick layouts, the unbiased weight, method load payloads and the
+ * method-name map, first application frames, stack blocks through the
+ * nettrace parser, and the snapshot a sampler reads out. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../collectors/diag_ipc_wire.h"
+#include "../../collectors/dotnet_alloc.h"
+#include "../../collectors/nettrace.h"
+#include "check.h"
+
+struct buf {
+	uint8_t d[4096];
+	size_t n;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	memcpy(b->d + b->n, p, n);
+	b->n += n;
+}
+static void u8(struct buf *b, uint8_t v) { put(b, &v, 1); }
+static void u16(struct buf *b, uint16_t v) { u8(b, (uint8_t)v); u8(b, (uint8_t)(v >> 8)); }
+static void u32(struct buf *b, uint32_t v) { u16(b, (uint16_t)v); u16(b, (uint16_t)(v >> 16)); }
+static void u64(struct buf *b, uint64_t v) { u32(b, (uint32_t)v); u32(b, (uint32_t)(v >> 32)); }
+static void utf16z(struct buf *b, const char *s)
+{
+	for (; *s; s++)
+		u16(b, (uint8_t)*s);
+	u16(b, 0);
+}
+
+/* AllocationSampled as .NET 10.0.12 writes it (64-bit). */
+static void sampled(struct buf *b, uint32_t kind, const char *type, uint64_t size, bool heap_index)
+{
+	b->n = 0;
+	u32(b, kind);
+	u16(b, 7);                      /* ClrInstanceID */
+	u64(b, 0x7f0012345678ull);      /* TypeID */
+	utf16z(b, type);
+	if (heap_index)
+		u32(b, 3);
+	u64(b, 0x7e0000001000ull);      /* Address */
+	u64(b, size);
+	u64(b, 17);                     /* SampledByteOffset */
+}
+
+static void tick(struct buf *b, uint32_t kind, uint64_t amount, const char *type, uint64_t size)
+{
+	b->n = 0;
+	u32(b, (uint32_t)amount);
+	u32(b, kind);
+	u16(b, 7);
+	u64(b, amount);
+	u64(b, 0x7f0012345678ull);
+	utf16z(b, type);
+	u32(b, 0);                      /* HeapIndex */
+	u64(b, 0x7e0000001000ull);
+	u64(b, size);
+}
+
+static void method(struct buf *b, uint64_t start, uint32_t size, const char *ns, const char *name)
+{
+	b->n = 0;
+	u64(b, 0x1111);                 /* MethodID */
+	u64(b, 0x2222);                 /* ModuleID */
+	u64(b, start);
+	u32(b, size);
+	u32(b, 0x06000001);             /* token */
+	u32(b, 0x8);                    /* flags: jitted */
+	utf16z(b, ns);
+	utf16z(b, name);
+	utf16z(b, "void  ()");
+	u16(b, 7);
+	u64(b, 0);                      /* ReJITID (V2) */
+}
+
+static void test_weight(void)
+{
+	/* A 24-byte object is sampled with probability ~24/102400, so it
+	 * stands for about 102400 bytes (102400 + (24-1)/2 to first order). */
+	CHECK_NEAR(gt_dn_sampled_weight(24), 102411.5, 0.5);
+	/* an object of many mean strides is almost surely sampled: its size */
+	CHECK_NEAR(gt_dn_sampled_weight(100u * 102400u), 100.0 * 102400, 1.0);
+	/* one mean stride: size / (1 - e^-1) */
+	CHECK_NEAR(gt_dn_sampled_weight(102400), 102400 / (1 - exp(-1.0)), 1.0);
+	CHECK(gt_dn_sampled_weight(0) == 0);
+}
+
+static void test_allocation_sampled(void)
+{
+	struct buf b;
+	struct gt_dn_alloc_event e;
+	sampled(&b, 1, "System.Byte[]", 307200, false);
+	CHECK(gt_dn_parse_allocation_sampled(b.d, b.n, 8, &e) == 0);
+	CHECK(e.heap == GT_ALLOC_HEAP_LARGE);
+	CHECK_STR(e.type_name, "System.Byte[]");
+	CHECK_U64(e.type_id, 0x7f0012345678ull);
+	CHECK_U64(e.object_size, 307200);
+	CHECK_NEAR(e.weight, gt_dn_sampled_weight(307200), 1e-6);
+
+	/* the intermediate layout with HeapIndex reads the same size */
+	sampled(&b, 2, "System.Int32[]", 40, true);
+	CHECK(gt_dn_parse_allocation_sampled(b.d, b.n, 8, &e) == 0);
+	CHECK(e.heap == GT_ALLOC_HEAP_PINNED);
+	CHECK_U64(e.object_size, 40);
+
+	sampled(&b, 0, "System.String", 64, false);
+	CHECK(gt_dn_parse_allocation_sampled(b.d, b.n, 8, &e) == 0);
+	CHECK(e.heap == GT_ALLOC_HEAP_SMALL);
+	/* truncated anywhere, an unterminated name, a bad pointer size */
+	for (size_t n = 0; n < b.n; n++)
+		CHECK(gt_dn_parse_allocation_sampled(b.d, n, 8, &e) == -1);
+	CHECK(gt_dn_parse_allocation_sampled(b.d, b.n, 3, &e) == -1);
+}
+
+static void test_allocation_tick(void)
+{
+	struct buf b;
+	struct gt_dn_alloc_event e;
+	tick(&b, 1, 110000, "System.Char[]", 90000);
+	CHECK(gt_dn_parse_allocation_tick(b.d, b.n, 8, &e) == 0);
+	CHECK(e.heap == GT_ALLOC_HEAP_LARGE);
+	CHECK_STR(e.type_name, "System.Char[]");
+	CHECK_NEAR(e.weight, 110000, 0);
+	CHECK_U64(e.object_size, 90000);
+	/* V2/V3 (no ObjectSize) still give the weight */
+	CHECK(gt_dn_parse_allocation_tick(b.d, b.n - 20, 8, &e) == 0);
+	CHECK_U64(e.object_size, 0);
+	CHECK(gt_dn_parse_allocation_tick(b.d, 20, 8, &e) == -1);
+}
+
+static void test_method_payload_and_map(void)
+{
+	struct buf b;
+	struct gt_dn_method m;
+	method(&b, 0x7000, 0x100, "Shop.Cart", "Add");
+	CHECK(gt_dn_parse_method_verbose(b.d, b.n, &m) == 0);
+	CHECK_STR(m.name, "Shop.Cart.Add");
+	CHECK_U64(m.start, 0x7000);
+	CHECK_U64(m.size, 0x100);
+	for (size_t n = 0; n < 60; n++)
+		CHECK(gt_dn_parse_method_verbose(b.d, n, &m) == -1);
+
+	struct gt_dn_methods map = { 0 };
+	CHECK(gt_dn_methods_find(&map, 0x7000) == NULL);
+	CHECK(gt_dn_parse_method_verbose(b.d, b.n, &m) == 0);
+	gt_dn_methods_add(&map, &m);
+	method(&b, 0x7100, 0x80, "Shop.Cart", "Remove");
+	gt_dn_parse_method_verbose(b.d, b.n, &m);
+	gt_dn_methods_add(&map, &m);
+	CHECK_STR(gt_dn_methods_find(&map, 0x7000)->name, "Shop.Cart.Add");
+	CHECK_STR(gt_dn_methods_find(&map, 0x70ff)->name, "Shop.Cart.Add");
+	CHECK_STR(gt_dn_methods_find(&map, 0x7100)->name, "Shop.Cart.Remove");
+	CHECK(gt_dn_methods_find(&map, 0x7180) == NULL);
+	CHECK(gt_dn_methods_find(&map, 0x6fff) == NULL);
+	/* code freed and reused: the newest definition names the range */
+	method(&b, 0x7000, 0x40, "Shop.Cart", "Tier1Add");
+	gt_dn_parse_method_verbose(b.d, b.n, &m);
+	gt_dn_methods_add(&map, &m);
+	CHECK_STR(gt_dn_methods_find(&map, 0x7010)->name, "Shop.Cart.Tier1Add");
+	gt_dn_methods_free(&map);
+}
+
+static struct gt_dn_alloc *sampler_with_methods(const char *packages)
+{
+	struct gt_error err = { 0 };
+	struct gt_dn_alloc *a = gt_dn_alloc_new(true, packages, &err);
+	struct buf b;
+	method(&b, 0x1000, 0x100, "System.String", "Ctor");
+	gt_dn_alloc_method(a, b.d, b.n);
+	method(&b, 0x2000, 0x100, "Microsoft.Extensions.Logging.Logger", "Log");
+	gt_dn_alloc_method(a, b.d, b.n);
+	method(&b, 0x3000, 0x100, "Shop.Cart", "Add");
+	gt_dn_alloc_method(a, b.d, b.n);
+	method(&b, 0x4000, 0x100, "Program", "Main");
+	gt_dn_alloc_method(a, b.d, b.n);
+	return a;
+}
+
+static void test_first_frame(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	char out[GT_ALLOC_SITE_NAME_LEN];
+	const uint64_t runtime_then_app[] = { 0x1010, 0x2020, 0x3030, 0x4040 };
+	gt_dn_alloc_first_frame(a, runtime_then_app, 4, out, sizeof(out));
+	CHECK_STR(out, "Shop.Cart.Add");
+	/* an unresolved frame does not hide the application frame after it */
+	const uint64_t unknown_first[] = { 0x9999, 0x1010, 0x4040 };
+	gt_dn_alloc_first_frame(a, unknown_first, 3, out, sizeof(out));
+	CHECK_STR(out, "Program.Main");
+	/* nothing of the application's: the unresolved frame, as an address */
+	const uint64_t runtime_only[] = { 0x1010, 0xabc0 };
+	gt_dn_alloc_first_frame(a, runtime_only, 2, out, sizeof(out));
+	CHECK_STR(out, "0xabc0");
+	const uint64_t all_runtime[] = { 0x1010, 0x2010 };
+	gt_dn_alloc_first_frame(a, all_runtime, 2, out, sizeof(out));
+	CHECK_STR(out, "Microsoft.Extensions.Logging.Logger.Log");
+	gt_dn_alloc_first_frame(a, NULL, 0, out, sizeof(out));
+	CHECK_STR(out, "(no stack)");
+	gt_dn_alloc_free(a);
+
+	/* --allocator-packages: Shop. counts as the runtime's too */
+	a = sampler_with_methods("System.,Microsoft.,Shop.");
+	gt_dn_alloc_first_frame(a, runtime_then_app, 4, out, sizeof(out));
+	CHECK_STR(out, "Program.Main");
+	gt_dn_alloc_free(a);
+
+	struct gt_error err = { 0 };
+	CHECK(gt_dn_alloc_new(true, "A.,B.,C.,D.,E.,F.,G.,H.,I.,J.,K.,L.,M.,N.,O.,P.,Q.", &err) == NULL);
+	CHECK(err.code == GT_EXIT_USAGE);
+}
+
+static void stack_of(uint8_t *d, const uint64_t *ips, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 8; k++)
+			d[8 * i + k] = (uint8_t)(ips[i] >> (8 * k));
+}
+
+static void test_aggregation_and_snapshot(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	uint8_t raw[32];
+	const uint64_t s1[] = { 0x1010, 0x3030, 0x4040 };   /* String.Ctor <- Cart.Add */
+	const uint64_t s2[] = { 0x4050 };                   /* Program.Main */
+	stack_of(raw, s1, 3);
+	gt_dn_alloc_stack(a, 1, raw, 24);
+	stack_of(raw, s2, 1);
+	gt_dn_alloc_stack(a, 2, raw, 8);
+	struct buf b;
+	sampled(&b, 0, "System.String", 24, false);
+	for (int i = 0; i < 3; i++)
+		gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 1, b.d, b.n);
+	sampled(&b, 1, "System.Byte[]", 204800, false);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 2, b.d, b.n);
+	sampled(&b, 0, "System.Byte[]", 24, false);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 2, b.d, b.n);
+	/* a sampled session ignores AllocationTick */
+	tick(&b, 0, 100000, "System.Object", 24);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_TICK, 2, b.d, b.n);
+	/* an id the stream never defined: no stack */
+	sampled(&b, 0, "System.Object", 24, false);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 77, b.d, b.n);
+
+	struct gt_alloc_snapshot *s = calloc(1, sizeof(*s));
+	gt_dn_alloc_snapshot(a, 5, s);
+	CHECK_STR(s->source, "eventpipe-allocation-sampled");
+	CHECK(s->state == GT_SAMPLER_RUNNING);
+	CHECK_U64(s->samples, 6);
+	double w24 = gt_dn_sampled_weight(24), wl = gt_dn_sampled_weight(204800);
+	CHECK_NEAR((double)s->est_bytes, 5 * w24 + wl, 2);
+	CHECK_U64(s->by_frame.n, 3);
+	CHECK(s->by_frame.complete);
+	CHECK_STR(s->by_frame.sites[0].name, "Program.Main");
+	CHECK_NEAR((double)s->by_frame.sites[0].bytes, wl + w24, 1);
+	CHECK_STR(s->by_frame.sites[1].name, "Shop.Cart.Add");
+	CHECK_U64(s->by_frame.sites[1].count, 3);
+	CHECK_STR(s->by_frame.sites[2].name, "(no stack)");
+	/* one type on two heaps is two sites */
+	CHECK_U64(s->by_type.n, 4);
+	CHECK_STR(s->by_type.sites[0].name, "System.String");
+	CHECK(s->by_type.sites[0].heap == GT_ALLOC_HEAP_SMALL);
+	CHECK_STR(s->by_type.sites[1].name, "System.Byte[]");
+	CHECK(s->by_type.sites[1].heap == GT_ALLOC_HEAP_LARGE);
+	CHECK_STR(s->by_type.sites[2].name, "System.Byte[]");
+	CHECK(s->by_type.sites[2].heap == GT_ALLOC_HEAP_SMALL);
+
+	/* a sequence point forgets the stacks: ids are reused after it */
+	gt_dn_alloc_sequence_point(a);
+	sampled(&b, 0, "System.String", 24, false);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 1, b.d, b.n);
+	gt_dn_alloc_snapshot(a, 6, s);
+	CHECK_STR(s->by_frame.sites[2].name, "(no stack)");
+	CHECK_U64(s->by_frame.sites[2].count, 2);
+	free(s);
+	gt_dn_alloc_free(a);
+}
+
+static void test_tick_sampler_is_biased(void)
+{
+	struct gt_error err = { 0 };
+	struct gt_dn_alloc *a = gt_dn_alloc_new(false, NULL, &err);
+	struct buf b;
+	tick(&b, 0, 102000, "System.Text.StringBuilder", 48);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_TICK, 0, b.d, b.n);
+	sampled(&b, 0, "System.String", 24, false);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 0, b.d, b.n);
+	struct gt_alloc_snapshot *s = calloc(1, sizeof(*s));
+	gt_dn_alloc_snapshot(a, 1, s);
+	CHECK_STR(s->source, "eventpipe-allocation-tick-biased");
+	CHECK_U64(s->samples, 1);
+	CHECK_U64(s->est_bytes, 102000);
+	CHECK(s->message[0] != '\0');
+	free(s);
+	gt_dn_alloc_free(a);
+}
+
+/* ---- stack blocks through the parser ---- */
+
+static void type_header(struct buf *b, const char *name)
+{
+	u8(b, 5);
+	u8(b, 5);
+	u8(b, 1);
+	u32(b, 2);
+	u32(b, 2);
+	u32(b, (uint32_t)strlen(name));
+	put(b, name, strlen(name));
+	u8(b, 6);
+}
+
+static void nt_block(struct buf *b, const char *name, const struct buf *c)
+{
+	type_header(b, name);
+	u32(b, (uint32_t)c->n);
+	while (b->n & 3)
+		u8(b, 0);
+	put(b, c->d, c->n);
+	u8(b, 6);
+}
+
+struct seen {
+	uint32_t ids[8];
+	uint64_t first_ip[8];
+	uint32_t frames[8];
+	unsigned n, sps;
+};
+
+static void on_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+	struct seen *s = ctx;
+	if (s->n < 8) {
+		s->ids[s->n] = id;
+		s->frames[s->n] = size / 8;
+		s->first_ip[s->n] = 0;
+		for (int k = 0; k < 8 && size >= 8; k++)
+			s->first_ip[s->n] |= (uint64_t)ips[k] << (8 * k);
+		s->n++;
+	}
+}
+
+static void on_sp(void *ctx)
+{
+	((struct seen *)ctx)->sps++;
+}
+
+static void test_stack_blocks(void)
+{
+	static struct buf st, c, sp;
+	st.n = c.n = sp.n = 0;
+	put(&st, "Nettrace", 8);
+	u32(&st, 20);
+	put(&st, "!FastSerialization.1", 20);
+	type_header(&st, "Trace");
+	st.d[st.n - 18] = 4;   /* the Trace object is of version 4 */
+	st.d[st.n - 14] = 4;
+	for (int i = 0; i < 8; i++)
+		u16(&st, 1);
+	u64(&st, 0);
+	u64(&st, 1000000000);
+	u32(&st, 8);
+	u32(&st, 1);
+	u32(&st, 1);
+	u32(&st, 0);
+	u8(&st, 6);
+	/* two stacks: ids 1 and 2, of 2 and 0 frames */
+	u32(&c, 1);
+	u32(&c, 2);
+	u32(&c, 16);
+	u64(&c, 0x7f0000001234ull);
+	u64(&c, 0x7f0000005678ull);
+	u32(&c, 0);
+	nt_block(&st, "StackBlock", &c);
+	u64(&sp, 0);
+	u32(&sp, 0);
+	nt_block(&st, "SPBlock", &sp);
+	u8(&st, 1);
+
+	struct seen s = { 0 };
+	struct gt_nettrace_callbacks cb = { &s, NULL, NULL };
+	struct gt_nettrace *p = gt_nettrace_new(&cb);
+	gt_nettrace_set_stack_callbacks(p, on_stack, on_sp);
+	CHECK(gt_nettrace_feed(p, st.d, st.n) == 1);
+	CHECK_U64(s.n, 2);
+	CHECK_U64(s.ids[0], 1);
+	CHECK_U64(s.ids[1], 2);
+	CHECK_U64(s.frames[0], 2);
+	CHECK_U64(s.first_ip[0], 0x7f0000001234ull);
+	CHECK_U64(s.frames[1], 0);
+	CHECK_U64(s.sps, 1);
+	gt_nettrace_free(p);
+
+	/* a stack claiming more bytes than its block holds fails the stream */
+	size_t at = 0;
+	for (size_t i = 0; i + 4 <= st.n; i++)
+		if (st.d[i] == 16 && st.d[i + 1] == 0 && st.d[i + 2] == 0 && st.d[i + 3] == 0 && st.d[i + 4] == 0x34) {
+			at = i;
+			break;
+		}
+	CHECK(at != 0);
+	st.d[at] = 0xF0;
+	s.n = 0;
+	p = gt_nettrace_new(&cb);
+	gt_nettrace_set_stack_callbacks(p, on_stack, on_sp);
+	CHECK(gt_nettrace_feed(p, st.d, st.n) == -1);
+	gt_nettrace_free(p);
+}
+
+/* The sampling session asks for stacks; the rundown one for rundown only. */
+static void test_session_options_on_the_wire(void)
+{
+	struct gt_diag_provider p = { "P", 0x80000000011ull, 5, NULL };
+	static struct gt_diag_msg m;
+	struct gt_diag_session_opts stacks = { 0, true }, rundown = { GT_DIAG_RUNDOWN_DEFAULT, false };
+	CHECK(gt_diag_build_collect_opts(&m, 5, 16, &stacks, &p, 1) == 0);
+	/* header 20, session type, buffer, format, rundown keyword (8), stackwalk */
+	for (int i = 0; i < 8; i++)
+		CHECK_U64(m.data[32 + i], 0);
+	CHECK_U64(m.data[40], 1);
+	CHECK(gt_diag_build_collect_opts(&m, 4, 16, &rundown, &p, 1) == 0);
+	CHECK_U64(m.data[28] | (m.data[29] << 8) | (m.data[30] << 16) | ((uint32_t)m.data[31] << 24), 0x80020139u);
+	CHECK_U64(m.data[36], 0);
+	CHECK(gt_diag_build_collect_opts(&m, 3, 16, &stacks, &p, 1) == 0);
+	CHECK_U64(m.data[28], 0);   /* requestRundown */
+	CHECK_U64(m.data[29], 1);   /* requestStackwalk */
+	CHECK(gt_diag_build_collect_opts(&m, 2, 16, &rundown, &p, 1) == 0);
+	CHECK_U64(m.data[28], 1);
+	/* the keywords of a provider: 0x80000000011 */
+	CHECK_U64(m.data[33], 0x11);
+	CHECK_U64(m.data[38], 0x08);
+}
+
+/* ---- a stream captured from .NET 10.0.12 (AllocSites, sampling session) ---- */
+
+struct live {
+	struct gt_dn_alloc *a;
+	uint32_t max_stack_id;
+	unsigned stacks, sampled, parsed, with_stack, sps;
+	int pointer_size;
+};
+
+static void live_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+	struct live *l = ctx;
+	l->stacks++;
+	if (id > l->max_stack_id)
+		l->max_stack_id = id;
+	gt_dn_alloc_stack(l->a, id, ips, size);
+}
+
+static void live_sp(void *ctx)
+{
+	struct live *l = ctx;
+	l->sps++;
+	l->max_stack_id = 0;
+	gt_dn_alloc_sequence_point(l->a);
+}
+
+static void live_trace(void *ctx, const struct gt_nettrace_trace *t)
+{
+	struct live *l = ctx;
+	l->pointer_size = t->pointer_size;
+	gt_dn_alloc_set_pointer_size(l->a, t->pointer_size);
+}
+
+static void live_event(void *ctx, const struct gt_nettrace_event *e)
+{
+	struct live *l = ctx;
+	if (e->meta->event_id != GT_DN_EV_ALLOCATION_SAMPLED)
+		return;
+	l->sampled++;
+	struct gt_dn_alloc_event ev;
+	if (gt_dn_parse_allocation_sampled(e->payload, e->payload_len, l->pointer_size, &ev) == 0 && ev.object_size > 0 &&
+	    ev.heap != GT_ALLOC_HEAP_UNKNOWN && ev.type_name[0])
+		l->parsed++;
+	/* the runtime writes a stack before the events that name it */
+	if (e->stack_id > 0 && e->stack_id <= l->max_stack_id)
+		l->with_stack++;
+	gt_dn_alloc_event(l->a, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
+}
+
+static void test_live_capture(void)
+{
+	FILE *f = fopen("tests/fuzz/corpus/nettrace/live-alloc-sampled-stacks", "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static uint8_t d[1 << 16];
+	size_t n = fread(d, 1, sizeof(d), f);
+	fclose(f);
+	struct gt_error err = { 0 };
+	struct live l = { 0 };
+	l.a = gt_dn_alloc_new(true, NULL, &err);
+	struct gt_nettrace_callbacks cb = { &l, live_trace, live_event };
+	struct gt_nettrace *p = gt_nettrace_new(&cb);
+	gt_nettrace_set_stack_callbacks(p, live_stack, live_sp);
+	CHECK(gt_nettrace_feed(p, d, n) == 0);   /* cut mid-stream */
+	CHECK_U64(l.pointer_size, 8);
+	CHECK(l.stacks > 0);
+	CHECK(l.sampled > 10);
+	CHECK_U64(l.parsed, l.sampled);
+	CHECK_U64(l.with_stack, l.sampled);
+	struct gt_alloc_snapshot *s = calloc(1, sizeof(*s));
+	gt_dn_alloc_snapshot(l.a, 1, s);
+	CHECK_U64(s->samples, l.sampled);
+	bool byte_arrays = false;
+	for (unsigned i = 0; i < s->by_type.n; i++)
+		byte_arrays |= strcmp(s->by_type.sites[i].name, "System.Byte[]") == 0;
+	CHECK(byte_arrays);
+	free(s);
+	gt_nettrace_free(p);
+	gt_dn_alloc_free(l.a);
+}
+
+int main(void)
+{
+	RUN_TEST(test_weight);
+	RUN_TEST(test_allocation_sampled);
+	RUN_TEST(test_allocation_tick);
+	RUN_TEST(test_method_payload_and_map);
+	RUN_TEST(test_first_frame);
+	RUN_TEST(test_aggregation_and_snapshot);
+	RUN_TEST(test_tick_sampler_is_biased);
+	RUN_TEST(test_stack_blocks);
+	RUN_TEST(test_session_options_on_the_wire);
+	RUN_TEST(test_live_capture);
+	return check_summary();
+}
