@@ -16,6 +16,7 @@
 #include "../model/sample.h"
 
 struct gt_collector; /* private to each collector */
+struct gt_alloc_snapshot;
 
 /* One row of `gctop --list` and of the picker. */
 struct gt_list_entry {
@@ -68,6 +69,15 @@ struct gt_collector_ops {
 	/* Appends every process of this runtime the user can see. Never fails as
 	 * a whole: unreadable processes are skipped. May be NULL. */
 	void (*list)(struct gt_list *out);
+
+	/* Allocation sampling; NULL where the runtime has none. Called only on the
+	 * user's explicit request (--allocators, key a), because it may load code
+	 * into the target (HotSpot: the JVMTI agent). packages: the runtime's own
+	 * namespace prefixes, comma-separated, or NULL for the default. */
+	int (*enable_allocators)(struct gt_collector *c, const char *packages, struct gt_error *err);
+	void (*disable_allocators)(struct gt_collector *c);
+	/* The newest site tables, or NULL while sampling is off. */
+	const struct gt_alloc_snapshot *(*allocators)(const struct gt_collector *c);
 };
 
 /* The registry: every runtime gctop knows, in probe order, NULL-terminated. */

@@ -18,7 +18,8 @@
 #include "../model/clock.h"
 #include "collector.h"
 #include "diag_ipc.h"
-#include "dotnet.h"
+#include "../model/allocators.h"
+#include "collector.h"
 #include "dotnet_alloc.h"
 #include "dotnet_info.h"
 #include "dotnet_counters.h"
@@ -483,7 +484,12 @@ static void harvest_rundown(struct gt_collector *c)
 	close(fd);
 }
 
-int gt_dn_enable_allocators(struct gt_collector *c, const char *packages, struct gt_error *err)
+/* Restarts gctop's EventPipe session with stacks, the method load events
+ * and the allocation events (AllocationSampled on .NET 10, AllocationTick
+ * on 8 and 9), after a short rundown session that names the methods
+ * already compiled. Nothing is loaded into the process. On failure the
+ * collector keeps (or gets back) its session without sampling. */
+static int dotnet_enable_allocators(struct gt_collector *c, const char *packages, struct gt_error *err)
 {
 	if (c->alloc)
 		return 0;
@@ -520,7 +526,8 @@ int gt_dn_enable_allocators(struct gt_collector *c, const char *packages, struct
 	return -1;
 }
 
-void gt_dn_disable_allocators(struct gt_collector *c)
+/* Back to the session without stacks and allocation events. */
+static void dotnet_disable_allocators(struct gt_collector *c)
 {
 	if (!c->alloc)
 		return;
@@ -537,7 +544,7 @@ void gt_dn_disable_allocators(struct gt_collector *c)
 	}
 }
 
-const struct gt_alloc_snapshot *gt_dn_allocators(const struct gt_collector *c)
+static const struct gt_alloc_snapshot *dotnet_allocators(const struct gt_collector *c)
 {
 	return c->alloc ? c->alloc_snap : NULL;
 }
@@ -552,4 +559,7 @@ const struct gt_collector_ops gt_dotnet_ops = {
 	.sample = dotnet_sample,
 	.close = dotnet_close,
 	.list = gt_dn_list,
+	.enable_allocators = dotnet_enable_allocators,
+	.disable_allocators = dotnet_disable_allocators,
+	.allocators = dotnet_allocators,
 };

@@ -9,6 +9,7 @@
 
 #include "../model/clock.h"
 #include "collector.h"
+#include "hotspot_attach_sampler.h"
 #include "proc.h"
 
 /* jvmstat waits the same for a starting JVM, polling every 20 ms. */
@@ -37,6 +38,7 @@ struct gt_collector {
 	 * the next pause of the same collector is under way. */
 	int64_t last_pause_exit;
 	struct gt_u64 last_pause_ns;
+	struct gt_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
 };
 
 static void hotspot_sleep_ms(unsigned ms)
@@ -146,7 +148,9 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 	}
 }
 
-/* Loads from the mapping only: runs ten times a second. */
+/* Loads from the mapping only, ten times a second; with sampling on, also
+ * gctop's heartbeat to the agent, so that it never stops between two samples
+ * of a long interval. */
 static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 {
 	if (hsperf_refresh(&c->perf) > 0)
@@ -156,12 +160,15 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 	r.mono_ns = now_ns;
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
+	if (c->sampler)
+		gt_sampler_beat(c->sampler, now_ns);
 }
 
 static void hotspot_close(struct gt_collector *c)
 {
 	if (!c)
 		return;
+	gt_sampler_close(c->sampler);
 	hsperf_free(&c->perf);
 	hsperf_map_close(&c->map);
 	free(c);
@@ -254,7 +261,29 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	if (c->last_pause_ns.valid)
 		out->last_pause_ns = c->last_pause_ns;
 	c->pause_max_ns = 0;
+	/* The agent's exact figures replace the estimates while it runs. */
+	if (c->sampler)
+		gt_sampler_sample(c->sampler, out);
 	return 0;
+}
+
+static int hotspot_enable_allocators(struct gt_collector *c, const char *packages, struct gt_error *err)
+{
+	if (c->sampler)
+		return 0;
+	c->sampler = gt_sampler_start(c->pid, packages, err);
+	return c->sampler ? 0 : -1;
+}
+
+static void hotspot_disable_allocators(struct gt_collector *c)
+{
+	gt_sampler_close(c->sampler);
+	c->sampler = NULL;
+}
+
+static const struct gt_alloc_snapshot *hotspot_allocators(const struct gt_collector *c)
+{
+	return c->sampler ? gt_sampler_snapshot(c->sampler) : NULL;
 }
 
 const struct gt_collector_ops gt_hotspot_ops = {
@@ -267,4 +296,7 @@ const struct gt_collector_ops gt_hotspot_ops = {
 	.sample = hotspot_sample,
 	.close = hotspot_close,
 	.list = hotspot_list,
+	.enable_allocators = hotspot_enable_allocators,
+	.disable_allocators = hotspot_disable_allocators,
+	.allocators = hotspot_allocators,
 };

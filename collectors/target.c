@@ -7,8 +7,6 @@
 
 #include "../model/clock.h"
 #include "cgroup.h"
-#include "dotnet.h"
-#include "hotspot_attach_sampler.h"
 #include "proc.h"
 
 struct gt_target {
@@ -20,8 +18,6 @@ struct gt_target {
 	struct gt_target_info info;
 	bool exited;
 	struct gt_sample last;    /* kept so an exited target still shows its last figures */
-	struct gt_sampler *sampler; /* allocation sampling, when turned on */
-	bool dotnet_sampling;       /* the .NET collector samples allocations */
 };
 
 /* A process started a moment ago may not have exec'd its runtime yet (a
@@ -106,8 +102,6 @@ void gt_target_poll(struct gt_target *t, uint64_t now_ns)
 {
 	if (!t->exited && t->ops->poll)
 		t->ops->poll(t->collector, now_ns);
-	if (!t->exited && t->sampler)
-		gt_sampler_beat(t->sampler, now_ns);
 }
 
 int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error *err)
@@ -138,8 +132,6 @@ int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error
 		return -1;
 	}
 	gt_cgroup_sample(t->cgroup, out);
-	if (t->sampler)
-		gt_sampler_sample(t->sampler, out);
 	if (out->heap_max_bytes.valid)
 		t->info.heap_max_bytes = out->heap_max_bytes;
 	if (out->cgroup_limit_bytes.valid)
@@ -152,7 +144,6 @@ void gt_target_close(struct gt_target *t)
 {
 	if (!t)
 		return;
-	gt_sampler_close(t->sampler);
 	if (t->collector)
 		t->ops->close(t->collector);
 	if (t->proc)
@@ -164,36 +155,22 @@ void gt_target_close(struct gt_target *t)
 
 int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err)
 {
-	if (t->sampler)
-		return 0;
 	if (t->exited)
 		return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)t->pid);
-	if (t->ops == &gt_dotnet_ops) {
-		if (gt_dn_enable_allocators(t->collector, packages, err) != 0)
-			return -1;
-		t->dotnet_sampling = true;
-		return 0;
-	}
-	if (t->info.runtime != GT_RUNTIME_HOTSPOT)
-		return gt_fail(err, GT_EXIT_FAILURE, "allocation sampling is available for HotSpot JVMs and .NET only");
-	t->sampler = gt_sampler_start(t->pid, packages, err);
-	return t->sampler ? 0 : -1;
+	if (!t->ops->enable_allocators)
+		return gt_fail(err, GT_EXIT_FAILURE, "gctop cannot sample the allocations of a %s process", t->ops->name);
+	return t->ops->enable_allocators(t->collector, packages, err);
 }
 
 void gt_target_disable_allocators(struct gt_target *t)
 {
-	if (t->dotnet_sampling && !t->exited)
-		gt_dn_disable_allocators(t->collector);
-	t->dotnet_sampling = false;
-	gt_sampler_close(t->sampler);
-	t->sampler = NULL;
+	if (!t->exited && t->ops->disable_allocators)
+		t->ops->disable_allocators(t->collector);
 }
 
 const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t)
 {
-	if (t->dotnet_sampling)
-		return gt_dn_allocators(t->collector);
-	return t->sampler ? gt_sampler_snapshot(t->sampler) : NULL;
+	return t->ops->allocators ? t->ops->allocators(t->collector) : NULL;
 }
 
 void gt_target_list_all(struct gt_list *out)
