@@ -3,11 +3,13 @@
 dotnet-counters, its cost to the target, and how its cost grows. Prints
 tables and writes the raw figures as JSON under bench/results/.
 
-usage: python3 bench/bench.py [--quick] [--only SECTION[,SECTION...]]
+usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
   sections: own, startup, tui, picker, target-java, target-dotnet,
             sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
             quote
+  --rounds  rounds of the interleaved sections (own cost, target cost;
+            default 3)
 
 Every process it starts is killed when it ends, also on Ctrl-C or SIGTERM.
 See bench/README.md for what each figure means."""
@@ -44,6 +46,7 @@ TINY_JVM = ["-Xmx16m", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"
 LOOP_JVM = ["-Xms256m", "-Xmx256m"]
 
 QUICK = False
+ROUNDS = None          # --rounds: override the rounds of sections 1a and 2
 children = []          # Popen objects still to kill
 TMUX_SOCK = "gctopbench%d" % os.getpid()
 tmpdir = None
@@ -423,7 +426,7 @@ def own_cost(avail, res):
     """CPU and peak RSS of gctop, jstat, top (JVM target) and gctop,
     dotnet-counters, top (.NET target) for N samples at 0.25 s and 1 s,
     interleaved, with a 1-sample run for each to split off start-up."""
-    rounds = 1 if QUICK else 3
+    rounds = ROUNDS or (1 if QUICK else 3)
     plans = [(0.25, 8 if QUICK else 40), (1.0, 4 if QUICK else 10)]
 
     def tools_jvm(pid, d, n):
@@ -683,7 +686,7 @@ def summarize_target(raw, infos):
 
 
 def target_java(avail, res):
-    rounds = 1 if QUICK else 3
+    rounds = ROUNDS or (1 if QUICK else 3)
     warm, secs = (3, 4) if QUICK else (6, 10)
     configs = ["alone", "gctop hsperf", "gctop --allocators", "jfr profile", "jstat"]
     raw, infos = {c: [] for c in configs}, {c: [] for c in configs}
@@ -707,7 +710,7 @@ def target_dotnet(avail, res):
         print("\n2b. C# AllocLoop: skipped (%s)" % "; ".join(avail["notes"]))
         res["target_dotnet"] = {"skipped": avail["notes"]}
         return
-    rounds = 1 if QUICK else 3
+    rounds = ROUNDS or (1 if QUICK else 3)
     warm, secs = (3, 4) if QUICK else (6, 10)
     configs = ["alone"]
     if avail["dotnet_collector"]:
@@ -874,13 +877,15 @@ SECTIONS = [("own", own_cost), ("startup", startup), ("tui", tui_bytes), ("picke
 
 
 def main():
-    global QUICK, tmpdir
+    global QUICK, ROUNDS, tmpdir
     args = sys.argv[1:]
     only = None
     while args:
         a = args.pop(0)
         if a == "--quick":
             QUICK = True
+        elif a == "--rounds" and args:
+            ROUNDS = int(args.pop(0))
         elif a == "--only" and args:
             only = args.pop(0).split(",")
         else:
