@@ -7,3 +7,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
 bench: $(BENCH_TOOLS) $(AGENT)
+
+# Built (not run) by make test-bins, so a change in the collectors that breaks
+# them is seen in CI rather than at the next benchmark run.
+EXTRA_TEST_TARGETS += $(BENCH_TOOLS)

@@ -49,14 +49,15 @@ struct gt_collector_ops {
 	 * runtime that is still starting (GT_EXIT_TIMEOUT after that). */
 	struct gt_collector *(*open)(pid_t pid, struct gt_target_info *info, struct gt_error *err);
 
-	/* How often poll() wants to run between samples (0: never), e.g. for an
-	 * estimator that must see every eden fill. */
-	uint64_t poll_interval_ns;
+	/* How long until poll() wants to run again (0: never; NULL: never),
+	 * e.g. for an estimator that must see every eden fill. Asked again after
+	 * every poll, so a collector can slow down while its target is idle. */
+	uint64_t (*poll_interval_ns)(const struct gt_collector *c);
 
 	/* A descriptor the main loop should wait on (event stream), or -1. */
 	int (*wait_fd)(const struct gt_collector *c);
 
-	/* Cheap work between samples: called every poll_interval_ns and whenever
+	/* Cheap work between samples: called after each poll interval and whenever
 	 * wait_fd is readable. May be NULL. */
 	void (*poll)(struct gt_collector *c, uint64_t now_ns);
 

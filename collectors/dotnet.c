@@ -553,7 +553,6 @@ const struct gt_collector_ops gt_dotnet_ops = {
 	.name = "dotnet",
 	.probe = dotnet_probe,
 	.open = dotnet_open,
-	.poll_interval_ns = 0,
 	.wait_fd = dotnet_wait_fd,
 	.poll = dotnet_poll,
 	.sample = dotnet_sample,

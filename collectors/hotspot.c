@@ -2,6 +2,7 @@
 #include "hotspot.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,20 @@ struct gt_collector {
 	int64_t last_pause_exit;
 	struct gt_u64 last_pause_ns;
 	struct gt_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
+	/* The adaptive poll tick: what the last poll saw, and when a collection
+	 * or a change of eden was last seen. */
+	uint64_t seen_collections, seen_eden_used;
+	uint64_t last_gc_ns, last_change_ns;
 };
+
+/* While collections come often the estimator must see eden between them, so
+ * it polls ten times a second; a JVM that has not collected for a while is
+ * polled less, and an idle one once a second, which is what makes a picker
+ * of many idle JVMs cheap. */
+#define HOTSPOT_POLL_BUSY_NS 100000000ull
+#define HOTSPOT_POLL_STEADY_NS 250000000ull
+#define HOTSPOT_POLL_IDLE_NS 1000000000ull
+#define HOTSPOT_RECENT_GC_NS 3000000000ull
 
 static void hotspot_sleep_ms(unsigned ms)
 {
@@ -160,8 +174,25 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 	r.mono_ns = now_ns;
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
+	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
+	if (collections != c->seen_collections)
+		c->last_gc_ns = now_ns;
+	if (collections != c->seen_collections || r.eden_used != c->seen_eden_used)
+		c->last_change_ns = now_ns;
+	c->seen_collections = collections;
+	c->seen_eden_used = r.eden_used;
 	if (c->sampler)
 		gt_sampler_beat(c->sampler, now_ns);
+}
+
+static uint64_t hotspot_poll_interval(const struct gt_collector *c)
+{
+	uint64_t now = gt_mono_ns();
+	if (now - c->last_gc_ns < HOTSPOT_RECENT_GC_NS)
+		return HOTSPOT_POLL_BUSY_NS;
+	if (now - c->last_change_ns < HOTSPOT_RECENT_GC_NS)
+		return HOTSPOT_POLL_STEADY_NS;
+	return HOTSPOT_POLL_IDLE_NS;
 }
 
 static void hotspot_close(struct gt_collector *c)
@@ -239,9 +270,9 @@ fail:
 
 static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct gt_error *err)
 {
-	uint64_t start_ms;
-	if (!hotspot_find_alive(c->pid) ||
-	    (c->start_time_ms.valid && gt_proc_start_time_ms(c->pid, &start_ms) == 0 && start_ms != c->start_time_ms.value))
+	/* Only the cheap check: a zombie or a reused PID is caught by the
+	 * process facts read beside every sample (collectors/proc.c). */
+	if (kill(c->pid, 0) != 0 && errno == ESRCH)
 		return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) has exited", (int)c->pid);
 	hotspot_poll(c, gt_mono_ns());
 
@@ -290,7 +321,7 @@ const struct gt_collector_ops gt_hotspot_ops = {
 	.name = "hotspot",
 	.probe = hotspot_probe,
 	.open = hotspot_open,
-	.poll_interval_ns = 100000000ull,
+	.poll_interval_ns = hotspot_poll_interval,
 	.wait_fd = NULL,
 	.poll = hotspot_poll,
 	.sample = hotspot_sample,

@@ -270,7 +270,14 @@ int gt_proc_nspid(pid_t pid, pid_t *nspid)
 
 static int boot_time_s(uint64_t *btime)
 {
-	/* /proc/stat's intr line can be tens of KiB, so it is read by line. */
+	/* The boot time does not change while we run, and /proc/stat is costly
+	 * to read (the kernel formats every interrupt counter): read it once. */
+	static uint64_t cached;
+	if (cached) {
+		*btime = cached;
+		return 0;
+	}
+	/* Its intr line can be tens of KiB, so it is read by line. */
 	FILE *f = fopen("/proc/stat", "re");
 	if (!f)
 		return -1;
@@ -280,7 +287,7 @@ static int boot_time_s(uint64_t *btime)
 	while (getline(&line, &cap, f) > 0) {
 		unsigned long long v;
 		if (sscanf(line, "btime %llu", &v) == 1) {
-			*btime = v;
+			*btime = cached = v;
 			rc = 0;
 			break;
 		}

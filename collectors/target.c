@@ -95,7 +95,9 @@ int gt_target_wait_fd(const struct gt_target *t)
 
 uint64_t gt_target_poll_interval_ns(const struct gt_target *t)
 {
-	return t->exited ? 0 : t->ops->poll_interval_ns;
+	if (t->exited || !t->ops->poll_interval_ns)
+		return 0;
+	return t->ops->poll_interval_ns(t->collector);
 }
 
 void gt_target_poll(struct gt_target *t, uint64_t now_ns)

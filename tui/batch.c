@@ -137,7 +137,8 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 		}
 		if (poll_every && now >= next_poll) {
 			gt_target_poll(t, now);
-			next_poll += poll_every;
+			poll_every = gt_target_poll_interval_ns(t);
+			next_poll = poll_every ? next_poll + poll_every : UINT64_MAX;
 			if (next_poll <= now)
 				next_poll = now + poll_every;
 		}
