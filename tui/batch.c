@@ -11,6 +11,7 @@
 #include "../model/derive.h"
 #include "../views/json_writer.h"
 #include "../views/text_writer.h"
+#include "deadline.h"
 
 static volatile sig_atomic_t batch_stop;
 
@@ -138,10 +139,9 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 		if (poll_every && now >= next_poll) {
 			gt_target_poll(t, now);
 			poll_every = gt_target_poll_interval_ns(t);
-			next_poll = poll_every ? next_poll + poll_every : UINT64_MAX;
-			if (next_poll <= now)
-				next_poll = now + poll_every;
+			next_poll = poll_every ? gt_deadline_next(next_poll, poll_every, now) : UINT64_MAX;
 		}
+		next_poll = gt_deadline_skip_poll_near_sample(next_poll, next_sample, poll_every);
 		int fd = gt_target_wait_fd(t);
 		batch_wait(fd, next_sample < next_poll ? next_sample : next_poll);
 		if (fd >= 0)

@@ -13,4 +13,10 @@ uint64_t gt_deadline_next(uint64_t next, uint64_t interval_ns, uint64_t now);
  * wakes a little early and spins; 0 when it has passed. */
 int gt_deadline_timeout_ms(uint64_t deadline, uint64_t now);
 
+/* The collector's next tick, given the next sample: every sample polls the
+ * collector itself, so a tick due within half a tick before it would only
+ * repeat that work and is moved to one tick after it. UINT64_MAX (never)
+ * stays never. Pure. */
+uint64_t gt_deadline_skip_poll_near_sample(uint64_t next_poll, uint64_t next_sample, uint64_t poll_ns);
+
 #endif

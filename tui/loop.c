@@ -487,6 +487,7 @@ static void run(struct app *a)
 			uint64_t p = poll_interval(a);
 			a->next_poll = p ? gt_deadline_next(a->next_poll, p, now) : NEVER;
 		}
+		a->next_poll = gt_deadline_skip_poll_near_sample(a->next_poll, a->next_sample, poll_interval(a));
 		if (a->dirty) {
 			draw(a);
 			a->dirty = false;
