@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dotnet_proc.h"
+#include "proc.h"
 
 /* Matches dotnet-diagnostic-NSPID-KEY-socket and returns KEY, or -1. */
 static long long socket_key(const char *name, pid_t nspid)
@@ -33,9 +34,11 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 {
 	char tmpdir[512];
 	gt_dotnet_proc_tmpdir(pid, tmpdir, sizeof(tmpdir));
-	pid_t nspid = gt_dotnet_proc_nspid(pid);
+	pid_t nspid;
+	if (gt_proc_nspid(pid, &nspid) != 0)
+		nspid = pid;
 	char dir[640];
-	if (gt_dotnet_proc_same_mount_ns(pid) == 1)
+	if (gt_proc_same_mount_ns(pid) == 1)
 		snprintf(dir, sizeof(dir), "%s", tmpdir);
 	else
 		snprintf(dir, sizeof(dir), "/proc/%d/root%s", (int)pid, tmpdir);
@@ -44,7 +47,7 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 	if (!d)
 		return 1;
 	unsigned long long start = 0;
-	bool have_start = gt_dotnet_proc_start_ticks(pid, &start) == 0;
+	bool have_start = gt_proc_start_ticks(pid, &start) == 0;
 	/* A socket whose key (the start time in clock ticks) is not this
 	 * process's was left by an earlier process with the same pid. In another
 	 * pid namespace a time namespace may shift the key, so there the newest

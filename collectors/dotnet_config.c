@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dotnet_proc.h"
+#include "proc.h"
 
 int gt_dn_config_json_value(const char *json, const char *key, uint64_t *number)
 {
@@ -75,7 +76,7 @@ static char *read_runtimeconfig(pid_t pid, const char *command_line)
 		char root[48] = "", path[512];
 		if (start[0] != '/')
 			snprintf(root, sizeof(root), "/proc/%d/cwd/", (int)pid);
-		else if (gt_dotnet_proc_same_mount_ns(pid) != 1)
+		else if (gt_proc_same_mount_ns(pid) != 1)
 			snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
 		snprintf(path, sizeof(path), "%s%.*s.runtimeconfig.json", root, (int)(n - 4), start);
 		FILE *f = fopen(path, "re");

@@ -9,6 +9,7 @@
 #include "diag_ipc.h"
 #include "dotnet_info.h"
 #include "dotnet_proc.h"
+#include "proc.h"
 
 /* The pids named by sockets in our own /tmp, read once per listing: most
  * processes share it, and listing it once for every process in /proc was
@@ -54,7 +55,7 @@ static bool dn_may_have_socket(const struct dn_tmp_pids *t, pid_t pid)
 {
 	if (bsearch(&pid, t->pids, t->count, sizeof(*t->pids), dn_pid_cmp))
 		return true;
-	if (gt_dotnet_proc_same_mount_ns(pid) != 1)
+	if (gt_proc_same_mount_ns(pid) != 1)
 		return true;
 	char tmpdir[512];
 	gt_dotnet_proc_tmpdir(pid, tmpdir, sizeof(tmpdir));

@@ -1,6 +1,5 @@
 /* Plain /proc reads the .NET collector needs about a target: its TMPDIR and
- * environment, its innermost pid, its mount namespace, its start time, the
- * runtime library it maps and the names of its GC threads. */
+ * environment, the runtime library it maps and the names of its GC threads. */
 #ifndef GCTOP_COLLECTORS_DOTNET_PROC_H
 #define GCTOP_COLLECTORS_DOTNET_PROC_H
 
@@ -14,23 +13,11 @@ void gt_dotnet_proc_tmpdir(pid_t pid, char *out, size_t size);
 /* The value of NAME in the target's environment. 0 found, -1 not found or unreadable. */
 int gt_dotnet_proc_getenv(pid_t pid, const char *name, char *out, size_t size);
 
-/* The innermost value of NSpid (the pid inside the target's namespace), or pid. */
-pid_t gt_dotnet_proc_nspid(pid_t pid);
-
-/* 1 same mount namespace as gctop, 0 another, -1 unknown. */
-int gt_dotnet_proc_same_mount_ns(pid_t pid);
-
-/* Field 22 of /proc/PID/stat: start time in clock ticks since boot (the
- * runtime's socket disambiguation key). 0, or -1. */
-int gt_dotnet_proc_start_ticks(pid_t pid, unsigned long long *ticks);
-
 /* 1 when the process maps libcoreclr.so, 0 when not, -1 unreadable. */
 int gt_dotnet_proc_maps_coreclr(pid_t pid);
 
 /* How many of the process's threads have a name starting with prefix. */
 int gt_dotnet_proc_count_threads(pid_t pid, const char *prefix);
 
-/* Parses the NSpid line of a status file's text: the last value, or 0. */
-pid_t gt_dotnet_parse_nspid(const char *status_text);
 
 #endif

@@ -237,13 +237,9 @@ int gt_proc_exists(pid_t pid)
 	return stat(path, &st) == 0 ? 1 : 0;
 }
 
-int gt_proc_nspid(pid_t pid, pid_t *nspid)
+int gt_proc_parse_nspid(const char *status_text, pid_t *nspid)
 {
-	char path[32], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (gt_proc_read_small(path, buf, sizeof(buf)) < 0)
-		return -1;
-	const char *line = strstr(buf, "\nNSpid:");
+	const char *line = strstr(status_text, "\nNSpid:");
 	if (!line)
 		return -1;
 	/* "NSpid:\t1234\t1": outermost first, the process's own namespace last. */
@@ -266,6 +262,15 @@ int gt_proc_nspid(pid_t pid, pid_t *nspid)
 		return -1;
 	*nspid = (pid_t)last;
 	return 0;
+}
+
+int gt_proc_nspid(pid_t pid, pid_t *nspid)
+{
+	char path[32], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (gt_proc_read_small(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return gt_proc_parse_nspid(buf, nspid);
 }
 
 static int boot_time_s(uint64_t *btime)
@@ -297,7 +302,7 @@ static int boot_time_s(uint64_t *btime)
 	return rc;
 }
 
-int gt_proc_start_time_ms(pid_t pid, uint64_t *ms)
+int gt_proc_start_ticks(pid_t pid, unsigned long long *ticks)
 {
 	char path[32], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -314,12 +319,15 @@ int gt_proc_start_time_ms(pid_t pid, uint64_t *ms)
 		if (!p)
 			return -1;
 	}
+	return sscanf(p, " %llu", ticks) == 1 ? 0 : -1;
+}
+
+int gt_proc_start_time_ms(pid_t pid, uint64_t *ms)
+{
 	unsigned long long ticks;
-	if (sscanf(p, " %llu", &ticks) != 1)
-		return -1;
 	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t btime;
-	if (hz <= 0 || boot_time_s(&btime) != 0)
+	if (gt_proc_start_ticks(pid, &ticks) != 0 || hz <= 0 || boot_time_s(&btime) != 0)
 		return -1;
 	*ms = btime * 1000 + (uint64_t)ticks * 1000 / (uint64_t)hz;
 	return 0;

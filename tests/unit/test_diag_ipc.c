@@ -11,6 +11,7 @@
 #include "../../collectors/diag_ipc.h"
 #include "../../collectors/dotnet_proc.h"
 #include "../../collectors/dotnet_utf16.h"
+#include "../../collectors/proc.h"
 #include "check.h"
 
 static void test_collect_tracing2_matches_the_reference_bytes(void)
@@ -146,9 +147,12 @@ static void test_utf16_conversion(void)
 
 static void test_nspid_parsing(void)
 {
-	CHECK_U64(gt_dotnet_parse_nspid("Name:\tx\nNSpid:\t680\t50\t1\nNSgid:\t1\n"), 1);
-	CHECK_U64(gt_dotnet_parse_nspid("Name:\tx\nNSpid:\t4242\n"), 4242);
-	CHECK_U64(gt_dotnet_parse_nspid("Name:\tx\n"), 0);
+	pid_t ns = 0;
+	CHECK(gt_proc_parse_nspid("Name:\tx\nNSpid:\t680\t50\t1\nNSgid:\t1\n", &ns) == 0);
+	CHECK_U64(ns, 1);
+	CHECK(gt_proc_parse_nspid("Name:\tx\nNSpid:\t4242\n", &ns) == 0);
+	CHECK_U64(ns, 4242);
+	CHECK(gt_proc_parse_nspid("Name:\tx\n", &ns) == -1);
 }
 
 static int bind_socket(const char *path)
@@ -171,7 +175,7 @@ static void test_discovery_ignores_sockets_of_an_earlier_process(void)
 	char dir[256];
 	snprintf(dir, sizeof(dir), "%s", tmp && tmp[0] == '/' ? tmp : "/tmp");
 	unsigned long long start;
-	CHECK(gt_dotnet_proc_start_ticks(getpid(), &start) == 0);
+	CHECK(gt_proc_start_ticks(getpid(), &start) == 0);
 	char good[300], stale[300], found[GT_DIAG_PATH_MAX];
 	snprintf(good, sizeof(good), "%s/dotnet-diagnostic-%d-%llu-socket", dir, (int)getpid(), start);
 	snprintf(stale, sizeof(stale), "%s/dotnet-diagnostic-%d-%llu-socket", dir, (int)getpid(), start + 1);
