@@ -11,9 +11,16 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPE
 WORK=$(mktemp -d "/tmp/gctop-test.$TEST_NAME.XXXXXX")
 CHILD_PIDS=""
 
+CGROUP_MADE=""
+
 cleanup() {
 	for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; done
 	for p in $CHILD_PIDS; do wait "$p" 2>/dev/null; done
+	# A cgroup can only go once its last process has been waited for.
+	if [ -n "$CGROUP_MADE" ] && [ -d "$CGROUP_MADE" ]; then
+		i=0
+		while ! rmdir "$CGROUP_MADE" 2>/dev/null && [ "$i" -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	fi
 	rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM
@@ -116,4 +123,29 @@ dotnet_program() {
 		dotnet build -c Release -o "$dir" "tests/dotnet/$1" >"$WORK/dotnet-build-$1.log" 2>&1 || return 1
 	fi
 	echo "$dir/$1"
+}
+
+# make_memory_cgroup NAME LIMIT_BYTES: creates a memory cgroup NAME-$$ below
+# this shell's own (v1: the memory hierarchy; v2: a group whose subtree has
+# the memory controller), limited to LIMIT_BYTES, and sets GROUP to its
+# directory; cleanup removes it. Where the machine does not allow it, the
+# test is skipped with the reason and ends.
+make_memory_cgroup() {
+	if [ "$(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null)" = cgroupfs ]; then
+		path=$(awk -F: '{ n = split($2, c, ","); for (i = 1; i <= n; i++) if (c[i] == "memory") { sub(/^[^:]*:[^:]*:/, ""); print; exit } }' /proc/self/cgroup)
+		parent="/sys/fs/cgroup/memory${path%/}" limit_file=memory.limit_in_bytes
+	elif [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+		parent="/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)" limit_file=memory.max
+		parent=${parent%/}
+		grep -qw memory "$parent/cgroup.subtree_control" 2>/dev/null ||
+			{ skip "the memory controller is not enabled below $parent (cgroup v2), so no limited group can be made"; exit 0; }
+	else
+		skip "this machine has no memory cgroup this test can find"
+		exit 0
+	fi
+	GROUP="$parent/$1-$$"
+	mkdir "$GROUP" 2>/dev/null ||
+		{ skip "cannot create a cgroup under $parent; run as root or with a delegated group"; exit 0; }
+	CGROUP_MADE=$GROUP
+	echo "$2" >"$GROUP/$limit_file" 2>/dev/null || { skip "cannot set $limit_file in $GROUP"; exit 0; }
 }

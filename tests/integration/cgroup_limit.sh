@@ -7,54 +7,11 @@
 . tests/lib.sh
 
 LIMIT=$((256 * 1024 * 1024))
-GROUP=""
-
-cgroup_cleanup() {
-	cleanup
-	# The group can only go once its last process has been waited for.
-	if [ -n "$GROUP" ] && [ -d "$GROUP" ]; then
-		i=0
-		while ! rmdir "$GROUP" 2>/dev/null && [ "$i" -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
-	fi
-}
-trap cgroup_cleanup EXIT INT TERM
 
 [ -x "$GCTOP_BIN" ] || { fail "gctop is not built at $GCTOP_BIN"; exit 0; }
 require_java
 
-# own_memory_group: prints "VERSION DIRECTORY" of this shell's memory cgroup.
-own_memory_group() {
-	if [ "$(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null)" = cgroupfs ]; then
-		path=$(awk -F: '{ n = split($2, c, ","); for (i = 1; i <= n; i++) if (c[i] == "memory") { sub(/^[^:]*:[^:]*:/, ""); print; exit } }' /proc/self/cgroup)
-		[ -n "$path" ] && echo "1 /sys/fs/cgroup/memory${path%/}"
-	elif [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
-		path=$(sed -n 's/^0:://p' /proc/self/cgroup)
-		[ -n "$path" ] && echo "2 /sys/fs/cgroup${path%/}"
-	fi
-}
-
-set -- $(own_memory_group)
-if [ $# -ne 2 ]; then
-	skip "this machine has no memory cgroup this test can find"
-	exit 0
-fi
-version=$1 parent=$2
-if [ "$version" = 2 ] && ! grep -qw memory "$parent/cgroup.subtree_control" 2>/dev/null; then
-	skip "the memory controller is not enabled below $parent (cgroup v2), so no limited group can be made"
-	exit 0
-fi
-GROUP="$parent/gctop-test-$$"
-if ! mkdir "$GROUP" 2>/dev/null; then
-	GROUP=""
-	skip "cannot create a cgroup under $parent (cgroup v$version); run as root or with a delegated group"
-	exit 0
-fi
-limit_file=memory.limit_in_bytes
-[ "$version" = 2 ] && limit_file=memory.max
-if ! echo "$LIMIT" >"$GROUP/$limit_file" 2>/dev/null; then
-	skip "cannot set $limit_file in $GROUP"
-	exit 0
-fi
+make_memory_cgroup gctop-test "$LIMIT"
 
 classes=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
 # The shell joins the group and then becomes the JVM, so the JVM starts in it.

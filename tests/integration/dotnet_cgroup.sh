@@ -7,34 +7,11 @@
 . tests/lib.sh
 
 LIMIT=$((512 * 1024 * 1024))
-GROUP=""
-cgroup_cleanup() {
-	cleanup
-	if [ -n "$GROUP" ] && [ -d "$GROUP" ]; then
-		i=0
-		while ! rmdir "$GROUP" 2>/dev/null && [ "$i" -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
-	fi
-}
-trap cgroup_cleanup EXIT INT TERM
 
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 
-if [ "$(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null)" = cgroupfs ]; then
-	path=$(awk -F: '{ n = split($2, c, ","); for (i = 1; i <= n; i++) if (c[i] == "memory") { sub(/^[^:]*:[^:]*:/, ""); print; exit } }' /proc/self/cgroup)
-	parent="/sys/fs/cgroup/memory${path%/}" limit_file=memory.limit_in_bytes
-elif [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
-	parent="/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)" limit_file=memory.max
-	parent=${parent%/}
-	grep -qw memory "$parent/cgroup.subtree_control" 2>/dev/null ||
-		{ skip "the memory controller is not enabled below $parent"; exit 0; }
-else
-	skip "this machine has no memory cgroup this test can find"
-	exit 0
-fi
-GROUP="$parent/gctop-dotnet-$$"
-mkdir "$GROUP" 2>/dev/null || { GROUP=""; skip "cannot create a cgroup under $parent; run as root"; exit 0; }
-echo "$LIMIT" >"$GROUP/$limit_file" 2>/dev/null || { skip "cannot set $limit_file in $GROUP"; exit 0; }
+make_memory_cgroup gctop-dotnet "$LIMIT"
 
 exe=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
 out=$(dirname "$exe")
