@@ -21,6 +21,13 @@ struct gt_derived {
 	struct gt_f64 interval_s;
 
 	struct gt_f64 alloc_rate_bps;
+	bool alloc_lower_bound;          /* alloc_blind_collections grew: the rate is at least this */
+
+	/* The distribution of the individual pauses in this interval (from
+	 * pause_log): invalid when the collector times no single pause. */
+	struct gt_u64 pause_count;
+	struct gt_u64 pause_p50_ns, pause_p99_ns, pause_max_ns;
+	bool pause_dist_partial;         /* more pauses than the log holds: the last GT_PAUSE_RING only */
 	struct gt_generation_delta generations[GT_MAX_GENERATIONS];
 	struct gt_collector_delta collectors[GT_MAX_COLLECTORS];
 

@@ -61,6 +61,7 @@ enum gt_target_state {
 #define GT_MAX_GENERATIONS 5
 #define GT_MAX_COLLECTORS 8
 #define GT_NAME_LEN 64
+#define GT_PAUSE_RING 256
 
 /* One heap generation (or region kind), youngest first. */
 struct gt_generation {
@@ -89,6 +90,12 @@ struct gt_sample {
 	struct gt_u64 alloc_bytes_total;       /* cumulative, see alloc_since */
 	enum gt_alloc_source alloc_source;
 	enum gt_alloc_since alloc_since;
+	/* Cumulative count of collections before which the estimate could not
+	 * see how full eden was (several collections between two polls): while
+	 * it grows, alloc_bytes_total is a lower bound. Invalid where every
+	 * byte is counted (exact sources). */
+	struct gt_u64 alloc_blind_collections;
+	const char *alloc_bound_reason;        /* static string: why the figure is a bound, or NULL */
 
 	/* collections */
 	unsigned n_generations;
@@ -115,6 +122,18 @@ struct gt_sample {
 	struct gt_u64 agent_pause_p99_ns;
 	struct gt_u64 agent_pause_max_ns;
 	unsigned agent_pause_window;
+
+	/* Individual pauses as the collector saw them (.NET suspend/restart
+	 * pairs; HotSpot collector entry/exit times seen by the poll tick), for
+	 * the distribution of any window between two samples: pause number k
+	 * (counted from 0 since gctop began watching) sits at ns[k % GT_PAUSE_RING].
+	 * A window holding more than GT_PAUSE_RING pauses keeps only its last ones,
+	 * and the derive step says so. */
+	struct {
+		bool valid;
+		uint64_t count;
+		uint64_t ns[GT_PAUSE_RING];
+	} pause_log;
 
 	/* large objects */
 	struct gt_u64 large_bytes;             /* current large-object bytes (LOH; G1 humongous estimate) */
