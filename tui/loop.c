@@ -121,6 +121,9 @@ static void reset_poll_deadline(struct app *a, uint64_t now)
 static void open_dashboard(struct app *a, pid_t pid)
 {
 	struct gt_error err = { 0 };
+	/* The rows are not polled while the dashboard shows: close their
+	 * sessions rather than leave them unread (picker.h says why). */
+	gt_picker_close_sessions(&a->picker);
 	if (gt_dashboard_open(&a->db, pid, &err) != 0) {
 		snprintf(a->note, sizeof(a->note), "%s", err.msg);
 		return;
@@ -139,9 +142,8 @@ static void close_dashboard(struct app *a)
 {
 	gt_dashboard_close(&a->db);
 	a->in_dashboard = false;
-	/* The rows were not polled meanwhile: their next rates would miss
-	 * what the heap counters lost at each collection. */
-	gt_picker_forget_rates(&a->picker);
+	/* The rows' targets were closed when the dashboard opened; this
+	 * refresh opens them again. */
 	a->next_sample = gt_mono_ns();
 	reset_poll_deadline(a, a->next_sample);
 	clearok(curscr, TRUE);

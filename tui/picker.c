@@ -252,10 +252,15 @@ size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max)
 	return n;
 }
 
-void gt_picker_forget_rates(struct gt_picker *p)
+void gt_picker_close_sessions(struct gt_picker *p)
 {
-	for (size_t i = 0; i < p->count; i++)
-		p->slots[i].have_prev = false;
+	for (size_t i = 0; i < p->count; i++) {
+		struct gt_picker_slot *s = &p->slots[i];
+		close_slot(s);
+		s->open_tried = false;
+		s->have_prev = false;
+		s->row.note = NULL;
+	}
 }
 
 void gt_picker_sort_rows(struct gt_picker_slot *slots, size_t n, enum gt_picker_sort key)

@@ -64,9 +64,12 @@ uint64_t gt_picker_poll_interval_ns(const struct gt_picker *p);
 void gt_picker_poll(struct gt_picker *p, uint64_t now_ns);
 /* Up to max descriptors to wait on; returns how many. */
 size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max);
-/* Rates restart from the next two samples (after the picker was not
- * polled, e.g. while a dashboard was open). */
-void gt_picker_forget_rates(struct gt_picker *p);
+/* Closes every row's target, keeping the rows; the next refresh opens
+ * them again and their rates restart. Called while the picker is not
+ * polled (a dashboard is open): an EventPipe session that nobody reads
+ * fills its socket, and the runtime then blocks on it, up to holding the
+ * process from exiting. */
+void gt_picker_close_sessions(struct gt_picker *p);
 
 /* Sorts rows by key, ties by PID. Pure. */
 void gt_picker_sort_rows(struct gt_picker_slot *slots, size_t n, enum gt_picker_sort key);

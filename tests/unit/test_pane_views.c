@@ -498,8 +498,11 @@ static void test_picker_sort(void)
 	int fds[4];
 	CHECK_U64(gt_picker_poll_interval_ns(&p), 0);
 	CHECK_U64(gt_picker_wait_fds(&p, fds, 4), 0);
-	gt_picker_forget_rates(&p);
+	s[1].open_tried = true;
+	gt_picker_close_sessions(&p);
 	CHECK(!s[1].have_prev);
+	CHECK(!s[1].open_tried);   /* opened again at the next refresh */
+	CHECK(s[1].target == NULL);
 }
 
 int main(void)
