@@ -26,8 +26,10 @@ wait_socket() {
 	until ls /tmp/dotnet-diagnostic-"$1"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
-# a light workload for 30 s, with a heap hard limit; killed by the cleanup
-DOTNET_GCHeapHardLimit=0x20000000 "$GCALLOC" 10 30 >"$WORK/truth" 2>&1 &
+# a light workload, with a heap hard limit; it outlives the test on a busy
+# machine (it ran out at 30 s once, before --list looked) and the cleanup
+# kills it
+DOTNET_GCHeapHardLimit=0x20000000 "$GCALLOC" 10 180 >"$WORK/truth" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_socket "$DPID"
