@@ -69,7 +69,8 @@ check "a new session works after the kill (exit $?)" [ -s "$WORK/c.json" ]
 check "the target is still running" kill -0 "$DPID"
 i=0
 until [ "$(socket_count "$DPID")" -le "$base" ] || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
-check "a normal exit leaves no connection behind ($(socket_count "$DPID") <= $base)" [ "$(socket_count "$DPID")" -le "$base" ]
+# (the target must still run, or a count of 0 would pass for nothing)
+check "a normal exit leaves no connection behind ($(socket_count "$DPID") <= $base)" eval 'kill -0 "$DPID" && [ "$(socket_count "$DPID")" -le "$base" ]'
 
 # --list finds it without opening a session
 "$GCTOP_BIN" -l --json >"$WORK/list.json" 2>"$WORK/list.err"
@@ -79,7 +80,7 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 rows = [r for x in rows for r in (x if isinstance(x, list) else [x])]
 print(any(str(sys.argv[2]) in json.dumps(r) and "dotnet" in json.dumps(r) for r in rows))' "$WORK/list.json" "$DPID" 2>&1)
 check "gctop --list shows the .NET process ($found)" [ "$found" = True ]
-check "--list opened no session ($(socket_count "$DPID") <= $base)" [ "$(socket_count "$DPID")" -le "$base" ]
+check "--list opened no session ($(socket_count "$DPID") <= $base)" eval 'kill -0 "$DPID" && [ "$(socket_count "$DPID")" -le "$base" ]'
 
 # diagnostics off: one sentence, exit 6 (no data)
 DOTNET_EnableDiagnostics=0 "$GCALLOC" 1 20 >/dev/null 2>&1 &
