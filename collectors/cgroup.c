@@ -27,6 +27,8 @@
 
 /* memory.stat is about 2 KiB on v1 and less on v2; the biggest file read. */
 #define CGROUP_FILE_MAX 8192
+/* Enough of cgroup.procs to tell one process from several. */
+#define CGROUP_PROCS_READ 256
 
 struct gt_cgroup {
 	pid_t pid;
@@ -264,6 +266,24 @@ static void sample_pressure(const struct gt_cgroup *cg, struct gt_sample *out)
 		gt_f64_set(&out->memory_pressure_avg10, avg10);
 }
 
+/* How many processes share the group's usage: the lines of cgroup.procs,
+ * plus (v2, whose usage counts the subtree) one at least per descendant
+ * group. Only a count of 1 makes the usage the process's own; a session's
+ * group on a desktop or CI host holds hundreds. A list longer than the
+ * buffer counts what fits: still more than one. */
+static void sample_processes(const struct gt_cgroup *cg, struct gt_sample *out)
+{
+	char buf[CGROUP_PROCS_READ];
+	long n = read_group_file(cg->path, "cgroup.procs", buf, sizeof(buf));
+	if (n < 0)
+		return;
+	uint64_t procs = gt_cgroup_parse_count_lines(buf, (size_t)n);
+	uint64_t desc;
+	if (cg->version == 2 && group_keyed(cg, "cgroup.stat", "nr_descendants", &desc))
+		procs += desc;
+	gt_u64_set(&out->cgroup_processes, procs);
+}
+
 void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out)
 {
 	if (!cg)
@@ -303,6 +323,7 @@ void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out)
 		gt_u64_set(&out->oom_kills, v);
 
 	sample_pressure(cg, out);
+	sample_processes(cg, out);
 }
 
 void gt_cgroup_close(struct gt_cgroup *cg)

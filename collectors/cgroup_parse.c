@@ -216,3 +216,18 @@ int gt_cgroup_parse_psi_some_avg10(const char *text, size_t len, double *percent
 	}
 	return -1;
 }
+
+uint64_t gt_cgroup_parse_count_lines(const char *text, size_t len)
+{
+	uint64_t n = 0;
+	bool in_line = false;
+	for (size_t i = 0; i < len && text[i]; i++) {
+		if (text[i] == '\n') {
+			n += in_line;
+			in_line = false;
+		} else if (text[i] != ' ' && text[i] != '\t') {
+			in_line = true;
+		}
+	}
+	return n + in_line;
+}

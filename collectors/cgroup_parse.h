@@ -48,6 +48,10 @@ int gt_cgroup_parse_u64(const char *text, size_t len, uint64_t *value);
  * memory.oom_control). The key must match a whole first word: "inactive_file"
  * does not match "total_inactive_file". Returns 0, or -1 when the key is
  * absent or its value is not an unsigned decimal. */
+/* The number of PIDs in a cgroup.procs text (one per line); a text cut at
+ * a line end counts the lines it has. */
+uint64_t gt_cgroup_parse_count_lines(const char *text, size_t len);
+
 int gt_cgroup_parse_keyed(const char *text, size_t len, const char *key, uint64_t *value);
 
 /* The "some avg10=" percentage of a PSI file (memory.pressure or

@@ -170,6 +170,8 @@ struct gt_sample {
 	struct gt_u64 cgroup_limit_bytes;      /* invalid when there is no limit */
 	struct gt_u64 cgroup_usage_bytes;
 	struct gt_u64 cgroup_working_set_bytes; /* usage less inactive file cache */
+	struct gt_u64 cgroup_processes;        /* processes whose memory the usage counts (at least);
+						* 1: the usage is the process's own */
 	struct gt_u64 oom_kills;
 	struct gt_f64 memory_pressure_avg10;   /* PSI "some avg10", percent */
 	bool memory_pressure_system_wide;      /* PSI came from /proc/pressure, not the cgroup */

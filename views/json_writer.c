@@ -164,6 +164,7 @@ static struct json_object *memory_object(const struct gt_derived *d)
 	add(o, "cgroup_limit_bytes", ju64(s->cgroup_limit_bytes));
 	add(o, "cgroup_usage_bytes", ju64(s->cgroup_usage_bytes));
 	add(o, "cgroup_working_set_bytes", ju64(s->cgroup_working_set_bytes));
+	add(o, "cgroup_processes", ju64(s->cgroup_processes));
 	add(o, "heap_max_share_of_limit", jdouble(d->heap_max_share_of_limit));
 	add(o, "oom_kills", ju64(s->oom_kills));
 	add(o, "pressure_some_avg10", jdouble(s->memory_pressure_avg10));

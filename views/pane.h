@@ -111,8 +111,11 @@ void gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out);
 void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
 		       enum gt_history_metric m, const struct gt_theme *t);
 
-/* The memory bar: one scale from 0 to the container limit (or the largest
- * figure when there is none), each cell the innermost figure it lies under. */
+/* The memory bar: one scale from 0 to the container limit, or without one
+ * to the largest of the process's own figures (heap max, committed, working
+ * set), each cell the innermost figure it lies under. A cgroup usage that
+ * counts other processes is left out unless there is a limit: then it is
+ * what the OOM killer compares, whoever it counts. */
 enum gt_membar_cell {
 	GT_MEMBAR_FREE = 0,
 	GT_MEMBAR_CGROUP,      /* container usage beyond the process working set */
@@ -123,8 +126,13 @@ enum gt_membar_cell {
 };
 
 struct gt_membar_input {
-	struct gt_u64 heap_used, heap_committed, rss, cgroup_usage, limit;
+	struct gt_u64 heap_used, heap_committed, heap_max, rss, cgroup_usage, limit;
 };
+
+/* The cgroup usage worth showing beside the process's figures: the
+ * group's own when it holds this process alone, any group's under a limit;
+ * invalid otherwise. */
+struct gt_u64 gt_membar_group_usage(const struct gt_sample *s);
 
 /* Fills width cells; returns the bytes one cell stands for (0 when nothing is known). */
 double gt_membar_cells(const struct gt_membar_input *in, int width, enum gt_membar_cell *cells);

@@ -151,7 +151,8 @@ void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const str
 
 double gt_membar_cells(const struct gt_membar_input *in, int width, enum gt_membar_cell *cells)
 {
-	const struct gt_u64 *figs[] = { &in->heap_used, &in->heap_committed, &in->rss, &in->cgroup_usage };
+	const struct gt_u64 *figs[] = { &in->heap_used, &in->heap_committed, &in->heap_max, &in->rss,
+					&in->cgroup_usage };
 	double scale = 0;
 	int span = width;
 
@@ -187,6 +188,13 @@ double gt_membar_cells(const struct gt_membar_input *in, int width, enum gt_memb
 	if (span < width)
 		cells[span] = GT_MEMBAR_LIMIT;
 	return per_cell;
+}
+
+struct gt_u64 gt_membar_group_usage(const struct gt_sample *s)
+{
+	struct gt_u64 none = { 0, false };
+	bool own = s->cgroup_processes.valid && s->cgroup_processes.value == 1;
+	return own || s->cgroup_limit_bytes.valid ? s->cgroup_usage_bytes : none;
 }
 
 const char *gt_membar_glyph(enum gt_membar_cell c, bool utf8)

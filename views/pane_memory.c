@@ -24,6 +24,23 @@ static int legend(WINDOW *w, int y, int x, const struct gt_theme *t, enum gt_mem
 	return x + 2;
 }
 
+/* The group's usage with what it counts: "cgroup" alone when the group is
+ * the process's own, "cgroup (N procs)" when it is shared; nothing for a
+ * shared group without a limit (a login session's, say), which says nothing
+ * about this process. */
+static int group_legend(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_sample *s)
+{
+	char label[48];
+	struct gt_u64 use = gt_membar_group_usage(s);
+	if (!use.valid)
+		return x;
+	if (s->cgroup_processes.valid && s->cgroup_processes.value > 1)
+		snprintf(label, sizeof(label), "cgroup (%llu procs)", (unsigned long long)s->cgroup_processes.value);
+	else
+		snprintf(label, sizeof(label), "cgroup");
+	return legend(w, y, x, t, GT_MEMBAR_CGROUP, label, use);
+}
+
 /* Under 10% of the limit left, the kernel's OOM killer is close. */
 static void draw_headroom(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_sample *s)
 {
@@ -61,8 +78,9 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 	struct gt_membar_input in = {
 		.heap_used = s->heap_used_bytes,
 		.heap_committed = s->heap_committed_bytes,
+		.heap_max = s->heap_max_bytes,
 		.rss = s->rss_bytes,
-		.cgroup_usage = s->cgroup_usage_bytes,
+		.cgroup_usage = gt_membar_group_usage(s),
 		.limit = s->cgroup_limit_bytes,
 	};
 	gt_pane_membar(w, 1, 1, cols - 2, &in, t);
@@ -73,7 +91,7 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 	}
 	if (rows >= 4) {
 		x = legend(w, 3, 1, t, GT_MEMBAR_RSS, "working set", s->rss_bytes);
-		x = legend(w, 3, x, t, GT_MEMBAR_CGROUP, "cgroup", s->cgroup_usage_bytes);
+		x = group_legend(w, 3, x, t, s);
 		if (s->cgroup_limit_bytes.valid)
 			legend(w, 3, x, t, GT_MEMBAR_LIMIT, "limit", s->cgroup_limit_bytes);
 	}

@@ -114,6 +114,8 @@ static void write_memory(FILE *out, const struct gt_derived *d)
 		fig_bytes(&e, s->metaspace_used_bytes));
 	fprintf(out, "Memory:  working set %s   cgroup usage %s / limit %s", fig_bytes(&a, s->rss_bytes),
 		fig_bytes(&b, s->cgroup_usage_bytes), s->cgroup_limit_bytes.valid ? fig_bytes(&c, s->cgroup_limit_bytes) : "none");
+	if (s->cgroup_processes.valid && s->cgroup_processes.value > 1)
+		fprintf(out, " (group of %llu processes)", (unsigned long long)s->cgroup_processes.value);
 	if (d->heap_max_share_of_limit.valid)
 		fprintf(out, " (max heap %s of limit)", fig_share(&e, d->heap_max_share_of_limit));
 	fprintf(out, "   OOM kills %s", fig_count(&a, s->oom_kills));

@@ -49,6 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		(void)gt_cgroup_parse_keyed(text, size, keys[i], &v);
 
+	/* a line holds one byte at least, so no more lines than bytes */
+	require(gt_cgroup_parse_count_lines(text, size) <= size);
+
 	double pct = -1;
 	if (gt_cgroup_parse_psi_some_avg10(text, size, &pct) == 0)
 		require(pct >= 0.0 && pct <= 100.0);

@@ -160,6 +160,9 @@ static void test_limited_group_deleted(char *group_dir, pid_t pid)
 	CHECK(s.cgroup_limit_bytes.valid);
 	CHECK_U64(s.cgroup_limit_bytes.value, GROUP_LIMIT);
 	CHECK(s.cgroup_usage_bytes.valid);
+	/* the group holds the sleeper alone: its usage is the process's own */
+	CHECK(s.cgroup_processes.valid);
+	CHECK_U64(s.cgroup_processes.value, 1);
 
 	char pid_text[32];
 	snprintf(pid_text, sizeof(pid_text), "%d\n", (int)pid);

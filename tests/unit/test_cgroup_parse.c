@@ -270,6 +270,14 @@ static void test_psi_garbage(void)
 	CHECK_NEAR(v, -1, 0);
 }
 
+static void test_count_lines(void)
+{
+	CHECK_U64(gt_cgroup_parse_count_lines(TEXT("")), 0);
+	CHECK_U64(gt_cgroup_parse_count_lines(TEXT("1234\n")), 1);
+	CHECK_U64(gt_cgroup_parse_count_lines(TEXT("1\n2\n3")), 3);
+	CHECK_U64(gt_cgroup_parse_count_lines(TEXT("\n\n  \n42\n")), 1);
+}
+
 int main(void)
 {
 	RUN_TEST(test_membership_v1);
@@ -287,5 +295,6 @@ int main(void)
 	RUN_TEST(test_keyed_overlong_line);
 	RUN_TEST(test_psi);
 	RUN_TEST(test_psi_garbage);
+	RUN_TEST(test_count_lines);
 	return check_summary();
 }

@@ -412,7 +412,9 @@ static void test_spark_levels(void)
 
 static void test_membar_cells(void)
 {
-	struct gt_membar_input in = { { 20, true }, { 40, true }, { 60, true }, { 80, true }, { 100, true } };
+	struct gt_membar_input in = { .heap_used = { 20, true }, .heap_committed = { 40, true },
+				      .heap_max = { 50, true }, .rss = { 60, true },
+				      .cgroup_usage = { 80, true }, .limit = { 100, true } };
 	enum gt_membar_cell c[11];
 	double per = gt_membar_cells(&in, 11, c);
 	CHECK_NEAR(per, 10, 1e-9);
@@ -431,6 +433,36 @@ static void test_membar_cells(void)
 	CHECK_NEAR(gt_membar_cells(&none, 8, c), 0, 0);
 	for (int i = 0; i < 8; i++)
 		CHECK_U64(c[i], GT_MEMBAR_FREE);
+	/* no limit and no group usage: the heap max is the scale when it is
+	 * the largest, so the heap keeps its cells */
+	in.cgroup_usage.valid = false;
+	in.heap_max.value = 120;
+	per = gt_membar_cells(&in, 6, c);
+	CHECK_NEAR(per, 20, 1e-9);
+	CHECK_U64(c[0], GT_MEMBAR_USED);
+	CHECK_U64(c[1], GT_MEMBAR_COMMITTED);
+}
+
+/* A group's usage is shown beside the process's own figures only where it
+ * says something about the process: its own group, or any group under a
+ * limit. A login session's group of 1.87 GiB without a limit squeezed the
+ * heap to no cell. */
+static void test_membar_group_usage(void)
+{
+	struct gt_sample s = { 0 };
+	gt_u64_set(&s.cgroup_usage_bytes, 2000);
+	gt_u64_set(&s.cgroup_processes, 300);
+	CHECK(!gt_membar_group_usage(&s).valid);
+	gt_u64_set(&s.cgroup_processes, 1);
+	CHECK_U64(gt_membar_group_usage(&s).value, 2000);
+	CHECK(gt_membar_group_usage(&s).valid);
+	gt_u64_set(&s.cgroup_processes, 3);
+	gt_u64_set(&s.cgroup_limit_bytes, 4000);
+	CHECK(gt_membar_group_usage(&s).valid);
+	/* unknown process count and no limit: not shown */
+	s.cgroup_processes.valid = false;
+	s.cgroup_limit_bytes.valid = false;
+	CHECK(!gt_membar_group_usage(&s).valid);
 }
 
 static void test_help_lists_every_key(void)
@@ -529,6 +561,7 @@ int main(void)
 	RUN_TEST(test_every_pane_every_small_size);
 	RUN_TEST(test_spark_levels);
 	RUN_TEST(test_membar_cells);
+	RUN_TEST(test_membar_group_usage);
 	RUN_TEST(test_help_lists_every_key);
 	RUN_TEST(test_picker_sort);
 	endwin();
