@@ -88,7 +88,7 @@ static enum gt_view_status view_status(const struct gt_dashboard *db)
 	if (db->exited)
 		return GT_VIEW_EXITED;
 	if (db->frozen)
-		return GT_VIEW_PAUSED;
+		return GT_VIEW_FROZEN;
 	return db->have_derived ? GT_VIEW_LIVE : GT_VIEW_WAITING;
 }
 
@@ -104,8 +104,13 @@ static void fill_ctx(const struct gt_dashboard *db, struct gt_view_ctx *ctx, con
 	ctx->status = view_status(db);
 	ctx->interval_s = interval_s;
 	ctx->window_ns = GT_DASHBOARD_WINDOW_NS;
-	/* An exited target's uptime stops where its figures stopped. */
-	ctx->now_wall_ms = db->exited && db->have_prev ? db->prev.wall_ms : now_wall_ms;
+	/* An exited target's uptime stops where its figures stopped, and a
+	 * frozen display's at the sample it shows. */
+	ctx->now_wall_ms = now_wall_ms;
+	if (db->exited && db->have_prev)
+		ctx->now_wall_ms = db->prev.wall_ms;
+	else if (db->frozen && db->frozen_have_derived)
+		ctx->now_wall_ms = db->frozen_derived.cur.wall_ms;
 	ctx->alloc = db->frozen ? db->frozen_alloc : db->alloc;
 	ctx->alloc_message = db->frozen ? db->frozen_alloc_message : db->alloc_message;
 }

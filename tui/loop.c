@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <ncurses.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@
 #define LOOP_MAX_WAIT_FDS 64
 /* A status line longer than the screen is wide wraps onto this many rows. */
 #define LOOP_FOOTER_LINES 3
+/* A one-off message stays this long, then the key hints come back (htop's
+ * messages time out too); a key replaces it sooner. */
+#define LOOP_NOTE_SHOW_NS 5000000000ull
 
 struct app;
 static void draw(struct app *a);
@@ -55,11 +59,30 @@ struct app {
 	bool allocators_at_open;   /* --allocators: the user agreed on the command line */
 	const char *allocator_packages;
 	char note[640];            /* a one-off message for the footer: room for a prefix and an error sentence */
+	uint64_t note_until;       /* when the note goes (CLOCK_MONOTONIC) */
 
 	WINDOW *body;              /* the screen above the footer, for picker and help */
 	bool quit;
 	bool dirty;
 };
+
+/* Only a JVM gets gctop's agent loaded; .NET samples through a second
+ * EventPipe session and loads nothing. */
+static bool is_jvm(const struct app *a)
+{
+	return a->db.info.runtime == GT_RUNTIME_HOTSPOT;
+}
+
+/* Sets the footer's one-off message; it goes after LOOP_NOTE_SHOW_NS. */
+__attribute__((format(printf, 2, 3)))
+static void set_note(struct app *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->note, sizeof(a->note), fmt, ap);
+	va_end(ap);
+	a->note_until = gt_mono_ns() + LOOP_NOTE_SHOW_NS;
+}
 
 /* The steps of + and -, in seconds. */
 static const double interval_steps[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600 };
@@ -73,7 +96,7 @@ static void set_interval(struct app *a, uint64_t ns)
 	 * old deadline, so a shorter interval takes effect at once. */
 	if (a->next_sample != NEVER)
 		a->next_sample = now + ns;
-	snprintf(a->note, sizeof(a->note), "interval %gs", (double)ns / 1e9);
+	set_note(a, "interval %gs", (double)ns / 1e9);
 }
 
 static void step_interval(struct app *a, int dir)
@@ -125,7 +148,7 @@ static void open_dashboard(struct app *a, pid_t pid)
 	 * sessions rather than leave them unread (picker.h says why). */
 	gt_picker_close_sessions(&a->picker);
 	if (gt_dashboard_open(&a->db, pid, &err) != 0) {
-		snprintf(a->note, sizeof(a->note), "%s", err.msg);
+		set_note(a, "%s", err.msg);
 		return;
 	}
 	a->in_dashboard = true;
@@ -185,8 +208,8 @@ static const char *footer_text(const struct app *a, char *buf, size_t len, attr_
 		return buf;
 	}
 	if (a->confirm == CONFIRM_ALLOC_STOP) {
-		snprintf(buf, len, "stop allocation sampling in PID %d? the agent goes dormant within seconds; y/N",
-			 (int)a->db.info.pid);
+		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->db.info.pid,
+			 is_jvm(a) ? "the agent goes dormant within seconds" : "its EventPipe session is closed");
 		return buf;
 	}
 	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? a->db.message : a->picker.message);
@@ -272,13 +295,15 @@ static void prompt_key(struct app *a, int ch)
 		char *end;
 		double s = strtod(a->prompt_buf, &end);
 		if (end == a->prompt_buf || *end || !(s >= 0.1 && s <= 3600))
-			snprintf(a->note, sizeof(a->note), "interval \"%s\" ignored: give seconds from 0.1 to 3600",
+			set_note(a, "interval \"%s\" ignored: give seconds from 0.1 to 3600",
 				 a->prompt_buf);
 		else
 			set_interval(a, (uint64_t)(s * 1e9 + 0.5));
 	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
 		a->prompt_buf[len - 1] = '\0';
-	} else if (((ch >= '0' && ch <= '9') || ch == '.') && len + 1 < sizeof(a->prompt_buf)) {
+	} else if (ch >= ' ' && ch < 127 && len + 1 < sizeof(a->prompt_buf)) {
+		/* Any printable key is kept, so a wrong entry is shown back in the
+		 * message that refuses it, not dropped unseen. */
 		a->prompt_buf[len] = (char)ch;
 		a->prompt_buf[len + 1] = '\0';
 	}
@@ -291,13 +316,16 @@ static void start_allocators(struct app *a)
 	struct gt_error err = { 0 };
 	pid_t pid = a->db.info.pid;
 	/* Attaching takes up to a few seconds: say so before the screen stops. */
-	snprintf(a->note, sizeof(a->note), "loading gctop's sampling agent into PID %d ...", (int)pid);
+	if (is_jvm(a))
+		set_note(a, "loading gctop's sampling agent into PID %d ...", (int)pid);
+	else
+		set_note(a, "starting allocation sampling in PID %d ...", (int)pid);
 	draw(a);
 	if (gt_dashboard_enable_allocators(&a->db, a->allocator_packages, &err) != 0) {
-		snprintf(a->note, sizeof(a->note), "allocation sampling: %s", err.msg);
+		set_note(a, "allocation sampling: %s", err.msg);
 		return;
 	}
-	snprintf(a->note, sizeof(a->note), "allocation sampling on in PID %d; shares fill in over %llu s",
+	set_note(a, "allocation sampling on in PID %d; shares fill in over %llu s",
 		 (int)pid, (unsigned long long)(GT_ALLOC_WINDOW_NS / 1000000000ull));
 	/* The first reading now, so the pane does not wait a whole interval. */
 	if (a->next_sample != NEVER)
@@ -315,13 +343,14 @@ static void confirm_key(struct app *a, int ch)
 		if (yes)
 			start_allocators(a);
 		else
-			snprintf(a->note, sizeof(a->note), "nothing loaded into PID %d", (int)a->db.info.pid);
+			set_note(a, "nothing loaded into PID %d", (int)a->db.info.pid);
 	} else if (what == CONFIRM_ALLOC_STOP) {
 		if (yes) {
 			gt_dashboard_disable_allocators(&a->db);
-			snprintf(a->note, sizeof(a->note), "allocation sampling stopped; the agent goes dormant within seconds");
+			set_note(a, "allocation sampling stopped%s",
+				 is_jvm(a) ? "; the agent goes dormant within seconds" : "");
 		} else {
-			snprintf(a->note, sizeof(a->note), "allocation sampling goes on");
+			set_note(a, "allocation sampling goes on");
 		}
 	}
 }
@@ -332,15 +361,15 @@ static void allocators_key(struct app *a)
 {
 	struct gt_dashboard *db = &a->db;
 	if (db->exited) {
-		snprintf(a->note, sizeof(a->note), "process %d has exited", (int)db->info.pid);
+		set_note(a, "process %d has exited", (int)db->info.pid);
 	} else if (gt_dashboard_allocators_on(db)) {
 		a->confirm = CONFIRM_ALLOC_STOP;
-	} else if (db->info.runtime == GT_RUNTIME_HOTSPOT) {
+	} else if (is_jvm(a)) {
 		a->confirm = CONFIRM_ALLOC_START;
 	} else {
 		struct gt_error err = { 0 };
 		if (gt_dashboard_enable_allocators(db, a->allocator_packages, &err) != 0)
-			snprintf(a->note, sizeof(a->note), "allocation sampling: %s", err.msg);
+			set_note(a, "allocation sampling: %s", err.msg);
 	}
 }
 
@@ -401,7 +430,7 @@ static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
 		if (i < gt_pane_count)
 			db->visible[i] = !db->visible[i];
 		else
-			snprintf(a->note, sizeof(a->note), "there is no pane %c (1-%zu)", ch, gt_pane_count);
+			set_note(a, "there is no pane %c (1-%zu)", ch, gt_pane_count);
 		break;
 	}
 	case GT_ACT_ALLOCATORS: allocators_key(a); break;
@@ -428,7 +457,7 @@ static void picker_key(struct app *a, const struct gt_key_binding *b)
 		for (size_t i = 0; i < p->count; i++)
 			if (p->slots[i].row.pid == keep)
 				p->selected = i;
-		snprintf(a->note, sizeof(a->note), "sorted by %s", gt_picker_sort_name(p->sort));
+		set_note(a, "sorted by %s", gt_picker_sort_name(p->sort));
 		break;
 	}
 	case GT_ACT_OPEN:
@@ -490,12 +519,18 @@ static void run(struct app *a)
 			a->next_poll = p ? gt_deadline_next(a->next_poll, p, now) : NEVER;
 		}
 		a->next_poll = gt_deadline_skip_poll_near_sample(a->next_poll, a->next_sample, poll_interval(a));
+		if (a->note[0] && now >= a->note_until) {
+			a->note[0] = '\0';
+			a->dirty = true;
+		}
 		if (a->dirty) {
 			draw(a);
 			a->dirty = false;
 		}
 
 		uint64_t deadline = a->next_sample < a->next_poll ? a->next_sample : a->next_poll;
+		if (a->note[0] && a->note_until < deadline)
+			deadline = a->note_until;
 		int timeout = deadline == NEVER ? -1 : gt_deadline_timeout_ms(deadline, gt_mono_ns());
 		struct pollfd fds[1 + LOOP_MAX_WAIT_FDS] = { { .fd = STDIN_FILENO, .events = POLLIN } };
 		int wfds[LOOP_MAX_WAIT_FDS];

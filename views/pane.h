@@ -41,7 +41,7 @@ struct gt_theme {
 enum gt_view_status {
 	GT_VIEW_LIVE = 0,
 	GT_VIEW_EXITED,
-	GT_VIEW_PAUSED,
+	GT_VIEW_FROZEN,     /* the display is frozen (key p); "paused" would read as a GC pause */
 	GT_VIEW_WAITING,    /* opened, no sample yet */
 };
 

@@ -59,10 +59,15 @@ static const char *method_name(const char *source)
 	return source[0] ? source : "sampling";
 }
 
-static void draw_off(WINDOW *w, const struct gt_theme *t)
+/* What key a does depends on the runtime: a JVM gets gctop's agent loaded
+ * (after a question), .NET a second EventPipe session (nothing loaded). */
+static void draw_off(WINDOW *w, const struct gt_theme *t, enum gt_runtime runtime)
 {
 	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
-	gt_pane_print(w, 2, 1, t->label, "key a loads gctop's sampling agent (asks first),");
+	if (runtime == GT_RUNTIME_HOTSPOT)
+		gt_pane_print(w, 2, 1, t->label, "key a loads gctop's sampling agent (asks first),");
+	else
+		gt_pane_print(w, 2, 1, t->label, "key a starts sampling (an EventPipe session; loads nothing),");
 	gt_pane_print(w, 3, 1, t->label, "or start gctop with --allocators");
 }
 
@@ -84,7 +89,10 @@ static void draw_state(WINDOW *w, const struct gt_view_ctx *ctx)
 		gt_pane_print(w, 1, 1, t->crit, "busy: another agent holds the JVM's sampling capability");
 		break;
 	case GT_SAMPLER_STOPPED:
-		gt_pane_print(w, 1, 1, t->warn, "stopped: the agent went dormant; press a twice to restart");
+		if (ctx->info && ctx->info->runtime == GT_RUNTIME_HOTSPOT)
+			gt_pane_print(w, 1, 1, t->warn, "stopped: the agent went dormant; press a twice to restart");
+		else
+			gt_pane_print(w, 1, 1, t->warn, "stopped: press a twice to restart");
 		break;
 	case GT_SAMPLER_FAILED:
 		gt_pane_print(w, 1, 1, t->crit, "failed: allocation sampling could not run");
@@ -192,7 +200,7 @@ static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	if (!a) {
 		gt_pane_draw_title(w, ctx, "Top allocators");
-		draw_off(w, t);
+		draw_off(w, t, ctx->info ? ctx->info->runtime : GT_RUNTIME_UNKNOWN);
 		return;
 	}
 	if (!a->valid) {

@@ -9,7 +9,7 @@ static const char *status_word(enum gt_view_status s)
 {
 	switch (s) {
 	case GT_VIEW_EXITED: return "EXITED";
-	case GT_VIEW_PAUSED: return "PAUSED";
+	case GT_VIEW_FROZEN: return "FROZEN";
 	case GT_VIEW_WAITING: return "WAITING";
 	case GT_VIEW_LIVE: break;
 	}
@@ -20,7 +20,7 @@ static attr_t status_attr(const struct gt_view_ctx *ctx)
 {
 	switch (ctx->status) {
 	case GT_VIEW_EXITED: return ctx->theme->crit | A_REVERSE;
-	case GT_VIEW_PAUSED: return ctx->theme->warn | A_REVERSE;
+	case GT_VIEW_FROZEN: return ctx->theme->warn | A_REVERSE;
 	case GT_VIEW_WAITING: return ctx->theme->na | A_REVERSE;
 	case GT_VIEW_LIVE: break;
 	}

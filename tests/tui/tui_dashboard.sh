@@ -53,11 +53,14 @@ check "help lists the keys from the table" grep -q "freeze the display" "$(scree
 tm send-keys q
 check "q closes the help, not gctop" wait_screen " Allocation " 5
 tm send-keys p
-check "p freezes the display" wait_screen "^ PAUSED " 5
+check "p freezes the display" wait_screen "^ FROZEN " 5
 screen | grep -o "total [0-9.]* [KMG]*i*B since" >"$WORK/f1"
+screen | grep -o " up [0-9:]*" >"$WORK/u1"
 sleep 2.2
 screen | grep -o "total [0-9.]* [KMG]*i*B since" >"$WORK/f2"
+screen | grep -o " up [0-9:]*" >"$WORK/u2"
 check "a frozen display does not change" cmp -s "$WORK/f1" "$WORK/f2"
+check "a frozen display's uptime stops ($(cat "$WORK/u1") then $(cat "$WORK/u2"))" eval '[ -s "$WORK/u1" ] && cmp -s "$WORK/u1" "$WORK/u2"'
 tm send-keys p
 check "p again thaws it" wait_screen "^ LIVE " 5
 tm send-keys d
@@ -68,6 +71,10 @@ tm send-keys +
 check "+ lengthens the interval" wait_screen "every 3s" 5
 tm send-keys -
 check "- shortens it again" wait_screen "every 2s" 5
+check "the message says so" wait_screen "^interval 2s" 2
+check "the message goes by itself and the key hints come back" wait_screen "^q quit  h help" 8
+tm send-keys d a b c Enter
+check "a wrong interval is refused with what was typed" wait_screen 'interval "abc" ignored' 5
 tm send-keys Tab 7
 check "7 hides the allocators pane" wait_gone " Top allocators " 5
 tm send-keys 7

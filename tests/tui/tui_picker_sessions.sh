@@ -71,7 +71,7 @@ check "q goes back to the picker" wait_screen "pick a process" 5
 start_service
 if open_from_picker; then
 	tm send-keys p
-	check "p freezes the display" wait_screen "PAUSED|FROZEN" 5
+	check "p freezes the display" wait_screen "^ FROZEN " 5
 	check "a service watched with a frozen display ends on its own schedule" ends_on_schedule
 else
 	fail "could not open the second service from the picker: $(screen | head -5)"

@@ -180,6 +180,15 @@ static void test_allocators_pane_is_honest(void)
 	CHECK_HAS(t, "--allocators");
 	CHECK_LACKS(t, "%");
 	CHECK_LACKS(t, "by type");
+	/* a JVM gets the agent loaded after a question; .NET loads nothing */
+	enum gt_runtime was = info.runtime;
+	info.runtime = GT_RUNTIME_HOTSPOT;
+	CHECK_HAS(draw_allocators(NULL, "", 4, 70, 0), "loads gctop's sampling agent (asks first)");
+	info.runtime = GT_RUNTIME_DOTNET;
+	t = draw_allocators(NULL, "", 4, 70, 0);
+	CHECK_LACKS(t, "agent");
+	CHECK_HAS(t, "loads nothing");
+	info.runtime = was;
 }
 
 static void add_site(struct gt_alloc_table *tb, const char *name, enum gt_alloc_heap heap, uint64_t bytes)
