@@ -232,6 +232,8 @@ static void hotspot_fill_generations(const struct hotspot_counters *c, struct gt
 	struct hotspot_generation_map map[2];
 	size_t n = hotspot_generation_layout(c->gc, map);
 	out->n_generations = 0;
+	/* the collectors' invocation counters run from the JVM's start */
+	out->collections_since = GT_ALLOC_SINCE_PROCESS_START;
 	for (size_t i = 0; i < n; i++) {
 		int g = map[i].generation;
 		if (!hotspot_generation_exists(c, g))

@@ -98,6 +98,9 @@ struct gt_sample {
 	const char *alloc_bound_reason;        /* static string: why the figure is a bound, or NULL */
 
 	/* collections */
+	enum gt_alloc_since collections_since;  /* what generations[].collections count from:
+						 * HotSpot's perf data from process start, .NET's
+						 * events from attach */
 	unsigned n_generations;
 	struct gt_generation generations[GT_MAX_GENERATIONS];
 	unsigned n_collectors;

@@ -74,6 +74,7 @@ static struct json_object *generations_array(const struct gt_derived *d)
 		struct json_object *o = json_object_new_object();
 		add(o, "name", json_object_new_string(g->name));
 		add(o, "collections", ju64(g->collections));
+		add(o, "collections_since", json_object_new_string(gt_alloc_since_name(s->collections_since)));
 		add(o, "collections_delta", ju64(d->generations[i].collections));
 		add(o, "collections_per_min", jdouble(d->generations[i].per_minute));
 		add(o, "used_bytes", ju64(g->used_bytes));

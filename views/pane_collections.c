@@ -24,10 +24,10 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 		gt_pane_print(w, 1, 1, t->na, "n/a: no generation counters yet");
 		return;
 	}
-	struct gt_history_window win;
-	gt_history_window(ctx->h, ctx->window_ns, &win);
-
-	gt_pane_print(w, 1, 1, t->label, "%-10s %10s %9s %9s", "gen", "total", "interval", "per min");
+	/* "total" counts from the process's start (HotSpot); .NET's events
+	 * count only what happened while gctop watched. */
+	const char *total = d->cur.collections_since == GT_ALLOC_SINCE_ATTACH ? "watched" : "total";
+	gt_pane_print(w, 1, 1, t->label, "%-10s %10s %9s %9s", "gen", total, "interval", "per min");
 	/* Rows left for generations after the heads and the last-cause line. */
 	int room = rows - 3;
 	if (room < 1)
@@ -39,7 +39,9 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 	int y = 2;
 	for (unsigned i = first; i < n && y < 2 + room; i++, y++) {
 		const struct gt_generation *g = &d->cur.generations[i];
-		struct gt_f64 per_min = win.per_minute[i].valid ? win.per_minute[i] : d->generations[i].per_minute;
+		/* the interval's count scaled to a minute: the same figure as
+		 * -b and JSON's collections_per_min */
+		struct gt_f64 per_min = d->generations[i].per_minute;
 		int x = gt_pane_print(w, y, 1, t->label, "%-10.10s ", g->name);
 		gt_format_count(a, sizeof(a), g->collections);
 		x = gt_pane_value(w, y, x + 10 - (int)strlen(a), t, t->value, a);

@@ -73,6 +73,8 @@ static void write_generations(FILE *out, const struct gt_derived *d)
 		if (delta.valid)
 			fprintf(out, " (+%llu)", (unsigned long long)delta.value);
 	}
+	if (s->n_generations && s->collections_since == GT_ALLOC_SINCE_ATTACH)
+		fprintf(out, " since attach");
 	if (s->last_gc_cause[0])
 		fprintf(out, "   last cause: %s", s->last_gc_cause);
 	fprintf(out, "%s\n", s->gc_in_progress ? "   [collecting]" : "");

@@ -33,6 +33,10 @@ static void craft(void)
 	gt_u64_set(&s->generations[1].collections, 3);
 	gt_u64_set(&derived.generations[0].collections, 4);
 	gt_u64_set(&derived.generations[1].collections, 0);
+	/* 4 in a one-second interval */
+	gt_f64_set(&derived.generations[0].per_minute, 240.0);
+	gt_f64_set(&derived.generations[1].per_minute, 0.0);
+	s->collections_since = GT_ALLOC_SINCE_PROCESS_START;
 	snprintf(s->last_gc_cause, sizeof(s->last_gc_cause), "G1 Evacuation Pause");
 	gt_u64_set(&s->alloc_bytes_total, 3 * 1024 * MIB);
 	s->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
@@ -130,8 +134,16 @@ static void test_collections_pane(void)
 	CHECK_HAS(t, "young             120         4");
 	CHECK_HAS(t, "old                 3         0");
 	CHECK_HAS(t, "last cause G1 Evacuation Pause");
-	/* 4 per interval over 30 one-second intervals: 240 per minute */
-	CHECK_HAS(t, "240.0");
+	/* 4 in the last one-second interval: 240 per minute, the figure JSON
+	 * gives as collections_per_min */
+	CHECK_HAS(t, "young             120         4     240.0");
+	CHECK_HAS(t, "total");
+	/* .NET counts from attach: the column says so */
+	struct gt_derived dn = derived;
+	dn.cur.collections_since = GT_ALLOC_SINCE_ATTACH;
+	t = draw_pane(&gt_pane_collections, &dn, 6, 50);
+	CHECK_HAS(t, "watched");
+	CHECK_LACKS(t, "total");
 }
 
 static void test_memory_pane(void)
