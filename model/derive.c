@@ -71,7 +71,8 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	/* A change of source (estimate -> exact when an agent arrives) is a new
 	 * series: mixing them in one delta would invent allocation. */
 	struct gt_u64 alloc = { 0, false };
-	if (prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since)
+	out->alloc_new_series = prev->alloc_source != cur->alloc_source || prev->alloc_since != cur->alloc_since;
+	if (!out->alloc_new_series)
 		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
 	out->alloc_rate_bps = rate_per_s(alloc, dt);
 

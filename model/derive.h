@@ -21,6 +21,9 @@ struct gt_derived {
 	struct gt_f64 interval_s;
 
 	struct gt_f64 alloc_rate_bps;
+	bool alloc_new_series;           /* the allocation total changed source or origin since the
+					  * previous sample (an agent arrived): a new series starts,
+					  * with no rate across the change */
 	bool alloc_lower_bound;          /* alloc_blind_collections grew: the rate is at least this */
 
 	/* The distribution of the individual pauses in this interval (from

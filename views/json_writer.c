@@ -62,6 +62,7 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	add(o, "rate_bps", jdouble(d->alloc_rate_bps));
 	add(o, "source", json_object_new_string(gt_alloc_source_name(s->alloc_source)));
 	add(o, "since", json_object_new_string(gt_alloc_since_name(s->alloc_since)));
+	add(o, "new_series", json_object_new_boolean(d->alloc_new_series));
 	return o;
 }
 

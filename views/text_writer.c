@@ -47,6 +47,8 @@ static void write_alloc(FILE *out, const struct gt_derived *d)
 	fprintf(out, "Alloc:   %s (%s)   total %s since %s", fig_rate(&rate, d->alloc_rate_bps),
 		gt_alloc_source_name(s->alloc_source), fig_bytes(&total, s->alloc_bytes_total),
 		s->alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
+	if (d->alloc_new_series)
+		fprintf(out, "   [new series: %s]", gt_alloc_source_name(s->alloc_source));
 	if (s->ops_total.valid) {
 		const char *what = s->ops_name ? s->ops_name : "operations";
 		struct gt_u64 bpo = { (uint64_t)d->bytes_per_op.value, d->bytes_per_op.valid };

@@ -95,6 +95,14 @@ static void test_source_change_breaks_the_series(void)
 	b.alloc_since = GT_ALLOC_SINCE_PROCESS_START;
 	gt_derive(&a, &b, &d);
 	CHECK(!d.alloc_rate_bps.valid);
+	CHECK(d.alloc_new_series);
+	/* the next interval of the new series has its rate, unmarked */
+	struct gt_sample c = b;
+	c.mono_ns = 3000000000ull;
+	gt_u64_set(&c.alloc_bytes_total, 900000000ull + 5000);
+	gt_derive(&b, &c, &d);
+	CHECK(!d.alloc_new_series);
+	CHECK_NEAR(d.alloc_rate_bps.value, 5000, 1e-6);
 }
 
 static void test_zero_or_negative_interval(void)
