@@ -224,6 +224,50 @@ static bool hotspot_alloc_available(enum hotspot_gc gc)
 	return gc != HOTSPOT_GC_Z_GENERATIONAL;
 }
 
+/* Maps pid's perf-data file and checks that it is this process's. Returns
+ * 0, or -1 with err; *stale says the file is an earlier process's. */
+static int hotspot_open_file(struct gt_collector *c, pid_t pid, uid_t owner, bool *stale, struct gt_error *err)
+{
+	*stale = false;
+	if (hotspot_locate(pid, c->path, sizeof(c->path), err) != 0)
+		return -1;
+	if (hsperf_map_open(c->path, owner, &c->map, err) != 0)
+		return -1;
+	if (hsperf_init(&c->perf, c->map.base, c->map.size, c->path, err) != 0)
+		return -1;
+	if (hotspot_wait_accessible(c, err) != 0)
+		return -1;
+	hotspot_counters_resolve(&c->counters, &c->perf);
+	if (hotspot_check_same_process(pid, &c->counters, c->path, &c->start_time_ms, err) != 0) {
+		*stale = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* With PIDs reused (pid_max is 32768 on many hosts), a JVM that was killed
+ * leaves its file for a later process of the same PID to find. A JVM that
+ * has only just started replaces it within moments: until then the file is
+ * the earlier one's, so a young process is given the time to do so. */
+static int hotspot_open_fresh_file(struct gt_collector *c, pid_t pid, uid_t owner, struct gt_error *err)
+{
+	uint64_t start_ms = 0;
+	/* A JVM started with -XX:-UsePerfData never writes a file of its own. */
+	bool young = gt_proc_start_time_ms(pid, &start_ms) == 0 &&
+		     (uint64_t)gt_wall_ms() < start_ms + HOTSPOT_YOUNG_PROCESS_MS && !hotspot_find_disabled_flag(pid);
+	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
+		bool stale;
+		if (hotspot_open_file(c, pid, owner, &stale, err) == 0)
+			return 0;
+		if (!stale || !young || waited >= HOTSPOT_WAIT_MS || !hotspot_find_alive(pid))
+			return -1;
+		hsperf_free(&c->perf);
+		hsperf_map_close(&c->map);
+		memset(&c->counters, 0, sizeof(c->counters));
+		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+	}
+}
+
 static struct gt_collector *hotspot_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
 {
 	struct gt_collector *c = calloc(1, sizeof(*c));
@@ -238,16 +282,7 @@ static struct gt_collector *hotspot_open(pid_t pid, struct gt_target_info *info,
 			(int)pid);
 		goto fail;
 	}
-	if (hotspot_locate(pid, c->path, sizeof(c->path), err) != 0)
-		goto fail;
-	if (hsperf_map_open(c->path, owner, &c->map, err) != 0)
-		goto fail;
-	if (hsperf_init(&c->perf, c->map.base, c->map.size, c->path, err) != 0)
-		goto fail;
-	if (hotspot_wait_accessible(c, err) != 0)
-		goto fail;
-	hotspot_counters_resolve(&c->counters, &c->perf);
-	if (hotspot_check_same_process(pid, &c->counters, c->path, &c->start_time_ms, err) != 0)
+	if (hotspot_open_fresh_file(c, pid, owner, err) != 0)
 		goto fail;
 
 	hotspot_info_fill(&c->perf, c->counters.gc, info);

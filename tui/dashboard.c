@@ -138,13 +138,17 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 	for (int i = 0; i < n; i++) {
 		const struct gt_pane_ops *p = gt_panes[i];
 		int want = p->want_rows(&ctx);
+		int need = p->need_rows ? p->need_rows(&ctx) : p->min_rows;
+		if (need < p->min_rows)
+			need = p->min_rows;
 		req[i] = (struct gt_layout_req){
 			.visible = db->visible[i],
 			.full_width = p->full_width,
-			.min_rows = p->min_rows,
+			.min_rows = need,
 			.min_cols = p->min_cols,
-			.want_rows = want > p->min_rows ? want : p->min_rows,
+			.want_rows = want > need ? want : need,
 			.priority = p->priority,
+			.stretch = p->stretch,
 		};
 	}
 	gt_layout_compute(rows, cols, req, n, &db->layout);

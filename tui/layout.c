@@ -107,10 +107,19 @@ static bool place(int rows, int cols, const struct gt_layout_req *req, int n, co
 			heights[best] += g;
 			extra -= g;
 		}
-		/* What nobody wished for is shared out evenly: graphs grow taller
-		 * and lists longer rather than leaving a blank band at the bottom. */
-		for (int j = 0; m > 0 && extra > 0; j = (j + 1) % m, extra--)
+		/* What nobody wished for goes to the panes that can use it (graphs
+		 * grow taller, lists longer), shared evenly; a pane of fixed
+		 * figures never gets blank rows inside it, so what no such pane
+		 * takes stays at the bottom of the column. */
+		int stretchy = 0;
+		for (int j = 0; j < m; j++)
+			stretchy += req[members[j]].stretch;
+		for (int j = 0; stretchy > 0 && extra > 0; j = (j + 1) % m) {
+			if (!req[members[j]].stretch)
+				continue;
 			heights[j]++;
+			extra--;
+		}
 		int cy = y;
 		int x = c * (colw + 1);
 		/* The last column takes the remainder of an uneven split. */

@@ -10,8 +10,10 @@
 
 #define GT_LAYOUT_MAX_PANES 16
 #define GT_LAYOUT_MAX_COLUMNS 3
-/* Narrower columns than this are not worth splitting the screen for. */
-#define GT_LAYOUT_SPLIT_COLS 44
+/* Narrower columns than this are not worth splitting the screen for. Two
+ * columns on the 80 of a default terminal (39 + 1 + 40) are: one column of
+ * 80 cannot hold every pane's essential rows in 24 lines. */
+#define GT_LAYOUT_SPLIT_COLS 39
 
 struct gt_rect {
 	int y, x, rows, cols;
@@ -23,6 +25,7 @@ struct gt_layout_req {
 	int min_rows, min_cols;
 	int want_rows;      /* grows up to this when there is room */
 	int priority;       /* smaller is more important */
+	bool stretch;       /* uses rows past its wish (a graph, a list): takes what is left over */
 };
 
 struct gt_layout {

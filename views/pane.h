@@ -69,7 +69,13 @@ struct gt_pane_ops {
 	int min_rows, min_cols;  /* below this the pane is dropped */
 	int priority;            /* 0 is kept longest when space is short */
 	bool full_width;         /* spans the screen above the other panes */
-	/* Rows it could use with this sample (>= min_rows). */
+	bool stretch;            /* a graph or list that uses rows past its wish */
+	/* Rows it must have to be shown with this sample: its title and the
+	 * rows a person needs from it (every generation, every memory figure,
+	 * five allocation sites...); the layout drops a pane rather than cut
+	 * one of them. NULL: min_rows. */
+	int (*need_rows)(const struct gt_view_ctx *ctx);
+	/* Rows it could use with this sample (>= its need). */
 	int (*want_rows)(const struct gt_view_ctx *ctx);
 	/* Rows that would show everything, which the focused pane scrolls
 	 * through; NULL when that is want_rows. */

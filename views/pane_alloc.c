@@ -4,10 +4,19 @@
 #include "format.h"
 #include "pane.h"
 
+/* title, rate, total, per operation; the graph only in rows beyond */
+#define ALLOC_NEED_ROWS 4
+
+static int alloc_need_rows(const struct gt_view_ctx *ctx)
+{
+	(void)ctx;
+	return ALLOC_NEED_ROWS;
+}
+
 static int alloc_want_rows(const struct gt_view_ctx *ctx)
 {
 	(void)ctx;
-	return 7;   /* a three-row graph */
+	return ALLOC_NEED_ROWS + 3;   /* a three-row graph */
 }
 
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -31,7 +40,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	/* The graph gets the rows the figures do not need: at 40 columns one
 	 * row still shows 38 intervals. */
 	int rows = getmaxy(w);
-	int text_rows = rows >= 5 ? 2 : rows - 3;
+	int text_rows = rows - 2 < 2 ? rows - 2 : 2;
 	int graph_rows = rows - 2 - text_rows;
 	gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
 	int y = 2 + graph_rows;
@@ -42,8 +51,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 		if (d && d->cur.alloc_bytes_total.valid)
 			x = gt_pane_print(w, y, x, t->label, " since %s",
 					  d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
-		gt_pane_print(w, y, x + 2, t->label, "source: %s",
-			      d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a");
+		gt_pane_print(w, y, x + 1, t->label, "(%s)", d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a");
 		y++;
 	}
 	if (text_rows >= 2) {
@@ -67,6 +75,8 @@ const struct gt_pane_ops gt_pane_alloc = {
 	.min_rows = 3,
 	.min_cols = 32,
 	.priority = 1,
+	.stretch = true,
+	.need_rows = alloc_need_rows,
 	.want_rows = alloc_want_rows,
 	.draw = draw_alloc,
 };

@@ -11,6 +11,8 @@
 
 /* Rows each section asks the layout for; longer lists scroll. */
 #define ALLOC_WANT_PER_SECTION 8
+/* Sites by frame that must show for the pane to be worth its place. */
+#define ALLOC_NEED_SITES 5
 /* Fewer samples than this in the window make shares rough; say so. */
 #define ALLOC_FEW_SAMPLES 200
 /* The figure columns at the right: rate and share. */
@@ -39,6 +41,17 @@ static int allocators_want_rows(const struct gt_view_ctx *ctx)
 	return 2 + section_lines(nf) + section_lines(nt);
 }
 
+/* Title, the method line, the frames heading and the top five frames; the
+ * types come in rows beyond (or by scrolling). Without a table: its lines. */
+static int allocators_need_rows(const struct gt_view_ctx *ctx)
+{
+	const struct gt_alloc_derived *a = ctx->alloc;
+	if (!alloc_has_table(ctx))
+		return 4;
+	unsigned nf = a->n_frames < ALLOC_NEED_SITES ? a->n_frames : ALLOC_NEED_SITES;
+	return 2 + section_lines(nf);
+}
+
 static int allocators_content_rows(const struct gt_view_ctx *ctx)
 {
 	const struct gt_alloc_derived *a = ctx->alloc;
@@ -52,7 +65,7 @@ static const char *method_name(const char *source)
 {
 	if (strcmp(source, "jvmti-sampled") == 0)
 		return "JVMTI sampling";
-	if (strcmp(source, "allocation-sampled") == 0)
+	if (strstr(source, "allocation-sampled"))
 		return "AllocationSampled";
 	if (strstr(source, "tick"))
 		return "AllocationTick (biased)";
@@ -65,9 +78,9 @@ static void draw_off(WINDOW *w, const struct gt_theme *t, enum gt_runtime runtim
 {
 	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
 	if (runtime == GT_RUNTIME_HOTSPOT)
-		gt_pane_print(w, 2, 1, t->label, "key a loads gctop's sampling agent (asks first),");
+		gt_pane_print(w, 2, 1, t->label, "key a loads gctop's agent (asks first),");
 	else
-		gt_pane_print(w, 2, 1, t->label, "key a starts sampling (an EventPipe session; loads nothing),");
+		gt_pane_print(w, 2, 1, t->label, "key a starts it (loads nothing),");
 	gt_pane_print(w, 3, 1, t->label, "or start gctop with --allocators");
 }
 
@@ -170,8 +183,10 @@ static void draw_list_line(WINDOW *w, int y, int i, const struct gt_alloc_derive
 	const struct gt_alloc_rate *rows = i < frame_lines ? a->by_frame : a->by_type;
 	int j = i < frame_lines ? i : i - frame_lines;
 
+	/* the long heading where the name column has room for it */
+	const char *frames = c->name_w >= 27 ? "by first application frame" : "by app frame";
 	if (j == 0)
-		draw_heading(w, y, c, t, i < frame_lines ? "by first application frame" : "by type");
+		draw_heading(w, y, c, t, i < frame_lines ? frames : "by type");
 	else if (n == 0)
 		gt_pane_print(w, y, c->name_x, t->na, "n/a: no samples in the window");
 	else
@@ -182,10 +197,10 @@ static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_alloc_derived *a = ctx->alloc;
-	int x = gt_pane_print(w, 1, 1, t->label, "%s  ", method_name(a->source));
+	int x = gt_pane_print(w, 1, 1, t->label, "%s ", method_name(a->source));
 	x = gt_pane_print(w, 1, x, a->samples < ALLOC_FEW_SAMPLES ? t->warn | A_BOLD : t->value, "%llu samples",
 			  (unsigned long long)a->samples);
-	x = gt_pane_print(w, 1, x, t->label, " over %.1fs", a->window_s);
+	x = gt_pane_print(w, 1, x, t->label, " in %.0fs", a->window_s);
 	if (a->state != GT_SAMPLER_RUNNING)
 		x = gt_pane_print(w, 1, x + 2, t->warn | A_BOLD, "%s", gt_sampler_state_name(a->state));
 	if (a->samples < ALLOC_FEW_SAMPLES)
@@ -240,6 +255,8 @@ const struct gt_pane_ops gt_pane_allocators = {
 	.min_rows = 2,
 	.min_cols = 32,
 	.priority = 5,
+	.stretch = true,
+	.need_rows = allocators_need_rows,
 	.want_rows = allocators_want_rows,
 	.content_rows = allocators_content_rows,
 	.draw = draw_allocators,

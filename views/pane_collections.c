@@ -5,10 +5,15 @@
 #include "format.h"
 #include "pane.h"
 
+/* Below this width the generation column narrows to fit two panes side by
+ * side on 80 columns. */
+#define COLLECTIONS_WIDE_COLS 44
+
+/* Every generation must show: title, column heads, one row per
+ * generation, last cause. */
 static int collections_want_rows(const struct gt_view_ctx *ctx)
 {
 	unsigned n = ctx->d ? ctx->d->cur.n_generations : 2;
-	/* title, column heads, one row per generation, last cause */
 	return 3 + (int)(n ? n : 1);
 }
 
@@ -17,6 +22,8 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_derived *d = ctx->d;
 	int rows = getmaxy(w);
+	bool narrow = getmaxx(w) < COLLECTIONS_WIDE_COLS;
+	int name_w = narrow ? 7 : 10, total_w = narrow ? 9 : 10;
 	char a[32], b[32];
 
 	gt_pane_draw_title(w, ctx, "Collections");
@@ -27,7 +34,7 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 	/* "total" counts from the process's start (HotSpot); .NET's events
 	 * count only what happened while gctop watched. */
 	const char *total = d->cur.collections_since == GT_ALLOC_SINCE_ATTACH ? "watched" : "total";
-	gt_pane_print(w, 1, 1, t->label, "%-10s %10s %9s %9s", "gen", total, "interval", "per min");
+	gt_pane_print(w, 1, 1, t->label, "%-*s %*s %9s %9s", name_w, "gen", total_w, total, "interval", "per min");
 	/* Rows left for generations after the heads and the last-cause line. */
 	int room = rows - 3;
 	if (room < 1)
@@ -42,9 +49,9 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 		/* the interval's count scaled to a minute: the same figure as
 		 * -b and JSON's collections_per_min */
 		struct gt_f64 per_min = d->generations[i].per_minute;
-		int x = gt_pane_print(w, y, 1, t->label, "%-10.10s ", g->name);
+		int x = gt_pane_print(w, y, 1, t->label, "%-*.*s ", name_w, name_w, g->name);
 		gt_format_count(a, sizeof(a), g->collections);
-		x = gt_pane_value(w, y, x + 10 - (int)strlen(a), t, t->value, a);
+		x = gt_pane_value(w, y, x + total_w - (int)strlen(a), t, t->value, a);
 		gt_format_count(b, sizeof(b), d->generations[i].collections);
 		x = gt_pane_value(w, y, x + 1 + 9 - (int)strlen(b), t,
 				  d->generations[i].collections.valid && d->generations[i].collections.value ? t->warn : t->value, b);
@@ -66,8 +73,9 @@ const struct gt_pane_ops gt_pane_collections = {
 	.name = "collections",
 	.title = "Collections",
 	.min_rows = 3,
-	.min_cols = 44,
+	.min_cols = 38,
 	.priority = 4,
+	.need_rows = collections_want_rows,
 	.want_rows = collections_want_rows,
 	.draw = draw_collections,
 };

@@ -36,6 +36,22 @@ static const char *program_name(const struct gt_target_info *info)
 	return "?";
 }
 
+/* text at (0, x), cut to room columns with "..." when longer (at least a
+ * few characters of it stay); returns the column after it. */
+static int print_cut(WINDOW *w, int x, attr_t attr, const char *text, int room)
+{
+	int n = (int)strlen(text);
+	if (room < 8)
+		room = 8;
+	if (n <= room)
+		return gt_pane_print(w, 0, x, attr, "%s", text);
+	int keep = room - 3;
+	/* not in the middle of a UTF-8 character */
+	while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
+		keep--;
+	return gt_pane_print(w, 0, x, attr, "%.*s...", keep, text);
+}
+
 static int header_want_rows(const struct gt_view_ctx *ctx)
 {
 	(void)ctx;
@@ -54,13 +70,18 @@ static void draw_header(WINDOW *w, const struct gt_view_ctx *ctx)
 	x = gt_pane_print(w, 0, 0, status_attr(ctx), " %s ", status_word(ctx->status));
 	x = gt_pane_print(w, 0, x + 1, t->label, "PID ");
 	x = gt_pane_print(w, 0, x, t->value, "%d", (int)info->pid);
-	x = gt_pane_print(w, 0, x + 2, t->value | A_BOLD, "%s", program_name(info));
+	/* The collector before the version, and the program cut to leave it
+	 * room: at 50 columns the GC's name still shows. */
+	char gc[GT_NAME_LEN * 2 + 8];
+	if (info->gc_mode[0])
+		snprintf(gc, sizeof(gc), "GC %s (%s)", info->gc_name[0] ? info->gc_name : "n/a", info->gc_mode);
+	else
+		snprintf(gc, sizeof(gc), "GC %s", info->gc_name[0] ? info->gc_name : "n/a");
+	int room = getmaxx(w) - (x + 2) - 2 - (int)strlen(gc);
+	x = print_cut(w, x + 2, t->value | A_BOLD, program_name(info), room);
+	x = gt_pane_print(w, 0, x + 2, t->label, "%s", gc);
 	x = gt_pane_print(w, 0, x + 2, t->label, "%s %s", gt_runtime_name(info->runtime),
 			  info->runtime_version[0] ? info->runtime_version : "n/a");
-	x = gt_pane_print(w, 0, x + 2, t->label, "GC ");
-	x = gt_pane_value(w, 0, x, t, t->value, info->gc_name[0] ? info->gc_name : "n/a");
-	if (info->gc_mode[0])
-		x = gt_pane_print(w, 0, x, t->label, " (%s)", info->gc_mode);
 
 	if (getmaxy(w) < 2)
 		return;

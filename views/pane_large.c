@@ -4,9 +4,13 @@
 #include "format.h"
 #include "pane.h"
 
+/* title and what lives there now, and how fast it is allocated, or the
+ * one line that says why there is no figure */
 static int large_want_rows(const struct gt_view_ctx *ctx)
 {
-	(void)ctx;
+	const struct gt_derived *d = ctx->d;
+	if (d && !d->cur.large_bytes.valid && !d->large_alloc_rate_bps.valid)
+		return 2;
 	return 3;
 }
 
@@ -39,8 +43,9 @@ static void draw_large(WINDOW *w, const struct gt_view_ctx *ctx)
 	if (getmaxy(w) >= 3) {
 		x = gt_pane_print(w, 2, 1, t->label, "allocated ");
 		x = gt_pane_value(w, 2, x, t, t->value, gt_format_rate(a, sizeof(a), d->large_alloc_rate_bps));
-		x = gt_pane_print(w, 2, x + 2, t->label, "share of allocation ");
-		gt_pane_value(w, 2, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share));
+		x = gt_pane_print(w, 2, x + 1, t->label, "(");
+		x = gt_pane_value(w, 2, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share));
+		gt_pane_print(w, 2, x, t->label, " of all)");
 	}
 }
 
@@ -50,6 +55,7 @@ const struct gt_pane_ops gt_pane_large = {
 	.min_rows = 2,
 	.min_cols = 32,
 	.priority = 6,
+	.need_rows = large_want_rows,
 	.want_rows = large_want_rows,
 	.draw = draw_large,
 };

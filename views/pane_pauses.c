@@ -1,5 +1,6 @@
 /* Pauses: the share of wall time the program stood still for the collector. */
 #include <stdio.h>
+#include <string.h>
 
 #include "format.h"
 #include "pane.h"
@@ -16,10 +17,19 @@ static attr_t share_attr(const struct gt_theme *t, struct gt_f64 share)
 	return t->value;
 }
 
+/* title, share, last and longest; the graph and the CPU line beyond */
+#define PAUSES_NEED_ROWS 3
+
+static int pauses_need_rows(const struct gt_view_ctx *ctx)
+{
+	(void)ctx;
+	return PAUSES_NEED_ROWS;
+}
+
 static int pauses_want_rows(const struct gt_view_ctx *ctx)
 {
 	(void)ctx;
-	return 7;   /* a three-row graph */
+	return PAUSES_NEED_ROWS + 4;   /* a three-row graph and the CPU line */
 }
 
 static void window_label(char *buf, size_t len, const struct gt_history_window *win, uint64_t window_ns)
@@ -31,6 +41,19 @@ static void window_label(char *buf, size_t len, const struct gt_history_window *
 		snprintf(buf, len, "%.0fmin", want / 60);
 	else
 		snprintf(buf, len, "%.0fs", want);
+}
+
+/* "label share" at x when it fits whole; returns where the next item goes
+ * (past the right edge once one did not fit). */
+static int whole_item(WINDOW *w, int y, int x, const struct gt_theme *t, const char *label, struct gt_f64 share)
+{
+	char a[32];
+	gt_format_share(a, sizeof(a), share);
+	int width = (int)strlen(label) + (int)strlen(a);
+	if (x + width > getmaxx(w) - 1)
+		return getmaxx(w);
+	x = gt_pane_print(w, y, x, t->label, "%s", label);
+	return gt_pane_value(w, y, x, t, t->value, a) + 2;
 }
 
 static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -64,13 +87,11 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 	int graph_rows = rows - 3 - (cpu_row ? 1 : 0);
 	gt_pane_sparkline(w, 3, 1, getmaxx(w) - 2, graph_rows, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
 	if (cpu_row) {
+		/* whole items only: a narrow pane drops the last ones, never cuts one */
 		int y = rows - 1;
-		x = gt_pane_print(w, y, 1, t->label, "safepoints ");
-		x = gt_pane_value(w, y, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->safepoint_share : none));
-		x = gt_pane_print(w, y, x + 2, t->label, "GC CPU ");
-		x = gt_pane_value(w, y, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->gc_cpu_share : none));
-		x = gt_pane_print(w, y, x + 2, t->label, "process CPU ");
-		gt_pane_value(w, y, x, t, t->value, gt_format_share(a, sizeof(a), d ? d->cpu_share : none));
+		x = whole_item(w, y, 1, t, "safepoints ", d ? d->safepoint_share : none);
+		x = whole_item(w, y, x, t, "GC CPU ", d ? d->gc_cpu_share : none);
+		whole_item(w, y, x, t, "process CPU ", d ? d->cpu_share : none);
 	}
 }
 
@@ -80,6 +101,8 @@ const struct gt_pane_ops gt_pane_pauses = {
 	.min_rows = 3,
 	.min_cols = 36,
 	.priority = 2,
+	.stretch = true,
+	.need_rows = pauses_need_rows,
 	.want_rows = pauses_want_rows,
 	.draw = draw_pauses,
 };

@@ -23,10 +23,10 @@ for pane in "Allocation" "Collections" "Pauses" "Large objects" "Memory" "Top al
 done
 check "header names the program and the collector" grep -Eq "TuiWorkload .*GC G1" "$WORK/s1"
 check "allocation rate is a figure" grep -Eq "rate [0-9.]+ [KMG]iB/s" "$WORK/s2"
-check "allocation total is labelled as an estimate" grep -q "source: estimate" "$WORK/s2"
+check "allocation total is labelled as an estimate" grep -q "since attach (estimate)" "$WORK/s2"
 check "young collections have a total" grep -Eq "young +[0-9]+ +[0-9]+ +[0-9.]+" "$WORK/s2"
 check "pause share is a figure" grep -Eq "share [0-9.]+%" "$WORK/s2"
-check "memory shows heap and working set" grep -Eq "heap used [0-9.]+ [KMG]iB .*committed" "$WORK/s2"
+check "memory shows heap and working set" grep -Eq " used [0-9.]+ [KMG]iB .*committed" "$WORK/s2"
 check "large objects: the G1 humongous estimate" grep -q "g1-humongous-estimate" "$WORK/s2"
 check "top allocators says how to turn sampling on" grep -q "allocation sampling is off" "$WORK/s2"
 total1=$(grep -o "total [0-9.]* [KMG]*i*B since" "$WORK/s1")

@@ -10,13 +10,13 @@
 
 /* The panes gctop shows, with their real minimums (views/pane_*.c). */
 static const struct gt_layout_req real_panes[] = {
-	{ true, true, 1, 40, 2, 0 },   /* header */
-	{ true, false, 3, 32, 7, 1 },  /* allocation */
-	{ true, false, 3, 44, 5, 4 },  /* collections */
-	{ true, false, 3, 36, 7, 2 },  /* pauses */
-	{ true, false, 2, 32, 3, 6 },  /* large objects */
-	{ true, false, 3, 36, 6, 3 },  /* memory */
-	{ true, false, 2, 32, 4, 5 },  /* allocators */
+	{ true, true, 1, 40, 2, 0, false },   /* header */
+	{ true, false, 3, 32, 7, 1, true },  /* allocation */
+	{ true, false, 3, 44, 5, 4, false },  /* collections */
+	{ true, false, 3, 36, 7, 2, true },  /* pauses */
+	{ true, false, 2, 32, 3, 6, false },  /* large objects */
+	{ true, false, 3, 36, 6, 3, false },  /* memory */
+	{ true, false, 2, 32, 4, 5, true },  /* allocators */
 };
 #define N_REAL ((int)(sizeof(real_panes) / sizeof(real_panes[0])))
 
@@ -115,7 +115,7 @@ static void test_sweep_no_full_width(void)
 
 static void test_sweep_one_pane(void)
 {
-	struct gt_layout_req one = { true, false, 4, 30, 10, 0 };
+	struct gt_layout_req one = { true, false, 4, 30, 10, 0, false };
 	sweep(&one, 1);
 }
 

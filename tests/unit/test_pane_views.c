@@ -7,6 +7,7 @@
 #include <ncurses.h>
 
 #include "../../tui/keys.h"
+#include "../../tui/layout.h"
 #include "../../tui/picker.h"
 #include "../../tui/theme.h"
 #include "../../views/pane.h"
@@ -113,7 +114,7 @@ static void test_alloc_pane(void)
 	CHECK_HAS(t, "Allocation");
 	CHECK_HAS(t, "rate 10.0 MiB/s");
 	CHECK_HAS(t, "total 3.00 GiB since attach");
-	CHECK_HAS(t, "source: estimate");
+	CHECK_HAS(t, "(estimate)");
 	CHECK_HAS(t, "per op n/a");
 	CHECK_HAS(t, "##");   /* the graph, in ASCII */
 }
@@ -149,7 +150,7 @@ static void test_collections_pane(void)
 static void test_memory_pane(void)
 {
 	const char *t = draw_pane(&gt_pane_memory, &derived, 6, 70);
-	CHECK_HAS(t, "heap used 50.0 MiB");
+	CHECK_HAS(t, "used 50.0 MiB");
 	CHECK_HAS(t, "committed 100 MiB");
 	CHECK_HAS(t, "working set 200 MiB");
 	CHECK_HAS(t, "limit 256 MiB");
@@ -195,7 +196,7 @@ static void test_allocators_pane_is_honest(void)
 	/* a JVM gets the agent loaded after a question; .NET loads nothing */
 	enum gt_runtime was = info.runtime;
 	info.runtime = GT_RUNTIME_HOTSPOT;
-	CHECK_HAS(draw_allocators(NULL, "", 4, 70, 0), "loads gctop's sampling agent (asks first)");
+	CHECK_HAS(draw_allocators(NULL, "", 4, 70, 0), "loads gctop's agent (asks first)");
 	info.runtime = GT_RUNTIME_DOTNET;
 	t = draw_allocators(NULL, "", 4, 70, 0);
 	CHECK_LACKS(t, "agent");
@@ -375,6 +376,21 @@ static void test_header_pane(void)
 	CHECK_HAS(t, "container limit 256 MiB");
 	CHECK_HAS(t, "up n/a");
 	delwin(w);
+
+	/* 50 columns and a long main class: the class is cut with "...", the
+	 * collector still shows */
+	struct gt_target_info keep = info;
+	snprintf(info.main_class, sizeof(info.main_class), "com.example.billing.export.StatementExporterMain");
+	w = newwin(2, 50, 0, 0);
+	c.status = GT_VIEW_FROZEN;
+	gt_pane_header.draw(w, &c);
+	t = window_text(w);
+	CHECK_HAS(t, "FROZEN");
+	CHECK_HAS(t, "GC G1");
+	CHECK_HAS(t, "com.example.");
+	CHECK_HAS(t, "...  GC G1");
+	delwin(w);
+	info = keep;
 }
 
 /* Before two samples exist, or when the runtime does not give a figure,
@@ -394,7 +410,7 @@ static void test_invalid_is_na_not_zero(void)
 	CHECK_HAS(t, "last n/a");
 	CHECK_LACKS(t, "0.00%");
 	t = draw_pane(&gt_pane_memory, &d, 6, 70);
-	CHECK_HAS(t, "heap used n/a");
+	CHECK_HAS(t, "used n/a");
 	CHECK_HAS(t, "no container limit");
 	t = draw_pane(&gt_pane_memory, NULL, 6, 70);
 	CHECK_HAS(t, "n/a: no sample yet");
@@ -413,6 +429,96 @@ static void test_every_pane_every_small_size(void)
 				const char *t = draw_pane(gt_panes[p], &derived, rows, cols);
 				CHECK(strlen(t) <= (size_t)rows * (size_t)(cols * 4 + 1));
 			}
+}
+
+/* Lays the panes out as the dashboard does for a screen of rows x cols
+ * (the footer's row taken) and checks that each is shown with at least the
+ * rows it needs; returns each pane's text, drawn at its place. */
+static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char **texts)
+{
+	static char store[GT_LAYOUT_MAX_PANES][16384];
+	struct gt_layout_req req[GT_LAYOUT_MAX_PANES] = { { 0 } };
+	int n = (int)gt_pane_count;
+	for (int i = 0; i < n; i++) {
+		const struct gt_pane_ops *p = gt_panes[i];
+		int need = p->need_rows ? p->need_rows(c) : p->min_rows;
+		int want = p->want_rows(c);
+		req[i] = (struct gt_layout_req){ true, p->full_width, need, p->min_cols, want > need ? want : need,
+						 p->priority, p->stretch };
+	}
+	struct gt_layout l;
+	gt_layout_compute(rows - 1, cols, req, n, &l);
+	CHECK(l.usable);
+	for (int i = 0; i < n; i++) {
+		texts[i] = "";
+		if (!l.shown[i]) {
+			check_fail(__FILE__, __LINE__, "%dx%d: pane %s is not shown", cols, rows, gt_panes[i]->name);
+			continue;
+		}
+		CHECK(l.rects[i].rows >= req[i].min_rows);
+		/* a pane of fixed figures gets no blank rows inside it */
+		if (!req[i].stretch)
+			CHECK(l.rects[i].rows <= req[i].want_rows);
+		WINDOW *w = newwin(l.rects[i].rows, l.rects[i].cols, 0, 0);
+		struct gt_view_ctx pc = *c;
+		pc.number = i + 1;
+		gt_panes[i]->draw(w, &pc);
+		snprintf(store[i], sizeof(store[i]), "%s", window_text(w));
+		texts[i] = store[i];
+		delwin(w);
+	}
+}
+
+/* The size of a default SSH terminal: every pane with its essential rows
+ * (every generation; share, last and longest pause; what lives on the
+ * large object heap; used, committed, working set and heap max; five
+ * allocation sites), on a JVM and on .NET with sampling on. */
+static void test_essentials_at_80x24(void)
+{
+	const char *t[GT_LAYOUT_MAX_PANES];
+	struct gt_view_ctx c = ctx_for(&derived);
+	lay_out(&c, 24, 80, t);
+	CHECK_HAS(t[1], "rate ");
+	CHECK_HAS(t[1], "total ");
+	CHECK_HAS(t[2], "young");
+	CHECK_HAS(t[2], "old");
+	CHECK_HAS(t[2], "last cause");
+	CHECK_HAS(t[3], "share ");
+	CHECK_HAS(t[3], "longest in");
+	CHECK_HAS(t[4], "Parallel has no humongous");
+	CHECK_HAS(t[5], "used 50.0 MiB");
+	CHECK_HAS(t[5], "working set 200 MiB");
+	CHECK_HAS(t[5], "heap max 128 MiB");
+	CHECK_HAS(t[5], "headroom");
+	CHECK_HAS(t[6], "--allocators");
+
+	struct gt_derived dn = derived;
+	static const char *const gens[] = { "gen0", "gen1", "gen2", "loh", "poh" };
+	dn.cur.n_generations = 5;
+	for (unsigned i = 0; i < 5; i++) {
+		snprintf(dn.cur.generations[i].name, sizeof(dn.cur.generations[i].name), "%s", gens[i]);
+		gt_u64_set(&dn.cur.generations[i].collections, 10 + i);
+	}
+	gt_u64_set(&dn.cur.large_bytes, 60 * MIB);
+	gt_u64_set(&dn.cur.pinned_bytes, 1 * MIB);
+	dn.cur.large_source = "loh";
+	gt_f64_set(&dn.large_alloc_rate_bps, 30 * MIB);
+	gt_u64_set(&dn.cur.cgroup_processes, 1);
+	static struct gt_alloc_derived a;
+	craft_allocators(&a, "Program.BuildCsv", true);
+	c = ctx_for(&dn);
+	c.alloc = &a;
+	lay_out(&c, 24, 80, t);
+	for (unsigned i = 0; i < 5; i++)
+		CHECK_HAS(t[2], gens[i]);
+	CHECK_HAS(t[4], "live 60.0 MiB");
+	CHECK_HAS(t[4], "allocated 30.0 MiB/s");
+	CHECK_HAS(t[5], "cgroup 230 MiB");
+	CHECK_HAS(t[5], "limit 256 MiB");
+	CHECK_HAS(t[5], "heap max");
+	CHECK_HAS(t[6], "Program.BuildCsv");
+	CHECK_HAS(t[6], "AllocSites.siteB");
+	CHECK_HAS(t[6], "AllocSites.siteC");
 }
 
 static void test_spark_levels(void)
@@ -580,6 +686,7 @@ int main(void)
 	RUN_TEST(test_header_pane);
 	RUN_TEST(test_invalid_is_na_not_zero);
 	RUN_TEST(test_every_pane_every_small_size);
+	RUN_TEST(test_essentials_at_80x24);
 	RUN_TEST(test_spark_levels);
 	RUN_TEST(test_membar_cells);
 	RUN_TEST(test_membar_group_usage);
