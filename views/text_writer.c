@@ -184,13 +184,43 @@ int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
+/* Bytes in at most five characters for the list's narrow columns:
+ * 512K, 159M, 1.5G. */
+static const char *short_bytes(char *buf, size_t len, struct gt_u64 v)
+{
+	static const char units[] = "BKMGTP";
+	if (!v.valid) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	double x = (double)v.value;
+	unsigned u = 0;
+	while (x >= 1000.0 && u + 1 < sizeof(units) - 1) {
+		x /= 1024.0;
+		u++;
+	}
+	snprintf(buf, len, x < 10 && u > 0 ? "%.1f%c" : "%.0f%c", x, units[u]);
+	return buf;
+}
+
+/* s cut to width columns, ending in "..." when cut. */
+static const char *cut(char *buf, size_t len, const char *s, int width)
+{
+	if ((int)strlen(s) <= width || width < 4)
+		snprintf(buf, len, "%.*s", width, s);
+	else
+		snprintf(buf, len, "%.*s...", width - 3, s);
+	return buf;
+}
+
+/* One line per process, like ps: the columns take 78 and MAIN the rest,
+ * so at 80 columns every figure shows and nothing is cut unmarked. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 {
-	struct text_fig heap, max, rss;
-	char up[32];
+	char up[32], used[16], max[16], heap[40], rss[16], runtime[160], rt_cut[24], gc_cut[24];
 
-	fprintf(out, "%7s %-10s %-8s %-18s %-10s %10s %10s %10s %11s  %s\n", "PID", "USER", "RUNTIME",
-		"VERSION", "GC", "HEAP", "HEAP MAX", "RSS", "UPTIME", "MAIN");
+	fprintf(out, "%7s %-8s %-18s %-11s %11s %6s %9s  %s\n", "PID", "USER", "RUNTIME", "GC", "HEAP/MAX", "RSS",
+		"UPTIME", "MAIN");
 	for (size_t i = 0; i < list->count; i++) {
 		const struct gt_list_entry *e = &list->entries[i];
 		const struct gt_target_info *info = &e->info;
@@ -198,11 +228,17 @@ int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 			gt_format_uptime(up, sizeof(up), (double)(now_ms - (int64_t)info->start_time_ms.value) / 1000.0);
 		else
 			snprintf(up, sizeof(up), "n/a");
-		fprintf(out, "%7d %-10.10s %-8s %-18.18s %-10.10s %10s %10s %10s %11s  %s\n", (int)info->pid,
-			info->user[0] ? info->user : "?", gt_runtime_name(info->runtime),
-			info->runtime_version[0] ? info->runtime_version : "n/a",
-			info->gc_name[0] ? info->gc_name : "n/a", fig_bytes(&heap, e->sample.heap_used_bytes),
-			fig_bytes(&max, e->sample.heap_max_bytes), fig_bytes(&rss, e->sample.rss_bytes), up,
+		snprintf(runtime, sizeof(runtime), "%s %s", gt_runtime_name(info->runtime),
+			 info->runtime_version[0] ? info->runtime_version : "n/a");
+		if (e->sample.heap_used_bytes.valid || e->sample.heap_max_bytes.valid)
+			snprintf(heap, sizeof(heap), "%s/%s", short_bytes(used, sizeof(used), e->sample.heap_used_bytes),
+				 short_bytes(max, sizeof(max), e->sample.heap_max_bytes));
+		else
+			snprintf(heap, sizeof(heap), "n/a");
+		fprintf(out, "%7d %-8.8s %-18s %-11s %11s %6s %9s  %s\n", (int)info->pid,
+			info->user[0] ? info->user : "?", cut(rt_cut, sizeof(rt_cut), runtime, 18),
+			cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? info->gc_name : "n/a", 11), heap,
+			short_bytes(rss, sizeof(rss), e->sample.rss_bytes), up,
 			info->main_class[0] ? info->main_class : info->command_line);
 	}
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;

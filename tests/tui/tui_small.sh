@@ -23,6 +23,13 @@ shows() {
 	check "80x24, $1: shows $2" wait_screen "$2" 10
 }
 
+# the picker keeps PROGRAM, which tells two services apart
+start_small
+check "80x24, picker: the PROGRAM column is shown" wait_screen "PID .*ALLOC/s .*PROGRAM" 10
+check "80x24, picker: the workload's row names its program" wait_screen "^ *$JPID .*TuiWorkload" 15
+tm send-keys q
+wait_exit 5 >/dev/null
+
 start_small -p "$JPID"
 wait_screen " Memory " 10
 sleep 2.5

@@ -12,6 +12,7 @@
 #include "../../tui/theme.h"
 #include "../../views/pane.h"
 #include "../../views/pane_help.h"
+#include "../../views/pane_picker.h"
 #include "check.h"
 
 static struct gt_history hist;
@@ -265,7 +266,7 @@ static void test_allocators_pane_table(void)
 	const char *t = draw_allocators(&a, "", 14, 60, 0);
 	CHECK_HAS(t, "Top allocators");
 	CHECK_HAS(t, "JVMTI sampling");
-	CHECK_HAS(t, "5000 samples over 10.0s");
+	CHECK_HAS(t, "5000 samples in 10s");
 	CHECK_LACKS(t, "few samples");
 	CHECK_HAS(t, "by first application frame");
 	CHECK_HAS(t, "by type");
@@ -620,6 +621,42 @@ static void test_help_lists_every_key(void)
 	CHECK(gt_keys_lookup('a', GT_KEYS_PICKER) == NULL);
 }
 
+/* At 80 columns PROGRAM keeps its place (two services are told apart by
+ * it); columns of lesser use go first, the heads with them. */
+static void test_picker_program_at_80(void)
+{
+	struct gt_picker_slot s[1];
+	memset(s, 0, sizeof(s));
+	s[0].row.pid = 31337;
+	snprintf(s[0].row.user, sizeof(s[0].row.user), "billing");
+	snprintf(s[0].row.program, sizeof(s[0].row.program), "StatementExporter --tenant acme");
+	snprintf(s[0].row.gc, sizeof(s[0].row.gc), "Server");
+	gt_f64_set(&s[0].row.alloc_rate_bps, 1.5e9);
+	struct gt_picker p;
+	gt_picker_init(&p);
+	p.slots = s;
+	p.count = 1;
+	WINDOW *w = newwin(5, 80, 0, 0);
+	gt_picker_draw(w, &p, &theme);
+	const char *t = window_text(w);
+	CHECK_HAS(t, "PROGRAM");
+	CHECK_HAS(t, "StatementExporter --tenant acme");
+	CHECK_HAS(t, "31337");
+	CHECK_HAS(t, "ALLOC/s");
+	CHECK_HAS(t, "billing");
+	CHECK_LACKS(t, "HEAP MAX");
+	delwin(w);
+	/* wide: every column */
+	w = newwin(5, 140, 0, 0);
+	gt_picker_draw(w, &p, &theme);
+	t = window_text(w);
+	CHECK_HAS(t, "HEAP MAX");
+	CHECK_HAS(t, "billing");
+	CHECK_HAS(t, "Server");
+	CHECK_HAS(t, "StatementExporter --tenant acme");
+	delwin(w);
+}
+
 static void test_picker_sort(void)
 {
 	struct gt_picker_slot s[4];
@@ -692,6 +729,7 @@ int main(void)
 	RUN_TEST(test_membar_group_usage);
 	RUN_TEST(test_help_lists_every_key);
 	RUN_TEST(test_picker_sort);
+	RUN_TEST(test_picker_program_at_80);
 	endwin();
 	return check_summary();
 }

@@ -1,0 +1,76 @@
+/* gctop -l as text: every figure within the first 78 columns, so an 80-column
+ * terminal shows them all, and a text cut to its column says so ("..."). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../collectors/collector.h"
+#include "../../views/text_writer.h"
+#include "check.h"
+
+static char *list_text(const struct gt_list *l)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(f != NULL);
+	CHECK(gt_text_write_list(f, l, 1000000) == 0);
+	fclose(f);
+	return buf;
+}
+
+/* Column where MAIN starts on each line: the same on every line. */
+static long main_column(const char *text, const char *main_text)
+{
+	const char *hit = strstr(text, main_text);
+	if (!hit)
+		return -1;
+	const char *line = hit;
+	while (line > text && line[-1] != '\n')
+		line--;
+	return hit - line;
+}
+
+static void test_fits_80_columns(void)
+{
+	struct gt_list l = { 0 };
+	struct gt_list_entry *e = gt_list_add(&l);
+	e->info.pid = 4123456;
+	e->info.runtime = GT_RUNTIME_HOTSPOT;
+	snprintf(e->info.runtime_version, sizeof(e->info.runtime_version), "17.0.15+6-Debian-1deb12u1");
+	snprintf(e->info.gc_name, sizeof(e->info.gc_name), "Shenandoah");
+	snprintf(e->info.user, sizeof(e->info.user), "billing-service");
+	snprintf(e->info.main_class, sizeof(e->info.main_class), "com.example.Statements");
+	gt_u64_set(&e->info.start_time_ms, 1000000 - 3723000);
+	gt_u64_set(&e->sample.heap_used_bytes, 1536ull << 20);
+	gt_u64_set(&e->sample.heap_max_bytes, 4ull << 30);
+	gt_u64_set(&e->sample.rss_bytes, 5ull << 30);
+	e = gt_list_add(&l);
+	e->info.pid = 77;
+	e->info.runtime = GT_RUNTIME_DOTNET;
+	snprintf(e->info.runtime_version, sizeof(e->info.runtime_version), "10.0.12");
+	snprintf(e->info.gc_name, sizeof(e->info.gc_name), "Workstation");
+	snprintf(e->info.main_class, sizeof(e->info.main_class), "CsvExport");
+
+	char *t = list_text(&l);
+	CHECK(main_column(t, "MAIN") <= 78);
+	CHECK(main_column(t, "com.example.Statements") == main_column(t, "MAIN"));
+	CHECK(main_column(t, "CsvExport") == main_column(t, "MAIN"));
+	CHECK(strstr(t, "hotspot 17.0.15...") != NULL);   /* cut, and marked */
+	CHECK(strstr(t, "Workstation") != NULL);
+	CHECK(strstr(t, "Shenandoah") != NULL);
+	CHECK(strstr(t, "1.5G/4.0G") != NULL);
+	CHECK(strstr(t, "01:02:03") != NULL);
+	CHECK(strstr(t, "dotnet 10.0.12") != NULL);
+	/* nothing known is n/a, not 0 */
+	CHECK(strstr(t, " n/a ") != NULL);
+	CHECK(strstr(t, "0/0") == NULL);
+	free(t);
+	free(l.entries);
+}
+
+int main(void)
+{
+	RUN_TEST(test_fits_80_columns);
+	return check_summary();
+}
