@@ -261,7 +261,7 @@ static void draw(struct app *a)
 	}
 	if (a->help && a->body) {
 		werase(a->body);
-		int max_first = gt_help_lines() - (body_rows - 1);
+		int max_first = gt_help_lines(cols) - (body_rows - 1);
 		if (a->help_first > max_first)
 			a->help_first = max_first > 0 ? max_first : 0;
 		gt_help_draw(a->body, a->help_first, &a->theme);
@@ -384,7 +384,7 @@ static void help_key(struct app *a, enum gt_action act)
 	case GT_ACT_PAGE_UP: a->help_first = a->help_first > 10 ? a->help_first - 10 : 0; break;
 	case GT_ACT_PAGE_DOWN: a->help_first += 10; break;
 	case GT_ACT_HOME: a->help_first = 0; break;
-	case GT_ACT_END: a->help_first = gt_help_lines(); break;
+	case GT_ACT_END: a->help_first = gt_help_lines(COLS); break;
 	default: break;
 	}
 }

@@ -4,8 +4,9 @@
 
 #include "pane.h"
 
-/* How many lines the help text has (for scrolling). */
-int gt_help_lines(void);
+/* How many lines the help text has on a screen `width` columns wide (for
+ * scrolling): long lines wrap. */
+int gt_help_lines(int width);
 
 /* Draws the help from line `first` into the whole of w. */
 void gt_help_draw(WINDOW *w, int first, const struct gt_theme *t);

@@ -595,19 +595,30 @@ static void test_membar_group_usage(void)
 
 static void test_help_lists_every_key(void)
 {
-	int n = gt_help_lines();
-	WINDOW *w = newwin(n + 1, 120, 0, 0);
+	int n = gt_help_lines(160);
+	WINDOW *w = newwin(n + 1, 160, 0, 0);
 	gt_help_draw(w, 0, &theme);
 	const char *t = window_text(w);
 	for (size_t k = 0; k < gt_key_table_len; k++) {
 		if (!gt_key_table[k].help)
 			continue;
-		char want[128];
+		char want[160];
 		snprintf(want, sizeof(want), "  %-7s %s", gt_key_table[k].name, gt_key_table[k].help);
 		CHECK_HAS(t, want);
 	}
 	for (size_t p = 0; p < gt_pane_count; p++)
 		CHECK_HAS(t, gt_panes[p]->title);
+	delwin(w);
+	/* at 80 columns the long lines wrap: every word of every help text is
+	 * on screen, none cut at the edge */
+	int n80 = gt_help_lines(80);
+	CHECK(n80 > n);
+	w = newwin(n80 + 1, 80, 0, 0);
+	gt_help_draw(w, 0, &theme);
+	t = window_text(w);
+	CHECK_HAS(t, "again to stop");
+	CHECK_HAS(t, "back to the picker)");
+	CHECK_HAS(t, "(never shown as 0).");
 	delwin(w);
 	/* the keys the issue asks for are all bound */
 	const int required[] = { 'q', ' ', 'd', 'p', '+', '-', 's', '\t', 'h', '?', KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, '1', '9' };
