@@ -225,14 +225,18 @@ static bool hotspot_alloc_available(enum hotspot_gc gc)
 }
 
 /* Maps pid's perf-data file and checks that it is this process's. Returns
- * 0, or -1 with err; *stale says the file is an earlier process's. */
+ * 0, or -1 with err; *stale says the file is an earlier process's, or one
+ * the JVM is still creating (not yet sized), which a young JVM replaces or
+ * finishes within moments. */
 static int hotspot_open_file(struct gt_collector *c, pid_t pid, uid_t owner, bool *stale, struct gt_error *err)
 {
 	*stale = false;
 	if (hotspot_locate(pid, c->path, sizeof(c->path), err) != 0)
 		return -1;
-	if (hsperf_map_open(c->path, owner, &c->map, err) != 0)
+	if (hsperf_map_open(c->path, owner, &c->map, err) != 0) {
+		*stale = err && err->code == GT_EXIT_BAD_DATA;
 		return -1;
+	}
 	if (hsperf_init(&c->perf, c->map.base, c->map.size, c->path, err) != 0)
 		return -1;
 	if (hotspot_wait_accessible(c, err) != 0)

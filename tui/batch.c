@@ -118,17 +118,20 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 				break;
 			}
 			gt_derive(have_prev ? &prev : NULL, &cur, &derived);
-			if (batch_write(opt, out, gt_target_info(t), &derived,
-					batch_allocators(t, alloc_window, alloc_derived)) != 0) {
+			const struct gt_alloc_derived *ad = batch_allocators(t, alloc_window, alloc_derived);
+			/* The first sample is the start of the first interval, not an
+			 * output: alone it has no rate, and `-n 1` must give figures. */
+			if (have_prev && batch_write(opt, out, gt_target_info(t), &derived, ad) != 0) {
 				if (errno != EPIPE) {
 					gt_fail(err, GT_EXIT_FAILURE, "cannot write the output: %s", strerror(errno));
 					status = GT_EXIT_FAILURE;
 				}
 				break;
 			}
+			bool wrote = have_prev;
 			prev = cur;
 			have_prev = true;
-			if (opt->count && ++written >= opt->count)
+			if (wrote && opt->count && ++written >= opt->count)
 				break;
 			next_sample += opt->interval_ns;
 			/* After a stall (suspended, loaded machine) skip the missed

@@ -5,9 +5,10 @@
 require_java
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 
-# Started and watched at once: gctop must wait for the perf-data file and
+# Started and watched at once (busy for 30 s: it must outlive --list below
+# on a busy machine; the cleanup ends it): gctop must wait for the perf-data file and
 # for the JVM to finish initialising (accessible flag).
-start_java "$WORK/w.log" -Xmx48m -XX:+UseSerialGC -cp "$CLASSES" AllocWorkload small 20 4 1
+start_java "$WORK/w.log" -Xmx48m -XX:+UseSerialGC -cp "$CLASSES" AllocWorkload small 20 30 1
 "$GCTOP_BIN" -p "$JPID" --json -n 1 >"$WORK/first.json" 2>"$WORK/first.err"
 rc=$?
 check "a starting JVM is waited for (exit $rc: $(cat "$WORK/first.err"))" [ "$rc" -eq 0 ]
