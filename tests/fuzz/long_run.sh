@@ -3,6 +3,10 @@
 # `make fuzz` (clang, ASan + UBSan, UBSan fatal) and run it to a fixed number
 # of executions, one target at a time and at the lowest priority (the build
 # machines are shared). Usage: sh tests/fuzz/long_run.sh [runs] [target...]
+# MAX_LEN (default 8192) caps an input's size: real inputs are this small
+# (cgroup files, IPC replies, attach replies) or repeat one structure (perf
+# data entries, nettrace blocks), and libFuzzer slows down with big inputs.
+# MAX_TIME (seconds, default none) caps each target's run.
 # A crash leaves its input in build-fuzz/<target>.crash-*; copy it to
 # tests/fuzz/corpus/<name>/ once fixed.
 set -eu
@@ -22,7 +26,8 @@ for n in $TARGETS; do
 	mkdir -p "build-fuzz/$n.corpus"
 	start=$(date +%s)
 	rc=0
-	nice -n 19 "./build-fuzz/$n" -runs="$RUNS" -print_final_stats=1 \
+	nice -n 19 "./build-fuzz/$n" -runs="$RUNS" -print_final_stats=1 -max_len="${MAX_LEN:-8192}" \
+		${MAX_TIME:+-max_total_time=$MAX_TIME} \
 		-artifact_prefix="build-fuzz/$n." "build-fuzz/$n.corpus" "tests/fuzz/corpus/${n#fuzz_}" \
 		>"build-fuzz/$n.log" 2>&1 || rc=$?
 	end=$(date +%s)
