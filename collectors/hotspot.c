@@ -40,6 +40,10 @@ struct gt_collector {
 	int64_t last_pause_exit;
 	struct gt_u64 last_pause_ns;
 	struct gt_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
+	/* The perf-data file shrank under the mapping (its owner truncated
+	 * it): why, reported by the next sample. */
+	bool read_failed;
+	struct gt_error read_err;
 	/* The adaptive poll tick: what the last poll saw, and when a collection
 	 * or a change of eden was last seen. */
 	uint64_t seen_collections, seen_eden_used;
@@ -120,7 +124,11 @@ int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, cons
 
 static int hotspot_wait_accessible(struct gt_collector *c, struct gt_error *err)
 {
-	for (unsigned waited = 0; !hsperf_accessible(&c->perf); waited += HOTSPOT_WAIT_STEP_MS) {
+	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
+		if (hsperf_map_update(&c->map, err) != 0)
+			return -1;
+		if (hsperf_accessible(&c->perf))
+			break;
 		if (waited >= HOTSPOT_WAIT_MS)
 			return gt_fail(err, GT_EXIT_TIMEOUT,
 				       "the JVM (process %d) did not finish starting within %d s; try again once it runs",
@@ -162,11 +170,17 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 	}
 }
 
-/* Loads from the mapping only, ten times a second; with sampling on, also
+/* Copies the perf data and loads from the copy only, ten times a second; with sampling on, also
  * gctop's heartbeat to the agent, so that it never stops between two samples
  * of a long interval. */
 static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 {
+	if (c->read_failed)
+		return;
+	if (hsperf_map_update(&c->map, &c->read_err) != 0) {
+		c->read_failed = true;
+		return;
+	}
 	if (hsperf_refresh(&c->perf) > 0)
 		hotspot_counters_resolve(&c->counters, &c->perf);
 	struct hotspot_alloc_reading r;
@@ -275,6 +289,11 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	if (kill(c->pid, 0) != 0 && errno == ESRCH)
 		return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) has exited", (int)c->pid);
 	hotspot_poll(c, gt_mono_ns());
+	if (c->read_failed) {
+		if (err)
+			*err = c->read_err;
+		return -1;
+	}
 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
 	if (hotspot_alloc_available(c->counters.gc)) {
