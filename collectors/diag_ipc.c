@@ -45,7 +45,7 @@ static int connect_failed(pid_t pid, const char *path, int e, struct gt_error *e
 static int transaction_cut(pid_t pid, enum gt_wait_result w, int timeout_ms, struct gt_error *err)
 {
 	if (w == GT_WAIT_QUIT)
-		return gt_fail(err, GT_EXIT_OK, "interrupted");
+		return gt_wait_interrupted(err);
 	if (w == GT_WAIT_TIMEOUT)
 		return gt_fail(err, GT_EXIT_NO_DATA,
 			       "process %d did not answer on its diagnostics socket within %d ms", (int)pid, timeout_ms);

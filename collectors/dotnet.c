@@ -179,7 +179,7 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
 		if (kill(pid, 0) != 0 && errno == ESRCH)
 			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d exited before gctop could attach", (int)pid);
 		if (gt_wait_sleep(gt_wait_deadline_in_ms(100)) == GT_WAIT_QUIT)
-			return gt_fail(err, GT_EXIT_OK, "interrupted");
+			return gt_wait_interrupted(err);
 	}
 	if (diagnostics_disabled(pid))
 		return gt_fail(err, GT_EXIT_NO_DATA,

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../model/clock.h"
+#include "../model/wait.h"
 #include "collector.h"
 #include "hotspot_attach_sampler.h"
 #include "proc.h"
@@ -59,11 +60,12 @@ struct gt_collector {
 #define HOTSPOT_POLL_IDLE_NS 1000000000ull
 #define HOTSPOT_RECENT_GC_NS 3000000000ull
 
-static void hotspot_sleep_ms(unsigned ms)
+/* 0, or -1 with err set when the user asked to quit meanwhile. */
+static int hotspot_sleep_ms(unsigned ms, struct gt_error *err)
 {
-	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	if (gt_wait_sleep(gt_wait_deadline_in_ms(ms)) == GT_WAIT_QUIT)
+		return gt_wait_interrupted(err);
+	return 0;
 }
 
 /* Finds pid's file, waiting a little for a JVM that has only just started.
@@ -82,7 +84,8 @@ static int hotspot_locate(pid_t pid, char *path, size_t path_len, struct gt_erro
 			return 0;
 		if (flag || !young || waited >= HOTSPOT_WAIT_MS)
 			break;
-		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
+			return -1;
 	}
 	if (flag)
 		return gt_fail(err, GT_EXIT_NO_DATA,
@@ -135,7 +138,8 @@ static int hotspot_wait_accessible(struct gt_collector *c, struct gt_error *err)
 				       (int)c->pid, HOTSPOT_WAIT_MS / 1000);
 		if (!hotspot_find_alive(c->pid))
 			return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) exited while starting", (int)c->pid);
-		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
+			return -1;
 	}
 	if (hsperf_refresh(&c->perf) < 0)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);

@@ -144,8 +144,10 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, const ch
 					     ATTACH_SOCKET_WAIT_MS / 1000);
 				break;
 			}
-			struct timespec ts = { 0, step_ms * 1000000L };
-			nanosleep(&ts, NULL);
+			if (gt_wait_sleep(gt_wait_deadline_in_ms((unsigned)step_ms)) == GT_WAIT_QUIT) {
+				rc = gt_wait_interrupted(err);
+				break;
+			}
 			if (step_ms < 200)
 				step_ms += 20;
 		}

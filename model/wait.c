@@ -60,6 +60,11 @@ enum gt_wait_result gt_wait_fd(int fd, short events, uint64_t deadline_ns)
 	}
 }
 
+int gt_wait_interrupted(struct gt_error *err)
+{
+	return gt_fail(err, GT_EXIT_OK, "interrupted");
+}
+
 enum gt_wait_result gt_wait_sleep(uint64_t deadline_ns)
 {
 	enum gt_wait_result r = gt_wait_fd(-1, 0, deadline_ns);

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
+
 /* No deadline: wait for the descriptors or a signal only. */
 #define GT_WAIT_NEVER UINT64_MAX
 
@@ -37,6 +39,10 @@ enum gt_wait_result gt_wait_fd(int fd, short events, uint64_t deadline_ns);
 
 /* Sleeps until the deadline or a quit request: GT_WAIT_TIMEOUT or GT_WAIT_QUIT. */
 enum gt_wait_result gt_wait_sleep(uint64_t deadline_ns);
+
+/* Sets err for a wait ended by a quit request: status 0 (an interrupt is
+ * success, see EXIT STATUS) and no sentence worth printing. Returns -1. */
+int gt_wait_interrupted(struct gt_error *err);
 
 /* Exactly n bytes from / to a non-blocking descriptor by the deadline. */
 enum gt_wait_result gt_wait_read_all(int fd, void *buf, size_t n, uint64_t deadline_ns);
