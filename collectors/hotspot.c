@@ -116,6 +116,10 @@ int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, cons
 		return 0;
 	gt_u64_set(start_out, start_ms);
 	int64_t vm_ms = hsperf_load(c->create_vm_begin_ms);
+	/* HotSpot records the time only when it has finished creating the VM,
+	 * after it made the file accessible: 0 is a JVM still starting. */
+	if (vm_ms == 0)
+		return 0;
 	if (vm_ms + HOTSPOT_START_BEFORE_MS < (int64_t)start_ms || vm_ms > (int64_t)start_ms + HOTSPOT_START_AFTER_MS)
 		return gt_fail(err, GT_EXIT_NO_DATA,
 			       "%s was left by an earlier process with PID %d (its JVM started %.1f s %s this process); "
