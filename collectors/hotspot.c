@@ -117,9 +117,11 @@ int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, cons
 	gt_u64_set(start_out, start_ms);
 	int64_t vm_ms = hsperf_load(c->create_vm_begin_ms);
 	/* HotSpot records the time only when it has finished creating the VM,
-	 * after it made the file accessible: 0 is a JVM still starting. */
+	 * after it made the file accessible: 0 is a JVM still starting, which
+	 * the list skips until a later refresh (hotspot_open waits for it). */
 	if (vm_ms == 0)
-		return 0;
+		return gt_fail(err, GT_EXIT_TIMEOUT, "the JVM (process %d) is still starting; try again in a moment",
+			       (int)pid);
 	if (vm_ms + HOTSPOT_START_BEFORE_MS < (int64_t)start_ms || vm_ms > (int64_t)start_ms + HOTSPOT_START_AFTER_MS)
 		return gt_fail(err, GT_EXIT_NO_DATA,
 			       "%s was left by an earlier process with PID %d (its JVM started %.1f s %s this process); "
@@ -129,13 +131,25 @@ int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, cons
 	return 0;
 }
 
+/* The VM has been created: HotSpot sets sun.rt.createVmBeginTime then
+ * (a file without the counter is not waited for). */
+static bool hotspot_vm_created(const struct hsperf *p)
+{
+	int64_t v;
+	return hsperf_read_long(p, "sun.rt.createVmBeginTime", &v) != 0 || v != 0;
+}
+
+/* Waits until the JVM has made its file accessible and finished creating
+ * the VM, taking a fresh copy of the file each time. */
 static int hotspot_wait_accessible(struct gt_collector *c, struct gt_error *err)
 {
 	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
 		if (hsperf_map_update(&c->map, err) != 0)
 			return -1;
-		if (hsperf_accessible(&c->perf))
-			break;
+		if (hsperf_refresh(&c->perf) < 0)
+			return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);
+		if (hsperf_accessible(&c->perf) && hotspot_vm_created(&c->perf))
+			return 0;
 		if (waited >= HOTSPOT_WAIT_MS)
 			return gt_fail(err, GT_EXIT_TIMEOUT,
 				       "the JVM (process %d) did not finish starting within %d s; try again once it runs",
@@ -145,9 +159,6 @@ static int hotspot_wait_accessible(struct gt_collector *c, struct gt_error *err)
 		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
 			return -1;
 	}
-	if (hsperf_refresh(&c->perf) < 0)
-		return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);
-	return 0;
 }
 
 static void hotspot_note_pauses(struct gt_collector *c, bool count)
