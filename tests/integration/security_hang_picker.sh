@@ -3,7 +3,8 @@
 # diagnostics socket on the machine: a fake .NET process (as nobody) whose
 # replies come a byte at a time. The picker shows its list within 3 s and q
 # ends it within 1 s; Ctrl-C ends a full-screen gctop still waiting for the
-# target within 1 s, with status 0. (Before: a blank screen that ignored q
+# target within 1 s, with status 0, and q ends a session at once though its
+# StopTracing answer dribbles. (Before: a blank screen that ignored q
 # and Ctrl-C for as long as the reply took.)
 . tests/lib.sh
 . tests/tui/tui_common.shlib
@@ -43,4 +44,23 @@ if exit_within 1; then
 		[ "$st" = 0 ]
 else
 	fail "Ctrl-C did not end the full-screen view within 1 s"
+fi
+
+# q in the full-screen view of a session whose StopTracing answer dribbles:
+# gctop sends StopTracing on the way out but does not wait for the answer.
+stop_fake
+start_fake stop 0.45 || exit 0
+new_server
+rm -f "$WORK/status"
+start_gctop -p "$FAKE"
+if wait_screen "PID $FAKE" 10; then
+	t0=$(now_ms)
+	tm send-keys q
+	if exit_within 1; then
+		pass "q ends a .NET session within 1 s though StopTracing dribbles ($(($(now_ms) - t0)) ms), status $(wait_exit 1)"
+	else
+		fail "q did not end the .NET session within 1 s"
+	fi
+else
+	fail "the dashboard of the fake .NET process did not come up: $(screen | head -3)"
 fi
