@@ -24,13 +24,16 @@
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err);
 
 /* Runs ProcessInfo3, falling back to ProcessInfo2 and ProcessInfo on
- * "unknown command". timeout_ms bounds each connect, write and read. */
+ * "unknown command". timeout_ms bounds the whole command, fallbacks
+ * included (model/wait.h); a quit request ends it at once with err->code
+ * GT_EXIT_OK. */
 int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
 			 struct gt_diag_process_info *out, struct gt_error *err);
 
 /* Starts a streaming nettrace session, newest CollectTracing first and older
- * ones on "unknown command". Returns the connected socket, positioned at the
- * first byte of the nettrace stream, and the session id; -1 with err set. */
+ * ones on "unknown command", all within timeout_ms. Returns the connected
+ * non-blocking socket, positioned at the first byte of the nettrace stream,
+ * and the session id; -1 with err set. */
 int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
 			    const struct gt_diag_provider *providers, size_t n_providers,
 			    uint64_t *session_id, struct gt_error *err);
@@ -41,7 +44,8 @@ int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, ui
 				 const struct gt_diag_provider *providers, size_t n_providers,
 				 uint64_t *session_id, struct gt_error *err);
 
-/* Sends StopTracing for session_id on a new connection. 0, or -1. */
+/* Sends StopTracing for session_id on a new connection and reads the
+ * answer, all within timeout_ms. 0, or -1. */
 int gt_diag_stop_tracing(const char *path, int timeout_ms, uint64_t session_id);
 
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../model/clock.h"
+#include "../model/wait.h"
 #include "collector.h"
 #include "diag_ipc.h"
 #include "../model/allocators.h"
@@ -177,8 +178,8 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
 			return rc;
 		if (kill(pid, 0) != 0 && errno == ESRCH)
 			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d exited before gctop could attach", (int)pid);
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
+		if (gt_wait_sleep(gt_wait_deadline_in_ms(100)) == GT_WAIT_QUIT)
+			return gt_wait_interrupted(err);
 	}
 	if (diagnostics_disabled(pid))
 		return gt_fail(err, GT_EXIT_NO_DATA,
@@ -467,14 +468,12 @@ static void harvest_rundown(struct gt_collector *c)
 	if (parser) {
 		gt_diag_stop_tracing(c->socket_path, 200, id);
 		static uint8_t buf[65536];
-		uint64_t deadline = gt_mono_ns() + (uint64_t)RUNDOWN_TIMEOUT_MS * 1000000u;
+		uint64_t deadline = gt_wait_deadline_in_ms(RUNDOWN_TIMEOUT_MS);
 		for (;;) {
-			struct pollfd pfd = { fd, POLLIN, 0 };
-			uint64_t now = gt_mono_ns();
-			if (now >= deadline || poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1) <= 0)
+			if (gt_wait_fd(fd, POLLIN, deadline) != GT_WAIT_READY)
 				break;
 			ssize_t n = read(fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n <= 0 || gt_nettrace_feed(parser, buf, (size_t)n) != 0)
 				break;

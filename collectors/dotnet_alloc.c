@@ -271,6 +271,19 @@ void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_
 	add_to(&a->by_type, site_index(&a->by_type, type, e.heap), e.weight);
 }
 
+/* Weights summed from a hostile stream can pass 2^64 (AllocationAmount64 is
+ * the target's word); converting such a double to an integer is undefined,
+ * so the sum saturates. NaN cannot occur (weights are finite and >= 0) but
+ * costs nothing to map to 0. */
+static uint64_t bytes_u64(double d)
+{
+	if (!(d > 0))
+		return 0;
+	if (d >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)d;
+}
+
 static int by_bytes_desc(const void *x, const void *y)
 {
 	const struct site *a = *(const struct site *const *)x, *b = *(const struct site *const *)y;
@@ -297,7 +310,7 @@ static void fill_table(const struct site_table *t, struct gt_alloc_table *out)
 		struct gt_alloc_site *s = &out->sites[i];
 		memcpy(s->name, order[i]->name, sizeof(s->name));
 		s->heap = order[i]->heap;
-		s->bytes = (uint64_t)order[i]->bytes;
+		s->bytes = bytes_u64(order[i]->bytes);
 		s->count = order[i]->count;
 	}
 	out->n = (unsigned)shown;
@@ -315,7 +328,7 @@ void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_all
 		snprintf(s->message, sizeof(s->message),
 			 "AllocationTick gives each ~100 KB to one object's type and stack: shares are biased");
 	s->samples = a->samples;
-	s->est_bytes = (uint64_t)a->est_bytes;
+	s->est_bytes = bytes_u64(a->est_bytes);
 	fill_table(&a->by_frame, &s->by_frame);
 	fill_table(&a->by_type, &s->by_type);
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../model/clock.h"
+#include "../model/wait.h"
 #include "collector.h"
 #include "hotspot_attach_sampler.h"
 #include "proc.h"
@@ -40,6 +41,10 @@ struct gt_collector {
 	int64_t last_pause_exit;
 	struct gt_u64 last_pause_ns;
 	struct gt_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
+	/* The perf-data file shrank under the mapping (its owner truncated
+	 * it): why, reported by the next sample. */
+	bool read_failed;
+	struct gt_error read_err;
 	/* The adaptive poll tick: what the last poll saw, and when a collection
 	 * or a change of eden was last seen. */
 	uint64_t seen_collections, seen_eden_used;
@@ -55,11 +60,12 @@ struct gt_collector {
 #define HOTSPOT_POLL_IDLE_NS 1000000000ull
 #define HOTSPOT_RECENT_GC_NS 3000000000ull
 
-static void hotspot_sleep_ms(unsigned ms)
+/* 0, or -1 with err set when the user asked to quit meanwhile. */
+static int hotspot_sleep_ms(unsigned ms, struct gt_error *err)
 {
-	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	if (gt_wait_sleep(gt_wait_deadline_in_ms(ms)) == GT_WAIT_QUIT)
+		return gt_wait_interrupted(err);
+	return 0;
 }
 
 /* Finds pid's file, waiting a little for a JVM that has only just started.
@@ -78,7 +84,8 @@ static int hotspot_locate(pid_t pid, char *path, size_t path_len, struct gt_erro
 			return 0;
 		if (flag || !young || waited >= HOTSPOT_WAIT_MS)
 			break;
-		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
+			return -1;
 	}
 	if (flag)
 		return gt_fail(err, GT_EXIT_NO_DATA,
@@ -109,6 +116,12 @@ int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, cons
 		return 0;
 	gt_u64_set(start_out, start_ms);
 	int64_t vm_ms = hsperf_load(c->create_vm_begin_ms);
+	/* HotSpot records the time only when it has finished creating the VM,
+	 * after it made the file accessible: 0 is a JVM still starting, which
+	 * the list skips until a later refresh (hotspot_open waits for it). */
+	if (vm_ms == 0)
+		return gt_fail(err, GT_EXIT_TIMEOUT, "the JVM (process %d) is still starting; try again in a moment",
+			       (int)pid);
 	if (vm_ms + HOTSPOT_START_BEFORE_MS < (int64_t)start_ms || vm_ms > (int64_t)start_ms + HOTSPOT_START_AFTER_MS)
 		return gt_fail(err, GT_EXIT_NO_DATA,
 			       "%s was left by an earlier process with PID %d (its JVM started %.1f s %s this process); "
@@ -118,20 +131,34 @@ int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, cons
 	return 0;
 }
 
+/* The VM has been created: HotSpot sets sun.rt.createVmBeginTime then
+ * (a file without the counter is not waited for). */
+static bool hotspot_vm_created(const struct hsperf *p)
+{
+	int64_t v;
+	return hsperf_read_long(p, "sun.rt.createVmBeginTime", &v) != 0 || v != 0;
+}
+
+/* Waits until the JVM has made its file accessible and finished creating
+ * the VM, taking a fresh copy of the file each time. */
 static int hotspot_wait_accessible(struct gt_collector *c, struct gt_error *err)
 {
-	for (unsigned waited = 0; !hsperf_accessible(&c->perf); waited += HOTSPOT_WAIT_STEP_MS) {
+	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
+		if (hsperf_map_update(&c->map, err) != 0)
+			return -1;
+		if (hsperf_refresh(&c->perf) < 0)
+			return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);
+		if (hsperf_accessible(&c->perf) && hotspot_vm_created(&c->perf))
+			return 0;
 		if (waited >= HOTSPOT_WAIT_MS)
 			return gt_fail(err, GT_EXIT_TIMEOUT,
 				       "the JVM (process %d) did not finish starting within %d s; try again once it runs",
 				       (int)c->pid, HOTSPOT_WAIT_MS / 1000);
 		if (!hotspot_find_alive(c->pid))
 			return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) exited while starting", (int)c->pid);
-		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
+			return -1;
 	}
-	if (hsperf_refresh(&c->perf) < 0)
-		return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);
-	return 0;
 }
 
 static void hotspot_note_pauses(struct gt_collector *c, bool count)
@@ -162,11 +189,17 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 	}
 }
 
-/* Loads from the mapping only, ten times a second; with sampling on, also
+/* Copies the perf data and loads from the copy only, ten times a second; with sampling on, also
  * gctop's heartbeat to the agent, so that it never stops between two samples
  * of a long interval. */
 static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 {
+	if (c->read_failed)
+		return;
+	if (hsperf_map_update(&c->map, &c->read_err) != 0) {
+		c->read_failed = true;
+		return;
+	}
 	if (hsperf_refresh(&c->perf) > 0)
 		hotspot_counters_resolve(&c->counters, &c->perf);
 	struct hotspot_alloc_reading r;
@@ -268,7 +301,8 @@ static int hotspot_open_fresh_file(struct gt_collector *c, pid_t pid, uid_t owne
 		hsperf_free(&c->perf);
 		hsperf_map_close(&c->map);
 		memset(&c->counters, 0, sizeof(c->counters));
-		hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS);
+		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
+			return -1;
 	}
 }
 
@@ -314,6 +348,11 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	if (kill(c->pid, 0) != 0 && errno == ESRCH)
 		return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) has exited", (int)c->pid);
 	hotspot_poll(c, gt_mono_ns());
+	if (c->read_failed) {
+		if (err)
+			*err = c->read_err;
+		return -1;
+	}
 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
 	if (hotspot_alloc_available(c->counters.gc)) {

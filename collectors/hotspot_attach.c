@@ -16,12 +16,14 @@
 #include <unistd.h>
 
 #include "../model/clock.h"
+#include "../model/wait.h"
 #include "hotspot.h"
 #include "hotspot_attach.h"
 #include "hsperf.h"
 
 #define ATTACH_SOCKET_WAIT_MS 5000
-#define ATTACH_IO_TIMEOUT_MS 10000
+/* The whole request and reply; a JVM loads the agent well within it. */
+#define ATTACH_IO_TIMEOUT_MS 5000
 #define ATTACH_REPLY_MAX 65536
 
 int gt_attach_read_status(pid_t pid, struct gt_attach_status *st, struct gt_error *err)
@@ -142,8 +144,10 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, const ch
 					     ATTACH_SOCKET_WAIT_MS / 1000);
 				break;
 			}
-			struct timespec ts = { 0, step_ms * 1000000L };
-			nanosleep(&ts, NULL);
+			if (gt_wait_sleep(gt_wait_deadline_in_ms((unsigned)step_ms)) == GT_WAIT_QUIT) {
+				rc = gt_wait_interrupted(err);
+				break;
+			}
 			if (step_ms < 200)
 				step_ms += 20;
 		}
@@ -153,14 +157,11 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, const ch
 	return rc;
 }
 
+/* One deadline for the whole conversation (model/wait.h), which a quit
+ * request also ends. */
 static int wait_io(int fd, short events, uint64_t deadline)
 {
-	uint64_t now = gt_mono_ns();
-	if (now >= deadline)
-		return -1;
-	struct pollfd p = { .fd = fd, .events = events };
-	int r = poll(&p, 1, (int)((deadline - now) / 1000000ull) + 1);
-	return r > 0 ? 0 : -1;
+	return gt_wait_fd(fd, events, deadline) == GT_WAIT_READY ? 0 : -1;
 }
 
 /* One request, one reply: v1 framing, "1\0cmd\0arg0\0arg1\0arg2\0". */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../model/clock.h"
+#include "../model/wait.h"
 #include "hotspot_attach.h"
 #include "segment_reader.h"
 
@@ -109,8 +110,8 @@ static int sampler_wait_running(struct gt_sampler *m, struct gt_error *err)
 			return gt_fail(err, GT_EXIT_TIMEOUT,
 				       "gctop's agent in JVM %d did not start sampling within %d s", (int)m->pid,
 				       SAMPLER_START_WAIT_MS / 1000);
-		struct timespec ts = { 0, 50000000L };
-		nanosleep(&ts, NULL);
+		if (gt_wait_sleep(gt_wait_deadline_in_ms(50)) == GT_WAIT_QUIT)
+			return gt_wait_interrupted(err);
 	}
 }
 

@@ -336,8 +336,10 @@ int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_
 		if (!k->last_entry || !k->last_exit)
 			continue;
 		int64_t entry = hsperf_load(k->last_entry), exit = hsperf_load(k->last_exit);
-		/* entry > exit: a pause of this collector is under way. */
-		if (exit <= 0 || entry > exit)
+		/* entry > exit: a pause of this collector is under way. A
+		 * negative tick count is no real one (and exit - entry of it
+		 * could overflow). */
+		if (exit <= 0 || entry < 0 || entry > exit)
 			continue;
 		if (found < 0 || exit > best_exit) {
 			best_exit = exit;

@@ -98,19 +98,34 @@ int hsperf_read_string(const struct hsperf *p, const char *name, char *out, size
 
 void hsperf_free(struct hsperf *p);
 
-/* A read-only shared mapping of a live perf-data file. */
+/* A read-only shared mapping of a live perf-data file, read through a
+ * private copy. The file's owner can truncate it under the mapping, and a
+ * load past the new end would kill gctop with SIGBUS; so the mapping is only
+ * read by hsperf_map_update, which checks the size first and survives a
+ * truncation racing that check. The parser (hsperf_init) reads `base`, the
+ * private copy, whose counters change only at each update. */
 struct hsperf_map {
-	const uint8_t *base;
+	const uint8_t *base;     /* the private copy, 8-byte aligned */
 	size_t size;
 	dev_t dev;
 	ino_t ino;
+	const uint8_t *shared;   /* the mapping */
+	int fd;                  /* kept to see the file's size */
+	char path[256];          /* for messages (cut if longer) */
 };
 
 /* Opens path without following links and maps it after checking that it is
  * a regular file owned by owner_uid (and by us unless we are root), not
  * group/world-writable, with one link, and of a page-multiple size of at most
- * HSPERF_MAX_FILE_SIZE. Never locks the file. Returns 0, or -1 with err. */
+ * HSPERF_MAX_FILE_SIZE, then takes the first copy. Never locks the file.
+ * Returns 0, or -1 with err. */
 int hsperf_map_open(const char *path, uid_t owner_uid, struct hsperf_map *out, struct gt_error *err);
+
+/* Refreshes the private copy from the mapping. Returns 0, or -1 with err
+ * (GT_EXIT_BAD_DATA) when the file shrank under it; the copy then keeps its
+ * last contents. */
+int hsperf_map_update(struct hsperf_map *m, struct gt_error *err);
+
 void hsperf_map_close(struct hsperf_map *m);
 
 #endif

@@ -7,10 +7,81 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The way back out of a copy that touched a page the owner truncated away.
+ * gctop has one thread and one copy runs at a time; the handler is only
+ * installed around the copy, so a SIGBUS anywhere else still crashes (and
+ * restores the terminal) as before. */
+static sigjmp_buf copy_env;
+static volatile sig_atomic_t copy_active;
+
+static void on_copy_sigbus(int sig)
+{
+	if (copy_active)
+		siglongjmp(copy_env, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Word by word with relaxed loads, as the parser used to read the mapping:
+ * the JVM stores its counters as whole aligned words, so none is torn. */
+static void copy_words(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	const uint64_t *s = (const uint64_t *)(const void *)src;
+	uint64_t *d = (uint64_t *)(void *)dst;
+	for (size_t i = 0; i < n / sizeof(uint64_t); i++)
+		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+}
+
+/* 0, or -1 when the copy hit SIGBUS. */
+static int guarded_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_copy_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	int rc = 0;
+	if (sigsetjmp(copy_env, 1) == 0) {
+		copy_active = 1;
+		copy_words(dst, src, n);
+	} else {
+		rc = -1;
+	}
+	copy_active = 0;
+	sigaction(SIGBUS, &old, NULL);
+	return rc;
+}
+
+static int shrank(const struct hsperf_map *m, long long now, struct gt_error *err)
+{
+	if (now < 0)
+		return gt_fail(err, GT_EXIT_BAD_DATA, "%s was truncated while gctop read it; its owner cut it short",
+			       m->path);
+	return gt_fail(err, GT_EXIT_BAD_DATA, "%s shrank from %zu to %lld bytes while gctop read it; its owner cut it short",
+		       m->path, m->size, now);
+}
+
+int hsperf_map_update(struct hsperf_map *m, struct gt_error *err)
+{
+	struct stat st;
+	if (fstat(m->fd, &st) != 0)
+		return gt_fail(err, GT_EXIT_FAILURE, "cannot examine %s: %s", m->path, strerror(errno));
+	if (st.st_size < 0 || (unsigned long long)st.st_size < m->size)
+		return shrank(m, (long long)st.st_size, err);
+	/* The owner may still truncate between fstat and the copy. */
+	if (guarded_copy((uint8_t *)m->base, m->shared, m->size) != 0)
+		return shrank(m, -1, err);
+	return 0;
+}
 
 static int hsperf_map_check(const char *path, const struct stat *st, uid_t owner_uid, struct gt_error *err)
 {
@@ -70,19 +141,34 @@ int hsperf_map_open(const char *path, uid_t owner_uid, struct hsperf_map *out, s
 	}
 	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	int e = errno;
-	close(fd);
-	if (m == MAP_FAILED)
-		return gt_fail(err, GT_EXIT_FAILURE, "cannot map %s: %s", path, strerror(e));
-	out->base = m;
+	void *copy = m == MAP_FAILED ? NULL : aligned_alloc(sizeof(uint64_t), (size_t)st.st_size);
+	if (!copy) {
+		if (m != MAP_FAILED)
+			munmap(m, (size_t)st.st_size);
+		close(fd);
+		return m == MAP_FAILED ? gt_fail(err, GT_EXIT_FAILURE, "cannot map %s: %s", path, strerror(e))
+				       : gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	}
+	out->shared = m;
+	out->base = copy;
+	out->fd = fd;
 	out->size = (size_t)st.st_size;
 	out->dev = st.st_dev;
 	out->ino = st.st_ino;
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	if (hsperf_map_update(out, err) != 0) {
+		hsperf_map_close(out);
+		return -1;
+	}
 	return 0;
 }
 
 void hsperf_map_close(struct hsperf_map *m)
 {
-	if (m->base)
-		munmap((void *)m->base, m->size);
+	if (m->shared)
+		munmap((void *)m->shared, m->size);
+	free((void *)m->base);
+	if (m->shared)
+		close(m->fd);
 	memset(m, 0, sizeof(*m));
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "../model/clock.h"
+#include "../model/wait.h"
 #include "cgroup.h"
 #include "proc.h"
 
@@ -40,8 +41,10 @@ static const struct gt_collector_ops *find_runtime(pid_t pid, struct gt_error *e
 		if (!gt_proc_exists(pid) || gt_proc_start_time_ms(pid, &start_ms) != 0 ||
 		    (uint64_t)gt_wall_ms() >= start_ms + TARGET_EXEC_GRACE_MS)
 			break;
-		struct timespec step = { 0, TARGET_PROBE_STEP_MS * 1000000L };
-		nanosleep(&step, NULL);
+		if (gt_wait_sleep(gt_wait_deadline_in_ms(TARGET_PROBE_STEP_MS)) == GT_WAIT_QUIT) {
+			gt_wait_interrupted(err);
+			return NULL;
+		}
 	}
 	gt_fail(err, GT_EXIT_NOT_RUNTIME,
 		"process %d is neither a JVM with perf data nor a .NET process; "

@@ -9,27 +9,16 @@
 #include "../collectors/target.h"
 #include "../model/clock.h"
 #include "../model/derive.h"
+#include "../model/quit.h"
+#include "../model/wait.h"
 #include "../views/json_writer.h"
 #include "../views/text_writer.h"
 #include "deadline.h"
 
-static volatile sig_atomic_t batch_stop;
-
-static void batch_on_signal(int sig)
-{
-	(void)sig;
-	batch_stop = 1;
-}
-
 static void batch_install_signals(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = batch_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* The quit flag also ends a collector's wait on a slow target. */
+	gt_quit_install();
 	/* `gctop --json | head` must end quietly: a closed pipe is seen as EPIPE. */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -73,16 +62,11 @@ static const struct gt_alloc_derived *batch_allocators(struct gt_target *t, stru
 	return a;
 }
 
-/* Waits until `deadline` or until the collector's descriptor is readable. */
+/* Waits until `deadline`, until the collector's descriptor is readable or
+ * until quit. */
 static void batch_wait(int fd, uint64_t deadline)
 {
-	uint64_t now = gt_mono_ns();
-	if (deadline <= now)
-		return;
-	/* Round up so we never wake a hair early and spin once more. */
-	int timeout_ms = (int)((deadline - now + 999999) / 1000000);
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	poll(&p, fd >= 0 ? 1 : 0, timeout_ms);
+	gt_wait_fd(fd, POLLIN, deadline);
 }
 
 int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
@@ -90,14 +74,14 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	batch_install_signals();
 	struct gt_target *t = gt_target_open(opt->pid, err);
 	if (!t)
-		return err->code;
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	struct gt_alloc_window *alloc_window = NULL;
 	struct gt_alloc_derived *alloc_derived = NULL;
 	if (batch_start_allocators(opt, t, &alloc_window, &alloc_derived, err) != 0) {
 		free(alloc_window);
 		free(alloc_derived);
 		gt_target_close(t);
-		return err->code;
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	}
 
 	struct gt_sample prev, cur;
@@ -110,11 +94,11 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	uint64_t poll_every = gt_target_poll_interval_ns(t);
 	uint64_t next_poll = poll_every ? now + poll_every : UINT64_MAX;
 
-	while (!batch_stop) {
+	while (!gt_quit_requested()) {
 		now = gt_mono_ns();
 		if (now >= next_sample) {
 			if (gt_target_sample(t, &cur, err) != 0) {
-				status = err->code;
+				status = gt_quit_requested() ? GT_EXIT_OK : err->code;
 				break;
 			}
 			gt_derive(have_prev ? &prev : NULL, &cur, &derived);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "../model/clock.h"
+#include "../model/quit.h"
+#include "../model/wait.h"
 #include "../views/pane_help.h"
 #include "../views/pane_picker.h"
 #include "dashboard.h"
@@ -500,7 +502,7 @@ static void handle_key(struct app *a, int ch)
 
 static void run(struct app *a)
 {
-	while (!a->quit && !gt_term_quit_signal) {
+	while (!a->quit && !gt_quit_requested()) {
 		if (gt_term_resized) {
 			gt_term_resized = 0;
 			gt_term_apply_resize();
@@ -531,7 +533,6 @@ static void run(struct app *a)
 		uint64_t deadline = a->next_sample < a->next_poll ? a->next_sample : a->next_poll;
 		if (a->note[0] && a->note_until < deadline)
 			deadline = a->note_until;
-		int timeout = deadline == NEVER ? -1 : gt_deadline_timeout_ms(deadline, gt_mono_ns());
 		struct pollfd fds[1 + LOOP_MAX_WAIT_FDS] = { { .fd = STDIN_FILENO, .events = POLLIN } };
 		int wfds[LOOP_MAX_WAIT_FDS];
 		size_t nw = 0;
@@ -545,12 +546,12 @@ static void run(struct app *a)
 		for (size_t i = 0; i < nw; i++)
 			fds[1 + i] = (struct pollfd){ .fd = wfds[i], .events = POLLIN };
 		nfds_t nfds = (nfds_t)(1 + nw);
-		int r = poll(fds, nfds, timeout);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
+		/* Race-free against a quit signal landing just before the wait. */
+		int r = gt_wait_poll(fds, nfds, deadline == NEVER ? GT_WAIT_NEVER : deadline);
+		if (r == GT_WAIT_TIMEOUT || r == GT_WAIT_SIGNAL || r == GT_WAIT_QUIT)
+			continue;
+		if (r < 0)
 			break;
-		}
 		/* The terminal went away (ssh dropped): leave at once. */
 		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			break;
@@ -586,9 +587,15 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	gt_picker_init(&a->picker);
 	/* Open the target before the screen: a bad PID is one sentence on a
 	 * normal terminal, not a flash of the alternate screen. */
+	/* Before the target is opened: an interrupt while it answers slowly
+	 * ends gctop at once (and with status 0, as documented). */
+	gt_quit_install();
 	if (opt->pid) {
-		if (gt_dashboard_open(&a->db, opt->pid, err) != 0)
+		if (gt_dashboard_open(&a->db, opt->pid, err) != 0) {
+			if (gt_quit_requested())
+				return GT_EXIT_OK;
 			return err->code ? (int)err->code : GT_EXIT_FAILURE;
+		}
 		a->in_dashboard = true;
 	} else {
 		a->picker_mode = true;
@@ -609,6 +616,8 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 		start_allocators(a);
 
 	run(a);
+	/* Leaving: the teardown's exchanges (StopTracing) do not wait for answers. */
+	gt_quit_by_key();
 
 	if (a->body)
 		delwin(a->body);

@@ -9,6 +9,7 @@
 
 #include "../collectors/target.h"
 #include "../model/clock.h"
+#include "../model/sanitize.h"
 #include "../views/json_writer.h"
 #include "../views/text_writer.h"
 #include "batch.h"
@@ -87,7 +88,10 @@ int main(int argc, char **argv)
 		status = gt_batch_run(&opt, stdout, &err);
 		break;
 	}
-	if (status != GT_EXIT_OK && err.msg[0])
-		fprintf(stderr, "gctop: %s\n", err.msg);
+	if (status != GT_EXIT_OK && err.msg[0]) {
+		/* A message may quote a path or name the target chose. */
+		char clean[sizeof(err.msg)];
+		fprintf(stderr, "gctop: %s\n", gt_sanitize(clean, sizeof(clean), err.msg, gt_sanitize_terminal_mode()));
+	}
 	return status;
 }

@@ -1,18 +1,14 @@
 #include "term.h"
 
+#include "../model/quit.h"
+
 #include <ncurses.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-volatile sig_atomic_t gt_term_quit_signal;
 volatile sig_atomic_t gt_term_resized;
 static volatile sig_atomic_t screen_open;
-
-static void on_quit(int sig)
-{
-	gt_term_quit_signal = sig;
-}
 
 static void on_winch(int sig)
 {
@@ -46,10 +42,9 @@ static void install(int sig, void (*fn)(int), int flags)
 
 int gt_term_open(void)
 {
-	/* No SA_RESTART: the signal must end the loop's poll() at once. */
-	install(SIGINT, on_quit, 0);
-	install(SIGTERM, on_quit, 0);
-	install(SIGHUP, on_quit, 0);
+	/* No SA_RESTART: the signal must end the loop's poll() at once; the
+	 * flag (model/quit.h) also ends any collector's wait. */
+	gt_quit_install();
 	install(SIGWINCH, on_winch, 0);
 	/* A write to a terminal that went away must not kill us before the
 	 * terminal modes are restored; the write simply fails. */

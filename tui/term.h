@@ -6,9 +6,9 @@
 #include <signal.h>
 #include <stdbool.h>
 
-/* Set by signal handlers, read and cleared by the loop. */
-extern volatile sig_atomic_t gt_term_quit_signal;  /* SIGINT, SIGTERM, SIGHUP: the signal number */
-extern volatile sig_atomic_t gt_term_resized;      /* SIGWINCH */
+/* Set by the SIGWINCH handler, read and cleared by the loop. SIGINT,
+ * SIGTERM and SIGHUP set the quit flag of model/quit.h. */
+extern volatile sig_atomic_t gt_term_resized;
 
 /* Installs the handlers (before initscr, so ncurses keeps its own away),
  * opens the screen on the alternate buffer. Returns 0, or -1 when the

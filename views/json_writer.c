@@ -1,8 +1,11 @@
 #include "json_writer.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "../model/sanitize.h"
 
 /* json-c writes NaN and Infinity as bare words, which is not JSON: every
  * double goes through here, and so does every "n/a". */
@@ -18,9 +21,23 @@ static struct json_object *ju64(struct gt_u64 v)
 	return v.valid ? json_object_new_uint64(v.value) : NULL;
 }
 
+/* Every string may come from the target: cleaned of control characters
+ * and broken UTF-8 (model/sanitize.h), so the document is always valid
+ * UTF-8 and prints safely. Cleaning never lengthens a string. */
+static struct json_object *jtext(const char *s)
+{
+	size_t size = strlen(s) + 1;
+	char *clean = malloc(size);
+	if (!clean)
+		return NULL;
+	struct json_object *o = json_object_new_string(gt_sanitize(clean, size, s, GT_SANITIZE_UTF8));
+	free(clean);
+	return o;
+}
+
 static struct json_object *jstr(const char *s)
 {
-	return s && *s ? json_object_new_string(s) : NULL;
+	return s && *s ? jtext(s) : NULL;
 }
 
 static struct json_object *jseconds(struct gt_u64 ns)
@@ -73,7 +90,7 @@ static struct json_object *generations_array(const struct gt_derived *d)
 	for (unsigned i = 0; i < s->n_generations; i++) {
 		const struct gt_generation *g = &s->generations[i];
 		struct json_object *o = json_object_new_object();
-		add(o, "name", json_object_new_string(g->name));
+		add(o, "name", jtext(g->name));
 		add(o, "collections", ju64(g->collections));
 		add(o, "collections_since", json_object_new_string(gt_alloc_since_name(s->collections_since)));
 		add(o, "collections_delta", ju64(d->generations[i].collections));
@@ -94,7 +111,7 @@ static struct json_object *collectors_array(const struct gt_derived *d)
 	for (unsigned i = 0; i < s->n_collectors; i++) {
 		const struct gt_collector_stat *c = &s->collectors[i];
 		struct json_object *o = json_object_new_object();
-		add(o, "name", json_object_new_string(c->name));
+		add(o, "name", jtext(c->name));
 		add(o, "collections", ju64(c->invocations));
 		add(o, "collections_delta", ju64(d->collectors[i].invocations));
 		add(o, "time_s", jseconds(c->time_ns));
@@ -271,7 +288,7 @@ static struct json_object *allocator_sites(const struct gt_alloc_rate *r, unsign
 	struct json_object *a = json_object_new_array_ext((int)shown);
 	for (unsigned i = 0; i < shown; i++) {
 		struct json_object *o = json_object_new_object();
-		add(o, name_key, json_object_new_string(r[i].name));
+		add(o, name_key, jtext(r[i].name));
 		if (heap)
 			add(o, "heap", jstr(gt_alloc_heap_name(r[i].heap)));
 		add(o, "bytes_per_s", jdouble(r[i].bytes_per_s));

@@ -7,12 +7,17 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "../model/sanitize.h"
 #include "pane.h"
 
 /* Converts UTF-8 text (which may come from the target's command line) to at
- * most max_cols display columns; unprintable or invalid bytes become '?'. */
-static int clip_wide(const char *s, int max_cols, wchar_t *out, int out_len)
+ * most max_cols display columns. The text is cleaned by the sanitiser every
+ * writer uses (model/sanitize.h) first; what the locale still cannot show
+ * becomes '?'. */
+static int clip_wide(const char *text, int max_cols, wchar_t *out, int out_len)
 {
+	char clean[1024];
+	const char *s = gt_sanitize(clean, sizeof(clean), text, gt_sanitize_terminal_mode());
 	mbstate_t st;
 	memset(&st, 0, sizeof(st));
 	int cols = 0, n = 0;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../model/sanitize.h"
 #include "format.h"
 
 /* Each figure gets its own buffer: printf arguments are evaluated in no
@@ -17,6 +18,25 @@ static const char *fig_share(struct text_fig *f, struct gt_f64 v) { return gt_fo
 static const char *fig_dur(struct text_fig *f, struct gt_u64 v) { return gt_format_duration_ns(f->s, sizeof(f->s), v); }
 static const char *fig_count(struct text_fig *f, struct gt_u64 v) { return gt_format_count(f->s, sizeof(f->s), v); }
 
+/* A string from the target, cleaned of escapes and broken UTF-8
+ * (model/sanitize.h); one buffer per argument, as for figures. */
+struct text_str {
+	char s[1024];
+};
+
+/* At most max bytes of s (0: as many as fit), never a cut character, so a
+ * fixed-width column cannot split one either. */
+static const char *clean_n(struct text_str *b, size_t max, const char *s)
+{
+	size_t size = max && max < sizeof(b->s) ? max + 1 : sizeof(b->s);
+	return gt_sanitize(b->s, size, s, gt_sanitize_terminal_mode());
+}
+
+static const char *clean(struct text_str *b, const char *s)
+{
+	return clean_n(b, 0, s);
+}
+
 static void write_header(FILE *out, const struct gt_target_info *info, const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
@@ -30,13 +50,14 @@ static void write_header(FILE *out, const struct gt_target_info *info, const str
 		snprintf(interval, sizeof(interval), "%.2fs", d->interval_s.value);
 	else
 		snprintf(interval, sizeof(interval), "n/a");
+	struct text_str version, gc, mode, cmd;
 	fprintf(out, "gctop - %s  pid %d  %s %s  %s%s%s  interval %s  %s\n", when, (int)s->pid,
-		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
-		info->gc_name[0] ? info->gc_name : "n/a", info->gc_mode[0] ? " " : "", info->gc_mode,
-		interval, s->state == GT_TARGET_EXITED ? "EXITED" : "live");
-	fprintf(out, "Command: %s\n", info->main_class[0] ? info->main_class : info->command_line);
+		gt_runtime_name(info->runtime), info->runtime_version[0] ? clean(&version, info->runtime_version) : "n/a",
+		info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", info->gc_mode[0] ? " " : "",
+		clean(&mode, info->gc_mode), interval, s->state == GT_TARGET_EXITED ? "EXITED" : "live");
+	fprintf(out, "Command: %s\n", clean(&cmd, info->main_class[0] ? info->main_class : info->command_line));
 	if (info->heap_flags[0])
-		fprintf(out, "Flags:   %s\n", info->heap_flags);
+		fprintf(out, "Flags:   %s\n", clean(&cmd, info->heap_flags));
 }
 
 static void write_alloc(FILE *out, const struct gt_derived *d)
@@ -66,24 +87,25 @@ static void write_generations(FILE *out, const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
 	struct text_fig a, b, c;
+	struct text_str name;
 
 	fprintf(out, "GC:     ");
 	for (unsigned i = 0; i < s->n_generations; i++) {
 		const struct gt_generation *g = &s->generations[i];
 		struct gt_u64 delta = d->generations[i].collections;
-		fprintf(out, "%s %s %s", i ? "," : "", g->name, fig_count(&a, g->collections));
+		fprintf(out, "%s %s %s", i ? "," : "", clean(&name, g->name), fig_count(&a, g->collections));
 		if (delta.valid)
 			fprintf(out, " (+%llu)", (unsigned long long)delta.value);
 	}
 	if (s->n_generations && s->collections_since == GT_ALLOC_SINCE_ATTACH)
 		fprintf(out, " since attach");
 	if (s->last_gc_cause[0])
-		fprintf(out, "   last cause: %s", s->last_gc_cause);
+		fprintf(out, "   last cause: %s", clean(&name, s->last_gc_cause));
 	fprintf(out, "%s\n", s->gc_in_progress ? "   [collecting]" : "");
 
 	for (unsigned i = 0; i < s->n_generations; i++) {
 		const struct gt_generation *g = &s->generations[i];
-		fprintf(out, "  %-8s used %s / committed %s / max %s\n", g->name, fig_bytes(&a, g->used_bytes),
+		fprintf(out, "  %-8s used %s / committed %s / max %s\n", clean(&name, g->name), fig_bytes(&a, g->used_bytes),
 			fig_bytes(&b, g->committed_bytes), fig_bytes(&c, g->max_bytes));
 	}
 }
@@ -135,21 +157,23 @@ static void write_memory(FILE *out, const struct gt_derived *d)
 static void write_allocators(FILE *out, const struct gt_alloc_derived *a)
 {
 	struct text_fig rate, share;
+	struct text_str src, name;
 
 	if (!a->valid) {
-		fprintf(out, "Allocators: %s %s, no interval yet\n", a->source[0] ? a->source : "sampling",
+		fprintf(out, "Allocators: %s %s, no interval yet\n", a->source[0] ? clean(&src, a->source) : "sampling",
 			gt_sampler_state_name(a->state));
 		return;
 	}
-	fprintf(out, "Allocators: %s, %llu samples over %.1fs%s\n", a->source, (unsigned long long)a->samples,
-		a->window_s, a->state == GT_SAMPLER_RUNNING ? "" : " (sampling stopped)");
+	fprintf(out, "Allocators: %s, %llu samples over %.1fs%s\n", clean(&src, a->source),
+		(unsigned long long)a->samples, a->window_s, a->state == GT_SAMPLER_RUNNING ? "" : " (sampling stopped)");
 	for (unsigned i = 0; i < a->n_frames && i < GT_TEXT_ALLOCATORS_MAX; i++)
 		fprintf(out, "  frame %10s %7s  %s\n", fig_rate(&rate, a->by_frame[i].bytes_per_s),
-			fig_share(&share, a->by_frame[i].share), a->by_frame[i].name);
+			fig_share(&share, a->by_frame[i].share), clean(&name, a->by_frame[i].name));
 	for (unsigned i = 0; i < a->n_types && i < GT_TEXT_ALLOCATORS_MAX; i++) {
 		const char *heap = gt_alloc_heap_name(a->by_type[i].heap);
 		fprintf(out, "  type  %10s %7s  %s%s%s\n", fig_rate(&rate, a->by_type[i].bytes_per_s),
-			fig_share(&share, a->by_type[i].share), a->by_type[i].name, heap ? " @" : "", heap ? heap : "");
+			fig_share(&share, a->by_type[i].share), clean(&name, a->by_type[i].name), heap ? " @" : "",
+			heap ? heap : "");
 	}
 }
 
@@ -203,13 +227,19 @@ static const char *short_bytes(char *buf, size_t len, struct gt_u64 v)
 	return buf;
 }
 
-/* s cut to width columns, ending in "..." when cut. */
+/* s (already sanitised) cut to width bytes, ending in "..." when cut, and
+ * never inside a UTF-8 character. */
 static const char *cut(char *buf, size_t len, const char *s, int width)
 {
-	if ((int)strlen(s) <= width || width < 4)
-		snprintf(buf, len, "%.*s", width, s);
-	else
-		snprintf(buf, len, "%.*s...", width - 3, s);
+	int n = (int)strlen(s);
+	if (n <= width || width < 4) {
+		snprintf(buf, len, "%.*s", n < width ? n : width, s);
+		return buf;
+	}
+	int keep = width - 3;
+	while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
+		keep--;
+	snprintf(buf, len, "%.*s...", keep, s);
 	return buf;
 }
 
@@ -218,6 +248,7 @@ static const char *cut(char *buf, size_t len, const char *s, int width)
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 {
 	char up[32], used[16], max[16], heap[40], rss[16], runtime[160], rt_cut[24], gc_cut[24];
+	struct text_str user, version, gc, cmd;
 
 	fprintf(out, "%7s %-8s %-18s %-11s %11s %6s %9s  %s\n", "PID", "USER", "RUNTIME", "GC", "HEAP/MAX", "RSS",
 		"UPTIME", "MAIN");
@@ -229,17 +260,17 @@ int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 		else
 			snprintf(up, sizeof(up), "n/a");
 		snprintf(runtime, sizeof(runtime), "%s %s", gt_runtime_name(info->runtime),
-			 info->runtime_version[0] ? info->runtime_version : "n/a");
+			 info->runtime_version[0] ? clean(&version, info->runtime_version) : "n/a");
 		if (e->sample.heap_used_bytes.valid || e->sample.heap_max_bytes.valid)
 			snprintf(heap, sizeof(heap), "%s/%s", short_bytes(used, sizeof(used), e->sample.heap_used_bytes),
 				 short_bytes(max, sizeof(max), e->sample.heap_max_bytes));
 		else
 			snprintf(heap, sizeof(heap), "n/a");
-		fprintf(out, "%7d %-8.8s %-18s %-11s %11s %6s %9s  %s\n", (int)info->pid,
-			info->user[0] ? info->user : "?", cut(rt_cut, sizeof(rt_cut), runtime, 18),
-			cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? info->gc_name : "n/a", 11), heap,
+		fprintf(out, "%7d %-8s %-18s %-11s %11s %6s %9s  %s\n", (int)info->pid,
+			info->user[0] ? clean_n(&user, 8, info->user) : "?", cut(rt_cut, sizeof(rt_cut), runtime, 18),
+			cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", 11), heap,
 			short_bytes(rss, sizeof(rss), e->sample.rss_bytes), up,
-			info->main_class[0] ? info->main_class : info->command_line);
+			clean(&cmd, info->main_class[0] ? info->main_class : info->command_line));
 	}
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

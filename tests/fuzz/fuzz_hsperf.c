@@ -24,14 +24,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(buf);
 		return 0;
 	}
-	volatile int64_t sink = 0;
+	/* Unsigned: the sum of hostile counters wraps by definition instead of
+	 * overflowing (which would be the harness's own undefined behaviour). */
+	volatile uint64_t sink = 0;
 	char text[128];
 	for (size_t i = 0; i < p.count; i++) {
 		const struct hsperf_entry *e = &p.entries[i];
 		if (e->type == 'J') {
 			int64_t v;
 			if (hsperf_read_long(&p, e->name, &v) == 0)
-				sink += v;
+				sink += (uint64_t)v;
 		} else {
 			hsperf_read_string_entry(&p, e, text, sizeof(text));
 		}
@@ -54,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hotspot_counters_alloc_reading(&p, &c, &r);
 	hotspot_alloc_step(&a, &r);
 	hotspot_alloc_step(&a, &r);
-	sink += (int64_t)a.total_bytes;
+	sink += a.total_bytes;
 	(void)sink;
 
 	hsperf_free(&p);

@@ -299,6 +299,26 @@ static void test_tick_sampler_is_biased(void)
 	gt_dn_alloc_free(a);
 }
 
+/* AllocationAmount64 is the target's word: sums past 2^64 saturate instead
+ * of an undefined double-to-integer conversion (UBSan caught it). */
+static void test_huge_amounts_saturate(void)
+{
+	struct gt_error err = { 0 };
+	struct gt_dn_alloc *a = gt_dn_alloc_new(false, NULL, &err);
+	struct buf b;
+	for (int i = 0; i < 3; i++) {
+		tick(&b, 0, UINT64_MAX, "System.Byte[]", 24);
+		gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_TICK, 0, b.d, b.n);
+	}
+	struct gt_alloc_snapshot *s = calloc(1, sizeof(*s));
+	gt_dn_alloc_snapshot(a, 1, s);
+	CHECK_U64(s->samples, 3);
+	CHECK_U64(s->est_bytes, UINT64_MAX);
+	CHECK(s->by_type.n == 1 && s->by_type.sites[0].bytes == UINT64_MAX);
+	free(s);
+	gt_dn_alloc_free(a);
+}
+
 /* ---- stack blocks through the parser ---- */
 
 static void type_header(struct buf *b, const char *name)
@@ -525,6 +545,7 @@ int main(void)
 	RUN_TEST(test_first_frame);
 	RUN_TEST(test_aggregation_and_snapshot);
 	RUN_TEST(test_tick_sampler_is_biased);
+	RUN_TEST(test_huge_amounts_saturate);
 	RUN_TEST(test_stack_blocks);
 	RUN_TEST(test_session_options_on_the_wire);
 	RUN_TEST(test_live_capture);

@@ -1,0 +1,51 @@
+/* Fuzz target for the sanitiser of target strings: whatever the input, the
+ * output holds no control byte (C0, DEL), no C1 control, only well-formed
+ * UTF-8 (ASCII only in ASCII mode), fits its buffer, and cleaning it again
+ * changes nothing. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../model/sanitize.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_clean(const char *s, enum gt_sanitize_mode mode)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; p[i]; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7f || (mode == GT_SANITIZE_ASCII && p[i] >= 0x80))
+			abort();
+		if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+			abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	/* The first byte picks the output size, so short buffers are tried too. */
+	size_t out_size = (size_t)data[0] + 1;
+	char *in = malloc(size);
+	char *out = malloc(out_size), *again = malloc(out_size);
+	if (!in || !out || !again)
+		goto done;
+	memcpy(in, data + 1, size - 1);
+	in[size - 1] = '\0';
+	for (int m = 0; m < 2; m++) {
+		enum gt_sanitize_mode mode = m ? GT_SANITIZE_ASCII : GT_SANITIZE_UTF8;
+		gt_sanitize(out, out_size, in, mode);
+		if (strlen(out) >= out_size)
+			abort();
+		check_clean(out, mode);
+		gt_sanitize(again, out_size, out, mode);
+		if (strcmp(out, again) != 0)
+			abort();
+	}
+done:
+	free(in);
+	free(out);
+	free(again);
+	return 0;
+}

@@ -1,0 +1,101 @@
+/* The sanitiser for strings from a target: crafted bytes a hostile JVM or
+ * .NET process could put in its main class, flags or names. */
+#include <string.h>
+
+#include "../../model/sanitize.h"
+#include "check.h"
+
+static char out_buf[256];
+
+static const char *u(const char *in)
+{
+	return gt_sanitize(out_buf, sizeof(out_buf), in, GT_SANITIZE_UTF8);
+}
+
+static const char *a(const char *in)
+{
+	return gt_sanitize(out_buf, sizeof(out_buf), in, GT_SANITIZE_ASCII);
+}
+
+static void test_plain_text_kept(void)
+{
+	CHECK_STR(u("com.example.Main --port=8080"), "com.example.Main --port=8080");
+	CHECK_STR(u(""), "");
+	CHECK_STR(u(NULL), "");
+	CHECK_STR(u("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	CHECK_STR(u("\xc2\xa0\xef\xbf\xbd\xf4\x8f\xbf\xbf"), "\xc2\xa0\xef\xbf\xbd\xf4\x8f\xbf\xbf"); /* U+00A0, U+FFFD, U+10FFFF */
+}
+
+static void test_escape_sequences(void)
+{
+	CHECK_STR(u("\x1b[2J\x1b[H"), "?[2J?[H");                   /* clear screen, home */
+	CHECK_STR(u("\x1b]0;pwned\x07Main"), "?]0;pwned?Main");      /* OSC title set, BEL */
+	CHECK_STR(u("\x1b]2;title\x1b\\x"), "?]2;title?\\x");        /* OSC with ST */
+	CHECK_STR(u("Main\x1b[?1049h"), "Main?[?1049h");             /* alternate screen */
+	CHECK_STR(u("Main\x1bP"), "Main?P");                          /* unterminated DCS */
+	CHECK_STR(u("Main\x1b"), "Main?");                            /* a lone ESC at the end */
+	CHECK_STR(u("a\rb\nc\td\x7f" "e\x08"), "a?b?c?d?e?");         /* CR LF TAB DEL BS */
+}
+
+static void test_c1_controls(void)
+{
+	CHECK_STR(u("\x9b" "2J"), "?2J");              /* raw 8-bit CSI */
+	CHECK_STR(u("\xc2\x9b" "2J"), "?2J");          /* U+009B as UTF-8 */
+	CHECK_STR(u("\xc2\x9d" "0;t\xc2\x9c"), "?0;t?"); /* U+009D OSC ... U+009C ST */
+	CHECK_STR(u("\xc2\x80\xc2\x9f\xc2\xa0"), "??\xc2\xa0");
+}
+
+static void test_invalid_utf8(void)
+{
+	CHECK_STR(u("\xc0\xaf"), "??");                /* overlong '/' */
+	CHECK_STR(u("\xe0\x80\xaf"), "???");           /* overlong 3-byte */
+	CHECK_STR(u("\xf0\x80\x80\xaf"), "????");      /* overlong 4-byte */
+	CHECK_STR(u("\xc1\x9b"), "??");                /* overlong CSI */
+	CHECK_STR(u("\xed\xa0\x80"), "???");           /* high surrogate U+D800 */
+	CHECK_STR(u("\xed\xbf\xbf"), "???");           /* low surrogate U+DFFF */
+	CHECK_STR(u("\xf4\x90\x80\x80"), "????");      /* past U+10FFFF */
+	CHECK_STR(u("\xf5\xff\xfe"), "???");
+	CHECK_STR(u("\x80\xbf"), "??");                /* stray continuation bytes */
+	CHECK_STR(u("x\xe2\x82"), "x??");              /* cut short at the end */
+	CHECK_STR(u("\xe2\x82" "A"), "??A");           /* cut short before ASCII */
+	CHECK_STR(u("\xe2\x1b[2J"), "??[2J");          /* a cut sequence does not hide an ESC */
+}
+
+static void test_ascii_mode(void)
+{
+	CHECK_STR(a("caf\xc3\xa9"), "caf?");
+	CHECK_STR(a("\xf0\x9f\x98\x80!"), "?!");
+	CHECK_STR(a("\xc3\x9b"), "?");                 /* U+00DB: its second byte is 0x9b */
+	CHECK_STR(a("\x1b[31mred"), "?[31mred");
+}
+
+static void test_bounds(void)
+{
+	char out[6];
+	CHECK_STR(gt_sanitize(out, sizeof(out), "abcdefgh", GT_SANITIZE_UTF8), "abcde");
+	/* A character that does not fit whole is left out, not cut. */
+	CHECK_STR(gt_sanitize(out, sizeof(out), "abcd\xe2\x82\xac", GT_SANITIZE_UTF8), "abcd");
+	CHECK_STR(gt_sanitize(out, sizeof(out), "ab\xe2\x82\xac" "cd", GT_SANITIZE_UTF8), "ab\xe2\x82\xac");
+	char one[1];
+	CHECK_STR(gt_sanitize(one, sizeof(one), "abc", GT_SANITIZE_UTF8), "");
+	/* Every byte value alone: printable ASCII kept, the rest replaced. */
+	for (int c = 1; c < 256; c++) {
+		char in[2] = { (char)c, 0 };
+		const char *r = u(in);
+		if (c >= 0x20 && c < 0x7f)
+			CHECK(r[0] == c && r[1] == 0);
+		else
+			CHECK_STR(r, "?");
+	}
+}
+
+int main(void)
+{
+	RUN_TEST(test_plain_text_kept);
+	RUN_TEST(test_escape_sequences);
+	RUN_TEST(test_c1_controls);
+	RUN_TEST(test_invalid_utf8);
+	RUN_TEST(test_ascii_mode);
+	RUN_TEST(test_bounds);
+	return check_summary();
+}
