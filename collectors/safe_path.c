@@ -5,7 +5,9 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -138,4 +140,45 @@ int gt_sp_unlink_same(int dirfd, const char *name, const struct stat *was)
 void gt_sp_fd_path(int fd, char *buf, size_t len)
 {
 	snprintf(buf, len, "/proc/self/fd/%d", fd);
+}
+
+/* The listening end of a connected socket is the process we meant. */
+static int sp_check_peer(int sock, uid_t owner, pid_t peer_pid)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+		return -1;
+	if (cred.uid != owner || (peer_pid > 0 && cred.pid != peer_pid)) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+int gt_sp_connect_unix(int sock, int dirfd, const char *rel, uid_t owner, pid_t peer_pid)
+{
+	int pfd = gt_sp_openat(dirfd, rel, O_PATH, 0);
+	if (pfd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(pfd, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != owner) {
+		close(pfd);
+		errno = EPROTO;
+		return -1;
+	}
+	struct sockaddr_un sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	gt_sp_fd_path(pfd, sa.sun_path, sizeof(sa.sun_path));
+	/* A Unix stream connect completes at once or fails (never
+	 * EINPROGRESS), so the peer can be checked right away. */
+	int rc = connect(sock, (struct sockaddr *)&sa, sizeof(sa));
+	int e = errno;
+	close(pfd);
+	if (rc != 0) {
+		errno = e;
+		return -1;
+	}
+	return sp_check_peer(sock, owner, peer_pid);
 }

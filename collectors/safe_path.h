@@ -49,4 +49,12 @@ int gt_sp_unlink_same(int dirfd, const char *name, const struct stat *was);
  * O_PATH descriptor fd names, whatever its path has become since. */
 void gt_sp_fd_path(int fd, char *buf, size_t len);
 
+/* Connects the AF_UNIX socket sock to the socket rel names under dirfd
+ * (walked as gt_sp_openat does) without a second path walk: the name is
+ * opened O_PATH, checked to be a socket owned by `owner`, and connected
+ * through /proc/self/fd. Then the listening end must be process peer_pid
+ * with uid owner (SO_PEERCRED), unless peer_pid is 0. 0, or -1 with errno:
+ * EPROTO when the file or the peer is not the one expected. */
+int gt_sp_connect_unix(int sock, int dirfd, const char *rel, uid_t owner, pid_t peer_pid);
+
 #endif

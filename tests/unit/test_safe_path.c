@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "../../collectors/safe_path.h"
@@ -137,6 +139,36 @@ static void test_fd_path_connects_what_was_opened(void)
 	CHECK_STR(p, "/proc/self/fd/7");
 }
 
+static int try_connect(int root, const char *rel, uid_t owner, pid_t peer)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int rc = gt_sp_connect_unix(s, root, rel, owner, peer);
+	int e = errno;
+	close(s);
+	errno = e;
+	return rc;
+}
+
+static void test_connect_checks_owner_and_peer(void)
+{
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/root/a/sock", dir);
+	CHECK(bind(l, (struct sockaddr *)&sa, sizeof(sa)) == 0 && listen(l, 8) == 0);
+	char p[256];
+	snprintf(p, sizeof(p), "%s/root/a/slink", dir);
+	CHECK(symlink("sock", p) == 0);
+	int root = root_fd();
+	CHECK(try_connect(root, "a/sock", geteuid(), getpid()) == 0);
+	CHECK(try_connect(root, "a/sock", geteuid(), 0) == 0);
+	CHECK(try_connect(root, "a/sock", geteuid() + 1, 0) == -1 && errno == EPROTO);
+	CHECK(try_connect(root, "a/sock", geteuid(), getpid() + 1) == -1 && errno == EPROTO);
+	CHECK(try_connect(root, "a/slink", geteuid(), 0) == -1);
+	CHECK(try_connect(root, "a/b/file", geteuid(), 0) == -1 && errno == EPROTO);
+	close(root);
+	close(l);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/gctop-sp-%d", (int)getpid());
@@ -146,6 +178,7 @@ int main(void)
 	RUN_TEST(test_dir_fit);
 	RUN_TEST(test_unlink_same);
 	RUN_TEST(test_fd_path_connects_what_was_opened);
+	RUN_TEST(test_connect_checks_owner_and_peer);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
