@@ -72,7 +72,7 @@ static bool sampler_open_segment(struct gt_sampler *m)
 		gt_segment_close(m->seg);
 		m->seg = NULL;
 	}
-	return gt_segment_open(m->path, m->st.euid, &m->seg, &e) == 0;
+	return gt_segment_open_target(m->pid, m->st.nspid, m->st.euid, &m->seg, &e) == 0;
 }
 
 /* A segment an agent is serving right now (not a file left by a dead JVM
