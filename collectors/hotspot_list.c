@@ -73,6 +73,11 @@ static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
 			continue;
 		char dir[512];
 		snprintf(dir, sizeof(dir), "/tmp/%s", u->d_name);
+		/* Any user can put a link here; only real directories are read,
+		 * and each file must belong to its JVM's user (hsperf_map_open). */
+		struct stat st;
+		if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
 		DIR *d = opendir(dir);
 		if (!d)
 			continue;
