@@ -25,9 +25,13 @@ static int connect_socket(pid_t pid, const char *path, int timeout_ms, struct gt
 	struct timeval tv = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 };
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+	if (gt_diag_connect_checked(fd, path) != 0) {
 		int e = errno;
 		close(fd);
+		if (e == EPROTO)
+			return gt_fail(err, GT_EXIT_BAD_DATA,
+				       "%s is not the diagnostics socket of process %d (another user's, or another process "
+				       "listens on it); not using it", path, (int)pid);
 		if (e == EACCES || e == EPERM)
 			return gt_fail(err, GT_EXIT_PERMISSION,
 				       "the diagnostics socket of .NET process %d (%s) belongs to another user; "
