@@ -20,6 +20,7 @@
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -198,10 +199,11 @@ static void mode_chdir(int log)
 	}
 }
 
-/* A live segment: RUNNING, heartbeat fresh, cut down and rewritten in turn. */
+/* A live segment: RUNNING, heartbeat fresh; steady for 1.5 s (gctop finds
+ * it live), then emptied and rewritten in turn every 150 us. */
 static void mode_seg(void)
 {
-	enum { SLOTS = 1024 };
+	enum { SLOTS = 64 };
 	size_t size = sizeof(struct gctop_seg_header) + 2 * SLOTS * sizeof(struct gctop_seg_site);
 	uint8_t *img = calloc(1, size);
 	struct gctop_seg_header *h = (struct gctop_seg_header *)img;
@@ -223,13 +225,15 @@ static void mode_seg(void)
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		die("segment");
+	uint64_t start = now_ns(CLOCK_MONOTONIC);
 	while (!quit) {
 		h->writer_heartbeat_ns = now_ns(CLOCK_MONOTONIC);
 		if (pwrite(fd, img, size, 0) != (ssize_t)size)
 			die("segment write");
-		struct timespec ts = { 0, 1000000 };
+		bool steady = h->writer_heartbeat_ns - start < 1500000000ull;
+		struct timespec ts = { 0, steady ? 10000000 : 150000 };
 		nanosleep(&ts, NULL);
-		if (ftruncate(fd, 4096) != 0)
+		if (!steady && ftruncate(fd, 0) != 0)
 			die("truncate");
 		nanosleep(&ts, NULL);
 	}
