@@ -72,17 +72,22 @@ static void diag_consider(int dfd, const char *name, bool key_match, uid_t owner
 	}
 }
 
-/* The target's TMPDIR opened under its root without following links. */
+/* The target's TMPDIR opened under its root without following links;
+ * NULL with errno. */
 static DIR *diag_open_tmpdir(pid_t pid, const char *tmpdir)
 {
 	int root = gt_sp_open_root(pid);
 	if (root < 0)
 		return NULL;
 	int dfd = gt_sp_openat(root, tmpdir, O_RDONLY | O_DIRECTORY, 0);
+	int e = errno;
 	close(root);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d && dfd >= 0)
+	if (!d && dfd >= 0) {
+		e = errno;
 		close(dfd);
+	}
+	errno = e;
 	return d;
 }
 
@@ -100,6 +105,11 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 	if (gt_proc_nspid(pid, &nspid) != 0)
 		nspid = pid;
 	DIR *d = diag_open_tmpdir(pid, tmpdir);
+	if (!d && (errno == ELOOP || errno == ENOTDIR || errno == EXDEV))
+		return gt_fail(err, GT_EXIT_BAD_DATA,
+			       "the TMPDIR of process %d (%s) is a symbolic link or lies under one; gctop follows no links "
+			       "under another process's root, so it will not look for a diagnostics socket there",
+			       (int)pid, tmpdir);
 	if (!d)
 		return 1;
 	unsigned long long start = 0;

@@ -233,6 +233,10 @@ int hotspot_find_perfdata(pid_t pid, char *path, size_t path_len, struct gt_erro
 	}
 	int rc = hotspot_scan_root(pid, nspid, owner, path, path_len);
 	if (rc < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			return gt_fail(err, GT_EXIT_BAD_DATA,
+				       "the /tmp of process %d is a symbolic link or not a directory; gctop follows no links "
+				       "under another process's root, so it will not look for perf data there", (int)pid);
 		if (errno == EACCES || errno == EPERM)
 			return gt_fail(err, GT_EXIT_PERMISSION,
 				       "process %d belongs to another user, so gctop cannot look into its /tmp; "
