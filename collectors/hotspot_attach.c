@@ -106,11 +106,16 @@ struct attach_trigger {
 };
 
 /* Makes the trigger in dir when gctop may create files there for this JVM.
- * 1 made, 0 already there (a trigger the JVM would accept), -1 not here. */
+ * 1 made, 0 already there (a trigger the JVM would accept), -1 not here
+ * (errno EPERM when the directory is not one gctop creates files in). */
 static int trigger_in(int dir, const struct gt_attach_status *st, struct attach_trigger *t)
 {
-	if (dir < 0 || !gt_sp_dir_fit_for_create(dir, st->euid))
+	if (dir < 0)
 		return -1;
+	if (!gt_sp_dir_fit_for_create(dir, st->euid)) {
+		errno = EPERM;
+		return -1;
+	}
 	int fd = openat(dir, t->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		int rc = fstat(fd, &t->made);
@@ -143,8 +148,6 @@ static int create_trigger(pid_t pid, const struct gt_attach_status *st, int tmp,
 		close(cwd);
 	if (rc < 0)
 		rc = trigger_in(tmp, st, t);
-	if (rc < 0 && errno == 0)
-		errno = EACCES;
 	return rc < 0 ? -1 : 0;
 }
 
@@ -168,11 +171,11 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp,
 			       "so gctop will not signal it; start it with -agentpath:libgctop-agent.so to sample allocators",
 			       (int)pid);
 	struct attach_trigger trigger;
-	errno = 0;
 	if (create_trigger(pid, st, tmp, &trigger) != 0)
 		return gt_fail(err, GT_EXIT_PERMISSION,
-			       "cannot create the attach trigger file for JVM %d in a directory its user owns "
-			       "(its working directory or /tmp): %s", (int)pid, strerror(errno));
+			       "cannot create the attach trigger file for JVM %d: %s", (int)pid,
+			       errno == EPERM ? "neither its working directory nor its /tmp belongs to its user or is a "
+			       "sticky shared directory" : strerror(errno));
 	int rc = 0;
 	if (kill(pid, SIGQUIT) != 0) {
 		rc = gt_fail(err, errno == EPERM ? GT_EXIT_PERMISSION : GT_EXIT_NO_PROCESS,
@@ -304,11 +307,15 @@ static int copy_file(const char *src, int tmp, const char *part, const struct gt
 			break;
 		}
 	int e = errno;
-	if (r == 0 && geteuid() == 0 && fchown(out, st->euid, st->egid) != 0)
-		r = -1, e = errno;
+	if (r == 0 && geteuid() == 0 && fchown(out, st->euid, st->egid) != 0) {
+		r = -1;
+		e = errno;
+	}
 	close(in);
-	if (close(out) != 0 && r == 0)
-		r = -1, e = errno;
+	if (close(out) != 0 && r == 0) {
+		r = -1;
+		e = errno;
+	}
 	errno = e;
 	return r == 0 ? 0 : -1;
 }

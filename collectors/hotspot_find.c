@@ -10,10 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "../model/clock.h"
 #include "proc.h"
 #include "safe_path.h"
+
+/* A launcher named java this young may still be loading libjvm.so; gctop
+ * waits up to HOTSPOT_FIND_LIBJVM_WAIT_MS for it, polling. */
+#define HOTSPOT_FIND_YOUNG_MS 5000
+#define HOTSPOT_FIND_LIBJVM_WAIT_MS 2000
+#define HOTSPOT_FIND_STEP_MS 20
 
 /* Reads a small /proc file whole; returns its length or -1 (errno kept). */
 static ssize_t hotspot_read_proc(pid_t pid, const char *leaf, char *buf, size_t len)
@@ -47,11 +55,33 @@ static int hotspot_maps_libjvm(pid_t pid)
 	return found;
 }
 
+/* True for a process started less than HOTSPOT_FIND_YOUNG_MS ago whose
+ * binary is named java: its launcher may not have loaded libjvm.so yet. */
+static bool hotspot_young_launcher(pid_t pid)
+{
+	char path[64], exe[4096];
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	uint64_t start_ms;
+	return hotspot_basename_is_java(exe) && gt_proc_start_time_ms(pid, &start_ms) == 0 &&
+	       (uint64_t)gt_wall_ms() < start_ms + HOTSPOT_FIND_YOUNG_MS;
+}
+
 bool hotspot_find_is_java(pid_t pid)
 {
 	/* A name is anyone's to choose: a HotSpot JVM is a process that maps
-	 * libjvm.so. */
+	 * libjvm.so. The name only makes gctop wait a little for a launcher
+	 * that has just started to load it. */
 	int maps = hotspot_maps_libjvm(pid);
+	for (unsigned waited = 0; maps == 0 && waited < HOTSPOT_FIND_LIBJVM_WAIT_MS && hotspot_young_launcher(pid);
+	     waited += HOTSPOT_FIND_STEP_MS) {
+		struct timespec ts = { 0, HOTSPOT_FIND_STEP_MS * 1000000L };
+		nanosleep(&ts, NULL);
+		maps = hotspot_maps_libjvm(pid);
+	}
 	if (maps >= 0)
 		return maps == 1;
 	/* Another user's process, and we are not root: its maps are closed to
@@ -147,11 +177,13 @@ const char *hotspot_find_disabled_flag(pid_t pid)
 	return NULL;
 }
 
-/* The newest NAME in dir (a hsperfdata_* directory) owned by owner. */
+/* The newest NAME in dir (a hsperfdata_* directory of owner's) made by
+ * owner. A link or other odd file the owner made is kept: opening it then
+ * refuses it with a sentence (hsperf_map_open). */
 static bool hotspot_candidate(int dir, const char *name, uid_t owner, struct timespec *newest, bool have)
 {
 	struct stat st;
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) || st.st_uid != owner)
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != owner)
 		return false;
 	if (have && (st.st_ctim.tv_sec < newest->tv_sec ||
 		     (st.st_ctim.tv_sec == newest->tv_sec && st.st_ctim.tv_nsec <= newest->tv_nsec)))
