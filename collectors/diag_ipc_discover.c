@@ -93,11 +93,8 @@ static DIR *diag_open_tmpdir(pid_t pid, const char *tmpdir)
 
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
 {
-	/* Anyone can bind a socket with the right name in /tmp: only a process
-	 * that really runs the .NET runtime has one (when its maps are closed
-	 * to us, the peer check at connect decides). */
 	uid_t owner;
-	if (gt_dotnet_proc_maps_coreclr(pid) == 0 || diag_euid(pid, &owner) != 0)
+	if (diag_euid(pid, &owner) != 0)
 		return 1;
 	char tmpdir[512];
 	gt_dotnet_proc_tmpdir(pid, tmpdir, sizeof(tmpdir));
@@ -131,7 +128,11 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 		diag_consider(dirfd(d), e->d_name, key_match, owner, &best);
 	}
 	closedir(d);
-	if (best.name[0] == '\0')
+	/* Anyone can bind a socket with the right name in /tmp: only a process
+	 * that really runs the .NET runtime has one (when its maps are closed
+	 * to us, the peer check at connect decides). Asked last: reading a
+	 * large process's maps costs more than the directory. */
+	if (best.name[0] == '\0' || gt_dotnet_proc_maps_coreclr(pid) == 0)
 		return 1;
 	/* Named through /proc/PID/root always: gt_diag_connect_checked walks it
 	 * again from the root fd, and knows whose socket it must be. */

@@ -375,6 +375,10 @@ static int clear_planted_segment(int tmp, const struct gt_attach_status *st, str
 static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp, const char *agent_so,
 			  const char *options, struct gt_error *err)
 {
+	/* Before anything is signalled: a planted segment would only make the
+	 * agent fail once loaded. */
+	if (clear_planted_segment(tmp, st, err) != 0)
+		return -1;
 	char sock[64];
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)st->nspid);
 	if (!socket_trusted(tmp, sock, st)) {
@@ -386,8 +390,6 @@ static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp,
 		if (start_listener(pid, st, tmp, sock, err) != 0)
 			return -1;
 	}
-	if (clear_planted_segment(tmp, st, err) != 0)
-		return -1;
 	char dst[64], load_path[128];
 	struct stat made;
 	if (copy_agent(agent_so, tmp, st, dst, sizeof(dst), load_path, sizeof(load_path), &made, err) != 0)
