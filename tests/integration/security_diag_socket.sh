@@ -94,3 +94,18 @@ check "a socket another process listens on is refused (status $rc: $(head -c 200
 check "not one byte was sent to it: $(grep "pid=$G " "$WORK/squat.log" | head -2)" \
 	sh -c "! grep -q 'pid=$G bytes=[1-9]' '$WORK/squat.log'"
 rm -f "$sock"
+
+# A TMPDIR that is a link (the user's) to a root-only directory holding a
+# root socket with the process's socket name.
+mkdir -m 0700 "$WORK/rootonly2"
+link="/tmp/gctopsec-tmpdir-$$"
+ln -s "$WORK/rootonly2" "$link"
+chown -h "$SEC_UID:$SEC_GID" "$link"
+TMPDIR=$link FAKE_BIN="$WORK/app" start_fake sleep / "$WORK/libcoreclr.so"
+start_listener "$WORK/root2.log" "$WORK/rootonly2/dotnet-diagnostic-$FAKE-$(start_ticks "$FAKE")-socket"
+run_gctop d "$FAKE"
+rm -f "$link"
+check "a TMPDIR through a link is refused with a sentence (status $rc: $(head -c 200 "$WORK/d.err"))" \
+	sh -c "[ $rc -eq 7 ] && grep -q 'TMPDIR' '$WORK/d.err'"
+check "gctop never connected to the root socket behind the link: $(grep "pid=$G " "$WORK/root2.log" | head -2)" \
+	sh -c "! grep -q 'pid=$G ' '$WORK/root2.log'"

@@ -50,6 +50,12 @@ seg="/tmp/.gctop-seg-$J2"
 : >"$seg"
 chown "$planter_uid:$planter_gid" "$seg"
 chmod 0600 "$seg"
+# The JVM's own user cannot remove it (sticky /tmp): one true sentence.
+setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups timeout 60 "$GCTOP_BIN" -p "$J2" --allocators --json -n 1 \
+	>"$WORK/user.out" 2>"$WORK/user.err"
+rc=$?
+check "not root, gctop names the planted file and its owner (status $rc: $(head -c 300 "$WORK/user.err"))" \
+	sh -c "[ $rc -eq 7 ] && grep -q '.gctop-seg-$J2 of JVM $J2 belongs to uid $planter_uid' '$WORK/user.err'"
 timeout 60 "$GCTOP_BIN" -p "$J2" --allocators --json -n 2 >"$WORK/seg.out" 2>"$WORK/seg.err"
 rc=$?
 check "root's --allocators samples despite another user's $seg (status $rc: $(head -c 300 "$WORK/seg.err"))" [ "$rc" -eq 0 ]
