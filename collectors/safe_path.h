@@ -6,7 +6,8 @@
  * any directory of ours. Every file gctop opens, creates or removes under a
  * target's root or cwd goes through here instead: resolved from a directory
  * fd taken as the root (openat2 RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS, or a
- * walk that opens each component with O_NOFOLLOW where openat2 is missing),
+ * walk that opens each component with O_NOFOLLOW where openat2 is missing
+ * or refused by a seccomp filter),
  * and removed by name relative to the directory it was made in. */
 #ifndef GCTOP_COLLECTORS_SAFE_PATH_H
 #define GCTOP_COLLECTORS_SAFE_PATH_H
