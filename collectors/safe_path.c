@@ -124,7 +124,11 @@ bool gt_sp_dir_fit_for_create(int dirfd, uid_t owner)
 		return false;
 	if (st.st_uid == owner)
 		return true;
-	return (st.st_mode & S_ISVTX) && (st.st_mode & S_IWOTH) && st.st_uid == 0;
+	/* Any user may create files in a sticky world-writable directory and
+	 * none may remove another's; its owner may, but the owner of a
+	 * container's /tmp is that container's root (a mapped uid with user
+	 * namespaces), chosen by whoever runs the target. */
+	return (st.st_mode & S_ISVTX) && (st.st_mode & S_IWOTH);
 }
 
 int gt_sp_unlink_same(int dirfd, const char *name, const struct stat *was)

@@ -38,8 +38,8 @@ int gt_sp_openat_walk(int rootfd, const char *rel, int flags, mode_t mode);
 
 /* True when the directory dirfd is somewhere gctop may create files for a
  * process of uid `owner`: a directory owned by that user, or a sticky
- * world-writable one owned by root or that user (/tmp). Anywhere else the
- * owner could have pointed us at a directory of someone else. */
+ * world-writable one (/tmp). Anywhere else the owner could have pointed us
+ * at a directory of someone else. */
 bool gt_sp_dir_fit_for_create(int dirfd, uid_t owner);
 
 /* Removes name from dirfd if it still is the file `was` (same device and
