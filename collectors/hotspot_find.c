@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,13 +178,55 @@ const char *hotspot_find_disabled_flag(pid_t pid)
 	return NULL;
 }
 
+/* Largest file the readiness check copies; a larger one is left for
+ * hsperf_map_open to judge. */
+#define HOTSPOT_READY_MAX (1024 * 1024)
+
+/* False while a starting JVM is still setting its file up: it creates and
+ * sizes it (all zeros), writes the prologue, marks it accessible, and sets
+ * sun.rt.createVmBeginTime a little later. Read from a pread copy, so a
+ * file cut short meanwhile costs nothing. Anything odd is "ready": opening
+ * it then refuses it with a sentence (hsperf_map_open, hsperf_init). */
+static bool hotspot_copy_ready(const uint8_t *buf, size_t n)
+{
+	static const uint8_t zero[4] = { 0, 0, 0, 0 };
+	if (n < 8 || memcmp(buf, zero, 4) == 0)
+		return false;
+	struct hsperf p;
+	if (hsperf_init(&p, buf, n, "perf data", NULL) != 0)
+		return true;
+	int64_t begin = 1;
+	bool ready = hsperf_accessible(&p) && (hsperf_read_long(&p, "sun.rt.createVmBeginTime", &begin) != 0 || begin != 0);
+	hsperf_free(&p);
+	return ready;
+}
+
+static bool hotspot_file_ready(int dir, const char *name, const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode) || st->st_size > HOTSPOT_READY_MAX)
+		return true;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return true;
+	struct stat now;
+	uint8_t *buf = NULL;
+	ssize_t n = -1;
+	if (fstat(fd, &now) == 0 && S_ISREG(now.st_mode) && now.st_size <= HOTSPOT_READY_MAX &&
+	    (buf = malloc((size_t)now.st_size + 8)))
+		n = pread(fd, buf, (size_t)now.st_size, 0);
+	close(fd);
+	bool ready = n < 0 || hotspot_copy_ready(buf, (size_t)n);
+	free(buf);
+	return ready;
+}
+
 /* The newest NAME in dir (a hsperfdata_* directory of owner's) made by
  * owner. A link or other odd file the owner made is kept: opening it then
  * refuses it with a sentence (hsperf_map_open). */
 static bool hotspot_candidate(int dir, const char *name, uid_t owner, struct timespec *newest, bool have)
 {
 	struct stat st;
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != owner)
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != owner || !hotspot_file_ready(dir, name, &st))
 		return false;
 	if (have && (st.st_ctim.tv_sec < newest->tv_sec ||
 		     (st.st_ctim.tv_sec == newest->tv_sec && st.st_ctim.tv_nsec <= newest->tv_nsec)))
