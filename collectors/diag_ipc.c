@@ -29,6 +29,10 @@ struct ipc_deadline {
 
 static int connect_failed(pid_t pid, const char *path, int e, struct gt_error *err)
 {
+	if (e == EPROTO)
+		return gt_fail(err, GT_EXIT_BAD_DATA,
+			       "%s is not the diagnostics socket of process %d (another user's, or another process "
+			       "listens on it); not using it", path, (int)pid);
 	if (e == EACCES || e == EPERM)
 		return gt_fail(err, GT_EXIT_PERMISSION,
 			       "the diagnostics socket of .NET process %d (%s) belongs to another user; "
@@ -64,7 +68,9 @@ static int connect_socket(pid_t pid, const char *path, const struct ipc_deadline
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return gt_fail(err, GT_EXIT_FAILURE, "cannot create a socket: %s", strerror(errno));
-	while (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+	/* Through gt_diag_connect_checked: the socket is reached from the
+	 * target's root, not by a path its owner could swap (diag_ipc_discover.c). */
+	while (gt_diag_connect_checked(fd, path) != 0) {
 		int e = errno;
 		if (e == EAGAIN || e == EINTR) {
 			uint64_t nap = gt_wait_deadline_in_ms(CONNECT_RETRY_MS);

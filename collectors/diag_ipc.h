@@ -23,6 +23,12 @@
  * 1 when there is none, -1 with err set when the path cannot be used. */
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err);
 
+/* Connects fd to the socket at path. A path gt_diag_find_socket made is
+ * walked from the process's root without following links, must be a socket
+ * of the process's user, and its listening end must be that process
+ * (SO_PEERCRED); otherwise -1 with errno EPROTO. 0, or -1 with errno. */
+int gt_diag_connect_checked(int fd, const char *path);
+
 /* Runs ProcessInfo3, falling back to ProcessInfo2 and ProcessInfo on
  * "unknown command". timeout_ms bounds the whole command, fallbacks
  * included (model/wait.h); a quit request ends it at once with err->code

@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "dotnet_proc.h"
 #include "proc.h"
+#include "safe_path.h"
 
 /* Matches dotnet-diagnostic-NSPID-KEY-socket and returns KEY, or -1. */
 static long long socket_key(const char *name, pid_t nspid)
@@ -30,20 +33,80 @@ static long long socket_key(const char *name, pid_t nspid)
 	return key;
 }
 
+/* The effective uid of pid, from /proc/PID/status. */
+static int diag_euid(pid_t pid, uid_t *uid)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (gt_proc_read_small(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	const char *line = strstr(buf, "\nUid:");
+	unsigned long real, eff;
+	if (!line || sscanf(line + 5, "%lu %lu", &real, &eff) != 2)
+		return -1;
+	*uid = (uid_t)eff;
+	return 0;
+}
+
+struct diag_best {
+	char name[256];
+	bool key_match;
+	struct timespec mtime;
+};
+
+/* Keeps the better of best and the socket name. */
+static void diag_consider(int dfd, const char *name, bool key_match, uid_t owner,
+			  struct diag_best *best)
+{
+	struct stat st;
+	/* lstat, never followed: a link could name any socket on the machine,
+	 * and only a socket of the process's own user can be its runtime's. */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != owner)
+		return;
+	bool newer = st.st_mtim.tv_sec > best->mtime.tv_sec ||
+		     (st.st_mtim.tv_sec == best->mtime.tv_sec && st.st_mtim.tv_nsec > best->mtime.tv_nsec);
+	if (best->name[0] == '\0' || (key_match && !best->key_match) || (key_match == best->key_match && newer)) {
+		snprintf(best->name, sizeof(best->name), "%s", name);
+		best->key_match = key_match;
+		best->mtime = st.st_mtim;
+	}
+}
+
+/* The target's TMPDIR opened under its root without following links;
+ * NULL with errno. */
+static DIR *diag_open_tmpdir(pid_t pid, const char *tmpdir)
+{
+	int root = gt_sp_open_root(pid);
+	if (root < 0)
+		return NULL;
+	int dfd = gt_sp_openat(root, tmpdir, O_RDONLY | O_DIRECTORY, 0);
+	int e = errno;
+	close(root);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d && dfd >= 0) {
+		e = errno;
+		close(dfd);
+	}
+	errno = e;
+	return d;
+}
+
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
 {
+	uid_t owner;
+	if (diag_euid(pid, &owner) != 0)
+		return 1;
 	char tmpdir[512];
 	gt_dotnet_proc_tmpdir(pid, tmpdir, sizeof(tmpdir));
 	pid_t nspid;
 	if (gt_proc_nspid(pid, &nspid) != 0)
 		nspid = pid;
-	char dir[640];
-	if (gt_proc_same_mount_ns(pid) == 1)
-		snprintf(dir, sizeof(dir), "%s", tmpdir);
-	else
-		snprintf(dir, sizeof(dir), "/proc/%d/root%s", (int)pid, tmpdir);
-
-	DIR *d = opendir(dir);
+	DIR *d = diag_open_tmpdir(pid, tmpdir);
+	if (!d && (errno == ELOOP || errno == ENOTDIR || errno == EXDEV))
+		return gt_fail(err, GT_EXIT_BAD_DATA,
+			       "the TMPDIR of process %d (%s) is a symbolic link or lies under one; gctop follows no links "
+			       "under another process's root, so it will not look for a diagnostics socket there",
+			       (int)pid, tmpdir);
 	if (!d)
 		return 1;
 	unsigned long long start = 0;
@@ -53,9 +116,7 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 	 * pid namespace a time namespace may shift the key, so there the newest
 	 * socket is taken as the client does. */
 	bool strict = have_start && nspid == pid;
-	char best[256] = "";
-	bool best_key_match = false;
-	struct timespec best_mtime = { 0, 0 };
+	struct diag_best best = { "", false, { 0, 0 } };
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		long long key = socket_key(e->d_name, nspid);
@@ -64,24 +125,50 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 		bool key_match = have_start && (unsigned long long)key == start;
 		if (strict && !key_match)
 			continue;
-		struct stat st;
-		if (fstatat(dirfd(d), e->d_name, &st, 0) != 0 || !S_ISSOCK(st.st_mode))
-			continue;
-		bool newer = st.st_mtim.tv_sec > best_mtime.tv_sec ||
-			     (st.st_mtim.tv_sec == best_mtime.tv_sec && st.st_mtim.tv_nsec > best_mtime.tv_nsec);
-		if (best[0] == '\0' || (key_match && !best_key_match) || (key_match == best_key_match && newer)) {
-			snprintf(best, sizeof(best), "%s", e->d_name);
-			best_key_match = key_match;
-			best_mtime = st.st_mtim;
-		}
+		diag_consider(dirfd(d), e->d_name, key_match, owner, &best);
 	}
 	closedir(d);
-	if (best[0] == '\0')
+	/* Anyone can bind a socket with the right name in /tmp: only a process
+	 * that really runs the .NET runtime has one (when its maps are closed
+	 * to us, the peer check at connect decides). Asked last: reading a
+	 * large process's maps costs more than the directory. */
+	if (best.name[0] == '\0' || gt_dotnet_proc_maps_coreclr(pid) == 0)
 		return 1;
-	int n = snprintf(path, size, "%s/%s", dir, best);
+	/* Named through /proc/PID/root always: gt_diag_connect_checked walks it
+	 * again from the root fd, and knows whose socket it must be. */
+	const char *sep = strcmp(tmpdir, "/") == 0 ? "" : "/";
+	int n = snprintf(path, size, "/proc/%d/root%s%s%s", (int)pid, tmpdir, sep, best.name);
 	if (n < 0 || (size_t)n >= size || (size_t)n >= GT_DIAG_PATH_MAX)
 		return gt_fail(err, GT_EXIT_NO_DATA,
-			       "the diagnostics socket of process %d, %s/%s, has a path longer than a Unix socket allows (107 bytes); "
-			       "give the process a shorter TMPDIR", (int)pid, dir, best);
+			       "the diagnostics socket of process %d, %s/%s, has a path longer than gctop keeps (107 bytes); "
+			       "give the process a shorter TMPDIR", (int)pid, tmpdir, best.name);
 	return 0;
+}
+
+int gt_diag_connect_checked(int fd, const char *path)
+{
+	int pid = 0, n = 0;
+	if (sscanf(path, "/proc/%d/root%n", &pid, &n) != 1 || n <= 0 || pid <= 0 || path[n] != '/') {
+		/* Not a path gt_diag_find_socket made (tests, or a socket given
+		 * to us): connected as it is. */
+		struct sockaddr_un sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sun_family = AF_UNIX;
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+		return connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	}
+	uid_t owner;
+	int root = gt_sp_open_root((pid_t)pid);
+	if (root < 0)
+		return -1;
+	if (diag_euid((pid_t)pid, &owner) != 0) {
+		close(root);
+		errno = ENOENT;
+		return -1;
+	}
+	int rc = gt_sp_connect_unix(fd, root, path + n, owner, (pid_t)pid);
+	int e = errno;
+	close(root);
+	errno = e;
+	return rc;
 }

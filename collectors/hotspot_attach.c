@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +19,8 @@
 #include "hotspot.h"
 #include "hotspot_attach.h"
 #include "hsperf.h"
+#include "safe_path.h"
+#include "../segment/gctop_segment.h"
 
 #define ATTACH_SOCKET_WAIT_MS 5000
 /* The whole request and reply; a JVM loads the agent well within it. */
@@ -67,53 +68,101 @@ static int attach_supported(pid_t pid, uid_t euid)
 	return result;
 }
 
-/* The target's /tmp as we can reach it: through /proc/PID/root for a JVM in
- * another mount namespace, our own /tmp when that is not readable. */
-static void target_tmp(pid_t pid, char *buf, size_t len)
+/* The JVM's /tmp, opened from its root without following any link: a /tmp
+ * that is a link (or a path through one) would be resolved against our root,
+ * and is refused. The same descriptor serves the socket, the trigger and the
+ * agent copy, so each is made, checked and removed in one directory. */
+static int open_target_tmp(pid_t pid, struct gt_error *err)
 {
-	snprintf(buf, len, "/proc/%d/root/tmp", (int)pid);
-	if (access(buf, X_OK) != 0)
-		snprintf(buf, len, "/tmp");
+	int root = gt_sp_open_root(pid);
+	if (root < 0)
+		return gt_fail(err, errno == EACCES || errno == EPERM ? GT_EXIT_PERMISSION : GT_EXIT_NO_PROCESS,
+			       "cannot open the root directory of JVM %d: %s", (int)pid, strerror(errno));
+	int tmp = gt_sp_openat(root, "tmp", O_PATH | O_DIRECTORY, 0);
+	int e = errno;
+	close(root);
+	if (tmp >= 0)
+		return tmp;
+	if (e == ELOOP || e == ENOTDIR || e == EXDEV)
+		return gt_fail(err, GT_EXIT_BAD_DATA,
+			       "the /tmp of JVM %d is a symbolic link or not a directory; gctop follows no links under "
+			       "another process's root, so it will not attach", (int)pid);
+	return gt_fail(err, GT_EXIT_FAILURE, "cannot open the /tmp of JVM %d: %s", (int)pid, strerror(e));
 }
 
-static bool socket_trusted(const char *path, const struct gt_attach_status *st)
+static bool socket_trusted(int tmp, const char *name, const struct gt_attach_status *st)
 {
 	struct stat sb;
-	if (lstat(path, &sb) != 0 || !S_ISSOCK(sb.st_mode) || (sb.st_mode & 077))
+	if (fstatat(tmp, name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISSOCK(sb.st_mode) || (sb.st_mode & 077))
 		return false;
 	if (sb.st_uid != st->euid)
 		return false;
 	return geteuid() == 0 || (sb.st_uid == geteuid() && sb.st_gid == getegid());
 }
 
-/* Creates the trigger file the JVM looks for on SIGQUIT: in its working
- * directory first, else its /tmp. Returns 0 and the path we must remove
- * (empty when the trigger was already there), or -1. */
-static int create_trigger(pid_t pid, const struct gt_attach_status *st, const char *tmp, char *made, size_t len)
+/* What create_trigger made, to remove exactly that later. */
+struct attach_trigger {
+	int dir;           /* -1 when we made nothing */
+	struct stat made;
+	char name[32];
+};
+
+/* Makes the trigger in dir when gctop may create files there for this JVM.
+ * 1 made, 0 already there (a trigger the JVM would accept), -1 not here
+ * (errno EPERM when the directory is not one gctop creates files in). */
+static int trigger_in(int dir, const struct gt_attach_status *st, struct attach_trigger *t)
 {
-	char dirs[2][300];
-	snprintf(dirs[0], sizeof(dirs[0]), "/proc/%d/cwd", (int)pid);
-	snprintf(dirs[1], sizeof(dirs[1]), "%s", tmp);
-	made[0] = '\0';
-	for (int i = 0; i < 2; i++) {
-		char path[700];
-		snprintf(path, sizeof(path), "%s/.attach_pid%d", dirs[i], (int)st->nspid);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			close(fd);
-			snprintf(made, len, "%s", path);
-			return 0;
-		}
-		struct stat sb;
-		/* A trigger someone else left is fine if the JVM would accept it. */
-		if (errno == EEXIST && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    (sb.st_uid == st->euid || sb.st_uid == 0))
-			return 0;
+	if (dir < 0)
+		return -1;
+	if (!gt_sp_dir_fit_for_create(dir, st->euid)) {
+		errno = EPERM;
+		return -1;
 	}
+	int fd = openat(dir, t->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		int rc = fstat(fd, &t->made);
+		close(fd);
+		if (rc != 0) {
+			unlinkat(dir, t->name, 0);
+			return -1;
+		}
+		t->dir = dup(dir);
+		return t->dir >= 0 ? 1 : -1;
+	}
+	struct stat sb;
+	if (errno == EEXIST && fstatat(dir, t->name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
+	    (sb.st_uid == st->euid || sb.st_uid == 0))
+		return 0;
 	return -1;
 }
 
-static int start_listener(pid_t pid, const struct gt_attach_status *st, const char *tmp, const char *sock,
+/* Creates the trigger file the JVM looks for on SIGQUIT: in its working
+ * directory first, else its /tmp, and only where the JVM's user owns the
+ * directory or it is a sticky /tmp. Returns 0 (t->dir >= 0 when we must
+ * remove it), or -1. */
+static int create_trigger(pid_t pid, const struct gt_attach_status *st, int tmp, struct attach_trigger *t)
+{
+	t->dir = -1;
+	snprintf(t->name, sizeof(t->name), ".attach_pid%d", (int)st->nspid);
+	int cwd = gt_sp_open_cwd(pid);
+	int rc = trigger_in(cwd, st, t);
+	if (cwd >= 0)
+		close(cwd);
+	if (rc < 0)
+		rc = trigger_in(tmp, st, t);
+	return rc < 0 ? -1 : 0;
+}
+
+static void remove_trigger(struct attach_trigger *t)
+{
+	if (t->dir < 0)
+		return;
+	gt_sp_unlink_same(t->dir, t->name, &t->made);
+	close(t->dir);
+	t->dir = -1;
+}
+
+static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp, const char *sock,
 			  struct gt_error *err)
 {
 	/* -Xrs and -XX:+ReduceSignalUsage JVMs start the listener at boot and
@@ -123,11 +172,12 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, const ch
 			       "JVM %d does not handle SIGQUIT (started with -Xrs?) and its attach listener is not running, "
 			       "so gctop will not signal it; start it with -agentpath:libgctop-agent.so to sample allocators",
 			       (int)pid);
-	char trigger[700];
-	if (create_trigger(pid, st, tmp, trigger, sizeof(trigger)) != 0)
+	struct attach_trigger trigger;
+	if (create_trigger(pid, st, tmp, &trigger) != 0)
 		return gt_fail(err, GT_EXIT_PERMISSION,
-			       "cannot create the attach trigger file for JVM %d (in its working directory or /tmp): %s",
-			       (int)pid, strerror(errno));
+			       "cannot create the attach trigger file for JVM %d: %s", (int)pid,
+			       errno == EPERM ? "neither its working directory nor its /tmp belongs to its user or is a "
+			       "sticky shared directory" : strerror(errno));
 	int rc = 0;
 	if (kill(pid, SIGQUIT) != 0) {
 		rc = gt_fail(err, errno == EPERM ? GT_EXIT_PERMISSION : GT_EXIT_NO_PROCESS,
@@ -137,7 +187,7 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, const ch
 		 * would be taken as a request for a thread dump. */
 		uint64_t deadline = gt_mono_ns() + (uint64_t)ATTACH_SOCKET_WAIT_MS * 1000000ull;
 		long step_ms = 20;
-		while (!socket_trusted(sock, st)) {
+		while (!socket_trusted(tmp, sock, st)) {
 			if (gt_mono_ns() >= deadline) {
 				rc = gt_fail(err, GT_EXIT_TIMEOUT,
 					     "JVM %d did not open its attach socket within %d s", (int)pid,
@@ -152,8 +202,7 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, const ch
 				step_ms += 20;
 		}
 	}
-	if (trigger[0])
-		unlink(trigger);
+	remove_trigger(&trigger);
 	return rc;
 }
 
@@ -164,23 +213,27 @@ static int wait_io(int fd, short events, uint64_t deadline)
 	return gt_wait_fd(fd, events, deadline) == GT_WAIT_READY ? 0 : -1;
 }
 
-/* One request, one reply: v1 framing, "1\0cmd\0arg0\0arg1\0arg2\0". */
-static int attach_request(const char *sock, const char *args[4], char *reply, size_t cap, size_t *got)
+/* Where the attach socket is: the JVM's /tmp and the name in it, and
+ * whose it must be. */
+struct attach_peer {
+	int tmp;
+	const char *name;
+	uid_t euid;
+	pid_t pid;
+};
+
+/* One request, one reply: v1 framing, "1\0cmd\0arg0\0arg1\0arg2\0". The
+ * socket is reached through the directory fd and must be the JVM's own. */
+static int attach_request(const struct attach_peer *peer, const char *args[4], char *reply, size_t cap, size_t *got)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	if (strlen(sock) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	memcpy(sa.sun_path, sock, strlen(sock) + 1);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	uint64_t deadline = gt_mono_ns() + (uint64_t)ATTACH_IO_TIMEOUT_MS * 1000000ull;
 	int rc = 0;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		if (errno != EINPROGRESS || wait_io(fd, POLLOUT, deadline) != 0) {
-			rc = -errno;
-			goto out;
-		}
+	if (gt_sp_connect_unix(fd, peer->tmp, peer->name, peer->euid, peer->pid) != 0) {
+		rc = -errno;
+		goto out;
 	}
 	char req[4096];
 	size_t n = 0;
@@ -234,47 +287,137 @@ out:
 	return rc;
 }
 
-/* Copies the agent into the target's /tmp so the JVM can dlopen it in its
- * own mount namespace, readable by the JVM's user only. The name is fixed
- * per JVM: loading the same path again reaches the library already loaded. */
-static int copy_agent(const char *src, const char *tmp, const struct gt_attach_status *st, char *dst, size_t len,
-		      char *load_path, size_t load_len, struct gt_error *err)
+/* Copies src to a new file part in tmp, handed to the JVM's user. */
+static int copy_file(const char *src, int tmp, const char *part, const struct gt_attach_status *st)
 {
-	snprintf(dst, len, "%s/.gctop-agent-%d.so", tmp, (int)st->nspid);
-	snprintf(load_path, load_len, "/tmp/.gctop-agent-%d.so", (int)st->nspid);
-	char part[600];
-	snprintf(part, sizeof(part), "%s.%d.part", dst, (int)getpid());
 	int in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
-		return gt_fail(err, GT_EXIT_FAILURE, "cannot read gctop's agent %s: %s", src, strerror(errno));
-	unlink(part);
-	int out = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		return -1;
+	int out = openat(tmp, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (out < 0) {
 		int e = errno;
 		close(in);
-		return gt_fail(err, e == EACCES ? GT_EXIT_PERMISSION : GT_EXIT_FAILURE,
-			       "cannot copy gctop's agent into %s: %s", tmp, strerror(e));
+		errno = e;
+		return -1;
 	}
 	char buf[65536];
 	ssize_t r;
-	int rc = 0;
 	while ((r = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)r) != r) {
 			r = -1;
 			break;
 		}
-	if (r < 0)
-		rc = gt_fail(err, GT_EXIT_FAILURE, "cannot copy gctop's agent into %s: %s", tmp, strerror(errno));
-	else if (geteuid() == 0 && fchown(out, st->euid, st->egid) != 0)
-		rc = gt_fail(err, GT_EXIT_FAILURE, "cannot hand gctop's agent to the JVM's user: %s", strerror(errno));
+	int e = errno;
+	if (r == 0 && geteuid() == 0 && fchown(out, st->euid, st->egid) != 0) {
+		r = -1;
+		e = errno;
+	}
 	close(in);
-	if (close(out) != 0 && rc == 0)
-		rc = gt_fail(err, GT_EXIT_FAILURE, "cannot copy gctop's agent into %s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(part, dst) != 0)
-		rc = gt_fail(err, GT_EXIT_FAILURE, "cannot copy gctop's agent into %s: %s", tmp, strerror(errno));
+	if (close(out) != 0 && r == 0) {
+		r = -1;
+		e = errno;
+	}
+	errno = e;
+	return r == 0 ? 0 : -1;
+}
+
+/* Copies the agent into the target's /tmp so the JVM can dlopen it in its
+ * own mount namespace, readable by the JVM's user only. The name is fixed
+ * per JVM: loading the same path again reaches the library already loaded.
+ * Everything happens relative to tmp, a directory the JVM's user owns or a
+ * sticky /tmp; *made is what to remove after the load. */
+static int copy_agent(const char *src, int tmp, const struct gt_attach_status *st, char *dst, size_t len,
+		      char *load_path, size_t load_len, struct stat *made, struct gt_error *err)
+{
+	if (!gt_sp_dir_fit_for_create(tmp, st->euid))
+		return gt_fail(err, GT_EXIT_BAD_DATA,
+			       "the /tmp of JVM %d is neither its user's nor a sticky shared directory; "
+			       "gctop will not put its agent there", (int)st->nspid);
+	snprintf(dst, len, ".gctop-agent-%d.so", (int)st->nspid);
+	snprintf(load_path, load_len, "/tmp/%s", dst);
+	char part[128];
+	snprintf(part, sizeof(part), "%s.%d.part", dst, (int)getpid());
+	unlinkat(tmp, part, 0);
+	int rc = 0;
+	if (copy_file(src, tmp, part, st) != 0)
+		rc = gt_fail(err, errno == EACCES ? GT_EXIT_PERMISSION : GT_EXIT_FAILURE,
+			     "cannot copy gctop's agent %s into the /tmp of JVM %d: %s", src, (int)st->nspid,
+			     strerror(errno));
+	else if (fstatat(tmp, part, made, AT_SYMLINK_NOFOLLOW) != 0 || renameat(tmp, part, tmp, dst) != 0)
+		rc = gt_fail(err, GT_EXIT_FAILURE, "cannot copy gctop's agent into the /tmp of JVM %d: %s",
+			     (int)st->nspid, strerror(errno));
 	if (rc != 0)
-		unlink(part);
+		unlinkat(tmp, part, 0);
 	return rc;
+}
+
+/* The agent publishes its segment as /tmp/.gctop-seg-NSPID, and cannot
+ * replace a file of another user there (sticky /tmp). Such a file is not
+ * the JVM's: gctop running as root removes it (by name in the directory it
+ * checked; the name is gctop's, derived from this JVM's pid, so nothing
+ * legitimate of another user can hold it while this JVM needs it), anyone
+ * else is told what blocks sampling. */
+static int clear_planted_segment(int tmp, const struct gt_attach_status *st, struct gt_error *err)
+{
+	char name[64];
+	snprintf(name, sizeof(name), GCTOP_SEG_FILE_PREFIX "%d", (int)st->nspid);
+	struct stat sb;
+	if (fstatat(tmp, name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || sb.st_uid == st->euid)
+		return 0;
+	if (geteuid() == 0 && !S_ISDIR(sb.st_mode) && gt_sp_unlink_same(tmp, name, &sb) == 0)
+		return 0;
+	return gt_fail(err, GT_EXIT_BAD_DATA,
+		       "/tmp/%s of JVM %d belongs to uid %u, not to the JVM's user (uid %u), so gctop's agent cannot "
+		       "publish its allocation segment there; remove that file (as root) and try again",
+		       name, (int)st->nspid, (unsigned)sb.st_uid, (unsigned)st->euid);
+}
+
+/* The rest of gt_hotspot_attach_load, with the JVM's /tmp open. */
+static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp, const char *agent_so,
+			  const char *options, struct gt_error *err)
+{
+	/* Before anything is signalled: a planted segment would only make the
+	 * agent fail once loaded. */
+	if (clear_planted_segment(tmp, st, err) != 0)
+		return -1;
+	char sock[64];
+	snprintf(sock, sizeof(sock), ".java_pid%d", (int)st->nspid);
+	if (!socket_trusted(tmp, sock, st)) {
+		struct stat sb;
+		if (fstatat(tmp, sock, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+			return gt_fail(err, GT_EXIT_BAD_DATA,
+				       "the attach socket /tmp/%s of JVM %d is not owned by the JVM's user with mode 0600; "
+				       "not using it", sock, (int)pid);
+		if (start_listener(pid, st, tmp, sock, err) != 0)
+			return -1;
+	}
+	char dst[64], load_path[128];
+	struct stat made;
+	if (copy_agent(agent_so, tmp, st, dst, sizeof(dst), load_path, sizeof(load_path), &made, err) != 0)
+		return -1;
+	const char *args[4] = { "load", load_path, "true", options ? options : "" };
+	char *reply = malloc(ATTACH_REPLY_MAX);
+	size_t got = 0;
+	struct attach_peer peer = { tmp, sock, st->euid, pid };
+	int rc = reply ? attach_request(&peer, args, reply, ATTACH_REPLY_MAX, &got) : -ENOMEM;
+	/* The JVM keeps its mapping; the name is not needed after the load. */
+	gt_sp_unlink_same(tmp, dst, &made);
+	if (rc != 0) {
+		free(reply);
+		return gt_fail(err, GT_EXIT_FAILURE, "the attach conversation with JVM %d failed: %s%s", (int)pid,
+			       rc == -EPROTO ? "its attach socket is not the JVM's own" : strerror(-rc),
+			       rc == -ECONNRESET || rc == -EPIPE
+			       ? " (the JVM accepts only its own user and group, or root)" : "");
+	}
+	struct gt_attach_reply r;
+	if (gt_attach_parse_reply(reply, got, &r) != 0) {
+		free(reply);
+		return gt_fail(err, GT_EXIT_FAILURE,
+			       "JVM %d closed the attach connection without a reply (it accepts only its own user and group, or root)",
+			       (int)pid);
+	}
+	free(reply);
+	return gt_attach_load_result(&r, pid, err);
 }
 
 int gt_hotspot_attach_load(pid_t pid, const char *agent_so, const char *options, struct gt_error *err)
@@ -295,40 +438,10 @@ int gt_hotspot_attach_load(pid_t pid, const char *agent_so, const char *options,
 		return gt_fail(err, GT_EXIT_NO_DATA,
 			       "cannot read the perf data of JVM %d to confirm it accepts attach; not signalling it", (int)pid);
 
-	char tmp[300], sock[400];
-	target_tmp(pid, tmp, sizeof(tmp));
-	snprintf(sock, sizeof(sock), "%s/.java_pid%d", tmp, (int)st.nspid);
-	if (!socket_trusted(sock, &st)) {
-		struct stat sb;
-		if (lstat(sock, &sb) == 0)
-			return gt_fail(err, GT_EXIT_BAD_DATA,
-				       "the attach socket %s is not owned by the JVM's user with mode 0600; not using it", sock);
-		if (start_listener(pid, &st, tmp, sock, err) != 0)
-			return -1;
-	}
-
-	char dst[400], load_path[128];
-	if (copy_agent(agent_so, tmp, &st, dst, sizeof(dst), load_path, sizeof(load_path), err) != 0)
+	int tmp = open_target_tmp(pid, err);
+	if (tmp < 0)
 		return -1;
-	const char *args[4] = { "load", load_path, "true", options ? options : "" };
-	char *reply = malloc(ATTACH_REPLY_MAX);
-	size_t got = 0;
-	int rc = reply ? attach_request(sock, args, reply, ATTACH_REPLY_MAX, &got) : -ENOMEM;
-	/* The JVM keeps its mapping; the name is not needed after the load. */
-	unlink(dst);
-	if (rc != 0) {
-		free(reply);
-		return gt_fail(err, GT_EXIT_FAILURE, "the attach conversation with JVM %d failed: %s%s", (int)pid,
-			       strerror(-rc), rc == -ECONNRESET || rc == -EPIPE
-			       ? " (the JVM accepts only its own user and group, or root)" : "");
-	}
-	struct gt_attach_reply r;
-	if (gt_attach_parse_reply(reply, got, &r) != 0) {
-		free(reply);
-		return gt_fail(err, GT_EXIT_FAILURE,
-			       "JVM %d closed the attach connection without a reply (it accepts only its own user and group, or root)",
-			       (int)pid);
-	}
-	free(reply);
-	return gt_attach_load_result(&r, pid, err);
+	int rc = attach_load_in(pid, &st, tmp, agent_so, options, err);
+	close(tmp);
+	return rc;
 }

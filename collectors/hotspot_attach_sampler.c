@@ -58,10 +58,9 @@ int gt_sampler_find_agent(char *buf, size_t len, struct gt_error *err)
 		       "set GCTOP_AGENT to its path");
 }
 
-static int sampler_read(struct gt_sampler *m)
+static int sampler_read(struct gt_sampler *m, struct gt_error *e)
 {
-	struct gt_error e;
-	int rc = gt_segment_read(m->seg, &m->reading, &e);
+	int rc = gt_segment_read(m->seg, &m->reading, e);
 	m->reading.snap.mono_ns = gt_mono_ns();
 	return rc;
 }
@@ -73,14 +72,15 @@ static bool sampler_open_segment(struct gt_sampler *m)
 		gt_segment_close(m->seg);
 		m->seg = NULL;
 	}
-	return gt_segment_open(m->path, m->st.euid, &m->seg, &e) == 0;
+	return gt_segment_open_target(m->pid, m->st.nspid, m->st.euid, &m->seg, &e) == 0;
 }
 
 /* A segment an agent is serving right now (not a file left by a dead JVM
  * whose pid came back). */
 static bool sampler_live(struct gt_sampler *m)
 {
-	if (!m->seg || sampler_read(m) != 0)
+	struct gt_error e;
+	if (!m->seg || sampler_read(m, &e) != 0)
 		return false;
 	uint64_t now = gt_mono_ns(), hb = m->reading.writer_heartbeat_ns;
 	uint64_t age = now > hb ? now - hb : hb - now;
@@ -97,7 +97,8 @@ static int sampler_wait_running(struct gt_sampler *m, struct gt_error *err)
 	for (;;) {
 		if (m->seg || sampler_open_segment(m)) {
 			gt_segment_beat(m->seg, gt_mono_ns());
-			if (sampler_read(m) == 0) {
+			struct gt_error e;
+			if (sampler_read(m, &e) == 0) {
 				const struct gt_alloc_snapshot *s = &m->reading.snap;
 				if (s->state == GT_SAMPLER_RUNNING)
 					return 0;
@@ -246,8 +247,18 @@ void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
 		}
 	}
 	gt_segment_beat(m->seg, gt_mono_ns());
-	if (sampler_read(m) != 0)
-		return; /* torn or changed size: keep the previous reading */
+	struct gt_error e;
+	int rc = sampler_read(m, &e);
+	if (rc == GT_SEGMENT_TORN)
+		return; /* being rewritten: keep the previous reading */
+	if (rc != 0) {
+		/* Cut short or damaged by its owner: say so rather than show the
+		 * last figures as current. */
+		m->reading.snap.state = GT_SAMPLER_FAILED;
+		snprintf(m->reading.snap.message, sizeof(m->reading.snap.message),
+			 "the allocation segment was cut short or damaged by its owner; not reading it");
+		return;
+	}
 	if (m->reading.snap.state != GT_SAMPLER_RUNNING)
 		return;
 	fill_alloc(m, s);

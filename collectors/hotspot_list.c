@@ -4,10 +4,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "proc.h"
 
@@ -73,9 +75,16 @@ static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
 			continue;
 		char dir[512];
 		snprintf(dir, sizeof(dir), "/tmp/%s", u->d_name);
-		DIR *d = opendir(dir);
-		if (!d)
+		/* Any user can put a link here: only real directories are read
+		 * (never followed), and each file must belong to its JVM's user
+		 * (hsperf_map_open). */
+		int dfd = openat(dirfd(tmp), u->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!d) {
+			if (dfd >= 0)
+				close(dfd);
 			continue;
+		}
 		struct dirent *f;
 		while ((f = readdir(d))) {
 			pid_t pid;

@@ -6,9 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "safe_path.h"
 
 /* Enough for a writer preempted mid-update to finish; a seqlock that is
  * still odd after this is reported as torn instead of spinning on. */
@@ -16,10 +17,12 @@
 
 struct gt_segment {
 	int fd;
-	const uint8_t *base;
+	int dir;           /* the directory it was opened in, for the replaced check */
+	uint8_t *buf;      /* private copy of the file, size bytes */
 	size_t size;
 	dev_t dev;
 	ino_t ino;
+	char name[64];
 	char path[512];
 };
 
@@ -279,12 +282,43 @@ int gt_segment_path_for(pid_t pid, pid_t nspid, char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-int gt_segment_open(const char *path, uid_t owner_uid, struct gt_segment **out, struct gt_error *err)
+/* Closes fd (when open) and returns -1 with errno e, after err was set. */
+static int seg_open_fail(int fd, int e)
+{
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return -1;
+}
+
+/* Checks the open file: a plain file with one link, owned by owner_uid (and
+ * by us unless we are root), mode without group or other bits, sane size.
+ * Closes fd on failure. */
+static int seg_check(int fd, const char *path, uid_t owner_uid, struct stat *st, struct gt_error *err)
+{
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || st->st_nlink != 1) {
+		gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment %s is not a plain file", path);
+		return seg_open_fail(fd, EINVAL);
+	}
+	if (st->st_uid != owner_uid || (geteuid() != 0 && st->st_uid != geteuid()) || (st->st_mode & 077)) {
+		gt_fail(err, GT_EXIT_BAD_DATA,
+			"allocation segment %s is not owned by the target's user with mode 0600; not trusting it", path);
+		return seg_open_fail(fd, EPERM);
+	}
+	if (st->st_size < (off_t)sizeof(struct gctop_seg_header) || st->st_size > (off_t)GCTOP_SEG_MAX_FILE_SIZE) {
+		gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment %s has an impossible size", path);
+		return seg_open_fail(fd, EINVAL);
+	}
+	return 0;
+}
+
+/* Opens name in dir (a descriptor we keep, for the replaced check). */
+static int seg_openat(int dir, const char *name, const char *path, uid_t owner_uid, struct gt_segment **out,
+		      struct gt_error *err)
 {
 	*out = NULL;
-	/* Read-write only for the heartbeat's pwrite; the data mapping below is
-	 * PROT_READ. */
-	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	/* Read-write only for the heartbeat's pwrite; data is read with pread. */
+	int fd = openat(dir, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;
 		if (e == ELOOP)
@@ -292,58 +326,119 @@ int gt_segment_open(const char *path, uid_t owner_uid, struct gt_segment **out, 
 		else
 			gt_fail(err, e == EACCES ? GT_EXIT_PERMISSION : GT_EXIT_NO_DATA,
 				"cannot open the allocation segment %s: %s", path, strerror(e));
-		errno = e;
-		return -1;
+		return seg_open_fail(-1, e);
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
-		close(fd);
-		errno = EINVAL;
-		return gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment %s is not a plain file", path);
-	}
-	if (st.st_uid != owner_uid || (geteuid() != 0 && st.st_uid != geteuid()) || (st.st_mode & 077)) {
-		close(fd);
-		errno = EPERM;
-		return gt_fail(err, GT_EXIT_BAD_DATA,
-			       "allocation segment %s is not owned by the target's user with mode 0600; not trusting it", path);
-	}
-	if (st.st_size < (off_t)sizeof(struct gctop_seg_header) || st.st_size > (off_t)GCTOP_SEG_MAX_FILE_SIZE) {
-		close(fd);
-		errno = EINVAL;
-		return gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment %s has an impossible size", path);
-	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return gt_fail(err, GT_EXIT_FAILURE, "cannot map the allocation segment %s: %s", path, strerror(e));
-	}
+	if (seg_check(fd, path, owner_uid, &st, err) != 0)
+		return -1;
 	struct gt_segment *s = calloc(1, sizeof(*s));
-	if (!s) {
-		munmap(m, (size_t)st.st_size);
-		close(fd);
-		errno = ENOMEM;
-		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	uint8_t *buf = malloc((size_t)st.st_size);
+	int d = dup(dir);
+	if (!s || !buf || d < 0) {
+		free(s);
+		free(buf);
+		if (d >= 0)
+			close(d);
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory opening %s", path);
+		return seg_open_fail(fd, ENOMEM);
 	}
 	s->fd = fd;
-	s->base = m;
+	s->dir = d;
+	s->buf = buf;
 	s->size = (size_t)st.st_size;
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
+	snprintf(s->name, sizeof(s->name), "%s", name);
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	*out = s;
 	return 0;
 }
 
+int gt_segment_open(const char *path, uid_t owner_uid, struct gt_segment **out, struct gt_error *err)
+{
+	*out = NULL;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	const char *name = slash ? path + (slash - dir) + 1 : path;
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	int d = open(slash ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0) {
+		int e = errno;
+		gt_fail(err, GT_EXIT_NO_DATA, "cannot open the allocation segment %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	int rc = seg_openat(d, name, path, owner_uid, out, err);
+	int e = errno;
+	close(d);
+	errno = e;
+	return rc;
+}
+
+int gt_segment_open_target(pid_t pid, pid_t nspid, uid_t owner_uid, struct gt_segment **out, struct gt_error *err)
+{
+	*out = NULL;
+	char path[256], name[64];
+	gt_segment_path_for(pid, nspid, path, sizeof(path));
+	snprintf(name, sizeof(name), GCTOP_SEG_FILE_PREFIX "%d", (int)nspid);
+	int root = gt_sp_open_root(pid);
+	int tmp = root >= 0 ? gt_sp_openat(root, "tmp", O_PATH | O_DIRECTORY, 0) : -1;
+	int e = errno;
+	if (root >= 0)
+		close(root);
+	if (tmp < 0) {
+		gt_fail(err, e == ELOOP || e == ENOTDIR ? GT_EXIT_BAD_DATA : GT_EXIT_NO_DATA,
+			"cannot open the /tmp of process %d without following a link: %s", (int)pid, strerror(e));
+		errno = e;
+		return -1;
+	}
+	int rc = seg_openat(tmp, name, path, owner_uid, out, err);
+	e = errno;
+	close(tmp);
+	errno = e;
+	return rc;
+}
+
+static int seg_pread(int fd, void *buf, size_t len, size_t off)
+{
+	ssize_t n = pread(fd, buf, len, (off_t)off);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* Copies the header while neither seqlock moves: pread each sequence
+ * before and after the copy (each pread is a full barrier), as a reader of
+ * the mapping would read them around the fields. */
+static int seg_copy_header(struct gt_segment *s)
+{
+	for (int i = 0; i < SEG_SEQ_TRIES; i++) {
+		uint64_t a1, b1, a2, b2;
+		if (seg_pread(s->fd, &a1, 8, HOFF(seq)) || seg_pread(s->fd, &b1, 8, HOFF(pause_seq)) ||
+		    seg_pread(s->fd, s->buf, sizeof(struct gctop_seg_header), 0) ||
+		    seg_pread(s->fd, &a2, 8, HOFF(seq)) || seg_pread(s->fd, &b2, 8, HOFF(pause_seq)))
+			return -1;
+		if (a1 == a2 && b1 == b2 && !(a1 & 1) && !(b1 & 1))
+			return 0;
+	}
+	return GT_SEGMENT_TORN;
+}
+
 int gt_segment_read(struct gt_segment *s, struct gt_segment_reading *out, struct gt_error *err)
 {
-	/* A shrunken file would fault on access; the owner is the only one who
-	 * can truncate it, and a check here narrows that to a tiny race. */
-	struct stat st;
-	if (fstat(s->fd, &st) != 0 || (size_t)st.st_size != s->size)
+	/* The owner may truncate the file at any moment: it is copied with
+	 * pread, which comes back short instead of faulting as a mapping would,
+	 * and the copy is parsed. Counters (in the header) come before the
+	 * tables, as gt_segment_parse expects. */
+	int rc = seg_copy_header(s);
+	if (rc == GT_SEGMENT_TORN) {
+		gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment is being rewritten; read it again");
+		return rc;
+	}
+	size_t hs = sizeof(struct gctop_seg_header);
+	if (rc != 0 || seg_pread(s->fd, s->buf + hs, s->size - hs, hs) != 0)
 		return gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment %s changed size; not reading it", s->path);
-	return gt_segment_parse(s->base, s->size, out, err);
+	return gt_segment_parse(s->buf, s->size, out, err);
 }
 
 void gt_segment_beat(struct gt_segment *s, uint64_t now_ns)
@@ -361,14 +456,15 @@ void gt_segment_request_interval(struct gt_segment *s, uint64_t bytes)
 bool gt_segment_replaced(const struct gt_segment *s)
 {
 	struct stat st;
-	return lstat(s->path, &st) != 0 || st.st_dev != s->dev || st.st_ino != s->ino;
+	return fstatat(s->dir, s->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_dev != s->dev || st.st_ino != s->ino;
 }
 
 void gt_segment_close(struct gt_segment *s)
 {
 	if (!s)
 		return;
-	munmap((void *)s->base, s->size);
+	free(s->buf);
 	close(s->fd);
+	close(s->dir);
 	free(s);
 }

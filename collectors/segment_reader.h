@@ -1,6 +1,7 @@
 /* Reads gctop's shared-memory segment (segment/gctop_segment.h): validates
  * the layout, reads under its seqlocks and copies out a bounded top-K.
- * The data mapping is read-only; the reader heartbeat goes in with pwrite. */
+ * The file is read with pread into a private copy (never mapped: its owner
+ * can truncate it); the reader heartbeat goes in with pwrite. */
 #ifndef GCTOP_COLLECTORS_SEGMENT_READER_H
 #define GCTOP_COLLECTORS_SEGMENT_READER_H
 
@@ -40,14 +41,20 @@ int gt_segment_path_for(pid_t pid, pid_t nspid, char *buf, size_t len);
 
 struct gt_segment;
 
-/* Opens and maps path after checking it is a regular file (no symlink) with
- * one link, owned by owner_uid (and by us unless we are root), mode without
- * group or other bits and of a sane size. Returns 0, or -1 with err; errno
- * is ENOENT when there is no such file. */
+/* Opens path (a path of ours: its directory is trusted) after checking it
+ * is a regular file (no symlink) with one link, owned by owner_uid (and by
+ * us unless we are root), mode without group or other bits and of a sane
+ * size. Returns 0, or -1 with err; errno is ENOENT when there is no such
+ * file. */
 int gt_segment_open(const char *path, uid_t owner_uid, struct gt_segment **out, struct gt_error *err);
 
-/* Reads the current figures; returns as gt_segment_parse, and -1 with err
- * when the file changed size under us. */
+/* The same for process pid's segment: /tmp/.gctop-seg-NSPID under its root,
+ * reached without following any link (collectors/safe_path.h). */
+int gt_segment_open_target(pid_t pid, pid_t nspid, uid_t owner_uid, struct gt_segment **out, struct gt_error *err);
+
+/* Reads the current figures from a private copy taken with pread, so a file
+ * the owner truncates meanwhile gives an error, never SIGBUS. Returns as
+ * gt_segment_parse, and -1 with err when the file changed size under us. */
 int gt_segment_read(struct gt_segment *s, struct gt_segment_reading *out, struct gt_error *err);
 
 /* Writes the reader heartbeat (the only write gctop makes). */
@@ -56,7 +63,7 @@ void gt_segment_beat(struct gt_segment *s, uint64_t now_ns);
 /* Asks the publisher for a sampling interval (0: let it decide). */
 void gt_segment_request_interval(struct gt_segment *s, uint64_t bytes);
 
-/* True when the path no longer names the mapped file (removed or replaced). */
+/* True when the name no longer names the open file (removed or replaced). */
 bool gt_segment_replaced(const struct gt_segment *s);
 
 void gt_segment_close(struct gt_segment *s);

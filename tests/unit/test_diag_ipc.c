@@ -1,7 +1,9 @@
 /* The diagnostics IPC wire format and socket discovery on crafted bytes. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -168,18 +170,40 @@ static int bind_socket(const char *path)
 	return fd;
 }
 
+/* Maps an empty file named libcoreclr.so, which is what makes a process
+ * a .NET runtime to discovery. Returns the mapping or NULL. */
+static void *pose_as_runtime(char *lib, size_t len)
+{
+	snprintf(lib, len, "/tmp/gctop-test-%d", (int)getpid());
+	mkdir(lib, 0700);
+	snprintf(lib, len, "/tmp/gctop-test-%d/libcoreclr.so", (int)getpid());
+	int fd = open(lib, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, 4096) != 0)
+		return NULL;
+	void *m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return m == MAP_FAILED ? NULL : m;
+}
+
 static void test_discovery_ignores_sockets_of_an_earlier_process(void)
 {
 	/* Our own process stands in for a target: its TMPDIR is this test's. */
 	const char *tmp = getenv("TMPDIR");
-	char dir[256];
+	char dir[256], lib[128];
 	snprintf(dir, sizeof(dir), "%s", tmp && tmp[0] == '/' ? tmp : "/tmp");
+	struct gt_error err = { 0 };
+	char found[GT_DIAG_PATH_MAX];
+	/* Not a runtime (no libcoreclr.so mapped): no socket counts. */
+	CHECK(gt_diag_find_socket(getpid(), found, sizeof(found), &err) == 1);
+	void *runtime = pose_as_runtime(lib, sizeof(lib));
+	CHECK(runtime != NULL);
 	unsigned long long start;
 	CHECK(gt_proc_start_ticks(getpid(), &start) == 0);
-	char good[300], stale[300], found[GT_DIAG_PATH_MAX];
+	char good[300], stale[300], shown[340];
 	snprintf(good, sizeof(good), "%s/dotnet-diagnostic-%d-%llu-socket", dir, (int)getpid(), start);
 	snprintf(stale, sizeof(stale), "%s/dotnet-diagnostic-%d-%llu-socket", dir, (int)getpid(), start + 1);
-	struct gt_error err = { 0 };
+	/* Found under our root, walked again without links at connect. */
+	snprintf(shown, sizeof(shown), "/proc/%d/root%s", (int)getpid(), good);
 	CHECK(gt_diag_find_socket(getpid(), found, sizeof(found), &err) == 1);
 	int a = bind_socket(good);
 	struct timespec pause = { 0, 20 * 1000 * 1000 };
@@ -187,12 +211,25 @@ static void test_discovery_ignores_sockets_of_an_earlier_process(void)
 	int b = bind_socket(stale); /* newer, but of an earlier process with our pid */
 	CHECK(a >= 0 && b >= 0);
 	CHECK(gt_diag_find_socket(getpid(), found, sizeof(found), &err) == 0);
-	CHECK_STR(found, good);
+	CHECK_STR(found, shown);
+	/* The socket found is connected to, and its listener is us. */
+	listen(a, 1);
+	int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK(gt_diag_connect_checked(c, found) == 0);
+	close(c);
+	/* A link with a socket's name is not a socket. */
 	unlink(good);
+	CHECK(symlink(stale, good) == 0);
 	CHECK(gt_diag_find_socket(getpid(), found, sizeof(found), &err) == 1);
+	unlink(good);
 	unlink(stale);
 	close(a);
 	close(b);
+	if (runtime)
+		munmap(runtime, 4096);
+	unlink(lib);
+	*strrchr(lib, '/') = '\0';
+	rmdir(lib);
 }
 
 int main(void)
