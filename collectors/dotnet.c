@@ -244,7 +244,7 @@ static void stop_session(struct gt_collector *c)
 	gt_nettrace_free(c->parser);
 	c->parser = NULL;
 	/* A pause cut in half by the restart is not measured. */
-	c->gc.suspended = false;
+	gt_dn_gc_forget_suspensions(&c->gc);
 }
 
 static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
@@ -384,7 +384,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	}
 	if (g->have_reason)
 		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
-	out->gc_in_progress = g->suspended || g->background_running;
+	out->gc_in_progress = gt_dn_gc_suspended(g) || g->background_running;
 	if (g->have_history && g->history.num_heaps > 0)
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
 
@@ -393,6 +393,9 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	if (g->have_pause)
 		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
 	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
+	out->pause_log.valid = true;
+	out->pause_log.count = g->pause_count;
+	memcpy(out->pause_log.ns, g->pause_log, sizeof(out->pause_log.ns));
 
 	/* large and pinned objects, heap */
 	if (out->generations[3].used_bytes.valid) {
