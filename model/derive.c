@@ -48,6 +48,60 @@ static const struct gt_collector_stat *find_collector(const struct gt_sample *s,
 	return NULL;
 }
 
+static void sort_u64(uint64_t *v, size_t n)
+{
+	/* insertion sort: at most GT_PAUSE_RING values, mostly few */
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* Nearest rank: the smallest value with at least p% of the values <= it. */
+static uint64_t nearest_rank(const uint64_t *sorted, size_t n, unsigned pct)
+{
+	size_t rank = (n * pct + 99) / 100;
+	return sorted[rank > 0 ? rank - 1 : 0];
+}
+
+void gt_pause_dist(const struct gt_sample *s, uint64_t from, struct gt_pause_dist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s->pause_log.valid || from > s->pause_log.count)
+		return;
+	uint64_t n = s->pause_log.count - from;
+	gt_u64_set(&out->count, n);
+	if (n == 0)
+		return;
+	out->partial = n > GT_PAUSE_RING;
+	size_t kept = out->partial ? GT_PAUSE_RING : (size_t)n;
+	uint64_t v[GT_PAUSE_RING];
+	for (size_t i = 0; i < kept; i++)
+		v[i] = s->pause_log.ns[(s->pause_log.count - kept + i) % GT_PAUSE_RING];
+	sort_u64(v, kept);
+	gt_u64_set(&out->p50_ns, nearest_rank(v, kept, 50));
+	gt_u64_set(&out->p99_ns, nearest_rank(v, kept, 99));
+	gt_u64_set(&out->max_ns, v[kept - 1]);
+}
+
+/* The pauses between the two samples: a log that went backwards (another
+ * session) or is missing in either gives none. */
+static void derive_pause_dist(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
+{
+	if (!prev->pause_log.valid || !cur->pause_log.valid)
+		return;
+	struct gt_pause_dist d;
+	gt_pause_dist(cur, prev->pause_log.count, &d);
+	out->pause_count = d.count;
+	out->pause_p50_ns = d.p50_ns;
+	out->pause_p99_ns = d.p99_ns;
+	out->pause_max_ns = d.max_ns;
+	out->pause_dist_partial = d.partial;
+}
+
 static void derive_memory(const struct gt_sample *cur, struct gt_derived *out)
 {
 	if (cur->heap_max_bytes.valid && cur->cgroup_limit_bytes.valid)
@@ -96,6 +150,7 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 			out->collectors[i].time_share = ratio((double)t.value / 1e9, dt);
 	}
 
+	derive_pause_dist(prev, cur, out);
 	out->pause_ns = gt_u64_delta(prev->pause_total_ns, cur->pause_total_ns);
 	if (out->pause_ns.valid)
 		out->pause_share = ratio((double)out->pause_ns.value / 1e9, dt);
