@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,12 +31,8 @@
 #define IPC_TIMEOUT_MS 2000
 #define SESSION_BUFFER_MB 16
 /* The EventCounters interval (seconds, as text for the provider arguments:
- * the same as dotnet-counters', since sessions share the shortest one), and
- * how far behind the stream cumulative counters are read, so that an
- * observation after that moment has usually arrived and the figure can be
- * interpolated rather than stepped. */
+ * the same as dotnet-counters', since sessions share the shortest one). */
 #define COUNTER_INTERVAL "1"
-#define COUNTER_LAG_NS 1300000000LL
 #define READ_BUDGET (4u << 20)
 
 struct gt_collector {
@@ -49,8 +46,8 @@ struct gt_collector {
 	enum gt_exit fail_code;
 	char fail_msg[300];
 	bool have_offset;
-	int64_t clock_offset;    /* monotonic ns minus event timestamp, smallest seen */
-	uint64_t last_alloc;     /* keeps the reported total from going back */
+	int64_t clock_offset;    /* monotonic ns minus event timestamp */
+	bool same_clock;         /* same time namespace: the offset is 0, not learned */
 	struct gt_u64 hard_limit;   /* the GC heap hard limit, configured or by default */
 	struct gt_dn_gc gc;
 	struct gt_dn_counters counters;
@@ -67,6 +64,7 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
 	struct gt_collector *c = ctx;
 	c->gc.qpc_freq = t->qpc_freq;
+	c->counters.qpc_freq = t->qpc_freq;
 	c->gc.pointer_size = t->pointer_size;
 	if (c->alloc)
 		gt_dn_alloc_set_pointer_size(c->alloc, t->pointer_size);
@@ -107,7 +105,7 @@ static bool alloc_method_event(struct gt_collector *c, const struct gt_nettrace_
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
 {
 	struct gt_collector *c = ctx;
-	if (c->gc.qpc_freq == 1000000000) {
+	if (c->gc.qpc_freq == 1000000000 && !c->same_clock) {
 		/* Timestamps are CLOCK_MONOTONIC on Linux, but the clock of a time
 		 * namespace may be offset: learn the offset from arrival times. */
 		int64_t off = (int64_t)gt_mono_ns() - e->timestamp;
@@ -247,6 +245,17 @@ static void stop_session(struct gt_collector *c)
 	gt_dn_gc_forget_suspensions(&c->gc);
 }
 
+/* The target's CLOCK_MONOTONIC is gctop's when both are in one time
+ * namespace (the kernel's handle for it is the same inode). */
+static bool same_time_namespace(pid_t pid)
+{
+	char path[64];
+	struct stat self, target;
+	snprintf(path, sizeof(path), "/proc/%d/ns/time", (int)pid);
+	return stat("/proc/self/ns/time", &self) == 0 && stat(path, &target) == 0 &&
+	       self.st_ino == target.st_ino && self.st_dev == target.st_dev;
+}
+
 static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
 {
 	struct gt_collector *c = calloc(1, sizeof(*c));
@@ -268,6 +277,8 @@ static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, 
 
 	gt_dn_gc_init(&c->gc, 1000000000);
 	gt_dn_counters_init(&c->counters);
+	c->same_clock = same_time_namespace(pid);
+	c->have_offset = c->same_clock;
 	if (start_session(c, err) != 0)
 		goto fail;
 	return c;
@@ -340,19 +351,20 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	struct gt_dn_gc *g = &c->gc;
 	struct gt_dn_counters *k = &c->counters;
 
-	/* allocation: the runtime's cumulative counter, read COUNTER_LAG_NS in
-	 * the past so that observations on both sides of that moment exist;
-	 * requests are read at the same moment, so that bytes per request
-	 * divide figures of one window */
-	int64_t counter_ts = (int64_t)gt_mono_ns() - c->clock_offset - COUNTER_LAG_NS;
-	uint64_t alloc, requests;
-	if (c->have_offset && gt_dn_series_at(&k->alloc, counter_ts, &alloc)) {
-		if (alloc < c->last_alloc)
-			alloc = c->last_alloc;
-		c->last_alloc = alloc;
-		gt_u64_set(&out->alloc_bytes_total, alloc);
+	/* allocation: the runtime's cumulative counter as of its last poll,
+	 * with the poll before, so that rates divide by the runtime's own
+	 * intervals; requests are read at the same moment, so that bytes per
+	 * request divide figures of one window */
+	uint64_t requests;
+	bool alloc_known = c->have_offset && k->have_alloc && c->counters.qpc_freq == 1000000000;
+	if (alloc_known) {
+		gt_u64_set(&out->alloc_bytes_total, k->alloc_total);
 		out->alloc_source = GT_ALLOC_SOURCE_EXACT;
 		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+		out->alloc_at.valid = true;
+		out->alloc_at.ns = (uint64_t)(k->alloc_ts + c->clock_offset);
+		out->alloc_at.prev_ns = (uint64_t)(k->alloc_prev_ts + c->clock_offset);
+		out->alloc_at.prev_total = k->alloc_prev_total;
 	}
 
 	/* generations, youngest first */
@@ -422,7 +434,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 		out->gc_hard_limit_bytes = c->hard_limit;
 		out->heap_max_bytes = c->hard_limit;
 	}
-	if (c->have_offset && gt_dn_series_at(&k->requests, counter_ts, &requests)) {
+	if (alloc_known && gt_dn_series_at(&k->requests, k->alloc_ts, &requests)) {
 		gt_u64_set(&out->ops_total, requests);
 		out->ops_name = "requests";
 	}

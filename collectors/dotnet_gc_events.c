@@ -145,8 +145,19 @@ static struct gt_dn_suspension *find_open(struct gt_dn_gc *g, uint64_t tid)
 	return NULL;
 }
 
+static bool suspends_for_gc(const struct gt_dn_gc *g, uint64_t tid)
+{
+	unsigned n = g->n_gc_suspenders < GT_DN_GC_SUSPENDERS ? g->n_gc_suspenders : GT_DN_GC_SUSPENDERS;
+	for (unsigned i = 0; i < n; i++)
+		if (g->gc_suspenders[i] == tid)
+			return true;
+	return false;
+}
+
 static void suspension_begin(struct gt_dn_gc *g, uint64_t tid, int64_t ts, uint32_t reason)
 {
+	if (reason == SUSPEND_FOR_GC && !suspends_for_gc(g, tid))
+		g->gc_suspenders[g->n_gc_suspenders++ % GT_DN_GC_SUSPENDERS] = tid;
 	struct gt_dn_suspension *s = find_open(g, tid);
 	/* A thread suspends once at a time: an open one on it lost its end. */
 	for (unsigned i = 0; !s && i < GT_DN_OPEN_SUSPENSIONS; i++)
@@ -181,7 +192,7 @@ static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
 	if (!s)
 		return;
 	s->used = false;
-	if (s->reason == SUSPEND_FOR_GC || g->background_running)
+	if (s->reason == SUSPEND_FOR_GC || !suspends_for_gc(g, tid))
 		record_pause(g, ticks_to_ns(g, ts - s->ts));
 }
 

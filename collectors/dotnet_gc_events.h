@@ -9,8 +9,11 @@
  * runtime starts suspending, to the end of the GC or, for a background GC's
  * two pauses, to just before the restart): from GCSuspendEEBegin to
  * GCRestartEEBegin on the same thread, for suspensions ForGC, and ForGCPrep
- * while a background GC runs (its final mark). A ForGCPrep suspension with
- * no background GC (DATAS changing the heap count) is no GC pause there.
+ * by a background GC thread (its final mark). A ForGCPrep suspension by a
+ * thread that suspends ForGC too is the Server GC thread changing the heap
+ * count under DATAS, which is no GC pause there. (The thread tells them
+ * apart where the background GC's GCStart cannot: another thread writes it,
+ * and it can reach the stream after the final mark's restart.)
  * RestartEEEnd is not the end: it is written by the restarting thread after
  * it resumes the others, and on a loaded machine that thread can wait for a
  * CPU for milliseconds while the program already runs again. */
@@ -78,6 +81,9 @@ int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 const char *gt_dn_gc_reason_name(uint32_t reason);
 
 #define GT_DN_OPEN_SUSPENSIONS 8
+/* Workstation GC suspends on any allocating thread, but only Server GC
+ * (one GC thread) uses ForGCPrep outside a background GC. */
+#define GT_DN_GC_SUSPENDERS 16
 
 struct gt_dn_gc {
 	int64_t qpc_freq;
@@ -99,6 +105,9 @@ struct gt_dn_gc {
 		uint64_t tid;
 		int64_t ts;
 	} open[GT_DN_OPEN_SUSPENSIONS];
+	/* the threads that suspended ForGC lately (ring) */
+	uint64_t gc_suspenders[GT_DN_GC_SUSPENDERS];
+	unsigned n_gc_suspenders;
 	uint64_t pause_total_ns;
 	uint64_t pause_count;           /* pauses timed since the session began */
 	uint64_t pause_log[GT_PAUSE_RING]; /* pause k at pause_log[k % GT_PAUSE_RING] */

@@ -102,6 +102,34 @@ static void derive_pause_dist(const struct gt_sample *prev, const struct gt_samp
 	out->pause_dist_partial = d.partial;
 }
 
+/* The bytes allocated between the two samples' totals, and in *span_s the
+ * seconds they took: the samples' distance, or where the totals are as of
+ * the runtime's own polls (alloc_at), the distance between those polls. */
+static struct gt_u64 derive_alloc(const struct gt_sample *prev, const struct gt_sample *cur, double *span_s)
+{
+	struct gt_u64 alloc = { 0, false };
+	/* A change of source (estimate -> exact when an agent arrives) is a new
+	 * series: mixing them in one delta would invent allocation. */
+	bool same = prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since &&
+		    prev->alloc_at.valid == cur->alloc_at.valid;
+	if (same)
+		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
+	if (!cur->alloc_at.valid)
+		return alloc;
+	if (alloc.valid && cur->alloc_at.ns > prev->alloc_at.ns) {
+		*span_s = (double)(cur->alloc_at.ns - prev->alloc_at.ns) / 1e9;
+		return alloc;
+	}
+	/* No earlier figure, or no poll since it: the last poll interval. */
+	alloc.valid = false;
+	if (cur->alloc_bytes_total.valid && cur->alloc_at.ns > cur->alloc_at.prev_ns &&
+	    cur->alloc_bytes_total.value >= cur->alloc_at.prev_total) {
+		gt_u64_set(&alloc, cur->alloc_bytes_total.value - cur->alloc_at.prev_total);
+		*span_s = (double)(cur->alloc_at.ns - cur->alloc_at.prev_ns) / 1e9;
+	}
+	return alloc;
+}
+
 static void derive_memory(const struct gt_sample *cur, struct gt_derived *out)
 {
 	if (cur->heap_max_bytes.valid && cur->cgroup_limit_bytes.valid)
@@ -122,12 +150,9 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	double dt = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
 	gt_f64_set(&out->interval_s, dt);
 
-	/* A change of source (estimate -> exact when an agent arrives) is a new
-	 * series: mixing them in one delta would invent allocation. */
-	struct gt_u64 alloc = { 0, false };
-	if (prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since)
-		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
-	out->alloc_rate_bps = rate_per_s(alloc, dt);
+	double alloc_dt = dt;
+	struct gt_u64 alloc = derive_alloc(prev, cur, &alloc_dt);
+	out->alloc_rate_bps = rate_per_s(alloc, alloc_dt);
 
 	for (unsigned i = 0; i < cur->n_generations; i++) {
 		const struct gt_generation *p = find_generation(prev, cur->generations[i].name);
@@ -172,8 +197,11 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	if (large.valid && alloc.valid)
 		out->large_alloc_share = ratio((double)large.value, (double)alloc.value);
 
+	/* ops_total is read as of the allocation total's moment */
 	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
-	out->ops_rate = rate_per_s(ops, dt);
+	if (cur->alloc_at.valid && !(prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
+		ops.valid = false;
+	out->ops_rate = rate_per_s(ops, cur->alloc_at.valid ? alloc_dt : dt);
 	if (ops.valid && alloc.valid)
 		out->bytes_per_op = ratio((double)alloc.value, (double)ops.value);
 }

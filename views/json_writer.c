@@ -62,6 +62,12 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	add(o, "rate_bps", jdouble(d->alloc_rate_bps));
 	add(o, "source", json_object_new_string(gt_alloc_source_name(s->alloc_source)));
 	add(o, "since", json_object_new_string(gt_alloc_since_name(s->alloc_since)));
+	/* how long before the sample the total was counted (.NET: the
+	 * runtime's last counter poll); null where it is the sample's moment */
+	struct gt_f64 age = { 0, false };
+	if (s->alloc_at.valid)   /* a poll read during the sample is "now" */
+		gt_f64_set(&age, s->mono_ns > s->alloc_at.ns ? (double)(s->mono_ns - s->alloc_at.ns) / 1e9 : 0);
+	add(o, "age_s", jdouble(age));
 	return o;
 }
 

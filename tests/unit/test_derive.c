@@ -264,6 +264,57 @@ static void test_pause_distribution_needs_a_log(void)
 	CHECK(!w.count.valid);
 }
 
+/* .NET: totals as of the runtime's polls, which run on their own phase. */
+static void at_poll(struct gt_sample *s, uint64_t total, double poll_s, double prev_poll_s, uint64_t prev_total)
+{
+	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	gt_u64_set(&s->alloc_bytes_total, total);
+	s->alloc_at.valid = true;
+	s->alloc_at.ns = (uint64_t)(poll_s * 1e9);
+	s->alloc_at.prev_ns = (uint64_t)(prev_poll_s * 1e9);
+	s->alloc_at.prev_total = prev_total;
+}
+
+static void test_alloc_rate_over_the_runtimes_intervals(void)
+{
+	struct gt_sample a = base_sample(10000000000ull), b = base_sample(11000000000ull);
+	struct gt_derived d;
+	/* samples at 10 s and 11 s; polls at 9.3, 10.3 (1 GB) and 10.8 (a
+	 * shorter interval: 0.4 GB more): 1.4 GB over the 1.5 s between the
+	 * polls, whatever the samples' phase */
+	at_poll(&a, 1000000000ull, 9.3, 8.3, 0);
+	at_poll(&b, 2400000000ull, 10.8, 10.3, 2000000000ull);
+	gt_derive(&a, &b, &d);
+	CHECK_NEAR(d.alloc_rate_bps.value, 1.4e9 / 1.5, 1e-3);
+	/* the first figure: the sample before had none, so the last poll
+	 * interval alone (0.4 GB in 0.5 s) */
+	struct gt_sample none = base_sample(10000000000ull);
+	none.alloc_source = GT_ALLOC_SOURCE_EXACT;
+	none.alloc_at.valid = true;
+	gt_derive(&none, &b, &d);
+	CHECK_NEAR(d.alloc_rate_bps.value, 0.8e9, 1e-3);
+	/* no poll between the samples: again the last poll interval, not 0 */
+	gt_derive(&b, &b, &d);     /* same moment: no interval at all */
+	CHECK(!d.alloc_rate_bps.valid);
+	struct gt_sample c = b;
+	c.mono_ns = 11500000000ull;
+	gt_derive(&b, &c, &d);
+	CHECK_NEAR(d.alloc_rate_bps.value, 0.8e9, 1e-3);
+	/* requests are read as of the same polls and divide by their span */
+	gt_u64_set(&a.ops_total, 100);
+	gt_u64_set(&b.ops_total, 250);
+	gt_derive(&a, &b, &d);
+	CHECK_NEAR(d.ops_rate.value, 100.0, 1e-9);
+	CHECK_NEAR(d.bytes_per_op.value, 1.4e9 / 150, 1e-6);
+	/* a total as of the sample and one as of a poll are two series */
+	struct gt_sample e = a;
+	e.alloc_at.valid = false;
+	gt_u64_set(&b.alloc_bytes_total, 2400000000ull);
+	b.alloc_at.prev_total = 2400000000ull + 1; /* and a poll interval that went backwards */
+	gt_derive(&e, &b, &d);
+	CHECK(!d.alloc_rate_bps.valid);
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_has_no_rates);
@@ -279,5 +330,6 @@ int main(void)
 	RUN_TEST(test_pause_distribution_of_an_interval);
 	RUN_TEST(test_pause_distribution_partial_and_small_windows);
 	RUN_TEST(test_pause_distribution_needs_a_log);
+	RUN_TEST(test_alloc_rate_over_the_runtimes_intervals);
 	return check_summary();
 }

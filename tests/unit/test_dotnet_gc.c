@@ -107,16 +107,19 @@ static void test_pauses_of_two_threads_interleaved_in_the_stream(void)
 {
 	static struct gt_dn_gc g;
 	gt_dn_gc_init(&g, 1000000000);
-	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 50, gc_start, sizeof(gc_start)); /* background GC #10 */
+	/* the final mark's suspension (ForGCPrep, background GC thread 30)
+	 * shows up inside thread 7's, before the background GC's start */
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 1000, suspend_for_gc, sizeof(suspend_for_gc));
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 30, 3000, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
 	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 30, 3400, restart, sizeof(restart));
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 50, gc_start, sizeof(gc_start)); /* background GC #10 */
 	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 1100, gc_start_gen1, sizeof(gc_start_gen1));
 	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, 2000, restart, sizeof(restart));
 	CHECK_U64(g.pause_count, 2);
 	CHECK_U64(g.pause_total_ns, 400 + 1000);
-	/* after the background GC's end, ForGCPrep is DATAS changing the heap
-	 * count, which GC.GetTotalPauseDuration does not count */
+	/* ForGCPrep by the thread that suspends ForGC (the Server GC thread) is
+	 * DATAS changing the heap count, which GC.GetTotalPauseDuration does not
+	 * count, with or without a background GC */
 	gt_dn_gc_event(&g, GT_DN_EV_GC_END, 30, 5000, gc_end_bgc, sizeof(gc_end_bgc));
 	CHECK(!g.background_running);
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 6000, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
@@ -266,38 +269,81 @@ static size_t counter_payload(uint8_t *p, const char *name, double value)
 	return n + 8;
 }
 
+/* alloc-rate as the runtime sends it: Name, Increment and IntervalSec (a
+ * Single), the span the increment covers. */
+static void alloc_rate_meta(struct gt_nettrace_meta *m, struct gt_nettrace_field *f)
+{
+	counter_meta(m, f, "System.Runtime", "Increment");
+	f[0].subtree = 4;
+	f[0].n_children = 3;
+	f[3] = (struct gt_nettrace_field){ .type = GT_NT_SINGLE, .subtree = 1, .name = "IntervalSec" };
+	m->n_fields = 4;
+}
+
+static size_t alloc_rate_payload(uint8_t *p, double increment, float interval_s)
+{
+	size_t n = counter_payload(p, "alloc-rate", increment);
+	memcpy(p + n, &interval_s, 4);
+	return n + 4;
+}
+
 static void test_event_counters(void)
 {
 	static struct gt_dn_counters c;
 	gt_dn_counters_init(&c);
 	struct gt_nettrace_meta m;
-	struct gt_nettrace_field f[3];
-	counter_meta(&m, f, "System.Runtime", "Increment");
+	struct gt_nettrace_field f[4];
+	alloc_rate_meta(&m, f);
 	uint8_t p[256];
 	struct gt_nettrace_event e = { .meta = &m, .payload = p };
+	/* the first poll: its increment covers the IntervalSec before it, so
+	 * one whole interval is known at once */
+	e.timestamp = 5000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 0.75f);
+	gt_dn_counters_event(&c, &e);
+	CHECK(c.have_alloc);
+	CHECK_U64(c.alloc_total, 4000000);
+	CHECK_U64(c.alloc_prev_total, 0);
+	CHECK_U64((uint64_t)(c.alloc_ts - c.alloc_prev_ts), 750000000);
+	e.timestamp = 6000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 6000000, 1.0f);
+	gt_dn_counters_event(&c, &e);
+	CHECK_U64(c.alloc_total, 10000000);
+	CHECK_U64(c.alloc_prev_total, 4000000);
+	CHECK_U64((uint64_t)c.alloc_prev_ts, 5000000000);
+	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
+	/* a replayed (older) poll and nonsense are ignored */
+	e.timestamp = 5500000000;
+	gt_dn_counters_event(&c, &e);
+	e.timestamp = 7000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, -5, 1.0f);
+	gt_dn_counters_event(&c, &e);
+	e.payload_len = 7; /* cut short */
+	gt_dn_counters_event(&c, &e);
+	CHECK_U64(c.alloc_total, 10000000);
+	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
+
+	/* without IntervalSec the first increment's span is unknown: it only
+	 * starts the count */
+	static struct gt_dn_counters c2;
+	gt_dn_counters_init(&c2);
+	counter_meta(&m, f, "System.Runtime", "Increment");
 	e.timestamp = 1000;
 	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", 4000000);
-	gt_dn_counters_event(&c, &e); /* the first poll: its increment covers an unknown span */
+	gt_dn_counters_event(&c2, &e);
+	CHECK(c2.have_alloc);
+	CHECK_U64(c2.alloc_total, 0);
+	CHECK(c2.alloc_prev_ts == c2.alloc_ts);
 	e.timestamp = 2000;
 	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", 6000000);
-	gt_dn_counters_event(&c, &e);
+	gt_dn_counters_event(&c2, &e);
+	CHECK_U64(c2.alloc_total, 6000000);
 	e.timestamp = 3000;
 	e.payload_len = (uint32_t)counter_payload(p, "gen-0-gc-count", 5); /* not an allocation */
-	gt_dn_counters_event(&c, &e);
+	gt_dn_counters_event(&c2, &e);
+	CHECK_U64(c2.alloc_total, 6000000);
 	e.timestamp = 4000;
-	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", -5); /* nonsense: ignored */
-	gt_dn_counters_event(&c, &e);
 	uint64_t v = 0;
-	CHECK(gt_dn_series_at(&c.alloc, 1000, &v));
-	CHECK_U64(v, 0);
-	CHECK(gt_dn_series_at(&c.alloc, 1500, &v));
-	CHECK_U64(v, 3000000);
-	CHECK(gt_dn_series_at(&c.alloc, 9000, &v));
-	CHECK_U64(v, 6000000);
-	e.payload_len = 7; /* cut short: ignored */
-	gt_dn_counters_event(&c, &e);
-	CHECK(gt_dn_series_at(&c.alloc, 9000, &v));
-	CHECK_U64(v, 6000000);
 
 	/* sizes and committed bytes are means of a single reading */
 	counter_meta(&m, f, "System.Runtime", "Mean");

@@ -6,6 +6,9 @@
 //
 // Every REPORT_MS it prints one JSON line with the runtime's own figures
 // (GC.GetTotalAllocatedBytes, GC.GetTotalPauseDuration, GC.CollectionCount),
+// without suspending the runtime to do so (the precise allocated-bytes count
+// would, and its suspensions would delay the collector's own, which moves
+// the runtime's pause figure),
 // stamped with CLOCK_MONOTONIC (Stopwatch on Linux) and the wall clock, so a
 // test can read the truth at the moment of any gctop sample.
 //
@@ -26,7 +29,7 @@ static class Program
     {
         Console.WriteLine(
             "{{\"t_ns\":{0},\"wall_ms\":{1},\"alloc\":{2},\"pause_ns\":{3},\"gc0\":{4},\"gc1\":{5},\"gc2\":{6},\"rows\":{7}}}",
-            MonoNs(), DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(), GC.GetTotalAllocatedBytes(true),
+            MonoNs(), DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(), GC.GetTotalAllocatedBytes(false),
             GC.GetTotalPauseDuration().Ticks * 100, GC.CollectionCount(0), GC.CollectionCount(1),
             GC.CollectionCount(2), Interlocked.Read(ref rows));
     }
@@ -61,6 +64,33 @@ static class Program
         GC.KeepAlive(sink);
     }
 
+    // With CSVLOAD_GCLOG=1: a thread that logs each collection the runtime
+    // records (GC.GetGCMemoryInfo by kind: index, generation, whether
+    // background, its pause durations), polling every millisecond, to hold
+    // single pauses against the events.
+    static void LogGcs()
+    {
+        var seen = new System.Collections.Generic.HashSet<long>();
+        var kinds = new[] { GCKind.Ephemeral, GCKind.FullBlocking, GCKind.Background };
+        while (!stop)
+        {
+            foreach (var k in kinds)
+            {
+                var i = GC.GetGCMemoryInfo(k);
+                if (i.Index == 0 || seen.Contains(i.Index))
+                    continue;
+                // a background GC's second pause is known once it is over
+                if (i.Concurrent && i.PauseDurations[1] == TimeSpan.Zero && GC.GetGCMemoryInfo(GCKind.Any).Index == i.Index)
+                    continue;
+                seen.Add(i.Index);
+                Console.WriteLine("{{\"gc\":{0},\"gen\":{1},\"bgc\":{2},\"p0_ns\":{3},\"p1_ns\":{4},\"wall_ms\":{5}}}", i.Index, i.Generation,
+                    i.Concurrent ? "true" : "false", i.PauseDurations[0].Ticks * 100, i.PauseDurations[1].Ticks * 100,
+                    DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+            }
+            Thread.Sleep(1);
+        }
+    }
+
     static int Main(string[] args)
     {
         int threads = args.Length > 0 ? int.Parse(args[0]) : 4;
@@ -92,6 +122,8 @@ static class Program
                     workers[i].Start((int)(mchars * 1e6));
                 }
                 started = true;
+                if (Environment.GetEnvironmentVariable("CSVLOAD_GCLOG") == "1")
+                    new Thread(LogGcs) { IsBackground = true }.Start();
             }
             if (started && !stopped && now >= busyEnd)
             {
