@@ -337,6 +337,41 @@ static void set_generation(struct gt_sample *out, unsigned i, const char *name)
 	snprintf(out->generations[i].name, sizeof(out->generations[i].name), "%s", name);
 }
 
+/* Allocation: the runtime's cumulative counter as of its last poll, with
+ * the poll before, so that rates divide by the runtime's own intervals;
+ * requests are read at the same moment, so that bytes per request divide
+ * figures of one window. */
+static void fill_alloc(struct gt_collector *c, struct gt_sample *out)
+{
+	const struct gt_dn_counters *k = &c->counters;
+	if (!c->have_offset || !k->have_alloc || k->qpc_freq != 1000000000)
+		return;
+	gt_u64_set(&out->alloc_bytes_total, k->alloc_total);
+	out->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	out->alloc_at.valid = true;
+	out->alloc_at.ns = (uint64_t)(k->alloc_ts + c->clock_offset);
+	out->alloc_at.prev_ns = (uint64_t)(k->alloc_prev_ts + c->clock_offset);
+	out->alloc_at.prev_total = k->alloc_prev_total;
+	uint64_t requests;
+	if (gt_dn_series_at(&k->requests, k->alloc_ts, &requests)) {
+		gt_u64_set(&out->ops_total, requests);
+		out->ops_name = "requests";
+	}
+}
+
+/* Pauses, timed one by one from the suspension events. */
+static void fill_pauses(struct gt_dn_gc *g, struct gt_sample *out)
+{
+	gt_u64_set(&out->pause_total_ns, g->pause_total_ns);
+	if (g->have_pause)
+		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
+	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
+	out->pause_log.valid = true;
+	out->pause_log.count = g->pause_count;
+	memcpy(out->pause_log.ns, g->pause_log, sizeof(out->pause_log.ns));
+}
+
 static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct gt_error *err)
 {
 	dotnet_poll(c, 0);
@@ -351,21 +386,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	struct gt_dn_gc *g = &c->gc;
 	struct gt_dn_counters *k = &c->counters;
 
-	/* allocation: the runtime's cumulative counter as of its last poll,
-	 * with the poll before, so that rates divide by the runtime's own
-	 * intervals; requests are read at the same moment, so that bytes per
-	 * request divide figures of one window */
-	uint64_t requests;
-	bool alloc_known = c->have_offset && k->have_alloc && c->counters.qpc_freq == 1000000000;
-	if (alloc_known) {
-		gt_u64_set(&out->alloc_bytes_total, k->alloc_total);
-		out->alloc_source = GT_ALLOC_SOURCE_EXACT;
-		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
-		out->alloc_at.valid = true;
-		out->alloc_at.ns = (uint64_t)(k->alloc_ts + c->clock_offset);
-		out->alloc_at.prev_ns = (uint64_t)(k->alloc_prev_ts + c->clock_offset);
-		out->alloc_at.prev_total = k->alloc_prev_total;
-	}
+	fill_alloc(c, out);
 
 	/* generations, youngest first */
 	static const char *const names[] = { "gen0", "gen1", "gen2", "loh", "poh" };
@@ -400,14 +421,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	if (g->have_history && g->history.num_heaps > 0)
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
 
-	/* pauses */
-	gt_u64_set(&out->pause_total_ns, g->pause_total_ns);
-	if (g->have_pause)
-		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
-	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
-	out->pause_log.valid = true;
-	out->pause_log.count = g->pause_count;
-	memcpy(out->pause_log.ns, g->pause_log, sizeof(out->pause_log.ns));
+	fill_pauses(g, out);
 
 	/* large and pinned objects, heap */
 	if (out->generations[3].used_bytes.valid) {
@@ -433,10 +447,6 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	if (c->hard_limit.valid) {
 		out->gc_hard_limit_bytes = c->hard_limit;
 		out->heap_max_bytes = c->hard_limit;
-	}
-	if (alloc_known && gt_dn_series_at(&k->requests, k->alloc_ts, &requests)) {
-		gt_u64_set(&out->ops_total, requests);
-		out->ops_name = "requests";
 	}
 	gt_u64_set(&out->dropped_events, c->dropped_before + gt_nettrace_stats(c->parser)->dropped);
 	if (c->alloc && c->alloc_snap)

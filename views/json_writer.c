@@ -135,7 +135,7 @@ static struct json_object *pause_object(const struct gt_derived *d)
 	add(o, "count", ju64(d->pause_count));
 	add(o, "p50_ms", jmillis(d->pause_p50_ns));
 	add(o, "p99_ms", jmillis(d->pause_p99_ns));
-	add(o, "max_ms", jmillis(d->pause_max_ns.valid || d->pause_count.valid ? d->pause_max_ns : s->pause_max_ns));
+	add(o, "max_ms", jmillis(d->pause_max_ns.valid ? d->pause_max_ns : s->pause_max_ns));
 	add(o, "partial", d->pause_count.valid ? json_object_new_boolean(d->pause_dist_partial) : NULL);
 	add(o, "safepoints", ju64(s->safepoints));
 	add(o, "safepoint_share", jdouble(d->safepoint_share));

@@ -181,44 +181,42 @@ static void push_logged(struct gt_derived *d, double t, uint64_t from, uint64_t 
 
 static void test_window_pause_distribution(void)
 {
-	struct gt_derived *dp = &logged;
-#define d (*dp)
-	memset(&d, 0, sizeof(d));
+	struct gt_derived *d = &logged;
+	memset(d, 0, sizeof(*d));
 	gt_history_clear(&hist);
-	push_logged(&d, 1, 0, 10);
-	push_logged(&d, 2, 10, 20);
-	push_logged(&d, 3, 20, 30);
+	push_logged(d, 1, 0, 10);
+	push_logged(d, 2, 10, 20);
+	push_logged(d, 3, 20, 30);
 	struct gt_pause_dist w;
 	/* the last two seconds: pauses 10..29 (10..29 ms) */
-	gt_history_pause_dist(&hist, 2000000000ull, &d.cur, &w);
+	gt_history_pause_dist(&hist, 2000000000ull, &d->cur, &w);
 	CHECK_U64(w.count.value, 20);
 	CHECK_U64(w.p50_ns.value, 19000000ull);
 	CHECK_U64(w.max_ns.value, 29000000ull);
 	CHECK(!w.partial);
 	/* a minute: all 30 */
-	gt_history_pause_dist(&hist, 60000000000ull, &d.cur, &w);
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
 	CHECK_U64(w.count.value, 30);
 	CHECK_U64(w.p99_ns.value, 29000000ull);
 	/* 300 more pauses: the window holds more than the log, said so */
-	push_logged(&d, 4, 30, 330);
-	gt_history_pause_dist(&hist, 60000000000ull, &d.cur, &w);
+	push_logged(d, 4, 30, 330);
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
 	CHECK_U64(w.count.value, 330);
 	CHECK(w.partial);
 	CHECK_U64(w.max_ns.value, 329000000ull);
 	/* an interval without a log ends the window there */
-	scratch = d.cur;
-	gt_derive(NULL, &scratch, &d);
-	d.first = false;
-	d.cur.mono_ns = 5000000000ull;
-	d.cur.pause_log.valid = false;
-	gt_f64_set(&d.interval_s, 1.0);
-	gt_history_push(&hist, &d);
-	gt_history_pause_dist(&hist, 60000000000ull, &d.cur, &w);
+	scratch = d->cur;
+	gt_derive(NULL, &scratch, d);
+	d->first = false;
+	d->cur.mono_ns = 5000000000ull;
+	d->cur.pause_log.valid = false;
+	gt_f64_set(&d->interval_s, 1.0);
+	gt_history_push(&hist, d);
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
 	CHECK(!w.count.valid);
-	push_logged(&d, 6, 330, 332);
-	gt_history_pause_dist(&hist, 60000000000ull, &d.cur, &w);
+	push_logged(d, 6, 330, 332);
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
 	CHECK_U64(w.count.value, 2);
-#undef d
 }
 
 int main(void)
