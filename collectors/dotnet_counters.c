@@ -47,6 +47,7 @@ void gt_dn_counters_init(struct gt_dn_counters *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->qpc_freq = 1000000000;
+	c->first_poll_whole = true;
 }
 
 /* The fields gctop reads of an EventCounters payload. */
@@ -109,7 +110,7 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment,
 	c->alloc_total = c->alloc_prev_total = 0;
 	/* Without a usable IntervalSec the first increment's span is unknown:
 	 * it only starts the count. */
-	if (!(isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S))
+	if (!c->first_poll_whole || !(isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S))
 		return;
 	c->alloc_total = increment;
 	c->alloc_prev_ts = ts - (int64_t)llround(interval_s * (double)c->qpc_freq);

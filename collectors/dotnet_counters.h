@@ -40,6 +40,11 @@ struct gt_dn_counters {
 	int64_t alloc_ts, alloc_prev_ts;
 	uint64_t alloc_total, alloc_prev_total;
 	int64_t qpc_freq;             /* event timestamp ticks per second */
+	/* .NET 8 creates the counter when the session enables it, after the
+	 * reset that starts the first interval: its first increment is every
+	 * byte since the process started. Set false there, and the first poll
+	 * only starts the count. */
+	bool first_poll_whole;
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
 

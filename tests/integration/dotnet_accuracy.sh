@@ -67,7 +67,7 @@ else:
     tp = (last_report(ms(b), "pause_ns") - last_report(ms(a), "pause_ns")) / 1e9
     gcs = last_report(ms(b), "gc0") - last_report(ms(a), "gc0")
     gen2 = last_report(ms(b), "gc2") - last_report(ms(a), "gc2")
-    check(gen2 >= 1 and gcs >= 5, "the load collects: %d GCs, %d of gen2" % (gcs, gen2))
+    check(gen2 >= 1 and gcs >= 3, "the load collects: %d GCs, %d of gen2" % (gcs, gen2))
     # The runtime times a background GC's final-mark pause from before its
     # thread waits to suspend (for the GC lock, for the other heaps' threads),
     # while the program still runs; gctop times the suspension itself. So
@@ -106,18 +106,19 @@ for i, a in enumerate(A):
             worst = err
 check(n >= 1 and abs(worst) <= 0.03,
       "allocation over %d windows of 5 s or more, worst %+.2f%% of GC.GetTotalAllocatedBytes (+-3%%)" % (n, worst * 100))
+# the first figure: with its rate on .NET 9 and later (the first poll's
+# interval is whole), on 8 one poll later (its first increment counts from
+# the process's start, so it only starts the count)
 first = A[0] if A else None
-if first:
-    rate = first["alloc"]["rate_bps"]
-    w = ms(first) - first["alloc"]["age_s"] * 1000
-    t0, t1 = truth(w - 1000, "alloc"), truth(w, "alloc")
-    tr = (t1 - t0) if t0 is not None and t1 is not None else None
-    check(rate is not None and tr is not None and abs(rate - tr) <= max(0.05 * tr, 2e6),
-          "the first allocation figure comes with its rate: %s B/s vs the runtime's %s B/s over its interval" % (rate, tr))
+major = os.environ.get("MAJOR", "10")
+if first and major != "8":
+    check(first["alloc"]["rate_bps"] is not None, "the first allocation figure comes with its rate")
+elif first:
+    later = [x for x in A if ms(x) - ms(first) <= 1600]
+    check(any(x["alloc"]["rate_bps"] is not None for x in later), "a rate within a poll of the first figure")
 last = g[-1]
 check(last["alloc"] and last["alloc"]["source"] == "exact", "allocation source exact")
 check(last["dropped_events"] == 0, "no events dropped (%s)" % last["dropped_events"])
-major = os.environ.get("MAJOR", "10")
 check(last["runtime_version"].startswith(major + "."), "runtime %s, expected %s.x" % (last["runtime_version"], major))
 print("\n".join(out))
 PY
@@ -128,14 +129,14 @@ run_case() {
 	name=$1
 	truth="$WORK/$name.truth"
 	out="$WORK/$name.json"
-	# 4 threads, 4 M-character CSVs; quiet 1.5 s, busy 4 s, quiet 2.5 s;
+	# 4 threads, 4 M-character CSVs; quiet 1.5 s, busy 5.5 s, quiet 2.5 s;
 	# gctop samples every half second from its attach to near the end
-	env CSVLOAD_GCLOG=1 $2 "$CSV" 4 4 4 1.5 2.5 20 >"$truth" 2>&1 &
+	env CSVLOAD_GCLOG=1 $2 "$CSV" 4 4 5.5 1.5 2.5 20 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	i=0
 	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
-	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 16 >"$out" 2>"$WORK/$name.err"
+	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 19 >"$out" 2>"$WORK/$name.err"
 	rc=$?
 	[ "$rc" -eq 0 ] || fail "$name: gctop exits $rc: $(head -c 300 "$WORK/$name.err")"
 	wait "$DPID"
@@ -143,11 +144,56 @@ run_case() {
 	MAJOR=${MAJOR:-10} TIGHT=${TIGHT:-0} compare "$name" "$out" "$truth"
 }
 
-# workstation; Server with a 32 MB gen0 budget (the default budget of two
-# heaps on this load gives a handful of GCs, nearly all background: see the
-# man page on how GC.GetTotalPauseDuration times those); Server with DATAS
+# The first figure under load (the field saw 1.13 GB/s for 1.63): gctop
+# attaches while four threads allocate; its first allocation figure is the
+# runtime's first poll interval, +-10% of GC.GetTotalAllocatedBytes's growth
+# over the second before that poll (a 12 MB allocation on either edge moves
+# a one-second figure by a few percent).
+first_figure() {
+	env DOTNET_gcServer=0 "$CSV" 4 4 4 0 1 20 >"$WORK/first.truth" 2>&1 &
+	DPID=$!
+	CHILD_PIDS="$CHILD_PIDS $DPID"
+	i=0
+	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+	sleep 0.5
+	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 6 >"$WORK/first.json" 2>"$WORK/first.err" ||
+		fail "first figure: gctop exits $?: $(head -c 300 "$WORK/first.err")"
+	wait "$DPID"
+	rm -f /tmp/dotnet-diagnostic-"$DPID"-*-socket
+	python3 - "$WORK/first.json" "$WORK/first.truth" <<'PY'
+import json, sys
+from datetime import datetime
+g = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rep = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{") and '"alloc"' in l]
+def ms(x):
+    return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
+def truth(wall):
+    for a, b in zip(rep, rep[1:]):
+        if a["wall_ms"] <= wall <= b["wall_ms"]:
+            return a["alloc"] + (wall - a["wall_ms"]) / max(1, b["wall_ms"] - a["wall_ms"]) * (b["alloc"] - a["alloc"])
+    return None
+A = [x for x in g if x["alloc"] and x["alloc"]["bytes_total"] is not None]
+ok, what = False, "no allocation figure in %d samples" % len(g)
+if A:
+    f = A[0]
+    w = ms(f) - f["alloc"]["age_s"] * 1000
+    t0, t1 = truth(w - 1000), truth(w)
+    rate = f["alloc"]["rate_bps"]
+    tr = t1 - t0 if t0 is not None and t1 is not None else None
+    ok = rate is not None and tr is not None and abs(rate - tr) <= 0.1 * tr
+    what = "the first allocation figure (sample %d) %s B/s vs the runtime's %s B/s over its poll interval (+-10%%)" % (
+        g.index(f) + 1, rate and round(rate), tr and round(tr))
+print(("PASS" if ok else "FAIL") + ": dotnet_accuracy: first figure: " + what)
+PY
+}
+
+first_figure
+
+# workstation (concurrent, and blocking only); Server (on two cores, a
+# handful of GCs, mostly background: see the man page on how
+# GC.GetTotalPauseDuration times those); Server with DATAS
 ws="DOTNET_gcServer=0 DOTNET_gcConcurrent=1"
-server="DOTNET_gcServer=1 DOTNET_gcConcurrent=1 DOTNET_GCDynamicAdaptationMode=0 DOTNET_GCgen0size=0x2000000"
+server="DOTNET_gcServer=1 DOTNET_gcConcurrent=1 DOTNET_GCDynamicAdaptationMode=0"
 datas="DOTNET_gcServer=1 DOTNET_gcConcurrent=1 DOTNET_GCDynamicAdaptationMode=1"
 run_case workstation "$ws"
 TIGHT=1 run_case workstation-blocking "DOTNET_gcServer=0 DOTNET_gcConcurrent=0"
@@ -156,7 +202,7 @@ run_case server-datas "$datas"
 
 # .NET 8 and 9: published self-contained with the runtime packs from NuGet,
 # as tests/integration/dotnet_gc.sh does; skipped with the reason without.
-# Each covers DATAS and one of the other two, to keep the script short.
+# Each covers DATAS, and 8 Workstation too, to keep the script short.
 for major in 8 9; do
 	dir="$PWD/$GCTOP_BUILD/dotnet/CsvLoad-net$major"
 	if [ ! -x "$dir/CsvLoad" ] || [ -n "$(find tests/dotnet/CsvLoad -name '*.cs*' -newer "$dir/CsvLoad" 2>/dev/null)" ]; then
@@ -170,10 +216,6 @@ for major in 8 9; do
 		fi
 	fi
 	CSV="$dir/CsvLoad"
-	if [ "$major" = 8 ]; then
-		MAJOR=8 run_case net8-workstation "$ws"
-	else
-		MAJOR=9 run_case net9-server "$server"
-	fi
+	[ "$major" = 8 ] && MAJOR=8 run_case net8-workstation "$ws"
 	MAJOR=$major run_case "net$major-server-datas" "$datas"
 done

@@ -323,6 +323,17 @@ static void test_event_counters(void)
 	CHECK_U64(c.alloc_total, 10000000);
 	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
 
+	/* .NET 8: the first increment is everything since the process started */
+	static struct gt_dn_counters c8;
+	gt_dn_counters_init(&c8);
+	c8.first_poll_whole = false;
+	e.timestamp = 5000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 900000000, 1.0f);
+	gt_dn_counters_event(&c8, &e);
+	CHECK(c8.have_alloc);
+	CHECK_U64(c8.alloc_total, 0);
+	CHECK(c8.alloc_prev_ts == c8.alloc_ts);
+
 	/* without IntervalSec the first increment's span is unknown: it only
 	 * starts the count */
 	static struct gt_dn_counters c2;
