@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,12 +32,8 @@
 #define IPC_TIMEOUT_MS 2000
 #define SESSION_BUFFER_MB 16
 /* The EventCounters interval (seconds, as text for the provider arguments:
- * the same as dotnet-counters', since sessions share the shortest one), and
- * how far behind the stream cumulative counters are read, so that an
- * observation after that moment has usually arrived and the figure can be
- * interpolated rather than stepped. */
+ * the same as dotnet-counters', since sessions share the shortest one). */
 #define COUNTER_INTERVAL "1"
-#define COUNTER_LAG_NS 1300000000LL
 #define READ_BUDGET (4u << 20)
 
 struct gt_collector {
@@ -50,8 +47,8 @@ struct gt_collector {
 	enum gt_exit fail_code;
 	char fail_msg[300];
 	bool have_offset;
-	int64_t clock_offset;    /* monotonic ns minus event timestamp, smallest seen */
-	uint64_t last_alloc;     /* keeps the reported total from going back */
+	int64_t clock_offset;    /* monotonic ns minus event timestamp */
+	bool same_clock;         /* same time namespace: the offset is 0, not learned */
 	struct gt_u64 hard_limit;   /* the GC heap hard limit, configured or by default */
 	struct gt_dn_gc gc;
 	struct gt_dn_counters counters;
@@ -68,6 +65,7 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
 	struct gt_collector *c = ctx;
 	c->gc.qpc_freq = t->qpc_freq;
+	c->counters.qpc_freq = t->qpc_freq;
 	c->gc.pointer_size = t->pointer_size;
 	if (c->alloc)
 		gt_dn_alloc_set_pointer_size(c->alloc, t->pointer_size);
@@ -108,7 +106,7 @@ static bool alloc_method_event(struct gt_collector *c, const struct gt_nettrace_
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
 {
 	struct gt_collector *c = ctx;
-	if (c->gc.qpc_freq == 1000000000) {
+	if (c->gc.qpc_freq == 1000000000 && !c->same_clock) {
 		/* Timestamps are CLOCK_MONOTONIC on Linux, but the clock of a time
 		 * namespace may be offset: learn the offset from arrival times. */
 		int64_t off = (int64_t)gt_mono_ns() - e->timestamp;
@@ -245,7 +243,18 @@ static void stop_session(struct gt_collector *c)
 	gt_nettrace_free(c->parser);
 	c->parser = NULL;
 	/* A pause cut in half by the restart is not measured. */
-	c->gc.suspended = false;
+	gt_dn_gc_forget_suspensions(&c->gc);
+}
+
+/* The target's CLOCK_MONOTONIC is gctop's when both are in one time
+ * namespace (the kernel's handle for it is the same inode). */
+static bool same_time_namespace(pid_t pid)
+{
+	char path[64];
+	struct stat self, target;
+	snprintf(path, sizeof(path), "/proc/%d/ns/time", (int)pid);
+	return stat("/proc/self/ns/time", &self) == 0 && stat(path, &target) == 0 &&
+	       self.st_ino == target.st_ino && self.st_dev == target.st_dev;
 }
 
 static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
@@ -269,6 +278,10 @@ static struct gt_collector *dotnet_open(pid_t pid, struct gt_target_info *info, 
 
 	gt_dn_gc_init(&c->gc, 1000000000);
 	gt_dn_counters_init(&c->counters);
+	/* seen on 8.0: a first alloc-rate increment of everything since start */
+	c->counters.first_poll_whole = c->runtime_major >= 9;
+	c->same_clock = same_time_namespace(pid);
+	c->have_offset = c->same_clock;
 	if (start_session(c, err) != 0)
 		goto fail;
 	return c;
@@ -327,6 +340,41 @@ static void set_generation(struct gt_sample *out, unsigned i, const char *name)
 	snprintf(out->generations[i].name, sizeof(out->generations[i].name), "%s", name);
 }
 
+/* Allocation: the runtime's cumulative counter as of its last poll, with
+ * the poll before, so that rates divide by the runtime's own intervals;
+ * requests are read at the same moment, so that bytes per request divide
+ * figures of one window. */
+static void fill_alloc(struct gt_collector *c, struct gt_sample *out)
+{
+	const struct gt_dn_counters *k = &c->counters;
+	if (!c->have_offset || !k->have_alloc || k->qpc_freq != 1000000000)
+		return;
+	gt_u64_set(&out->alloc_bytes_total, k->alloc_total);
+	out->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	out->alloc_at.valid = true;
+	out->alloc_at.ns = (uint64_t)(k->alloc_ts + c->clock_offset);
+	out->alloc_at.prev_ns = (uint64_t)(k->alloc_prev_ts + c->clock_offset);
+	out->alloc_at.prev_total = k->alloc_prev_total;
+	uint64_t requests;
+	if (gt_dn_series_at(&k->requests, k->alloc_ts, &requests)) {
+		gt_u64_set(&out->ops_total, requests);
+		out->ops_name = "requests";
+	}
+}
+
+/* Pauses, timed one by one from the suspension events. */
+static void fill_pauses(struct gt_dn_gc *g, struct gt_sample *out)
+{
+	gt_u64_set(&out->pause_total_ns, g->pause_total_ns);
+	if (g->have_pause)
+		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
+	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
+	out->pause_log.valid = true;
+	out->pause_log.count = g->pause_count;
+	memcpy(out->pause_log.ns, g->pause_log, sizeof(out->pause_log.ns));
+}
+
 static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct gt_error *err)
 {
 	dotnet_poll(c, 0);
@@ -341,20 +389,7 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	struct gt_dn_gc *g = &c->gc;
 	struct gt_dn_counters *k = &c->counters;
 
-	/* allocation: the runtime's cumulative counter, read COUNTER_LAG_NS in
-	 * the past so that observations on both sides of that moment exist;
-	 * requests are read at the same moment, so that bytes per request
-	 * divide figures of one window */
-	int64_t counter_ts = (int64_t)gt_mono_ns() - c->clock_offset - COUNTER_LAG_NS;
-	uint64_t alloc, requests;
-	if (c->have_offset && gt_dn_series_at(&k->alloc, counter_ts, &alloc)) {
-		if (alloc < c->last_alloc)
-			alloc = c->last_alloc;
-		c->last_alloc = alloc;
-		gt_u64_set(&out->alloc_bytes_total, alloc);
-		out->alloc_source = GT_ALLOC_SOURCE_EXACT;
-		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
-	}
+	fill_alloc(c, out);
 
 	/* generations, youngest first */
 	static const char *const names[] = { "gen0", "gen1", "gen2", "loh", "poh" };
@@ -385,15 +420,11 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	}
 	if (g->have_reason)
 		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
-	out->gc_in_progress = g->suspended || g->background_running;
+	out->gc_in_progress = gt_dn_gc_suspended(g) || g->background_running;
 	if (g->have_history && g->history.num_heaps > 0)
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
 
-	/* pauses */
-	gt_u64_set(&out->pause_total_ns, g->pause_total_ns);
-	if (g->have_pause)
-		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
-	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
+	fill_pauses(g, out);
 
 	/* large and pinned objects, heap */
 	if (out->generations[3].used_bytes.valid) {
@@ -419,10 +450,6 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	if (c->hard_limit.valid) {
 		out->gc_hard_limit_bytes = c->hard_limit;
 		out->heap_max_bytes = c->hard_limit;
-	}
-	if (c->have_offset && gt_dn_series_at(&k->requests, counter_ts, &requests)) {
-		gt_u64_set(&out->ops_total, requests);
-		out->ops_name = "requests";
 	}
 	gt_u64_set(&out->dropped_events, c->dropped_before + gt_nettrace_stats(c->parser)->dropped);
 	if (c->alloc && c->alloc_snap)

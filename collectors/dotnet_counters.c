@@ -46,13 +46,15 @@ bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value)
 void gt_dn_counters_init(struct gt_dn_counters *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->qpc_freq = 1000000000;
+	c->first_poll_whole = true;
 }
 
 /* The fields gctop reads of an EventCounters payload. */
 struct fields {
 	char name[96];
-	double mean, increment;
-	bool have_mean, have_increment;
+	double mean, increment, interval_s;
+	bool have_mean, have_increment, have_interval;
 };
 
 static void on_field(void *ctx, const char *name, const struct gt_nettrace_value *v)
@@ -66,6 +68,9 @@ static void on_field(void *ctx, const char *name, const struct gt_nettrace_value
 	} else if (strcmp(name, "Increment") == 0 && !v->string) {
 		f->increment = v->number;
 		f->have_increment = true;
+	} else if (strcmp(name, "IntervalSec") == 0 && !v->string) {
+		f->interval_s = v->number;
+		f->have_interval = true;
 	}
 }
 
@@ -83,6 +88,34 @@ static int size_index(const char *name)
 	return -1;
 }
 
+/* Longer than any interval a session can ask for (dotnet-counters allows
+ * hours, gctop asks for one second): a bigger one is not believed. */
+#define MAX_INTERVAL_S 86400.0
+
+static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment, double interval_s)
+{
+	if (c->have_alloc) {
+		/* events of one provider come from one thread in order: an older
+		 * or equal timestamp is a replay */
+		if (ts <= c->alloc_ts)
+			return;
+		c->alloc_prev_ts = c->alloc_ts;
+		c->alloc_prev_total = c->alloc_total;
+		c->alloc_ts = ts;
+		c->alloc_total += increment;
+		return;
+	}
+	c->have_alloc = true;
+	c->alloc_ts = c->alloc_prev_ts = ts;
+	c->alloc_total = c->alloc_prev_total = 0;
+	/* Without a usable IntervalSec the first increment's span is unknown:
+	 * it only starts the count. */
+	if (!c->first_poll_whole || !(isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S))
+		return;
+	c->alloc_total = increment;
+	c->alloc_prev_ts = ts - (int64_t)llround(interval_s * (double)c->qpc_freq);
+}
+
 void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e)
 {
 	const char *prov = e->meta->provider;
@@ -95,12 +128,7 @@ void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_eve
 	if (gt_nettrace_decode(e->meta, e->payload, e->payload_len, on_field, &f) != 0)
 		return;
 	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane(f.increment)) {
-		/* Polls are shared by every session that enabled the counters, so
-		 * the increments add up to the total whatever the interval. */
-		if (c->alloc_started)
-			c->alloc_sum += (uint64_t)llround(f.increment);
-		c->alloc_started = true;
-		gt_dn_series_add(&c->alloc, e->timestamp, c->alloc_sum);
+		alloc_poll(c, e->timestamp, (uint64_t)llround(f.increment), f.have_interval ? f.interval_s : 0);
 	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {
 		int i = size_index(f.name);
 		c->size[i] = (uint64_t)llround(f.mean);

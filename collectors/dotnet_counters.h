@@ -29,12 +29,22 @@ void gt_dn_series_add(struct gt_dn_series *s, int64_t ts, uint64_t value);
 bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value);
 
 struct gt_dn_counters {
-	/* Bytes allocated since the first alloc-rate poll gctop saw: the sum of
-	 * the increments after it (each is GC.GetTotalAllocatedBytes's growth
-	 * since the poll before, which for the first one is unknown). */
-	struct gt_dn_series alloc;
-	bool alloc_started;
-	uint64_t alloc_sum;
+	/* Bytes allocated since the start of the first alloc-rate interval
+	 * gctop saw, as of the runtime's polls: the latest (alloc_ts,
+	 * alloc_total) and the one before. Each poll's Increment is
+	 * GC.GetTotalAllocatedBytes's growth over the IntervalSec before it
+	 * (polls are shared by every session that enabled the counters, so the
+	 * increments add up to the total whatever the interval), so the first
+	 * poll already gives one whole interval. Timestamps are the events'. */
+	bool have_alloc;
+	int64_t alloc_ts, alloc_prev_ts;
+	uint64_t alloc_total, alloc_prev_total;
+	int64_t qpc_freq;             /* event timestamp ticks per second */
+	/* .NET 8 creates the counter when the session enables it, after the
+	 * reset that starts the first interval: its first increment is every
+	 * byte since the process started. Set false there, and the first poll
+	 * only starts the count. */
+	bool first_poll_whole;
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
 

@@ -137,6 +137,65 @@ static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t ticks)
 
 enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
 
+static struct gt_dn_suspension *find_open(struct gt_dn_gc *g, uint64_t tid)
+{
+	for (unsigned i = 0; i < GT_DN_OPEN_SUSPENSIONS; i++)
+		if (g->open[i].used && g->open[i].tid == tid)
+			return &g->open[i];
+	return NULL;
+}
+
+static bool suspends_for_gc(const struct gt_dn_gc *g, uint64_t tid)
+{
+	unsigned n = g->n_gc_suspenders < GT_DN_GC_SUSPENDERS ? g->n_gc_suspenders : GT_DN_GC_SUSPENDERS;
+	for (unsigned i = 0; i < n; i++)
+		if (g->gc_suspenders[i] == tid)
+			return true;
+	return false;
+}
+
+static void suspension_begin(struct gt_dn_gc *g, uint64_t tid, int64_t ts, uint32_t reason)
+{
+	if (reason == SUSPEND_FOR_GC && !suspends_for_gc(g, tid))
+		g->gc_suspenders[g->n_gc_suspenders++ % GT_DN_GC_SUSPENDERS] = tid;
+	struct gt_dn_suspension *s = find_open(g, tid);
+	/* A thread suspends once at a time: an open one on it lost its end. */
+	for (unsigned i = 0; !s && i < GT_DN_OPEN_SUSPENSIONS; i++)
+		if (!g->open[i].used)
+			s = &g->open[i];
+	/* More threads than slots: the oldest start is the likeliest stale. */
+	if (!s) {
+		s = &g->open[0];
+		for (unsigned i = 1; i < GT_DN_OPEN_SUSPENSIONS; i++)
+			if (g->open[i].ts < s->ts)
+				s = &g->open[i];
+	}
+	*s = (struct gt_dn_suspension){ true, reason, tid, ts };
+}
+
+static void record_pause(struct gt_dn_gc *g, uint64_t ns)
+{
+	g->pause_total_ns += ns;
+	g->last_pause_ns = ns;
+	g->have_pause = true;
+	if (ns > g->window_max_pause_ns)
+		g->window_max_pause_ns = ns;
+	g->pause_log[g->pause_count % GT_PAUSE_RING] = ns;
+	g->pause_count++;
+}
+
+static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
+{
+	/* A restart on a thread with no GC suspension under way ends one that
+	 * was not for a GC (the debugger's, a precise allocation count). */
+	struct gt_dn_suspension *s = find_open(g, tid);
+	if (!s)
+		return;
+	s->used = false;
+	if (s->reason == SUSPEND_FOR_GC || !suspends_for_gc(g, tid))
+		record_pause(g, ticks_to_ns(g, ts - s->ts));
+}
+
 void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
 		    const uint8_t *payload, size_t len)
 {
@@ -163,29 +222,14 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		break;
 	case GT_DN_EV_SUSPEND_EE_BEGIN: {
 		uint32_t reason;
-		if (gt_dn_parse_suspend(payload, len, &reason) != 0)
-			return;
-		if (reason == SUSPEND_FOR_GC || reason == SUSPEND_FOR_GC_PREP) {
-			g->suspended = true;
-			g->suspend_tid = thread_id;
-			g->suspend_ts = ts;
-		}
+		if (gt_dn_parse_suspend(payload, len, &reason) == 0 &&
+		    (reason == SUSPEND_FOR_GC || reason == SUSPEND_FOR_GC_PREP))
+			suspension_begin(g, thread_id, ts, reason);
 		break;
 	}
-	case GT_DN_EV_RESTART_EE_END: {
-		/* A restart on another thread ends a suspension that was not for a
-		 * GC (the debugger's, say), which is not a GC pause. */
-		if (!g->suspended || thread_id != g->suspend_tid)
-			return;
-		g->suspended = false;
-		uint64_t ns = ticks_to_ns(g, ts - g->suspend_ts);
-		g->pause_total_ns += ns;
-		g->last_pause_ns = ns;
-		g->have_pause = true;
-		if (ns > g->window_max_pause_ns)
-			g->window_max_pause_ns = ns;
+	case GT_DN_EV_RESTART_EE_BEGIN:
+		suspension_end(g, thread_id, ts);
 		break;
-	}
 	case GT_DN_EV_HEAP_STATS: {
 		struct gt_dn_heap_stats h;
 		if (gt_dn_parse_heap_stats(payload, len, &h) == 0) {
@@ -220,6 +264,19 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	default:
 		break;
 	}
+}
+
+bool gt_dn_gc_suspended(const struct gt_dn_gc *g)
+{
+	for (unsigned i = 0; i < GT_DN_OPEN_SUSPENSIONS; i++)
+		if (g->open[i].used)
+			return true;
+	return false;
+}
+
+void gt_dn_gc_forget_suspensions(struct gt_dn_gc *g)
+{
+	memset(g->open, 0, sizeof(g->open));
 }
 
 uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g)

@@ -2,7 +2,21 @@
  * length, since newer versions append fields) and the running state built
  * from them: collections by condemned generation, stop-the-world pauses from
  * SuspendEE/RestartEE, heap sizes after the last GC, committed memory.
- * Cumulative figures count from the start of gctop's session. */
+ * Cumulative figures count from the start of gctop's session.
+ *
+ * Pauses are timed as GC.GetTotalPauseDuration times them (gc.cpp adds to
+ * total_suspended_time from suspended_start_time, taken just before the
+ * runtime starts suspending, to the end of the GC or, for a background GC's
+ * two pauses, to just before the restart): from GCSuspendEEBegin to
+ * GCRestartEEBegin on the same thread, for suspensions ForGC, and ForGCPrep
+ * by a background GC thread (its final mark). A ForGCPrep suspension by a
+ * thread that suspends ForGC too is the Server GC thread changing the heap
+ * count under DATAS, which is no GC pause there. (The thread tells them
+ * apart where the background GC's GCStart cannot: another thread writes it,
+ * and it can reach the stream after the final mark's restart.)
+ * RestartEEEnd is not the end: it is written by the restarting thread after
+ * it resumes the others, and on a loaded machine that thread can wait for a
+ * CPU for milliseconds while the program already runs again. */
 #ifndef GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
 #define GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
 
@@ -11,12 +25,14 @@
 #include <stdint.h>
 
 #include "dotnet_gc_frag.h"
+#include "../model/sample.h"
 
 enum {
 	GT_DN_EV_GC_START = 1,
 	GT_DN_EV_GC_END = 2,
 	GT_DN_EV_RESTART_EE_END = 3,
 	GT_DN_EV_HEAP_STATS = 4,
+	GT_DN_EV_RESTART_EE_BEGIN = 7,
 	GT_DN_EV_SUSPEND_EE_BEGIN = 9,
 	GT_DN_EV_GC_DYNAMIC = 39,
 	GT_DN_EV_PER_HEAP_HISTORY = 204,
@@ -64,6 +80,11 @@ int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 /* The runtime's name for a GC reason ("AllocSmall", "Induced", ...). */
 const char *gt_dn_gc_reason_name(uint32_t reason);
 
+#define GT_DN_OPEN_SUSPENSIONS 8
+/* Workstation GC suspends on any allocating thread, but only Server GC
+ * (one GC thread) uses ForGCPrep outside a background GC. */
+#define GT_DN_GC_SUSPENDERS 16
+
 struct gt_dn_gc {
 	int64_t qpc_freq;
 
@@ -74,11 +95,22 @@ struct gt_dn_gc {
 	bool have_reason;
 	bool background_running;
 
-	/* pauses: SuspendEEBegin (ForGC, ForGCPrep) to RestartEEEnd on the same thread */
-	bool suspended;
-	uint64_t suspend_tid;
-	int64_t suspend_ts;
+	/* pauses: GC suspensions under way, one per suspending thread. The
+	 * stream is in time order per thread only (a thread can write an event
+	 * after another thread's later one), so two suspensions by different
+	 * threads can overlap in it. */
+	struct gt_dn_suspension {
+		bool used;
+		uint32_t reason;
+		uint64_t tid;
+		int64_t ts;
+	} open[GT_DN_OPEN_SUSPENSIONS];
+	/* the threads that suspended ForGC lately (ring) */
+	uint64_t gc_suspenders[GT_DN_GC_SUSPENDERS];
+	unsigned n_gc_suspenders;
 	uint64_t pause_total_ns;
+	uint64_t pause_count;           /* pauses timed since the session began */
+	uint64_t pause_log[GT_PAUSE_RING]; /* pause k at pause_log[k % GT_PAUSE_RING] */
 	uint64_t last_pause_ns;
 	uint64_t window_max_pause_ns;  /* longest since gt_dn_gc_take_window_max */
 	bool have_pause;
@@ -103,5 +135,12 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 
 /* Returns the longest pause since the previous call and starts a new window. */
 uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g);
+
+/* True while a GC suspension is under way. */
+bool gt_dn_gc_suspended(const struct gt_dn_gc *g);
+
+/* Forgets the suspensions under way (the session restarts: their ends
+ * would come in another stream, and half a pause is not one). */
+void gt_dn_gc_forget_suspensions(struct gt_dn_gc *g);
 
 #endif

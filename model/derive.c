@@ -48,6 +48,88 @@ static const struct gt_collector_stat *find_collector(const struct gt_sample *s,
 	return NULL;
 }
 
+static void sort_u64(uint64_t *v, size_t n)
+{
+	/* insertion sort: at most GT_PAUSE_RING values, mostly few */
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* Nearest rank: the smallest value with at least p% of the values <= it. */
+static uint64_t nearest_rank(const uint64_t *sorted, size_t n, unsigned pct)
+{
+	size_t rank = (n * pct + 99) / 100;
+	return sorted[rank > 0 ? rank - 1 : 0];
+}
+
+void gt_pause_dist(const struct gt_sample *s, uint64_t from, struct gt_pause_dist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s->pause_log.valid || from > s->pause_log.count)
+		return;
+	uint64_t n = s->pause_log.count - from;
+	gt_u64_set(&out->count, n);
+	if (n == 0)
+		return;
+	out->partial = n > GT_PAUSE_RING;
+	size_t kept = out->partial ? GT_PAUSE_RING : (size_t)n;
+	uint64_t v[GT_PAUSE_RING];
+	for (size_t i = 0; i < kept; i++)
+		v[i] = s->pause_log.ns[(s->pause_log.count - kept + i) % GT_PAUSE_RING];
+	sort_u64(v, kept);
+	gt_u64_set(&out->p50_ns, nearest_rank(v, kept, 50));
+	gt_u64_set(&out->p99_ns, nearest_rank(v, kept, 99));
+	gt_u64_set(&out->max_ns, v[kept - 1]);
+}
+
+/* The pauses between the two samples: a log that went backwards (another
+ * session) or is missing in either gives none. */
+static void derive_pause_dist(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
+{
+	if (!prev->pause_log.valid || !cur->pause_log.valid)
+		return;
+	struct gt_pause_dist d;
+	gt_pause_dist(cur, prev->pause_log.count, &d);
+	out->pause_count = d.count;
+	out->pause_p50_ns = d.p50_ns;
+	out->pause_p99_ns = d.p99_ns;
+	out->pause_max_ns = d.max_ns;
+	out->pause_dist_partial = d.partial;
+}
+
+/* The bytes allocated between the two samples' totals, and in *span_s the
+ * seconds they took: the samples' distance, or where the totals are as of
+ * the runtime's own polls (alloc_at), the distance between those polls. */
+static struct gt_u64 derive_alloc(const struct gt_sample *prev, const struct gt_sample *cur, double *span_s)
+{
+	struct gt_u64 alloc = { 0, false };
+	/* A change of source (estimate -> exact when an agent arrives) is a new
+	 * series: mixing them in one delta would invent allocation. */
+	bool same = prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since &&
+		    prev->alloc_at.valid == cur->alloc_at.valid;
+	if (same)
+		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
+	if (!cur->alloc_at.valid)
+		return alloc;
+	if (alloc.valid && cur->alloc_at.ns > prev->alloc_at.ns) {
+		*span_s = (double)(cur->alloc_at.ns - prev->alloc_at.ns) / 1e9;
+		return alloc;
+	}
+	/* No earlier figure, or no poll since it: the last poll interval. */
+	alloc.valid = false;
+	if (cur->alloc_bytes_total.valid && cur->alloc_at.ns > cur->alloc_at.prev_ns &&
+	    cur->alloc_bytes_total.value >= cur->alloc_at.prev_total) {
+		gt_u64_set(&alloc, cur->alloc_bytes_total.value - cur->alloc_at.prev_total);
+		*span_s = (double)(cur->alloc_at.ns - cur->alloc_at.prev_ns) / 1e9;
+	}
+	return alloc;
+}
+
 static void derive_memory(const struct gt_sample *cur, struct gt_derived *out)
 {
 	if (cur->heap_max_bytes.valid && cur->cgroup_limit_bytes.valid)
@@ -68,13 +150,12 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	double dt = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
 	gt_f64_set(&out->interval_s, dt);
 
-	/* A change of source (estimate -> exact when an agent arrives) is a new
-	 * series: mixing them in one delta would invent allocation. */
-	struct gt_u64 alloc = { 0, false };
+	/* A change of source or origin (estimate since attach -> exact since
+	 * the process started, when an agent arrives) is a new, marked series. */
 	out->alloc_new_series = prev->alloc_source != cur->alloc_source || prev->alloc_since != cur->alloc_since;
-	if (!out->alloc_new_series)
-		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
-	out->alloc_rate_bps = rate_per_s(alloc, dt);
+	double alloc_dt = dt;
+	struct gt_u64 alloc = derive_alloc(prev, cur, &alloc_dt);
+	out->alloc_rate_bps = rate_per_s(alloc, alloc_dt);
 
 	for (unsigned i = 0; i < cur->n_generations; i++) {
 		const struct gt_generation *p = find_generation(prev, cur->generations[i].name);
@@ -97,6 +178,7 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 			out->collectors[i].time_share = ratio((double)t.value / 1e9, dt);
 	}
 
+	derive_pause_dist(prev, cur, out);
 	out->pause_ns = gt_u64_delta(prev->pause_total_ns, cur->pause_total_ns);
 	if (out->pause_ns.valid)
 		out->pause_share = ratio((double)out->pause_ns.value / 1e9, dt);
@@ -118,8 +200,11 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	if (large.valid && alloc.valid)
 		out->large_alloc_share = ratio((double)large.value, (double)alloc.value);
 
+	/* ops_total is read as of the allocation total's moment */
 	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
-	out->ops_rate = rate_per_s(ops, dt);
+	if (cur->alloc_at.valid && !(prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
+		ops.valid = false;
+	out->ops_rate = rate_per_s(ops, cur->alloc_at.valid ? alloc_dt : dt);
 	if (ops.valid && alloc.valid)
 		out->bytes_per_op = ratio((double)alloc.value, (double)ops.value);
 }

@@ -49,6 +49,17 @@ struct gt_derived {
 	struct gt_f64 heap_max_share_of_limit; /* heap max / container limit */
 };
 
+/* The distribution of some consecutive pauses of a pause log. */
+struct gt_pause_dist {
+	struct gt_u64 count;             /* pauses in the window, all of them */
+	struct gt_u64 p50_ns, p99_ns, max_ns; /* invalid with no pause in the window */
+	bool partial;                    /* more than GT_PAUSE_RING: the newest only */
+};
+
+/* Pauses number from .. s->pause_log.count - 1 of s's log (nearest-rank
+ * percentiles). Everything invalid when s has no log or from is ahead of it. */
+void gt_pause_dist(const struct gt_sample *s, uint64_t from, struct gt_pause_dist *out);
+
 /* prev may be NULL (first sample). prev and cur must describe the same target. */
 void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out);
 

@@ -37,6 +37,11 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 	p->pause_ns = d->pause_ns;
 	p->pause_share = d->pause_share;
 	p->longest_pause_ns = gt_history_longest_pause(d);
+	if (d->cur.pause_log.valid && d->pause_count.valid) {
+		p->pause_log_valid = true;
+		p->pause_log_to = d->cur.pause_log.count;
+		p->pause_log_from = p->pause_log_to - d->pause_count.value;
+	}
 	p->n_generations = d->cur.n_generations;
 	for (unsigned i = 0; i < p->n_generations && i < GT_MAX_GENERATIONS; i++)
 		p->collections[i] = d->generations[i].collections;
@@ -157,4 +162,25 @@ void gt_history_window(const struct gt_history *h, uint64_t window_ns, struct gt
 	for (unsigned g = 0; g < GT_MAX_GENERATIONS; g++)
 		if (out->collections[g].valid && gen_span[g] > 0)
 			gt_f64_set(&out->per_minute[g], (double)out->collections[g].value / gen_span[g] * 60.0);
+}
+
+void gt_history_pause_dist(const struct gt_history *h, uint64_t window_ns, const struct gt_sample *cur,
+			   struct gt_pause_dist *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct gt_history_point *newest = gt_history_at(h, 0);
+	if (!newest || !newest->pause_log_valid || !cur->pause_log.valid ||
+	    cur->pause_log.count != newest->pause_log_to)
+		return;
+	uint64_t from = newest->pause_log_from;
+	for (size_t age = 1; age < h->count; age++) {
+		const struct gt_history_point *p = gt_history_at(h, age);
+		if (newest->mono_ns - p->mono_ns >= window_ns)
+			break;
+		/* a gap (a point without a log, a new session) ends the window */
+		if (!p->pause_log_valid || p->pause_log_to != from)
+			break;
+		from = p->pause_log_from;
+	}
+	gt_pause_dist(cur, from, out);
 }

@@ -22,6 +22,9 @@ struct gt_history_point {
 	struct gt_u64 pause_ns;            /* pause time in the interval */
 	struct gt_f64 pause_share;
 	struct gt_u64 longest_pause_ns;    /* longest single pause in the interval, 0 if none */
+	/* the pause log's numbers of the interval's pauses: [pause_log_from, pause_log_to) */
+	bool pause_log_valid;
+	uint64_t pause_log_from, pause_log_to;
 	unsigned n_generations;
 	struct gt_u64 collections[GT_MAX_GENERATIONS]; /* in the interval, by generation index */
 	struct gt_u64 heap_used_bytes;
@@ -70,6 +73,13 @@ size_t gt_history_series(const struct gt_history *h, enum gt_history_metric m,
 
 /* Points whose end lies within window_ns of the newest point's end. */
 void gt_history_window(const struct gt_history *h, uint64_t window_ns, struct gt_history_window *out);
+
+/* The distribution of the pauses in the points within window_ns, read from
+ * cur's pause log (cur: the sample of the newest point). Invalid unless every
+ * such point carries a log continuing the one before; partial when the
+ * window holds more pauses than the log keeps. */
+void gt_history_pause_dist(const struct gt_history *h, uint64_t window_ns, const struct gt_sample *cur,
+			   struct gt_pause_dist *out);
 
 /* The longest single pause of one interval: the runtime's own maximum where
  * it gives one, else the last pause if a pause happened in the interval. */

@@ -95,6 +95,18 @@ struct gt_sample {
 	 * it grows, alloc_bytes_total is a lower bound. Invalid where every
 	 * byte is counted (exact sources). */
 	struct gt_u64 alloc_blind_collections;
+	/* When alloc_bytes_total (and ops_total) was true, where that is not the
+	 * sample's own moment: .NET's counters are the runtime's polls, so the
+	 * total is as of the last poll, at ns (CLOCK_MONOTONIC), and was
+	 * prev_total at the poll before, at prev_ns. derive divides by the
+	 * span between the polls, not between the samples, and with no earlier
+	 * figure uses the last poll interval alone. valid false: the total is
+	 * as of mono_ns. */
+	struct {
+		bool valid;
+		uint64_t ns, prev_ns;
+		uint64_t prev_total;
+	} alloc_at;
 	const char *alloc_bound_reason;        /* static string: why the figure is a bound, or NULL */
 
 	/* collections */

@@ -80,6 +80,12 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	add(o, "source", json_object_new_string(gt_alloc_source_name(s->alloc_source)));
 	add(o, "since", json_object_new_string(gt_alloc_since_name(s->alloc_since)));
 	add(o, "new_series", json_object_new_boolean(d->alloc_new_series));
+	/* how long before the sample the total was counted (.NET: the
+	 * runtime's last counter poll); null where it is the sample's moment */
+	struct gt_f64 age = { 0, false };
+	if (s->alloc_at.valid)   /* a poll read during the sample is "now" */
+		gt_f64_set(&age, s->mono_ns > s->alloc_at.ns ? (double)(s->mono_ns - s->alloc_at.ns) / 1e9 : 0);
+	add(o, "age_s", jdouble(age));
 	return o;
 }
 
@@ -143,7 +149,13 @@ static struct json_object *pause_object(const struct gt_derived *d)
 	add(o, "total_s", jseconds(s->pause_total_ns));
 	add(o, "share", jdouble(d->pause_share));
 	add(o, "last_ms", jmillis(s->last_pause_ns));
-	add(o, "max_ms", jmillis(s->pause_max_ns));
+	/* the distribution of this interval's pauses; null where the collector
+	 * times no single pause */
+	add(o, "count", ju64(d->pause_count));
+	add(o, "p50_ms", jmillis(d->pause_p50_ns));
+	add(o, "p99_ms", jmillis(d->pause_p99_ns));
+	add(o, "max_ms", jmillis(d->pause_max_ns.valid ? d->pause_max_ns : s->pause_max_ns));
+	add(o, "partial", d->pause_count.valid ? json_object_new_boolean(d->pause_dist_partial) : NULL);
 	add(o, "safepoints", ju64(s->safepoints));
 	add(o, "safepoint_share", jdouble(d->safepoint_share));
 	add(o, "gc_cpu_share", jdouble(d->gc_cpu_share));

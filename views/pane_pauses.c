@@ -17,8 +17,9 @@ static attr_t share_attr(const struct gt_theme *t, struct gt_f64 share)
 	return t->value;
 }
 
-/* title, share, last and longest; the graph and the CPU line beyond */
-#define PAUSES_NEED_ROWS 3
+/* title, share, last and longest, the distribution; the graph and the CPU
+ * line beyond */
+#define PAUSES_NEED_ROWS 4
 
 static int pauses_need_rows(const struct gt_view_ctx *ctx)
 {
@@ -56,6 +57,36 @@ static int whole_item(WINDOW *w, int y, int x, const struct gt_theme *t, const c
 	return gt_pane_value(w, y, x, t, t->value, a) + 2;
 }
 
+/* p50, p99 and longest of this interval's pauses, and where the width
+ * allows the p99 over the window; n/a where the collector times no single
+ * pause, "+" after the count when the log kept only the newest pauses. */
+static void draw_distribution(WINDOW *w, int y, const struct gt_view_ctx *ctx, const char *span)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	struct gt_u64 none = { 0, false };
+	char a[32];
+	int x = gt_pane_print(w, y, 1, t->label, "p50 ");
+	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_p50_ns : none));
+	x = gt_pane_print(w, y, x + 2, t->label, "p99 ");
+	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_p99_ns : none));
+	x = gt_pane_print(w, y, x + 2, t->label, "max ");
+	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_max_ns : none));
+	if (d && d->pause_count.valid)
+		x = gt_pane_print(w, y, x + 1, t->label, "(%llu%s)", (unsigned long long)d->pause_count.value,
+				  d->pause_dist_partial ? "+" : "");
+	if (!d)
+		return;
+	struct gt_pause_dist win;
+	gt_history_pause_dist(ctx->h, ctx->window_ns, &d->cur, &win);
+	char b[32];
+	gt_format_duration_ns(b, sizeof(b), win.p99_ns);
+	if (!win.count.valid || x + 2 + (int)strlen(span) + 9 + (int)strlen(b) >= getmaxx(w) - 1)
+		return;
+	x = gt_pane_print(w, y, x + 2, t->label, "%s p99 ", span);
+	gt_pane_value(w, y, x, t, t->value, b);
+}
+
 static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
@@ -83,9 +114,13 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 		gt_pane_value(w, 2, x, t, t->value, gt_format_duration_ns(a, sizeof(a), win.longest_pause_ns));
 	}
 	int rows = getmaxy(w);
-	bool cpu_row = rows >= 5;
-	int graph_rows = rows - 3 - (cpu_row ? 1 : 0);
-	gt_pane_sparkline(w, 3, 1, getmaxx(w) - 2, graph_rows, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
+	bool dist_row = rows >= 4;
+	bool cpu_row = rows >= 6;
+	if (dist_row)
+		draw_distribution(w, 3, ctx, span);
+	int graph_y = dist_row ? 4 : 3;
+	int graph_rows = rows - graph_y - (cpu_row ? 1 : 0);
+	gt_pane_sparkline(w, graph_y, 1, getmaxx(w) - 2, graph_rows, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
 	if (cpu_row) {
 		/* whole items only: a narrow pane drops the last ones, never cuts one */
 		int y = rows - 1;

@@ -122,6 +122,14 @@ static void write_pauses(FILE *out, const struct gt_derived *d)
 	if (d->gc_cpu_share.valid)
 		fprintf(out, ", GC CPU %s of a core", fig_share(&extra, d->gc_cpu_share));
 	fprintf(out, "\n");
+	if (!d->pause_count.valid)
+		return;
+	struct text_fig p50, p99, max;
+	fprintf(out, "Pauses:  %llu in interval, p50 %s, p99 %s, max %s", (unsigned long long)d->pause_count.value,
+		fig_dur(&p50, d->pause_p50_ns), fig_dur(&p99, d->pause_p99_ns), fig_dur(&max, d->pause_max_ns));
+	if (d->pause_dist_partial)
+		fprintf(out, " (of the last %d only)", GT_PAUSE_RING);
+	fprintf(out, "\n");
 }
 
 static void write_memory(FILE *out, const struct gt_derived *d)

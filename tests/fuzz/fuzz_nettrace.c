@@ -72,6 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (gt_nettrace_parse_meta(data, size, &m) == 0)
 		gt_nettrace_meta_clear(&m);
 	uint64_t v;
-	gt_dn_series_at(&counters.alloc, 0, &v);
+	gt_dn_series_at(&counters.requests, 0, &v);
 	return 0;
 }

@@ -175,6 +175,154 @@ static void test_generations_matched_by_name(void)
 	CHECK_U64(d.generations[1].collections.value, 2);
 }
 
+/* Logs pause k as k_ns(k) for k in [from, to): what a collector would have
+ * written by the time it had seen `to` pauses. */
+static void log_pauses(struct gt_sample *s, uint64_t to, uint64_t (*k_ns)(uint64_t))
+{
+	s->pause_log.valid = true;
+	s->pause_log.count = to;
+	for (uint64_t k = to > GT_PAUSE_RING ? to - GT_PAUSE_RING : 0; k < to; k++)
+		s->pause_log.ns[k % GT_PAUSE_RING] = k_ns(k);
+}
+
+static uint64_t one_to_hundred_ms(uint64_t k)
+{
+	return (k % 100 + 1) * 1000000ull; /* 1..100 ms, each once per hundred pauses */
+}
+
+static void test_pause_distribution_of_an_interval(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	log_pauses(&a, 300, one_to_hundred_ms);      /* pauses 0..299 before the interval */
+	log_pauses(&b, 400, one_to_hundred_ms);      /* 300..399: 1..100 ms once each, in a wrapped ring */
+	gt_derive(&a, &b, &d);
+	CHECK_U64(d.pause_count.value, 100);
+	CHECK_U64(d.pause_p50_ns.value, 50000000ull);
+	CHECK_U64(d.pause_p99_ns.value, 99000000ull);
+	CHECK_U64(d.pause_max_ns.value, 100000000ull);
+	CHECK(!d.pause_dist_partial);
+}
+
+static uint64_t one_long_among_short(uint64_t k)
+{
+	return k == 990 ? 900000000ull : 2000000ull + k;
+}
+
+static void test_pause_distribution_partial_and_small_windows(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	/* 300 pauses in the interval, more than the ring: the newest 256 only,
+	 * (1000..1255), and the long pause 990 (the 35th, before them) is
+	 * lost, which the partial mark says */
+	log_pauses(&a, 956, one_long_among_short);
+	log_pauses(&b, 1256, one_long_among_short);
+	gt_derive(&a, &b, &d);
+	CHECK_U64(d.pause_count.value, 300);
+	CHECK(d.pause_dist_partial);
+	CHECK_U64(d.pause_max_ns.value, 2000000ull + 1255);
+	CHECK_U64(d.pause_p50_ns.value, 2000000ull + 1000 + 127);
+	/* one pause: every figure is that pause */
+	log_pauses(&a, 990, one_long_among_short);
+	log_pauses(&b, 991, one_long_among_short);
+	gt_derive(&a, &b, &d);
+	CHECK_U64(d.pause_count.value, 1);
+	CHECK_U64(d.pause_p50_ns.value, 900000000ull);
+	CHECK_U64(d.pause_p99_ns.value, 900000000ull);
+	CHECK_U64(d.pause_max_ns.value, 900000000ull);
+	CHECK(!d.pause_dist_partial);
+	/* two pauses: the median is the shorter (nearest rank), p99 the longer */
+	log_pauses(&b, 992, one_long_among_short);
+	gt_derive(&a, &b, &d);
+	CHECK_U64(d.pause_p50_ns.value, 2000000ull + 991);
+	CHECK_U64(d.pause_p99_ns.value, 900000000ull);
+	/* no pause in the interval: a count of 0 and no percentiles */
+	log_pauses(&a, 992, one_long_among_short);
+	gt_derive(&a, &b, &d);
+	CHECK(d.pause_count.valid);
+	CHECK_U64(d.pause_count.value, 0);
+	CHECK(!d.pause_p50_ns.valid);
+	CHECK(!d.pause_max_ns.valid);
+}
+
+static void test_pause_distribution_needs_a_log(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	/* a collector that times no single pause: n/a, not 0 */
+	gt_derive(&a, &b, &d);
+	CHECK(!d.pause_count.valid);
+	CHECK(!d.pause_p99_ns.valid);
+	/* the first sample has no interval */
+	log_pauses(&b, 5, one_to_hundred_ms);
+	gt_derive(NULL, &b, &d);
+	CHECK(!d.pause_count.valid);
+	/* a log that went backwards (a new session) gives no window */
+	log_pauses(&a, 9, one_to_hundred_ms);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.pause_count.valid);
+	/* the same function serves longer windows: pauses 2..4 of b's log */
+	struct gt_pause_dist w;
+	gt_pause_dist(&b, 2, &w);
+	CHECK_U64(w.count.value, 3);
+	CHECK_U64(w.p50_ns.value, 4000000ull);
+	CHECK_U64(w.max_ns.value, 5000000ull);
+	gt_pause_dist(&b, 6, &w);
+	CHECK(!w.count.valid);
+}
+
+/* .NET: totals as of the runtime's polls, which run on their own phase. */
+static void at_poll(struct gt_sample *s, uint64_t total, double poll_s, double prev_poll_s, uint64_t prev_total)
+{
+	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	gt_u64_set(&s->alloc_bytes_total, total);
+	s->alloc_at.valid = true;
+	s->alloc_at.ns = (uint64_t)(poll_s * 1e9);
+	s->alloc_at.prev_ns = (uint64_t)(prev_poll_s * 1e9);
+	s->alloc_at.prev_total = prev_total;
+}
+
+static void test_alloc_rate_over_the_runtimes_intervals(void)
+{
+	struct gt_sample a = base_sample(10000000000ull), b = base_sample(11000000000ull);
+	struct gt_derived d;
+	/* samples at 10 s and 11 s; polls at 9.3, 10.3 (1 GB) and 10.8 (a
+	 * shorter interval: 0.4 GB more): 1.4 GB over the 1.5 s between the
+	 * polls, whatever the samples' phase */
+	at_poll(&a, 1000000000ull, 9.3, 8.3, 0);
+	at_poll(&b, 2400000000ull, 10.8, 10.3, 2000000000ull);
+	gt_derive(&a, &b, &d);
+	CHECK_NEAR(d.alloc_rate_bps.value, 1.4e9 / 1.5, 1e-3);
+	/* the first figure: the sample before had none, so the last poll
+	 * interval alone (0.4 GB in 0.5 s) */
+	struct gt_sample none = base_sample(10000000000ull);
+	none.alloc_source = GT_ALLOC_SOURCE_EXACT;
+	none.alloc_at.valid = true;
+	gt_derive(&none, &b, &d);
+	CHECK_NEAR(d.alloc_rate_bps.value, 0.8e9, 1e-3);
+	/* no poll between the samples: again the last poll interval, not 0 */
+	gt_derive(&b, &b, &d);     /* same moment: no interval at all */
+	CHECK(!d.alloc_rate_bps.valid);
+	struct gt_sample c = b;
+	c.mono_ns = 11500000000ull;
+	gt_derive(&b, &c, &d);
+	CHECK_NEAR(d.alloc_rate_bps.value, 0.8e9, 1e-3);
+	/* requests are read as of the same polls and divide by their span */
+	gt_u64_set(&a.ops_total, 100);
+	gt_u64_set(&b.ops_total, 250);
+	gt_derive(&a, &b, &d);
+	CHECK_NEAR(d.ops_rate.value, 100.0, 1e-9);
+	CHECK_NEAR(d.bytes_per_op.value, 1.4e9 / 150, 1e-6);
+	/* a total as of the sample and one as of a poll are two series */
+	struct gt_sample e = a;
+	e.alloc_at.valid = false;
+	gt_u64_set(&b.alloc_bytes_total, 2400000000ull);
+	b.alloc_at.prev_total = 2400000000ull + 1; /* and a poll interval that went backwards */
+	gt_derive(&e, &b, &d);
+	CHECK(!d.alloc_rate_bps.valid);
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_has_no_rates);
@@ -187,5 +335,9 @@ int main(void)
 	RUN_TEST(test_large_share_and_limit_share);
 	RUN_TEST(test_cpu_share_uses_hz);
 	RUN_TEST(test_generations_matched_by_name);
+	RUN_TEST(test_pause_distribution_of_an_interval);
+	RUN_TEST(test_pause_distribution_partial_and_small_windows);
+	RUN_TEST(test_pause_distribution_needs_a_log);
+	RUN_TEST(test_alloc_rate_over_the_runtimes_intervals);
 	return check_summary();
 }

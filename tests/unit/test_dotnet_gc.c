@@ -64,28 +64,93 @@ static void test_committed_usage(void)
 	CHECK(gt_dn_parse_committed_usage(p, sizeof(p), &c) == 1);
 }
 
+static const uint8_t suspend_for_gc_prep[10] = { 6, 0, 0, 0, 9, 0, 0, 0, 0, 0 };
+/* GCStart_V2 of a blocking gen1 GC #11 */
+static const uint8_t gc_start_gen1[16] = { 11, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+/* GCEnd_V1 of GC #10 at depth 2 (the background GC's end) */
+static const uint8_t gc_end_bgc[10] = { 10, 0, 0, 0, 2, 0, 0, 0, 0, 0 };
+
 static void test_pauses_pair_on_the_suspending_thread(void)
 {
 	static struct gt_dn_gc g;
 	gt_dn_gc_init(&g, 1000000000);
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 1000, suspend_for_gc, sizeof(suspend_for_gc));
+	CHECK(gt_dn_gc_suspended(&g));
 	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 1100, gc_start, sizeof(gc_start));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 9, 1200, restart, sizeof(restart)); /* another thread */
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 7, 1500, restart, sizeof(restart));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 9, 1200, restart, sizeof(restart)); /* another thread */
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, 1500, restart, sizeof(restart));
+	/* the restart's end, written once the restarting thread runs again, is no end */
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 7, 9500, restart, sizeof(restart));
+	CHECK(!gt_dn_gc_suspended(&g));
 	CHECK_U64(g.pause_total_ns, 500);
 	CHECK_U64(g.last_pause_ns, 500);
-	/* a suspension for the debugger is no GC pause */
+	/* a suspension for the debugger (or a precise allocation count) is no GC pause */
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 2000, suspend_other, sizeof(suspend_other));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 7, 9000, restart, sizeof(restart));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, 9000, restart, sizeof(restart));
 	CHECK_U64(g.pause_total_ns, 500);
 	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 8, 10000, suspend_for_gc, sizeof(suspend_for_gc));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 8, 10200, restart, sizeof(restart));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 8, 10200, restart, sizeof(restart));
 	CHECK_U64(g.pause_total_ns, 700);
 	CHECK_U64(g.last_pause_ns, 200);
 	CHECK_U64(gt_dn_gc_take_window_max(&g), 500);
 	CHECK_U64(gt_dn_gc_take_window_max(&g), 0);
 	CHECK_U64(g.by_depth[2], 1);
 	CHECK(g.background_running);
+	CHECK_U64(g.pause_count, 2);
+	CHECK_U64(g.pause_log[0], 500);
+	CHECK_U64(g.pause_log[1], 200);
+}
+
+/* The stream is in time order per thread only: the background GC thread's
+ * final-mark suspension can show up inside a user thread's, and both count. */
+static void test_pauses_of_two_threads_interleaved_in_the_stream(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	/* the final mark's suspension (ForGCPrep, background GC thread 30)
+	 * shows up inside thread 7's, before the background GC's start */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 1000, suspend_for_gc, sizeof(suspend_for_gc));
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 30, 3000, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 30, 3400, restart, sizeof(restart));
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 50, gc_start, sizeof(gc_start)); /* background GC #10 */
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 1100, gc_start_gen1, sizeof(gc_start_gen1));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, 2000, restart, sizeof(restart));
+	CHECK_U64(g.pause_count, 2);
+	CHECK_U64(g.pause_total_ns, 400 + 1000);
+	/* ForGCPrep by the thread that suspends ForGC (the Server GC thread) is
+	 * DATAS changing the heap count, which GC.GetTotalPauseDuration does not
+	 * count, with or without a background GC */
+	gt_dn_gc_event(&g, GT_DN_EV_GC_END, 30, 5000, gc_end_bgc, sizeof(gc_end_bgc));
+	CHECK(!g.background_running);
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 6000, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, 9000, restart, sizeof(restart));
+	CHECK_U64(g.pause_count, 2);
+	CHECK_U64(g.pause_total_ns, 1400);
+	/* a suspension cut by a session restart is forgotten, not half counted */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 10000, suspend_for_gc, sizeof(suspend_for_gc));
+	gt_dn_gc_forget_suspensions(&g);
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, 10100, restart, sizeof(restart));
+	CHECK_U64(g.pause_count, 2);
+	/* more suspending threads than slots: the oldest is dropped */
+	for (uint64_t t = 100; t < 100 + GT_DN_OPEN_SUSPENSIONS + 1; t++)
+		gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, t, (int64_t)(20000 + t), suspend_for_gc, sizeof(suspend_for_gc));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 100, 30000, restart, sizeof(restart));
+	CHECK_U64(g.pause_count, 2);
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 101, 30000, restart, sizeof(restart));
+	CHECK_U64(g.pause_count, 3);
+}
+
+static void test_pause_log_wraps(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	for (int64_t k = 0; k < GT_PAUSE_RING + 3; k++) {
+		gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, 1000 * k, suspend_for_gc, sizeof(suspend_for_gc));
+		gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, 1000 * k + 10 + k, restart, sizeof(restart));
+	}
+	CHECK_U64(g.pause_count, GT_PAUSE_RING + 3);
+	CHECK_U64(g.pause_log[0], 10 + GT_PAUSE_RING);      /* pause 256 overwrote pause 0 */
+	CHECK_U64(g.pause_log[3], 13);
 }
 
 static void test_fragmentation_belongs_to_the_latest_finished_gc(void)
@@ -204,38 +269,92 @@ static size_t counter_payload(uint8_t *p, const char *name, double value)
 	return n + 8;
 }
 
+/* alloc-rate as the runtime sends it: Name, Increment and IntervalSec (a
+ * Single), the span the increment covers. */
+static void alloc_rate_meta(struct gt_nettrace_meta *m, struct gt_nettrace_field *f)
+{
+	counter_meta(m, f, "System.Runtime", "Increment");
+	f[0].subtree = 4;
+	f[0].n_children = 3;
+	f[3] = (struct gt_nettrace_field){ .type = GT_NT_SINGLE, .subtree = 1, .name = "IntervalSec" };
+	m->n_fields = 4;
+}
+
+static size_t alloc_rate_payload(uint8_t *p, double increment, float interval_s)
+{
+	size_t n = counter_payload(p, "alloc-rate", increment);
+	memcpy(p + n, &interval_s, 4);
+	return n + 4;
+}
+
 static void test_event_counters(void)
 {
 	static struct gt_dn_counters c;
 	gt_dn_counters_init(&c);
 	struct gt_nettrace_meta m;
-	struct gt_nettrace_field f[3];
-	counter_meta(&m, f, "System.Runtime", "Increment");
+	struct gt_nettrace_field f[4];
+	alloc_rate_meta(&m, f);
 	uint8_t p[256];
 	struct gt_nettrace_event e = { .meta = &m, .payload = p };
+	/* the first poll: its increment covers the IntervalSec before it, so
+	 * one whole interval is known at once */
+	e.timestamp = 5000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 0.75f);
+	gt_dn_counters_event(&c, &e);
+	CHECK(c.have_alloc);
+	CHECK_U64(c.alloc_total, 4000000);
+	CHECK_U64(c.alloc_prev_total, 0);
+	CHECK_U64((uint64_t)(c.alloc_ts - c.alloc_prev_ts), 750000000);
+	e.timestamp = 6000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 6000000, 1.0f);
+	gt_dn_counters_event(&c, &e);
+	CHECK_U64(c.alloc_total, 10000000);
+	CHECK_U64(c.alloc_prev_total, 4000000);
+	CHECK_U64((uint64_t)c.alloc_prev_ts, 5000000000);
+	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
+	/* a replayed (older) poll and nonsense are ignored */
+	e.timestamp = 5500000000;
+	gt_dn_counters_event(&c, &e);
+	e.timestamp = 7000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, -5, 1.0f);
+	gt_dn_counters_event(&c, &e);
+	e.payload_len = 7; /* cut short */
+	gt_dn_counters_event(&c, &e);
+	CHECK_U64(c.alloc_total, 10000000);
+	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
+
+	/* .NET 8: the first increment is everything since the process started */
+	static struct gt_dn_counters c8;
+	gt_dn_counters_init(&c8);
+	c8.first_poll_whole = false;
+	e.timestamp = 5000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 900000000, 1.0f);
+	gt_dn_counters_event(&c8, &e);
+	CHECK(c8.have_alloc);
+	CHECK_U64(c8.alloc_total, 0);
+	CHECK(c8.alloc_prev_ts == c8.alloc_ts);
+
+	/* without IntervalSec the first increment's span is unknown: it only
+	 * starts the count */
+	static struct gt_dn_counters c2;
+	gt_dn_counters_init(&c2);
+	counter_meta(&m, f, "System.Runtime", "Increment");
 	e.timestamp = 1000;
 	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", 4000000);
-	gt_dn_counters_event(&c, &e); /* the first poll: its increment covers an unknown span */
+	gt_dn_counters_event(&c2, &e);
+	CHECK(c2.have_alloc);
+	CHECK_U64(c2.alloc_total, 0);
+	CHECK(c2.alloc_prev_ts == c2.alloc_ts);
 	e.timestamp = 2000;
 	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", 6000000);
-	gt_dn_counters_event(&c, &e);
+	gt_dn_counters_event(&c2, &e);
+	CHECK_U64(c2.alloc_total, 6000000);
 	e.timestamp = 3000;
 	e.payload_len = (uint32_t)counter_payload(p, "gen-0-gc-count", 5); /* not an allocation */
-	gt_dn_counters_event(&c, &e);
+	gt_dn_counters_event(&c2, &e);
+	CHECK_U64(c2.alloc_total, 6000000);
 	e.timestamp = 4000;
-	e.payload_len = (uint32_t)counter_payload(p, "alloc-rate", -5); /* nonsense: ignored */
-	gt_dn_counters_event(&c, &e);
 	uint64_t v = 0;
-	CHECK(gt_dn_series_at(&c.alloc, 1000, &v));
-	CHECK_U64(v, 0);
-	CHECK(gt_dn_series_at(&c.alloc, 1500, &v));
-	CHECK_U64(v, 3000000);
-	CHECK(gt_dn_series_at(&c.alloc, 9000, &v));
-	CHECK_U64(v, 6000000);
-	e.payload_len = 7; /* cut short: ignored */
-	gt_dn_counters_event(&c, &e);
-	CHECK(gt_dn_series_at(&c.alloc, 9000, &v));
-	CHECK_U64(v, 6000000);
 
 	/* sizes and committed bytes are means of a single reading */
 	counter_meta(&m, f, "System.Runtime", "Mean");
@@ -268,6 +387,8 @@ int main(void)
 	RUN_TEST(test_payloads);
 	RUN_TEST(test_committed_usage);
 	RUN_TEST(test_pauses_pair_on_the_suspending_thread);
+	RUN_TEST(test_pauses_of_two_threads_interleaved_in_the_stream);
+	RUN_TEST(test_pause_log_wraps);
 	RUN_TEST(test_fragmentation_belongs_to_the_latest_finished_gc);
 	RUN_TEST(test_per_heap_history_layout);
 	RUN_TEST(test_series_interpolates_between_observations);

@@ -159,6 +159,66 @@ static void test_longest_pause_sources(void)
 	CHECK(!gt_history_longest_pause(&d).valid);
 }
 
+/* Pushes one interval ending at t whose pauses are the log's [from, to);
+ * pause k lasts k ms. Returns the derived sample (its cur holds the log). */
+static struct gt_sample scratch; /* large: keep it off the stack */
+static struct gt_derived logged;
+
+static void push_logged(struct gt_derived *d, double t, uint64_t from, uint64_t to)
+{
+	scratch = d->cur;
+	gt_derive(NULL, &scratch, d);        /* clears the figures, keeps cur */
+	d->first = false;
+	d->cur.mono_ns = (uint64_t)(t * 1e9);
+	gt_f64_set(&d->interval_s, 1.0);
+	d->cur.pause_log.valid = true;
+	d->cur.pause_log.count = to;
+	for (uint64_t k = from; k < to; k++)
+		d->cur.pause_log.ns[k % GT_PAUSE_RING] = k * 1000000ull;
+	gt_u64_set(&d->pause_count, to - from);
+	gt_history_push(&hist, d);
+}
+
+static void test_window_pause_distribution(void)
+{
+	struct gt_derived *d = &logged;
+	memset(d, 0, sizeof(*d));
+	gt_history_clear(&hist);
+	push_logged(d, 1, 0, 10);
+	push_logged(d, 2, 10, 20);
+	push_logged(d, 3, 20, 30);
+	struct gt_pause_dist w;
+	/* the last two seconds: pauses 10..29 (10..29 ms) */
+	gt_history_pause_dist(&hist, 2000000000ull, &d->cur, &w);
+	CHECK_U64(w.count.value, 20);
+	CHECK_U64(w.p50_ns.value, 19000000ull);
+	CHECK_U64(w.max_ns.value, 29000000ull);
+	CHECK(!w.partial);
+	/* a minute: all 30 */
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
+	CHECK_U64(w.count.value, 30);
+	CHECK_U64(w.p99_ns.value, 29000000ull);
+	/* 300 more pauses: the window holds more than the log, said so */
+	push_logged(d, 4, 30, 330);
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
+	CHECK_U64(w.count.value, 330);
+	CHECK(w.partial);
+	CHECK_U64(w.max_ns.value, 329000000ull);
+	/* an interval without a log ends the window there */
+	scratch = d->cur;
+	gt_derive(NULL, &scratch, d);
+	d->first = false;
+	d->cur.mono_ns = 5000000000ull;
+	d->cur.pause_log.valid = false;
+	gt_f64_set(&d->interval_s, 1.0);
+	gt_history_push(&hist, d);
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
+	CHECK(!w.count.valid);
+	push_logged(d, 6, 330, 332);
+	gt_history_pause_dist(&hist, 60000000000ull, &d->cur, &w);
+	CHECK_U64(w.count.value, 2);
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_adds_nothing);
@@ -168,5 +228,6 @@ int main(void)
 	RUN_TEST(test_window_figures);
 	RUN_TEST(test_window_uneven_intervals);
 	RUN_TEST(test_longest_pause_sources);
+	RUN_TEST(test_window_pause_distribution);
 	return check_summary();
 }

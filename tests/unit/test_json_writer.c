@@ -129,6 +129,50 @@ static void test_generations_youngest_first_with_deltas(void)
 	json_object_put(o);
 }
 
+static void test_pause_distribution_and_alloc_age(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample a = test_sample(1000000000ull, 100, 47), b = test_sample(2000000000ull, 556, 55);
+	struct gt_derived d;
+	char text[8192];
+	/* no pause log: the distribution is null, the collector's max stays */
+	gt_u64_set(&b.pause_max_ns, 3000000ull);
+	gt_derive(&a, &b, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK(get(o, "pause.count") == NULL);
+	CHECK(get(o, "pause.p99_ms") == NULL);
+	CHECK(get(o, "pause.partial") == NULL);
+	CHECK_NEAR(json_object_get_double(get(o, "pause.max_ms")), 3.0, 1e-12);
+	CHECK(get(o, "alloc.age_s") == NULL);
+	json_object_put(o);
+	/* three pauses of 1, 2 and 4 ms; the total counted 0.25 s before b */
+	a.pause_log.valid = b.pause_log.valid = true;
+	a.pause_log.count = 7;
+	b.pause_log.count = 10;
+	b.pause_log.ns[7] = 1000000ull;
+	b.pause_log.ns[8] = 4000000ull;
+	b.pause_log.ns[9] = 2000000ull;
+	a.alloc_source = b.alloc_source = GT_ALLOC_SOURCE_EXACT;
+	a.alloc_at.valid = b.alloc_at.valid = true;
+	a.alloc_at.ns = 750000000ull;
+	b.alloc_at.ns = 1750000000ull;
+	gt_derive(&a, &b, &d);
+	o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK_U64(json_object_get_int64(get(o, "pause.count")), 3);
+	CHECK_NEAR(json_object_get_double(get(o, "pause.p50_ms")), 2.0, 1e-12);
+	CHECK_NEAR(json_object_get_double(get(o, "pause.p99_ms")), 4.0, 1e-12);
+	CHECK_NEAR(json_object_get_double(get(o, "pause.max_ms")), 4.0, 1e-12);
+	CHECK(json_object_is_type(get(o, "pause.partial"), json_type_boolean) &&
+	      !json_object_get_boolean(get(o, "pause.partial")));
+	CHECK_NEAR(json_object_get_double(get(o, "alloc.age_s")), 0.25, 1e-12);
+	CHECK_NEAR(json_object_get_double(get(o, "alloc.rate_bps")), 456.0, 1e-9);
+	json_object_put(o);
+}
+
 static void test_non_finite_becomes_null(void)
 {
 	struct gt_target_info info = test_info();
@@ -272,6 +316,7 @@ int main(void)
 	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL);
 	RUN_TEST(test_first_sample_contract);
 	RUN_TEST(test_generations_youngest_first_with_deltas);
+	RUN_TEST(test_pause_distribution_and_alloc_age);
 	RUN_TEST(test_non_finite_becomes_null);
 	RUN_TEST(test_large_objects_object);
 	RUN_TEST(test_list_entry);

@@ -130,6 +130,47 @@ static void test_pauses_pane(void)
 	CHECK_HAS(t, "GC CPU n/a");
 }
 
+/* Ten pauses a second, k ms for k = 1..10, logged one by one. */
+static void craft_pause_log(void)
+{
+	craft();
+	gt_history_clear(&hist);
+	for (int i = 1; i <= 30; i++) {
+		struct gt_derived *d = &derived;
+		d->cur.mono_ns = (uint64_t)i * 1000000000ull;
+		d->cur.pause_log.valid = true;
+		d->cur.pause_log.count = (uint64_t)i * 10;
+		for (uint64_t k = 0; k < 10; k++)
+			d->cur.pause_log.ns[((uint64_t)i * 10 - 10 + k) % GT_PAUSE_RING] = (k + 1) * 1000000ull;
+		gt_u64_set(&d->pause_count, 10);
+		gt_u64_set(&d->pause_p50_ns, 5000000);
+		gt_u64_set(&d->pause_p99_ns, 10000000);
+		gt_u64_set(&d->pause_max_ns, 10000000);
+		gt_history_push(&hist, d);
+	}
+}
+
+static void test_pauses_pane_distribution(void)
+{
+	craft_pause_log();
+	const char *t = draw_pane(&gt_pane_pauses, &derived, 7, 80);
+	CHECK_HAS(t, "p50 5.0 ms");
+	CHECK_HAS(t, "p99 10.0 ms");
+	CHECK_HAS(t, "max 10.0 ms (10)");
+	/* over the window: 300 pauses, more than the log keeps */
+	CHECK_HAS(t, "30s p99 10.0 ms");
+	/* too narrow for the window's figure: the interval's only */
+	t = draw_pane(&gt_pane_pauses, &derived, 7, 48);
+	CHECK_HAS(t, "max 10.0 ms (10)");
+	CHECK_LACKS(t, "30s p99");
+	/* a collector that times no single pause: n/a, not 0 */
+	craft();
+	t = draw_pane(&gt_pane_pauses, &derived, 7, 80);
+	CHECK_HAS(t, "p50 n/a");
+	CHECK_HAS(t, "max n/a");
+	CHECK_LACKS(t, "p99 0");
+}
+
 static void test_collections_pane(void)
 {
 	const char *t = draw_pane(&gt_pane_collections, &derived, 6, 50);
@@ -723,6 +764,7 @@ int main(void)
 	craft();
 	RUN_TEST(test_alloc_pane);
 	RUN_TEST(test_pauses_pane);
+	RUN_TEST(test_pauses_pane_distribution);
 	RUN_TEST(test_collections_pane);
 	RUN_TEST(test_memory_pane);
 	RUN_TEST(test_large_pane_says_why);

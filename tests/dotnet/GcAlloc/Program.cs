@@ -2,7 +2,10 @@
 // (>85,000-byte, so LOH) array in every `largeEvery` allocations. A ring of
 // survivors keeps gen1/gen2 busy. Once a second it prints one JSON line with
 // the runtime's own figures, stamped with CLOCK_MONOTONIC (Stopwatch on Linux),
-// which tests compare with gctop over the same window.
+// which tests compare with gctop over the same window. The allocated bytes are
+// read without suspending the runtime (GetTotalAllocatedBytes(false)): the
+// precise count suspends it, and a suspension that collides with a
+// background GC's final mark moves the runtime's own pause figure.
 //
 // usage: GcAlloc [MB_PER_SECOND] [SECONDS] [PINNED_MB] [IDLE_BEFORE] [IDLE_AFTER]
 //   PINNED_MB > 0 also keeps that many MB of pinned (POH) buffers alive,
@@ -24,7 +27,7 @@ static class Program
         long poh = info.GenerationInfo.Length > 4 ? info.GenerationInfo[4].SizeAfterBytes : -1;
         Console.WriteLine(
             "{{\"t_ns\":{0},\"alloc\":{1},\"gc0\":{2},\"gc1\":{3},\"gc2\":{4},\"pause_ns\":{5},\"loh\":{6},\"poh\":{7},\"gc_index\":{8},\"server\":{9},\"available\":{10},\"wall_ms\":{11},\"frag\":[{12}]}}",
-            MonoNs(), GC.GetTotalAllocatedBytes(true), GC.CollectionCount(0), GC.CollectionCount(1),
+            MonoNs(), GC.GetTotalAllocatedBytes(false), GC.CollectionCount(0), GC.CollectionCount(1),
             GC.CollectionCount(2), (long)(GC.GetTotalPauseDuration().Ticks * 100), loh, poh, info.Index,
             System.Runtime.GCSettings.IsServerGC ? "true" : "false", info.TotalAvailableMemoryBytes,
             DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
