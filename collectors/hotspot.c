@@ -40,20 +40,26 @@ struct gt_collector {
 	int64_t last_pause_exit;
 	struct gt_u64 last_pause_ns;
 	struct gt_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
-	/* The adaptive poll tick: what the last poll saw, and when a collection
-	 * or a change of eden was last seen. */
+	struct hotspot_pause_log pauses;
+	/* The adaptive poll tick: what the last poll saw, when a collection or a
+	 * change of eden was last seen, and the time between collections lately. */
 	uint64_t seen_collections, seen_eden_used;
 	uint64_t last_gc_ns, last_change_ns;
+	uint64_t gc_period_ns;     /* 0 until two polls saw collections */
 };
 
-/* While collections come often the estimator must see eden between them, so
- * it polls ten times a second; a JVM that has not collected for a while is
- * polled less, and an idle one once a second, which is what makes a picker
- * of many idle JVMs cheap. */
+/* The estimator must see eden between every two collections, so while they
+ * come the tick is a sixteenth of the time between them (a collection every
+ * 32 ms: a poll every 2 ms), at most 100 ms and at least 1 ms (a poll only
+ * loads from the mapping: microseconds). A JVM that has not collected for a
+ * while is polled less, and an idle one once a second, which is what makes
+ * a picker of many idle JVMs cheap. */
+#define HOTSPOT_POLL_MIN_NS 1000000ull
 #define HOTSPOT_POLL_BUSY_NS 100000000ull
 #define HOTSPOT_POLL_STEADY_NS 250000000ull
 #define HOTSPOT_POLL_IDLE_NS 1000000000ull
 #define HOTSPOT_RECENT_GC_NS 3000000000ull
+#define HOTSPOT_POLLS_PER_GC 16
 
 static void hotspot_sleep_ms(unsigned ms)
 {
@@ -157,6 +163,7 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 		if (!count || entry > exit)
 			continue;
 		uint64_t ns = hotspot_ticks_to_ns(&c->counters, exit - entry);
+		hotspot_pause_log_note(&c->pauses, entry, exit, ns);
 		if (ns > c->pause_max_ns)
 			c->pause_max_ns = ns;
 	}
@@ -175,6 +182,11 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
 	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
+	if (collections > c->seen_collections && c->seen_collections && now_ns > c->last_gc_ns) {
+		/* The time per collection since the last poll that saw one. */
+		uint64_t per = (now_ns - c->last_gc_ns) / (collections - c->seen_collections);
+		c->gc_period_ns = c->gc_period_ns ? (3 * c->gc_period_ns + per) / 4 : per;
+	}
 	if (collections != c->seen_collections)
 		c->last_gc_ns = now_ns;
 	if (collections != c->seen_collections || r.eden_used != c->seen_eden_used)
@@ -188,8 +200,12 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 static uint64_t hotspot_poll_interval(const struct gt_collector *c)
 {
 	uint64_t now = gt_mono_ns();
-	if (now - c->last_gc_ns < HOTSPOT_RECENT_GC_NS)
-		return HOTSPOT_POLL_BUSY_NS;
+	if (now - c->last_gc_ns < HOTSPOT_RECENT_GC_NS) {
+		uint64_t tick = c->gc_period_ns / HOTSPOT_POLLS_PER_GC;
+		if (!c->gc_period_ns || tick > HOTSPOT_POLL_BUSY_NS)
+			return HOTSPOT_POLL_BUSY_NS;
+		return tick < HOTSPOT_POLL_MIN_NS ? HOTSPOT_POLL_MIN_NS : tick;
+	}
 	if (now - c->last_change_ns < HOTSPOT_RECENT_GC_NS)
 		return HOTSPOT_POLL_STEADY_NS;
 	return HOTSPOT_POLL_IDLE_NS;
@@ -279,6 +295,8 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
 	if (hotspot_alloc_available(c->counters.gc)) {
 		gt_u64_set(&out->alloc_bytes_total, c->alloc.total_bytes);
+		gt_u64_set(&out->alloc_blind_collections, c->alloc.blind_collections);
+		out->alloc_bound_reason = hotspot_alloc_bound_reason(c->alloc.model);
 		out->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
 		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
 	}
@@ -288,6 +306,8 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	}
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH && c->sampled)
 		gt_u64_set(&out->pause_max_ns, c->pause_max_ns);
+	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
+		hotspot_pause_log_fill(&c->pauses, out);
 	c->sampled = true;
 	if (c->last_pause_ns.valid)
 		out->last_pause_ns = c->last_pause_ns;
@@ -295,6 +315,10 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	/* The agent's exact figures replace the estimates while it runs. */
 	if (c->sampler)
 		gt_sampler_sample(c->sampler, out);
+	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
+		out->alloc_blind_collections.valid = false; /* every byte is counted */
+		out->alloc_bound_reason = NULL;
+	}
 	return 0;
 }
 

@@ -74,6 +74,10 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	if (prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since)
 		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
 	out->alloc_rate_bps = rate_per_s(alloc, dt);
+	/* Collections whose interval the estimate did not see: at least this. */
+	if (alloc.valid && prev->alloc_blind_collections.valid && cur->alloc_blind_collections.valid &&
+	    cur->alloc_blind_collections.value > prev->alloc_blind_collections.value)
+		out->alloc_lower_bound = true;
 
 	for (unsigned i = 0; i < cur->n_generations; i++) {
 		const struct gt_generation *p = find_generation(prev, cur->generations[i].name);

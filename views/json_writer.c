@@ -62,6 +62,9 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	add(o, "rate_bps", jdouble(d->alloc_rate_bps));
 	add(o, "source", json_object_new_string(gt_alloc_source_name(s->alloc_source)));
 	add(o, "since", json_object_new_string(gt_alloc_since_name(s->alloc_since)));
+	/* The estimate missed collection intervals: the rate is at least this. */
+	add(o, "lower_bound", json_object_new_boolean(d->alloc_lower_bound));
+	add(o, "bound_reason", d->alloc_lower_bound && s->alloc_bound_reason ? jstr(s->alloc_bound_reason) : NULL);
 	return o;
 }
 
