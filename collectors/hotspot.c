@@ -299,6 +299,9 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 		out->alloc_bound_reason = hotspot_alloc_bound_reason(c->alloc.model);
 		out->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
 		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	} else {
+		out->alloc_unavailable = "generational ZGC publishes no eden fill or TLAB total that tracks allocation "
+					 "(tried: within 40 % at best); --allocators gives the exact figure";
 	}
 	if (c->counters.gc == HOTSPOT_GC_G1) {
 		gt_u64_set(&out->large_bytes, c->alloc.large_live_bytes);

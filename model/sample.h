@@ -96,6 +96,7 @@ struct gt_sample {
 	 * byte is counted (exact sources). */
 	struct gt_u64 alloc_blind_collections;
 	const char *alloc_bound_reason;        /* static string: why the figure is a bound, or NULL */
+	const char *alloc_unavailable;         /* static string: why there is no allocation figure, or NULL */
 
 	/* collections */
 	unsigned n_generations;

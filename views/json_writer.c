@@ -217,6 +217,8 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "gc", jstr(info->gc_name));
 	add(o, "interval_s", jdouble(d->interval_s));
 	add(o, "alloc", alloc_object(d));
+	add(o, "alloc_unavailable",
+	    s->alloc_source == GT_ALLOC_SOURCE_NONE && s->alloc_unavailable ? jstr(s->alloc_unavailable) : NULL);
 	add(o, "generations", generations_array(d));
 	add(o, "collectors", collectors_array(d));
 	add(o, "last_gc_cause", jstr(s->last_gc_cause));
