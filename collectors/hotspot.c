@@ -45,7 +45,9 @@ struct gt_collector {
 	 * change of eden was last seen, and the time between collections lately. */
 	uint64_t seen_collections, seen_eden_used;
 	uint64_t last_gc_ns, last_change_ns;
-	uint64_t gc_period_ns;     /* 0 until two polls saw collections */
+	uint64_t gc_period_ns;     /* 0 until known */
+	uint64_t prev_poll_ns;
+	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
 };
 
 /* The estimator must see eden between every two collections, so while they
@@ -169,6 +171,36 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 	}
 }
 
+/* The time between collections, from the collectors' own entry stamps
+ * (the span between the last entry seen and the newest, over the
+ * collections in between); when none was seen before, from the time since
+ * the previous poll. While none comes it is at least the time since the
+ * last one, so the tick slows down as collections stop. */
+static void hotspot_track_period(struct gt_collector *c, uint64_t collections, uint64_t now_ns)
+{
+	uint64_t best = 0;
+	for (int i = 0; i < 3; i++) {
+		const struct hotspot_collector_counters *k = &c->counters.collector[i];
+		int64_t inv = k->invocations ? hsperf_load(k->invocations) : 0;
+		int64_t entry = k->last_entry ? hsperf_load(k->last_entry) : 0;
+		if (inv > c->seen_invocations[i] && c->seen_entry[i] > 0 && entry > c->seen_entry[i]) {
+			uint64_t per = hotspot_ticks_to_ns(&c->counters, entry - c->seen_entry[i]) /
+				       (uint64_t)(inv - c->seen_invocations[i]);
+			if (!best || per < best)
+				best = per;
+		}
+		c->seen_invocations[i] = inv;
+		c->seen_entry[i] = entry;
+	}
+	if (!best && collections > c->seen_collections && c->prev_poll_ns && now_ns > c->prev_poll_ns)
+		best = (now_ns - c->prev_poll_ns) / (collections - c->seen_collections);
+	if (best)
+		c->gc_period_ns = c->gc_period_ns ? (c->gc_period_ns + best) / 2 : best;
+	else if (c->gc_period_ns && now_ns - c->last_gc_ns > c->gc_period_ns)
+		c->gc_period_ns = now_ns - c->last_gc_ns;
+	c->prev_poll_ns = now_ns;
+}
+
 /* Loads from the mapping only, ten times a second; with sampling on, also
  * gctop's heartbeat to the agent, so that it never stops between two samples
  * of a long interval. */
@@ -182,11 +214,7 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
 	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
-	if (collections > c->seen_collections && c->seen_collections && now_ns > c->last_gc_ns) {
-		/* The time per collection since the last poll that saw one. */
-		uint64_t per = (now_ns - c->last_gc_ns) / (collections - c->seen_collections);
-		c->gc_period_ns = c->gc_period_ns ? (3 * c->gc_period_ns + per) / 4 : per;
-	}
+	hotspot_track_period(c, collections, now_ns);
 	if (collections != c->seen_collections)
 		c->last_gc_ns = now_ns;
 	if (collections != c->seen_collections || r.eden_used != c->seen_eden_used)
