@@ -51,17 +51,14 @@ struct gt_collector {
 };
 
 /* The estimator must see eden between every two collections, so while they
- * come the tick is a sixteenth of the time between them (a collection every
- * 32 ms: a poll every 2 ms), at most 100 ms and at least 1 ms (a poll only
- * loads from the mapping: microseconds). A JVM that has not collected for a
+ * come the tick follows them (hotspot_tick.c: two or three polls per
+ * interval, from 100 ms down to 1 ms; every millisecond while G1
+ * allocates humongous objects). A JVM that has not collected for a
  * while is polled less, and an idle one once a second, which is what makes
  * a picker of many idle JVMs cheap. */
-#define HOTSPOT_POLL_MIN_NS 1000000ull
-#define HOTSPOT_POLL_BUSY_NS 100000000ull
 #define HOTSPOT_POLL_STEADY_NS 250000000ull
 #define HOTSPOT_POLL_IDLE_NS 1000000000ull
 #define HOTSPOT_RECENT_GC_NS 3000000000ull
-#define HOTSPOT_POLLS_PER_GC 16
 
 static void hotspot_sleep_ms(unsigned ms)
 {
@@ -225,15 +222,28 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 		gt_sampler_beat(c->sampler, now_ns);
 }
 
+/* The end of the newest young or full collection on our clock, 0 unknown. */
+static uint64_t hotspot_last_exit_mono(const struct gt_collector *c)
+{
+	if (!c->alloc.have_offset)
+		return 0;
+	int64_t newest = 0;
+	for (int i = 0; i < 2; i++) {
+		const struct hotspot_collector_counters *k = &c->counters.collector[i];
+		int64_t exit = k->last_exit ? hsperf_load(k->last_exit) : 0;
+		if (exit > newest)
+			newest = exit;
+	}
+	int64_t mono = (int64_t)hotspot_ticks_to_ns(&c->counters, newest) + c->alloc.clock_offset_ns;
+	return newest > 0 && mono > 0 ? (uint64_t)mono : 0;
+}
+
 static uint64_t hotspot_poll_interval(const struct gt_collector *c)
 {
 	uint64_t now = gt_mono_ns();
-	if (now - c->last_gc_ns < HOTSPOT_RECENT_GC_NS) {
-		uint64_t tick = c->gc_period_ns / HOTSPOT_POLLS_PER_GC;
-		if (!c->gc_period_ns || tick > HOTSPOT_POLL_BUSY_NS)
-			return HOTSPOT_POLL_BUSY_NS;
-		return tick < HOTSPOT_POLL_MIN_NS ? HOTSPOT_POLL_MIN_NS : tick;
-	}
+	if (now - c->last_gc_ns < HOTSPOT_RECENT_GC_NS)
+		return hotspot_tick_ns(now, hotspot_last_exit_mono(c), c->gc_period_ns,
+				       c->alloc.track_humongous && (c->alloc.epoch.old_bytes || c->alloc.last_epoch.old_bytes));
 	if (now - c->last_change_ns < HOTSPOT_RECENT_GC_NS)
 		return HOTSPOT_POLL_STEADY_NS;
 	return HOTSPOT_POLL_IDLE_NS;

@@ -5,7 +5,8 @@
  *   hotspot_counters.c the counters gctop reads, resolved once, and what they mean
  *   hotspot_info.c     the header facts (version, collector, heap flags)
  *   hotspot_alloc.c    the allocation estimator
- *   hotspot_pauses.c   the log of individual pauses */
+ *   hotspot_pauses.c   the log of individual pauses
+ *   hotspot_tick.c     when to poll while the JVM collects */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_H
 #define GCTOP_COLLECTORS_HOTSPOT_H
 
@@ -84,6 +85,7 @@ struct hotspot_counters {
 	hsperf_long gc_cpu_time;
 	hsperf_long create_vm_begin_ms;
 	hsperf_long tlab_alloc_words, tlab_fills, tlab_gc_waste, tlab_refill_waste;
+	hsperf_long promoted;       /* Parallel: sun.gc.policy.promoted */
 	hsperf_long hrt_ticks;      /* the JVM clock, sampled every 50 ms (absent on 25) */
 	const struct hsperf_entry *cause, *last_cause;
 };
@@ -122,6 +124,17 @@ void hotspot_pause_log_add(struct hotspot_pause_log *l, uint64_t ns);
 void hotspot_pause_log_note(struct hotspot_pause_log *l, int64_t entry, int64_t exit, uint64_t ns);
 /* Copies the log into out->pause_log (valid). */
 void hotspot_pause_log_fill(const struct hotspot_pause_log *l, struct gt_sample *out);
+
+/* ---- hotspot_tick.c ---- */
+
+#define HOTSPOT_TICK_MIN_NS 1000000ull   /* 1 ms */
+#define HOTSPOT_TICK_MAX_NS 100000000ull /* 100 ms */
+
+/* The time to the next poll at now (mono ns) while collections come every
+ * period ns, the last one having ended at last_exit (mono ns, 0 unknown);
+ * dense: old grows between collections (G1 humongous allocation), so it is
+ * read every HOTSPOT_TICK_MIN_NS. */
+uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, bool dense);
 
 /* ---- hotspot.c, hotspot_list.c ---- */
 

@@ -163,6 +163,20 @@ static void hotspot_alloc_window(const struct hotspot_alloc *a, const struct hot
 	}
 }
 
+/* Direct-to-old and humongous allocation across the collections of a
+ * window. Parallel says what its one young collection promoted, so old's
+ * growth less that is exact. Otherwise the old rate of the epoch stands in
+ * for the stretches before and after (G1 is polled every millisecond while
+ * it allocates humongous objects, so they are short). */
+static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r,
+					 const struct hotspot_alloc_window *w, uint64_t before, uint64_t after)
+{
+	const struct hotspot_alloc_reading *p = &a->prev;
+	if (r->has_promoted && w->collections == 1 && r->full_gcs == p->full_gcs)
+		return hotspot_alloc_growth(r->old_used, p->old_used + r->promoted_bytes);
+	return (uint64_t)(hotspot_alloc_rate(a, true) * (double)(before + after));
+}
+
 /* A window with young or full collections. Eden after the last collection
  * holds only what was allocated since. Before the first one eden grew from
  * what the previous poll saw to what the collection found: a full eden when
@@ -179,7 +193,7 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 	uint64_t window = r->mono_ns > p->mono_ns ? r->mono_ns - p->mono_ns : 0;
 	uint64_t before = hotspot_alloc_span(p->mono_ns, w.first_entry, window);
 	uint64_t after = hotspot_alloc_span(w.last_exit, r->mono_ns, window);
-	double eden_rate = hotspot_alloc_rate(a, false), old_rate = hotspot_alloc_rate(a, true);
+	double eden_rate = hotspot_alloc_rate(a, false);
 
 	uint64_t room = hotspot_alloc_growth(p->eden_capacity, p->eden_used);
 	uint64_t fill = (uint64_t)(eden_rate * (double)before);
@@ -194,11 +208,7 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 
 	if (a->track_humongous)
 		hotspot_alloc_humongous_after_pause(a, r);
-	/* A humongous allocation that finds old full waits for the collection. */
-	uint64_t old_room = p->old_capacity ? hotspot_alloc_growth(p->old_capacity, p->old_used) : UINT64_MAX;
-	uint64_t old_before = (uint64_t)(old_rate * (double)before);
-	hotspot_alloc_add_large(a, (old_before < old_room ? old_before : old_room) +
-				   (uint64_t)(old_rate * (double)after));
+	hotspot_alloc_add_large(a, hotspot_alloc_old_across(a, r, &w, before, after));
 
 	a->last_epoch = a->epoch;
 	memset(&a->epoch, 0, sizeof(a->epoch));

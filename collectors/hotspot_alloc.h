@@ -33,13 +33,17 @@ struct hotspot_alloc_reading {
 	uint64_t jvm_full_entry_ns, jvm_full_exit_ns;   /* the last full collection */
 	uint64_t jvm_other_entry_ns, jvm_other_exit_ns; /* the last collector.2 pause (G1 remark, cleanup) */
 	uint64_t tlab_waste_bytes; /* TLAB tails the last epoch left unused (gcWaste + refillWaste) */
+	/* Parallel: bytes the last young collection promoted into old
+	 * (sun.gc.policy.promoted), so old growth across it less this is
+	 * direct-to-old allocation. */
+	bool has_promoted;
+	uint64_t promoted_bytes;
 	uint64_t young_gcs;      /* collector.0 invocations */
 	uint64_t full_gcs;       /* collector.1 invocations */
 	uint64_t other_pauses;   /* collector.2 invocations (G1 remark/cleanup, ZGC) */
 	uint64_t eden_used;
 	uint64_t eden_capacity;  /* the eden size at which a young collection starts */
 	uint64_t old_used;
-	uint64_t old_capacity;   /* committed old generation: what old can grow to before a collection */
 	uint64_t heap_used;
 	uint64_t tlab_bytes, tlab_fills; /* the last published epoch */
 	bool eden_was_full;      /* the last collection's cause implies a full eden */

@@ -123,6 +123,8 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	c->tlab_gc_waste = hsperf_resolve_long(p, "sun.gc.tlab.gcWaste");
 	c->tlab_refill_waste = hsperf_resolve_long(p, "sun.gc.tlab.refillWaste");
 	c->hrt_ticks = hsperf_resolve_long(p, "sun.os.hrt.ticks");
+	if (c->gc == HOTSPOT_GC_PARALLEL)
+		c->promoted = hsperf_resolve_long(p, "sun.gc.policy.promoted");
 	c->cause = hsperf_find(p, "sun.gc.cause");
 	c->last_cause = hsperf_find(p, "sun.gc.lastCause");
 }
@@ -239,12 +241,13 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
 		r->eden_capacity = young > survivors ? young - survivors : 0;
 	}
 	r->old_used = hotspot_load_u64(c->generation[1].space[0].used);
-	r->old_capacity = hotspot_capacity(c, c->generation[1].space[0].capacity);
 	r->heap_used = hotspot_generation_used(c, 0) + hotspot_generation_used(c, 1);
 	/* In HeapWords despite its Bytes unit (reference §2.5). */
 	r->tlab_bytes = hotspot_load_u64(c->tlab_alloc_words) * 8;
 	r->tlab_fills = hotspot_load_u64(c->tlab_fills);
 	r->tlab_waste_bytes = (hotspot_load_u64(c->tlab_gc_waste) + hotspot_load_u64(c->tlab_refill_waste)) * 8;
+	r->has_promoted = c->promoted != NULL;
+	r->promoted_bytes = hotspot_load_u64(c->promoted);
 	char cause[96];
 	hsperf_read_string_entry(p, c->last_cause, cause, sizeof(cause));
 	r->eden_was_full = hotspot_alloc_cause_fills_eden(cause);

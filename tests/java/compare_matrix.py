@@ -13,7 +13,8 @@ Takes gctop's samples inside the workload's busy phase and interpolates
 the workload's truth (ThreadMXBean total, large-array bytes) at their wall
 times. The intervals gctop marks as a lower bound (it saw two collections
 between two reads) are checked as bounds: together not above the truth by
-more than TOL. The others, which must cover at least half of the window,
+more than TOL. The others, at least 4 of them (1 s at gctop -d 0.25; a
+busy machine can delay gctop past some collections, but not all the time),
 must together be within TOL of the truth.
 Prints one line "ok|bad ..." and exits 0 (ok), 1 (bad) or 2 (no window).
 """
@@ -68,9 +69,9 @@ def main():
             seen_est, seen_exact, seen = seen_est + e, seen_exact + x, seen + 1
     gcs = sum((g["collections"] or 0) for g in b["generations"]) - sum((g["collections"] or 0) for g in a["generations"])
     err = (seen_est - seen_exact) / seen_exact if seen_exact > 0 else float("nan")
-    ok = seen * 2 >= seen + bounds and abs(err) <= tol and bound_est <= bound_exact * (1 + tol)
+    ok = seen >= 4 and abs(err) <= tol and bound_est <= bound_exact * (1 + tol)
     msg = "error=%+.1f%% over %d seen intervals (est=%.3g/s exact=%.3g/s) gc/s=%.0f" % (
-        err * 100, seen, seen_est / (seen * 0.5 or 1), seen_exact / (seen * 0.5 or 1), gcs / secs)
+        err * 100, seen, seen_est / (seen * 0.25 or 1), seen_exact / (seen * 0.25 or 1), gcs / secs)
     if bounds:
         msg += "; %d lower-bound intervals: %+.1f%%" % (bounds, (bound_est - bound_exact) / bound_exact * 100)
     if large_check != "none":

@@ -234,13 +234,12 @@ static void test_collection_split_at_entry(void)
 }
 
 /* Old growth before and after a collection (humongous arrays) comes from
- * the old rate of the epoch, and never more than old had room for. */
+ * the old rate of the epoch. */
 static void test_humongous_around_a_collection(void)
 {
 	struct hotspot_alloc a;
 	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
 	struct hotspot_alloc_reading r = reading(1, 0, 0, 200 * MiB, 10 * MiB);
-	r.old_capacity = 200 * MiB;
 	r.mono_ns = 2000000000;
 	r.jvm_clock_ns = 1000000000;
 	hotspot_alloc_step(&a, &r);
@@ -254,26 +253,35 @@ static void test_humongous_around_a_collection(void)
 	uint64_t jvm = r.jvm_clock_ns;
 	/* 5 ms before the collection, 5 ms after: 2 + 2 MiB. */
 	r = reading(2, 0, 0, 200 * MiB, 14 * MiB);
-	r.old_capacity = 200 * MiB;
 	r.mono_ns = 2111000000;
 	r.jvm_young_entry_ns = jvm + 5000000;
 	r.jvm_young_exit_ns = jvm + 6000000;
 	r.jvm_clock_ns = r.jvm_young_exit_ns;
 	hotspot_alloc_step(&a, &r);
 	CHECK_U64(a.large_total_bytes, 44 * MiB);
-	/* Old full before the collection: only its room counts before it. */
-	r.old_used = 199 * MiB;
+}
+
+/* Parallel says what a young collection promoted: old's growth across it
+ * less that is direct-to-old allocation, whatever the time. */
+static void test_parallel_promoted(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_reading r = reading(1, 0, 50 * MiB, 100 * MiB, 10 * MiB);
+	r.has_promoted = true;
 	hotspot_alloc_step(&a, &r);
-	jvm = r.jvm_clock_ns;
-	uint64_t before = a.large_total_bytes;
-	r = reading(3, 0, 0, 200 * MiB, 20 * MiB);
-	r.old_capacity = 200 * MiB;
-	r.mono_ns = 2106000000 + 15000000; /* read as it ended: nothing after */
-	r.jvm_young_entry_ns = jvm + 14000000;
-	r.jvm_young_exit_ns = jvm + 15000000;
-	r.jvm_clock_ns = r.jvm_young_exit_ns;
+	r = reading(2, 0, 0, 100 * MiB, 25 * MiB);
+	r.has_promoted = true;
+	r.promoted_bytes = 3 * MiB;
+	r.eden_was_full = true;
 	hotspot_alloc_step(&a, &r);
-	CHECK_U64(a.large_total_bytes - before, 1 * MiB);
+	CHECK_U64(a.total_bytes, (50 + 12) * MiB);
+	/* A full collection compacts old: no direct allocation is read from it. */
+	r = reading(3, 1, 0, 100 * MiB, 40 * MiB);
+	r.has_promoted = true;
+	r.promoted_bytes = 1 * MiB;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, 62 * MiB);
 }
 
 /* A reading taken while a collection runs (entered, not left) may carry the
@@ -377,6 +385,7 @@ int main(void)
 	RUN_TEST(test_heap_growth_model);
 	RUN_TEST(test_collection_split_at_entry);
 	RUN_TEST(test_humongous_around_a_collection);
+	RUN_TEST(test_parallel_promoted);
 	RUN_TEST(test_reading_during_collection_skipped);
 	RUN_TEST(test_tlab_waste_subtracted);
 	RUN_TEST(test_clock_offset);
