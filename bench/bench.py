@@ -377,8 +377,8 @@ def prepare():
     avail = {"dotnet": False, "dotnet_collector": False, "dotnet_counters": None, "dotnet_trace": None,
              "notes": []}
     os.makedirs(JCLS, exist_ok=True)
-    subprocess.run(["javac", "-d", JCLS] + [os.path.join(ROOT, "bench", "java", f) for f in ("AllocLoop.java", "Idle.java")],
-                   check=True)
+    subprocess.run(["javac", "-d", JCLS] + [os.path.join(ROOT, "bench", "java", f) for f in ("AllocLoop.java", "Idle.java")]
+                   + [os.path.join(ROOT, "tests", "java", "MixWorkload.java")], check=True)
     if not shutil.which("dotnet"):
         avail["notes"].append("no dotnet on PATH: the .NET parts are skipped")
         return avail
@@ -873,10 +873,14 @@ def events(avail, res):
 # ---------------------------------------------------------------- 1e. poll tick
 
 TICK_TARGETS = [
-    # (name, JVM options, MB/s for AllocLoop): G1 with a small fixed young
-    # generation, paced so that it collects about that often a second.
-    ("~35 GC/s", ["-Xmx128m", "-Xmn8m", "-XX:+UseG1GC"], 400),
-    ("~100 GC/s", ["-Xmx128m", "-Xmn4m", "-XX:+UseG1GC"], 450),
+    # (name, JVM options, main class and arguments): G1 with a small fixed
+    # young generation, AllocLoop paced so that it collects about that often
+    # a second; and the humongous shape (MixWorkload from tests/java:
+    # 4 threads, half the bytes in 4-region arrays), which G1 collects some
+    # 10-40 times a second and gctop reads every millisecond.
+    ("~35 GC/s", ["-Xmx128m", "-Xmn8m", "-XX:+UseG1GC"], ["AllocLoop", 3600, 400]),
+    ("~100 GC/s", ["-Xmx128m", "-Xmn4m", "-XX:+UseG1GC"], ["AllocLoop", 3600, 450]),
+    ("G1 humongous", ["-Xmx256m", "-XX:+UseG1GC"], ["MixWorkload", 4, 0, 0.5, 4194240, 3600, 0]),
 ]
 
 
@@ -887,9 +891,9 @@ def tick_cost(avail, res):
     secs = 6 if QUICK else 20
     rounds = ROUNDS or (1 if QUICK else 3)
     out = {}
-    for name, jvm, rate in TICK_TARGETS:
+    for name, jvm, main in TICK_TARGETS:
         log("tick: %s" % name)
-        t = java_target("AllocLoop", [3600, rate], jvm)
+        t = java_target(main[0], main[1:], jvm)
         hsperf_ready(t.pid)
         time.sleep(3)
         runs = []

@@ -4,12 +4,13 @@
 /* Polls land at these points of the expected interval after a collection
  * ended (per cent of the time between collections): one early, so the
  * stretch after a collection that is filled from rates stays short, and
- * the others before the next one, so that two collections never fall
- * between two polls unless an interval is half the usual. Collections a
- * few ms apart get two polls each: every wake-up costs the kernel tens of
+ * the last well before the next one, since a busy machine wakes gctop a few
+ * ms late: two collections fall between two polls only when an interval is
+ * much shorter than usual or a wake-up very late. Collections a few ms
+ * apart get two polls each: every wake-up costs the kernel tens of
  * microseconds on a busy machine, more than the read itself. */
-static const unsigned hotspot_tick_marks[] = { 20, 55, 85 };
-static const unsigned hotspot_tick_marks_fast[] = { 50, 85 };
+static const unsigned hotspot_tick_marks[] = { 15, 45, 75 };
+static const unsigned hotspot_tick_marks_fast[] = { 35, 70 };
 #define HOTSPOT_TICK_FAST_PERIOD_NS 20000000ull
 
 static uint64_t hotspot_tick_clamp(uint64_t ns)

@@ -8,22 +8,23 @@
 static void test_marks_after_a_collection(void)
 {
 	uint64_t exit = 1000 * MS, period = 40 * MS;
-	/* 20%, 55% and 85% of 40 ms after the exit. */
-	CHECK_U64(hotspot_tick_ns(exit, exit, period, false), 8 * MS);
-	CHECK_U64(hotspot_tick_ns(exit + 8 * MS, exit, period, false), 14 * MS);
-	CHECK_U64(hotspot_tick_ns(exit + 22 * MS, exit, period, false), 12 * MS);
+	/* 15%, 45% and 75% of 40 ms after the exit. */
+	CHECK_U64(hotspot_tick_ns(exit, exit, period, false), 6 * MS);
+	CHECK_U64(hotspot_tick_ns(exit + 6 * MS, exit, period, false), 12 * MS);
+	CHECK_U64(hotspot_tick_ns(exit + 18 * MS, exit, period, false), 12 * MS);
 	/* Past the last mark: a quarter interval. */
-	CHECK_U64(hotspot_tick_ns(exit + 34 * MS, exit, period, false), 10 * MS);
+	CHECK_U64(hotspot_tick_ns(exit + 30 * MS, exit, period, false), 10 * MS);
 }
 
 static void test_fast_collections_get_two_polls(void)
 {
 	uint64_t exit = 1000 * MS, period = 10 * MS;
-	CHECK_U64(hotspot_tick_ns(exit, exit, period, false), 5 * MS);
-	CHECK_U64(hotspot_tick_ns(exit + 5 * MS, exit, period, false), 3500000);
+	CHECK_U64(hotspot_tick_ns(exit, exit, period, false), 3500000);
+	CHECK_U64(hotspot_tick_ns(exit + 3500000, exit, period, false), 3500000);
 	/* Never below 1 ms, never above 100 ms. */
-	CHECK_U64(hotspot_tick_ns(exit + 8 * MS, exit, period, false), 2500000);
-	CHECK_U64(hotspot_tick_ns(exit, exit, 2 * MS, false), HOTSPOT_TICK_MIN_NS);
+	CHECK_U64(hotspot_tick_ns(exit + 7 * MS, exit, period, false), 2500000);
+	CHECK_U64(hotspot_tick_ns(exit, exit, 2 * MS, false), 1400000); /* 35% is too close */
+	CHECK_U64(hotspot_tick_ns(exit + 1 * MS, exit, 2 * MS, false), HOTSPOT_TICK_MIN_NS);
 	CHECK_U64(hotspot_tick_ns(exit, exit, 5000 * MS, false), HOTSPOT_TICK_MAX_NS);
 }
 
