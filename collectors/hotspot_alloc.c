@@ -179,9 +179,9 @@ static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const st
 
 /* A window with young or full collections. Eden after the last collection
  * holds only what was allocated since. Before the first one eden grew from
- * what the previous poll saw to what the collection found: a full eden when
- * its cause says so, else the rate of this epoch over the time from that poll
- * to the collection's entry (lastEntryTime). Humongous and direct-to-old
+ * what the previous poll saw to what the collection found: at the rate of
+ * this epoch over the time from that poll to the collection's entry
+ * (lastEntryTime), or to a full eden when its cause says so. Humongous and direct-to-old
  * allocation before and after it come from the same rates. Intervals
  * between two collections of one window are not seen: they add nothing and
  * are counted as blind, so the total is then a lower bound. */
@@ -195,10 +195,17 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 	uint64_t after = hotspot_alloc_span(w.last_exit, r->mono_ns, window);
 	double eden_rate = hotspot_alloc_rate(a, false);
 
+	/* A full eden when the cause says so: exact for Serial and Parallel
+	 * (JDK 25's publish eden only at collections, and 17's only every
+	 * 50 ms). G1's eden capacity can sit below where a large eden collects,
+	 * and its eden figure moves in whole regions, behind the allocation in a
+	 * small one: the larger of the rate's fill and the room. Otherwise the
+	 * rate of this epoch up to the collection's start. */
 	uint64_t room = hotspot_alloc_growth(p->eden_capacity, p->eden_used);
-	uint64_t fill = (uint64_t)(eden_rate * (double)before);
-	if ((r->eden_was_full && w.blind == 0) || fill > room)
-		fill = room;
+	uint64_t by_rate = eden_rate > 0 && w.first_entry ? (uint64_t)(eden_rate * (double)before) : 0;
+	uint64_t fill = by_rate;
+	if (r->eden_was_full && w.blind == 0)
+		fill = a->track_humongous && by_rate > room ? by_rate : room;
 	uint64_t eden = fill + r->eden_used;
 	/* TLAB tails left unused fill eden but were never allocated. */
 	if (w.collections == 1 && r->tlab_waste_bytes != p->tlab_waste_bytes)

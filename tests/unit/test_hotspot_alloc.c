@@ -210,8 +210,8 @@ static void test_collection_split_at_entry(void)
 	struct hotspot_alloc_reading r;
 	eden_epoch(&a, &r, 1);
 	CHECK_U64(a.total_bytes, 100 * MiB);
-	/* Entered 4 ms after the last poll (4 MiB more, not the 100 MiB of room
-	 * the capacity leaves: the cause says eden was not full), left 1 ms later. */
+	/* Entered 4 ms after the last poll (4 MiB more at the rate, not the 100
+	 * MiB of room: the cause says eden was not full), left 1 ms later. */
 	uint64_t jvm = r.jvm_clock_ns;
 	r = reading(2, 0, 3 * MiB, 200 * MiB, 10 * MiB);
 	r.mono_ns = 2110000000;
@@ -222,7 +222,7 @@ static void test_collection_split_at_entry(void)
 	hotspot_alloc_step(&a, &r);
 	CHECK_U64(a.total_bytes, (100 + 4 + 3) * MiB);
 	CHECK_U64(a.blind_collections, 0);
-	/* With a full eden the room before it counts, whatever the rate. */
+	/* Without the collection's start, a full eden counts its room. */
 	struct hotspot_alloc b;
 	hotspot_alloc_init(&b, HOTSPOT_ALLOC_EDEN, false);
 	eden_epoch(&b, &r, 1);
@@ -231,6 +231,22 @@ static void test_collection_split_at_entry(void)
 	r.eden_was_full = true;
 	hotspot_alloc_step(&b, &r);
 	CHECK_U64(b.total_bytes, (200 + 3) * MiB);
+	/* G1, eden full: the larger of the rate's fill and the room (its eden
+	 * capacity can sit below where a large eden collects). */
+	struct hotspot_alloc g;
+	hotspot_alloc_init(&g, HOTSPOT_ALLOC_EDEN, true);
+	eden_epoch(&g, &r, 1);
+	r.eden_capacity = 105 * MiB; /* eden at 100 of 105 MiB */
+	hotspot_alloc_step(&g, &r);
+	uint64_t at = r.jvm_clock_ns;
+	r = reading(2, 0, 3 * MiB, 105 * MiB, 10 * MiB);
+	r.mono_ns = 2200000000;
+	r.jvm_young_entry_ns = at + 20000000; /* 20 MiB at the rate, 5 of room */
+	r.jvm_young_exit_ns = at + 21000000;
+	r.jvm_clock_ns = r.jvm_young_exit_ns;
+	r.eden_was_full = true;
+	hotspot_alloc_step(&g, &r);
+	CHECK_U64(g.total_bytes, (100 + 20 + 3) * MiB);
 }
 
 /* Old growth before and after a collection (humongous arrays) comes from
