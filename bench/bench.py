@@ -4,7 +4,7 @@ dotnet-counters, its cost to the target, and how its cost grows. Prints
 tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
-  sections: own, startup, tui, picker, target-java, target-dotnet,
+  sections: own, tick, startup, tui, picker, target-java, target-dotnet,
             sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
             quote
@@ -377,8 +377,8 @@ def prepare():
     avail = {"dotnet": False, "dotnet_collector": False, "dotnet_counters": None, "dotnet_trace": None,
              "notes": []}
     os.makedirs(JCLS, exist_ok=True)
-    subprocess.run(["javac", "-d", JCLS] + [os.path.join(ROOT, "bench", "java", f) for f in ("AllocLoop.java", "Idle.java")],
-                   check=True)
+    subprocess.run(["javac", "-d", JCLS] + [os.path.join(ROOT, "bench", "java", f) for f in ("AllocLoop.java", "Idle.java")]
+                   + [os.path.join(ROOT, "tests", "java", "MixWorkload.java")], check=True)
     if not shutil.which("dotnet"):
         avail["notes"].append("no dotnet on PATH: the .NET parts are skipped")
         return avail
@@ -870,9 +870,66 @@ def events(avail, res):
     res["events"] = out
 
 
+# ---------------------------------------------------------------- 1e. poll tick
+
+TICK_TARGETS = [
+    # (name, JVM options, main class and arguments): G1 with a small fixed
+    # young generation, AllocLoop paced so that it collects about that often
+    # a second; and the issue's humongous shape (MixWorkload from tests/java:
+    # 4 threads, half the bytes in 4-region arrays), which G1 collects some
+    # 10-40 times a second and gctop reads every millisecond.
+    ("~35 GC/s", ["-Xmx128m", "-Xmn8m", "-XX:+UseG1GC"], ["AllocLoop", 3600, 400]),
+    ("~100 GC/s", ["-Xmx128m", "-Xmn4m", "-XX:+UseG1GC"], ["AllocLoop", 3600, 450]),
+    ("G1 humongous", ["-Xmx256m", "-XX:+UseG1GC"], ["MixWorkload", 4, 0, 0.5, 4194240, 3600, 0]),
+]
+
+
+def tick_cost(avail, res):
+    """gctop's own CPU per second against a JVM collecting about 35 and 100
+    times a second: the HotSpot collector's poll tick follows the collection
+    rate (down to 1 ms), so this is what seeing every collection costs."""
+    secs = 6 if QUICK else 20
+    rounds = ROUNDS or (1 if QUICK else 3)
+    out = {}
+    for name, jvm, main in TICK_TARGETS:
+        log("tick: %s" % name)
+        t = java_target(main[0], main[1:], jvm)
+        hsperf_ready(t.pid)
+        time.sleep(3)
+        runs = []
+        for r in range(rounds):
+            cpu1 = measured([GCTOP, "-p", str(t.pid), "--json", "-n", "1"])[0]
+            path = os.path.join(tmpdir, "tick.json")
+            with open(path, "w") as f:
+                cpun, rss, wall, rc = measured([GCTOP, "-p", str(t.pid), "--json", "-d", "1", "-n", str(secs + 1)],
+                                               stdout=f)
+            lines = [json.loads(l) for l in open(path) if l.strip()]
+            gcs = bounds = None
+            if len(lines) >= 2:
+                gcs = (sum(g["collections"] or 0 for g in lines[-1]["generations"]) -
+                       sum(g["collections"] or 0 for g in lines[0]["generations"])) / secs
+                bounds = sum(1 for l in lines[1:] if (l["alloc"] or {}).get("lower_bound"))
+            share = (cpun - cpu1) / secs if cpun is not None and cpu1 is not None else None
+            runs.append({"cpu_share": share, "gc_per_s": gcs, "lower_bound_intervals": bounds,
+                         "intervals": len(lines) - 1, "maxrss_kib": rss, "rc": rc})
+        kill(t)
+        out[name] = {"cpu_share_median": med([x["cpu_share"] for x in runs]),
+                     "cpu_share_spread": spread([x["cpu_share"] for x in runs]),
+                     "gc_per_s_median": med([x["gc_per_s"] for x in runs]), "raw": runs}
+    rows = []
+    for name, o in out.items():
+        lo, hi = o["cpu_share_spread"]
+        rows.append([name, fmt(o["gc_per_s_median"]), fmt(o["cpu_share_median"] and o["cpu_share_median"] * 100, "%"),
+                     "%s-%s" % (fmt(lo and lo * 100, "%"), fmt(hi and hi * 100, "%")),
+                     "%s/%s" % (o["raw"][-1]["lower_bound_intervals"], o["raw"][-1]["intervals"])])
+    table("1e. gctop CPU against a collecting JVM (gctop -p PID --json -d 1, %d s, start-up excluded)" % secs,
+          ["target", "GC/s", "CPU of a core", "rounds", "lower-bound intervals"], rows)
+    res["tick"] = out
+
+
 # ---------------------------------------------------------------- main
 
-SECTIONS = [("own", own_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
+SECTIONS = [("own", own_cost), ("tick", tick_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
             ("target-java", target_java), ("target-dotnet", target_dotnet), ("sites", sites), ("events", events)]
 
 

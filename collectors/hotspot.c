@@ -45,17 +45,22 @@ struct gt_collector {
 	 * it): why, reported by the next sample. */
 	bool read_failed;
 	struct gt_error read_err;
-	/* The adaptive poll tick: what the last poll saw, and when a collection
-	 * or a change of eden was last seen. */
+	struct hotspot_pause_log pauses;
+	/* The adaptive poll tick: what the last poll saw, when a collection or a
+	 * change of eden was last seen, and the time between collections lately. */
 	uint64_t seen_collections, seen_eden_used;
 	uint64_t last_gc_ns, last_change_ns;
+	uint64_t gc_period_ns;     /* 0 until known */
+	uint64_t prev_poll_ns;
+	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
 };
 
-/* While collections come often the estimator must see eden between them, so
- * it polls ten times a second; a JVM that has not collected for a while is
- * polled less, and an idle one once a second, which is what makes a picker
- * of many idle JVMs cheap. */
-#define HOTSPOT_POLL_BUSY_NS 100000000ull
+/* The estimator must see eden between every two collections, so while they
+ * come the tick follows them (hotspot_tick.c: two or three polls per
+ * interval, from 100 ms down to 1 ms; every millisecond while G1
+ * allocates humongous objects). A JVM that has not collected for a
+ * while is polled less, and an idle one once a second, which is what makes
+ * a picker of many idle JVMs cheap. */
 #define HOTSPOT_POLL_STEADY_NS 250000000ull
 #define HOTSPOT_POLL_IDLE_NS 1000000000ull
 #define HOTSPOT_RECENT_GC_NS 3000000000ull
@@ -184,12 +189,43 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 		if (!count || entry > exit)
 			continue;
 		uint64_t ns = hotspot_ticks_to_ns(&c->counters, exit - entry);
+		hotspot_pause_log_note(&c->pauses, entry, exit, ns);
 		if (ns > c->pause_max_ns)
 			c->pause_max_ns = ns;
 	}
 }
 
-/* Copies the perf data and loads from the copy only, ten times a second; with sampling on, also
+/* The time between collections, from the collectors' own entry stamps
+ * (the span between the last entry seen and the newest, over the
+ * collections in between); when none was seen before, from the time since
+ * the previous poll. While none comes it is at least the time since the
+ * last one, so the tick slows down as collections stop. */
+static void hotspot_track_period(struct gt_collector *c, uint64_t collections, uint64_t now_ns)
+{
+	uint64_t best = 0;
+	for (int i = 0; i < 3; i++) {
+		const struct hotspot_collector_counters *k = &c->counters.collector[i];
+		int64_t inv = k->invocations ? hsperf_load(k->invocations) : 0;
+		int64_t entry = k->last_entry ? hsperf_load(k->last_entry) : 0;
+		if (inv > c->seen_invocations[i] && c->seen_entry[i] > 0 && entry > c->seen_entry[i]) {
+			uint64_t per = hotspot_ticks_to_ns(&c->counters, entry - c->seen_entry[i]) /
+				       (uint64_t)(inv - c->seen_invocations[i]);
+			if (!best || per < best)
+				best = per;
+		}
+		c->seen_invocations[i] = inv;
+		c->seen_entry[i] = entry;
+	}
+	if (!best && collections > c->seen_collections && c->prev_poll_ns && now_ns > c->prev_poll_ns)
+		best = (now_ns - c->prev_poll_ns) / (collections - c->seen_collections);
+	if (best)
+		c->gc_period_ns = c->gc_period_ns ? (c->gc_period_ns + best) / 2 : best;
+	else if (c->gc_period_ns && now_ns - c->last_gc_ns > c->gc_period_ns)
+		c->gc_period_ns = now_ns - c->last_gc_ns;
+	c->prev_poll_ns = now_ns;
+}
+
+/* Copies the perf data and loads from the copy only, at the tick; with sampling on, also
  * gctop's heartbeat to the agent, so that it never stops between two samples
  * of a long interval. */
 static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
@@ -208,6 +244,7 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
 	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
+	hotspot_track_period(c, collections, now_ns);
 	if (collections != c->seen_collections)
 		c->last_gc_ns = now_ns;
 	if (collections != c->seen_collections || r.eden_used != c->seen_eden_used)
@@ -218,11 +255,28 @@ static void hotspot_poll(struct gt_collector *c, uint64_t now_ns)
 		gt_sampler_beat(c->sampler, now_ns);
 }
 
+/* The end of the newest young or full collection on our clock, 0 unknown. */
+static uint64_t hotspot_last_exit_mono(const struct gt_collector *c)
+{
+	if (!c->alloc.have_offset)
+		return 0;
+	int64_t newest = 0;
+	for (int i = 0; i < 2; i++) {
+		const struct hotspot_collector_counters *k = &c->counters.collector[i];
+		int64_t exit = k->last_exit ? hsperf_load(k->last_exit) : 0;
+		if (exit > newest)
+			newest = exit;
+	}
+	int64_t mono = (int64_t)hotspot_ticks_to_ns(&c->counters, newest) + c->alloc.clock_offset_ns;
+	return newest > 0 && mono > 0 ? (uint64_t)mono : 0;
+}
+
 static uint64_t hotspot_poll_interval(const struct gt_collector *c)
 {
 	uint64_t now = gt_mono_ns();
 	if (now - c->last_gc_ns < HOTSPOT_RECENT_GC_NS)
-		return HOTSPOT_POLL_BUSY_NS;
+		return hotspot_tick_ns(now, hotspot_last_exit_mono(c), c->gc_period_ns,
+				       c->alloc.track_humongous && (c->alloc.epoch.old_bytes || c->alloc.last_epoch.old_bytes));
 	if (now - c->last_change_ns < HOTSPOT_RECENT_GC_NS)
 		return HOTSPOT_POLL_STEADY_NS;
 	return HOTSPOT_POLL_IDLE_NS;
@@ -357,8 +411,13 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
 	if (hotspot_alloc_available(c->counters.gc)) {
 		gt_u64_set(&out->alloc_bytes_total, c->alloc.total_bytes);
+		gt_u64_set(&out->alloc_blind_collections, c->alloc.blind_collections);
+		out->alloc_bound_reason = hotspot_alloc_bound_reason(c->alloc.model);
 		out->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
 		out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	} else {
+		out->alloc_unavailable = "generational ZGC publishes no eden fill or TLAB total that tracks allocation "
+					 "(tried: within 40 % at best); --allocators gives the exact figure";
 	}
 	if (c->counters.gc == HOTSPOT_GC_G1) {
 		gt_u64_set(&out->large_bytes, c->alloc.large_live_bytes);
@@ -366,6 +425,8 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	}
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH && c->sampled)
 		gt_u64_set(&out->pause_max_ns, c->pause_max_ns);
+	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
+		hotspot_pause_log_fill(&c->pauses, out);
 	c->sampled = true;
 	if (c->last_pause_ns.valid)
 		out->last_pause_ns = c->last_pause_ns;
@@ -373,6 +434,10 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	/* The agent's exact figures replace the estimates while it runs. */
 	if (c->sampler)
 		gt_sampler_sample(c->sampler, out);
+	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
+		out->alloc_blind_collections.valid = false; /* every byte is counted */
+		out->alloc_bound_reason = NULL;
+	}
 	return 0;
 }
 

@@ -4,7 +4,9 @@
  *   hotspot_find.c     which process is a JVM, and where its perf-data file is
  *   hotspot_counters.c the counters gctop reads, resolved once, and what they mean
  *   hotspot_info.c     the header facts (version, collector, heap flags)
- *   hotspot_alloc.c    the allocation estimator */
+ *   hotspot_alloc.c    the allocation estimator
+ *   hotspot_pauses.c   the log of individual pauses
+ *   hotspot_tick.c     when to poll while the JVM collects */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_H
 #define GCTOP_COLLECTORS_HOTSPOT_H
 
@@ -82,7 +84,9 @@ struct hotspot_counters {
 	hsperf_long safepoints, safepoint_time, safepoint_sync_time;
 	hsperf_long gc_cpu_time;
 	hsperf_long create_vm_begin_ms;
-	hsperf_long tlab_alloc_words, tlab_fills;
+	hsperf_long tlab_alloc_words, tlab_fills, tlab_gc_waste, tlab_refill_waste;
+	hsperf_long promoted;       /* Parallel: sun.gc.policy.promoted */
+	hsperf_long hrt_ticks;      /* the JVM clock, sampled every 50 ms (absent on 25) */
 	const struct hsperf_entry *cause, *last_cause;
 };
 
@@ -105,6 +109,32 @@ void hotspot_counters_fill_sample(const struct hsperf *p, const struct hotspot_c
 /* The most recent pause of any collector whose times are pauses: its end
  * (ticks) and length (ns). 0 ok, -1 when none is known. */
 int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_ticks, uint64_t *ns);
+
+/* ---- hotspot_pauses.c ---- */
+
+/* The pauses seen so far: pause k (from 0) at ns[k % GT_PAUSE_RING]. */
+struct hotspot_pause_log {
+	uint64_t count;
+	uint64_t ns[GT_PAUSE_RING];
+};
+
+void hotspot_pause_log_add(struct hotspot_pause_log *l, uint64_t ns);
+/* Adds the pause of a collector whose lastExitTime just changed to exit,
+ * when its stamps (ticks) describe a finished pause of ns. */
+void hotspot_pause_log_note(struct hotspot_pause_log *l, int64_t entry, int64_t exit, uint64_t ns);
+/* Copies the log into out->pause_log (valid). */
+void hotspot_pause_log_fill(const struct hotspot_pause_log *l, struct gt_sample *out);
+
+/* ---- hotspot_tick.c ---- */
+
+#define HOTSPOT_TICK_MIN_NS 1000000ull   /* 1 ms */
+#define HOTSPOT_TICK_MAX_NS 100000000ull /* 100 ms */
+
+/* The time to the next poll at now (mono ns) while collections come every
+ * period ns, the last one having ended at last_exit (mono ns, 0 unknown);
+ * dense: old grows between collections (G1 humongous allocation), so it is
+ * read every HOTSPOT_TICK_MIN_NS. */
+uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, bool dense);
 
 /* ---- hotspot.c, hotspot_list.c ---- */
 

@@ -19,9 +19,25 @@ enum hotspot_alloc_model {
 	HOTSPOT_ALLOC_TLAB_EPOCHS,
 };
 
-/* One poll's counters; a collector that does not exist reads 0. */
+/* One poll's counters; a collector that does not exist reads 0. Times
+ * named jvm_* are the JVM's own clock (sun.os.hrt ticks) in ns, 0 when
+ * unknown; the estimator maps them onto mono_ns. */
 struct hotspot_alloc_reading {
-	uint64_t mono_ns;        /* when they were read */
+	uint64_t mono_ns;        /* when they were read (CLOCK_MONOTONIC) */
+	/* A collection was under way or began while the counters were read: the
+	 * sizes may be half updated (HotSpot counts a collection at its start and
+	 * updates the sizes just before its end), so the reading is not used. */
+	bool in_progress;
+	uint64_t jvm_clock_ns;   /* the JVM clock was at least this when read */
+	uint64_t jvm_young_entry_ns, jvm_young_exit_ns; /* the last young collection */
+	uint64_t jvm_full_entry_ns, jvm_full_exit_ns;   /* the last full collection */
+	uint64_t jvm_other_entry_ns, jvm_other_exit_ns; /* the last collector.2 pause (G1 remark, cleanup) */
+	uint64_t tlab_waste_bytes; /* TLAB tails the last epoch left unused (gcWaste + refillWaste) */
+	/* Parallel: bytes the last young collection promoted into old
+	 * (sun.gc.policy.promoted), so old growth across it less this is
+	 * direct-to-old allocation. */
+	bool has_promoted;
+	uint64_t promoted_bytes;
 	uint64_t young_gcs;      /* collector.0 invocations */
 	uint64_t full_gcs;       /* collector.1 invocations */
 	uint64_t other_pauses;   /* collector.2 invocations (G1 remark/cleanup, ZGC) */
@@ -33,6 +49,12 @@ struct hotspot_alloc_reading {
 	bool eden_was_full;      /* the last collection's cause implies a full eden */
 };
 
+/* Bytes and time seen between collections, for the rates that fill the
+ * short stretches before and after a collection no poll saw. */
+struct hotspot_alloc_epoch {
+	uint64_t eden_bytes, old_bytes, ns;
+};
+
 struct hotspot_alloc {
 	enum hotspot_alloc_model model;
 	bool track_humongous;      /* G1: old growth between pauses is humongous */
@@ -41,15 +63,25 @@ struct hotspot_alloc {
 	uint64_t total_bytes;       /* since the first reading */
 	uint64_t large_total_bytes; /* humongous bytes allocated since the first reading */
 	uint64_t large_live_bytes;  /* humongous bytes believed still in the heap */
-	/* Allocation seen between collections since the last one, to judge how
-	 * much of a collection's window went unobserved. */
-	uint64_t epoch_bytes, epoch_ns;
+	/* Collections whose whole preceding interval fell between two polls
+	 * (several collections in one poll window): its allocation is missing,
+	 * so while this grows total_bytes is a lower bound. */
+	uint64_t blind_collections;
+	struct hotspot_alloc_epoch epoch, last_epoch; /* the current one and the one before */
+	/* CLOCK_MONOTONIC minus the JVM clock: the least seen, since every JVM
+	 * time stamp read was written before the read. */
+	int64_t clock_offset_ns;
+	bool have_offset;
 };
 
 void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model, bool track_humongous);
 
 /* Folds one reading into the totals. The first reading only sets the base. */
 void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r);
+
+/* Why the total of a model is a lower bound once blind_collections grows
+ * (static string). */
+const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model);
 
 /* Whether a GC cause (sun.gc.lastCause) means eden was full when it ran. */
 bool hotspot_alloc_cause_fills_eden(const char *cause);

@@ -120,6 +120,11 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	c->create_vm_begin_ms = hsperf_resolve_long(p, "sun.rt.createVmBeginTime");
 	c->tlab_alloc_words = hsperf_resolve_long(p, "sun.gc.tlab.alloc");
 	c->tlab_fills = hsperf_resolve_long(p, "sun.gc.tlab.fills");
+	c->tlab_gc_waste = hsperf_resolve_long(p, "sun.gc.tlab.gcWaste");
+	c->tlab_refill_waste = hsperf_resolve_long(p, "sun.gc.tlab.refillWaste");
+	c->hrt_ticks = hsperf_resolve_long(p, "sun.os.hrt.ticks");
+	if (c->gc == HOTSPOT_GC_PARALLEL)
+		c->promoted = hsperf_resolve_long(p, "sun.gc.policy.promoted");
 	c->cause = hsperf_find(p, "sun.gc.cause");
 	c->last_cause = hsperf_find(p, "sun.gc.lastCause");
 }
@@ -170,13 +175,62 @@ static bool hotspot_generation_exists(const struct hotspot_counters *c, int g)
 	return c->generation[g].capacity != NULL;
 }
 
+/* What says when collections ran: invocations (counted at a collection's
+ * start) and the entry and exit stamps of collectors 0-2. */
+struct hotspot_gc_stamps {
+	int64_t invocations[3], entry[3], exit[3];
+};
+
+static void hotspot_read_stamps(const struct hotspot_counters *c, struct hotspot_gc_stamps *st)
+{
+	for (int i = 0; i < 3; i++) {
+		const struct hotspot_collector_counters *k = &c->collector[i];
+		st->invocations[i] = k->invocations ? hsperf_load(k->invocations) : 0;
+		st->entry[i] = k->last_entry ? hsperf_load(k->last_entry) : 0;
+		st->exit[i] = k->last_exit ? hsperf_load(k->last_exit) : 0;
+	}
+}
+
+/* A collection under way (entered, not yet left), or one that began or
+ * ended between the two looks at the stamps around the sizes. */
+static bool hotspot_stamps_unsettled(const struct hotspot_gc_stamps *a, const struct hotspot_gc_stamps *b)
+{
+	if (memcmp(a, b, sizeof(*a)) != 0)
+		return true;
+	for (int i = 0; i < 3; i++)
+		if (b->entry[i] > b->exit[i])
+			return true;
+	return false;
+}
+
+static void hotspot_alloc_times(const struct hotspot_counters *c, const struct hotspot_gc_stamps *st,
+				struct hotspot_alloc_reading *r)
+{
+	int64_t newest = c->hrt_ticks ? hsperf_load(c->hrt_ticks) : 0;
+	for (int i = 0; i < 3; i++) {
+		if (st->entry[i] > newest)
+			newest = st->entry[i];
+		if (st->exit[i] > newest)
+			newest = st->exit[i];
+	}
+	r->jvm_clock_ns = hotspot_ticks_to_ns(c, newest);
+	r->jvm_young_entry_ns = hotspot_ticks_to_ns(c, st->entry[0]);
+	r->jvm_young_exit_ns = hotspot_ticks_to_ns(c, st->exit[0]);
+	r->jvm_full_entry_ns = hotspot_ticks_to_ns(c, st->entry[1]);
+	r->jvm_full_exit_ns = hotspot_ticks_to_ns(c, st->exit[1]);
+	r->jvm_other_entry_ns = hotspot_ticks_to_ns(c, st->entry[2]);
+	r->jvm_other_exit_ns = hotspot_ticks_to_ns(c, st->exit[2]);
+}
+
 void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot_counters *c,
 				    struct hotspot_alloc_reading *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->young_gcs = hotspot_load_u64(c->collector[0].invocations);
-	r->full_gcs = hotspot_load_u64(c->collector[1].invocations);
-	r->other_pauses = hotspot_load_u64(c->collector[2].invocations);
+	struct hotspot_gc_stamps before, after;
+	hotspot_read_stamps(c, &before);
+	r->young_gcs = before.invocations[0] > 0 ? (uint64_t)before.invocations[0] : 0;
+	r->full_gcs = before.invocations[1] > 0 ? (uint64_t)before.invocations[1] : 0;
+	r->other_pauses = before.invocations[2] > 0 ? (uint64_t)before.invocations[2] : 0;
 	const struct hotspot_space_counters *eden = &c->generation[0].space[0];
 	r->eden_used = hotspot_load_u64(eden->used);
 	r->eden_capacity = hotspot_capacity(c, eden->capacity);
@@ -191,9 +245,15 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
 	/* In HeapWords despite its Bytes unit (reference §2.5). */
 	r->tlab_bytes = hotspot_load_u64(c->tlab_alloc_words) * 8;
 	r->tlab_fills = hotspot_load_u64(c->tlab_fills);
+	r->tlab_waste_bytes = (hotspot_load_u64(c->tlab_gc_waste) + hotspot_load_u64(c->tlab_refill_waste)) * 8;
+	r->has_promoted = c->promoted != NULL;
+	r->promoted_bytes = hotspot_load_u64(c->promoted);
 	char cause[96];
 	hsperf_read_string_entry(p, c->last_cause, cause, sizeof(cause));
 	r->eden_was_full = hotspot_alloc_cause_fills_eden(cause);
+	hotspot_read_stamps(c, &after);
+	r->in_progress = hotspot_stamps_unsettled(&before, &after);
+	hotspot_alloc_times(c, &after, r);
 }
 
 /* Which collector counts a generation's collections, per collector layout. */

@@ -156,6 +156,10 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	double alloc_dt = dt;
 	struct gt_u64 alloc = derive_alloc(prev, cur, &alloc_dt);
 	out->alloc_rate_bps = rate_per_s(alloc, alloc_dt);
+	/* Collections whose interval the estimate did not see: at least this. */
+	if (alloc.valid && prev->alloc_blind_collections.valid && cur->alloc_blind_collections.valid &&
+	    cur->alloc_blind_collections.value > prev->alloc_blind_collections.value)
+		out->alloc_lower_bound = true;
 
 	for (unsigned i = 0; i < cur->n_generations; i++) {
 		const struct gt_generation *p = find_generation(prev, cur->generations[i].name);

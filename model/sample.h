@@ -108,6 +108,7 @@ struct gt_sample {
 		uint64_t prev_total;
 	} alloc_at;
 	const char *alloc_bound_reason;        /* static string: why the figure is a bound, or NULL */
+	const char *alloc_unavailable;         /* static string: why there is no allocation figure, or NULL */
 
 	/* collections */
 	enum gt_alloc_since collections_since;  /* what generations[].collections count from:

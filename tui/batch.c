@@ -115,6 +115,13 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 			bool wrote = have_prev;
 			prev = cur;
 			have_prev = true;
+			/* The sample polled too: the collector's tick may have changed
+			 * (collections began), and a long tick must not wait it out. */
+			poll_every = gt_target_poll_interval_ns(t);
+			if (!poll_every)
+				next_poll = UINT64_MAX;
+			else if (next_poll == UINT64_MAX || next_poll > now + poll_every)
+				next_poll = now + poll_every;
 			if (wrote && opt->count && ++written >= opt->count)
 				break;
 			next_sample += opt->interval_ns;

@@ -86,6 +86,9 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	if (s->alloc_at.valid)   /* a poll read during the sample is "now" */
 		gt_f64_set(&age, s->mono_ns > s->alloc_at.ns ? (double)(s->mono_ns - s->alloc_at.ns) / 1e9 : 0);
 	add(o, "age_s", jdouble(age));
+	/* The estimate missed collection intervals: the rate is at least this. */
+	add(o, "lower_bound", json_object_new_boolean(d->alloc_lower_bound));
+	add(o, "bound_reason", d->alloc_lower_bound && s->alloc_bound_reason ? jstr(s->alloc_bound_reason) : NULL);
 	return o;
 }
 
@@ -246,6 +249,8 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "gc", jstr(info->gc_name));
 	add(o, "interval_s", jdouble(d->interval_s));
 	add(o, "alloc", alloc_object(d));
+	add(o, "alloc_unavailable",
+	    s->alloc_source == GT_ALLOC_SOURCE_NONE && s->alloc_unavailable ? jstr(s->alloc_unavailable) : NULL);
 	add(o, "generations", generations_array(d));
 	add(o, "collectors", collectors_array(d));
 	add(o, "last_gc_cause", jstr(s->last_gc_cause));

@@ -65,11 +65,14 @@ static void write_alloc(FILE *out, const struct gt_derived *d)
 	const struct gt_sample *s = &d->cur;
 	struct text_fig rate, total, per_op;
 
-	fprintf(out, "Alloc:   %s (%s)   total %s since %s", fig_rate(&rate, d->alloc_rate_bps),
-		gt_alloc_source_name(s->alloc_source), fig_bytes(&total, s->alloc_bytes_total),
+	fprintf(out, "Alloc:   %s%s (%s)   total %s since %s", d->alloc_lower_bound ? "at least " : "",
+		fig_rate(&rate, d->alloc_rate_bps), gt_alloc_source_name(s->alloc_source),
+		fig_bytes(&total, s->alloc_bytes_total),
 		s->alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
 	if (d->alloc_new_series)
 		fprintf(out, "   [new series: %s]", gt_alloc_source_name(s->alloc_source));
+	if (d->alloc_lower_bound && s->alloc_bound_reason)
+		fprintf(out, "   (a lower bound: %s)", s->alloc_bound_reason);
 	if (s->ops_total.valid) {
 		const char *what = s->ops_name ? s->ops_name : "operations";
 		struct gt_u64 bpo = { (uint64_t)d->bytes_per_op.value, d->bytes_per_op.valid };

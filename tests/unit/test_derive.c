@@ -105,6 +105,30 @@ static void test_source_change_breaks_the_series(void)
 	CHECK_NEAR(d.alloc_rate_bps.value, 5000, 1e-6);
 }
 
+/* Blind collections in the interval make the rate a lower bound; the same
+ * count as before, or no count at all (exact sources), does not. */
+static void test_alloc_lower_bound(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	gt_u64_set(&a.alloc_bytes_total, 1000);
+	gt_u64_set(&b.alloc_bytes_total, 5000);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_lower_bound);
+	gt_u64_set(&a.alloc_blind_collections, 3);
+	gt_u64_set(&b.alloc_blind_collections, 3);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_lower_bound);
+	gt_u64_set(&b.alloc_blind_collections, 4);
+	gt_derive(&a, &b, &d);
+	CHECK(d.alloc_lower_bound);
+	CHECK(d.alloc_rate_bps.valid && d.alloc_rate_bps.value == 4000.0);
+	/* No rate, no bound. */
+	b.alloc_bytes_total.valid = false;
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_lower_bound);
+}
+
 static void test_zero_or_negative_interval(void)
 {
 	struct gt_sample a = base_sample(2000000000ull), b = base_sample(2000000000ull);
@@ -331,6 +355,7 @@ int main(void)
 	RUN_TEST(test_counter_reset_is_not_a_negative_rate);
 	RUN_TEST(test_source_change_breaks_the_series);
 	RUN_TEST(test_zero_or_negative_interval);
+	RUN_TEST(test_alloc_lower_bound);
 	RUN_TEST(test_bytes_per_operation);
 	RUN_TEST(test_large_share_and_limit_share);
 	RUN_TEST(test_cpu_share_uses_hz);

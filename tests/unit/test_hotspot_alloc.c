@@ -75,26 +75,49 @@ static void test_gc_not_at_full_eden(void)
 	CHECK_U64(a.total_bytes, 2 * MiB);
 }
 
+/* Several collections between two polls: the intervals between them were
+ * not seen, add nothing and are counted, so the total is a lower bound. */
 static void test_several_gcs_between_polls(void)
 {
 	struct hotspot_alloc a;
 	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(10, 0, 60 * MiB, 100 * MiB, 10 * MiB);
 	hotspot_alloc_step(&a, &r);
-	/* Three young collections: 40 to fill, two more full edens, 5 since. */
+	/* Three young collections: 40 to fill before the first, 5 since the last. */
 	r = reading(13, 0, 5 * MiB, 100 * MiB, 11 * MiB);
 	r.eden_was_full = hotspot_alloc_cause_fills_eden("G1 Evacuation Pause");
 	hotspot_alloc_step(&a, &r);
-	CHECK_U64(a.total_bytes, (40 + 200 + 5) * MiB);
-	/* A young and a full one (Parallel's Ergonomics follow-up). */
+	CHECK_U64(a.blind_collections, 2);
+	/* The cause is the last collection's: the first one's fill is not known. */
+	CHECK_U64(a.total_bytes, 5 * MiB);
+	/* A young and a full one of the same stop (Parallel's Ergonomics
+	 * follow-up) leave no interval unseen. */
 	struct hotspot_alloc b;
 	hotspot_alloc_init(&b, HOTSPOT_ALLOC_EDEN, false);
 	r = reading(10, 2, 90 * MiB, 100 * MiB, 50 * MiB);
+	r.mono_ns = 1000000000;
+	r.jvm_clock_ns = 500000000; /* the JVM clock is 500 ms behind ours */
 	hotspot_alloc_step(&b, &r);
 	r = reading(11, 3, 1 * MiB, 100 * MiB, 20 * MiB);
+	r.mono_ns = 1100000000;
+	r.jvm_young_entry_ns = 550000000;
+	r.jvm_young_exit_ns = 560000000;
+	r.jvm_full_entry_ns = 560100000;
+	r.jvm_full_exit_ns = 590000000;
+	r.jvm_clock_ns = r.jvm_full_exit_ns;
 	r.eden_was_full = hotspot_alloc_cause_fills_eden("Ergonomics");
 	hotspot_alloc_step(&b, &r);
-	CHECK_U64(b.total_bytes, (10 + 100 + 1) * MiB);
+	CHECK_U64(b.total_bytes, (10 + 1) * MiB);
+	CHECK_U64(b.blind_collections, 0);
+	/* Apart by more than a stop: the interval between them was not seen. */
+	r = reading(12, 4, 2 * MiB, 100 * MiB, 20 * MiB);
+	r.mono_ns = 1200000000;
+	r.jvm_young_entry_ns = 620000000;
+	r.jvm_young_exit_ns = 630000000;
+	r.jvm_full_entry_ns = 660000000;
+	r.jvm_full_exit_ns = 680000000;
+	hotspot_alloc_step(&b, &r);
+	CHECK_U64(b.blind_collections, 1);
 }
 
 static void test_g1_resized_eden(void)
@@ -109,11 +132,6 @@ static void test_g1_resized_eden(void)
 	r.eden_was_full = true;
 	hotspot_alloc_step(&a, &r);
 	CHECK_U64(a.total_bytes, (50 + 4) * MiB);
-	/* Two more pauses in one window at the new size. */
-	r = reading(6, 0, 10 * MiB, 60 * MiB, 24 * MiB);
-	r.eden_was_full = true;
-	hotspot_alloc_step(&a, &r);
-	CHECK_U64(a.total_bytes, (54 + 56 + 60 + 10) * MiB);
 	CHECK_U64(a.large_total_bytes, 0);
 }
 
@@ -168,42 +186,174 @@ static void test_heap_growth_model(void)
 	CHECK_U64(a.total_bytes, 35 * MiB);
 }
 
-/* A collection that starts with eden not full (a big array did not fit):
- * the rate seen since the previous collection decides, within the bounds. */
-static void test_rate_between_bounds(void)
+/* Ten polls of 10 MiB per 10 ms, on a JVM clock 1 s behind ours. */
+static void eden_epoch(struct hotspot_alloc *a, struct hotspot_alloc_reading *r, uint64_t young)
+{
+	*r = reading(young, 0, 0, 200 * MiB, 10 * MiB);
+	r->mono_ns = 2000000000;
+	r->jvm_clock_ns = 1000000000;
+	hotspot_alloc_step(a, r);
+	for (int i = 1; i <= 10; i++) {
+		r->mono_ns += 10000000;
+		r->jvm_clock_ns += 10000000;
+		r->eden_used = (uint64_t)i * 10 * MiB;
+		hotspot_alloc_step(a, r);
+	}
+}
+
+/* A collection between two polls: eden filled at the epoch's rate from the
+ * poll before it to its lastEntryTime, then held what was allocated since. */
+static void test_collection_split_at_entry(void)
 {
 	struct hotspot_alloc a;
 	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
-	struct hotspot_alloc_reading r = reading(1, 0, 0, 100 * MiB, 10 * MiB);
-	r.mono_ns = 1000000000;
+	struct hotspot_alloc_reading r;
+	eden_epoch(&a, &r, 1);
+	CHECK_U64(a.total_bytes, 100 * MiB);
+	/* Entered 4 ms after the last poll (4 MiB more at the rate, not the 100
+	 * MiB of room: the cause says eden was not full), left 1 ms later. */
+	uint64_t jvm = r.jvm_clock_ns;
+	r = reading(2, 0, 3 * MiB, 200 * MiB, 10 * MiB);
+	r.mono_ns = 2110000000;
+	r.jvm_young_entry_ns = jvm + 4000000;
+	r.jvm_young_exit_ns = jvm + 5000000;
+	r.jvm_clock_ns = r.jvm_young_exit_ns;
+	r.eden_was_full = hotspot_alloc_cause_fills_eden("G1 Humongous Allocation");
 	hotspot_alloc_step(&a, &r);
-	for (int i = 1; i <= 8; i++) { /* 10 MiB per 100 ms */
-		r.mono_ns += 100000000;
-		r.eden_used = (uint64_t)i * 10 * MiB;
+	CHECK_U64(a.total_bytes, (100 + 4 + 3) * MiB);
+	CHECK_U64(a.blind_collections, 0);
+	/* Without the collection's start, a full eden counts its room. */
+	struct hotspot_alloc b;
+	hotspot_alloc_init(&b, HOTSPOT_ALLOC_EDEN, false);
+	eden_epoch(&b, &r, 1);
+	r = reading(2, 0, 3 * MiB, 200 * MiB, 10 * MiB);
+	r.mono_ns = 2110000000;
+	r.eden_was_full = true;
+	hotspot_alloc_step(&b, &r);
+	CHECK_U64(b.total_bytes, (200 + 3) * MiB);
+	/* G1, eden full: the larger of the rate's fill and the room (its eden
+	 * capacity can sit below where a large eden collects). */
+	struct hotspot_alloc g;
+	hotspot_alloc_init(&g, HOTSPOT_ALLOC_EDEN, true);
+	eden_epoch(&g, &r, 1);
+	r.eden_capacity = 105 * MiB; /* eden at 100 of 105 MiB */
+	hotspot_alloc_step(&g, &r);
+	uint64_t at = r.jvm_clock_ns;
+	r = reading(2, 0, 3 * MiB, 105 * MiB, 10 * MiB);
+	r.mono_ns = 2200000000;
+	r.jvm_young_entry_ns = at + 20000000; /* 20 MiB at the rate, 5 of room */
+	r.jvm_young_exit_ns = at + 21000000;
+	r.jvm_clock_ns = r.jvm_young_exit_ns;
+	r.eden_was_full = true;
+	hotspot_alloc_step(&g, &r);
+	CHECK_U64(g.total_bytes, (100 + 20 + 3) * MiB);
+}
+
+/* Old growth before and after a collection (humongous arrays) comes from
+ * the old rate of the epoch. */
+static void test_humongous_around_a_collection(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_reading r = reading(1, 0, 0, 200 * MiB, 10 * MiB);
+	r.mono_ns = 2000000000;
+	r.jvm_clock_ns = 1000000000;
+	hotspot_alloc_step(&a, &r);
+	for (int i = 1; i <= 10; i++) { /* 4 MiB of old per 10 ms */
+		r.mono_ns += 10000000;
+		r.jvm_clock_ns += 10000000;
+		r.old_used += 4 * MiB;
 		hotspot_alloc_step(&a, &r);
 	}
-	CHECK_U64(a.total_bytes, 80 * MiB);
-	/* GC at 84 MiB of 100 (a 6 MiB array did not fit), then 6 + 2 MiB. */
-	r = reading(2, 0, 8 * MiB, 100 * MiB, 10 * MiB);
-	r.mono_ns = 1900000000;
+	CHECK_U64(a.large_total_bytes, 40 * MiB);
+	uint64_t jvm = r.jvm_clock_ns;
+	/* 5 ms before the collection, 5 ms after: 2 + 2 MiB. */
+	r = reading(2, 0, 0, 200 * MiB, 14 * MiB);
+	r.mono_ns = 2111000000;
+	r.jvm_young_entry_ns = jvm + 5000000;
+	r.jvm_young_exit_ns = jvm + 6000000;
+	r.jvm_clock_ns = r.jvm_young_exit_ns;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.large_total_bytes, 44 * MiB);
+}
+
+/* Parallel says what a young collection promoted: old's growth across it
+ * less that is direct-to-old allocation, whatever the time. */
+static void test_parallel_promoted(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_reading r = reading(1, 0, 50 * MiB, 100 * MiB, 10 * MiB);
+	r.has_promoted = true;
+	hotspot_alloc_step(&a, &r);
+	r = reading(2, 0, 0, 100 * MiB, 25 * MiB);
+	r.has_promoted = true;
+	r.promoted_bytes = 3 * MiB;
 	r.eden_was_full = true;
 	hotspot_alloc_step(&a, &r);
-	CHECK_U64(a.total_bytes, 90 * MiB); /* the rate's 10 MiB, not the 28 of a full eden */
-	/* With no allocation seen since, the bounds decide: here the lower one. */
-	r = reading(3, 0, 1 * MiB, 100 * MiB, 10 * MiB);
-	r.mono_ns = 2000000000;
-	r.eden_was_full = false;
+	CHECK_U64(a.total_bytes, (50 + 12) * MiB);
+	/* A full collection compacts old: no direct allocation is read from it. */
+	r = reading(3, 1, 0, 100 * MiB, 40 * MiB);
+	r.has_promoted = true;
+	r.promoted_bytes = 1 * MiB;
 	hotspot_alloc_step(&a, &r);
-	CHECK_U64(a.total_bytes, 91 * MiB);
-	/* A rate far above what the bounds allow is capped by them. */
-	r.mono_ns += 100000000;
-	r.eden_used = 91 * MiB;
+	CHECK_U64(a.total_bytes, 62 * MiB);
+}
+
+/* A reading taken while a collection runs (entered, not left) may carry the
+ * new sizes with the old count or the reverse: it is skipped, so promotion
+ * into old is never taken for humongous allocation. */
+static void test_reading_during_collection_skipped(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_reading r = reading(5, 0, 80 * MiB, 100 * MiB, 10 * MiB);
 	hotspot_alloc_step(&a, &r);
-	r = reading(4, 0, 2 * MiB, 100 * MiB, 10 * MiB);
-	r.mono_ns = 2200000000;
+	/* Counted at its start, sizes already updated, exit not yet written. */
+	r = reading(6, 0, 0, 100 * MiB, 11 * MiB);
+	r.in_progress = true;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, 0);
+	r.in_progress = false;
 	r.eden_was_full = true;
 	hotspot_alloc_step(&a, &r);
-	CHECK_U64(a.total_bytes, (181 + 9 + 2) * MiB);
+	CHECK_U64(a.total_bytes, 20 * MiB);
+	CHECK_U64(a.large_total_bytes, 0);
+}
+
+/* TLAB tails the epoch left unused filled eden but were never allocated. */
+static void test_tlab_waste_subtracted(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_reading r = reading(5, 0, 90 * MiB, 100 * MiB, 10 * MiB);
+	r.tlab_waste_bytes = 3 * MiB;
+	hotspot_alloc_step(&a, &r);
+	r = reading(6, 0, 2 * MiB, 100 * MiB, 10 * MiB);
+	r.eden_was_full = true;
+	r.tlab_waste_bytes = 1 * MiB;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.total_bytes, (10 + 2 - 1) * MiB);
+}
+
+/* The JVM clock's offset from ours is the least mono - jvm seen. */
+static void test_clock_offset(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_reading r = reading(1, 0, 0, 100 * MiB, 0);
+	r.mono_ns = 5000000000;
+	r.jvm_clock_ns = 1000000000; /* stamped 30 ms before the read */
+	hotspot_alloc_step(&a, &r);
+	CHECK(a.clock_offset_ns == 4000000000);
+	r.mono_ns = 5100000000;
+	r.jvm_clock_ns = 1129000000; /* stamped 1 ms before the read: closer */
+	hotspot_alloc_step(&a, &r);
+	CHECK(a.clock_offset_ns == 3971000000);
+	r.mono_ns = 5200000000;
+	r.jvm_clock_ns = 1150000000; /* an older stamp read later: no change */
+	hotspot_alloc_step(&a, &r);
+	CHECK(a.clock_offset_ns == 3971000000);
 }
 
 static void test_tlab_epochs_model(void)
@@ -249,7 +399,12 @@ int main(void)
 	RUN_TEST(test_g1_resized_eden);
 	RUN_TEST(test_g1_humongous_growth);
 	RUN_TEST(test_heap_growth_model);
-	RUN_TEST(test_rate_between_bounds);
+	RUN_TEST(test_collection_split_at_entry);
+	RUN_TEST(test_humongous_around_a_collection);
+	RUN_TEST(test_parallel_promoted);
+	RUN_TEST(test_reading_during_collection_skipped);
+	RUN_TEST(test_tlab_waste_subtracted);
+	RUN_TEST(test_clock_offset);
 	RUN_TEST(test_tlab_epochs_model);
 	RUN_TEST(test_counter_going_back_restarts);
 	return check_summary();

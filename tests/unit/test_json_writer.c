@@ -126,6 +126,19 @@ static void test_generations_youngest_first_with_deltas(void)
 	CHECK(get(young, "max_bytes") == NULL);
 	CHECK_NEAR(json_object_get_double(get(o, "interval_s")), 1.002, 1e-9);
 	CHECK_NEAR(json_object_get_double(get(o, "alloc.rate_bps")), 456 / 1.002, 1e-3);
+	CHECK(!json_object_get_boolean(get(o, "alloc.lower_bound")));
+	CHECK(get(o, "alloc.bound_reason") == NULL);
+	json_object_put(o);
+	/* Collections the estimate did not see: a lower bound, with why. */
+	gt_u64_set(&a.alloc_blind_collections, 1);
+	gt_u64_set(&b.alloc_blind_collections, 2);
+	b.alloc_bound_reason = "because";
+	gt_derive(&a, &b, &d);
+	o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK(json_object_get_boolean(get(o, "alloc.lower_bound")));
+	CHECK_STR(json_object_get_string(get(o, "alloc.bound_reason")), "because");
 	json_object_put(o);
 }
 

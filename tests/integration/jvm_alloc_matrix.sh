@@ -1,0 +1,69 @@
+#!/bin/sh
+# gctop's HotSpot allocation estimate (perf data alone, no agent) against the
+# bytes the workload's JVM counts itself (ThreadMXBean), on a matrix of
+# collectors, JDKs, collection rates and large-array shares, with several
+# allocating threads (tests/java/MixWorkload.java). Each row covers some of
+# the dimensions; together they cover G1, Parallel and Serial; JDK 17 and 25;
+# about 1 to over 100 collections a second; 0, 50 and 90% of the bytes in
+# large arrays. Tolerance: 5% for the allocation rate, 10% for G1's
+# humongous bytes. A rate lower than that is accepted only where gctop marks
+# the interval as a lower bound (it saw two collections between two reads).
+# Shenandoah and ZGC: within 10% or marked a lower bound, and generational
+# ZGC n/a with a reason. The comparison is in compare_matrix.py.
+. tests/lib.sh
+require_java
+CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
+JDK17=java
+JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+[ -x "$JDK25" ] || JDK25=""
+TOL=0.05
+MIB=1048576
+FIT=$((4 * MIB - 64))  # a 4-region humongous array on 1 MiB regions, header included
+BUSY=5
+
+# row LABEL JAVA "JVM FLAGS" THREADS RATE_MB_S LARGE_SHARE LARGE_BYTES TOL LARGE_CHECK
+row() {
+	label=$1 javabin=$2 flags=$3 threads=$4 rate=$5 share=$6 large=$7 tol=$8 lcheck=$9
+	if [ -z "$javabin" ]; then
+		if [ "${CI:-}" = "true" ]; then fail "$label: JDK 25 is required under CI=true"; else skip "$label: JDK 25 is not installed"; fi
+		return
+	fi
+	log="$WORK/$label.log"
+	# shellcheck disable=SC2086 # flags are words
+	"$javabin" $flags -cp "$CLASSES" MixWorkload "$threads" "$rate" "$share" "$large" $BUSY 1 >"$log" 2>&1 &
+	pid=$!
+	CHILD_PIDS="$CHILD_PIDS $pid"
+	i=0
+	while ! grep -q '^alloc ' "$log" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	"$GCTOP_BIN" -p "$pid" --json -d 0.25 -n 17 >"$WORK/$label.json" 2>"$WORK/$label.err"
+	rc=$?
+	wait "$pid" 2>/dev/null
+	if [ "$rc" -ne 0 ]; then
+		fail "$label: gctop exited with $rc: $(cat "$WORK/$label.err")"
+		return
+	fi
+	if result=$(python3 tests/java/compare_matrix.py "$WORK/$label.json" "$log" "$tol" "$lcheck"); then
+		pass "$label: $result"
+	else
+		fail "$label: $result"
+	fi
+}
+
+G1="-Xmx256m -XX:+UseG1GC"
+# The field's shape: half the bytes in humongous arrays, collections every
+# few tens of ms, nearly all caused by humongous allocation.
+row jdk17-G1-h50-fast "$JDK17" "$G1" 4 0 0.5 $FIT $TOL within:0.10
+row jdk25-G1-h90-fast "$JDK25" "$G1" 4 0 0.9 $FIT $TOL within:0.10
+# 3 MiB arrays take 4 regions: G1 (and gctop) count the regions, so the
+# humongous figure lies between the arrays' bytes and 4/3 of them.
+row jdk17-G1-h50-3MiB "$JDK17" "$G1" 4 0 0.5 $((3 * MIB)) 0.40 regions:1.34
+# Small objects only: a few collections a second, and about a hundred.
+row jdk17-G1-h0-slow "$JDK17" "$G1" 2 400 0 $FIT $TOL zero
+row jdk25-G1-h0-100 "$JDK25" "-Xmx64m -Xmn8m -XX:+UseG1GC" 4 800 0 $FIT $TOL zero
+row jdk17-Serial-h0-100 "$JDK17" "-Xmx64m -Xmn8m -XX:+UseSerialGC" 4 600 0 $FIT $TOL none
+# About one collection a second.
+row jdk17-Serial-h0-1 "$JDK17" "-Xmx256m -Xmn64m -XX:+UseSerialGC" 2 60 0 $FIT $TOL none
+# Large arrays in eden (Parallel and Serial have no humongous regions).
+row jdk17-Parallel-h50-fast "$JDK17" "-Xmx256m -XX:+UseParallelGC" 4 0 0.5 $((3 * MIB)) $TOL none
+row jdk25-Parallel-h50-fast "$JDK25" "-Xmx256m -XX:+UseParallelGC" 4 0 0.5 $((3 * MIB)) $TOL none
+row jdk25-Serial-h90-35 "$JDK25" "-Xmx256m -Xmn96m -XX:+UseSerialGC" 2 3000 0.9 $((3 * MIB)) $TOL none
