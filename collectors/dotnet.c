@@ -430,6 +430,8 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	if (out->generations[3].used_bytes.valid) {
 		out->large_bytes = out->generations[3].used_bytes;
 		out->large_source = "loh";
+		if (g->have_loh_alloc)
+			gt_u64_set(&out->large_alloc_bytes_total, g->loh_alloc_total);
 	} else {
 		out->large_unavailable = "the runtime has not reported its heap yet";
 	}

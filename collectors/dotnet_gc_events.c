@@ -78,7 +78,12 @@ int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt
 	out->n_generations = count < 5 ? count : 5;
 	for (unsigned g = 0; g < out->n_generations; g++) {
 		const uint8_t *r = p + data_at + 80 * g;
-		out->fragmented[g] = nt_le(r + 32, 8) + nt_le(r + 40, 8); /* FreeListAfter + FreeObjAfter */
+		/* SizeBefore, FreeListBefore, FreeObjBefore, SizeAfter, FreeListAfter, FreeObjAfter */
+		uint64_t size_before = nt_le(r, 8), free_before = nt_le(r + 8, 8) + nt_le(r + 16, 8);
+		uint64_t size_after = nt_le(r + 24, 8);
+		out->fragmented[g] = nt_le(r + 32, 8) + nt_le(r + 40, 8);
+		out->objects_before[g] = size_before > free_before ? size_before - free_before : 0;
+		out->objects_after[g] = size_after > out->fragmented[g] ? size_after - out->fragmented[g] : 0;
 	}
 	return 0;
 }
@@ -196,6 +201,24 @@ static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
 		record_pause(g, ticks_to_ns(g, ts - s->ts));
 }
 
+/* LOH bytes allocated on one heap since its previous GC (see gt_dn_gc). A
+ * background GC's sweep can free LOH objects between two GCs, so a drop is
+ * counted as nothing rather than as negative allocation. */
+static void count_loh_alloc(struct gt_dn_gc *g, const struct gt_dn_per_heap *h)
+{
+	enum { LOH = 3 };
+	if (h->heap_index >= GT_DN_MAX_HEAPS)
+		return;
+	uint32_t i = h->heap_index;
+	if (g->loh_seen[i] && h->objects_before[LOH] > g->loh_after[i]) {
+		g->loh_alloc_total += h->objects_before[LOH] - g->loh_after[i];
+	}
+	if (g->loh_seen[i])
+		g->have_loh_alloc = true;
+	g->loh_after[i] = h->objects_after[LOH];
+	g->loh_seen[i] = true;
+}
+
 void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
 		    const uint8_t *payload, size_t len)
 {
@@ -249,8 +272,10 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	}
 	case GT_DN_EV_PER_HEAP_HISTORY: {
 		struct gt_dn_per_heap h;
-		if (gt_dn_parse_per_heap(payload, len, g->pointer_size, &h) == 0 && h.n_generations == 5)
+		if (gt_dn_parse_per_heap(payload, len, g->pointer_size, &h) == 0 && h.n_generations == 5) {
 			gt_dn_frag_heap(&g->frag, thread_id, h.fragmented);
+			count_loh_alloc(g, &h);
+		}
 		break;
 	}
 	case GT_DN_EV_GC_DYNAMIC: {

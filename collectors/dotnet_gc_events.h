@@ -71,6 +71,8 @@ struct gt_dn_per_heap {
 	uint32_t heap_index;
 	unsigned n_generations;
 	uint64_t fragmented[5];
+	/* bytes of objects (size less free space) before and after this GC */
+	uint64_t objects_before[5], objects_after[5];
 };
 int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt_dn_per_heap *out);
 /* A GCDynamicEvent named CommittedUsage: the sum of its five committed-byte
@@ -81,6 +83,8 @@ int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 const char *gt_dn_gc_reason_name(uint32_t reason);
 
 #define GT_DN_OPEN_SUSPENSIONS 8
+/* Server GC heaps tracked for the LOH allocation count (one per core). */
+#define GT_DN_MAX_HEAPS 256
 /* Workstation GC suspends on any allocating thread, but only Server GC
  * (one GC thread) uses ForGCPrep outside a background GC. */
 #define GT_DN_GC_SUSPENDERS 16
@@ -125,6 +129,15 @@ struct gt_dn_gc {
 
 	int pointer_size;             /* the Trace object's, for GCPerHeapHistory */
 	struct gt_dn_frag frag;
+
+	/* Bytes allocated on the large object heap, counted at each GC: objects
+	 * only come into the LOH by allocation, so its object bytes before a GC
+	 * less those after the one before (per heap) are what was allocated in
+	 * between. Allocation since the last GC is counted at the next. */
+	uint64_t loh_after[GT_DN_MAX_HEAPS];
+	bool loh_seen[GT_DN_MAX_HEAPS];
+	uint64_t loh_alloc_total;
+	bool have_loh_alloc;
 };
 
 void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq);

@@ -208,6 +208,45 @@ static void test_per_heap_history_layout(void)
 	CHECK(gt_dn_parse_per_heap(p, sizeof(p), 3, &h) == -1);
 }
 
+/* A GCPerHeapHistory of heap `heap` whose LOH holds `before` bytes of
+ * objects before the GC and `after` after it (no free space). */
+static void loh_history(uint8_t *p, size_t n, uint8_t heap, uint64_t before, uint64_t after)
+{
+	memset(p, 0, n);
+	p[70] = heap;
+	p[82] = 5;
+	uint8_t *loh = p + 86 + 80 * 3;
+	for (int i = 0; i < 8; i++) {
+		loh[i] = (uint8_t)(before >> (8 * i));        /* SizeBefore */
+		loh[24 + i] = (uint8_t)(after >> (8 * i));    /* SizeAfter */
+	}
+}
+
+/* LOH allocation is counted at each GC, per heap: the LOH's objects before
+ * a GC less those after the heap's previous GC. */
+static void test_loh_allocation_counted_at_each_gc(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	g.pointer_size = 8;
+	uint8_t p[86 + 5 * 80];
+	loh_history(p, sizeof(p), 0, 5000000, 1000000);
+	gt_dn_gc_event(&g, GT_DN_EV_PER_HEAP_HISTORY, 1, 0, p, sizeof(p));
+	CHECK(!g.have_loh_alloc);                   /* nothing to compare with yet */
+	loh_history(p, sizeof(p), 1, 700000, 700000);
+	gt_dn_gc_event(&g, GT_DN_EV_PER_HEAP_HISTORY, 1, 0, p, sizeof(p));
+	loh_history(p, sizeof(p), 0, 61000000, 1000000);   /* 60 MB on heap 0 */
+	gt_dn_gc_event(&g, GT_DN_EV_PER_HEAP_HISTORY, 1, 0, p, sizeof(p));
+	loh_history(p, sizeof(p), 1, 900000, 0);           /* 200 KB on heap 1 */
+	gt_dn_gc_event(&g, GT_DN_EV_PER_HEAP_HISTORY, 1, 0, p, sizeof(p));
+	CHECK(g.have_loh_alloc);
+	CHECK_U64(g.loh_alloc_total, 60200000);
+	/* a sweep between GCs freed objects: no negative allocation */
+	loh_history(p, sizeof(p), 0, 400000, 400000);
+	gt_dn_gc_event(&g, GT_DN_EV_PER_HEAP_HISTORY, 1, 0, p, sizeof(p));
+	CHECK_U64(g.loh_alloc_total, 60200000);
+}
+
 static void test_series_interpolates_between_observations(void)
 {
 	static struct gt_dn_series s;
@@ -391,6 +430,7 @@ int main(void)
 	RUN_TEST(test_pause_log_wraps);
 	RUN_TEST(test_fragmentation_belongs_to_the_latest_finished_gc);
 	RUN_TEST(test_per_heap_history_layout);
+	RUN_TEST(test_loh_allocation_counted_at_each_gc);
 	RUN_TEST(test_series_interpolates_between_observations);
 	RUN_TEST(test_event_counters);
 	return check_summary();

@@ -1,0 +1,47 @@
+#!/bin/sh
+# .NET large-object allocation: AllocSites puts 30% of its bytes in byte[307176]
+# arrays (the large object heap) and measures each site exactly; gctop counts
+# LOH allocation at each collection from GCPerHeapHistory, so an interval's
+# figure holds what the collections in it counted (it lags by up to one
+# collection). Over the run its share of the allocation is within 3 points of
+# the workload's own, on Workstation and on Server GC with two heaps (a 16 MB
+# gen0 budget, so that collections come every few hundred milliseconds).
+. tests/lib.sh
+require_dotnet
+[ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
+exe=$(dotnet_program AllocSites) || { fail "cannot build tests/dotnet/AllocSites (log: $WORK/dotnet-build-AllocSites.log)"; exit 0; }
+
+# run_case NAME ENV...: the workload under a GC configuration, gctop beside it
+run_case() {
+	name=$1
+	shift
+	env "$@" "$exe" 40 60 >"$WORK/truth-$name" 2>&1 &
+	DPID=$!
+	CHILD_PIDS="$CHILD_PIDS $DPID"
+	i=0
+	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+	"$GCTOP_BIN" -p "$DPID" --json -d 2 -n 6 >"$WORK/out-$name.json" 2>"$WORK/err"
+	check "$name: gctop exits 0 ($(head -c 300 "$WORK/err"))" [ $? -eq 0 ]
+	kill "$DPID" 2>/dev/null
+	wait "$DPID" 2>/dev/null
+	python3 - "$WORK/out-$name.json" "$WORK/truth-$name" "$name" <<'PY'
+import json, sys
+name = sys.argv[3]
+out = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+truth = [json.loads(l) for l in open(sys.argv[2]) if l.strip().startswith('{"t_ns"')]
+share = (truth[-1]["Lines.Large"] - truth[0]["Lines.Large"]) / (truth[-1]["alloc"] - truth[0]["alloc"])
+lo = [o["large_objects"]["alloc_bytes_total"] for o in out]
+al = [o["alloc"]["bytes_total"] for o in out]
+got = None
+if None not in (lo[1], lo[-1], al[1], al[-1]) and al[-1] > al[1]:
+    got = (lo[-1] - lo[1]) / (al[-1] - al[1])
+ok = got is not None and abs(got - share) <= 0.03
+print(("PASS" if ok else "FAIL") + ": dotnet_large: %s: LOH share of allocation over the run %s within 3 points of the workload's %.3f"
+      % (name, None if got is None else round(got, 3), share))
+src = out[-1]["large_objects"]["source"]
+print(("PASS" if src == "loh" else "FAIL") + ": dotnet_large: %s: the figure names its source (%s)" % (name, src))
+PY
+}
+
+run_case workstation DOTNET_gcServer=0
+run_case server DOTNET_gcServer=1 DOTNET_GCHeapCount=2 DOTNET_GCgen0size=0x1000000
