@@ -111,6 +111,7 @@ struct hsperf_map {
 	ino_t ino;
 	const uint8_t *shared;   /* the mapping */
 	int fd;                  /* kept to see the file's size */
+	uint64_t stat_ns;        /* when its size was last looked at (CLOCK_MONOTONIC) */
 	char path[256];          /* for messages (cut if longer) */
 };
 
