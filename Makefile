@@ -26,6 +26,17 @@ SANFLAGS :=
 OPT := -O2
 endif
 
+# A fresh machine: one sentence naming what is missing and how to get it,
+# not a compiler error about a header (clean and demo, which installs, pass).
+MISSING_PKGS := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 || echo pkg-config; \
+	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev; do \
+		$(PKG_CONFIG) --exists $$(echo $$m | cut -d: -f1) 2>/dev/null || echo $$m | cut -d: -f2; done)
+ifneq ($(strip $(MISSING_PKGS)),)
+ifneq ($(filter-out clean demo,$(or $(MAKECMDGOALS),all)),)
+$(error gctop needs the Debian packages $(strip $(MISSING_PKGS)); run "sudo sh .ci/install-deps.sh" (or "make demo", which installs them) and try again)
+endif
+endif
+
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 
