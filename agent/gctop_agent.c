@@ -3,11 +3,8 @@
  * dynamic attach (`load`), any number of times: a later load reuses the
  * first environment and only applies its options (agent_options.h).
  *
- * Return codes of Agent_OnAttach/OnLoad, which gctop turns into sentences:
- *   0 loaded (a BUSY or FAILED state is reported in the segment instead)
- *   1 the JVM offers no JVMTI 11 (JDK older than 11)
- *   2 bad options
- *   3 the segment could not be created (directory not writable) */
+ * Its return codes are GCTOP_AGENT_RC_* (segment/gctop_segment.h), which
+ * gctop turns into sentences. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +12,7 @@
 
 #include "agent.h"
 
-#define AGENT_RC_NO_JVMTI 1
-#define AGENT_RC_BAD_OPTIONS 2
-#define AGENT_RC_NO_SEGMENT 3
+#include "../segment/gctop_segment.h"
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
@@ -67,7 +62,7 @@ static int agent_init(JavaVM *vm)
 		return 0;
 	jvmtiEnv *j = NULL;
 	if ((*vm)->GetEnv(vm, (void **)&j, JVMTI_VERSION_11) != JNI_OK || !j)
-		return AGENT_RC_NO_JVMTI;
+		return GCTOP_AGENT_RC_NO_JVMTI;
 	a->vm = vm;
 	a->jvmti = j;
 
@@ -117,7 +112,7 @@ static int agent_load(JavaVM *vm, const char *options, bool live)
 	char err[256];
 	if (agent_options_parse(options, &opt, err, sizeof(err)) != 0) {
 		fprintf(stderr, "gctop agent: %s\n", err);
-		return AGENT_RC_BAD_OPTIONS;
+		return GCTOP_AGENT_RC_BAD_OPTIONS;
 	}
 	pthread_mutex_lock(&a->lock);
 	int rc = agent_init(vm);
@@ -147,7 +142,7 @@ static int agent_load(JavaVM *vm, const char *options, bool live)
 	apply_prefixes(&a->opt.prefixes);
 	if (agent_ensure_segment(err, sizeof(err)) != 0) {
 		fprintf(stderr, "gctop agent: %s\n", err);
-		rc = AGENT_RC_NO_SEGMENT;
+		rc = GCTOP_AGENT_RC_NO_SEGMENT;
 		goto out;
 	}
 	agent_start_sampling();

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../segment/gctop_segment.h"
 #include "hotspot_attach.h"
 
 /* Status the JVM sends when the request's protocol version is unknown. */
@@ -82,12 +83,12 @@ int gt_attach_parse_reply(const char *buf, size_t len, struct gt_attach_reply *o
 static int agent_rc_sentence(int rc, pid_t pid, struct gt_error *err)
 {
 	switch (rc) {
-	case 1:
+	case GCTOP_AGENT_RC_NO_JVMTI:
 		return gt_fail(err, GT_EXIT_FAILURE,
 			       "JVM %d offers no JVMTI 11, so it cannot sample allocations (JDK 11 or newer is needed)", (int)pid);
-	case 2:
+	case GCTOP_AGENT_RC_BAD_OPTIONS:
 		return gt_fail(err, GT_EXIT_USAGE, "gctop's agent refused its options (see the JVM's stderr for which)");
-	case 3:
+	case GCTOP_AGENT_RC_NO_SEGMENT:
 		return gt_fail(err, GT_EXIT_FAILURE,
 			       "gctop's agent could not create its shared-memory file in the /tmp of JVM %d; "
 			       "check that the JVM's user can write there", (int)pid);

@@ -11,6 +11,8 @@
 
 #include "safe_path.h"
 
+_Static_assert(GT_ALLOC_MESSAGE_LEN == GCTOP_SEG_MESSAGE_LEN, "a sampler's message is as long as the segment's");
+
 /* Enough for a writer preempted mid-update to finish; a seqlock that is
  * still odd after this is reported as torn instead of spinning on. */
 #define SEG_SEQ_TRIES 200

@@ -44,13 +44,17 @@ struct gt_alloc_table {
 	struct gt_alloc_site sites[GT_ALLOC_SITES_MAX]; /* by bytes, largest first */
 };
 
+/* A sampler's one-sentence message (why it is busy or failed): as long as
+ * the segment's (GCTOP_SEG_MESSAGE_LEN, checked where the segment is read). */
+#define GT_ALLOC_MESSAGE_LEN 160
+
 /* One reading of a sampler's segment. */
 struct gt_alloc_snapshot {
 	uint64_t mono_ns;           /* when gctop read it */
 	uint64_t generation;        /* counters restart when it changes */
 	char source[40];            /* "jvmti-sampled", "eventpipe-allocation-sampled", ... */
 	enum gt_sampler_state state;
-	char message[160];
+	char message[GT_ALLOC_MESSAGE_LEN];
 	uint64_t samples;
 	uint64_t est_bytes;         /* sum of all weights */
 	uint64_t dropped;

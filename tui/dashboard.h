@@ -33,9 +33,9 @@ struct gt_dashboard {
 	 * Kept out of the struct: a window of readings is a few hundred KiB. */
 	struct gt_alloc_window *alloc_window;
 	struct gt_alloc_derived *alloc;          /* over GT_ALLOC_WINDOW_NS */
-	char alloc_message[160];                 /* the sampler's sentence, "" when none */
+	char alloc_message[GT_ALLOC_MESSAGE_LEN];                 /* the sampler's sentence, "" when none */
 	struct gt_alloc_derived *frozen_alloc;   /* p: NULL when sampling was off */
-	char frozen_alloc_message[160];
+	char frozen_alloc_message[GT_ALLOC_MESSAGE_LEN];
 
 	bool visible[GT_LAYOUT_MAX_PANES];
 	int focus;                       /* index into gt_panes */
