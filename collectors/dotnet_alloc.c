@@ -180,8 +180,11 @@ void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t 
 			return;
 		}
 	}
+	/* An address no method covers is native code or a stub: never an
+	 * application frame. All such stacks are one site, named for what
+	 * they are, not a row per address. */
 	if (unresolved >= 0) {
-		snprintf(out, len, "0x%llx", (unsigned long long)ips[unresolved]);
+		snprintf(out, len, "%s", GT_DN_NATIVE_FRAME);
 		return;
 	}
 	if (n > 0) {

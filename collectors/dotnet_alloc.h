@@ -44,6 +44,10 @@ void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, u
 void gt_dn_alloc_sequence_point(struct gt_dn_alloc *a);
 /* A method load or rundown payload. */
 void gt_dn_alloc_method(struct gt_dn_alloc *a, const uint8_t *p, size_t n);
+/* The site of stacks with no application frame whose frames include code no
+ * method covers (native code, stubs). */
+#define GT_DN_NATIVE_FRAME "[native]"
+
 /* An AllocationSampled or AllocationTick payload with its stack id; the
  * kind the sampler does not use is ignored. */
 void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_id, const uint8_t *p, size_t n);

@@ -192,10 +192,14 @@ static void test_first_frame(void)
 	const uint64_t unknown_first[] = { 0x9999, 0x1010, 0x4040 };
 	gt_dn_alloc_first_frame(a, unknown_first, 3, out, sizeof(out));
 	CHECK_STR(out, "Program.Main");
-	/* nothing of the application's: the unresolved frame, as an address */
+	/* nothing of the application's and an address no method covers:
+	 * native code, never an application frame, and one site for all */
 	const uint64_t runtime_only[] = { 0x1010, 0xabc0 };
 	gt_dn_alloc_first_frame(a, runtime_only, 2, out, sizeof(out));
-	CHECK_STR(out, "0xabc0");
+	CHECK_STR(out, "[native]");
+	const uint64_t other_native[] = { 0xdef0 };
+	gt_dn_alloc_first_frame(a, other_native, 1, out, sizeof(out));
+	CHECK_STR(out, "[native]");
 	const uint64_t all_runtime[] = { 0x1010, 0x2010 };
 	gt_dn_alloc_first_frame(a, all_runtime, 2, out, sizeof(out));
 	CHECK_STR(out, "Microsoft.Extensions.Logging.Logger.Log");
