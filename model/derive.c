@@ -153,6 +153,8 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	double alloc_dt = dt;
 	struct gt_u64 alloc = derive_alloc(prev, cur, &alloc_dt);
 	out->alloc_rate_bps = rate_per_s(alloc, alloc_dt);
+	if (out->alloc_rate_bps.valid)
+		gt_f64_set(&out->alloc_span_s, alloc_dt);
 
 	for (unsigned i = 0; i < cur->n_generations; i++) {
 		const struct gt_generation *p = find_generation(prev, cur->generations[i].name);

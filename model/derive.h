@@ -21,6 +21,7 @@ struct gt_derived {
 	struct gt_f64 interval_s;
 
 	struct gt_f64 alloc_rate_bps;
+	struct gt_f64 alloc_span_s;      /* the seconds the rate covers: interval_s, or the runtime's polls' (alloc_at) */
 	bool alloc_lower_bound;          /* alloc_blind_collections grew: the rate is at least this */
 
 	/* The distribution of the individual pauses in this interval (from

@@ -68,6 +68,7 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	if (s->alloc_at.valid)   /* a poll read during the sample is "now" */
 		gt_f64_set(&age, s->mono_ns > s->alloc_at.ns ? (double)(s->mono_ns - s->alloc_at.ns) / 1e9 : 0);
 	add(o, "age_s", jdouble(age));
+	add(o, "rate_span_s", jdouble(d->alloc_span_s));
 	return o;
 }
 
