@@ -340,25 +340,42 @@ static void set_generation(struct gt_sample *out, unsigned i, const char *name)
 	snprintf(out->generations[i].name, sizeof(out->generations[i].name), "%s", name);
 }
 
-/* Allocation: the runtime's cumulative counter as of its last poll, with
- * the poll before, so that rates divide by the runtime's own intervals;
- * requests are read at the same moment, so that bytes per request divide
- * figures of one window. */
+/* How far apart two counter groups' polls of one tick can be written (they
+ * share the runtime's polling thread). */
+#define SAME_TICK_NS 100000000LL
+
+/* Allocation: the runtime's cumulative counter as of one of its polls, with
+ * the poll before, so that rates divide by the runtime's own intervals.
+ * Requests come from another counter group, polled on the same tick but
+ * written separately: both are read as of the last poll the requests have
+ * reached, so that bytes per request divide figures of one window. */
 static void fill_alloc(struct gt_collector *c, struct gt_sample *out)
 {
 	const struct gt_dn_counters *k = &c->counters;
 	if (!c->have_offset || !k->have_alloc || k->qpc_freq != 1000000000)
 		return;
-	gt_u64_set(&out->alloc_bytes_total, k->alloc_total);
+	int64_t req_ts, ts, prev_ts;
+	uint64_t req, total, prev_total;
+	bool have_req = gt_dn_series_nth(&k->requests, 0, &req_ts, &req);
+	unsigned age = 0;
+	while (have_req && gt_dn_series_nth(&k->alloc_polls, age + 2, &ts, &total) &&
+	       gt_dn_series_nth(&k->alloc_polls, age, &ts, &total) && ts > req_ts + SAME_TICK_NS)
+		age++;
+	if (!gt_dn_series_nth(&k->alloc_polls, age, &ts, &total))
+		return;
+	if (!gt_dn_series_nth(&k->alloc_polls, age + 1, &prev_ts, &prev_total)) {
+		prev_ts = ts;
+		prev_total = total;
+	}
+	gt_u64_set(&out->alloc_bytes_total, total);
 	out->alloc_source = GT_ALLOC_SOURCE_EXACT;
 	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
 	out->alloc_at.valid = true;
-	out->alloc_at.ns = (uint64_t)(k->alloc_ts + c->clock_offset);
-	out->alloc_at.prev_ns = (uint64_t)(k->alloc_prev_ts + c->clock_offset);
-	out->alloc_at.prev_total = k->alloc_prev_total;
-	uint64_t requests;
-	if (gt_dn_series_at(&k->requests, k->alloc_ts, &requests)) {
-		gt_u64_set(&out->ops_total, requests);
+	out->alloc_at.ns = (uint64_t)(ts + c->clock_offset);
+	out->alloc_at.prev_ns = (uint64_t)(prev_ts + c->clock_offset);
+	out->alloc_at.prev_total = prev_total;
+	if (have_req && gt_dn_series_at(&k->requests, ts, &req)) {
+		gt_u64_set(&out->ops_total, req);
 		out->ops_name = "requests";
 	}
 }

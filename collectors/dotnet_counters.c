@@ -22,6 +22,16 @@ void gt_dn_series_add(struct gt_dn_series *s, int64_t ts, uint64_t value)
 		s->count++;
 }
 
+bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, uint64_t *value)
+{
+	if (age >= s->count)
+		return false;
+	unsigned i = (s->next + 2 * GT_DN_SERIES_LEN - 1 - age) % GT_DN_SERIES_LEN;
+	*ts = s->ts[i];
+	*value = s->value[i];
+	return true;
+}
+
 bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value)
 {
 	if (s->count == 0)
@@ -103,6 +113,7 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment,
 		c->alloc_prev_total = c->alloc_total;
 		c->alloc_ts = ts;
 		c->alloc_total += increment;
+		gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
 		return;
 	}
 	c->have_alloc = true;
@@ -110,10 +121,12 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment,
 	c->alloc_total = c->alloc_prev_total = 0;
 	/* Without a usable IntervalSec the first increment's span is unknown:
 	 * it only starts the count. */
-	if (!c->first_poll_whole || !(isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S))
-		return;
-	c->alloc_total = increment;
-	c->alloc_prev_ts = ts - (int64_t)llround(interval_s * (double)c->qpc_freq);
+	if (c->first_poll_whole && isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S) {
+		c->alloc_total = increment;
+		c->alloc_prev_ts = ts - (int64_t)llround(interval_s * (double)c->qpc_freq);
+		gt_dn_series_add(&c->alloc_polls, c->alloc_prev_ts, 0);
+	}
+	gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
 }
 
 void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e)

@@ -24,6 +24,9 @@ struct gt_dn_series {
 };
 
 void gt_dn_series_add(struct gt_dn_series *s, int64_t ts, uint64_t value);
+/* The observation age places before the newest (0: the newest); false
+ * past the oldest kept. */
+bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, uint64_t *value);
 /* The figure at ts, interpolated linearly between the observations around
  * it; the first (last) value before (after) them. false when empty. */
 bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value);
@@ -39,6 +42,9 @@ struct gt_dn_counters {
 	bool have_alloc;
 	int64_t alloc_ts, alloc_prev_ts;
 	uint64_t alloc_total, alloc_prev_total;
+	/* the same totals poll by poll (with the first interval's start), so
+	 * that they can be read as of an earlier poll than the last */
+	struct gt_dn_series alloc_polls;
 	int64_t qpc_freq;             /* event timestamp ticks per second */
 	/* .NET 8 creates the counter when the session enables it, after the
 	 * reset that starts the first interval: its first increment is every

@@ -4,16 +4,18 @@
  * SuspendEE/RestartEE, heap sizes after the last GC, committed memory.
  * Cumulative figures count from the start of gctop's session.
  *
- * Pauses are timed as GC.GetTotalPauseDuration times them (gc.cpp adds to
- * total_suspended_time from suspended_start_time, taken just before the
- * runtime starts suspending, to the end of the GC or, for a background GC's
- * two pauses, to just before the restart): from GCSuspendEEBegin to
+ * Each pause is the time the program stood still: from GCSuspendEEBegin to
  * GCRestartEEBegin on the same thread, for suspensions ForGC, and ForGCPrep
  * by a background GC thread (its final mark). A ForGCPrep suspension by a
  * thread that suspends ForGC too is the Server GC thread changing the heap
- * count under DATAS, which is no GC pause there. (The thread tells them
- * apart where the background GC's GCStart cannot: another thread writes it,
- * and it can reach the stream after the final mark's restart.)
+ * count under DATAS, which is no GC pause. (The thread tells them apart
+ * where the background GC's GCStart cannot: another thread writes it, and
+ * it can reach the stream after the final mark's restart.) For blocking GCs
+ * this is what GC.GetTotalPauseDuration counts (gc.cpp: total_suspended_time
+ * from suspended_start_time, taken just before SuspendEE); for a background
+ * GC's final mark the runtime starts its clock before its thread waits for
+ * the GC lock, while the program runs, so its figure is higher there (see
+ * tests/integration/dotnet_accuracy.sh and the man page).
  * RestartEEEnd is not the end: it is written by the restarting thread after
  * it resumes the others, and on a loaded machine that thread can wait for a
  * CPU for milliseconds while the program already runs again. */

@@ -160,6 +160,8 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	if (alloc.valid && prev->alloc_blind_collections.valid && cur->alloc_blind_collections.valid &&
 	    cur->alloc_blind_collections.value > prev->alloc_blind_collections.value)
 		out->alloc_lower_bound = true;
+	if (out->alloc_rate_bps.valid)
+		gt_f64_set(&out->alloc_span_s, alloc_dt);
 
 	for (unsigned i = 0; i < cur->n_generations; i++) {
 		const struct gt_generation *p = find_generation(prev, cur->generations[i].name);

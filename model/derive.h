@@ -24,6 +24,7 @@ struct gt_derived {
 	bool alloc_new_series;           /* the allocation total changed source or origin since the
 					  * previous sample (an agent arrived): a new series starts,
 					  * with no rate across the change */
+	struct gt_f64 alloc_span_s;      /* the seconds the rate covers: interval_s, or the runtime's polls' (alloc_at) */
 	bool alloc_lower_bound;          /* alloc_blind_collections grew: the rate is at least this */
 
 	/* The distribution of the individual pauses in this interval (from

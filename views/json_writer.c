@@ -89,6 +89,7 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	/* The estimate missed collection intervals: the rate is at least this. */
 	add(o, "lower_bound", json_object_new_boolean(d->alloc_lower_bound));
 	add(o, "bound_reason", d->alloc_lower_bound && s->alloc_bound_reason ? jstr(s->alloc_bound_reason) : NULL);
+	add(o, "rate_span_s", jdouble(d->alloc_span_s));
 	return o;
 }
 

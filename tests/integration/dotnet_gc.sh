@@ -7,9 +7,11 @@
 # The workload idles before and after its allocating phase, so totals over
 # gctop's window can be held against the workload's own figures taken in the
 # quiet at both ends. Tolerances (each stated where it is used):
-#   allocated bytes over the window and steady per-interval rate: +-5%
+#   allocated bytes over the window, and the rate while allocating over the
+#   runtime's own poll intervals: +-5%
 #   collections per generation (GC.CollectionCount): +-1
-#   pause time over the window: +-15% of GC.GetTotalPauseDuration
+#   pause time over the window: +-15% of GC.GetTotalPauseDuration (and see
+#   the check for how the runtime times background GCs)
 #   LOH, POH and fragmentation after the last GC: equal to GC.GetGCMemoryInfo
 . tests/lib.sh
 require_dotnet
@@ -52,17 +54,36 @@ ta = t1["alloc"] - t0["alloc"]
 check(abs(ga - ta) <= 0.05 * ta, "allocated over the window %d vs the runtime's %d (+-5%%)" % (ga, ta))
 check(last["alloc"]["source"] == "exact" and last["alloc"]["since"] == "attach",
       "allocation source exact, counted since attach (%s, %s)" % (last["alloc"]["source"], last["alloc"]["since"]))
-# the steady rate: the median of gctop's intervals while allocating, +-5% of
-# the workload's own rate over its allocating seconds
-busy = [x["alloc"]["rate_bps"] for x in g if x["alloc"] and x["alloc"]["rate_bps"] and x["alloc"]["rate_bps"] > 0.5 * RATE]
-truth_rate = [(b["alloc"] - a["alloc"]) / ((b["t_ns"] - a["t_ns"]) / 1e9) for a, b in zip(t, t[1:])]
-truth_rate = sorted(r for r in truth_rate if r > 0.5 * RATE)
-if busy and truth_rate:
-    gm = sorted(busy)[len(busy) // 2]
-    tm = truth_rate[len(truth_rate) // 2]
-    check(abs(gm - tm) <= 0.05 * tm, "steady rate %.0f B/s vs the runtime's %.0f B/s (+-5%%)" % (gm, tm))
+# the rate while allocating: the median of gctop's intervals, +-5% of the
+# median of the workload's own rate over the same spans (each gctop rate
+# covers the runtime's poll interval, rate_span_s, ending age_s before its
+# sample; the workload reports once a second, read in between linearly, so
+# only spans a second or more inside the allocating phase)
+def truth_at(wall):
+    for a, b in zip(t, t[1:]):
+        if a["wall_ms"] <= wall <= b["wall_ms"]:
+            return a["alloc"] + (wall - a["wall_ms"]) / max(1, b["wall_ms"] - a["wall_ms"]) * (b["alloc"] - a["alloc"])
+    return None
+pairs = []
+for x in g:
+    al = x["alloc"]
+    if not al or not al["rate_bps"] or al["rate_bps"] < 0.5 * RATE or al["age_s"] is None or not al["rate_span_s"]:
+        continue
+    w1 = ms(x) - al["age_s"] * 1000
+    w0 = w1 - al["rate_span_s"] * 1000
+    # a report interval from either end of the allocating phase, where
+    # reading the workload's total linearly between its reports holds
+    if w0 < phase.get("busy_start", 1e18) + 1000 or w1 > phase.get("busy_end", 0) - 1000:
+        continue
+    a, b = truth_at(w0), truth_at(w1)
+    if a is not None and b is not None:
+        pairs.append((al["rate_bps"], (b - a) / al["rate_span_s"]))
+if pairs:
+    gm = sorted(p[0] for p in pairs)[len(pairs) // 2]
+    tm = sorted(p[1] for p in pairs)[len(pairs) // 2]
+    check(abs(gm - tm) <= 0.05 * tm, "rate while allocating %.0f B/s vs the runtime's %.0f B/s over the same spans (+-5%%)" % (gm, tm))
 else:
-    check(False, "no allocating interval seen (gctop %d, workload %d)" % (len(busy), len(truth_rate)))
+    check(False, "no allocating interval seen")
 # collections, counted like GC.CollectionCount (since attach): +-1
 for k in range(3):
     d = last["generations"][k]["collections"] - first["generations"][k]["collections"]
@@ -70,10 +91,17 @@ for k in range(3):
     check(abs(d - td) <= 1, "gen%d collections over the window %d vs GC.CollectionCount %d (+-1)" % (k, d, td))
 check(sum(c["collections"] for c in last["collectors"]) == last["generations"][0]["collections"],
       "GCs by condemned generation add up to gen0's count")
-# pause time over the window: +-15% of GC.GetTotalPauseDuration
+# pause time over the window: +-15% of GC.GetTotalPauseDuration, and below
+# it by at most the background GCs' final-mark pauses as the runtime times
+# them (from before their thread waits to suspend, while the program runs:
+# on a loaded machine that wait can be tens of milliseconds; see the man
+# page), which the workload logs
 gp = last["pause"]["total_s"] - first["pause"]["total_s"]
 tp = (t1["pause_ns"] - t0["pause_ns"]) / 1e9
-check(tp > 0 and abs(gp - tp) <= 0.15 * tp, "pause over the window %.4f s vs the runtime's %.4f s (+-15%%)" % (gp, tp))
+p1 = sum(x["p1_ns"] for x in lines if "bgc" in x) / 1e9
+check(tp > 0 and -0.15 * tp - p1 <= gp - tp <= 0.15 * tp,
+      "pause over the window %.4f s vs the runtime's %.4f s (+-15%%, of which background GCs' final marks "
+      "by the runtime's clock %.4f s)" % (gp, tp, p1))
 check(last["pause"]["max_ms"] is not None and last["pause"]["last_ms"] is not None, "last and longest pause present")
 # sizes after the last GC, read in the quiet: equal
 check(last["large_objects"] is not None and last["large_objects"]["bytes"] == t1["loh"],
@@ -102,7 +130,7 @@ run_case() {
 	# idle 4 s, allocate 5 s, idle 7.5 s; gctop samples 15 times, a second
 	# apart, from before the allocating starts to 4 s or more after it ends
 	# (a runtime slow to start on a loaded machine reaches Main late)
-	env $2 "$GCALLOC" "$RATE_MB" 5 "$3" 4 7.5 >"$truth" 2>&1 &
+	env GCALLOC_GCLOG=1 $2 "$GCALLOC" "$RATE_MB" 5 "$3" 4 7.5 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	i=0

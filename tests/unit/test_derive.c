@@ -318,6 +318,7 @@ static void test_alloc_rate_over_the_runtimes_intervals(void)
 	at_poll(&b, 2400000000ull, 10.8, 10.3, 2000000000ull);
 	gt_derive(&a, &b, &d);
 	CHECK_NEAR(d.alloc_rate_bps.value, 1.4e9 / 1.5, 1e-3);
+	CHECK_NEAR(d.alloc_span_s.value, 1.5, 1e-9);
 	/* the first figure: the sample before had none, so the last poll
 	 * interval alone (0.4 GB in 0.5 s) */
 	struct gt_sample none = base_sample(10000000000ull);

@@ -351,6 +351,13 @@ static void test_event_counters(void)
 	CHECK_U64(c.alloc_prev_total, 4000000);
 	CHECK_U64((uint64_t)c.alloc_prev_ts, 5000000000);
 	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
+	/* poll by poll, newest first, with the first interval's start */
+	int64_t ts;
+	uint64_t total;
+	CHECK(gt_dn_series_nth(&c.alloc_polls, 0, &ts, &total) && ts == 6000000000 && total == 10000000);
+	CHECK(gt_dn_series_nth(&c.alloc_polls, 1, &ts, &total) && ts == 5000000000 && total == 4000000);
+	CHECK(gt_dn_series_nth(&c.alloc_polls, 2, &ts, &total) && ts == 4250000000 && total == 0);
+	CHECK(!gt_dn_series_nth(&c.alloc_polls, 3, &ts, &total));
 	/* a replayed (older) poll and nonsense are ignored */
 	e.timestamp = 5500000000;
 	gt_dn_counters_event(&c, &e);

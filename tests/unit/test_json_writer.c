@@ -183,6 +183,7 @@ static void test_pause_distribution_and_alloc_age(void)
 	      !json_object_get_boolean(get(o, "pause.partial")));
 	CHECK_NEAR(json_object_get_double(get(o, "alloc.age_s")), 0.25, 1e-12);
 	CHECK_NEAR(json_object_get_double(get(o, "alloc.rate_bps")), 456.0, 1e-9);
+	CHECK_NEAR(json_object_get_double(get(o, "alloc.rate_span_s")), 1.0, 1e-12);
 	json_object_put(o);
 }
 

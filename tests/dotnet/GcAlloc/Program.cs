@@ -34,6 +34,30 @@ static class Program
             string.Join(",", Array.ConvertAll(info.GenerationInfo.ToArray(), g => g.FragmentationAfterBytes)));
     }
 
+    // With GCALLOC_GCLOG=1: a thread that logs each background collection
+    // the runtime records, with its two pauses as the runtime times them
+    // (GC.GetGCMemoryInfo(GCKind.Background)), polling every 5 ms while the
+    // program allocates and a second after (its own allocations must not
+    // cause a collection in the quiet end the tests read).
+    static long busyEndNs;
+
+    static void LogBackgroundGcs()
+    {
+        long seen = 0;
+        while (Interlocked.Read(ref busyEndNs) == 0 || MonoNs() < Interlocked.Read(ref busyEndNs) + 1_000_000_000)
+        {
+            var i = GC.GetGCMemoryInfo(GCKind.Background);
+            if (i.Index != 0 && i.Index != seen && GC.GetGCMemoryInfo(GCKind.Any).Index != i.Index)
+            {
+                seen = i.Index;
+                Console.WriteLine("{{\"gc\":{0},\"bgc\":true,\"p0_ns\":{1},\"p1_ns\":{2},\"wall_ms\":{3}}}", i.Index,
+                    i.PauseDurations[0].Ticks * 100, i.PauseDurations[1].Ticks * 100,
+                    DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+            }
+            Thread.Sleep(5);
+        }
+    }
+
     static int Main(string[] args)
     {
         double mbPerSec = args.Length > 0 ? double.Parse(args[0]) : 40;
@@ -57,6 +81,8 @@ static class Program
         nextReport += 1_000_000_000;
         nextReport = IdleUntil(MonoNs() + (long)(idle * 1e9), nextReport);
         Phase("busy_start");
+        if (Environment.GetEnvironmentVariable("GCALLOC_GCLOG") == "1")
+            new Thread(LogBackgroundGcs) { IsBackground = true }.Start();
         long start = MonoNs();
         long end = start + (long)(seconds * 1e9);
         long budget = 0;
@@ -101,6 +127,7 @@ static class Program
             }
         }
         Phase("busy_end");
+        Interlocked.Exchange(ref busyEndNs, MonoNs());
         IdleUntil(MonoNs() + (long)(idleAfter * 1e9), nextReport);
         Report();
         GC.KeepAlive(pinned);
