@@ -360,7 +360,11 @@ int gt_segment_open(const char *path, uid_t owner_uid, struct gt_segment **out, 
 {
 	*out = NULL;
 	char dir[512];
-	snprintf(dir, sizeof(dir), "%s", path);
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
+		gt_fail(err, GT_EXIT_NO_DATA, "the allocation segment path %.64s... is too long", path);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	char *slash = strrchr(dir, '/');
 	const char *name = slash ? path + (slash - dir) + 1 : path;
 	if (slash)

@@ -25,6 +25,8 @@ mkdir -p "$d"
 cp tests/data/hsperfdata/jdk17-G1.hsperfdata "$d/$JPID"
 chmod 0600 "$d/$JPID"
 chown -R "$SEC_UID:$SEC_GID" "$d"
+# Newest by ctime, as the attacker keeps it (the JVM's own file changes too).
+chmod 0600 "$d/$JPID"
 "$GCTOP_BIN" -p "$JPID" --json -n 1 >"$WORK/planted.out" 2>"$WORK/planted.err"
 rc=$?
 check "another user's perf-data file does not stop gctop watching the JVM (status $rc: $(head -c 300 "$WORK/planted.err"))" \
