@@ -118,8 +118,12 @@ static void write_pauses(FILE *out, const struct gt_derived *d)
 	const struct gt_sample *s = &d->cur;
 	struct text_fig share, last, longest, total, extra;
 
-	fprintf(out, "Pause:   %s of interval, last %s, longest %s, total %s", fig_share(&share, d->pause_share),
-		fig_dur(&last, s->last_pause_ns), fig_dur(&longest, s->pause_max_ns), fig_dur(&total, s->pause_total_ns));
+	/* The longest of this interval's pauses, the same figure as JSON's
+	 * max_ms; "none" when the interval had none (the last pause is older). */
+	struct gt_u64 max_ns = d->pause_max_ns.valid ? d->pause_max_ns : s->pause_max_ns;
+	bool none = (d->pause_count.valid && d->pause_count.value == 0) || (d->pause_ns.valid && d->pause_ns.value == 0);
+	fprintf(out, "Pause:   %s of interval, last %s, longest in interval %s, total %s", fig_share(&share, d->pause_share),
+		fig_dur(&last, s->last_pause_ns), none ? "none" : fig_dur(&longest, max_ns), fig_dur(&total, s->pause_total_ns));
 	if (d->safepoint_share.valid)
 		fprintf(out, ", safepoints %s", fig_share(&extra, d->safepoint_share));
 	if (d->gc_cpu_share.valid)
