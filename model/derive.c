@@ -203,8 +203,10 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 
 	struct gt_u64 large = gt_u64_delta(prev->large_alloc_bytes_total, cur->large_alloc_bytes_total);
 	out->large_alloc_rate_bps = rate_per_s(large, dt);
-	if (large.valid && alloc.valid)
-		out->large_alloc_share = ratio((double)large.value, (double)alloc.value);
+	/* Rates, not byte counts: the allocation total can be as of the
+	 * runtime's poll (alloc_at), a span other than the samples'. */
+	if (out->large_alloc_rate_bps.valid && out->alloc_rate_bps.valid)
+		out->large_alloc_share = ratio(out->large_alloc_rate_bps.value, out->alloc_rate_bps.value);
 
 	/* ops_total is read as of the allocation total's moment */
 	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
