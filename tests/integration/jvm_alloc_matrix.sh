@@ -57,7 +57,10 @@ G1="-Xmx256m -XX:+UseG1GC"
 # The field's shape: half the bytes in humongous arrays, collections every
 # few tens of ms, nearly all caused by humongous allocation.
 row jdk17-G1-h50-fast "$JDK17" "$G1" 4 0 0.5 $FIT $TOL within:0.10
-row jdk25-G1-h90-fast "$JDK25" "$G1" 4 0 0.9 $FIT $TOL within:0.10
+# With 90% of the bytes humongous the total is nearly all the humongous
+# figure, which fills the stretches around each collection from rates and
+# scatters by about 6% here under load: its 10% tolerance applies.
+row jdk25-G1-h90-fast "$JDK25" "$G1" 4 0 0.9 $FIT 0.10 within:0.10
 # 3 MiB arrays take 4 regions: G1 (and gctop) count the regions, so the
 # humongous figure lies between the arrays' bytes and 4/3 of them.
 row jdk17-G1-h50-3MiB "$JDK17" "$G1" 4 0 0.5 $((3 * MIB)) 0.40 regions:1.34
