@@ -52,7 +52,7 @@ struct gt_collector {
 
 /* The estimator must see eden between every two collections, so while they
  * come the tick follows them (hotspot_tick.c: two or three polls per
- * interval, from 100 ms down to 1 ms; every millisecond while G1
+ * interval, from 100 ms down to 1 ms; 64 times an interval while G1
  * allocates humongous objects). A JVM that has not collected for a
  * while is polled less, and an idle one once a second, which is what makes
  * a picker of many idle JVMs cheap. */

@@ -166,8 +166,8 @@ static void hotspot_alloc_window(const struct hotspot_alloc *a, const struct hot
 /* Direct-to-old and humongous allocation across the collections of a
  * window. Parallel says what its one young collection promoted, so old's
  * growth less that is exact. Otherwise the old rate of the epoch stands in
- * for the stretches before and after (G1 is polled every millisecond while
- * it allocates humongous objects, so they are short). */
+ * for the stretches before and after (G1 is polled 64 times an interval
+ * while it allocates humongous objects, so they are short). */
 static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r,
 					 const struct hotspot_alloc_window *w, uint64_t before, uint64_t after)
 {

@@ -14,6 +14,7 @@
 static const unsigned hotspot_tick_marks[] = { 15, 45, 75 };
 #define HOTSPOT_TICK_FAST_PERIOD_NS 20000000ull
 #define HOTSPOT_TICK_PER_INTERVAL 4
+#define HOTSPOT_TICK_DENSE_PER_INTERVAL 64
 
 static uint64_t hotspot_tick_clamp(uint64_t ns)
 {
@@ -28,11 +29,13 @@ uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, bool
 		return HOTSPOT_TICK_MAX_NS;
 	/* Humongous allocation comes in bursts around G1's collections (a
 	 * humongous allocation starts one and the threads that waited for it
-	 * allocate right after it), which no rate can fill in: measured, a
-	 * sixteenth of the interval still missed a fifth of them on a busy
-	 * machine, a millisecond well under 1%. */
+	 * allocate right after it), which no rate can fill in: measured at 14
+	 * collections a second, a tick of 4.5 ms (a sixteenth of the interval)
+	 * still missed a fifth of them on a busy machine, 1 ms well under 1%.
+	 * What a burst is worth shrinks as the interval grows, so collections a
+	 * second apart are read every 15 ms, not every millisecond. */
 	if (dense)
-		return HOTSPOT_TICK_MIN_NS;
+		return hotspot_tick_clamp(period / HOTSPOT_TICK_DENSE_PER_INTERVAL);
 	if (last_exit && last_exit <= now && period >= HOTSPOT_TICK_FAST_PERIOD_NS) {
 		for (size_t i = 0; i < sizeof(hotspot_tick_marks) / sizeof(hotspot_tick_marks[0]); i++) {
 			uint64_t at = last_exit + period / 100 * hotspot_tick_marks[i];

@@ -35,11 +35,13 @@ static void test_unknown_exit_or_period(void)
 	CHECK_U64(hotspot_tick_ns(1000 * MS, 1010 * MS, 40 * MS, false), 10 * MS);
 }
 
-/* G1 allocating humongous arrays: old is read every millisecond. */
+/* G1 allocating humongous arrays: old is read 64 times an interval, every
+ * millisecond at 15 collections a second and more. */
 static void test_dense_while_humongous(void)
 {
 	CHECK_U64(hotspot_tick_ns(1000 * MS, 1000 * MS, 32 * MS, true), HOTSPOT_TICK_MIN_NS);
-	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 300 * MS, true), HOTSPOT_TICK_MIN_NS);
+	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 64 * MS, true), HOTSPOT_TICK_MIN_NS);
+	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 960 * MS, true), 15 * MS);
 	/* Not while nothing collects. */
 	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 0, true), HOTSPOT_TICK_MAX_NS);
 }
