@@ -16,9 +16,10 @@ void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model,
 
 uint64_t hotspot_alloc_carry(const struct hotspot_alloc *a, uint64_t now_ns)
 {
-	/* Only where eden never grew between the last collections. */
-	if (a->model != HOTSPOT_ALLOC_EDEN || a->epoch.eden_bytes || a->last_epoch.eden_bytes || !a->window_ns ||
-	    now_ns <= a->window_end_ns)
+	/* Only where eden never grew between the last collections, and not on
+	 * G1, whose eden moves in whole regions: a short epoch can show none. */
+	if (a->model != HOTSPOT_ALLOC_EDEN || a->track_humongous || a->epoch.eden_bytes || a->last_epoch.eden_bytes ||
+	    !a->window_ns || now_ns <= a->window_end_ns)
 		return 0;
 	double bytes = (double)a->window_bytes / (double)a->window_ns * (double)(now_ns - a->window_end_ns);
 	double cap = (double)a->prev.eden_capacity;
@@ -215,8 +216,13 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 	uint64_t room = hotspot_alloc_growth(p->eden_capacity, p->eden_used);
 	uint64_t by_rate = eden_rate > 0 && w.first_entry ? (uint64_t)(eden_rate * (double)before) : 0;
 	uint64_t fill = by_rate;
-	if (r->eden_was_full && w.blind == 0)
+	if (r->eden_was_full)
 		fill = a->track_humongous && by_rate > room ? by_rate : room;
+	/* With collections unseen, only the last one's start and cause are
+	 * known: the fill before the first is not, and is left out so that the
+	 * total stays a lower bound. */
+	if (w.blind)
+		fill = 0;
 	uint64_t eden = fill + r->eden_used;
 	/* TLAB tails left unused fill eden but were never allocated. */
 	if (w.collections == 1 && r->tlab_waste_bytes != p->tlab_waste_bytes)
