@@ -41,7 +41,6 @@ struct gt_collector {
 	struct gt_u64 last_pause_ns;
 	struct gt_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
 	struct hotspot_pause_log pauses;
-	uint64_t alloc_reported;   /* the last total sampled, with its carry */
 	/* The adaptive poll tick: what the last poll saw, when a collection or a
 	 * change of eden was last seen, and the time between collections lately. */
 	uint64_t seen_collections, seen_eden_used;
@@ -347,12 +346,7 @@ static int hotspot_sample(struct gt_collector *c, struct gt_sample *out, struct 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
 	out->alloc_unavailable = hotspot_alloc_unavailable(c->counters.gc);
 	if (!out->alloc_unavailable) {
-		/* Never backwards: a carry that ran ahead waits for the total. */
-		uint64_t total = c->alloc.total_bytes + hotspot_alloc_carry(&c->alloc, gt_mono_ns());
-		if (total < c->alloc_reported)
-			total = c->alloc_reported;
-		c->alloc_reported = total;
-		gt_u64_set(&out->alloc_bytes_total, total);
+		gt_u64_set(&out->alloc_bytes_total, c->alloc.total_bytes);
 		gt_u64_set(&out->alloc_blind_collections, c->alloc.blind_collections);
 		out->alloc_bound_reason = hotspot_alloc_bound_reason(c->alloc.model);
 		out->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;

@@ -14,18 +14,6 @@ void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model,
 	a->track_humongous = track_humongous;
 }
 
-uint64_t hotspot_alloc_carry(const struct hotspot_alloc *a, uint64_t now_ns)
-{
-	/* Only where eden never grew between the last collections, and not on
-	 * G1, whose eden moves in whole regions: a short epoch can show none. */
-	if (a->model != HOTSPOT_ALLOC_EDEN || a->track_humongous || a->epoch.eden_bytes || a->last_epoch.eden_bytes ||
-	    !a->window_ns || now_ns <= a->window_end_ns)
-		return 0;
-	double bytes = (double)a->window_bytes / (double)a->window_ns * (double)(now_ns - a->window_end_ns);
-	double cap = (double)a->prev.eden_capacity;
-	return (uint64_t)(bytes < cap ? bytes : cap);
-}
-
 const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model)
 {
 	switch (model) {
@@ -229,11 +217,6 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 		eden = eden > r->tlab_waste_bytes ? eden - r->tlab_waste_bytes : 0;
 	a->total_bytes += eden;
 	a->blind_collections += w.blind;
-	if (a->window_end_ns && r->mono_ns > a->window_end_ns) {
-		a->window_bytes = eden;
-		a->window_ns = r->mono_ns - a->window_end_ns;
-	}
-	a->window_end_ns = r->mono_ns;
 
 	if (a->track_humongous)
 		hotspot_alloc_humongous_after_pause(a, r);

@@ -72,10 +72,6 @@ struct hotspot_alloc {
 	 * time stamp read was written before the read. */
 	int64_t clock_offset_ns;
 	bool have_offset;
-	/* Where eden is published only at collections (JDK 25's Parallel and
-	 * Serial): what the last window with collections added, over the time
-	 * since the one before, to carry the total forward between them. */
-	uint64_t window_bytes, window_ns, window_end_ns;
 };
 
 void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model, bool track_humongous);
@@ -86,12 +82,6 @@ void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_read
 /* Why the total of a model is a lower bound once blind_collections grows
  * (static string). */
 const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model);
-
-/* Bytes to add to total_bytes at now_ns (mono) where eden is not seen to
- * grow between collections: the last collection window's rate since it
- * ended, at most an eden capacity, so the figure does not stand still
- * between collections and jump at each. 0 elsewhere. */
-uint64_t hotspot_alloc_carry(const struct hotspot_alloc *a, uint64_t now_ns);
 
 /* Whether a GC cause (sun.gc.lastCause) means eden was full when it ran. */
 bool hotspot_alloc_cause_fills_eden(const char *cause);

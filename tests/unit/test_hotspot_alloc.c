@@ -389,32 +389,6 @@ static void test_counter_going_back_restarts(void)
 	CHECK_U64(a.total_bytes, 5 * MiB);
 }
 
-/* JDK 25's Parallel and Serial publish eden only at collections: between
- * them the total is carried forward at the rate of the last window, at most
- * an eden; nowhere else. */
-static void test_carry_between_collections(void)
-{
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
-	struct hotspot_alloc_reading r = reading(1, 0, 0, 40 * MiB, 10 * MiB);
-	r.mono_ns = 1000000000;
-	hotspot_alloc_step(&a, &r);
-	for (uint64_t gc = 2; gc <= 3; gc++) { /* a full eden every 100 ms */
-		r = reading(gc, 0, 0, 40 * MiB, 10 * MiB);
-		r.mono_ns = 1000000000 + (gc - 1) * 100000000;
-		r.eden_was_full = true;
-		hotspot_alloc_step(&a, &r);
-	}
-	CHECK_U64(a.total_bytes, 80 * MiB);
-	CHECK_U64(hotspot_alloc_carry(&a, 1200000000 + 50000000), 20 * MiB);
-	CHECK_U64(hotspot_alloc_carry(&a, 1200000000 + 500000000), 40 * MiB);
-	/* Eden seen growing: no carry. */
-	r.eden_used = 5 * MiB;
-	r.mono_ns += 10000000;
-	hotspot_alloc_step(&a, &r);
-	CHECK_U64(hotspot_alloc_carry(&a, 1300000000), 0);
-}
-
 int main(void)
 {
 	RUN_TEST(test_first_reading_sets_base);
@@ -431,7 +405,6 @@ int main(void)
 	RUN_TEST(test_reading_during_collection_skipped);
 	RUN_TEST(test_tlab_waste_subtracted);
 	RUN_TEST(test_clock_offset);
-	RUN_TEST(test_carry_between_collections);
 	RUN_TEST(test_tlab_epochs_model);
 	RUN_TEST(test_counter_going_back_restarts);
 	return check_summary();
