@@ -220,7 +220,8 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 
 	if (a->track_humongous)
 		hotspot_alloc_humongous_after_pause(a, r);
-	hotspot_alloc_add_large(a, hotspot_alloc_old_across(a, r, &w, before, after));
+	/* As for eden, the stretch before an unseen first collection is left out. */
+	hotspot_alloc_add_large(a, hotspot_alloc_old_across(a, r, &w, w.blind ? 0 : before, after));
 
 	a->last_epoch = a->epoch;
 	memset(&a->epoch, 0, sizeof(a->epoch));
@@ -261,8 +262,11 @@ void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_read
 		} else {
 			a->total_bytes += hotspot_alloc_growth(r->heap_used, a->prev.heap_used);
 			/* Memory a concurrent cycle reclaimed while we were not looking
-			 * hides the allocation that reused it. */
+			 * hides the allocation that reused it: a window with a cycle, or
+			 * with the heap shrinking (its figure is refreshed late). */
 			a->blind_collections += (r->full_gcs - a->prev.full_gcs) + (r->other_pauses - a->prev.other_pauses);
+			if (r->heap_used < a->prev.heap_used)
+				a->blind_collections++;
 		}
 	}
 	a->prev = *r;
