@@ -133,7 +133,8 @@ void hotspot_pause_log_fill(const struct hotspot_pause_log *l, struct gt_sample 
 /* The time to the next poll at now (mono ns) while collections come every
  * period ns, the last one having ended at last_exit (mono ns, 0 unknown);
  * dense: old grows between collections (G1 humongous allocation), so it is
- * read every HOTSPOT_TICK_MIN_NS. */
+ * read 64 times an interval (every millisecond at 15 collections a second
+ * and more). */
 uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, bool dense);
 
 /* ---- hotspot.c, hotspot_list.c ---- */

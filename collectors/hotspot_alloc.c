@@ -166,8 +166,8 @@ static void hotspot_alloc_window(const struct hotspot_alloc *a, const struct hot
 /* Direct-to-old and humongous allocation across the collections of a
  * window. Parallel says what its one young collection promoted, so old's
  * growth less that is exact. Otherwise the old rate of the epoch stands in
- * for the stretches before and after (G1 is polled every millisecond while
- * it allocates humongous objects, so they are short). */
+ * for the stretches before and after (G1 is polled 64 times an interval
+ * while it allocates humongous objects, so they are short). */
 static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r,
 					 const struct hotspot_alloc_window *w, uint64_t before, uint64_t after)
 {
@@ -204,8 +204,13 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 	uint64_t room = hotspot_alloc_growth(p->eden_capacity, p->eden_used);
 	uint64_t by_rate = eden_rate > 0 && w.first_entry ? (uint64_t)(eden_rate * (double)before) : 0;
 	uint64_t fill = by_rate;
-	if (r->eden_was_full && w.blind == 0)
+	if (r->eden_was_full)
 		fill = a->track_humongous && by_rate > room ? by_rate : room;
+	/* With collections unseen, only the last one's start and cause are
+	 * known: the fill before the first is not, and is left out so that the
+	 * total stays a lower bound. */
+	if (w.blind)
+		fill = 0;
 	uint64_t eden = fill + r->eden_used;
 	/* TLAB tails left unused fill eden but were never allocated. */
 	if (w.collections == 1 && r->tlab_waste_bytes != p->tlab_waste_bytes)
@@ -215,7 +220,8 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 
 	if (a->track_humongous)
 		hotspot_alloc_humongous_after_pause(a, r);
-	hotspot_alloc_add_large(a, hotspot_alloc_old_across(a, r, &w, before, after));
+	/* As for eden, the stretch before an unseen first collection is left out. */
+	hotspot_alloc_add_large(a, hotspot_alloc_old_across(a, r, &w, w.blind ? 0 : before, after));
 
 	a->last_epoch = a->epoch;
 	memset(&a->epoch, 0, sizeof(a->epoch));
@@ -256,8 +262,11 @@ void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_read
 		} else {
 			a->total_bytes += hotspot_alloc_growth(r->heap_used, a->prev.heap_used);
 			/* Memory a concurrent cycle reclaimed while we were not looking
-			 * hides the allocation that reused it. */
+			 * hides the allocation that reused it: a window with a cycle, or
+			 * with the heap shrinking (its figure is refreshed late). */
 			a->blind_collections += (r->full_gcs - a->prev.full_gcs) + (r->other_pauses - a->prev.other_pauses);
+			if (r->heap_used < a->prev.heap_used)
+				a->blind_collections++;
 		}
 	}
 	a->prev = *r;

@@ -8,7 +8,8 @@ require_tmux
 require_java
 
 # no pkg-config modules at all, as on a fresh machine
-make -n check PKG_CONFIG=/bin/false >"$WORK/out" 2>&1
+# (run by make check: no "Entering directory" lines from the outer make)
+env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory -n check PKG_CONFIG=/bin/false >"$WORK/out" 2>&1
 rc=$?
 check "make check without the packages stops (status $rc)" [ "$rc" -ne 0 ]
 check "and names the packages and the command, in one sentence ($(cat "$WORK/out"))" \

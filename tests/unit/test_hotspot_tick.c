@@ -16,15 +16,14 @@ static void test_marks_after_a_collection(void)
 	CHECK_U64(hotspot_tick_ns(exit + 30 * MS, exit, period, false), 10 * MS);
 }
 
-static void test_fast_collections_get_two_polls(void)
+/* Collections less than 20 ms apart: a quarter interval at a time. */
+static void test_fast_collections_quarter_interval(void)
 {
 	uint64_t exit = 1000 * MS, period = 10 * MS;
-	CHECK_U64(hotspot_tick_ns(exit, exit, period, false), 3500000);
-	CHECK_U64(hotspot_tick_ns(exit + 3500000, exit, period, false), 3500000);
-	/* Never below 1 ms, never above 100 ms. */
+	CHECK_U64(hotspot_tick_ns(exit, exit, period, false), 2500000);
 	CHECK_U64(hotspot_tick_ns(exit + 7 * MS, exit, period, false), 2500000);
-	CHECK_U64(hotspot_tick_ns(exit, exit, 2 * MS, false), 1400000); /* 35% is too close */
-	CHECK_U64(hotspot_tick_ns(exit + 1 * MS, exit, 2 * MS, false), HOTSPOT_TICK_MIN_NS);
+	/* Never below 1 ms, never above 100 ms. */
+	CHECK_U64(hotspot_tick_ns(exit, exit, 2 * MS, false), HOTSPOT_TICK_MIN_NS);
 	CHECK_U64(hotspot_tick_ns(exit, exit, 5000 * MS, false), HOTSPOT_TICK_MAX_NS);
 }
 
@@ -36,11 +35,13 @@ static void test_unknown_exit_or_period(void)
 	CHECK_U64(hotspot_tick_ns(1000 * MS, 1010 * MS, 40 * MS, false), 10 * MS);
 }
 
-/* G1 allocating humongous arrays: old is read every millisecond. */
+/* G1 allocating humongous arrays: old is read 64 times an interval, every
+ * millisecond at 15 collections a second and more. */
 static void test_dense_while_humongous(void)
 {
 	CHECK_U64(hotspot_tick_ns(1000 * MS, 1000 * MS, 32 * MS, true), HOTSPOT_TICK_MIN_NS);
-	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 300 * MS, true), HOTSPOT_TICK_MIN_NS);
+	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 64 * MS, true), HOTSPOT_TICK_MIN_NS);
+	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 960 * MS, true), 15 * MS);
 	/* Not while nothing collects. */
 	CHECK_U64(hotspot_tick_ns(1000 * MS, 0, 0, true), HOTSPOT_TICK_MAX_NS);
 }
@@ -48,7 +49,7 @@ static void test_dense_while_humongous(void)
 int main(void)
 {
 	RUN_TEST(test_marks_after_a_collection);
-	RUN_TEST(test_fast_collections_get_two_polls);
+	RUN_TEST(test_fast_collections_quarter_interval);
 	RUN_TEST(test_unknown_exit_or_period);
 	RUN_TEST(test_dense_while_humongous);
 	return check_summary();
