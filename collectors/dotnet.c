@@ -111,7 +111,10 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 	if (c->gc.qpc_freq == 1000000000) {
 		/* Timestamps are CLOCK_MONOTONIC on Linux, but the clock of a time
 		 * namespace may be offset: learn the offset from arrival times. */
-		int64_t off = (int64_t)gt_mono_ns() - e->timestamp;
+		int64_t off;
+		/* a hostile timestamp must not overflow the difference */
+		if (__builtin_sub_overflow((int64_t)gt_mono_ns(), e->timestamp, &off))
+			off = INT64_MAX;
 		if (!c->have_offset || off < c->clock_offset) {
 			c->clock_offset = off;
 			c->have_offset = true;
@@ -345,7 +348,10 @@ static int dotnet_sample(struct gt_collector *c, struct gt_sample *out, struct g
 	 * the past so that observations on both sides of that moment exist;
 	 * requests are read at the same moment, so that bytes per request
 	 * divide figures of one window */
-	int64_t counter_ts = (int64_t)gt_mono_ns() - c->clock_offset - COUNTER_LAG_NS;
+	int64_t counter_ts;
+	if (__builtin_sub_overflow((int64_t)gt_mono_ns(), c->clock_offset, &counter_ts) ||
+	    __builtin_sub_overflow(counter_ts, (int64_t)COUNTER_LAG_NS, &counter_ts))
+		counter_ts = INT64_MIN;
 	uint64_t alloc, requests;
 	if (c->have_offset && gt_dn_series_at(&k->alloc, counter_ts, &alloc)) {
 		if (alloc < c->last_alloc)

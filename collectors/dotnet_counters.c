@@ -34,7 +34,8 @@ bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value)
 	for (unsigned k = 1; k < s->count; k++) {
 		unsigned a = (first + k - 1) % GT_DN_SERIES_LEN, b = (first + k) % GT_DN_SERIES_LEN;
 		if (ts <= s->ts[b]) {
-			double f = (double)(ts - s->ts[a]) / (double)(s->ts[b] - s->ts[a]);
+			/* in doubles: hostile timestamps could overflow an int64 difference */
+			double f = ((double)ts - (double)s->ts[a]) / ((double)s->ts[b] - (double)s->ts[a]);
 			*value = s->value[a] + (uint64_t)llround(f * (double)(s->value[b] - s->value[a]));
 			return true;
 		}

@@ -126,13 +126,17 @@ void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq)
 	g->pointer_size = 8;
 }
 
-static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t ticks)
+/* From to, both the target's timestamps: a hostile pair must neither
+ * overflow the difference nor convert a double past 2^64 (undefined). */
+static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t from, int64_t to)
 {
-	if (ticks <= 0)
+	if (to <= from)
 		return 0;
+	uint64_t ticks = (uint64_t)to - (uint64_t)from;
 	if (g->qpc_freq == 1000000000)
-		return (uint64_t)ticks;
-	return (uint64_t)((double)ticks * 1e9 / (double)g->qpc_freq);
+		return ticks;
+	double ns = (double)ticks * 1e9 / (double)g->qpc_freq;
+	return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
 }
 
 enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
@@ -178,7 +182,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		if (!g->suspended || thread_id != g->suspend_tid)
 			return;
 		g->suspended = false;
-		uint64_t ns = ticks_to_ns(g, ts - g->suspend_ts);
+		uint64_t ns = ticks_to_ns(g, g->suspend_ts, ts);
 		g->pause_total_ns += ns;
 		g->last_pause_ns = ns;
 		g->have_pause = true;
