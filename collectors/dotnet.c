@@ -109,7 +109,10 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 	if (c->gc.qpc_freq == 1000000000 && !c->same_clock) {
 		/* Timestamps are CLOCK_MONOTONIC on Linux, but the clock of a time
 		 * namespace may be offset: learn the offset from arrival times. */
-		int64_t off = (int64_t)gt_mono_ns() - e->timestamp;
+		int64_t off;
+		/* a hostile timestamp must not overflow the difference */
+		if (__builtin_sub_overflow((int64_t)gt_mono_ns(), e->timestamp, &off))
+			off = INT64_MAX;
 		if (!c->have_offset || off < c->clock_offset) {
 			c->clock_offset = off;
 			c->have_offset = true;
@@ -342,6 +345,15 @@ static void set_generation(struct gt_sample *out, unsigned i, const char *name)
 
 /* How far apart two counter groups' polls of one tick can be written (they
  * share the runtime's polling thread). */
+/* a + b, held at the int64 range: the target's timestamps are hostile. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 #define SAME_TICK_NS 100000000LL
 
 /* Allocation: the runtime's cumulative counter as of one of its polls, with
@@ -359,7 +371,7 @@ static void fill_alloc(struct gt_collector *c, struct gt_sample *out)
 	bool have_req = gt_dn_series_nth(&k->requests, 0, &req_ts, &req);
 	unsigned age = 0;
 	while (have_req && gt_dn_series_nth(&k->alloc_polls, age + 2, &ts, &total) &&
-	       gt_dn_series_nth(&k->alloc_polls, age, &ts, &total) && ts > req_ts + SAME_TICK_NS)
+	       gt_dn_series_nth(&k->alloc_polls, age, &ts, &total) && ts > sat_add(req_ts, SAME_TICK_NS))
 		age++;
 	if (!gt_dn_series_nth(&k->alloc_polls, age, &ts, &total))
 		return;
@@ -370,9 +382,12 @@ static void fill_alloc(struct gt_collector *c, struct gt_sample *out)
 	gt_u64_set(&out->alloc_bytes_total, total);
 	out->alloc_source = GT_ALLOC_SOURCE_EXACT;
 	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
-	out->alloc_at.valid = true;
-	out->alloc_at.ns = (uint64_t)(ts + c->clock_offset);
-	out->alloc_at.prev_ns = (uint64_t)(prev_ts + c->clock_offset);
+	/* hostile timestamps: no signed overflow, and a time before the
+	 * clock's start is no time */
+	int64_t at = sat_add(ts, c->clock_offset), prev_at = sat_add(prev_ts, c->clock_offset);
+	out->alloc_at.valid = at >= 0 && prev_at >= 0;
+	out->alloc_at.ns = (uint64_t)at;
+	out->alloc_at.prev_ns = (uint64_t)prev_at;
 	out->alloc_at.prev_total = prev_total;
 	if (have_req && gt_dn_series_at(&k->requests, ts, &req)) {
 		gt_u64_set(&out->ops_total, req);

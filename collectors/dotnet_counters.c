@@ -44,7 +44,8 @@ bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value)
 	for (unsigned k = 1; k < s->count; k++) {
 		unsigned a = (first + k - 1) % GT_DN_SERIES_LEN, b = (first + k) % GT_DN_SERIES_LEN;
 		if (ts <= s->ts[b]) {
-			double f = (double)(ts - s->ts[a]) / (double)(s->ts[b] - s->ts[a]);
+			/* in doubles: hostile timestamps could overflow an int64 difference */
+			double f = ((double)ts - (double)s->ts[a]) / ((double)s->ts[b] - (double)s->ts[a]);
 			*value = s->value[a] + (uint64_t)llround(f * (double)(s->value[b] - s->value[a]));
 			return true;
 		}
@@ -121,9 +122,11 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment,
 	c->alloc_total = c->alloc_prev_total = 0;
 	/* Without a usable IntervalSec the first increment's span is unknown:
 	 * it only starts the count. */
-	if (c->first_poll_whole && isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S) {
+	int64_t start;
+	if (c->first_poll_whole && isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S &&
+	    !__builtin_sub_overflow(ts, (int64_t)llround(interval_s * (double)c->qpc_freq), &start)) {
 		c->alloc_total = increment;
-		c->alloc_prev_ts = ts - (int64_t)llround(interval_s * (double)c->qpc_freq);
+		c->alloc_prev_ts = start;
 		gt_dn_series_add(&c->alloc_polls, c->alloc_prev_ts, 0);
 	}
 	gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);

@@ -131,13 +131,17 @@ void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq)
 	g->pointer_size = 8;
 }
 
-static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t ticks)
+/* From to, both the target's timestamps: a hostile pair must neither
+ * overflow the difference nor convert a double past 2^64 (undefined). */
+static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t from, int64_t to)
 {
-	if (ticks <= 0)
+	if (to <= from)
 		return 0;
+	uint64_t ticks = (uint64_t)to - (uint64_t)from;
 	if (g->qpc_freq == 1000000000)
-		return (uint64_t)ticks;
-	return (uint64_t)((double)ticks * 1e9 / (double)g->qpc_freq);
+		return ticks;
+	double ns = (double)ticks * 1e9 / (double)g->qpc_freq;
+	return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
 }
 
 enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
@@ -198,7 +202,7 @@ static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
 		return;
 	s->used = false;
 	if (s->reason == SUSPEND_FOR_GC || !suspends_for_gc(g, tid))
-		record_pause(g, ticks_to_ns(g, ts - s->ts));
+		record_pause(g, ticks_to_ns(g, s->ts, ts));
 }
 
 /* LOH bytes allocated on one heap since its previous GC (see gt_dn_gc). A

@@ -185,8 +185,9 @@ static void hotspot_note_pauses(struct gt_collector *c, bool count)
 			continue;
 		c->last_exit_seen[i] = exit;
 		int64_t entry = hsperf_load(k->last_entry);
-		/* A newer pause already started: its length is read when it ends. */
-		if (!count || entry > exit)
+		/* A newer pause already started: its length is read when it ends.
+		 * Negative ticks are no real ones (and could overflow exit - entry). */
+		if (!count || entry > exit || entry < 0)
 			continue;
 		uint64_t ns = hotspot_ticks_to_ns(&c->counters, exit - entry);
 		hotspot_pause_log_note(&c->pauses, entry, exit, ns);

@@ -56,7 +56,9 @@ static int parse_compressed(struct gt_nettrace *p, struct nt_cursor *c, struct h
 		h->tid = nt_varuint(c, 10);
 	if (flags & 0x08)
 		h->stack_id = (uint32_t)nt_varuint(c, 5);
-	h->ts += (int64_t)nt_varuint(c, 10);
+	/* A hostile delta may pass INT64_MAX: add as unsigned (wraps, defined)
+	 * rather than overflow a signed sum. */
+	h->ts = (int64_t)((uint64_t)h->ts + nt_varuint(c, 10));
 	if (flags & 0x10)
 		nt_take(c, 16);
 	if (flags & 0x20)

@@ -55,9 +55,10 @@ for sig in INT TERM; do
 		[ "$MS" -lt 1000 -a "$RC" -eq 0 ]
 done
 
-# The list asks each .NET process for ProcessInfo within 300 ms in all.
+# The list asks each .NET process for ProcessInfo within 300 ms in all (the
+# bound leaves room for the other processes on a busy machine; before: 36 s).
 run_timed 60 -l
-check "-l ends within 2 s with a dribbling socket (took $MS ms, status $RC)" [ "$MS" -lt 2000 -a "$RC" -eq 0 ]
+check "-l ends within 5 s with a dribbling socket (took $MS ms, status $RC)" [ "$MS" -lt 5000 -a "$RC" -eq 0 ]
 check "-l does not list the fake process whose reply never completed" sh -c "! grep -q '^ *$FAKE ' '$WORK/out'"
 stop_fake
 

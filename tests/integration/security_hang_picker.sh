@@ -1,7 +1,7 @@
 #!/bin/sh
 # The picker and the full-screen view stay responsive with a hostile
 # diagnostics socket on the machine: a fake .NET process (as nobody) whose
-# replies come a byte at a time. The picker shows its list within 3 s and q
+# replies come a byte at a time. The picker shows its list within 5 s and q
 # ends it within 1 s; Ctrl-C ends a full-screen gctop still waiting for the
 # target within 1 s, with status 0, and q ends a session at once though its
 # StopTracing answer dribbles. (Before: a blank screen that ignored q
@@ -19,10 +19,10 @@ exit_within() { wait_for_file "$WORK/status" "$1"; }
 
 t0=$(now_ms)
 start_gctop
-if wait_screen "q quit" 3; then
-	pass "the picker is drawn within 3 s ($(($(now_ms) - t0)) ms) beside a dribbling socket"
+if wait_screen "q quit" 5; then
+	pass "the picker is drawn within 5 s ($(($(now_ms) - t0)) ms) beside a dribbling socket"
 else
-	fail "the picker was not drawn within 3 s: $(screen | head -3)"
+	fail "the picker was not drawn within 5 s: $(screen | head -3)"
 fi
 t0=$(now_ms)
 tm send-keys q
