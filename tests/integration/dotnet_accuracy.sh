@@ -53,7 +53,11 @@ def last_report(wall, key):
     r = [x for x in rep if x["wall_ms"] <= wall]
     return r[-1][key] if r else None
 if "busy_start" not in phase or "busy_end" not in phase or len(rep) < 10:
-    check(False, "the workload did not run its phases (%d reports)" % len(rep))
+    # what the workload said last that is not a report (an exception, the
+    # runtime's own words), so that a run cut short says why
+    words = [l.strip() for l in open(tfile) if l.strip() and not l.startswith("{")]
+    check(False, "the workload did not run its phases (%d reports)%s" % (
+        len(rep), "; its last words: " + " | ".join(words[-3:])[:400] if words else ""))
     print("\n".join(out)); sys.exit(0)
 
 # pauses over the busy phase, both edges in the quiet: +-5%
