@@ -33,21 +33,6 @@ static long long socket_key(const char *name, pid_t nspid)
 	return key;
 }
 
-/* The effective uid of pid, from /proc/PID/status. */
-static int diag_euid(pid_t pid, uid_t *uid)
-{
-	char path[64], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (gt_proc_read_small(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	const char *line = strstr(buf, "\nUid:");
-	unsigned long real, eff;
-	if (!line || sscanf(line + 5, "%lu %lu", &real, &eff) != 2)
-		return -1;
-	*uid = (uid_t)eff;
-	return 0;
-}
-
 struct diag_best {
 	char name[256];
 	bool key_match;
@@ -94,7 +79,7 @@ static DIR *diag_open_tmpdir(pid_t pid, const char *tmpdir)
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
 {
 	uid_t owner;
-	if (diag_euid(pid, &owner) != 0)
+	if (gt_proc_euid(pid, &owner) != 0)
 		return 1;
 	char tmpdir[512];
 	gt_dotnet_proc_tmpdir(pid, tmpdir, sizeof(tmpdir));
@@ -161,7 +146,7 @@ int gt_diag_connect_checked(int fd, const char *path)
 	int root = gt_sp_open_root((pid_t)pid);
 	if (root < 0)
 		return -1;
-	if (diag_euid((pid_t)pid, &owner) != 0) {
+	if (gt_proc_euid((pid_t)pid, &owner) != 0) {
 		close(root);
 		errno = ENOENT;
 		return -1;

@@ -383,7 +383,7 @@ static struct gt_collector *hotspot_open(pid_t pid, struct gt_target_info *info,
 	}
 	c->pid = pid;
 	uid_t owner;
-	if (hotspot_find_euid(pid, &owner) != 0) {
+	if (gt_proc_euid(pid, &owner) != 0) {
 		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the JVMs gctop can watch",
 			(int)pid);
 		goto fail;

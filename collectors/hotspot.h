@@ -27,9 +27,6 @@
  * back to comm and argv[0] when those are unreadable). */
 bool hotspot_find_is_java(pid_t pid);
 
-/* The effective uid of pid. 0 ok, -1 unknown. */
-int hotspot_find_euid(pid_t pid, uid_t *uid);
-
 /* "-XX:-UsePerfData" or "-XX:+PerfDisableSharedMem" when the JVM's options
  * (command line and the JAVA_TOOL_OPTIONS family) turn shared perf data off,
  * else NULL. */

@@ -98,19 +98,6 @@ bool hotspot_find_is_java(pid_t pid)
 	return hotspot_read_proc(pid, "cmdline", buf, sizeof(buf)) > 0 && hotspot_basename_is_java(buf);
 }
 
-int hotspot_find_euid(pid_t pid, uid_t *uid)
-{
-	char buf[4096];
-	if (hotspot_read_proc(pid, "status", buf, sizeof(buf)) <= 0)
-		return -1;
-	const char *line = strstr(buf, "\nUid:");
-	unsigned long real, eff;
-	if (!line || sscanf(line + 5, "%lu %lu", &real, &eff) != 2)
-		return -1;
-	*uid = (uid_t)eff;
-	return 0;
-}
-
 /* Applies the perf-data options found in a list of words, last one winning. */
 static void hotspot_scan_options(const char *words, size_t len, char sep, int *use_perf, int *disable_shared)
 {
@@ -296,7 +283,7 @@ int hotspot_find_perfdata(pid_t pid, char *path, size_t path_len, struct gt_erro
 	if (gt_proc_nspid(pid, &nspid) != 0 || nspid <= 0)
 		nspid = pid;
 	uid_t owner;
-	if (hotspot_find_euid(pid, &owner) != 0)
+	if (gt_proc_euid(pid, &owner) != 0)
 		return 0;
 	if (gt_proc_same_mount_ns(pid) == 1 && nspid == pid) {
 		int host = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);

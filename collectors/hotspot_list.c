@@ -25,7 +25,7 @@ static bool hotspot_listed(const struct gt_list *out, size_t first, pid_t pid)
 static void hotspot_list_one(struct gt_list *out, size_t first, pid_t pid, const char *path)
 {
 	uid_t owner;
-	if (hotspot_listed(out, first, pid) || !hotspot_find_alive(pid) || hotspot_find_euid(pid, &owner) != 0)
+	if (hotspot_listed(out, first, pid) || !hotspot_find_alive(pid) || gt_proc_euid(pid, &owner) != 0)
 		return;
 	struct hsperf_map map;
 	if (hsperf_map_open(path, owner, &map, NULL) != 0)

@@ -264,6 +264,20 @@ int gt_proc_parse_nspid(const char *status_text, pid_t *nspid)
 	return 0;
 }
 
+int gt_proc_euid(pid_t pid, uid_t *uid)
+{
+	char path[32], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (gt_proc_read_small(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	const char *line = strstr(buf, "\nUid:");
+	unsigned long real, eff;
+	if (!line || sscanf(line + 5, "%lu %lu", &real, &eff) != 2)
+		return -1;
+	*uid = (uid_t)eff;
+	return 0;
+}
+
 int gt_proc_nspid(pid_t pid, pid_t *nspid)
 {
 	char path[32], buf[4096];

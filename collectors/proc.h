@@ -28,6 +28,7 @@ void gt_proc_close(struct gt_proc *p);
 /* Cheap helpers shared by collectors (plain /proc reads). */
 int gt_proc_exists(pid_t pid);                          /* 1 yes, 0 no */
 int gt_proc_nspid(pid_t pid, pid_t *nspid);             /* innermost NSpid; 0 ok, -1 error */
+int gt_proc_euid(pid_t pid, uid_t *uid);                /* effective uid (status "Uid:"); 0 ok, -1 error */
 int gt_proc_parse_nspid(const char *status_text, pid_t *nspid); /* the same, from a status file's text */
 int gt_proc_start_ticks(pid_t pid, unsigned long long *ticks); /* stat field 22, clock ticks since boot */
 int gt_proc_start_time_ms(pid_t pid, uint64_t *ms);     /* from stat field 22 and btime */
