@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *scaled(char *buf, size_t len, double v, const char *suffix)
 {
@@ -88,5 +89,21 @@ const char *gt_format_count(char *buf, size_t len, struct gt_u64 v)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)v.value);
+	return buf;
+}
+
+const char *gt_format_cut(char *buf, size_t len, const char *s, int width)
+{
+	int n = (int)strlen(s);
+	if (n <= width) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	int keep = width < 4 ? width : width - 3;
+	if (keep < 0)
+		keep = 0;
+	while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
+		keep--;
+	snprintf(buf, len, "%.*s%s", keep, s, width < 4 ? "" : "...");
 	return buf;
 }

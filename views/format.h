@@ -17,6 +17,9 @@ const char *gt_format_share(char *buf, size_t len, struct gt_f64 share);
 const char *gt_format_duration_ns(char *buf, size_t len, struct gt_u64 ns);
 /* seconds -> "3d 04:05:06", "04:05:06", "05:06" */
 const char *gt_format_uptime(char *buf, size_t len, double seconds);
+/* s cut to at most width bytes, never inside a UTF-8 character, ending in
+ * "..." when cut (width 4 or more) */
+const char *gt_format_cut(char *buf, size_t len, const char *s, int width);
 /* plain count, or "n/a" */
 const char *gt_format_count(char *buf, size_t len, struct gt_u64 v);
 

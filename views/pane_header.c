@@ -40,16 +40,8 @@ static const char *program_name(const struct gt_target_info *info)
  * few characters of it stay); returns the column after it. */
 static int print_cut(WINDOW *w, int x, attr_t attr, const char *text, int room)
 {
-	int n = (int)strlen(text);
-	if (room < 8)
-		room = 8;
-	if (n <= room)
-		return gt_pane_print(w, 0, x, attr, "%s", text);
-	int keep = room - 3;
-	/* not in the middle of a UTF-8 character */
-	while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
-		keep--;
-	return gt_pane_print(w, 0, x, attr, "%.*s...", keep, text);
+	char buf[1100];   /* the longest text: a command line of 1024 */
+	return gt_pane_print(w, 0, x, attr, "%s", gt_format_cut(buf, sizeof(buf), text, room < 8 ? 8 : room));
 }
 
 static int header_want_rows(const struct gt_view_ctx *ctx)

@@ -242,22 +242,6 @@ static const char *short_bytes(char *buf, size_t len, struct gt_u64 v)
 	return buf;
 }
 
-/* s (already sanitised) cut to width bytes, ending in "..." when cut, and
- * never inside a UTF-8 character. */
-static const char *cut(char *buf, size_t len, const char *s, int width)
-{
-	int n = (int)strlen(s);
-	if (n <= width || width < 4) {
-		snprintf(buf, len, "%.*s", n < width ? n : width, s);
-		return buf;
-	}
-	int keep = width - 3;
-	while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
-		keep--;
-	snprintf(buf, len, "%.*s...", keep, s);
-	return buf;
-}
-
 /* One line per process, like ps: the columns take 78 and MAIN the rest,
  * so at 80 columns every figure shows and nothing is cut unmarked. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
@@ -282,8 +266,8 @@ int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 		else
 			snprintf(heap, sizeof(heap), "n/a");
 		fprintf(out, "%7d %-8s %-18s %-11s %11s %6s %9s  %s\n", (int)info->pid,
-			info->user[0] ? clean_n(&user, 8, info->user) : "?", cut(rt_cut, sizeof(rt_cut), runtime, 18),
-			cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", 11), heap,
+			info->user[0] ? clean_n(&user, 8, info->user) : "?", gt_format_cut(rt_cut, sizeof(rt_cut), runtime, 18),
+			gt_format_cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", 11), heap,
 			short_bytes(rss, sizeof(rss), e->sample.rss_bytes), up,
 			clean(&cmd, info->main_class[0] ? info->main_class : info->command_line));
 	}

@@ -20,6 +20,17 @@ static void test_bytes(void)
 	CHECK_STR(gt_format_bytes(b, sizeof(b), v), "512 GiB");
 }
 
+static void test_cut(void)
+{
+	char b[48];
+	CHECK_STR(gt_format_cut(b, sizeof(b), "G1", 11), "G1");
+	CHECK_STR(gt_format_cut(b, sizeof(b), "hotspot 17.0.15+6-Debian", 18), "hotspot 17.0.15...");
+	/* never inside a UTF-8 character: "\xc3\xa9" is one */
+	CHECK_STR(gt_format_cut(b, sizeof(b), "caf\xc3\xa9-latte", 7), "caf...");
+	CHECK_STR(gt_format_cut(b, sizeof(b), "caf\xc3\xa9-latte", 8), "caf\xc3\xa9...");
+	CHECK_STR(gt_format_cut(b, sizeof(b), "abcdef", 3), "abc");
+}
+
 static void test_rate_share_duration(void)
 {
 	char b[48];
@@ -44,6 +55,7 @@ static void test_rate_share_duration(void)
 int main(void)
 {
 	RUN_TEST(test_bytes);
+	RUN_TEST(test_cut);
 	RUN_TEST(test_rate_share_duration);
 	return check_summary();
 }
