@@ -9,6 +9,10 @@
 #
 # Sources are found by folder, so a new file needs no Makefile edit. A folder
 # that needs rules of its own (the in-process agent) keeps them in build.mk.
+# The folders are layers, lowest first (see README, "How it is built"):
+# base, model, segment, collectors, session, views, tui; includes name a
+# header by its path from the top of the tree, and tests/static/layers.sh
+# fails when a file includes from a layer above its own.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -42,12 +46,13 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 LIBS := $(PKG_LIBS) -lm
 
 # The library: everything but the program's entry point.
-LIB_SRC := $(wildcard model/*.c collectors/*.c views/*.c) $(filter-out tui/main.c,$(wildcard tui/*.c))
+LAYERS := base model segment collectors session views tui
+LIB_SRC := $(filter-out tui/main.c,$(sort $(shell find $(LAYERS) -name '*.c' 2>/dev/null)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libgctop.a
 BIN := $(BUILD)/gctop
@@ -102,7 +107,7 @@ fuzz: $(FUZZ_SRC)
 	@mkdir -p build-fuzz
 	@for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
-		$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) \
+		$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) \
 			-o build-fuzz/$$n $$f $(FUZZ_LIB_SRC) $(LIBS) || exit 1; \
 		mkdir -p build-fuzz/$$n.corpus; \
 		./build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) build-fuzz/$$n.corpus tests/fuzz/corpus/$${n#fuzz_} || exit 1; \

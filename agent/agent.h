@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../segment/publish.h"
-#include "agent_options.h"
+#include "segment/publish.h"
+#include "agent/agent_options.h"
 
 /* The sampling interval stays in this range whatever the allocation rate. */
 #define AGENT_MIN_INTERVAL (64u * 1024)

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent/agent.h"
 
 struct agent agent_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
 

@@ -1,4 +1,4 @@
-#include "agent_options.h"
+#include "agent/agent_options.h"
 
 #include <errno.h>
 #include <stdio.h>

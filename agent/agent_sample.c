@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent/agent.h"
 
 #define SAMPLE_MAX_DEPTH 48
 #define CACHE_SLOTS 8192u        /* power of two */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent.h"
+#include "agent/agent.h"
 
 struct exact_total {
 	jobject bean;     /* global ref to the ThreadMXBean, NULL when unavailable */

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent.h"
+#include "agent/agent.h"
 
-#include "../segment/gctop_segment.h"
+#include "segment/gctop_segment.h"
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {

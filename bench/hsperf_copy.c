@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../collectors/hsperf.h"
-#include "../model/clock.h"
+#include "collectors/hotspot/perfdata/hsperf.h"
+#include "base/clock.h"
 
 static double per_call_ns(uint64_t t0, long rounds)
 {

@@ -1,6 +1,6 @@
 /* nettrace_replay: gctop's EventPipe path without a runtime. Feeds a recorded
  * .nettrace stream (default tests/data/nettrace/...) through gctop's parser
- * and its GC-event and counter handlers (as collectors/dotnet.c does), over
+ * and its GC-event and counter handlers (as collectors/dotnet/dotnet.c does), over
  * and over for SECONDS, in chunks like a socket read, and prints one JSON
  * line: events, seconds of CPU, events per CPU second and ns per event. This
  * bounds what a stream of a given event rate costs gctop, beyond the rate one
@@ -13,9 +13,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../collectors/dotnet_counters.h"
-#include "../collectors/dotnet_gc_events.h"
-#include "../collectors/nettrace.h"
+#include "collectors/dotnet/dotnet_counters.h"
+#include "collectors/dotnet/dotnet_gc_events.h"
+#include "collectors/dotnet/nettrace/nettrace.h"
 
 struct ctx {
 	struct gt_dn_gc gc;

@@ -4,7 +4,7 @@
  * usage: segpub PID NSITES [SAMPLES_PER_SECOND] [MAX_SECONDS] [FRAME_SLOTS TYPE_SLOTS]
  *
  * Creates /tmp/.gctop-seg-PID (the file gctop's --allocators looks for when
- * it watches JVM PID: segment/gctop_segment.h, collectors/segment_reader.h),
+ * it watches JVM PID: segment/gctop_segment.h, segment/reader.h),
  * fills its frame and type tables with NSITES distinct names each (a table
  * holds at most GCTOP_SEG_MAX_SLOTS; names that find no slot are counted as
  * dropped, as the agent does), sets it RUNNING with a live heartbeat, and then
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../segment/publish.h"
+#include "segment/publish.h"
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { (void)sig; stop = 1; }

@@ -1,36 +1,12 @@
-#include "collector.h"
-
-#include <stdlib.h>
-#include <string.h>
+#include "collectors/backend.h"
 
 /* Explicit table rather than constructor registration: the probe order is
  * visible here and does not depend on link order. */
-extern const struct gt_collector_ops gt_hotspot_ops;
-extern const struct gt_collector_ops gt_dotnet_ops;
+extern const struct gt_backend_ops gt_hotspot_ops;
+extern const struct gt_backend_ops gt_dotnet_ops;
 
-const struct gt_collector_ops *const gt_collectors[] = {
+const struct gt_backend_ops *const gt_backends[] = {
 	&gt_hotspot_ops,
 	&gt_dotnet_ops,
 	NULL,
 };
-
-struct gt_list_entry *gt_list_add(struct gt_list *l)
-{
-	if (l->count == l->capacity) {
-		size_t cap = l->capacity ? l->capacity * 2 : 16;
-		struct gt_list_entry *e = realloc(l->entries, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		l->entries = e;
-		l->capacity = cap;
-	}
-	struct gt_list_entry *e = &l->entries[l->count++];
-	memset(e, 0, sizeof(*e));
-	return e;
-}
-
-void gt_list_free(struct gt_list *l)
-{
-	free(l->entries);
-	memset(l, 0, sizeof(*l));
-}

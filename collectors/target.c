@@ -1,19 +1,19 @@
-#include "target.h"
+#include "collectors/target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../model/clock.h"
-#include "../model/wait.h"
-#include "cgroup.h"
-#include "proc.h"
+#include "base/clock.h"
+#include "base/wait.h"
+#include "collectors/host/cgroup.h"
+#include "collectors/host/proc.h"
 
 struct gt_target {
 	pid_t pid;
-	const struct gt_collector_ops *ops;
-	struct gt_collector *collector;
+	const struct gt_backend_ops *ops;
+	struct gt_backend *collector;
 	struct gt_proc *proc;
 	struct gt_cgroup *cgroup;
 	struct gt_target_info info;
@@ -27,10 +27,10 @@ struct gt_target {
 #define TARGET_EXEC_GRACE_MS 2000
 #define TARGET_PROBE_STEP_MS 20
 
-static const struct gt_collector_ops *find_runtime(pid_t pid, struct gt_error *err)
+static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err)
 {
 	for (;;) {
-		for (const struct gt_collector_ops *const *o = gt_collectors; *o; o++) {
+		for (const struct gt_backend_ops *const *o = gt_backends; *o; o++) {
 			enum gt_probe p = (*o)->probe(pid, err);
 			if (p == GT_PROBE_YES)
 				return *o;
@@ -180,7 +180,7 @@ const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t)
 
 void gt_target_list_all(struct gt_list *out)
 {
-	for (const struct gt_collector_ops *const *o = gt_collectors; *o; o++)
+	for (const struct gt_backend_ops *const *o = gt_backends; *o; o++)
 		if ((*o)->list)
 			(*o)->list(out);
 	for (size_t i = 0; i < out->count; i++) {

@@ -3,10 +3,10 @@
 #ifndef GCTOP_COLLECTORS_TARGET_H
 #define GCTOP_COLLECTORS_TARGET_H
 
-#include "../model/allocators.h"
-#include "../model/error.h"
-#include "../model/sample.h"
-#include "collector.h"
+#include "model/allocators.h"
+#include "base/error.h"
+#include "model/sample.h"
+#include "collectors/backend.h"
 
 struct gt_target;
 
@@ -15,7 +15,7 @@ struct gt_target *gt_target_open(pid_t pid, struct gt_error *err);
 
 const struct gt_target_info *gt_target_info(const struct gt_target *t);
 
-/* Work between samples; see struct gt_collector_ops. */
+/* Work between samples; see struct gt_backend_ops. */
 int gt_target_wait_fd(const struct gt_target *t);
 uint64_t gt_target_poll_interval_ns(const struct gt_target *t);
 void gt_target_poll(struct gt_target *t, uint64_t now_ns);
@@ -30,7 +30,7 @@ int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error
  * allocation total and the agent-timed pauses go into the sample, the
  * per-site figures into gt_target_allocators(). On .NET it restarts the
  * EventPipe session with stacks and the allocation events instead (see
- * collectors/dotnet.h); nothing is loaded. Returns 0, or -1 with one
+ * collectors/dotnet/dotnet.h); nothing is loaded. Returns 0, or -1 with one
  * sentence in err; the target stays usable without sampling. */
 int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err);
 /* Stops reading; the agent stops sampling by itself a few seconds later. */

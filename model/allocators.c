@@ -1,4 +1,4 @@
-#include "allocators.h"
+#include "model/allocators.h"
 
 #include <math.h>
 #include <stdlib.h>

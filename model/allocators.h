@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sample.h"
+#include "model/sample.h"
 
 #define GT_ALLOC_SITES_MAX 48     /* sites kept per table in a snapshot */
 #define GT_ALLOC_SITE_NAME_LEN 224

@@ -1,4 +1,4 @@
-#include "derive.h"
+#include "model/derive.h"
 
 #include <math.h>
 #include <string.h>

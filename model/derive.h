@@ -3,7 +3,7 @@
 #ifndef GCTOP_MODEL_DERIVE_H
 #define GCTOP_MODEL_DERIVE_H
 
-#include "sample.h"
+#include "model/sample.h"
 
 struct gt_generation_delta {
 	struct gt_u64 collections;       /* collections in this interval */

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "derive.h"
-#include "sample.h"
+#include "model/derive.h"
+#include "model/sample.h"
 
 /* 1024 points: 17 minutes at the default 1 s, still over a minute at 0.1 s. */
 #define GT_HISTORY_CAPACITY 1024

@@ -1,4 +1,4 @@
-#include "sample.h"
+#include "model/sample.h"
 
 const char *gt_runtime_name(enum gt_runtime r)
 {

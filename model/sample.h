@@ -173,7 +173,7 @@ struct gt_sample {
 	/* events lost between the runtime and gctop */
 	struct gt_u64 dropped_events;
 
-	/* process facts (collectors/proc.c) */
+	/* process facts (collectors/host/proc.c) */
 	struct gt_u64 rss_bytes;               /* working set */
 	struct gt_u64 rss_anon_bytes;
 	struct gt_u64 rss_file_bytes;
@@ -182,7 +182,7 @@ struct gt_sample {
 	struct gt_u64 cpu_hz;                  /* ticks per second for cpu_ticks */
 	struct gt_u64 threads;
 
-	/* container facts (collectors/cgroup.c) */
+	/* container facts (collectors/host/cgroup.c) */
 	struct gt_u64 cgroup_limit_bytes;      /* invalid when there is no limit */
 	struct gt_u64 cgroup_usage_bytes;
 	struct gt_u64 cgroup_working_set_bytes; /* usage less inactive file cache */

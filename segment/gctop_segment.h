@@ -66,7 +66,7 @@
 #define GCTOP_SEG_MAX_FILE_SIZE (64u * 1024 * 1024)
 
 /* What the agent's Agent_OnAttach/Agent_OnLoad return, which gctop's attach
- * client (collectors/hotspot_attach_reply.c) turns into sentences: part of
+ * client (collectors/hotspot/attach/hotspot_attach_reply.c) turns into sentences: part of
  * the contract between the agent and its reader, so it is kept here. */
 #define GCTOP_AGENT_RC_OK 0           /* loaded (BUSY or FAILED is told in the segment) */
 #define GCTOP_AGENT_RC_NO_JVMTI 1     /* the JVM offers no JVMTI 11 (JDK older than 11) */

@@ -1,4 +1,4 @@
-#include "publish.h"
+#include "segment/publish.h"
 
 #include <errno.h>
 #include <stddef.h>

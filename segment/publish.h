@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "gctop_segment.h"
+#include "segment/gctop_segment.h"
 
 struct gctop_pub {
 	struct gctop_seg_header *hdr;

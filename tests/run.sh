@@ -52,7 +52,7 @@ for t in "$GCTOP_BUILD"/tests/test_* "$GCTOP_BUILD"/tests/replay_fuzz_*; do
 	*) run_one "$t" "$t" ;;
 	esac
 done
-for t in tests/integration/*.sh tests/tui/*.sh; do
+for t in tests/static/*.sh tests/integration/*.sh tests/tui/*.sh; do
 	[ -f "$t" ] || continue
 	selected "$t" || continue
 	run_one "$t" sh "$t"

@@ -1,4 +1,4 @@
-#include "batch.h"
+#include "tui/batch.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/target.h"
-#include "../model/clock.h"
-#include "../model/derive.h"
-#include "../model/quit.h"
-#include "../model/wait.h"
-#include "../views/json_writer.h"
-#include "../views/text_writer.h"
-#include "deadline.h"
+#include "collectors/target.h"
+#include "base/clock.h"
+#include "model/derive.h"
+#include "base/quit.h"
+#include "base/wait.h"
+#include "views/json_writer.h"
+#include "views/text_writer.h"
+#include "tui/deadline.h"
 
 static void batch_install_signals(void)
 {

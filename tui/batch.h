@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "../model/error.h"
-#include "options.h"
+#include "base/error.h"
+#include "tui/options.h"
 
 /* Returns an exit status (enum gt_exit); err holds the sentence when it is not 0. */
 int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err);

@@ -1,4 +1,4 @@
-#include "dashboard.h"
+#include "tui/dashboard.h"
 
 #include <stdio.h>
 #include <stdlib.h>

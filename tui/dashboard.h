@@ -7,11 +7,11 @@
 
 #include <ncurses.h>
 
-#include "../collectors/target.h"
-#include "../model/derive.h"
-#include "../model/history.h"
-#include "../views/pane.h"
-#include "layout.h"
+#include "collectors/target.h"
+#include "model/derive.h"
+#include "model/history.h"
+#include "views/pane.h"
+#include "tui/layout.h"
 
 struct gt_dashboard {
 	struct gt_target *target;

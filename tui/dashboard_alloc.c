@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dashboard.h"
+#include "tui/dashboard.h"
 
 int gt_dashboard_enable_allocators(struct gt_dashboard *db, const char *packages, struct gt_error *err)
 {

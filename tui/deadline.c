@@ -1,4 +1,4 @@
-#include "deadline.h"
+#include "tui/deadline.h"
 
 #include <limits.h>
 

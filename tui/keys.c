@@ -1,4 +1,4 @@
-#include "keys.h"
+#include "tui/keys.h"
 
 #include <ncurses.h>
 

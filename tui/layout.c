@@ -1,4 +1,4 @@
-#include "layout.h"
+#include "tui/layout.h"
 
 #include <string.h>
 

@@ -14,19 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/clock.h"
-#include "../model/quit.h"
-#include "../model/wait.h"
-#include "../views/pane_help.h"
-#include "../views/pane_picker.h"
-#include "dashboard.h"
-#include "deadline.h"
-#include "keys.h"
-#include "picker.h"
-#include "term.h"
-#include "theme.h"
-#include "tui.h"
-#include "wrap.h"
+#include "base/clock.h"
+#include "base/quit.h"
+#include "base/wait.h"
+#include "views/pane_help.h"
+#include "views/pane_picker.h"
+#include "tui/dashboard.h"
+#include "tui/deadline.h"
+#include "tui/keys.h"
+#include "tui/picker.h"
+#include "tui/term.h"
+#include "tui/theme.h"
+#include "tui/tui.h"
+#include "tui/wrap.h"
 
 #define NEVER UINT64_MAX
 /* Collector descriptors the loop waits on (the picker's rows beyond this

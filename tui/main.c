@@ -7,14 +7,14 @@
 
 #include <json-c/json.h>
 
-#include "../collectors/target.h"
-#include "../model/clock.h"
-#include "../model/sanitize.h"
-#include "../views/json_writer.h"
-#include "../views/text_writer.h"
-#include "batch.h"
-#include "options.h"
-#include "tui.h"
+#include "collectors/target.h"
+#include "base/clock.h"
+#include "base/sanitize.h"
+#include "views/json_writer.h"
+#include "views/text_writer.h"
+#include "tui/batch.h"
+#include "tui/options.h"
+#include "tui/tui.h"
 
 #ifndef GCTOP_VERSION
 #define GCTOP_VERSION "0.1.0"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../model/error.h"
+#include "base/error.h"
 
 enum gt_mode {
 	GT_MODE_TUI = 0,   /* full-screen view (or the picker without -p) */

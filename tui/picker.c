@@ -1,12 +1,12 @@
-#include "picker.h"
+#include "tui/picker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/proc.h"
-#include "../model/clock.h"
-#include "../model/derive.h"
+#include "collectors/host/proc.h"
+#include "base/clock.h"
+#include "model/derive.h"
 
 /* Opening a JVM that is still starting waits (up to seconds) for its perf
  * data to be ready, and the picker must not freeze meanwhile: a process

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../collectors/target.h"
-#include "../model/sample.h"
+#include "collectors/target.h"
+#include "model/sample.h"
 
 enum gt_picker_sort {
 	GT_SORT_ALLOC = 0,   /* fastest allocator first: where garbage comes from */

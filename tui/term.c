@@ -1,6 +1,6 @@
-#include "term.h"
+#include "tui/term.h"
 
-#include "../model/quit.h"
+#include "base/quit.h"
 
 #include <ncurses.h>
 #include <string.h>
@@ -43,7 +43,7 @@ static void install(int sig, void (*fn)(int), int flags)
 int gt_term_open(void)
 {
 	/* No SA_RESTART: the signal must end the loop's poll() at once; the
-	 * flag (model/quit.h) also ends any collector's wait. */
+	 * flag (base/quit.h) also ends any collector's wait. */
 	gt_quit_install();
 	install(SIGWINCH, on_winch, 0);
 	/* A write to a terminal that went away must not kill us before the

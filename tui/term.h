@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 /* Set by the SIGWINCH handler, read and cleared by the loop. SIGINT,
- * SIGTERM and SIGHUP set the quit flag of model/quit.h. */
+ * SIGTERM and SIGHUP set the quit flag of base/quit.h. */
 extern volatile sig_atomic_t gt_term_resized;
 
 /* Installs the handlers (before initscr, so ncurses keeps its own away),

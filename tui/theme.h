@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "../views/pane.h"
+#include "views/pane.h"
 
 /* Colour only when the terminal has it and neither --no-color nor NO_COLOR
  * asks otherwise; 256-colour terminals get softer shades. UTF-8 glyphs only

@@ -3,8 +3,8 @@
 #ifndef GCTOP_TUI_TUI_H
 #define GCTOP_TUI_TUI_H
 
-#include "../model/error.h"
-#include "options.h"
+#include "base/error.h"
+#include "tui/options.h"
 
 /* Runs until the user quits or the terminal goes away. Returns an exit status
  * (enum gt_exit); on failure before the screen opened, err holds the sentence. */

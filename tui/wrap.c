@@ -1,4 +1,4 @@
-#include "wrap.h"
+#include "tui/wrap.h"
 
 #include <stdbool.h>
 #include <string.h>

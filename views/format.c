@@ -1,4 +1,4 @@
-#include "format.h"
+#include "views/format.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "../model/sample.h"
+#include "model/sample.h"
 
 /* 1536 -> "1.5 KiB"; binary units, 3 significant digits. */
 const char *gt_format_bytes(char *buf, size_t len, struct gt_u64 v);

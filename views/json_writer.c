@@ -1,11 +1,11 @@
-#include "json_writer.h"
+#include "views/json_writer.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../model/sanitize.h"
+#include "base/sanitize.h"
 
 /* json-c writes NaN and Infinity as bare words, which is not JSON: every
  * double goes through here, and so does every "n/a". */
@@ -22,7 +22,7 @@ static struct json_object *ju64(struct gt_u64 v)
 }
 
 /* Every string may come from the target: cleaned of control characters
- * and broken UTF-8 (model/sanitize.h), so the document is always valid
+ * and broken UTF-8 (base/sanitize.h), so the document is always valid
  * UTF-8 and prints safely. Cleaning never lengthens a string. */
 static struct json_object *jtext(const char *s)
 {

@@ -7,9 +7,9 @@
 
 #include <json-c/json.h>
 
-#include "../collectors/collector.h"
-#include "../model/allocators.h"
-#include "../model/derive.h"
+#include "model/list.h"
+#include "model/allocators.h"
+#include "model/derive.h"
 
 /* The object for one interval; the caller puts it. */
 struct json_object *gt_json_sample(const struct gt_target_info *info, const struct gt_derived *d);

@@ -10,10 +10,10 @@
 
 #include <ncurses.h>
 
-#include "../model/allocators.h"
-#include "../model/derive.h"
-#include "../model/history.h"
-#include "../model/sample.h"
+#include "model/allocators.h"
+#include "model/derive.h"
+#include "model/history.h"
+#include "model/sample.h"
 
 /* Attributes chosen once at start-up (tui/theme.c): colours where the
  * terminal and the user allow them, bold/reverse/dim otherwise. */

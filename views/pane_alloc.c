@@ -1,8 +1,8 @@
 /* Allocation: how fast the program makes garbage, and how much so far. */
 #include <stdio.h>
 
-#include "format.h"
-#include "pane.h"
+#include "views/format.h"
+#include "views/pane.h"
 
 /* title, rate, total, per operation; the graph only in rows beyond */
 #define ALLOC_NEED_ROWS 4

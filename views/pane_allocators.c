@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "pane.h"
+#include "views/format.h"
+#include "views/pane.h"
 
 /* Rows each section asks the layout for; longer lists scroll. */
 #define ALLOC_WANT_PER_SECTION 8

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "pane.h"
+#include "views/format.h"
+#include "views/pane.h"
 
 /* Below this width the generation column narrows to fit two panes side by
  * side on 80 columns. */

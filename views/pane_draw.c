@@ -7,12 +7,12 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "../model/sanitize.h"
-#include "pane.h"
+#include "base/sanitize.h"
+#include "views/pane.h"
 
 /* Converts UTF-8 text (which may come from the target's command line) to at
  * most max_cols display columns. The text is cleaned by the sanitiser every
- * writer uses (model/sanitize.h) first; what the locale still cannot show
+ * writer uses (base/sanitize.h) first; what the locale still cannot show
  * becomes '?'. */
 static int clip_wide(const char *text, int max_cols, wchar_t *out, int out_len)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "pane.h"
+#include "views/format.h"
+#include "views/pane.h"
 
 static const char *status_word(enum gt_view_status s)
 {

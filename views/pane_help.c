@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../tui/keys.h"
-#include "pane_help.h"
+#include "tui/keys.h"
+#include "views/pane_help.h"
 
 /* "  KEY     ": where a key's help starts, and its continuation lines. */
 #define HELP_TEXT_X 10

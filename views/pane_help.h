@@ -2,7 +2,7 @@
 #ifndef GCTOP_VIEWS_PANE_HELP_H
 #define GCTOP_VIEWS_PANE_HELP_H
 
-#include "pane.h"
+#include "views/pane.h"
 
 /* How many lines the help text has on a screen `width` columns wide (for
  * scrolling): long lines wrap. */

@@ -1,8 +1,8 @@
 /* Large objects: LOH/POH on .NET, the humongous estimate on G1, or why not. */
 #include <stdio.h>
 
-#include "format.h"
-#include "pane.h"
+#include "views/format.h"
+#include "views/pane.h"
 
 /* title and what lives there now, and how fast it is allocated, or the
  * one line that says why there is no figure */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "pane.h"
+#include "views/format.h"
+#include "views/pane.h"
 
 /* The legend and the figures flow across the lines under the bar, wrapping
  * where the next would not fit, so a narrow pane keeps every figure. */

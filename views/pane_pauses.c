@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "pane.h"
+#include "views/format.h"
+#include "views/pane.h"
 
 /* At 10% of wall time in pauses a service is visibly slowed; 5% is a warning. */
 static attr_t share_attr(const struct gt_theme *t, struct gt_f64 share)

@@ -2,9 +2,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../tui/picker.h"
-#include "format.h"
-#include "pane_picker.h"
+#include "tui/picker.h"
+#include "views/format.h"
+#include "views/pane_picker.h"
 
 /* The columns before PROGRAM, which takes the rest of the line. On a
  * narrow terminal the columns of the largest drop rank go first, as htop

@@ -2,8 +2,8 @@
 #ifndef GCTOP_VIEWS_PANE_PICKER_H
 #define GCTOP_VIEWS_PANE_PICKER_H
 
-#include "../tui/picker.h"
-#include "pane.h"
+#include "tui/picker.h"
+#include "views/pane.h"
 
 /* Draws into the whole of w; moves p->top so the selection is visible. */
 void gt_picker_draw(WINDOW *w, struct gt_picker *p, const struct gt_theme *t);

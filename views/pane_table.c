@@ -1,5 +1,5 @@
 /* The panes in screen order: pane N is toggled by key N. */
-#include "pane.h"
+#include "views/pane.h"
 
 const struct gt_pane_ops *const gt_panes[] = {
 	&gt_pane_header,

@@ -1,10 +1,10 @@
-#include "text_writer.h"
+#include "views/text_writer.h"
 
 #include <string.h>
 #include <time.h>
 
-#include "../model/sanitize.h"
-#include "format.h"
+#include "base/sanitize.h"
+#include "views/format.h"
 
 /* Each figure gets its own buffer: printf arguments are evaluated in no
  * fixed order, so a shared rotating buffer would be undefined. */
@@ -19,7 +19,7 @@ static const char *fig_dur(struct text_fig *f, struct gt_u64 v) { return gt_form
 static const char *fig_count(struct text_fig *f, struct gt_u64 v) { return gt_format_count(f->s, sizeof(f->s), v); }
 
 /* A string from the target, cleaned of escapes and broken UTF-8
- * (model/sanitize.h); one buffer per argument, as for figures. */
+ * (base/sanitize.h); one buffer per argument, as for figures. */
 struct text_str {
 	char s[1024];
 };

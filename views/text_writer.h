@@ -4,9 +4,9 @@
 
 #include <stdio.h>
 
-#include "../collectors/collector.h"
-#include "../model/allocators.h"
-#include "../model/derive.h"
+#include "model/list.h"
+#include "model/allocators.h"
+#include "model/derive.h"
 
 /* Returns 0, or -1 on a write error (errno set). */
 int gt_text_write_sample(FILE *out, const struct gt_target_info *info, const struct gt_derived *d);

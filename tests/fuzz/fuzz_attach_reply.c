@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/hotspot_attach.h"
+#include "collectors/hotspot/attach/hotspot_attach.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

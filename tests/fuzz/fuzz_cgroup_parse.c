@@ -1,4 +1,4 @@
-/* libFuzzer target for the cgroup text parsers (collectors/cgroup_parse.c).
+/* libFuzzer target for the cgroup text parsers (collectors/host/cgroup_parse.c).
  * Every parser sees the same bytes, since any file may come back in any
  * shape (a group deleted mid-read, a kernel with other fields); the results
  * are checked against what each parser promises. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/cgroup_parse.h"
+#include "collectors/host/cgroup_parse.h"
 
 static void require(int ok)
 {

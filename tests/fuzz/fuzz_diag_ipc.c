@@ -3,7 +3,7 @@
  * ProcessInfo version and as an error or session id. */
 #include <stdint.h>
 
-#include "../../collectors/diag_ipc_wire.h"
+#include "collectors/dotnet/ipc/diag_ipc_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

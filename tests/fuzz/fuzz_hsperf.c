@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/hotspot.h"
+#include "collectors/hotspot/hotspot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

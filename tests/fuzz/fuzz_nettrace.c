@@ -6,10 +6,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../collectors/dotnet_alloc.h"
-#include "../../collectors/dotnet_counters.h"
-#include "../../collectors/dotnet_gc_events.h"
-#include "../../collectors/nettrace.h"
+#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/dotnet_counters.h"
+#include "collectors/dotnet/dotnet_gc_events.h"
+#include "collectors/dotnet/nettrace/nettrace.h"
 
 static struct gt_dn_gc gc;
 static struct gt_dn_counters counters;

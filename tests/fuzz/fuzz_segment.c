@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/segment_reader.h"
+#include "segment/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -108,7 +108,11 @@ check(last["large_objects"] is not None and last["large_objects"]["bytes"] == t1
       "LOH %s vs GC.GetGCMemoryInfo gen3 %d" % (last["large_objects"] and last["large_objects"]["bytes"], t1["loh"]))
 check(last["large_objects"]["source"] == "loh", "large-object source is loh")
 frag = [x["fragmented_bytes"] for x in last["generations"]]
-check(frag == t1["frag"], "fragmentation per generation %s vs GC.GetGCMemoryInfo %s" % (frag, t1["frag"]))
+def gcs(x):
+    return [c["collections"] for c in x["generations"][:3]]
+check(frag == t1["frag"], "fragmentation per generation %s vs GC.GetGCMemoryInfo %s (gctop's collections then %s, at the window's start %s; "
+      "the runtime's last reports: %s)" % (frag, t1["frag"], gcs(last), gcs(first),
+      [(x["gc_index"], x["gc0"], x["gc1"], x["gc2"], x["frag"]) for x in t[-4:]]))
 if pinned:
     check(last["large_objects"]["pinned_bytes"] == t1["poh"] and t1["poh"] > 4 << 20,
           "POH %s vs GC.GetGCMemoryInfo gen4 %d" % (last["large_objects"]["pinned_bytes"], t1["poh"]))

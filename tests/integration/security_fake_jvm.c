@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../segment/gctop_segment.h"
+#include "segment/gctop_segment.h"
 
 static volatile sig_atomic_t quit, quitsig;
 

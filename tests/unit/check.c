@@ -1,4 +1,4 @@
-#include "check.h"
+#include "tests/unit/check.h"
 
 #include <stdarg.h>
 #include <stdio.h>

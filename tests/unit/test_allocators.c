@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../model/allocators.h"
-#include "check.h"
+#include "model/allocators.h"
+#include "tests/unit/check.h"
 
 static struct gt_alloc_snapshot a, b;
 static struct gt_alloc_derived out;

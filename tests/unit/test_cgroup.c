@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../collectors/cgroup.h"
-#include "../../collectors/cgroup_parse.h"
-#include "check.h"
+#include "collectors/host/cgroup.h"
+#include "collectors/host/cgroup_parse.h"
+#include "tests/unit/check.h"
 
 #define GROUP_LIMIT (256ull << 20)
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/cgroup_parse.h"
-#include "check.h"
+#include "collectors/host/cgroup_parse.h"
+#include "tests/unit/check.h"
 
 #define TEXT(s) (s), (sizeof(s) - 1)
 

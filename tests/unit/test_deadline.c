@@ -2,8 +2,8 @@
  * and no collector tick that only repeats the next sample's own poll. */
 #include <stdint.h>
 
-#include "../../tui/deadline.h"
-#include "check.h"
+#include "tui/deadline.h"
+#include "tests/unit/check.h"
 
 #define MS 1000000ull
 

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../model/derive.h"
-#include "check.h"
+#include "model/derive.h"
+#include "tests/unit/check.h"
 
 static struct gt_sample base_sample(uint64_t mono_ns)
 {

@@ -10,11 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../collectors/diag_ipc.h"
-#include "../../collectors/dotnet_proc.h"
-#include "../../collectors/dotnet_utf16.h"
-#include "../../collectors/proc.h"
-#include "check.h"
+#include "collectors/dotnet/ipc/diag_ipc.h"
+#include "collectors/dotnet/dotnet_proc.h"
+#include "base/utf16.h"
+#include "collectors/host/proc.h"
+#include "tests/unit/check.h"
 
 static void test_collect_tracing2_matches_the_reference_bytes(void)
 {

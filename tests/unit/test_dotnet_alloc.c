@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/diag_ipc_wire.h"
-#include "../../collectors/dotnet_alloc.h"
-#include "../../collectors/nettrace.h"
-#include "check.h"
+#include "collectors/dotnet/ipc/diag_ipc_wire.h"
+#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/nettrace/nettrace.h"
+#include "tests/unit/check.h"
 
 struct buf {
 	uint8_t d[4096];

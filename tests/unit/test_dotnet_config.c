@@ -1,8 +1,8 @@
 /* Reading GC settings from runtimeconfig.json text. */
 #include <string.h>
 
-#include "../../collectors/dotnet_config.h"
-#include "check.h"
+#include "collectors/dotnet/dotnet_config.h"
+#include "tests/unit/check.h"
 
 static void test_json_values(void)
 {

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../collectors/dotnet_counters.h"
-#include "../../collectors/dotnet_gc_events.h"
-#include "check.h"
+#include "collectors/dotnet/dotnet_counters.h"
+#include "collectors/dotnet/dotnet_gc_events.h"
+#include "tests/unit/check.h"
 
 /* GCStart_V2 of a background gen2 GC #10, reason AllocLarge (live capture) */
 static const uint8_t gc_start[26] = { 0x0a, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../views/format.h"
-#include "check.h"
+#include "views/format.h"
+#include "tests/unit/check.h"
 
 static void test_bytes(void)
 {

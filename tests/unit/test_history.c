@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/history.h"
-#include "check.h"
+#include "model/history.h"
+#include "tests/unit/check.h"
 
 static struct gt_history hist; /* large: keep it off the stack */
 

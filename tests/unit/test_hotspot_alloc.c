@@ -1,8 +1,8 @@
 /* The eden-delta allocation estimator on crafted counter sequences. */
 #include <string.h>
 
-#include "../../collectors/hotspot_alloc.h"
-#include "check.h"
+#include "collectors/hotspot/hotspot_alloc.h"
+#include "tests/unit/check.h"
 
 #define MiB (1024ull * 1024)
 

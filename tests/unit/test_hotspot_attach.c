@@ -2,8 +2,8 @@
  * each means for the user, and the /proc status fields attach relies on. */
 #include <string.h>
 
-#include "../../collectors/hotspot_attach.h"
-#include "check.h"
+#include "collectors/hotspot/attach/hotspot_attach.h"
+#include "tests/unit/check.h"
 
 static int parse(const char *text, struct gt_attach_reply *r)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/hotspot.h"
-#include "check.h"
+#include "collectors/hotspot/hotspot.h"
+#include "tests/unit/check.h"
 
 #define DATA_DIR "tests/data/hsperfdata/"
 #define MiB (1024ull * 1024)

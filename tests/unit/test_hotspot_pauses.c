@@ -1,8 +1,8 @@
 /* The HotSpot pause log: one entry per finished pause the tick saw. */
 #include <string.h>
 
-#include "../../collectors/hotspot.h"
-#include "check.h"
+#include "collectors/hotspot/hotspot.h"
+#include "tests/unit/check.h"
 
 static void test_log_counts_and_wraps(void)
 {

@@ -1,7 +1,7 @@
 /* The poll tick while a JVM collects: polls at set points of the interval
  * after each collection, then every quarter interval while one is late. */
-#include "../../collectors/hotspot.h"
-#include "check.h"
+#include "collectors/hotspot/hotspot.h"
+#include "tests/unit/check.h"
 
 #define MS 1000000ull
 

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../collectors/hsperf.h"
-#include "check.h"
+#include "collectors/hotspot/perfdata/hsperf.h"
+#include "tests/unit/check.h"
 
 #define DATA_DIR "tests/data/hsperfdata/"
 

@@ -7,8 +7,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../collectors/hsperf.h"
-#include "check.h"
+#include "collectors/hotspot/perfdata/hsperf.h"
+#include "tests/unit/check.h"
 
 #define FILE_SIZE 32768
 

@@ -6,8 +6,8 @@
 
 #include <json-c/json.h>
 
-#include "../../views/json_writer.h"
-#include "check.h"
+#include "views/json_writer.h"
+#include "tests/unit/check.h"
 
 static struct gt_target_info test_info(void)
 {

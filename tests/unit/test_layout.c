@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../tui/layout.h"
-#include "../../tui/wrap.h"
-#include "check.h"
+#include "tui/layout.h"
+#include "tui/wrap.h"
+#include "tests/unit/check.h"
 
 /* The panes gctop shows, with their real minimums (views/pane_*.c). */
 static const struct gt_layout_req real_panes[] = {

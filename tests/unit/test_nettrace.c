@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/nettrace.h"
-#include "check.h"
+#include "collectors/dotnet/nettrace/nettrace.h"
+#include "tests/unit/check.h"
 
 /* ---- a small stream writer ---- */
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tui/options.h"
-#include "check.h"
+#include "tui/options.h"
+#include "tests/unit/check.h"
 
 static int parse(struct gt_options *opt, struct gt_error *err, const char *line)
 {

@@ -9,13 +9,13 @@
 #include <json-c/json.h>
 #include <ncurses.h>
 
-#include "../../model/derive.h"
-#include "../../model/history.h"
-#include "../../tui/theme.h"
-#include "../../views/json_writer.h"
-#include "../../views/pane.h"
-#include "../../views/text_writer.h"
-#include "check.h"
+#include "model/derive.h"
+#include "model/history.h"
+#include "tui/theme.h"
+#include "views/json_writer.h"
+#include "views/pane.h"
+#include "views/text_writer.h"
+#include "tests/unit/check.h"
 
 #define MIB (1024ull * 1024ull)
 #define SEC 1000000000ull

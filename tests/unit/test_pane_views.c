@@ -6,14 +6,14 @@
 
 #include <ncurses.h>
 
-#include "../../tui/keys.h"
-#include "../../tui/layout.h"
-#include "../../tui/picker.h"
-#include "../../tui/theme.h"
-#include "../../views/pane.h"
-#include "../../views/pane_help.h"
-#include "../../views/pane_picker.h"
-#include "check.h"
+#include "tui/keys.h"
+#include "tui/layout.h"
+#include "tui/picker.h"
+#include "tui/theme.h"
+#include "views/pane.h"
+#include "views/pane_help.h"
+#include "views/pane_picker.h"
+#include "tests/unit/check.h"
 
 static struct gt_history hist;
 static struct gt_derived derived;

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../collectors/proc.h"
-#include "check.h"
+#include "collectors/host/proc.h"
+#include "tests/unit/check.h"
 
 #define CHILD_TOUCH_BYTES (64u << 20)
 

@@ -1,4 +1,4 @@
-/* The path walks under a target's root (collectors/safe_path.c): links are
+/* The path walks under a target's root (collectors/host/safe_path.c): links are
  * never followed, ".." never leaves the root, creation and removal stay in
  * the directory that was checked. Both openat2 and the fallback walk. */
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../../collectors/safe_path.h"
-#include "check.h"
+#include "collectors/host/safe_path.h"
+#include "tests/unit/check.h"
 
 static char dir[64];
 

@@ -2,8 +2,8 @@
  * .NET process could put in its main class, flags or names. */
 #include <string.h>
 
-#include "../../model/sanitize.h"
-#include "check.h"
+#include "base/sanitize.h"
+#include "tests/unit/check.h"
 
 static char out_buf[256];
 

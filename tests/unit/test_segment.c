@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../collectors/segment_reader.h"
-#include "../../segment/publish.h"
-#include "check.h"
+#include "segment/reader.h"
+#include "segment/publish.h"
+#include "tests/unit/check.h"
 
 static char dir[64];
 static struct gt_segment_reading reading; /* large: off the stack */

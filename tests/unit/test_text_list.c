@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/collector.h"
-#include "../../views/text_writer.h"
-#include "check.h"
+#include "collectors/backend.h"
+#include "views/text_writer.h"
+#include "tests/unit/check.h"
 
 static char *list_text(const struct gt_list *l)
 {

@@ -1,4 +1,4 @@
-/* Bounded waits (model/wait.h): one deadline for a whole exchange however
+/* Bounded waits (base/wait.h): one deadline for a whole exchange however
  * the peer dribbles, and a quit request ends any wait at once. */
 #include <fcntl.h>
 #include <poll.h>
@@ -8,10 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../model/clock.h"
-#include "../../model/quit.h"
-#include "../../model/wait.h"
-#include "check.h"
+#include "base/clock.h"
+#include "base/quit.h"
+#include "base/wait.h"
+#include "tests/unit/check.h"
 
 static int sv[2];
 

@@ -1,0 +1,28 @@
+/* Errors that reach the user: one sentence and a documented exit status.
+ * The statuses are listed in man/gctop.1 (EXIT STATUS) and gctop --help. */
+#ifndef GCTOP_BASE_ERROR_H
+#define GCTOP_BASE_ERROR_H
+
+enum gt_exit {
+	GT_EXIT_OK = 0,
+	GT_EXIT_FAILURE = 1,       /* anything not listed below (out of memory, I/O error) */
+	GT_EXIT_USAGE = 2,         /* bad command line */
+	GT_EXIT_NO_PROCESS = 3,    /* no such process */
+	GT_EXIT_NOT_RUNTIME = 4,   /* the process is not a JVM or .NET process gctop can read */
+	GT_EXIT_PERMISSION = 5,    /* the process or its data belongs to another user */
+	GT_EXIT_NO_DATA = 6,       /* the runtime publishes no data (-XX:-UsePerfData, diagnostics off) */
+	GT_EXIT_BAD_DATA = 7,      /* the runtime's data is malformed, truncated or unsafe to read */
+	GT_EXIT_TARGET_EXITED = 8, /* the target exited while gctop was watching it */
+	GT_EXIT_TIMEOUT = 9,       /* the target did not become readable in time (still starting) */
+};
+
+struct gt_error {
+	enum gt_exit code;
+	char msg[512];
+};
+
+/* Sets err (if not NULL) and returns -1, so callers can `return gt_fail(...)`. */
+int gt_fail(struct gt_error *err, enum gt_exit code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,30 @@
+/* The one quit flag: set by the SIGINT/SIGTERM/SIGHUP handler, read by the
+ * screen loop, the batch loop and every collector wait (base/wait.h), so a
+ * collector blocked on a slow target ends as soon as the user asks. It
+ * lives below collectors/ and tui/ so both can see it. */
+#ifndef GCTOP_BASE_QUIT_H
+#define GCTOP_BASE_QUIT_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+/* 0, the number of the signal that asked gctop to quit, or -1 for a key. */
+extern volatile sig_atomic_t gt_quit_signal;
+
+/* Marks a quit asked by key (the flag is then -1), so the teardown's
+ * exchanges (StopTracing) do not wait for answers either. */
+void gt_quit_by_key(void);
+
+/* The handler: only sets the flag (async-signal-safe). */
+void gt_quit_on_signal(int sig);
+
+/* Installs gt_quit_on_signal for SIGINT, SIGTERM and SIGHUP without
+ * SA_RESTART, so a blocked poll() returns EINTR at once. */
+void gt_quit_install(void);
+
+static inline bool gt_quit_requested(void)
+{
+	return gt_quit_signal != 0;
+}
+
+#endif

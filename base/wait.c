@@ -1,0 +1,114 @@
+#include "base/wait.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <time.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/quit.h"
+
+uint64_t gt_wait_deadline_in_ms(unsigned ms)
+{
+	return gt_mono_ns() + (uint64_t)ms * 1000000ull;
+}
+
+static void quit_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+int gt_wait_poll(struct pollfd *fds, nfds_t n, uint64_t deadline_ns)
+{
+	sigset_t quit, orig;
+	quit_signals(&quit);
+	sigprocmask(SIG_BLOCK, &quit, &orig);
+	int r;
+	uint64_t now = gt_mono_ns();
+	if (gt_quit_requested()) {
+		r = GT_WAIT_QUIT;
+	} else if (deadline_ns != GT_WAIT_NEVER && now >= deadline_ns) {
+		r = GT_WAIT_TIMEOUT;
+	} else {
+		uint64_t left = deadline_ns - now;
+		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
+		r = ppoll(fds, n, deadline_ns == GT_WAIT_NEVER ? NULL : &ts, &orig);
+		if (r == 0)
+			r = GT_WAIT_TIMEOUT;
+		else if (r < 0)
+			r = errno != EINTR ? GT_WAIT_ERROR : gt_quit_requested() ? GT_WAIT_QUIT : GT_WAIT_SIGNAL;
+	}
+	int e = errno;
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	errno = e;
+	return r;
+}
+
+enum gt_wait_result gt_wait_fd(int fd, short events, uint64_t deadline_ns)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = events };
+		int r = gt_wait_poll(&p, fd >= 0 ? 1 : 0, deadline_ns);
+		if (r > 0)
+			return GT_WAIT_READY;
+		if (r != GT_WAIT_SIGNAL)
+			return (enum gt_wait_result)r;
+	}
+}
+
+int gt_wait_interrupted(struct gt_error *err)
+{
+	return gt_fail(err, GT_EXIT_OK, "interrupted");
+}
+
+enum gt_wait_result gt_wait_sleep(uint64_t deadline_ns)
+{
+	enum gt_wait_result r = gt_wait_fd(-1, 0, deadline_ns);
+	return r == GT_WAIT_READY ? GT_WAIT_TIMEOUT : r;
+}
+
+enum gt_wait_result gt_wait_read_all(int fd, void *buf, size_t n, uint64_t deadline_ns)
+{
+	char *p = buf;
+	while (n > 0) {
+		ssize_t r = recv(fd, p, n, MSG_DONTWAIT);
+		if (r < 0 && errno == ENOTSOCK)
+			r = read(fd, p, n);
+		if (r > 0) {
+			p += r;
+			n -= (size_t)r;
+			continue;
+		}
+		if (r == 0)
+			return GT_WAIT_CLOSED;
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			return errno == ECONNRESET ? GT_WAIT_CLOSED : GT_WAIT_ERROR;
+		enum gt_wait_result w = gt_wait_fd(fd, POLLIN, deadline_ns);
+		if (w != GT_WAIT_READY)
+			return w;
+	}
+	return GT_WAIT_READY;
+}
+
+enum gt_wait_result gt_wait_write_all(int fd, const void *buf, size_t n, uint64_t deadline_ns)
+{
+	const char *p = buf;
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			return errno == EPIPE || errno == ECONNRESET ? GT_WAIT_CLOSED : GT_WAIT_ERROR;
+		enum gt_wait_result r = gt_wait_fd(fd, POLLOUT, deadline_ns);
+		if (r != GT_WAIT_READY)
+			return r;
+	}
+	return GT_WAIT_READY;
+}

@@ -1,0 +1,51 @@
+/* Bounded waits on a target's descriptors. Every exchange with a target
+ * (diagnostics IPC, attach) gets one absolute CLOCK_MONOTONIC deadline for
+ * the whole transaction, not a timeout per byte: a target that dribbles one
+ * byte a second cannot stretch it. Each wait also ends at once on a quit
+ * request (base/quit.h): the quit signals are blocked while the flag is
+ * checked and let in only inside ppoll(), so one landing just before the
+ * wait cannot be missed. */
+#ifndef GCTOP_BASE_WAIT_H
+#define GCTOP_BASE_WAIT_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+/* No deadline: wait for the descriptors or a signal only. */
+#define GT_WAIT_NEVER UINT64_MAX
+
+enum gt_wait_result {
+	GT_WAIT_READY = 0,     /* the descriptor is ready (or in error: the next call says) */
+	GT_WAIT_TIMEOUT = -1,  /* the deadline passed */
+	GT_WAIT_QUIT = -2,     /* the user asked gctop to quit */
+	GT_WAIT_CLOSED = -3,   /* read_all: the peer closed; write_all: the peer is gone */
+	GT_WAIT_ERROR = -4,    /* another error; errno says */
+	GT_WAIT_SIGNAL = -5,   /* gt_wait_poll only: another signal (SIGWINCH) came */
+};
+
+/* poll() until the deadline (GT_WAIT_NEVER: none) or quit: the number of
+ * ready descriptors (> 0), or a gt_wait_result. */
+int gt_wait_poll(struct pollfd *fds, nfds_t n, uint64_t deadline_ns);
+
+/* The deadline `ms` milliseconds from now. */
+uint64_t gt_wait_deadline_in_ms(unsigned ms);
+
+/* Waits until fd is ready for `events` (POLLIN, POLLOUT), the deadline
+ * passes or quit is requested. */
+enum gt_wait_result gt_wait_fd(int fd, short events, uint64_t deadline_ns);
+
+/* Sleeps until the deadline or a quit request: GT_WAIT_TIMEOUT or GT_WAIT_QUIT. */
+enum gt_wait_result gt_wait_sleep(uint64_t deadline_ns);
+
+/* Sets err for a wait ended by a quit request: status 0 (an interrupt is
+ * success, see EXIT STATUS) and no sentence worth printing. Returns -1. */
+int gt_wait_interrupted(struct gt_error *err);
+
+/* Exactly n bytes from / to a non-blocking descriptor by the deadline. */
+enum gt_wait_result gt_wait_read_all(int fd, void *buf, size_t n, uint64_t deadline_ns);
+enum gt_wait_result gt_wait_write_all(int fd, const void *buf, size_t n, uint64_t deadline_ns);
+
+#endif

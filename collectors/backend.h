@@ -1,0 +1,75 @@
+/* The one small interface every runtime backend implements.
+ *
+ * A runtime backend (HotSpot perf data in collectors/hotspot/, .NET
+ * diagnostics IPC and EventPipe in collectors/dotnet/) knows how to
+ * recognise its processes, open one, and fill the runtime part of a sample.
+ * Process and container figures are filled by collectors/host/ for every
+ * runtime alike; collectors/target.c composes the three. Views never see
+ * this interface. ("Collector" alone means a garbage collector: the GC's
+ * own collectors are struct gt_collector_stat in the sample.) */
+#ifndef GCTOP_COLLECTORS_BACKEND_H
+#define GCTOP_COLLECTORS_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/error.h"
+#include "model/list.h"
+#include "model/sample.h"
+
+struct gt_backend; /* private to each runtime backend */
+struct gt_alloc_snapshot;
+
+enum gt_probe {
+	GT_PROBE_NO = 0,     /* not this runtime */
+	GT_PROBE_YES = 1,    /* this runtime, and its data can be read */
+	GT_PROBE_ERROR = -1, /* this runtime, but it cannot be read: err says why */
+};
+
+struct gt_backend_ops {
+	const char *name;
+
+	/* Is pid a process of this runtime? Must not touch the target. */
+	enum gt_probe (*probe)(pid_t pid, struct gt_error *err);
+
+	/* Opens pid and fills the runtime part of info. May wait, bounded, for a
+	 * runtime that is still starting (GT_EXIT_TIMEOUT after that). */
+	struct gt_backend *(*open)(pid_t pid, struct gt_target_info *info, struct gt_error *err);
+
+	/* How long until poll() wants to run again (0: never; NULL: never),
+	 * e.g. for an estimator that must see every eden fill. Asked again after
+	 * every poll, so a backend can slow down while its target is idle. */
+	uint64_t (*poll_interval_ns)(const struct gt_backend *c);
+
+	/* A descriptor the main loop should wait on (event stream), or -1. */
+	int (*wait_fd)(const struct gt_backend *c);
+
+	/* Cheap work between samples: called after each poll interval and whenever
+	 * wait_fd is readable. May be NULL. */
+	void (*poll)(struct gt_backend *c, uint64_t now_ns);
+
+	/* Fills the runtime fields of out (others are left untouched).
+	 * Returns 0, or -1 with err set; GT_EXIT_TARGET_EXITED when it is gone. */
+	int (*sample)(struct gt_backend *c, struct gt_sample *out, struct gt_error *err);
+
+	void (*close)(struct gt_backend *c);
+
+	/* Appends every process of this runtime the user can see. Never fails as
+	 * a whole: unreadable processes are skipped. May be NULL. */
+	void (*list)(struct gt_list *out);
+
+	/* Allocation sampling; NULL where the runtime has none. Called only on the
+	 * user's explicit request (--allocators, key a), because it may load code
+	 * into the target (HotSpot: the JVMTI agent). packages: the runtime's own
+	 * namespace prefixes, comma-separated, or NULL for the default. */
+	int (*enable_allocators)(struct gt_backend *c, const char *packages, struct gt_error *err);
+	void (*disable_allocators)(struct gt_backend *c);
+	/* The newest site tables, or NULL while sampling is off. */
+	const struct gt_alloc_snapshot *(*allocators)(const struct gt_backend *c);
+};
+
+/* The registry: every runtime gctop knows, in probe order, NULL-terminated. */
+extern const struct gt_backend_ops *const gt_backends[];
+
+#endif

@@ -1,0 +1,624 @@
+/* The .NET collector: one EventPipe session per watched process over the
+ * diagnostics IPC socket, carrying the GC events (DotNETRuntime, GC keyword,
+ * Informational) and the runtime's counters, parsed as they stream in.
+ *
+ * Collections per generation are counted like GC.CollectionCount: a gen2 GC
+ * counts for gen0 and gen1 too. The per-collector entries ("gen0", "gen1",
+ * "gen2") count GCs by their condemned generation instead. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/wait.h"
+#include "collectors/backend.h"
+#include "collectors/dotnet/ipc/diag_ipc.h"
+#include "model/allocators.h"
+#include "collectors/backend.h"
+#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/dotnet_info.h"
+#include "collectors/dotnet/dotnet_counters.h"
+#include "collectors/dotnet/dotnet_gc_events.h"
+#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/nettrace/nettrace.h"
+
+#define IPC_TIMEOUT_MS 2000
+#define SESSION_BUFFER_MB 16
+/* The EventCounters interval (seconds, as text for the provider arguments:
+ * the same as dotnet-counters', since sessions share the shortest one). */
+#define COUNTER_INTERVAL "1"
+#define READ_BUDGET (4u << 20)
+
+struct gt_backend {
+	pid_t pid;
+	char socket_path[GT_DIAG_PATH_MAX];
+	int fd;
+	uint64_t session_id;
+	struct gt_nettrace *parser;
+	bool ended;              /* the runtime closed the stream */
+	bool failed;
+	enum gt_exit fail_code;
+	char fail_msg[300];
+	bool have_offset;
+	int64_t clock_offset;    /* monotonic ns minus event timestamp */
+	bool same_clock;         /* same time namespace: the offset is 0, not learned */
+	struct gt_u64 hard_limit;   /* the GC heap hard limit, configured or by default */
+	struct gt_dn_gc gc;
+	struct gt_dn_counters counters;
+	uint64_t dropped_before;  /* lost in sessions this one replaced */
+	int runtime_major;
+	struct gt_dn_alloc *alloc;           /* allocation sampling, when on */
+	struct gt_alloc_snapshot *alloc_snap;
+};
+
+static const char RUNTIME_PROVIDER[] = "Microsoft-Windows-DotNETRuntime";
+static const char RUNDOWN_PROVIDER[] = "Microsoft-Windows-DotNETRuntimeRundown";
+
+static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
+{
+	struct gt_backend *c = ctx;
+	c->gc.qpc_freq = t->qpc_freq;
+	c->counters.qpc_freq = t->qpc_freq;
+	c->gc.pointer_size = t->pointer_size;
+	if (c->alloc)
+		gt_dn_alloc_set_pointer_size(c->alloc, t->pointer_size);
+}
+
+static void on_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+	struct gt_backend *c = ctx;
+	if (c->alloc)
+		gt_dn_alloc_stack(c->alloc, id, ips, size);
+}
+
+static void on_sequence_point(void *ctx)
+{
+	struct gt_backend *c = ctx;
+	if (c->alloc)
+		gt_dn_alloc_sequence_point(c->alloc);
+}
+
+/* Method names for the sampler: loads in the live session, and the rundown
+ * session's end enumeration (DCStop/DCEnd, and DCStart where a runtime
+ * sends it, share the load events' layout). */
+static bool alloc_method_event(struct gt_backend *c, const struct gt_nettrace_event *e)
+{
+	if (!c->alloc)
+		return false;
+	const char *prov = e->meta->provider;
+	uint32_t id = e->meta->event_id;
+	if ((strcmp(prov, RUNTIME_PROVIDER) == 0 && id == GT_DN_EV_METHOD_LOAD_VERBOSE) ||
+	    (strcmp(prov, RUNDOWN_PROVIDER) == 0 &&
+	     (id == GT_DN_EV_METHOD_LOAD_VERBOSE || id == GT_DN_EV_METHOD_DC_END_VERBOSE))) {
+		gt_dn_alloc_method(c->alloc, e->payload, e->payload_len);
+		return true;
+	}
+	return false;
+}
+
+static void on_event(void *ctx, const struct gt_nettrace_event *e)
+{
+	struct gt_backend *c = ctx;
+	if (c->gc.qpc_freq == 1000000000 && !c->same_clock) {
+		/* Timestamps are CLOCK_MONOTONIC on Linux, but the clock of a time
+		 * namespace may be offset: learn the offset from arrival times. */
+		int64_t off;
+		/* a hostile timestamp must not overflow the difference */
+		if (__builtin_sub_overflow((int64_t)gt_mono_ns(), e->timestamp, &off))
+			off = INT64_MAX;
+		if (!c->have_offset || off < c->clock_offset) {
+			c->clock_offset = off;
+			c->have_offset = true;
+		}
+	}
+	if (alloc_method_event(c, e))
+		return;
+	if (c->alloc && strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
+		gt_dn_alloc_event(c->alloc, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
+	if (strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
+		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
+	else
+		gt_dn_counters_event(&c->counters, e);
+}
+
+/* ---- probe ---- */
+
+static bool diagnostics_disabled(pid_t pid)
+{
+	char v[16];
+	return (gt_dotnet_proc_getenv(pid, "DOTNET_EnableDiagnostics", v, sizeof(v)) == 0 && strcmp(v, "0") == 0) ||
+	       (gt_dotnet_proc_getenv(pid, "COMPlus_EnableDiagnostics", v, sizeof(v)) == 0 && strcmp(v, "0") == 0) ||
+	       (gt_dotnet_proc_getenv(pid, "DOTNET_EnableDiagnostics_IPC", v, sizeof(v)) == 0 && strcmp(v, "0") == 0);
+}
+
+static enum gt_probe dotnet_probe(pid_t pid, struct gt_error *err)
+{
+	char path[GT_DIAG_PATH_MAX];
+	struct gt_error ferr = { 0 };
+	int found = gt_diag_find_socket(pid, path, sizeof(path), &ferr);
+	if (found == 0)
+		return GT_PROBE_YES;
+	if (gt_dotnet_proc_maps_coreclr(pid) != 1) {
+		if (found < 0) {
+			if (err)
+				*err = ferr;
+			return GT_PROBE_ERROR;
+		}
+		return GT_PROBE_NO;
+	}
+	if (found < 0) {
+		if (err)
+			*err = ferr;
+		return GT_PROBE_ERROR;
+	}
+	if (diagnostics_disabled(pid)) {
+		gt_fail(err, GT_EXIT_NO_DATA,
+			".NET process %d runs with DOTNET_EnableDiagnostics=0, so it has no diagnostics socket; "
+			"restart it without that setting to watch it", (int)pid);
+		return GT_PROBE_ERROR;
+	}
+	/* A runtime still starting has not made its socket yet: open waits. */
+	return GT_PROBE_YES;
+}
+
+/* ---- open ---- */
+
+static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
+{
+	/* Up to 3 s for a runtime that is still starting. */
+	for (int i = 0; i < 30; i++) {
+		int rc = gt_diag_find_socket(pid, path, size, err);
+		if (rc <= 0)
+			return rc;
+		if (kill(pid, 0) != 0 && errno == ESRCH)
+			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d exited before gctop could attach", (int)pid);
+		if (gt_wait_sleep(gt_wait_deadline_in_ms(100)) == GT_WAIT_QUIT)
+			return gt_wait_interrupted(err);
+	}
+	if (diagnostics_disabled(pid))
+		return gt_fail(err, GT_EXIT_NO_DATA,
+			       ".NET process %d runs with DOTNET_EnableDiagnostics=0, so it has no diagnostics socket; "
+			       "restart it without that setting to watch it", (int)pid);
+	return gt_fail(err, GT_EXIT_TIMEOUT,
+		       ".NET process %d has no diagnostics socket in its TMPDIR after 3 seconds; "
+		       "if it runs in a container, run gctop as root on the host", (int)pid);
+}
+
+/* gctop's one session: the GC events and counters, and while sampling
+ * also stacks, method loads (Verbose) and the allocation events. */
+static int start_session(struct gt_backend *c, struct gt_error *err)
+{
+	uint64_t keywords = GT_DN_KEYWORD_GC;
+	uint32_t level = 4;
+	struct gt_diag_session_opts opts = { 0, false };
+	if (c->alloc) {
+		/* MethodLoadVerbose, with the names, needs Verbose; Verbose with
+		 * the GC keyword is also what AllocationTick needs on 8 and 9. */
+		keywords |= GT_DN_KEYWORD_JIT;
+		if (c->runtime_major >= 10)
+			keywords |= GT_DN_KEYWORD_ALLOCATION_SAMPLING;
+		level = 5;
+		opts.stacks = true;
+	}
+	struct gt_diag_provider providers[] = {
+		{ RUNTIME_PROVIDER, keywords, level, NULL },
+		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+	};
+	size_t n = sizeof(providers) / sizeof(providers[0]);
+	c->fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, &opts,
+					     providers, n, &c->session_id, err);
+	if (c->fd < 0)
+		return -1;
+	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
+	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
+	c->parser = gt_nettrace_new(&cb);
+	if (!c->parser) {
+		close(c->fd);
+		c->fd = -1;
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	}
+	gt_nettrace_set_stack_callbacks(c->parser, on_stack, on_sequence_point);
+	c->ended = false;
+	return 0;
+}
+
+static void stop_session(struct gt_backend *c)
+{
+	/* StopTracing goes on a new connection (the runtime ignores commands on
+	 * the streaming one); closing the stream alone also ends the session,
+	 * which is what happens when gctop is killed. */
+	if (c->fd >= 0) {
+		if (!c->ended)
+			gt_diag_stop_tracing(c->socket_path, 500, c->session_id);
+		close(c->fd);
+		c->fd = -1;
+	}
+	if (c->parser)
+		c->dropped_before += gt_nettrace_stats(c->parser)->dropped;
+	gt_nettrace_free(c->parser);
+	c->parser = NULL;
+	/* A pause cut in half by the restart is not measured. */
+	gt_dn_gc_forget_suspensions(&c->gc);
+}
+
+/* The target's CLOCK_MONOTONIC is gctop's when both are in one time
+ * namespace (the kernel's handle for it is the same inode). */
+static bool same_time_namespace(pid_t pid)
+{
+	char path[64];
+	struct stat self, target;
+	snprintf(path, sizeof(path), "/proc/%d/ns/time", (int)pid);
+	return stat("/proc/self/ns/time", &self) == 0 && stat(path, &target) == 0 &&
+	       self.st_ino == target.st_ino && self.st_dev == target.st_dev;
+}
+
+static struct gt_backend *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
+{
+	struct gt_backend *c = calloc(1, sizeof(*c));
+	if (!c) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	c->pid = pid;
+	c->fd = -1;
+	if (wait_for_socket(pid, c->socket_path, sizeof(c->socket_path), err) != 0)
+		goto fail;
+	struct gt_diag_process_info pi;
+	if (gt_diag_process_info(pid, c->socket_path, IPC_TIMEOUT_MS, &pi, err) != 0)
+		goto fail;
+	gt_dn_fill_info(pid, &pi, info);
+	c->hard_limit = info->heap_max_bytes;
+
+	c->runtime_major = gt_diag_runtime_major(pi.runtime_version);
+
+	gt_dn_gc_init(&c->gc, 1000000000);
+	gt_dn_counters_init(&c->counters);
+	/* seen on 8.0: a first alloc-rate increment of everything since start */
+	c->counters.first_poll_whole = c->runtime_major >= 9;
+	c->same_clock = same_time_namespace(pid);
+	c->have_offset = c->same_clock;
+	if (start_session(c, err) != 0)
+		goto fail;
+	return c;
+fail:
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+	return NULL;
+}
+
+/* ---- streaming ---- */
+
+static int dotnet_wait_fd(const struct gt_backend *c)
+{
+	return c->ended || c->failed ? -1 : c->fd;
+}
+
+static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
+{
+	(void)now_ns;
+	if (c->ended || c->failed)
+		return;
+	static uint8_t buf[65536];
+	size_t total = 0;
+	/* A budget per call keeps the main loop responsive under a flood. */
+	while (total < READ_BUDGET) {
+		ssize_t n = read(c->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break; /* EAGAIN: drained */
+		if (n == 0) {
+			c->ended = true;
+			break;
+		}
+		total += (size_t)n;
+		int rc = gt_nettrace_feed(c->parser, buf, (size_t)n);
+		if (rc < 0) {
+			c->failed = true;
+			c->fail_code = GT_EXIT_BAD_DATA;
+			snprintf(c->fail_msg, sizeof(c->fail_msg), "the EventPipe stream of process %d is unreadable: %s",
+				 (int)c->pid, gt_nettrace_error(c->parser));
+			break;
+		}
+		if (rc == 1) {
+			c->ended = true;
+			break;
+		}
+	}
+}
+
+/* ---- sample ---- */
+
+static void set_generation(struct gt_sample *out, unsigned i, const char *name)
+{
+	snprintf(out->generations[i].name, sizeof(out->generations[i].name), "%s", name);
+}
+
+/* How far apart two counter groups' polls of one tick can be written (they
+ * share the runtime's polling thread). */
+/* a + b, held at the int64 range: the target's timestamps are hostile. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+#define SAME_TICK_NS 100000000LL
+
+/* Allocation: the runtime's cumulative counter as of one of its polls, with
+ * the poll before, so that rates divide by the runtime's own intervals.
+ * Requests come from another counter group, polled on the same tick but
+ * written separately: both are read as of the last poll the requests have
+ * reached, so that bytes per request divide figures of one window. */
+static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
+{
+	const struct gt_dn_counters *k = &c->counters;
+	if (!c->have_offset || !k->have_alloc || k->qpc_freq != 1000000000)
+		return;
+	int64_t req_ts, ts, prev_ts;
+	uint64_t req, total, prev_total;
+	bool have_req = gt_dn_series_nth(&k->requests, 0, &req_ts, &req);
+	unsigned age = 0;
+	while (have_req && gt_dn_series_nth(&k->alloc_polls, age + 2, &ts, &total) &&
+	       gt_dn_series_nth(&k->alloc_polls, age, &ts, &total) && ts > sat_add(req_ts, SAME_TICK_NS))
+		age++;
+	if (!gt_dn_series_nth(&k->alloc_polls, age, &ts, &total))
+		return;
+	if (!gt_dn_series_nth(&k->alloc_polls, age + 1, &prev_ts, &prev_total)) {
+		prev_ts = ts;
+		prev_total = total;
+	}
+	gt_u64_set(&out->alloc_bytes_total, total);
+	out->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	/* hostile timestamps: no signed overflow, and a time before the
+	 * clock's start is no time */
+	int64_t at = sat_add(ts, c->clock_offset), prev_at = sat_add(prev_ts, c->clock_offset);
+	out->alloc_at.valid = at >= 0 && prev_at >= 0;
+	out->alloc_at.ns = (uint64_t)at;
+	out->alloc_at.prev_ns = (uint64_t)prev_at;
+	out->alloc_at.prev_total = prev_total;
+	if (have_req && gt_dn_series_at(&k->requests, ts, &req)) {
+		gt_u64_set(&out->ops_total, req);
+		out->ops_name = "requests";
+	}
+}
+
+/* Pauses, timed one by one from the suspension events. */
+static void fill_pauses(struct gt_dn_gc *g, struct gt_sample *out)
+{
+	gt_u64_set(&out->pause_total_ns, g->pause_total_ns);
+	if (g->have_pause)
+		gt_u64_set(&out->last_pause_ns, g->last_pause_ns);
+	gt_u64_set(&out->pause_max_ns, gt_dn_gc_take_window_max(g));
+	out->pause_log.valid = true;
+	out->pause_log.count = g->pause_count;
+	memcpy(out->pause_log.ns, g->pause_log, sizeof(out->pause_log.ns));
+}
+
+static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *err)
+{
+	dotnet_poll(c, 0);
+	if (c->failed)
+		return gt_fail(err, c->fail_code, "%s", c->fail_msg);
+	if (c->ended) {
+		if (kill(c->pid, 0) != 0 && errno == ESRCH)
+			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)c->pid);
+		return gt_fail(err, GT_EXIT_NO_DATA, "process %d ended gctop's EventPipe session (is the runtime shutting down?)",
+			       (int)c->pid);
+	}
+	struct gt_dn_gc *g = &c->gc;
+	struct gt_dn_counters *k = &c->counters;
+
+	fill_alloc(c, out);
+
+	/* generations, youngest first */
+	static const char *const names[] = { "gen0", "gen1", "gen2", "loh", "poh" };
+	out->n_generations = 5;
+	const uint64_t *by_depth = g->by_depth;
+	uint64_t fragmented[5];
+	bool have_fragmented = gt_dn_frag_latest(&g->frag, fragmented);
+	for (unsigned i = 0; i < 5; i++) {
+		set_generation(out, i, names[i]);
+		if (i < 3) {
+			uint64_t n = 0;
+			for (int d = (int)i; d < 3; d++)
+				n += by_depth[d];
+			gt_u64_set(&out->generations[i].collections, n);
+		}
+		/* The counters' sizes stand in until the first GC event arrives. */
+		if (g->have_heap && (i < 4 || g->heap.has_poh))
+			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
+		else if (k->size_valid[i])
+			gt_u64_set(&out->generations[i].used_bytes, k->size[i]);
+		if (have_fragmented)
+			gt_u64_set(&out->generations[i].fragmented_bytes, fragmented[i]);
+	}
+	out->n_collectors = 3;
+	for (unsigned d = 0; d < 3; d++) {
+		snprintf(out->collectors[d].name, sizeof(out->collectors[d].name), "%s", names[d]);
+		gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
+	}
+	if (g->have_reason)
+		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
+	out->gc_in_progress = gt_dn_gc_suspended(g) || g->background_running;
+	if (g->have_history && g->history.num_heaps > 0)
+		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
+
+	fill_pauses(g, out);
+
+	/* large and pinned objects, heap */
+	if (out->generations[3].used_bytes.valid) {
+		out->large_bytes = out->generations[3].used_bytes;
+		out->large_source = "loh";
+		if (g->have_loh_alloc)
+			gt_u64_set(&out->large_alloc_bytes_total, g->loh_alloc_total);
+	} else {
+		out->large_unavailable = "the runtime has not reported its heap yet";
+	}
+	out->pinned_bytes = out->generations[4].used_bytes;
+	uint64_t used = 0;
+	bool used_valid = true;
+	for (unsigned i = 0; i < 5; i++) {
+		used += out->generations[i].used_bytes.value;
+		used_valid = used_valid && out->generations[i].used_bytes.valid;
+	}
+	if (used_valid)
+		gt_u64_set(&out->heap_used_bytes, used);
+	if (g->have_committed)
+		gt_u64_set(&out->heap_committed_bytes, g->committed);
+	else if (k->have_committed)
+		gt_u64_set(&out->heap_committed_bytes, k->committed);
+
+	if (c->hard_limit.valid) {
+		out->gc_hard_limit_bytes = c->hard_limit;
+		out->heap_max_bytes = c->hard_limit;
+	}
+	gt_u64_set(&out->dropped_events, c->dropped_before + gt_nettrace_stats(c->parser)->dropped);
+	if (c->alloc && c->alloc_snap)
+		gt_dn_alloc_snapshot(c->alloc, out->mono_ns ? out->mono_ns : gt_mono_ns(), c->alloc_snap);
+	return 0;
+}
+
+/* ---- close ---- */
+
+static void dotnet_close(struct gt_backend *c)
+{
+	if (!c)
+		return;
+	stop_session(c);
+	gt_dn_alloc_free(c->alloc);
+	free(c->alloc_snap);
+	free(c);
+}
+
+/* ---- allocation sampling ---- */
+
+#define RUNDOWN_TIMEOUT_MS 5000
+
+/* Names the methods compiled before sampling starts: EventPipe enumerates
+ * them only when a session with rundown ends, so a session with nothing but
+ * rundown is opened and stopped at once, and its stream read to the end. */
+static void harvest_rundown(struct gt_backend *c)
+{
+	struct gt_diag_session_opts opts = { GT_DIAG_RUNDOWN_DEFAULT, false };
+	/* A provider is required; the JIT keyword at Informational adds only
+	 * the few unnamed MethodLoad events of the moment. */
+	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_JIT, 4, NULL };
+	uint64_t id;
+	struct gt_error err = { 0 };
+	int fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, 1, &opts, &p, 1, &id, &err);
+	if (fd < 0)
+		return;
+	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
+	struct gt_nettrace *parser = gt_nettrace_new(&cb);
+	/* The runtime may answer StopTracing only once the rundown is written
+	 * into a stream nobody reads yet: the answer does not matter, the
+	 * stream's end does. */
+	if (parser) {
+		gt_diag_stop_tracing(c->socket_path, 200, id);
+		static uint8_t buf[65536];
+		uint64_t deadline = gt_wait_deadline_in_ms(RUNDOWN_TIMEOUT_MS);
+		for (;;) {
+			if (gt_wait_fd(fd, POLLIN, deadline) != GT_WAIT_READY)
+				break;
+			ssize_t n = read(fd, buf, sizeof(buf));
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n <= 0 || gt_nettrace_feed(parser, buf, (size_t)n) != 0)
+				break;
+		}
+	}
+	gt_nettrace_free(parser);
+	close(fd);
+}
+
+/* Restarts gctop's EventPipe session with stacks, the method load events
+ * and the allocation events (AllocationSampled on .NET 10, AllocationTick
+ * on 8 and 9), after a short rundown session that names the methods
+ * already compiled. Nothing is loaded into the process. On failure the
+ * collector keeps (or gets back) its session without sampling. */
+static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, struct gt_error *err)
+{
+	if (c->alloc)
+		return 0;
+	if (c->ended || c->failed)
+		return gt_fail(err, GT_EXIT_NO_DATA, "gctop's EventPipe session of process %d has ended", (int)c->pid);
+	struct gt_dn_alloc *a = gt_dn_alloc_new(c->runtime_major >= 10, packages, err);
+	if (!a)
+		return -1;
+	c->alloc_snap = calloc(1, sizeof(*c->alloc_snap));
+	if (!c->alloc_snap) {
+		gt_dn_alloc_free(a);
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	}
+	gt_dn_alloc_set_pointer_size(a, c->gc.pointer_size);
+	/* One session at a time: the plain one ends before the rundown one
+	 * starts, and the sampling one starts after it. */
+	stop_session(c);
+	c->alloc = a;
+	harvest_rundown(c);
+	if (start_session(c, err) == 0) {
+		gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
+		return 0;
+	}
+	gt_dn_alloc_free(c->alloc);
+	c->alloc = NULL;
+	free(c->alloc_snap);
+	c->alloc_snap = NULL;
+	struct gt_error again = { 0 };
+	if (start_session(c, &again) != 0) {
+		c->failed = true;
+		c->fail_code = again.code;
+		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", again.msg);
+	}
+	return -1;
+}
+
+/* Back to the session without stacks and allocation events. */
+static void dotnet_disable_allocators(struct gt_backend *c)
+{
+	if (!c->alloc)
+		return;
+	stop_session(c);
+	gt_dn_alloc_free(c->alloc);
+	c->alloc = NULL;
+	free(c->alloc_snap);
+	c->alloc_snap = NULL;
+	struct gt_error err = { 0 };
+	if (start_session(c, &err) != 0) {
+		c->failed = true;
+		c->fail_code = err.code;
+		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", err.msg);
+	}
+}
+
+static const struct gt_alloc_snapshot *dotnet_allocators(const struct gt_backend *c)
+{
+	return c->alloc ? c->alloc_snap : NULL;
+}
+
+const struct gt_backend_ops gt_dotnet_ops = {
+	.name = "dotnet",
+	.probe = dotnet_probe,
+	.open = dotnet_open,
+	.wait_fd = dotnet_wait_fd,
+	.poll = dotnet_poll,
+	.sample = dotnet_sample,
+	.close = dotnet_close,
+	.list = gt_dn_list,
+	.enable_allocators = dotnet_enable_allocators,
+	.disable_allocators = dotnet_disable_allocators,
+	.allocators = dotnet_allocators,
+};

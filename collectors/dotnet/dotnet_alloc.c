@@ -1,0 +1,337 @@
+/* The .NET allocation sampler's aggregation: stacks by id, first
+ * application frames, and weights summed per frame and per type and heap. */
+#include "collectors/dotnet/dotnet_alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+
+#define PREFIXES_MAX 16
+#define PREFIX_LEN 64
+/* Bounds on what a stream can make gctop keep: stacks per sequence-point
+ * region, frames per stack, distinct sites per table. */
+#define STACKS_MAX (1u << 18)
+#define FRAMES_MAX 256
+#define SITES_MAX 8192
+#define OTHER_SITE "(other sites)"
+
+struct stack {
+	uint64_t *ips;
+	uint32_t n;
+	int32_t frame_site;    /* by_frame index of its first application frame, -1 not yet */
+};
+
+struct site {
+	char name[GT_ALLOC_SITE_NAME_LEN];
+	enum gt_alloc_heap heap;
+	double bytes;
+	uint64_t count;
+};
+
+struct site_table {
+	struct site *v;
+	size_t n, cap;
+};
+
+struct gt_dn_alloc {
+	bool sampled;
+	int pointer_size;
+	char prefixes[PREFIXES_MAX][PREFIX_LEN];
+	unsigned n_prefixes;
+	struct stack *stacks;           /* indexed by id */
+	uint32_t stacks_cap;
+	struct gt_dn_methods methods;
+	struct site_table by_frame, by_type;
+	uint64_t samples;
+	double est_bytes;
+};
+
+static int parse_packages(struct gt_dn_alloc *a, const char *packages, struct gt_error *err)
+{
+	const char *s = packages && *packages ? packages : GT_DN_DEFAULT_PACKAGES;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		if (len > 0) {
+			if (a->n_prefixes == PREFIXES_MAX || len >= PREFIX_LEN)
+				return gt_fail(err, GT_EXIT_USAGE,
+					       "--allocator-packages takes at most %d prefixes of fewer than %d characters",
+					       PREFIXES_MAX, PREFIX_LEN);
+			memcpy(a->prefixes[a->n_prefixes], s, len);
+			a->prefixes[a->n_prefixes++][len] = '\0';
+		}
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+struct gt_dn_alloc *gt_dn_alloc_new(bool sampled, const char *packages, struct gt_error *err)
+{
+	struct gt_dn_alloc *a = calloc(1, sizeof(*a));
+	if (!a) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	a->sampled = sampled;
+	a->pointer_size = 8;
+	if (parse_packages(a, packages, err) != 0) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void clear_stacks(struct gt_dn_alloc *a)
+{
+	for (uint32_t i = 0; i < a->stacks_cap; i++) {
+		free(a->stacks[i].ips);
+		a->stacks[i].ips = NULL;
+		a->stacks[i].n = 0;
+	}
+}
+
+void gt_dn_alloc_free(struct gt_dn_alloc *a)
+{
+	if (!a)
+		return;
+	clear_stacks(a);
+	free(a->stacks);
+	gt_dn_methods_free(&a->methods);
+	free(a->by_frame.v);
+	free(a->by_type.v);
+	free(a);
+}
+
+void gt_dn_alloc_set_pointer_size(struct gt_dn_alloc *a, int pointer_size)
+{
+	if (pointer_size == 4 || pointer_size == 8)
+		a->pointer_size = pointer_size;
+}
+
+void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+	if (id >= STACKS_MAX)
+		return;
+	if (id >= a->stacks_cap) {
+		uint32_t cap = a->stacks_cap ? a->stacks_cap : 256;
+		while (cap <= id)
+			cap *= 2;
+		struct stack *v = realloc(a->stacks, cap * sizeof(*v));
+		if (!v)
+			return;
+		memset(v + a->stacks_cap, 0, (cap - a->stacks_cap) * sizeof(*v));
+		a->stacks = v;
+		a->stacks_cap = cap;
+	}
+	struct stack *s = &a->stacks[id];
+	free(s->ips);
+	s->ips = NULL;
+	s->n = 0;
+	s->frame_site = -1;
+	size_t ps = (size_t)a->pointer_size;
+	size_t n = size / ps;
+	if (n > FRAMES_MAX)
+		n = FRAMES_MAX;
+	if (n == 0)
+		return;
+	s->ips = malloc(n * sizeof(uint64_t));
+	if (!s->ips)
+		return;
+	for (size_t i = 0; i < n; i++)
+		s->ips[i] = nt_le(ips + i * ps, a->pointer_size);
+	s->n = (uint32_t)n;
+}
+
+void gt_dn_alloc_sequence_point(struct gt_dn_alloc *a)
+{
+	clear_stacks(a);
+}
+
+void gt_dn_alloc_method(struct gt_dn_alloc *a, const uint8_t *p, size_t n)
+{
+	struct gt_dn_method m;
+	if (gt_dn_parse_method_verbose(p, n, &m) == 0)
+		gt_dn_methods_add(&a->methods, &m);
+}
+
+static bool is_runtime_frame(const struct gt_dn_alloc *a, const char *name)
+{
+	for (unsigned i = 0; i < a->n_prefixes; i++)
+		if (strncmp(name, a->prefixes[i], strlen(a->prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t n, char *out, size_t len)
+{
+	long unresolved = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_dn_method *m = gt_dn_methods_find(&a->methods, ips[i]);
+		if (!m) {
+			if (unresolved < 0)
+				unresolved = (long)i;
+			continue;
+		}
+		if (!is_runtime_frame(a, m->name)) {
+			snprintf(out, len, "%s", m->name);
+			return;
+		}
+	}
+	/* An address no method covers is native code or a stub: never an
+	 * application frame. All such stacks are one site, named for what
+	 * they are, not a row per address. */
+	if (unresolved >= 0) {
+		snprintf(out, len, "%s", GT_DN_NATIVE_FRAME);
+		return;
+	}
+	if (n > 0) {
+		/* Every frame is the runtime's own: its outermost caller is what
+		 * the application started (a thread pool or finalizer thread). */
+		const struct gt_dn_method *m = gt_dn_methods_find(&a->methods, ips[n - 1]);
+		snprintf(out, len, "%s", m ? m->name : "?");
+		return;
+	}
+	snprintf(out, len, "(no stack)");
+}
+
+/* The site of (name, heap); the catch-all site when the table is full. */
+static long site_index(struct site_table *t, const char *name, enum gt_alloc_heap heap)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].heap == heap && strcmp(t->v[i].name, name) == 0)
+			return (long)i;
+	if (t->n == SITES_MAX) {
+		name = OTHER_SITE;
+		heap = GT_ALLOC_HEAP_UNKNOWN;
+		for (size_t i = 0; i < t->n; i++)
+			if (t->v[i].heap == heap && strcmp(t->v[i].name, name) == 0)
+				return (long)i;
+		/* the last slot becomes the catch-all */
+		t->n--;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct site *v = realloc(t->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		t->v = v;
+		t->cap = cap;
+	}
+	struct site *s = &t->v[t->n];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->heap = heap;
+	return (long)t->n++;
+}
+
+static void add_to(struct site_table *t, long i, double w)
+{
+	if (i < 0)
+		return;
+	t->v[i].bytes += w;
+	t->v[i].count++;
+}
+
+static long frame_site(struct gt_dn_alloc *a, uint32_t stack_id)
+{
+	char name[GT_ALLOC_SITE_NAME_LEN];
+	struct stack *s = stack_id < a->stacks_cap ? &a->stacks[stack_id] : NULL;
+	if (!s || !s->ips)
+		return site_index(&a->by_frame, "(no stack)", GT_ALLOC_HEAP_UNKNOWN);
+	/* Stacks repeat within a region: the choice is made once per stack. */
+	if (s->frame_site >= 0 && (size_t)s->frame_site < a->by_frame.n)
+		return s->frame_site;
+	gt_dn_alloc_first_frame(a, s->ips, s->n, name, sizeof(name));
+	long i = site_index(&a->by_frame, name, GT_ALLOC_HEAP_UNKNOWN);
+	s->frame_site = (int32_t)i;
+	return i;
+}
+
+void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_id, const uint8_t *p, size_t n)
+{
+	struct gt_dn_alloc_event e;
+	int rc;
+	if (a->sampled && event_id == GT_DN_EV_ALLOCATION_SAMPLED)
+		rc = gt_dn_parse_allocation_sampled(p, n, a->pointer_size, &e);
+	else if (!a->sampled && event_id == GT_DN_EV_ALLOCATION_TICK)
+		rc = gt_dn_parse_allocation_tick(p, n, a->pointer_size, &e);
+	else
+		return;
+	if (rc != 0)
+		return;
+	a->samples++;
+	a->est_bytes += e.weight;
+	add_to(&a->by_frame, frame_site(a, stack_id), e.weight);
+	const char *type = e.type_name[0] ? e.type_name : NULL;
+	char addr[32];
+	if (!type) {
+		snprintf(addr, sizeof(addr), "type 0x%llx", (unsigned long long)e.type_id);
+		type = addr;
+	}
+	add_to(&a->by_type, site_index(&a->by_type, type, e.heap), e.weight);
+}
+
+/* Weights summed from a hostile stream can pass 2^64 (AllocationAmount64 is
+ * the target's word); converting such a double to an integer is undefined,
+ * so the sum saturates. NaN cannot occur (weights are finite and >= 0) but
+ * costs nothing to map to 0. */
+static uint64_t bytes_u64(double d)
+{
+	if (!(d > 0))
+		return 0;
+	if (d >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)d;
+}
+
+static int by_bytes_desc(const void *x, const void *y)
+{
+	const struct site *a = *(const struct site *const *)x, *b = *(const struct site *const *)y;
+	return a->bytes > b->bytes ? -1 : a->bytes < b->bytes;
+}
+
+static void fill_table(const struct site_table *t, struct gt_alloc_table *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->complete = true;
+	if (t->n == 0)
+		return;
+	const struct site **order = malloc(t->n * sizeof(*order));
+	if (!order) {
+		out->complete = false;
+		return;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		order[i] = &t->v[i];
+	qsort(order, t->n, sizeof(*order), by_bytes_desc);
+	size_t shown = t->n < GT_ALLOC_SITES_MAX ? t->n : GT_ALLOC_SITES_MAX;
+	out->complete = shown == t->n;
+	for (size_t i = 0; i < shown; i++) {
+		struct gt_alloc_site *s = &out->sites[i];
+		memcpy(s->name, order[i]->name, sizeof(s->name));
+		s->heap = order[i]->heap;
+		s->bytes = bytes_u64(order[i]->bytes);
+		s->count = order[i]->count;
+	}
+	out->n = (unsigned)shown;
+	free(order);
+}
+
+void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_alloc_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->mono_ns = mono_ns;
+	s->generation = 1;
+	snprintf(s->source, sizeof(s->source), "%s", a->sampled ? GT_DN_SOURCE_SAMPLED : GT_DN_SOURCE_TICK);
+	s->state = GT_SAMPLER_RUNNING;
+	if (!a->sampled)
+		snprintf(s->message, sizeof(s->message),
+			 "AllocationTick gives each ~100 KB to one object's type and stack: shares are biased");
+	s->samples = a->samples;
+	s->est_bytes = bytes_u64(a->est_bytes);
+	fill_table(&a->by_frame, &s->by_frame);
+	fill_table(&a->by_type, &s->by_type);
+}

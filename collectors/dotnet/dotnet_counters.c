@@ -1,0 +1,159 @@
+#include "collectors/dotnet/dotnet_counters.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void gt_dn_series_add(struct gt_dn_series *s, int64_t ts, uint64_t value)
+{
+	/* Events of one provider come from one thread in order; an older
+	 * timestamp is a replay and would break the interpolation. */
+	if (s->count > 0) {
+		unsigned last = (s->next + GT_DN_SERIES_LEN - 1) % GT_DN_SERIES_LEN;
+		if (ts <= s->ts[last])
+			return;
+		if (value < s->value[last])
+			value = s->value[last];
+	}
+	s->ts[s->next] = ts;
+	s->value[s->next] = value;
+	s->next = (s->next + 1) % GT_DN_SERIES_LEN;
+	if (s->count < GT_DN_SERIES_LEN)
+		s->count++;
+}
+
+bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, uint64_t *value)
+{
+	if (age >= s->count)
+		return false;
+	unsigned i = (s->next + 2 * GT_DN_SERIES_LEN - 1 - age) % GT_DN_SERIES_LEN;
+	*ts = s->ts[i];
+	*value = s->value[i];
+	return true;
+}
+
+bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value)
+{
+	if (s->count == 0)
+		return false;
+	unsigned first = (s->next + GT_DN_SERIES_LEN - s->count) % GT_DN_SERIES_LEN;
+	if (ts <= s->ts[first]) {
+		*value = s->value[first];
+		return true;
+	}
+	for (unsigned k = 1; k < s->count; k++) {
+		unsigned a = (first + k - 1) % GT_DN_SERIES_LEN, b = (first + k) % GT_DN_SERIES_LEN;
+		if (ts <= s->ts[b]) {
+			/* in doubles: hostile timestamps could overflow an int64 difference */
+			double f = ((double)ts - (double)s->ts[a]) / ((double)s->ts[b] - (double)s->ts[a]);
+			*value = s->value[a] + (uint64_t)llround(f * (double)(s->value[b] - s->value[a]));
+			return true;
+		}
+	}
+	*value = s->value[(s->next + GT_DN_SERIES_LEN - 1) % GT_DN_SERIES_LEN];
+	return true;
+}
+
+void gt_dn_counters_init(struct gt_dn_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->qpc_freq = 1000000000;
+	c->first_poll_whole = true;
+}
+
+/* The fields gctop reads of an EventCounters payload. */
+struct fields {
+	char name[96];
+	double mean, increment, interval_s;
+	bool have_mean, have_increment, have_interval;
+};
+
+static void on_field(void *ctx, const char *name, const struct gt_nettrace_value *v)
+{
+	struct fields *f = ctx;
+	if (strcmp(name, "Name") == 0 && v->string)
+		snprintf(f->name, sizeof(f->name), "%s", v->string);
+	else if (strcmp(name, "Mean") == 0 && !v->string) {
+		f->mean = v->number;
+		f->have_mean = true;
+	} else if (strcmp(name, "Increment") == 0 && !v->string) {
+		f->increment = v->number;
+		f->have_increment = true;
+	} else if (strcmp(name, "IntervalSec") == 0 && !v->string) {
+		f->interval_s = v->number;
+		f->have_interval = true;
+	}
+}
+
+static bool sane(double v)
+{
+	return isfinite(v) && v >= 0 && v < 1.8e19;
+}
+
+static int size_index(const char *name)
+{
+	static const char *const names[] = { "gen-0-size", "gen-1-size", "gen-2-size", "loh-size", "poh-size" };
+	for (int i = 0; i < 5; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Longer than any interval a session can ask for (dotnet-counters allows
+ * hours, gctop asks for one second): a bigger one is not believed. */
+#define MAX_INTERVAL_S 86400.0
+
+static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment, double interval_s)
+{
+	if (c->have_alloc) {
+		/* events of one provider come from one thread in order: an older
+		 * or equal timestamp is a replay */
+		if (ts <= c->alloc_ts)
+			return;
+		c->alloc_prev_ts = c->alloc_ts;
+		c->alloc_prev_total = c->alloc_total;
+		c->alloc_ts = ts;
+		c->alloc_total += increment;
+		gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
+		return;
+	}
+	c->have_alloc = true;
+	c->alloc_ts = c->alloc_prev_ts = ts;
+	c->alloc_total = c->alloc_prev_total = 0;
+	/* Without a usable IntervalSec the first increment's span is unknown:
+	 * it only starts the count. */
+	int64_t start;
+	if (c->first_poll_whole && isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S &&
+	    !__builtin_sub_overflow(ts, (int64_t)llround(interval_s * (double)c->qpc_freq), &start)) {
+		c->alloc_total = increment;
+		c->alloc_prev_ts = start;
+		gt_dn_series_add(&c->alloc_polls, c->alloc_prev_ts, 0);
+	}
+	gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
+}
+
+void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e)
+{
+	const char *prov = e->meta->provider;
+	bool runtime = strcmp(prov, "System.Runtime") == 0;
+	bool hosting = strcmp(prov, "Microsoft.AspNetCore.Hosting") == 0;
+	if ((!runtime && !hosting) || strcmp(e->meta->event_name, "EventCounters") != 0)
+		return;
+	struct fields f;
+	memset(&f, 0, sizeof(f));
+	if (gt_nettrace_decode(e->meta, e->payload, e->payload_len, on_field, &f) != 0)
+		return;
+	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane(f.increment)) {
+		alloc_poll(c, e->timestamp, (uint64_t)llround(f.increment), f.have_interval ? f.interval_s : 0);
+	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {
+		int i = size_index(f.name);
+		c->size[i] = (uint64_t)llround(f.mean);
+		c->size_valid[i] = true;
+	} else if (runtime && strcmp(f.name, "gc-committed") == 0 && f.have_mean && sane(f.mean * 1e6)) {
+		/* published in MB (1e6 bytes) with the bytes in its decimals */
+		c->committed = (uint64_t)llround(f.mean * 1e6);
+		c->have_committed = true;
+	} else if (hosting && strcmp(f.name, "total-requests") == 0 && f.have_mean && sane(f.mean)) {
+		gt_dn_series_add(&c->requests, e->timestamp, (uint64_t)llround(f.mean));
+	}
+}

@@ -1,0 +1,71 @@
+/* The runtime's own counters, read from self-describing EventSource events:
+ * the System.Runtime EventCounters (allocated bytes, heap sizes) and the
+ * Microsoft.AspNetCore.Hosting EventCounters (requests), on every version.
+ *
+ * gctop does not subscribe to System.Diagnostics.Metrics: the runtime allows
+ * one metrics session per process, and dotnet-counters (which opens a private
+ * one) would then refuse to start while gctop watches. */
+#ifndef GCTOP_COLLECTORS_DOTNET_COUNTERS_H
+#define GCTOP_COLLECTORS_DOTNET_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collectors/dotnet/nettrace/nettrace.h"
+
+/* Observations of one cumulative figure, to read it at any moment between
+ * them: counters arrive every interval, samples are taken at other moments,
+ * and reading the latest value would alias the two rates. */
+#define GT_DN_SERIES_LEN 16
+struct gt_dn_series {
+	int64_t ts[GT_DN_SERIES_LEN];
+	uint64_t value[GT_DN_SERIES_LEN];
+	unsigned next, count;
+};
+
+void gt_dn_series_add(struct gt_dn_series *s, int64_t ts, uint64_t value);
+/* The observation age places before the newest (0: the newest); false
+ * past the oldest kept. */
+bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, uint64_t *value);
+/* The figure at ts, interpolated linearly between the observations around
+ * it; the first (last) value before (after) them. false when empty. */
+bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value);
+
+struct gt_dn_counters {
+	/* Bytes allocated since the start of the first alloc-rate interval
+	 * gctop saw, as of the runtime's polls: the latest (alloc_ts,
+	 * alloc_total) and the one before. Each poll's Increment is
+	 * GC.GetTotalAllocatedBytes's growth over the IntervalSec before it
+	 * (polls are shared by every session that enabled the counters, so the
+	 * increments add up to the total whatever the interval), so the first
+	 * poll already gives one whole interval. Timestamps are the events'. */
+	bool have_alloc;
+	int64_t alloc_ts, alloc_prev_ts;
+	uint64_t alloc_total, alloc_prev_total;
+	/* the same totals poll by poll (with the first interval's start), so
+	 * that they can be read as of an earlier poll than the last */
+	struct gt_dn_series alloc_polls;
+	int64_t qpc_freq;             /* event timestamp ticks per second */
+	/* .NET 8 creates the counter when the session enables it, after the
+	 * reset that starts the first interval: its first increment is every
+	 * byte since the process started. Set false there, and the first poll
+	 * only starts the count. */
+	bool first_poll_whole;
+
+	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
+
+	/* Sizes after the last GC (gen-0-size ... poh-size, bytes) and GC
+	 * committed bytes (gc-committed, MB): what an idle process shows
+	 * before any GC event. */
+	uint64_t size[5];
+	bool size_valid[5];
+	uint64_t committed;
+	bool have_committed;
+};
+
+void gt_dn_counters_init(struct gt_dn_counters *c);
+
+/* Feeds one event; events other than these counters are ignored. */
+void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e);
+
+#endif

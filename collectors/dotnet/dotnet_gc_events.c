@@ -1,0 +1,316 @@
+#include "collectors/dotnet/dotnet_gc_events.h"
+
+#include <string.h>
+
+#include "base/utf16.h"
+#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+
+int gt_dn_parse_gc_start(const uint8_t *p, size_t n, struct gt_dn_gc_start *out)
+{
+	/* GCStart V0 had Count, Reason (8 bytes); V1 added Depth, Type: use V1+ only. */
+	if (n < 16)
+		return -1;
+	out->count = (uint32_t)nt_le(p, 4);
+	out->depth = (uint32_t)nt_le(p + 4, 4);
+	out->reason = (uint32_t)nt_le(p + 8, 4);
+	out->type = (uint32_t)nt_le(p + 12, 4);
+	return 0;
+}
+
+int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 64)
+		return -1;
+	for (int g = 0; g < 4; g++)
+		out->gen_size[g] = nt_le(p + 16 * g, 8);
+	/* V2 appends GenerationSize4 (POH) after ClrInstanceID at offset 94. */
+	if (n >= 102) {
+		out->gen_size[4] = nt_le(p + 94, 8);
+		out->has_poh = true;
+	}
+	return 0;
+}
+
+int gt_dn_parse_suspend(const uint8_t *p, size_t n, uint32_t *reason)
+{
+	if (n < 4)
+		return -1;
+	*reason = (uint32_t)nt_le(p, 4);
+	return 0;
+}
+
+int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_history *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 24)
+		return -1;
+	out->gen0_budget = nt_le(p, 8);
+	out->num_heaps = (int32_t)nt_le(p + 8, 4);
+	out->condemned = (uint32_t)nt_le(p + 12, 4);
+	out->reason = (uint32_t)nt_le(p + 20, 4);
+	/* V2 appends PauseMode and MemoryPressure after ClrInstanceID. */
+	if (n >= 34) {
+		out->pause_mode = (uint32_t)nt_le(p + 30, 4);
+		out->has_pause_mode = true;
+	}
+	return 0;
+}
+
+int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt_dn_per_heap *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (pointer_size != 4 && pointer_size != 8)
+		return -1;
+	size_t ptr = (size_t)pointer_size;
+	/* ClrInstanceID, six pointer-sized allocation figures, six u32s
+	 * (efficiency, two condemn reasons, mechanisms, heap index),
+	 * ExtraGen0Commit, Count, then Count records of ten u64s. */
+	size_t heap_index_at = 2 + 6 * ptr + 5 * 4;
+	size_t count_at = heap_index_at + 4 + ptr;
+	size_t data_at = count_at + 4;
+	if (n < data_at)
+		return -1;
+	out->heap_index = (uint32_t)nt_le(p + heap_index_at, 4);
+	uint32_t count = (uint32_t)nt_le(p + count_at, 4);
+	if (count > (n - data_at) / 80)
+		return -1;
+	out->n_generations = count < 5 ? count : 5;
+	for (unsigned g = 0; g < out->n_generations; g++) {
+		const uint8_t *r = p + data_at + 80 * g;
+		/* SizeBefore, FreeListBefore, FreeObjBefore, SizeAfter, FreeListAfter, FreeObjAfter */
+		uint64_t size_before = nt_le(r, 8), free_before = nt_le(r + 8, 8) + nt_le(r + 16, 8);
+		uint64_t size_after = nt_le(r + 24, 8);
+		out->fragmented[g] = nt_le(r + 32, 8) + nt_le(r + 40, 8);
+		out->objects_before[g] = size_before > free_before ? size_before - free_before : 0;
+		out->objects_after[g] = size_after > out->fragmented[g] ? size_after - out->fragmented[g] : 0;
+	}
+	return 0;
+}
+
+int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
+{
+	struct nt_cursor c = { p, n, 0, false };
+	char name[32];
+	nt_utf16z(&c, name, sizeof(name));
+	uint32_t size = nt_u32(&c);
+	if (c.bad || size > nt_left(&c))
+		return -1;
+	if (strcmp(name, "CommittedUsage") != 0)
+		return 1;
+	if (size < 42)
+		return -1;
+	const uint8_t *d = nt_take(&c, size);
+	if (!d)
+		return -1;
+	/* u16 version, then in use, in global decommit, in free, in global
+	 * free, bookkeeping: together what the GC has committed. */
+	uint64_t sum = 0;
+	for (int i = 0; i < 5; i++)
+		sum += nt_le(d + 2 + 8 * i, 8);
+	*committed = sum;
+	return 0;
+}
+
+const char *gt_dn_gc_reason_name(uint32_t reason)
+{
+	static const char *const names[] = {
+		"AllocSmall", "Induced", "LowMemory", "Empty", "AllocLarge", "OutOfSpaceSOH",
+		"OutOfSpaceLOH", "InducedNotForced", "Internal", "InducedLowMemory",
+		"InducedCompacting", "LowMemoryHost", "PMFullGC", "LowMemoryHostBlocking",
+	};
+	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "Unknown";
+}
+
+/* ---- state ---- */
+
+void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq)
+{
+	memset(g, 0, sizeof(*g));
+	g->qpc_freq = qpc_freq > 0 ? qpc_freq : 1000000000;
+	g->pointer_size = 8;
+}
+
+/* From to, both the target's timestamps: a hostile pair must neither
+ * overflow the difference nor convert a double past 2^64 (undefined). */
+static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t from, int64_t to)
+{
+	if (to <= from)
+		return 0;
+	uint64_t ticks = (uint64_t)to - (uint64_t)from;
+	if (g->qpc_freq == 1000000000)
+		return ticks;
+	double ns = (double)ticks * 1e9 / (double)g->qpc_freq;
+	return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
+}
+
+enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
+
+static struct gt_dn_suspension *find_open(struct gt_dn_gc *g, uint64_t tid)
+{
+	for (unsigned i = 0; i < GT_DN_OPEN_SUSPENSIONS; i++)
+		if (g->open[i].used && g->open[i].tid == tid)
+			return &g->open[i];
+	return NULL;
+}
+
+static bool suspends_for_gc(const struct gt_dn_gc *g, uint64_t tid)
+{
+	unsigned n = g->n_gc_suspenders < GT_DN_GC_SUSPENDERS ? g->n_gc_suspenders : GT_DN_GC_SUSPENDERS;
+	for (unsigned i = 0; i < n; i++)
+		if (g->gc_suspenders[i] == tid)
+			return true;
+	return false;
+}
+
+static void suspension_begin(struct gt_dn_gc *g, uint64_t tid, int64_t ts, uint32_t reason)
+{
+	if (reason == SUSPEND_FOR_GC && !suspends_for_gc(g, tid))
+		g->gc_suspenders[g->n_gc_suspenders++ % GT_DN_GC_SUSPENDERS] = tid;
+	struct gt_dn_suspension *s = find_open(g, tid);
+	/* A thread suspends once at a time: an open one on it lost its end. */
+	for (unsigned i = 0; !s && i < GT_DN_OPEN_SUSPENSIONS; i++)
+		if (!g->open[i].used)
+			s = &g->open[i];
+	/* More threads than slots: the oldest start is the likeliest stale. */
+	if (!s) {
+		s = &g->open[0];
+		for (unsigned i = 1; i < GT_DN_OPEN_SUSPENSIONS; i++)
+			if (g->open[i].ts < s->ts)
+				s = &g->open[i];
+	}
+	*s = (struct gt_dn_suspension){ true, reason, tid, ts };
+}
+
+static void record_pause(struct gt_dn_gc *g, uint64_t ns)
+{
+	g->pause_total_ns += ns;
+	g->last_pause_ns = ns;
+	g->have_pause = true;
+	if (ns > g->window_max_pause_ns)
+		g->window_max_pause_ns = ns;
+	g->pause_log[g->pause_count % GT_PAUSE_RING] = ns;
+	g->pause_count++;
+}
+
+static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
+{
+	/* A restart on a thread with no GC suspension under way ends one that
+	 * was not for a GC (the debugger's, a precise allocation count). */
+	struct gt_dn_suspension *s = find_open(g, tid);
+	if (!s)
+		return;
+	s->used = false;
+	if (s->reason == SUSPEND_FOR_GC || !suspends_for_gc(g, tid))
+		record_pause(g, ticks_to_ns(g, s->ts, ts));
+}
+
+/* LOH bytes allocated on one heap since its previous GC (see gt_dn_gc). A
+ * background GC's sweep can free LOH objects between two GCs, so a drop is
+ * counted as nothing rather than as negative allocation. */
+static void count_loh_alloc(struct gt_dn_gc *g, const struct gt_dn_per_heap *h)
+{
+	enum { LOH = 3 };
+	if (h->heap_index >= GT_DN_MAX_HEAPS)
+		return;
+	uint32_t i = h->heap_index;
+	if (g->loh_seen[i] && h->objects_before[LOH] > g->loh_after[i]) {
+		g->loh_alloc_total += h->objects_before[LOH] - g->loh_after[i];
+	}
+	if (g->loh_seen[i])
+		g->have_loh_alloc = true;
+	g->loh_after[i] = h->objects_after[LOH];
+	g->loh_seen[i] = true;
+}
+
+void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
+		    const uint8_t *payload, size_t len)
+{
+	switch (event_id) {
+	case GT_DN_EV_GC_START: {
+		struct gt_dn_gc_start s;
+		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth > 2)
+			return;
+		g->by_depth[s.depth]++;
+		g->gc_index = s.count;
+		g->last_reason = s.reason;
+		g->have_reason = true;
+		if (s.type == 1)
+			g->background_running = true;
+		break;
+	}
+	case GT_DN_EV_GC_END:
+		if (len >= 4)
+			gt_dn_frag_gc_end(&g->frag, thread_id, (uint32_t)nt_le(payload, 4));
+		/* A background GC ends with its own GCEnd at depth 2; ephemeral GCs
+		 * during it end earlier, so only the depth-2 end clears the flag. */
+		if (len >= 8 && nt_le(payload + 4, 4) == 2)
+			g->background_running = false;
+		break;
+	case GT_DN_EV_SUSPEND_EE_BEGIN: {
+		uint32_t reason;
+		if (gt_dn_parse_suspend(payload, len, &reason) == 0 &&
+		    (reason == SUSPEND_FOR_GC || reason == SUSPEND_FOR_GC_PREP))
+			suspension_begin(g, thread_id, ts, reason);
+		break;
+	}
+	case GT_DN_EV_RESTART_EE_BEGIN:
+		suspension_end(g, thread_id, ts);
+		break;
+	case GT_DN_EV_HEAP_STATS: {
+		struct gt_dn_heap_stats h;
+		if (gt_dn_parse_heap_stats(payload, len, &h) == 0) {
+			g->heap = h;
+			g->have_heap = true;
+		}
+		break;
+	}
+	case GT_DN_EV_GLOBAL_HEAP_HISTORY: {
+		struct gt_dn_global_history h;
+		if (gt_dn_parse_global_history(payload, len, &h) == 0) {
+			g->history = h;
+			g->have_history = true;
+			gt_dn_frag_global(&g->frag, thread_id, h.num_heaps);
+		}
+		break;
+	}
+	case GT_DN_EV_PER_HEAP_HISTORY: {
+		struct gt_dn_per_heap h;
+		if (gt_dn_parse_per_heap(payload, len, g->pointer_size, &h) == 0 && h.n_generations == 5) {
+			gt_dn_frag_heap(&g->frag, thread_id, h.fragmented);
+			count_loh_alloc(g, &h);
+		}
+		break;
+	}
+	case GT_DN_EV_GC_DYNAMIC: {
+		uint64_t c;
+		if (gt_dn_parse_committed_usage(payload, len, &c) == 0) {
+			g->committed = c;
+			g->have_committed = true;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+bool gt_dn_gc_suspended(const struct gt_dn_gc *g)
+{
+	for (unsigned i = 0; i < GT_DN_OPEN_SUSPENSIONS; i++)
+		if (g->open[i].used)
+			return true;
+	return false;
+}
+
+void gt_dn_gc_forget_suspensions(struct gt_dn_gc *g)
+{
+	memset(g->open, 0, sizeof(g->open));
+}
+
+uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g)
+{
+	uint64_t m = g->window_max_pause_ns;
+	g->window_max_pause_ns = 0;
+	return m;
+}

@@ -1,0 +1,161 @@
+/* Microsoft-Windows-DotNETRuntime GC events: payload layouts (parsed by
+ * length, since newer versions append fields) and the running state built
+ * from them: collections by condemned generation, stop-the-world pauses from
+ * SuspendEE/RestartEE, heap sizes after the last GC, committed memory.
+ * Cumulative figures count from the start of gctop's session.
+ *
+ * Each pause is the time the program stood still: from GCSuspendEEBegin to
+ * GCRestartEEBegin on the same thread, for suspensions ForGC, and ForGCPrep
+ * by a background GC thread (its final mark). A ForGCPrep suspension by a
+ * thread that suspends ForGC too is the Server GC thread changing the heap
+ * count under DATAS, which is no GC pause. (The thread tells them apart
+ * where the background GC's GCStart cannot: another thread writes it, and
+ * it can reach the stream after the final mark's restart.) For blocking GCs
+ * this is what GC.GetTotalPauseDuration counts (gc.cpp: total_suspended_time
+ * from suspended_start_time, taken just before SuspendEE); for a background
+ * GC's final mark the runtime starts its clock before its thread waits for
+ * the GC lock, while the program runs, so its figure is higher there (see
+ * tests/integration/dotnet_accuracy.sh and the man page).
+ * RestartEEEnd is not the end: it is written by the restarting thread after
+ * it resumes the others, and on a loaded machine that thread can wait for a
+ * CPU for milliseconds while the program already runs again. */
+#ifndef GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
+#define GCTOP_COLLECTORS_DOTNET_GC_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collectors/dotnet/dotnet_gc_frag.h"
+#include "model/sample.h"
+
+enum {
+	GT_DN_EV_GC_START = 1,
+	GT_DN_EV_GC_END = 2,
+	GT_DN_EV_RESTART_EE_END = 3,
+	GT_DN_EV_HEAP_STATS = 4,
+	GT_DN_EV_RESTART_EE_BEGIN = 7,
+	GT_DN_EV_SUSPEND_EE_BEGIN = 9,
+	GT_DN_EV_GC_DYNAMIC = 39,
+	GT_DN_EV_PER_HEAP_HISTORY = 204,
+	GT_DN_EV_GLOBAL_HEAP_HISTORY = 205,
+};
+
+struct gt_dn_gc_start {
+	uint32_t count;      /* the GC's index since process start */
+	uint32_t depth;      /* condemned generation */
+	uint32_t reason;
+	uint32_t type;       /* 0 blocking, 1 background, 2 foreground */
+};
+
+struct gt_dn_heap_stats {
+	uint64_t gen_size[5];    /* gen0, gen1, gen2, LOH, POH after the GC */
+	bool has_poh;            /* version 2 appends POH */
+};
+
+struct gt_dn_global_history {
+	uint64_t gen0_budget;
+	int32_t num_heaps;
+	uint32_t condemned;
+	uint32_t reason;
+	uint32_t pause_mode;     /* GCLatencyMode: 0 batch, 1 interactive, 2 low latency, 3 sustained, 4 no GC */
+	bool has_pause_mode;
+};
+
+int gt_dn_parse_gc_start(const uint8_t *p, size_t n, struct gt_dn_gc_start *out);
+int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *out);
+int gt_dn_parse_suspend(const uint8_t *p, size_t n, uint32_t *reason);
+int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_history *out);
+
+/* GCPerHeapHistory_V3: one heap's free space (free list plus free objects)
+ * per generation after the GC. pointer_size is the Trace object's. */
+struct gt_dn_per_heap {
+	uint32_t heap_index;
+	unsigned n_generations;
+	uint64_t fragmented[5];
+	/* bytes of objects (size less free space) before and after this GC */
+	uint64_t objects_before[5], objects_after[5];
+};
+int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt_dn_per_heap *out);
+/* A GCDynamicEvent named CommittedUsage: the sum of its five committed-byte
+ * figures. 0, 1 when the event is another dynamic event, -1 malformed. */
+int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed);
+
+/* The runtime's name for a GC reason ("AllocSmall", "Induced", ...). */
+const char *gt_dn_gc_reason_name(uint32_t reason);
+
+#define GT_DN_OPEN_SUSPENSIONS 8
+/* Server GC heaps tracked for the LOH allocation count (one per core). */
+#define GT_DN_MAX_HEAPS 256
+/* Workstation GC suspends on any allocating thread, but only Server GC
+ * (one GC thread) uses ForGCPrep outside a background GC. */
+#define GT_DN_GC_SUSPENDERS 16
+
+struct gt_dn_gc {
+	int64_t qpc_freq;
+
+	/* collections by condemned generation (GCs whose deepest generation was N) */
+	uint64_t by_depth[3];
+	uint64_t gc_index;            /* Count of the last GCStart */
+	uint32_t last_reason;
+	bool have_reason;
+	bool background_running;
+
+	/* pauses: GC suspensions under way, one per suspending thread. The
+	 * stream is in time order per thread only (a thread can write an event
+	 * after another thread's later one), so two suspensions by different
+	 * threads can overlap in it. */
+	struct gt_dn_suspension {
+		bool used;
+		uint32_t reason;
+		uint64_t tid;
+		int64_t ts;
+	} open[GT_DN_OPEN_SUSPENSIONS];
+	/* the threads that suspended ForGC lately (ring) */
+	uint64_t gc_suspenders[GT_DN_GC_SUSPENDERS];
+	unsigned n_gc_suspenders;
+	uint64_t pause_total_ns;
+	uint64_t pause_count;           /* pauses timed since the session began */
+	uint64_t pause_log[GT_PAUSE_RING]; /* pause k at pause_log[k % GT_PAUSE_RING] */
+	uint64_t last_pause_ns;
+	uint64_t window_max_pause_ns;  /* longest since gt_dn_gc_take_window_max */
+	bool have_pause;
+
+	/* heap after the last GC */
+	bool have_heap;
+	struct gt_dn_heap_stats heap;
+	bool have_committed;
+	uint64_t committed;
+	bool have_history;
+	struct gt_dn_global_history history;
+
+	int pointer_size;             /* the Trace object's, for GCPerHeapHistory */
+	struct gt_dn_frag frag;
+
+	/* Bytes allocated on the large object heap, counted at each GC: objects
+	 * only come into the LOH by allocation, so its object bytes before a GC
+	 * less those after the one before (per heap) are what was allocated in
+	 * between. Allocation since the last GC is counted at the next. */
+	uint64_t loh_after[GT_DN_MAX_HEAPS];
+	bool loh_seen[GT_DN_MAX_HEAPS];
+	uint64_t loh_alloc_total;
+	bool have_loh_alloc;
+};
+
+void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq);
+
+/* Feeds one DotNETRuntime event. Unknown ids and short payloads are ignored. */
+void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
+		    const uint8_t *payload, size_t len);
+
+/* Returns the longest pause since the previous call and starts a new window. */
+uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g);
+
+/* True while a GC suspension is under way. */
+bool gt_dn_gc_suspended(const struct gt_dn_gc *g);
+
+/* Forgets the suspensions under way (the session restarts: their ends
+ * would come in another stream, and half a pause is not one). */
+void gt_dn_gc_forget_suspensions(struct gt_dn_gc *g);
+
+#endif

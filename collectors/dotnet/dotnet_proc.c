@@ -1,0 +1,88 @@
+#include "collectors/dotnet/dotnet_proc.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collectors/host/proc.h"
+
+int gt_dotnet_proc_getenv(pid_t pid, const char *name, char *out, size_t size)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	size_t cap = 256 * 1024;
+	char *buf = malloc(cap);
+	if (!buf)
+		return -1;
+	long len = gt_proc_read_small(path, buf, cap);
+	size_t nlen = strlen(name);
+	int rc = -1;
+	for (long i = 0; len > 0 && i < len;) {
+		const char *entry = buf + i;
+		size_t elen = strnlen(entry, (size_t)(len - i));
+		if (elen > nlen && strncmp(entry, name, nlen) == 0 && entry[nlen] == '=') {
+			snprintf(out, size, "%.*s", (int)(elen - nlen - 1), entry + nlen + 1);
+			rc = 0;
+			break;
+		}
+		i += (long)elen + 1;
+	}
+	free(buf);
+	return rc;
+}
+
+void gt_dotnet_proc_tmpdir(pid_t pid, char *out, size_t size)
+{
+	char v[512];
+	if (gt_dotnet_proc_getenv(pid, "TMPDIR", v, sizeof(v)) == 0 && v[0] == '/') {
+		size_t n = strlen(v);
+		while (n > 1 && v[n - 1] == '/')
+			v[--n] = '\0';
+		snprintf(out, size, "%s", v);
+		return;
+	}
+	snprintf(out, size, "/tmp");
+}
+
+int gt_dotnet_proc_maps_coreclr(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	char line[1024];
+	int found = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "/libcoreclr.so")) {
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int gt_dotnet_proc_count_threads(pid_t pid, const char *prefix)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	int count = 0;
+	size_t plen = strlen(prefix);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		char cpath[320], name[64];
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
+		if (gt_proc_read_small(cpath, name, sizeof(name)) > 0 && strncmp(name, prefix, plen) == 0)
+			count++;
+	}
+	closedir(d);
+	return count;
+}

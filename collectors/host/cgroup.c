@@ -1,0 +1,332 @@
+/* The memory cgroup of one process, read through libcgroup 2.0.2.
+ *
+ * libcgroup maps the "memory" controller to its mount (v1, v2 or hybrid) and
+ * reads the files; gctop parses /proc/PID/cgroup and every value itself
+ * (collectors/host/cgroup_parse.c), because 2.0.2's own path lookup cannot parse
+ * the v2 "0::" line. Nothing here may print: on stderr it would tear the
+ * curses screen, on stdout it would break --json. A missing file or group
+ * leaves its figure invalid. */
+#include "collectors/host/cgroup.h"
+#include "collectors/host/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libcgroup.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "collectors/host/cgroup_parse.h"
+
+/* Processes move between groups (systemd, container restarts); looking the
+ * path up again this often keeps the figures right without a read per tick. */
+#define CGROUP_RESOLVE_EVERY 30
+
+/* memory.stat is about 2 KiB on v1 and less on v2; the biggest file read. */
+#define CGROUP_FILE_MAX 8192
+/* Enough of cgroup.procs to tell one process from several. */
+#define CGROUP_PROCS_READ 256
+
+struct gt_cgroup {
+	pid_t pid;
+	int version;                       /* 0 when there is no memory cgroup to read */
+	char path[GT_CGROUP_PATH_MAX];
+	struct gt_u64 ancestors_limit;     /* v2: the lowest memory.max above the group */
+	unsigned samples_since_resolve;
+};
+
+/* libcgroup keeps one process-wide mount table, so its set-up is too. */
+static int lib_state;          /* 0 not tried, 1 ready, -1 unusable */
+static int lib_memory_version; /* of the memory controller's mount: 0, 1 or 2 */
+
+/* libcgroup 2.0.2's default logger prints to stdout (CGROUP_LOGLEVEL=4
+ * makes it chatty); gctop reports a missing cgroup as n/a instead, so the
+ * messages are dropped. */
+static void discard_log(void *userdata, int level, const char *fmt, va_list ap)
+{
+	(void)userdata;
+	(void)level;
+	(void)fmt;
+	(void)ap;
+}
+
+static int memory_mount_version(void)
+{
+	char *mount = NULL;
+	if (cgroup_get_subsys_mount_point("memory", &mount) != 0 || !mount) {
+		free(mount);
+		return 0;
+	}
+	/* cgroup_get_controller_version() exists in 2.0.2 but is not in its
+	 * public headers; the filesystem type says the same thing. */
+	struct statfs fs;
+	int version = 0;
+	if (statfs(mount, &fs) == 0) {
+		if (fs.f_type == CGROUP2_SUPER_MAGIC)
+			version = 2;
+		else if (fs.f_type == CGROUP_SUPER_MAGIC)
+			version = 1;
+	}
+	free(mount);
+	return version;
+}
+
+static bool lib_ready(void)
+{
+	if (lib_state == 0) {
+		/* Before cgroup_init(), which otherwise installs the default logger. */
+		cgroup_set_logger(discard_log, CGROUP_LOG_ERROR, NULL);
+		if (cgroup_init() == 0) {
+			lib_state = 1;
+			lib_memory_version = memory_mount_version();
+		} else {
+			lib_state = -1;
+		}
+	}
+	return lib_state == 1 && lib_memory_version != 0;
+}
+
+/* Reads a whole memory-controller file of the group into buf (NUL-ended).
+ * Returns its length, or -1 when it cannot be read. */
+static long read_group_file(const char *path, const char *name, char *buf, size_t cap)
+{
+	char name_copy[64];  /* the 2.0.2 prototype takes a non-const name */
+	char line[512];
+	void *handle = NULL;
+	size_t len = 0;
+	bool truncated = false;
+
+	if (strlen(name) >= sizeof(name_copy))
+		return -1;
+	strcpy(name_copy, name);
+	int rc = cgroup_read_value_begin("memory", path, name_copy, &handle, line, (int)sizeof(line));
+	/* On any other result begin has no open file and sets handle to NULL,
+	 * and 2.0.2's cgroup_read_value_end(NULL) would fclose(NULL). */
+	if (rc != 0 && rc != ECGEOF)
+		return -1;
+	while (rc == 0) {
+		size_t n = strlen(line);
+		if (len + n >= cap) {
+			truncated = true;
+			break;
+		}
+		memcpy(buf + len, line, n);
+		len += n;
+		rc = cgroup_read_value_next(&handle, line, (int)sizeof(line));
+	}
+	cgroup_read_value_end(&handle);
+	if (truncated) {
+		/* Keep whole lines only: a cut "key 12" of "key 1234" would parse. */
+		while (len && buf[len - 1] != '\n')
+			len--;
+	}
+	buf[len] = '\0';
+	return (long)len;
+}
+
+
+static bool group_u64(const struct gt_cgroup *cg, const char *name, uint64_t *v)
+{
+	char buf[128];
+	long n = read_group_file(cg->path, name, buf, sizeof(buf));
+	return n >= 0 && gt_cgroup_parse_u64(buf, (size_t)n, v) == 0;
+}
+
+static enum gt_cgroup_limit group_limit(const char *path, const char *name, uint64_t *v)
+{
+	char buf[128];
+	long n = read_group_file(path, name, buf, sizeof(buf));
+	if (n < 0)
+		return GT_CGROUP_LIMIT_BAD;
+	return gt_cgroup_parse_limit(buf, (size_t)n, v);
+}
+
+static bool group_keyed(const struct gt_cgroup *cg, const char *name, const char *key, uint64_t *v)
+{
+	char buf[CGROUP_FILE_MAX];
+	long n = read_group_file(cg->path, name, buf, sizeof(buf));
+	return n >= 0 && gt_cgroup_parse_keyed(buf, (size_t)n, key, v) == 0;
+}
+
+static void keep_lower(struct gt_u64 *limit, uint64_t v)
+{
+	if (!limit->valid || v < limit->value)
+		gt_u64_set(limit, v);
+}
+
+/* v2 enforces every ancestor's memory.max too, and a container runtime often
+ * sets the limit one level above the process's own group. The root group has
+ * no memory.max, so it is not read. */
+static void find_ancestors_limit(struct gt_cgroup *cg)
+{
+	char prefix[GT_CGROUP_PATH_MAX];
+	memset(&cg->ancestors_limit, 0, sizeof(cg->ancestors_limit));
+	if (cg->version != 2)
+		return;
+	strcpy(prefix, cg->path);
+	for (char *slash = strrchr(prefix, '/'); slash && slash != prefix; slash = strrchr(prefix, '/')) {
+		*slash = '\0';
+		uint64_t v;
+		if (group_limit(prefix, "memory.max", &v) == GT_CGROUP_LIMIT_SET)
+			keep_lower(&cg->ancestors_limit, v);
+	}
+}
+
+/* Looks up the process's group again. Returns false when it has none we can
+ * read (no memory controller, or /proc/PID/cgroup gone or unparsable). */
+static bool resolve(struct gt_cgroup *cg)
+{
+	char file[64], text[CGROUP_FILE_MAX];
+	struct gt_cgroup_membership m;
+
+	cg->samples_since_resolve = 0;
+	if (!lib_ready())
+		return false;
+	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)cg->pid);
+	long n = gt_proc_read_small(file, text, sizeof(text));
+	if (n < 0 || gt_cgroup_parse_membership(text, (size_t)n, &m) != 0)
+		return false;
+	const char *path = NULL;
+	if (lib_memory_version == 1 && m.has_v1_memory)
+		path = m.v1_memory_path;
+	else if (lib_memory_version == 2 && m.has_v2)
+		path = m.v2_path;
+	if (!path)
+		return false;
+	cg->version = lib_memory_version;
+	strcpy(cg->path, path);
+	find_ancestors_limit(cg);
+	return true;
+}
+
+static struct gt_u64 read_limit(const struct gt_cgroup *cg, struct gt_u64 *hierarchical_v1)
+{
+	struct gt_u64 limit = { 0 };
+	uint64_t v;
+	const char *name = cg->version == 2 ? "memory.max" : "memory.limit_in_bytes";
+	if (group_limit(cg->path, name, &v) == GT_CGROUP_LIMIT_SET)
+		gt_u64_set(&limit, v);
+	if (cg->version == 2) {
+		if (cg->ancestors_limit.valid)
+			keep_lower(&limit, cg->ancestors_limit.value);
+	} else if (hierarchical_v1 && hierarchical_v1->valid) {
+		keep_lower(&limit, hierarchical_v1->value);
+	}
+	return limit;
+}
+
+static void copy_display_path(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+	if (n < cap) {
+		memcpy(dst, src, n + 1);
+		return;
+	}
+	/* Shown to people only; the full path stays in struct gt_cgroup. */
+	memcpy(dst, src, cap - 4);
+	memcpy(dst + cap - 4, "...", 4);
+}
+
+struct gt_cgroup *gt_cgroup_open(pid_t pid, struct gt_target_info *info)
+{
+	struct gt_cgroup *cg = calloc(1, sizeof(*cg));
+	if (!cg)
+		return NULL;
+	cg->pid = pid;
+	if (!resolve(cg))
+		return cg;
+	info->cgroup_version = cg->version;
+	copy_display_path(info->cgroup_path, sizeof(info->cgroup_path), cg->path);
+	struct gt_u64 hierarchical = { 0 };
+	uint64_t v;
+	if (cg->version == 1 && group_keyed(cg, "memory.stat", "hierarchical_memory_limit", &v) &&
+	    v < GT_CGROUP_V1_UNLIMITED_MIN)
+		gt_u64_set(&hierarchical, v);
+	info->cgroup_limit_bytes = read_limit(cg, &hierarchical);
+	return cg;
+}
+
+static void sample_pressure(const struct gt_cgroup *cg, struct gt_sample *out)
+{
+	char buf[512];
+	long n;
+	double avg10;
+	if (cg->version == 2) {
+		n = read_group_file(cg->path, "memory.pressure", buf, sizeof(buf));
+		out->memory_pressure_system_wide = false;
+	} else {
+		/* v1 has no per-group pressure; the system's is the next best. */
+		n = gt_proc_read_small("/proc/pressure/memory", buf, sizeof(buf));
+		out->memory_pressure_system_wide = true;
+	}
+	if (n >= 0 && gt_cgroup_parse_psi_some_avg10(buf, (size_t)n, &avg10) == 0)
+		gt_f64_set(&out->memory_pressure_avg10, avg10);
+}
+
+/* How many processes share the group's usage: the lines of cgroup.procs,
+ * plus (v2, whose usage counts the subtree) one at least per descendant
+ * group. Only a count of 1 makes the usage the process's own; a session's
+ * group on a desktop or CI host holds hundreds. A list longer than the
+ * buffer counts what fits: still more than one. */
+static void sample_processes(const struct gt_cgroup *cg, struct gt_sample *out)
+{
+	char buf[CGROUP_PROCS_READ];
+	long n = read_group_file(cg->path, "cgroup.procs", buf, sizeof(buf));
+	if (n < 0)
+		return;
+	uint64_t procs = gt_cgroup_parse_count_lines(buf, (size_t)n);
+	uint64_t desc;
+	if (cg->version == 2 && group_keyed(cg, "cgroup.stat", "nr_descendants", &desc))
+		procs += desc;
+	gt_u64_set(&out->cgroup_processes, procs);
+}
+
+void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out)
+{
+	if (!cg)
+		return;
+	/* A failed look-up keeps the previous group: the process may be exiting,
+	 * and its last group's figures are still the right ones. */
+	if (++cg->samples_since_resolve >= CGROUP_RESOLVE_EVERY)
+		resolve(cg);
+	if (cg->version == 0)
+		return;
+
+	char stat[CGROUP_FILE_MAX];
+	long stat_len = read_group_file(cg->path, "memory.stat", stat, sizeof(stat));
+	uint64_t v, inactive_file;
+	bool have_inactive = false;
+	struct gt_u64 hierarchical = { 0 };
+	if (stat_len >= 0) {
+		const char *inactive_key = cg->version == 2 ? "inactive_file" : "total_inactive_file";
+		have_inactive = gt_cgroup_parse_keyed(stat, (size_t)stat_len, inactive_key, &inactive_file) == 0;
+		if (cg->version == 1 &&
+		    gt_cgroup_parse_keyed(stat, (size_t)stat_len, "hierarchical_memory_limit", &v) == 0 &&
+		    v < GT_CGROUP_V1_UNLIMITED_MIN)
+			gt_u64_set(&hierarchical, v);
+	}
+
+	out->cgroup_limit_bytes = read_limit(cg, &hierarchical);
+
+	const char *usage_name = cg->version == 2 ? "memory.current" : "memory.usage_in_bytes";
+	if (group_u64(cg, usage_name, &v)) {
+		gt_u64_set(&out->cgroup_usage_bytes, v);
+		if (have_inactive)
+			gt_u64_set(&out->cgroup_working_set_bytes, v > inactive_file ? v - inactive_file : 0);
+	}
+
+	const char *oom_file = cg->version == 2 ? "memory.events" : "memory.oom_control";
+	if (group_keyed(cg, oom_file, "oom_kill", &v))
+		gt_u64_set(&out->oom_kills, v);
+
+	sample_pressure(cg, out);
+	sample_processes(cg, out);
+}
+
+void gt_cgroup_close(struct gt_cgroup *cg)
+{
+	free(cg);
+}

@@ -1,0 +1,359 @@
+/* Process facts of one PID through libproc2 (procps 4.0.2).
+ *
+ * Each tick selects just the watched PID (PIDS_SELECT_PID opens /proc/PID
+ * only; procps_pids_get and _reap would walk all of /proc). Results belong to
+ * the pids_info and are overwritten by its next call, so values are copied
+ * out at once. */
+#include "collectors/host/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libproc2/misc.h>
+#include <libproc2/pids.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* PIDS_VAL lost its info argument in procps 4.0.5; this spelling of the same
+ * access works with both. */
+#define PROC_RESULT(stack, slot, member) ((stack)->head[(slot)].result.member)
+
+/* Positions in sample_items below. */
+enum sample_slot {
+	SLOT_STATE,
+	SLOT_RSS,
+	SLOT_ANON,
+	SLOT_FILE,
+	SLOT_SWAP,
+	SLOT_TICS,
+	SLOT_THREADS,
+	SLOT_BEGAN,
+	SLOT_COUNT
+};
+
+enum info_slot {
+	INFO_EUSER,
+	INFO_CMDLINE,
+	INFO_CMD,
+	INFO_COUNT
+};
+
+struct gt_proc {
+	pid_t pid;
+	struct pids_info *pids;
+	unsigned long long began;  /* start ticks at open: a different value means PID reuse */
+	bool began_valid;
+	long hz;
+};
+
+int gt_proc_check_mounted(struct gt_error *err)
+{
+	/* libproc2 checks this file itself, but answers a failure with
+	 * _exit(47) and a message on stderr. */
+	if (access("/proc/self/stat", R_OK) != 0)
+		return gt_fail(err, GT_EXIT_FAILURE,
+			"/proc is not mounted or not readable; mount it (mount -t proc proc /proc) and try again");
+	return 0;
+}
+
+static struct pids_fetch *select_one(struct pids_info *pids, pid_t pid)
+{
+	unsigned id = (unsigned)pid;
+	return procps_pids_select(pids, &id, 1, PIDS_SELECT_PID);
+}
+
+struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
+{
+	if (gt_proc_check_mounted(err) != 0)
+		return NULL;
+	if (pid <= 0 || !gt_proc_exists(pid)) {
+		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
+		return NULL;
+	}
+	struct gt_proc *p = calloc(1, sizeof(*p));
+	if (!p) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	p->pid = pid;
+	enum pids_item items[SLOT_COUNT] = {
+		[SLOT_STATE] = PIDS_STATE,
+		[SLOT_RSS] = PIDS_VM_RSS,
+		[SLOT_ANON] = PIDS_VM_RSS_ANON,
+		[SLOT_FILE] = PIDS_VM_RSS_FILE,
+		[SLOT_SWAP] = PIDS_VM_SWAP,
+		[SLOT_TICS] = PIDS_TICS_ALL,
+		[SLOT_THREADS] = PIDS_NLWP,
+		[SLOT_BEGAN] = PIDS_TICS_BEGAN,
+	};
+	int rc = procps_pids_new(&p->pids, items, SLOT_COUNT);
+	if (rc < 0) {
+		gt_fail(err, GT_EXIT_FAILURE, "cannot read process facts: %s", strerror(-rc));
+		free(p);
+		return NULL;
+	}
+	p->hz = procps_hertz_get();
+	struct pids_fetch *f = select_one(p->pids, pid);
+	if (f && f->counts->total >= 1) {
+		p->began = PROC_RESULT(f->stacks[0], SLOT_BEGAN, ull_int);
+		p->began_valid = true;
+	} else if (!gt_proc_exists(pid)) {
+		gt_fail(err, GT_EXIT_NO_PROCESS, "process %d has exited", (int)pid);
+		gt_proc_close(p);
+		return NULL;
+	}
+	return p;
+}
+
+static bool has_exited(char state)
+{
+	/* A zombie has freed its memory and runs nothing; only its parent has
+	 * not collected its status yet. */
+	return state == 'Z' || state == 'X';
+}
+
+int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
+{
+	struct pids_fetch *f = select_one(p->pids, p->pid);
+	if (!f)
+		return 0; /* a library failure (ENOMEM) says nothing about the process */
+	if (f->counts->total < 1) {
+		/* A directory we cannot read (hidepid) still means a live process. */
+		return gt_proc_exists(p->pid) ? 0 : 1;
+	}
+	struct pids_stack *s = f->stacks[0];
+	if (has_exited((char)PROC_RESULT(s, SLOT_STATE, s_ch)))
+		return 1;
+	unsigned long long began = PROC_RESULT(s, SLOT_BEGAN, ull_int);
+	if (p->began_valid && began != p->began)
+		return 1; /* the PID now names another process */
+
+	/* libproc2 reports a status line it could not read as 0 without an
+	 * error. A live user process always has resident pages and a thread,
+	 * so 0 there means "not given", and the companions from the same file
+	 * are no better. */
+	unsigned long rss_kib = PROC_RESULT(s, SLOT_RSS, ul_int);
+	if (rss_kib > 0) {
+		gt_u64_set(&out->rss_bytes, (uint64_t)rss_kib * 1024);
+		gt_u64_set(&out->rss_anon_bytes, (uint64_t)PROC_RESULT(s, SLOT_ANON, ul_int) * 1024);
+		gt_u64_set(&out->rss_file_bytes, (uint64_t)PROC_RESULT(s, SLOT_FILE, ul_int) * 1024);
+		gt_u64_set(&out->swap_bytes, (uint64_t)PROC_RESULT(s, SLOT_SWAP, ul_int) * 1024);
+	}
+	int threads = PROC_RESULT(s, SLOT_THREADS, s_int);
+	if (threads > 0) {
+		gt_u64_set(&out->threads, (uint64_t)threads);
+		/* stat gave a thread count, so the tick counts beside it are real. */
+		gt_u64_set(&out->cpu_ticks, PROC_RESULT(s, SLOT_TICS, ull_int));
+		if (p->hz > 0)
+			gt_u64_set(&out->cpu_hz, (uint64_t)p->hz);
+	}
+	return 0;
+}
+
+/* libproc2 shows what it could not read (another user's process, a kernel
+ * thread) as "-" or an empty string. */
+static void copy_given(char *dst, size_t cap, const char *src)
+{
+	if (!src || !src[0] || strcmp(src, "-") == 0)
+		return;
+	snprintf(dst, cap, "%s", src);
+}
+
+void gt_proc_fill_info(pid_t pid, struct gt_target_info *info)
+{
+	struct pids_info *pids = NULL;
+	enum pids_item items[INFO_COUNT] = {
+		[INFO_EUSER] = PIDS_ID_EUSER,
+		[INFO_CMDLINE] = PIDS_CMDLINE,
+		/* Not read, but without it libproc2 shows a kernel thread's
+		 * empty command line as "[(null)]" instead of "[name]". */
+		[INFO_CMD] = PIDS_CMD,
+	};
+	/* A context of its own: --list calls this for PIDs no gt_proc watches. */
+	if (procps_pids_new(&pids, items, INFO_COUNT) >= 0) {
+		struct pids_fetch *f = select_one(pids, pid);
+		if (f && f->counts->total >= 1) {
+			copy_given(info->user, sizeof(info->user), PROC_RESULT(f->stacks[0], INFO_EUSER, str));
+			copy_given(info->command_line, sizeof(info->command_line),
+				   PROC_RESULT(f->stacks[0], INFO_CMDLINE, str));
+		}
+		procps_pids_unref(&pids);
+	}
+	uint64_t ms;
+	if (gt_proc_start_time_ms(pid, &ms) == 0)
+		gt_u64_set(&info->start_time_ms, ms);
+	pid_t nspid;
+	if (gt_proc_nspid(pid, &nspid) == 0)
+		info->nspid = nspid;
+	else if (info->nspid == 0)
+		info->nspid = pid; /* kernels before 4.1 have no NSpid and no nesting to show */
+}
+
+void gt_proc_close(struct gt_proc *p)
+{
+	if (!p)
+		return;
+	if (p->pids)
+		procps_pids_unref(&p->pids);
+	free(p);
+}
+
+/* The helpers below read /proc directly: each needs one line of one file,
+ * libproc2 4.0.2 has no item for NSpid or the mount namespace identity, and a
+ * pids context allocates its 1024 result stacks on first use. */
+
+long gt_proc_read_small(const char *path, char *buf, size_t cap)
+{
+	if (cap == 0)
+		return -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t len = 0;
+	while (len + 1 < cap) {
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	buf[len] = '\0';
+	return (long)len;
+}
+
+int gt_proc_exists(pid_t pid)
+{
+	char path[32];
+	struct stat st;
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) == 0 ? 1 : 0;
+}
+
+int gt_proc_parse_nspid(const char *status_text, pid_t *nspid)
+{
+	const char *line = strstr(status_text, "\nNSpid:");
+	if (!line)
+		return -1;
+	/* "NSpid:\t1234\t1": outermost first, the process's own namespace last. */
+	const char *p = line + strlen("\nNSpid:");
+	long last = -1;
+	for (;;) {
+		while (*p == '\t' || *p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (errno != 0 || v <= 0)
+			return -1;
+		last = v;
+		p = end;
+	}
+	if (last <= 0 || (*p != '\n' && *p != '\0'))
+		return -1;
+	*nspid = (pid_t)last;
+	return 0;
+}
+
+int gt_proc_euid(pid_t pid, uid_t *uid)
+{
+	char path[32], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (gt_proc_read_small(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	const char *line = strstr(buf, "\nUid:");
+	unsigned long real, eff;
+	if (!line || sscanf(line + 5, "%lu %lu", &real, &eff) != 2)
+		return -1;
+	*uid = (uid_t)eff;
+	return 0;
+}
+
+int gt_proc_nspid(pid_t pid, pid_t *nspid)
+{
+	char path[32], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (gt_proc_read_small(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return gt_proc_parse_nspid(buf, nspid);
+}
+
+static int boot_time_s(uint64_t *btime)
+{
+	/* The boot time does not change while we run, and /proc/stat is costly
+	 * to read (the kernel formats every interrupt counter): read it once. */
+	static uint64_t cached;
+	if (cached) {
+		*btime = cached;
+		return 0;
+	}
+	/* Its intr line can be tens of KiB, so it is read by line. */
+	FILE *f = fopen("/proc/stat", "re");
+	if (!f)
+		return -1;
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = -1;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long v;
+		if (sscanf(line, "btime %llu", &v) == 1) {
+			*btime = cached = v;
+			rc = 0;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int gt_proc_start_ticks(pid_t pid, unsigned long long *ticks)
+{
+	char path[32], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (gt_proc_read_small(path, buf, sizeof(buf)) < 0)
+		return -1;
+	/* The command name (field 2) may hold spaces and ')'; fields after the
+	 * last ')' are plain. starttime is field 22, the 20th after it. */
+	const char *p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	p++;
+	for (int field = 3; field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -1;
+	}
+	return sscanf(p, " %llu", ticks) == 1 ? 0 : -1;
+}
+
+int gt_proc_start_time_ms(pid_t pid, uint64_t *ms)
+{
+	unsigned long long ticks;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t btime;
+	if (gt_proc_start_ticks(pid, &ticks) != 0 || hz <= 0 || boot_time_s(&btime) != 0)
+		return -1;
+	*ms = btime * 1000 + (uint64_t)ticks * 1000 / (uint64_t)hz;
+	return 0;
+}
+
+int gt_proc_same_mount_ns(pid_t pid)
+{
+	char path[48];
+	struct stat ours, theirs;
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	/* The target's ns link needs ptrace rights; without them: unknown. */
+	if (stat("/proc/self/ns/mnt", &ours) != 0 || stat(path, &theirs) != 0)
+		return -1;
+	return (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino) ? 1 : 0;
+}

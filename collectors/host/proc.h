@@ -1,0 +1,41 @@
+/* Process facts through libproc2, one PID at a time (no /proc walk per tick). */
+#ifndef GCTOP_COLLECTORS_PROC_H
+#define GCTOP_COLLECTORS_PROC_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/error.h"
+#include "model/sample.h"
+
+struct gt_proc;
+
+/* Checks that /proc is usable (before any libproc2 call, which would _exit). */
+int gt_proc_check_mounted(struct gt_error *err);
+
+/* GT_EXIT_NO_PROCESS when pid does not exist. */
+struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err);
+
+/* Fills rss/anon/file/swap, cpu ticks and hz, threads. Returns 0, or 1 when
+ * the process has exited (nothing filled). */
+int gt_proc_sample(struct gt_proc *p, struct gt_sample *out);
+
+/* Fills user, start_time_ms, command_line and nspid of info (runtime fields untouched). */
+void gt_proc_fill_info(pid_t pid, struct gt_target_info *info);
+
+void gt_proc_close(struct gt_proc *p);
+
+/* Cheap helpers shared by collectors (plain /proc reads). */
+int gt_proc_exists(pid_t pid);                          /* 1 yes, 0 no */
+int gt_proc_nspid(pid_t pid, pid_t *nspid);             /* innermost NSpid; 0 ok, -1 error */
+int gt_proc_euid(pid_t pid, uid_t *uid);                /* effective uid (status "Uid:"); 0 ok, -1 error */
+int gt_proc_parse_nspid(const char *status_text, pid_t *nspid); /* the same, from a status file's text */
+int gt_proc_start_ticks(pid_t pid, unsigned long long *ticks); /* stat field 22, clock ticks since boot */
+int gt_proc_start_time_ms(pid_t pid, uint64_t *ms);     /* from stat field 22 and btime */
+int gt_proc_same_mount_ns(pid_t pid);                   /* 1 same as ours, 0 other, -1 unknown */
+
+/* Reads a small file (a /proc entry) whole into buf, NUL-terminated and cut
+ * at cap - 1 bytes. Returns its length, or -1 with errno set. */
+long gt_proc_read_small(const char *path, char *buf, size_t cap);
+
+#endif

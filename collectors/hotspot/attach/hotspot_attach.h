@@ -1,0 +1,53 @@
+/* HotSpot dynamic attach, spoken by gctop itself, to load its JVMTI agent
+ * into a running JVM (reference §3). Nothing here runs without
+ * --allocators (or the TUI's confirmed `a` key). */
+#ifndef GCTOP_COLLECTORS_HOTSPOT_ATTACH_H
+#define GCTOP_COLLECTORS_HOTSPOT_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/error.h"
+
+/* A reply of the attach listener: "<status>\n<output>". */
+struct gt_attach_reply {
+	int status;              /* first line; 0 accepted (JDK 21+ also for failed loads) */
+	bool have_return_code;   /* "return code: N" (JDK 9+) or a bare number (JDK 8) */
+	int return_code;         /* Agent_OnAttach's result */
+	char message[256];       /* the rest, lines joined with "; ", control bytes dropped */
+};
+
+/* Pure. Returns 0, or -1 when buf holds no status line. */
+int gt_attach_parse_reply(const char *buf, size_t len, struct gt_attach_reply *out);
+
+/* What a `load` reply means for the user: 0 when the agent runs, else -1
+ * with one sentence in err. `pid` only names the process in sentences. */
+int gt_attach_load_result(const struct gt_attach_reply *r, pid_t pid, struct gt_error *err);
+
+/* The parts of /proc/PID/status attach needs. */
+struct gt_attach_status {
+	pid_t nspid;             /* last NSpid field, or the pid itself */
+	uid_t euid;
+	gid_t egid;
+	bool have_signals;
+	uint64_t sig_caught, sig_ignored, sig_blocked;
+};
+
+/* Pure. Returns 0, or -1 when Uid or Gid is missing. */
+int gt_attach_parse_status(const char *text, pid_t pid, struct gt_attach_status *out);
+
+/* Reads and parses /proc/PID/status. Returns 0, or -1 with err. */
+int gt_attach_read_status(pid_t pid, struct gt_attach_status *st, struct gt_error *err);
+
+/* True when the SIGQUIT bit is set in a SigCgt mask. */
+bool gt_attach_catches_sigquit(const struct gt_attach_status *st);
+
+/* Loads agent_so (a path in our filesystem) into JVM pid with options:
+ * checks the user, that attach is enabled and SIGQUIT handled, starts the
+ * attach listener if needed, copies the library into the target's /tmp and
+ * sends `load`. Returns 0, or -1 with err. */
+int gt_hotspot_attach_load(pid_t pid, const char *agent_so, const char *options, struct gt_error *err);
+
+#endif

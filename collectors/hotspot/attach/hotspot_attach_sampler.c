@@ -1,0 +1,313 @@
+#include "collectors/hotspot/attach/hotspot_attach_sampler.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/wait.h"
+#include "collectors/host/safe_path.h"
+#include "collectors/hotspot/attach/hotspot_attach.h"
+#include "segment/reader.h"
+
+#define SAMPLER_START_WAIT_MS 3000
+/* A writer heartbeat older than this belongs to a dead or frozen agent. */
+#define SAMPLER_STALE_NS 2000000000ull
+/* Extrapolate the exact total at most this far past its reading. */
+#define SAMPLER_EXTRAPOLATE_MAX_NS 500000000ull
+
+struct gt_sampler {
+	pid_t pid;
+	struct gt_attach_status st;
+	char path[256];
+	struct gt_segment *seg;
+	struct gt_segment_reading reading;   /* the newest */
+	/* The two latest distinct exact readings, for extrapolation. */
+	uint64_t exact_prev, exact_prev_ns, exact_last, exact_last_ns, exact_gen;
+	uint64_t reported;                   /* never report less than before */
+};
+
+int gt_sampler_find_agent(char *buf, size_t len, struct gt_error *err)
+{
+	const char *env = getenv("GCTOP_AGENT");
+	if (env && *env) {
+		if (access(env, R_OK) != 0)
+			return gt_fail(err, GT_EXIT_FAILURE, "GCTOP_AGENT names %s, which cannot be read", env);
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			static const char *const rel[] = { "libgctop-agent.so", "../lib/gctop/libgctop-agent.so" };
+			for (size_t i = 0; i < 2; i++) {
+				if (snprintf(buf, len, "%s/%s", exe, rel[i]) < (int)len && access(buf, R_OK) == 0)
+					return 0;
+			}
+		}
+	}
+	return gt_fail(err, GT_EXIT_FAILURE,
+		       "gctop's agent libgctop-agent.so is not installed next to gctop or in ../lib/gctop; "
+		       "set GCTOP_AGENT to its path");
+}
+
+static int sampler_read(struct gt_sampler *m, struct gt_error *e)
+{
+	int rc = gt_segment_read(m->seg, &m->reading, e);
+	m->reading.snap.mono_ns = gt_mono_ns();
+	return rc;
+}
+
+/* Process pid's segment: /tmp/.gctop-seg-NSPID under its root, reached
+ * without following any link (collectors/host/safe_path.h). */
+static int sampler_open_target_segment(pid_t pid, pid_t nspid, uid_t owner_uid, struct gt_segment **out,
+				       struct gt_error *err)
+{
+	*out = NULL;
+	char path[256], name[64];
+	gt_segment_path_for(pid, nspid, path, sizeof(path));
+	snprintf(name, sizeof(name), GCTOP_SEG_FILE_PREFIX "%d", (int)nspid);
+	int root = gt_sp_open_root(pid);
+	int tmp = root >= 0 ? gt_sp_openat(root, "tmp", O_PATH | O_DIRECTORY, 0) : -1;
+	int e = errno;
+	if (root >= 0)
+		close(root);
+	if (tmp < 0) {
+		gt_fail(err, e == ELOOP || e == ENOTDIR ? GT_EXIT_BAD_DATA : GT_EXIT_NO_DATA,
+			"cannot open the /tmp of process %d without following a link: %s", (int)pid, strerror(e));
+		errno = e;
+		return -1;
+	}
+	int rc = gt_segment_openat(tmp, name, path, owner_uid, out, err);
+	e = errno;
+	close(tmp);
+	errno = e;
+	return rc;
+}
+
+static bool sampler_open_segment(struct gt_sampler *m)
+{
+	struct gt_error e;
+	if (m->seg) {
+		gt_segment_close(m->seg);
+		m->seg = NULL;
+	}
+	return sampler_open_target_segment(m->pid, m->st.nspid, m->st.euid, &m->seg, &e) == 0;
+}
+
+/* A segment an agent is serving right now (not a file left by a dead JVM
+ * whose pid came back). */
+static bool sampler_live(struct gt_sampler *m)
+{
+	struct gt_error e;
+	if (!m->seg || sampler_read(m, &e) != 0)
+		return false;
+	uint64_t now = gt_mono_ns(), hb = m->reading.writer_heartbeat_ns;
+	uint64_t age = now > hb ? now - hb : hb - now;
+	if (age > SAMPLER_STALE_NS)
+		return false;
+	enum gt_sampler_state s = m->reading.snap.state;
+	return s == GT_SAMPLER_RUNNING || s == GT_SAMPLER_STARTING ||
+	       (s == GT_SAMPLER_STOPPED && (m->reading.flags & GCTOP_SEG_F_LINGER));
+}
+
+static int sampler_wait_running(struct gt_sampler *m, struct gt_error *err)
+{
+	uint64_t deadline = gt_mono_ns() + SAMPLER_START_WAIT_MS * 1000000ull;
+	for (;;) {
+		if (m->seg || sampler_open_segment(m)) {
+			gt_segment_beat(m->seg, gt_mono_ns());
+			struct gt_error e;
+			if (sampler_read(m, &e) == 0) {
+				const struct gt_alloc_snapshot *s = &m->reading.snap;
+				if (s->state == GT_SAMPLER_RUNNING)
+					return 0;
+				if (s->state == GT_SAMPLER_BUSY || s->state == GT_SAMPLER_FAILED)
+					return gt_fail(err, GT_EXIT_FAILURE, "JVM %d: %s", (int)m->pid,
+						       s->message[0] ? s->message : "allocation sampling could not start");
+			}
+		}
+		if (gt_mono_ns() >= deadline)
+			return gt_fail(err, GT_EXIT_TIMEOUT,
+				       "gctop's agent in JVM %d did not start sampling within %d s", (int)m->pid,
+				       SAMPLER_START_WAIT_MS / 1000);
+		if (gt_wait_sleep(gt_wait_deadline_in_ms(50)) == GT_WAIT_QUIT)
+			return gt_wait_interrupted(err);
+	}
+}
+
+/* "a.,b." -> "packages=a.:b." for the agent. */
+static int agent_options(const char *packages, char *buf, size_t len, struct gt_error *err)
+{
+	buf[0] = '\0';
+	if (!packages || !*packages)
+		return 0;
+	int n = snprintf(buf, len, "packages=%s", packages);
+	if (n < 0 || (size_t)n >= len)
+		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages is too long");
+	for (char *p = buf + 9; *p; p++) {
+		if (*p == ',')
+			*p = ':';
+		else if (*p == '=' || (unsigned char)*p < 0x21)
+			return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
+	}
+	return 0;
+}
+
+struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_error *err)
+{
+	char opts[1024], agent[PATH_MAX];
+	if (agent_options(packages, opts, sizeof(opts), err) != 0)
+		return NULL;
+	struct gt_sampler *m = calloc(1, sizeof(*m));
+	if (!m) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	m->pid = pid;
+	if (gt_attach_read_status(pid, &m->st, err) != 0 ||
+	    gt_segment_path_for(pid, m->st.nspid, m->path, sizeof(m->path)) != 0)
+		goto fail;
+	sampler_open_segment(m);
+	if (!sampler_live(m)) {
+		if (m->seg) {
+			gt_segment_close(m->seg);
+			m->seg = NULL;
+		}
+		if (gt_sampler_find_agent(agent, sizeof(agent), err) != 0 ||
+		    gt_hotspot_attach_load(pid, agent, opts, err) != 0)
+			goto fail;
+	}
+	if (sampler_wait_running(m, err) != 0)
+		goto fail;
+	return m;
+fail:
+	gt_sampler_close(m);
+	return NULL;
+}
+
+/* Nearest-rank percentile of a sorted array. */
+static uint64_t percentile(const uint64_t *v, unsigned n, unsigned pct)
+{
+	unsigned rank = (pct * n + 99) / 100;
+	return v[rank ? rank - 1 : 0];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void fill_pauses(const struct gt_segment_reading *r, struct gt_sample *s)
+{
+	if (!r->pause_count.valid)
+		return;
+	s->agent_pauses = r->pause_count;
+	s->agent_pause_total_ns = r->pause_total_ns;
+	s->agent_pause_window = r->n_recent;
+	if (!r->n_recent)
+		return;
+	uint64_t v[GCTOP_SEG_PAUSE_RING];
+	memcpy(v, r->recent_ns, r->n_recent * sizeof(v[0]));
+	qsort(v, r->n_recent, sizeof(v[0]), cmp_u64);
+	gt_u64_set(&s->agent_pause_p50_ns, percentile(v, r->n_recent, 50));
+	gt_u64_set(&s->agent_pause_p99_ns, percentile(v, r->n_recent, 99));
+	gt_u64_set(&s->agent_pause_max_ns, v[r->n_recent - 1]);
+}
+
+/* The agent reads the exact total every 100 ms; the sample is taken at
+ * another moment. Carrying the total forward at its latest rate to the
+ * sample's time keeps per-interval rates from jittering by up to 10%. */
+static void fill_alloc(struct gt_sampler *m, struct gt_sample *s)
+{
+	const struct gt_segment_reading *r = &m->reading;
+	if (!r->alloc_total.valid)
+		return;
+	if (m->exact_gen != r->snap.generation) {
+		m->exact_gen = r->snap.generation;
+		m->exact_last_ns = m->exact_prev_ns = 0;
+	}
+	if (r->alloc_total_ns != m->exact_last_ns) {
+		m->exact_prev = m->exact_last;
+		m->exact_prev_ns = m->exact_last_ns;
+		m->exact_last = r->alloc_total.value;
+		m->exact_last_ns = r->alloc_total_ns;
+	}
+	double value = (double)m->exact_last;
+	if (m->exact_prev_ns && m->exact_last_ns > m->exact_prev_ns && m->exact_last >= m->exact_prev &&
+	    s->mono_ns > m->exact_last_ns && s->mono_ns - m->exact_last_ns <= SAMPLER_EXTRAPOLATE_MAX_NS) {
+		double rate = (double)(m->exact_last - m->exact_prev) / (double)(m->exact_last_ns - m->exact_prev_ns);
+		value += rate * (double)(s->mono_ns - m->exact_last_ns);
+	}
+	uint64_t v = (uint64_t)value;
+	if (v < m->reported && m->reported - v < (1ull << 40))
+		v = m->reported;
+	m->reported = v;
+	gt_u64_set(&s->alloc_bytes_total, v);
+	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	s->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
+}
+
+void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns)
+{
+	/* A replaced segment is followed at the next sample; a beat into the
+	 * old mapping meanwhile is harmless. */
+	if (m && m->seg)
+		gt_segment_beat(m->seg, now_ns);
+}
+
+void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
+{
+	if (!m->seg || gt_segment_replaced(m->seg)) {
+		if (!sampler_open_segment(m)) {
+			memset(&m->reading, 0, sizeof(m->reading));
+			m->reading.snap.state = GT_SAMPLER_OFF;
+			return;
+		}
+	}
+	gt_segment_beat(m->seg, gt_mono_ns());
+	struct gt_error e;
+	int rc = sampler_read(m, &e);
+	if (rc == GT_SEGMENT_TORN)
+		return; /* being rewritten: keep the previous reading */
+	if (rc != 0) {
+		/* Cut short or damaged by its owner: say so rather than show the
+		 * last figures as current. */
+		m->reading.snap.state = GT_SAMPLER_FAILED;
+		snprintf(m->reading.snap.message, sizeof(m->reading.snap.message),
+			 "the allocation segment was cut short or damaged by its owner; not reading it");
+		return;
+	}
+	if (m->reading.snap.state != GT_SAMPLER_RUNNING)
+		return;
+	fill_alloc(m, s);
+	fill_pauses(&m->reading, s);
+	/* The snapshot shares the sample's clock, so rates from snapshots and
+	 * from samples cover the same spans. */
+	m->reading.snap.mono_ns = s->mono_ns;
+	if (s->alloc_source == GT_ALLOC_SOURCE_EXACT)
+		m->reading.snap.exact_total = s->alloc_bytes_total;
+}
+
+const struct gt_alloc_snapshot *gt_sampler_snapshot(const struct gt_sampler *m)
+{
+	return &m->reading.snap;
+}
+
+void gt_sampler_close(struct gt_sampler *m)
+{
+	if (!m)
+		return;
+	gt_segment_close(m->seg);
+	free(m);
+}

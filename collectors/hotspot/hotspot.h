@@ -1,0 +1,156 @@
+/* Internals of the HotSpot collector, shared by its files:
+ *   hotspot.c          the collector interface (probe, open, poll, sample)
+ *   hotspot_list.c     every JVM the user can see, for gctop --list
+ *   hotspot_find.c     which process is a JVM, and where its perf-data file is
+ *   hotspot_counters.c the counters gctop reads, resolved once, and what they mean
+ *   hotspot_info.c     the header facts (version, collector, heap flags)
+ *   hotspot_alloc.c    the allocation estimator
+ *   hotspot_pauses.c   the log of individual pauses
+ *   hotspot_tick.c     when to poll while the JVM collects */
+#ifndef GCTOP_COLLECTORS_HOTSPOT_H
+#define GCTOP_COLLECTORS_HOTSPOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/error.h"
+#include "model/sample.h"
+#include "collectors/backend.h"
+#include "collectors/hotspot/hotspot_alloc.h"
+#include "collectors/hotspot/perfdata/hsperf.h"
+
+/* ---- hotspot_find.c ---- */
+
+/* A java process: /proc/PID/exe is named java or maps libjvm.so (falling
+ * back to comm and argv[0] when those are unreadable). */
+bool hotspot_find_is_java(pid_t pid);
+
+/* "-XX:-UsePerfData" or "-XX:+PerfDisableSharedMem" when the JVM's options
+ * (command line and the JAVA_TOOL_OPTIONS family) turn shared perf data off,
+ * else NULL. */
+const char *hotspot_find_disabled_flag(pid_t pid);
+
+/* Finds the perf-data file of pid: /tmp/hsperfdata_* / PID in our mount
+ * namespace, else /proc/PID/root/tmp/hsperfdata_* / NSPID, the newest if
+ * several users have one. Returns 1 found (path filled), 0 none, -1 with
+ * err when the process's /tmp cannot be looked at. */
+int hotspot_find_perfdata(pid_t pid, char *path, size_t path_len, struct gt_error *err);
+
+/* 1 while pid runs (not a zombie), 0 when it has gone. */
+int hotspot_find_alive(pid_t pid);
+
+/* ---- hotspot_counters.c ---- */
+
+enum hotspot_gc {
+	HOTSPOT_GC_UNKNOWN = 0,
+	HOTSPOT_GC_G1,
+	HOTSPOT_GC_PARALLEL,
+	HOTSPOT_GC_SERIAL,
+	HOTSPOT_GC_Z,              /* single generation (JDK 17, or 21+ without ZGenerational) */
+	HOTSPOT_GC_Z_GENERATIONAL,
+	HOTSPOT_GC_SHENANDOAH,
+};
+
+#define HOTSPOT_COLLECTOR_SLOTS 10  /* sun.gc.collector.0..9, with holes */
+#define HOTSPOT_GENERATIONS 2
+#define HOTSPOT_SPACES 3
+
+struct hotspot_collector_counters {
+	const struct hsperf_entry *name;
+	hsperf_long invocations, time, last_entry, last_exit;
+};
+
+struct hotspot_space_counters {
+	hsperf_long used, capacity, max_capacity;
+};
+
+struct hotspot_generation_counters {
+	hsperf_long capacity, max_capacity;
+	struct hotspot_space_counters space[HOTSPOT_SPACES];
+};
+
+struct hotspot_counters {
+	enum hotspot_gc gc;
+	int64_t frequency;          /* ticks per second (sun.os.hrt.frequency) */
+	unsigned g1_eden_slack_pct; /* G1: GCLockerEdenExpansionPercent, included in eden capacity */
+	struct hotspot_collector_counters collector[HOTSPOT_COLLECTOR_SLOTS];
+	struct hotspot_generation_counters generation[HOTSPOT_GENERATIONS];
+	hsperf_long metaspace_used, metaspace_capacity;
+	hsperf_long safepoints, safepoint_time, safepoint_sync_time;
+	hsperf_long gc_cpu_time;
+	hsperf_long create_vm_begin_ms;
+	hsperf_long tlab_alloc_words, tlab_fills, tlab_gc_waste, tlab_refill_waste;
+	hsperf_long promoted;       /* Parallel: sun.gc.policy.promoted */
+	hsperf_long hrt_ticks;      /* the JVM clock, sampled every 50 ms (absent on 25) */
+	const struct hsperf_entry *cause, *last_cause;
+};
+
+enum hotspot_gc hotspot_counters_detect_gc(const struct hsperf *p);
+const char *hotspot_gc_name(enum hotspot_gc gc);
+
+/* Resolves every counter gctop reads. Call again after hsperf_refresh adds entries. */
+void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p);
+
+uint64_t hotspot_ticks_to_ns(const struct hotspot_counters *c, int64_t ticks);
+
+/* The estimator's inputs, by loads only. */
+void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot_counters *c,
+				    struct hotspot_alloc_reading *r);
+
+/* Heap, generations, collectors, pauses (except pause_max_ns), safepoints,
+ * GC CPU, causes, metaspace and the large-object availability of out. */
+void hotspot_counters_fill_sample(const struct hsperf *p, const struct hotspot_counters *c, struct gt_sample *out);
+
+/* The most recent pause of any collector whose times are pauses: its end
+ * (ticks) and length (ns). 0 ok, -1 when none is known. */
+int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_ticks, uint64_t *ns);
+
+/* ---- hotspot_pauses.c ---- */
+
+/* The pauses seen so far: pause k (from 0) at ns[k % GT_PAUSE_RING]. */
+struct hotspot_pause_log {
+	uint64_t count;
+	uint64_t ns[GT_PAUSE_RING];
+};
+
+void hotspot_pause_log_add(struct hotspot_pause_log *l, uint64_t ns);
+/* Adds the pause of a collector whose lastExitTime just changed to exit,
+ * when its stamps (ticks) describe a finished pause of ns. */
+void hotspot_pause_log_note(struct hotspot_pause_log *l, int64_t entry, int64_t exit, uint64_t ns);
+/* Copies the log into out->pause_log (valid). */
+void hotspot_pause_log_fill(const struct hotspot_pause_log *l, struct gt_sample *out);
+
+/* ---- hotspot_tick.c ---- */
+
+#define HOTSPOT_TICK_MIN_NS 1000000ull   /* 1 ms */
+#define HOTSPOT_TICK_MAX_NS 100000000ull /* 100 ms */
+
+/* The time to the next poll at now (mono ns) while collections come every
+ * period ns, the last one having ended at last_exit (mono ns, 0 unknown);
+ * dense: old grows between collections (G1 humongous allocation), so it is
+ * read 64 times an interval (every millisecond at 15 collections a second
+ * and more). */
+uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, bool dense);
+
+/* ---- hotspot.c, hotspot_list.c ---- */
+
+/* 0 when the file's sun.rt.createVmBeginTime fits pid's start time (or
+ * either is unknown; start_out then stays invalid), else -1 with err: the
+ * file was left by an earlier process with the same pid. */
+int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
+			       struct gt_u64 *start_out, struct gt_error *err);
+
+void hotspot_list(struct gt_list *out);
+
+/* ---- hotspot_info.c ---- */
+
+/* Runtime facts of info from the counters: version, collector and its mode,
+ * main class, heap-sizing flags, source. */
+void hotspot_info_fill(const struct hsperf *p, enum hotspot_gc gc, struct gt_target_info *info);
+
+/* Appends to out (space separated) the options of args that size the heap. */
+void hotspot_info_heap_flags(const char *args, char *out, size_t out_len);
+
+#endif

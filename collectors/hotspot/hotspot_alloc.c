@@ -1,0 +1,274 @@
+#include "collectors/hotspot/hotspot_alloc.h"
+
+#include <string.h>
+
+static uint64_t hotspot_alloc_growth(uint64_t now, uint64_t before)
+{
+	return now > before ? now - before : 0;
+}
+
+void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model, bool track_humongous)
+{
+	memset(a, 0, sizeof(*a));
+	a->model = model;
+	a->track_humongous = track_humongous;
+}
+
+const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model)
+{
+	switch (model) {
+	case HOTSPOT_ALLOC_EDEN:
+		return "collections came faster than gctop's poll tick: the allocation between some of them was not seen";
+	case HOTSPOT_ALLOC_HEAP_GROWTH:
+		return "heap growth between polls: memory a concurrent cycle reclaimed and reused in between is not seen";
+	case HOTSPOT_ALLOC_TLAB_EPOCHS:
+		return "TLAB bytes per collection cycle: allocation outside TLABs (large arrays) is not counted";
+	}
+	return NULL;
+}
+
+bool hotspot_alloc_cause_fills_eden(const char *cause)
+{
+	/* A young collection started because an allocation did not fit; Parallel's
+	 * "Ergonomics" full collection follows such a young one in the same window;
+	 * a GC locker collection runs when an allocation failed during a JNI
+	 * critical section. Other causes (System.gc(), metadata, humongous
+	 * allocation, periodic) collect a partly filled eden. */
+	static const char *const full[] = {
+		"Allocation Failure", "G1 Evacuation Pause", "Ergonomics", "GCLocker Initiated GC",
+	};
+	for (size_t i = 0; i < sizeof(full) / sizeof(full[0]); i++)
+		if (strcmp(cause, full[i]) == 0)
+			return true;
+	return false;
+}
+
+/* At a pause, old-gen shrinkage is taken as reclaimed humongous objects
+ * (young pauses only free humongous regions eagerly; promotion can hide some
+ * of that, so the live figure is an upper bound), never more than old holds. */
+static void hotspot_alloc_humongous_after_pause(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+{
+	uint64_t shrink = hotspot_alloc_growth(a->prev.old_used, r->old_used);
+	a->large_live_bytes = a->large_live_bytes > shrink ? a->large_live_bytes - shrink : 0;
+	if (a->large_live_bytes > r->old_used)
+		a->large_live_bytes = r->old_used;
+}
+
+/* Two collections this close (ns) belong to one stop: Parallel's full
+ * collection right after the young one that could not promote. */
+#define HOTSPOT_ALLOC_SAME_STOP_NS 1000000ull
+
+static uint64_t hotspot_alloc_mono(const struct hotspot_alloc *a, uint64_t jvm_ns)
+{
+	if (!a->have_offset || jvm_ns == 0)
+		return 0;
+	int64_t mono = (int64_t)jvm_ns + a->clock_offset_ns;
+	return mono > 0 ? (uint64_t)mono : 0;
+}
+
+/* Every JVM time stamp was written before we read it, so mono - jvm_clock
+ * at the read is an upper bound of the offset; the least one seen is the
+ * closest (within a poll tick once a collection ended just before a poll). */
+static void hotspot_alloc_calibrate(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+{
+	if (r->jvm_clock_ns == 0 || r->mono_ns == 0)
+		return;
+	int64_t off = (int64_t)r->mono_ns - (int64_t)r->jvm_clock_ns;
+	if (!a->have_offset || off < a->clock_offset_ns)
+		a->clock_offset_ns = off;
+	a->have_offset = true;
+}
+
+/* ns between a and b inside the poll window, 0 when unknown. */
+static uint64_t hotspot_alloc_span(uint64_t from, uint64_t to, uint64_t window)
+{
+	if (!from || !to || to <= from)
+		return 0;
+	return to - from < window ? to - from : window;
+}
+
+/* Bytes per ns over the current and the previous epoch. */
+static double hotspot_alloc_rate(const struct hotspot_alloc *a, bool old)
+{
+	uint64_t ns = a->epoch.ns + a->last_epoch.ns;
+	uint64_t bytes = old ? a->epoch.old_bytes + a->last_epoch.old_bytes
+			     : a->epoch.eden_bytes + a->last_epoch.eden_bytes;
+	return ns ? (double)bytes / (double)ns : 0.0;
+}
+
+static void hotspot_alloc_add_large(struct hotspot_alloc *a, uint64_t bytes)
+{
+	a->total_bytes += bytes;
+	if (a->track_humongous) {
+		a->large_total_bytes += bytes;
+		a->large_live_bytes += bytes;
+	}
+}
+
+/* A poll window without a young or full collection: eden and old growth are
+ * allocation (old grows between pauses only by direct and humongous
+ * allocation). A G1 remark or cleanup pause in the window changes old by
+ * reclaim, so old growth then is not measured. */
+static void hotspot_alloc_quiet_window(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+{
+	const struct hotspot_alloc_reading *p = &a->prev;
+	uint64_t eden = hotspot_alloc_growth(r->eden_used, p->eden_used);
+	a->total_bytes += eden;
+	if (r->other_pauses != p->other_pauses) {
+		/* Old changed by reclaim too: the old rate stands in for the
+		 * stretches before and after the pause. */
+		if (a->track_humongous)
+			hotspot_alloc_humongous_after_pause(a, r);
+		uint64_t window = r->mono_ns > p->mono_ns ? r->mono_ns - p->mono_ns : 0;
+		uint64_t entry = hotspot_alloc_mono(a, r->jvm_other_entry_ns);
+		uint64_t exit = hotspot_alloc_mono(a, r->jvm_other_exit_ns);
+		uint64_t seen = hotspot_alloc_span(p->mono_ns, entry, window) + hotspot_alloc_span(exit, r->mono_ns, window);
+		hotspot_alloc_add_large(a, (uint64_t)(hotspot_alloc_rate(a, true) * (double)seen));
+		return;
+	}
+	uint64_t old = hotspot_alloc_growth(r->old_used, p->old_used);
+	hotspot_alloc_add_large(a, old);
+	a->epoch.eden_bytes += eden;
+	a->epoch.old_bytes += old;
+	if (r->mono_ns > p->mono_ns)
+		a->epoch.ns += r->mono_ns - p->mono_ns;
+}
+
+/* Where the collections of a window start and end on our clock, and how many
+ * intervals between them no poll saw. */
+struct hotspot_alloc_window {
+	uint64_t collections, blind;
+	uint64_t first_entry, last_exit; /* mono ns, 0 unknown */
+};
+
+static void hotspot_alloc_window(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r,
+				 struct hotspot_alloc_window *w)
+{
+	const struct hotspot_alloc_reading *p = &a->prev;
+	uint64_t young = r->young_gcs - p->young_gcs, full = r->full_gcs - p->full_gcs;
+	w->collections = young + full;
+	w->blind = w->collections - 1;
+	uint64_t ye = hotspot_alloc_mono(a, r->jvm_young_entry_ns), yx = hotspot_alloc_mono(a, r->jvm_young_exit_ns);
+	uint64_t fe = hotspot_alloc_mono(a, r->jvm_full_entry_ns), fx = hotspot_alloc_mono(a, r->jvm_full_exit_ns);
+	if (young && full) {
+		/* One stop when one began as the other ended. */
+		uint64_t gap = fe > yx ? fe - yx : yx - fe;
+		if (yx && fe && gap < HOTSPOT_ALLOC_SAME_STOP_NS)
+			w->blind--;
+		w->first_entry = ye && fe ? (ye < fe ? ye : fe) : 0;
+		w->last_exit = yx && fx ? (yx > fx ? yx : fx) : 0;
+	} else {
+		w->first_entry = young ? ye : fe;
+		w->last_exit = young ? yx : fx;
+	}
+}
+
+/* Direct-to-old and humongous allocation across the collections of a
+ * window. Parallel says what its one young collection promoted, so old's
+ * growth less that is exact. Otherwise the old rate of the epoch stands in
+ * for the stretches before and after (G1 is polled 64 times an interval
+ * while it allocates humongous objects, so they are short). */
+static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r,
+					 const struct hotspot_alloc_window *w, uint64_t before, uint64_t after)
+{
+	const struct hotspot_alloc_reading *p = &a->prev;
+	if (r->has_promoted && w->collections == 1 && r->full_gcs == p->full_gcs)
+		return hotspot_alloc_growth(r->old_used, p->old_used + r->promoted_bytes);
+	return (uint64_t)(hotspot_alloc_rate(a, true) * (double)(before + after));
+}
+
+/* A window with young or full collections. Eden after the last collection
+ * holds only what was allocated since. Before the first one eden grew from
+ * what the previous poll saw to what the collection found: at the rate of
+ * this epoch over the time from that poll to the collection's entry
+ * (lastEntryTime), or to a full eden when its cause says so. Humongous and direct-to-old
+ * allocation before and after it come from the same rates. Intervals
+ * between two collections of one window are not seen: they add nothing and
+ * are counted as blind, so the total is then a lower bound. */
+static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+{
+	const struct hotspot_alloc_reading *p = &a->prev;
+	struct hotspot_alloc_window w;
+	hotspot_alloc_window(a, r, &w);
+	uint64_t window = r->mono_ns > p->mono_ns ? r->mono_ns - p->mono_ns : 0;
+	uint64_t before = hotspot_alloc_span(p->mono_ns, w.first_entry, window);
+	uint64_t after = hotspot_alloc_span(w.last_exit, r->mono_ns, window);
+	double eden_rate = hotspot_alloc_rate(a, false);
+
+	/* A full eden when the cause says so: exact for Serial and Parallel
+	 * (JDK 25's publish eden only at collections, and 17's only every
+	 * 50 ms). G1's eden capacity can sit below where a large eden collects,
+	 * and its eden figure moves in whole regions, behind the allocation in a
+	 * small one: the larger of the rate's fill and the room. Otherwise the
+	 * rate of this epoch up to the collection's start. */
+	uint64_t room = hotspot_alloc_growth(p->eden_capacity, p->eden_used);
+	uint64_t by_rate = eden_rate > 0 && w.first_entry ? (uint64_t)(eden_rate * (double)before) : 0;
+	uint64_t fill = by_rate;
+	if (r->eden_was_full)
+		fill = a->track_humongous && by_rate > room ? by_rate : room;
+	/* With collections unseen, only the last one's start and cause are
+	 * known: the fill before the first is not, and is left out so that the
+	 * total stays a lower bound. */
+	if (w.blind)
+		fill = 0;
+	uint64_t eden = fill + r->eden_used;
+	/* TLAB tails left unused fill eden but were never allocated. */
+	if (w.collections == 1 && r->tlab_waste_bytes != p->tlab_waste_bytes)
+		eden = eden > r->tlab_waste_bytes ? eden - r->tlab_waste_bytes : 0;
+	a->total_bytes += eden;
+	a->blind_collections += w.blind;
+
+	if (a->track_humongous)
+		hotspot_alloc_humongous_after_pause(a, r);
+	/* As for eden, the stretch before an unseen first collection is left out. */
+	hotspot_alloc_add_large(a, hotspot_alloc_old_across(a, r, &w, w.blind ? 0 : before, after));
+
+	a->last_epoch = a->epoch;
+	memset(&a->epoch, 0, sizeof(a->epoch));
+}
+
+static void hotspot_alloc_step_eden(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+{
+	const struct hotspot_alloc_reading *p = &a->prev;
+	if (r->young_gcs == p->young_gcs && r->full_gcs == p->full_gcs)
+		hotspot_alloc_quiet_window(a, r);
+	else
+		hotspot_alloc_collection_window(a, r);
+}
+
+void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+{
+	hotspot_alloc_calibrate(a, r);
+	if (r->in_progress && a->model == HOTSPOT_ALLOC_EDEN)
+		return;
+	/* Counters only grow; going back means a different JVM or a torn read:
+	 * start again from this reading rather than invent bytes. */
+	if (a->have_prev && (r->young_gcs < a->prev.young_gcs || r->full_gcs < a->prev.full_gcs ||
+			     r->other_pauses < a->prev.other_pauses)) {
+		a->prev = *r;
+		return;
+	}
+	if (a->have_prev) {
+		if (a->model == HOTSPOT_ALLOC_EDEN)
+			hotspot_alloc_step_eden(a, r);
+		else if (a->model == HOTSPOT_ALLOC_TLAB_EPOCHS) {
+			/* A new epoch changes the published figures; an epoch without
+			 * TLAB allocation publishes nothing and keeps the old ones. */
+			if (r->tlab_bytes != a->prev.tlab_bytes || r->tlab_fills != a->prev.tlab_fills) {
+				a->total_bytes += r->tlab_bytes;
+				/* Allocation outside TLABs (large arrays) is in no epoch. */
+				a->blind_collections++;
+			}
+		} else {
+			a->total_bytes += hotspot_alloc_growth(r->heap_used, a->prev.heap_used);
+			/* Memory a concurrent cycle reclaimed while we were not looking
+			 * hides the allocation that reused it: a window with a cycle, or
+			 * with the heap shrinking (its figure is refreshed late). */
+			a->blind_collections += (r->full_gcs - a->prev.full_gcs) + (r->other_pauses - a->prev.other_pauses);
+			if (r->heap_used < a->prev.heap_used)
+				a->blind_collections++;
+		}
+	}
+	a->prev = *r;
+	a->have_prev = true;
+}

@@ -1,0 +1,327 @@
+/* Which process is a JVM, and where its perf-data file lives (reference §1.2).
+ * Plain /proc and directory reads; nothing here touches the target. */
+#include "collectors/hotspot/hotspot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "collectors/host/proc.h"
+#include "collectors/host/safe_path.h"
+
+/* A launcher named java this young may still be loading libjvm.so; gctop
+ * waits up to HOTSPOT_FIND_LIBJVM_WAIT_MS for it, polling. */
+#define HOTSPOT_FIND_YOUNG_MS 5000
+#define HOTSPOT_FIND_LIBJVM_WAIT_MS 2000
+#define HOTSPOT_FIND_STEP_MS 20
+
+/* Reads a small /proc file whole; returns its length or -1 (errno kept). */
+static ssize_t hotspot_read_proc(pid_t pid, const char *leaf, char *buf, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, leaf);
+	return gt_proc_read_small(path, buf, len);
+}
+
+static bool hotspot_basename_is_java(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strcmp(base, "java") == 0 || strcmp(base, "java (deleted)") == 0;
+}
+
+/* 1 when the process maps libjvm.so, 0 when not, -1 when its maps are
+ * closed to us. */
+static int hotspot_maps_libjvm(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	char line[4096];
+	int found = 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "/libjvm.so") != NULL;
+	fclose(f);
+	return found;
+}
+
+/* True for a process started less than HOTSPOT_FIND_YOUNG_MS ago whose
+ * binary is named java: its launcher may not have loaded libjvm.so yet. */
+static bool hotspot_young_launcher(pid_t pid)
+{
+	char path[64], exe[4096];
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	uint64_t start_ms;
+	return hotspot_basename_is_java(exe) && gt_proc_start_time_ms(pid, &start_ms) == 0 &&
+	       (uint64_t)gt_wall_ms() < start_ms + HOTSPOT_FIND_YOUNG_MS;
+}
+
+bool hotspot_find_is_java(pid_t pid)
+{
+	/* A name is anyone's to choose: a HotSpot JVM is a process that maps
+	 * libjvm.so. The name only makes gctop wait a little for a launcher
+	 * that has just started to load it. */
+	int maps = hotspot_maps_libjvm(pid);
+	for (unsigned waited = 0; maps == 0 && waited < HOTSPOT_FIND_LIBJVM_WAIT_MS && hotspot_young_launcher(pid);
+	     waited += HOTSPOT_FIND_STEP_MS) {
+		struct timespec ts = { 0, HOTSPOT_FIND_STEP_MS * 1000000L };
+		nanosleep(&ts, NULL);
+		maps = hotspot_maps_libjvm(pid);
+	}
+	if (maps >= 0)
+		return maps == 1;
+	/* Another user's process, and we are not root: its maps are closed to
+	 * us, comm and the command line are not. Such a process must then show
+	 * a perf-data file of its own user (hotspot_find_perfdata) before gctop
+	 * reads anything. */
+	char buf[256];
+	if (hotspot_read_proc(pid, "comm", buf, sizeof(buf)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strcmp(buf, "java") == 0)
+			return true;
+	}
+	return hotspot_read_proc(pid, "cmdline", buf, sizeof(buf)) > 0 && hotspot_basename_is_java(buf);
+}
+
+/* Applies the perf-data options found in a list of words, last one winning. */
+static void hotspot_scan_options(const char *words, size_t len, char sep, int *use_perf, int *disable_shared)
+{
+	const char *s = words, *end = words + len;
+	while (s < end) {
+		const char *w = s;
+		while (s < end && *s != sep && *s != '\0')
+			s++;
+		size_t n = (size_t)(s - w);
+		if (n == 16 && strncmp(w, "-XX:-UsePerfData", 16) == 0)
+			*use_perf = 0;
+		else if (n == 16 && strncmp(w, "-XX:+UsePerfData", 16) == 0)
+			*use_perf = 1;
+		else if (n == 25 && strncmp(w, "-XX:+PerfDisableSharedMem", 25) == 0)
+			*disable_shared = 1;
+		else if (n == 25 && strncmp(w, "-XX:-PerfDisableSharedMem", 25) == 0)
+			*disable_shared = 0;
+		s++;
+	}
+}
+
+/* The value of NAME=... in a NUL-separated environment block, or NULL. */
+static const char *hotspot_env_value(const char *env, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+	for (size_t i = 0; i < len;) {
+		const char *var = env + i;
+		size_t vl = strnlen(var, len - i);
+		if (vl > nl && strncmp(var, name, nl) == 0 && var[nl] == '=')
+			return var + nl + 1;
+		i += vl + 1;
+	}
+	return NULL;
+}
+
+const char *hotspot_find_disabled_flag(pid_t pid)
+{
+	enum { BLOCK = 65536 };
+	char *env = malloc(BLOCK), *cmd = malloc(BLOCK);
+	if (!env || !cmd) {
+		free(env);
+		free(cmd);
+		return NULL;
+	}
+	int use_perf = 1, disable_shared = 0;
+	ssize_t el = hotspot_read_proc(pid, "environ", env, BLOCK);
+	ssize_t cl = hotspot_read_proc(pid, "cmdline", cmd, BLOCK);
+	/* The JVM reads JAVA_TOOL_OPTIONS, then the command line (with
+	 * JDK_JAVA_OPTIONS before it), then _JAVA_OPTIONS, later ones winning. */
+	const char *v;
+	if (el > 0 && (v = hotspot_env_value(env, (size_t)el, "JAVA_TOOL_OPTIONS")))
+		hotspot_scan_options(v, strlen(v), ' ', &use_perf, &disable_shared);
+	if (el > 0 && (v = hotspot_env_value(env, (size_t)el, "JDK_JAVA_OPTIONS")))
+		hotspot_scan_options(v, strlen(v), ' ', &use_perf, &disable_shared);
+	if (cl > 0)
+		hotspot_scan_options(cmd, (size_t)cl, '\0', &use_perf, &disable_shared);
+	if (el > 0 && (v = hotspot_env_value(env, (size_t)el, "_JAVA_OPTIONS")))
+		hotspot_scan_options(v, strlen(v), ' ', &use_perf, &disable_shared);
+	free(env);
+	free(cmd);
+	if (!use_perf)
+		return "-XX:-UsePerfData";
+	if (disable_shared)
+		return "-XX:+PerfDisableSharedMem";
+	return NULL;
+}
+
+/* Largest file the readiness check copies; a larger one is left for
+ * hsperf_map_open to judge. */
+#define HOTSPOT_READY_MAX (1024 * 1024)
+
+/* False while a starting JVM is still setting its file up: it creates and
+ * sizes it (all zeros), writes the prologue, marks it accessible, and sets
+ * sun.rt.createVmBeginTime a little later. Read from a pread copy, so a
+ * file cut short meanwhile costs nothing. Anything odd is "ready": opening
+ * it then refuses it with a sentence (hsperf_map_open, hsperf_init). */
+static bool hotspot_copy_ready(const uint8_t *buf, size_t n)
+{
+	static const uint8_t zero[4] = { 0, 0, 0, 0 };
+	if (n < 8 || memcmp(buf, zero, 4) == 0)
+		return false;
+	struct hsperf p;
+	if (hsperf_init(&p, buf, n, "perf data", NULL) != 0)
+		return true;
+	int64_t begin = 1;
+	bool ready = hsperf_accessible(&p) && (hsperf_read_long(&p, "sun.rt.createVmBeginTime", &begin) != 0 || begin != 0);
+	hsperf_free(&p);
+	return ready;
+}
+
+static bool hotspot_file_ready(int dir, const char *name, const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode) || st->st_size > HOTSPOT_READY_MAX)
+		return true;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return true;
+	struct stat now;
+	uint8_t *buf = NULL;
+	ssize_t n = -1;
+	if (fstat(fd, &now) == 0 && S_ISREG(now.st_mode) && now.st_size <= HOTSPOT_READY_MAX &&
+	    (buf = malloc((size_t)now.st_size + 8)))
+		n = pread(fd, buf, (size_t)now.st_size, 0);
+	close(fd);
+	bool ready = n < 0 || hotspot_copy_ready(buf, (size_t)n);
+	free(buf);
+	return ready;
+}
+
+/* The newest NAME in dir (a hsperfdata_* directory of owner's) made by
+ * owner. A link or other odd file the owner made is kept: opening it then
+ * refuses it with a sentence (hsperf_map_open). */
+static bool hotspot_candidate(int dir, const char *name, uid_t owner, struct timespec *newest, bool have)
+{
+	struct stat st;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != owner || !hotspot_file_ready(dir, name, &st))
+		return false;
+	if (have && (st.st_ctim.tv_sec < newest->tv_sec ||
+		     (st.st_ctim.tv_sec == newest->tv_sec && st.st_ctim.tv_nsec <= newest->tv_nsec)))
+		return false;
+	*newest = st.st_ctim;
+	return true;
+}
+
+/* Looks for tmp/hsperfdata_* /NAME under root (walked without following
+ * links), keeping the newest by ctime as HotSpot does. Only a directory and
+ * file of the JVM's own user count: another user's file of the same name is
+ * not this JVM's and is passed over, never fatal. shown is how tmp is named
+ * in the returned path. Returns 1 found, 0 not, -1 when tmp itself cannot be
+ * read (errno kept). */
+static int hotspot_scan_tmp(int root, const char *shown, pid_t name, uid_t owner, char *path, size_t path_len)
+{
+	int tfd = gt_sp_openat(root, "tmp", O_RDONLY | O_DIRECTORY, 0);
+	DIR *d = tfd >= 0 ? fdopendir(tfd) : NULL;
+	if (!d) {
+		int e = errno;
+		if (tfd >= 0)
+			close(tfd);
+		errno = e;
+		return -1;
+	}
+	char leaf[32];
+	snprintf(leaf, sizeof(leaf), "%d", (int)name);
+	struct dirent *e;
+	int found = 0;
+	struct timespec newest = { 0, 0 };
+	while ((e = readdir(d))) {
+		struct stat st;
+		if (strncmp(e->d_name, "hsperfdata_", 11) != 0 || fstatat(tfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != owner)
+			continue;
+		int dfd = openat(tfd, e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0)
+			continue;
+		int n = snprintf(NULL, 0, "%s/%s/%s", shown, e->d_name, leaf);
+		if (n > 0 && (size_t)n < path_len && hotspot_candidate(dfd, leaf, owner, &newest, found)) {
+			snprintf(path, path_len, "%s/%s/%s", shown, e->d_name, leaf);
+			found = 1;
+		}
+		close(dfd);
+	}
+	closedir(d);
+	return found;
+}
+
+static int hotspot_scan_root(pid_t pid, pid_t name, uid_t owner, char *path, size_t path_len)
+{
+	int root = gt_sp_open_root(pid);
+	if (root < 0)
+		return -1;
+	char shown[64];
+	snprintf(shown, sizeof(shown), "/proc/%d/root/tmp", (int)pid);
+	int rc = hotspot_scan_tmp(root, shown, name, owner, path, path_len);
+	int e = errno;
+	close(root);
+	errno = e;
+	return rc;
+}
+
+int hotspot_find_perfdata(pid_t pid, char *path, size_t path_len, struct gt_error *err)
+{
+	pid_t nspid = pid;
+	if (gt_proc_nspid(pid, &nspid) != 0 || nspid <= 0)
+		nspid = pid;
+	uid_t owner;
+	if (gt_proc_euid(pid, &owner) != 0)
+		return 0;
+	if (gt_proc_same_mount_ns(pid) == 1 && nspid == pid) {
+		int host = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		int rc = host >= 0 ? hotspot_scan_tmp(host, "/tmp", pid, owner, path, path_len) : -1;
+		if (host >= 0)
+			close(host);
+		if (rc == 1)
+			return 1;
+	}
+	int rc = hotspot_scan_root(pid, nspid, owner, path, path_len);
+	if (rc < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			return gt_fail(err, GT_EXIT_BAD_DATA,
+				       "the /tmp of process %d is a symbolic link or not a directory; gctop follows no links "
+				       "under another process's root, so it will not look for perf data there", (int)pid);
+		if (errno == EACCES || errno == EPERM)
+			return gt_fail(err, GT_EXIT_PERMISSION,
+				       "process %d belongs to another user, so gctop cannot look into its /tmp; "
+				       "run gctop as that user or as root", (int)pid);
+		return 0;
+	}
+	/* A container sharing the host's pid namespace names the file by host pid. */
+	if (rc == 0 && nspid != pid)
+		rc = hotspot_scan_root(pid, pid, owner, path, path_len);
+	return rc > 0 ? 1 : 0;
+}
+
+int hotspot_find_alive(pid_t pid)
+{
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	/* A zombie still answers kill(); its state says it has exited. */
+	char buf[512];
+	if (hotspot_read_proc(pid, "stat", buf, sizeof(buf)) <= 0)
+		return 0;
+	const char *paren = strrchr(buf, ')');
+	if (!paren || paren[1] != ' ')
+		return 1;
+	char state = paren[2];
+	return state == 'Z' || state == 'X' ? 0 : 1;
+}
