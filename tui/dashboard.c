@@ -7,112 +7,52 @@
 /* Pause share and longest pause "over the window": one minute. */
 #define GT_DASHBOARD_WINDOW_NS 60000000000ull
 
-int gt_dashboard_open(struct gt_dashboard *db, pid_t pid, struct gt_error *err)
+void gt_dashboard_init(struct gt_dashboard *db, struct gt_session *s)
 {
 	memset(db, 0, sizeof(*db));
-	db->history = calloc(1, sizeof(*db->history));
-	db->frozen_history = calloc(1, sizeof(*db->frozen_history));
-	if (!db->history || !db->frozen_history) {
-		gt_dashboard_close(db);
-		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-	}
-	db->target = gt_target_open(pid, err);
-	if (!db->target) {
-		gt_dashboard_close(db);
-		return -1;
-	}
-	db->info = *gt_target_info(db->target);
+	db->session = s;
 	for (size_t i = 0; i < gt_pane_count && i < GT_LAYOUT_MAX_PANES; i++)
 		db->visible[i] = true;
 	db->focus = 1;
-	return 0;
 }
 
 void gt_dashboard_close(struct gt_dashboard *db)
 {
-	for (int i = 0; i < GT_LAYOUT_MAX_PANES; i++)
-		if (db->win[i])
-			delwin(db->win[i]);
-	if (db->target)
-		gt_target_close(db->target);
-	gt_dashboard_free_allocators(db);
-	free(db->history);
-	free(db->frozen_history);
+	gt_dashboard_forget_windows(db);
 	memset(db, 0, sizeof(*db));
 }
 
-bool gt_dashboard_sample(struct gt_dashboard *db)
+const char *gt_dashboard_message(const struct gt_dashboard *db)
 {
-	struct gt_sample cur;
-	struct gt_error err = { 0 };
-
-	if (db->exited)
-		return false;
-	int rc = gt_target_sample(db->target, &cur, &err);
-	if (rc != 0 && err.code == GT_EXIT_TARGET_EXITED) {
-		/* The last figures stay on screen: a derive against the same
-		 * counters would show made-up zero rates. */
-		db->exited = true;
-		db->info = *gt_target_info(db->target);
-		snprintf(db->message, sizeof(db->message), "%s", err.msg);
-		return true;
-	}
-	if (rc != 0) {
-		snprintf(db->message, sizeof(db->message), "%s", err.msg);
-		return false;
-	}
-	gt_derive(db->have_prev ? &db->prev : NULL, &cur, &db->derived);
-	db->have_derived = true;
-	gt_history_push(db->history, &db->derived);
-	db->prev = cur;
-	db->have_prev = true;
-	db->info = *gt_target_info(db->target);
-	gt_dashboard_update_allocators(db);
-	db->message[0] = '\0';
-	return false;
+	return db->session ? db->session->message : "";
 }
 
-void gt_dashboard_toggle_freeze(struct gt_dashboard *db)
+static enum gt_view_status view_status(const struct gt_session *s)
 {
-	db->frozen = !db->frozen;
-	if (db->frozen) {
-		db->frozen_derived = db->derived;
-		db->frozen_have_derived = db->have_derived;
-		*db->frozen_history = *db->history;
-		gt_dashboard_freeze_allocators(db);
-	}
-}
-
-static enum gt_view_status view_status(const struct gt_dashboard *db)
-{
-	if (db->exited)
+	if (s->exited)
 		return GT_VIEW_EXITED;
-	if (db->frozen)
+	if (s->frozen)
 		return GT_VIEW_FROZEN;
-	return db->have_derived ? GT_VIEW_LIVE : GT_VIEW_WAITING;
+	return s->live.have_derived ? GT_VIEW_LIVE : GT_VIEW_WAITING;
 }
 
 static void fill_ctx(const struct gt_dashboard *db, struct gt_view_ctx *ctx, const struct gt_theme *theme,
 		     double interval_s, int64_t now_wall_ms)
 {
+	const struct gt_session *s = db->session;
+	const struct gt_session_figures *f = gt_session_shown(s);
+	int64_t shown_ms = gt_session_shown_wall_ms(s);
 	memset(ctx, 0, sizeof(*ctx));
-	bool have = db->frozen ? db->frozen_have_derived : db->have_derived;
-	ctx->d = have ? (db->frozen ? &db->frozen_derived : &db->derived) : NULL;
-	ctx->h = db->frozen ? db->frozen_history : db->history;
-	ctx->info = &db->info;
+	ctx->d = f->have_derived ? &f->derived : NULL;
+	ctx->h = f->history;
+	ctx->info = &s->info;
 	ctx->theme = theme;
-	ctx->status = view_status(db);
+	ctx->status = view_status(s);
 	ctx->interval_s = interval_s;
 	ctx->window_ns = GT_DASHBOARD_WINDOW_NS;
-	/* An exited target's uptime stops where its figures stopped, and a
-	 * frozen display's at the sample it shows. */
-	ctx->now_wall_ms = now_wall_ms;
-	if (db->exited && db->have_prev)
-		ctx->now_wall_ms = db->prev.wall_ms;
-	else if (db->frozen && db->frozen_have_derived)
-		ctx->now_wall_ms = db->frozen_derived.cur.wall_ms;
-	ctx->alloc = db->frozen ? db->frozen_alloc : db->alloc;
-	ctx->alloc_message = db->frozen ? db->frozen_alloc_message : db->alloc_message;
+	ctx->now_wall_ms = shown_ms ? shown_ms : now_wall_ms;
+	ctx->alloc = f->alloc;
+	ctx->alloc_message = f->alloc_message;
 }
 
 /* Keeps one window per shown pane, made anew only when its place changes. */

@@ -20,15 +20,13 @@
 #include "views/pane_help.h"
 #include "views/pane_picker.h"
 #include "tui/dashboard.h"
-#include "tui/deadline.h"
 #include "views/keys.h"
-#include "tui/picker.h"
+#include "session/picker.h"
 #include "tui/term.h"
 #include "tui/theme.h"
 #include "tui/tui.h"
 #include "tui/wrap.h"
 
-#define NEVER UINT64_MAX
 /* Collector descriptors the loop waits on (the picker's rows beyond this
  * are drained on the poll tick alone). */
 #define LOOP_MAX_WAIT_FDS 64
@@ -45,11 +43,11 @@ static void start_allocators(struct app *a);
 struct app {
 	struct gt_theme theme;
 	uint64_t interval_ns;
-	uint64_t next_sample, next_poll;
 
 	bool picker_mode;          /* started without -p */
 	struct gt_picker picker;
 	bool in_dashboard;
+	struct gt_session session;  /* the target the dashboard shows */
 	struct gt_dashboard db;
 
 	bool help;
@@ -72,7 +70,7 @@ struct app {
  * EventPipe session and loads nothing. */
 static bool is_jvm(const struct app *a)
 {
-	return a->db.info.runtime == GT_RUNTIME_HOTSPOT;
+	return a->session.info.runtime == GT_RUNTIME_HOTSPOT;
 }
 
 /* Sets the footer's one-off message; it goes after LOOP_NOTE_SHOW_NS. */
@@ -90,14 +88,18 @@ static void set_note(struct app *a, const char *fmt, ...)
 static const double interval_steps[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600 };
 #define N_STEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
 
+/* What is sampled now: the dashboard's session, or the picker's rows. */
+static struct gt_schedule *schedule(struct app *a)
+{
+	return a->in_dashboard ? &a->session.schedule : &a->picker.schedule;
+}
+
 static void set_interval(struct app *a, uint64_t ns)
 {
-	uint64_t now = gt_mono_ns();
 	a->interval_ns = ns;
 	/* The next sample comes one new interval after now, not after the
 	 * old deadline, so a shorter interval takes effect at once. */
-	if (a->next_sample != NEVER)
-		a->next_sample = now + ns;
+	gt_schedule_set_interval(schedule(a), ns, gt_mono_ns());
 	set_note(a, "interval %gs", (double)ns / 1e9);
 }
 
@@ -121,42 +123,19 @@ static void step_interval(struct app *a, int dir)
 	set_interval(a, (uint64_t)(pick * 1e9 + 0.5));
 }
 
-/* The collectors' tick: the dashboard's target, or the picker's rows. */
-static uint64_t poll_interval(const struct app *a)
-{
-	if (a->in_dashboard)
-		return a->db.exited ? 0 : gt_target_poll_interval_ns(a->db.target);
-	return a->picker_mode ? gt_picker_poll_interval_ns(&a->picker) : 0;
-}
-
-static void do_poll(struct app *a, uint64_t now)
-{
-	if (a->in_dashboard)
-		gt_target_poll(a->db.target, now);
-	else if (a->picker_mode)
-		gt_picker_poll(&a->picker, now);
-}
-
-static void reset_poll_deadline(struct app *a, uint64_t now)
-{
-	uint64_t p = poll_interval(a);
-	a->next_poll = p ? now + p : NEVER;
-}
-
 static void open_dashboard(struct app *a, pid_t pid)
 {
 	struct gt_error err = { 0 };
 	/* The rows are not polled while the dashboard shows: close their
 	 * sessions rather than leave them unread (picker.h says why). */
 	gt_picker_close_sessions(&a->picker);
-	if (gt_dashboard_open(&a->db, pid, &err) != 0) {
+	if (gt_session_open(&a->session, pid, &err) != 0) {
 		set_note(a, "%s", err.msg);
 		return;
 	}
+	gt_dashboard_init(&a->db, &a->session);
 	a->in_dashboard = true;
-	uint64_t now = gt_mono_ns();
-	a->next_sample = now;
-	reset_poll_deadline(a, now);
+	gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
 	/* The fresh screen is made of new windows; repaint it whole once. */
 	clearok(curscr, TRUE);
 	if (a->allocators_at_open)
@@ -166,30 +145,52 @@ static void open_dashboard(struct app *a, pid_t pid)
 static void close_dashboard(struct app *a)
 {
 	gt_dashboard_close(&a->db);
+	gt_session_close(&a->session);
 	a->in_dashboard = false;
 	/* The rows' targets were closed when the dashboard opened; this
 	 * refresh opens them again. */
-	a->next_sample = gt_mono_ns();
-	reset_poll_deadline(a, a->next_sample);
+	gt_picker_start(&a->picker, a->interval_ns, gt_mono_ns());
 	clearok(curscr, TRUE);
 }
 
-static void do_sample(struct app *a, uint64_t now)
+/* Samples and polls what is due; true when there is something new to draw. */
+static bool tick(struct app *a, uint64_t now)
 {
 	if (a->in_dashboard) {
-		if (gt_dashboard_sample(&a->db)) {
-			/* Gone: keep its last figures and wait for keys only. */
-			a->next_sample = NEVER;
-			a->next_poll = NEVER;
-			return;
-		}
-	} else if (a->picker_mode) {
-		gt_picker_refresh(&a->picker);
-		/* Rows come and go: the tick follows the rows now open. */
-		if (a->next_poll == NEVER || !poll_interval(a))
-			reset_poll_deadline(a, now);
+		struct gt_error err = { 0 };
+		/* Gone: the last figures stay, and the loop waits for keys only. */
+		return gt_session_tick(&a->session, now, &err) != GT_SESSION_IDLE;
 	}
-	a->next_sample = gt_deadline_next(a->next_sample, a->interval_ns, now);
+	return a->picker_mode && gt_picker_tick(&a->picker, now);
+}
+
+static uint64_t next_deadline(struct app *a)
+{
+	if (a->in_dashboard)
+		return gt_session_deadline(&a->session);
+	return a->picker_mode ? gt_picker_deadline(&a->picker) : GT_DEADLINE_NEVER;
+}
+
+/* The collectors' descriptors to wait on: up to max; returns how many. */
+static size_t wait_fds(const struct app *a, int *fds, size_t max)
+{
+	if (a->in_dashboard) {
+		int fd = gt_session_wait_fd(&a->session);
+		if (fd < 0 || max == 0)
+			return 0;
+		fds[0] = fd;
+		return 1;
+	}
+	return a->picker_mode ? gt_picker_wait_fds(&a->picker, fds, max) : 0;
+}
+
+/* A collector's descriptor became readable. */
+static void events(struct app *a, uint64_t now)
+{
+	if (a->in_dashboard)
+		gt_session_events(&a->session, now);
+	else if (a->picker_mode)
+		gt_picker_poll(&a->picker, now);
 }
 
 /* ---- drawing ---- */
@@ -206,15 +207,15 @@ static const char *footer_text(const struct app *a, char *buf, size_t len, attr_
 	}
 	if (a->confirm == CONFIRM_ALLOC_START) {
 		snprintf(buf, len, "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
-			 (int)a->db.info.pid);
+			 (int)a->session.info.pid);
 		return buf;
 	}
 	if (a->confirm == CONFIRM_ALLOC_STOP) {
-		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->db.info.pid,
+		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->session.info.pid,
 			 is_jvm(a) ? "the agent goes dormant within seconds" : "its EventPipe session is closed");
 		return buf;
 	}
-	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? a->db.message : a->picker.message);
+	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? gt_dashboard_message(&a->db) : a->picker.message);
 	if (msg && msg[0]) {
 		*attr = t->warn;
 		return msg;
@@ -316,22 +317,21 @@ static void prompt_key(struct app *a, int ch)
 static void start_allocators(struct app *a)
 {
 	struct gt_error err = { 0 };
-	pid_t pid = a->db.info.pid;
+	pid_t pid = a->session.info.pid;
 	/* Attaching takes up to a few seconds: say so before the screen stops. */
 	if (is_jvm(a))
 		set_note(a, "loading gctop's sampling agent into PID %d ...", (int)pid);
 	else
 		set_note(a, "starting allocation sampling in PID %d ...", (int)pid);
 	draw(a);
-	if (gt_dashboard_enable_allocators(&a->db, a->allocator_packages, &err) != 0) {
+	if (gt_session_enable_allocators(&a->session, a->allocator_packages, &err) != 0) {
 		set_note(a, "allocation sampling: %s", err.msg);
 		return;
 	}
 	set_note(a, "allocation sampling on in PID %d; shares fill in over %llu s",
 		 (int)pid, (unsigned long long)(GT_ALLOC_WINDOW_NS / 1000000000ull));
 	/* The first reading now, so the pane does not wait a whole interval. */
-	if (a->next_sample != NEVER)
-		a->next_sample = gt_mono_ns();
+	gt_schedule_sample_now(&a->session.schedule, gt_mono_ns());
 }
 
 static void confirm_key(struct app *a, int ch)
@@ -345,10 +345,10 @@ static void confirm_key(struct app *a, int ch)
 		if (yes)
 			start_allocators(a);
 		else
-			set_note(a, "nothing loaded into PID %d", (int)a->db.info.pid);
+			set_note(a, "nothing loaded into PID %d", (int)a->session.info.pid);
 	} else if (what == CONFIRM_ALLOC_STOP) {
 		if (yes) {
-			gt_dashboard_disable_allocators(&a->db);
+			gt_session_disable_allocators(&a->session);
 			set_note(a, "allocation sampling stopped%s",
 				 is_jvm(a) ? "; the agent goes dormant within seconds" : "");
 		} else {
@@ -361,16 +361,16 @@ static void confirm_key(struct app *a, int ch)
  * for the rest the target says in one sentence what it can do. */
 static void allocators_key(struct app *a)
 {
-	struct gt_dashboard *db = &a->db;
-	if (db->exited) {
-		set_note(a, "process %d has exited", (int)db->info.pid);
-	} else if (gt_dashboard_allocators_on(db)) {
+	struct gt_session *s = &a->session;
+	if (s->exited) {
+		set_note(a, "process %d has exited", (int)s->info.pid);
+	} else if (gt_session_allocators_on(s)) {
 		a->confirm = CONFIRM_ALLOC_STOP;
 	} else if (is_jvm(a)) {
 		a->confirm = CONFIRM_ALLOC_START;
 	} else {
 		struct gt_error err = { 0 };
-		if (gt_dashboard_enable_allocators(db, a->allocator_packages, &err) != 0)
+		if (gt_session_enable_allocators(s, a->allocator_packages, &err) != 0)
 			set_note(a, "allocation sampling: %s", err.msg);
 	}
 }
@@ -395,10 +395,7 @@ static void common_key(struct app *a, enum gt_action act)
 {
 	switch (act) {
 	case GT_ACT_HELP: a->help = true; a->help_first = 0; break;
-	case GT_ACT_REFRESH:
-		if (a->next_sample != NEVER)
-			a->next_sample = gt_mono_ns();
-		break;
+	case GT_ACT_REFRESH: gt_schedule_sample_now(schedule(a), gt_mono_ns()); break;
 	case GT_ACT_INTERVAL: a->prompt = true; a->prompt_buf[0] = '\0'; break;
 	case GT_ACT_SLOWER: step_interval(a, +1); break;
 	case GT_ACT_FASTER: step_interval(a, -1); break;
@@ -421,7 +418,7 @@ static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
 		if (a->picker_mode)
 			close_dashboard(a);
 		break;
-	case GT_ACT_FREEZE: gt_dashboard_toggle_freeze(db); break;
+	case GT_ACT_FREEZE: gt_session_toggle_freeze(&a->session); break;
 	case GT_ACT_UP: gt_dashboard_scroll(db, -1); break;
 	case GT_ACT_DOWN: gt_dashboard_scroll(db, +1); break;
 	case GT_ACT_PAGE_UP: gt_dashboard_scroll(db, -5); break;
@@ -511,16 +508,8 @@ static void run(struct app *a)
 			a->dirty = true;
 		}
 		uint64_t now = gt_mono_ns();
-		if (now >= a->next_sample) {
-			do_sample(a, now);
+		if (tick(a, now))
 			a->dirty = true;
-		}
-		if (now >= a->next_poll) {
-			do_poll(a, now);
-			uint64_t p = poll_interval(a);
-			a->next_poll = p ? gt_deadline_next(a->next_poll, p, now) : NEVER;
-		}
-		a->next_poll = gt_deadline_skip_poll_near_sample(a->next_poll, a->next_sample, poll_interval(a));
 		if (a->note[0] && now >= a->note_until) {
 			a->note[0] = '\0';
 			a->dirty = true;
@@ -530,24 +519,17 @@ static void run(struct app *a)
 			a->dirty = false;
 		}
 
-		uint64_t deadline = a->next_sample < a->next_poll ? a->next_sample : a->next_poll;
+		uint64_t deadline = next_deadline(a);
 		if (a->note[0] && a->note_until < deadline)
 			deadline = a->note_until;
 		struct pollfd fds[1 + LOOP_MAX_WAIT_FDS] = { { .fd = STDIN_FILENO, .events = POLLIN } };
 		int wfds[LOOP_MAX_WAIT_FDS];
-		size_t nw = 0;
-		if (a->in_dashboard) {
-			int wfd = gt_target_wait_fd(a->db.target);
-			if (wfd >= 0)
-				wfds[nw++] = wfd;
-		} else if (a->picker_mode) {
-			nw = gt_picker_wait_fds(&a->picker, wfds, LOOP_MAX_WAIT_FDS);
-		}
+		size_t nw = wait_fds(a, wfds, LOOP_MAX_WAIT_FDS);
 		for (size_t i = 0; i < nw; i++)
 			fds[1 + i] = (struct pollfd){ .fd = wfds[i], .events = POLLIN };
 		nfds_t nfds = (nfds_t)(1 + nw);
 		/* Race-free against a quit signal landing just before the wait. */
-		int r = gt_wait_poll(fds, nfds, deadline == NEVER ? GT_WAIT_NEVER : deadline);
+		int r = gt_wait_poll(fds, nfds, deadline);
 		if (r == GT_WAIT_TIMEOUT || r == GT_WAIT_SIGNAL || r == GT_WAIT_QUIT)
 			continue;
 		if (r < 0)
@@ -570,47 +552,60 @@ static void run(struct app *a)
 		for (nfds_t i = 1; i < nfds; i++)
 			ready = ready || (fds[i].revents & (POLLIN | POLLHUP | POLLERR));
 		if (ready)
-			do_poll(a, gt_mono_ns());
+			events(a, gt_mono_ns());
 	}
+}
+
+/* Leaves the dashboard's session and the picker's rows closed. */
+static void app_free(struct app *a)
+{
+	if (a->in_dashboard) {
+		gt_dashboard_close(&a->db);
+		gt_session_close(&a->session);
+	}
+	gt_picker_free(&a->picker);
+	free(a);
 }
 
 int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 {
-	static struct app app; /* holds the dashboard; too big for the stack of a small thread */
-	struct app *a = &app;
-
-	memset(a, 0, sizeof(*a));
+	/* On the heap: it holds a session (samples, derived figures), too big
+	 * for the stack of a small thread. */
+	struct app *a = calloc(1, sizeof(*a));
+	if (!a)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory"), GT_EXIT_FAILURE;
 	a->interval_ns = opt->interval_ns ? opt->interval_ns : 1000000000ull;
-	a->next_poll = NEVER;
 	a->allocators_at_open = opt->allocators;
 	a->allocator_packages = opt->allocator_packages;
 	gt_picker_init(&a->picker);
-	/* Open the target before the screen: a bad PID is one sentence on a
-	 * normal terminal, not a flash of the alternate screen. */
 	/* Before the target is opened: an interrupt while it answers slowly
 	 * ends gctop at once (and with status 0, as documented). */
 	gt_quit_install();
+	/* Open the target before the screen: a bad PID is one sentence on a
+	 * normal terminal, not a flash of the alternate screen. */
 	if (opt->pid) {
-		if (gt_dashboard_open(&a->db, opt->pid, err) != 0) {
+		if (gt_session_open(&a->session, opt->pid, err) != 0) {
+			free(a);
 			if (gt_quit_requested())
 				return GT_EXIT_OK;
 			return err->code ? (int)err->code : GT_EXIT_FAILURE;
 		}
+		gt_dashboard_init(&a->db, &a->session);
 		a->in_dashboard = true;
 	} else {
 		a->picker_mode = true;
 	}
 	if (gt_term_open() != 0) {
-		if (a->in_dashboard)
-			gt_dashboard_close(&a->db);
+		app_free(a);
 		gt_fail(err, GT_EXIT_FAILURE, "cannot use this terminal (TERM=%s); try -b",
 			getenv("TERM") ? getenv("TERM") : "unset");
 		return GT_EXIT_FAILURE;
 	}
 	gt_theme_init(&a->theme, opt->no_color);
-	uint64_t now = gt_mono_ns();
-	a->next_sample = now;
-	reset_poll_deadline(a, now);
+	if (a->in_dashboard)
+		gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
+	else
+		gt_picker_start(&a->picker, a->interval_ns, gt_mono_ns());
 	a->dirty = true;
 	if (a->in_dashboard && a->allocators_at_open)
 		start_allocators(a);
@@ -621,9 +616,7 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 
 	if (a->body)
 		delwin(a->body);
-	if (a->in_dashboard)
-		gt_dashboard_close(&a->db);
-	gt_picker_free(&a->picker);
+	app_free(a);
 	gt_term_close();
 	return GT_EXIT_OK;
 }

@@ -7,7 +7,7 @@
 
 #include <json-c/json.h>
 
-#include "collectors/target.h"
+#include "session/session.h"
 #include "base/clock.h"
 #include "base/sanitize.h"
 #include "views/json_writer.h"
@@ -23,7 +23,7 @@
 static int run_list(const struct gt_options *opt)
 {
 	struct gt_list list = { 0 };
-	gt_target_list_all(&list);
+	gt_session_list_all(&list);
 	int64_t now = gt_wall_ms();
 	int rc = 0;
 	if (opt->list_json) {

@@ -2,7 +2,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "tui/picker.h"
+#include "session/picker.h"
 #include "views/format.h"
 #include "views/pane_picker.h"
 

@@ -1,8 +1,8 @@
-/* The picker's screen (tui/picker.h holds its state). */
+/* The picker's screen (session/picker.h holds its state). */
 #ifndef GCTOP_VIEWS_PANE_PICKER_H
 #define GCTOP_VIEWS_PANE_PICKER_H
 
-#include "tui/picker.h"
+#include "session/picker.h"
 #include "views/pane.h"
 
 /* Draws into the whole of w; moves p->top so the selection is visible. */

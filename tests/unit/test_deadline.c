@@ -2,7 +2,7 @@
  * and no collector tick that only repeats the next sample's own poll. */
 #include <stdint.h>
 
-#include "tui/deadline.h"
+#include "session/deadline.h"
 #include "tests/unit/check.h"
 
 #define MS 1000000ull

@@ -8,7 +8,7 @@
 
 #include "views/keys.h"
 #include "tui/layout.h"
-#include "tui/picker.h"
+#include "session/picker.h"
 #include "tui/theme.h"
 #include "views/pane.h"
 #include "views/pane_help.h"
@@ -709,50 +709,6 @@ static void test_picker_program_at_80(void)
 	delwin(w);
 }
 
-static void test_picker_sort(void)
-{
-	struct gt_picker_slot s[4];
-	memset(s, 0, sizeof(s));
-	pid_t pids[4] = { 10, 20, 30, 40 };
-	double rates[4] = { 5, 50, 0, 7 };
-	for (int i = 0; i < 4; i++) {
-		s[i].row.pid = pids[i];
-		if (i != 2)
-			gt_f64_set(&s[i].row.alloc_rate_bps, rates[i]);
-		gt_u64_set(&s[i].row.rss, (uint64_t)(100 - i));
-	}
-	gt_picker_sort_rows(s, 4, GT_SORT_ALLOC);
-	CHECK_U64(s[0].row.pid, 20);
-	CHECK_U64(s[1].row.pid, 40);
-	CHECK_U64(s[2].row.pid, 10);
-	CHECK_U64(s[3].row.pid, 30);   /* unknown rate last, not as 0 */
-	gt_picker_sort_rows(s, 4, GT_SORT_RSS);
-	CHECK_U64(s[0].row.pid, 10);
-	gt_picker_sort_rows(s, 4, GT_SORT_PID);
-	CHECK_U64(s[3].row.pid, 40);
-
-	struct gt_picker p;
-	gt_picker_init(&p);
-	p.slots = s;
-	p.count = 4;
-	gt_picker_move(&p, 10);
-	CHECK_U64(p.selected, 3);
-	gt_picker_move(&p, -10);
-	CHECK_U64(p.selected, 0);
-	CHECK_U64(gt_picker_selected_pid(&p), 10);
-
-	/* rows without an open target need no tick and give nothing to wait on */
-	s[1].have_prev = true;
-	int fds[4];
-	CHECK_U64(gt_picker_poll_interval_ns(&p), 0);
-	CHECK_U64(gt_picker_wait_fds(&p, fds, 4), 0);
-	s[1].open_tried = true;
-	gt_picker_close_sessions(&p);
-	CHECK(!s[1].have_prev);
-	CHECK(!s[1].open_tried);   /* opened again at the next refresh */
-	CHECK(s[1].target == NULL);
-}
-
 int main(void)
 {
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -781,7 +737,6 @@ int main(void)
 	RUN_TEST(test_membar_cells);
 	RUN_TEST(test_membar_group_usage);
 	RUN_TEST(test_help_lists_every_key);
-	RUN_TEST(test_picker_sort);
 	RUN_TEST(test_picker_program_at_80);
 	endwin();
 	return check_summary();

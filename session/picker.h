@@ -1,14 +1,15 @@
 /* The process picker (gctop without -p): every process gctop can watch,
  * one row each with live figures, sortable. */
-#ifndef GCTOP_TUI_PICKER_H
-#define GCTOP_TUI_PICKER_H
+#ifndef GCTOP_SESSION_PICKER_H
+#define GCTOP_SESSION_PICKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "collectors/target.h"
 #include "model/sample.h"
+#include "session/deadline.h"
+#include "session/session.h"
 
 enum gt_picker_sort {
 	GT_SORT_ALLOC = 0,   /* fastest allocator first: where garbage comes from */
@@ -34,9 +35,7 @@ struct gt_picker_row {
 
 struct gt_picker_slot {
 	struct gt_picker_row row;
-	struct gt_target *target;   /* NULL when it could not be opened */
-	struct gt_sample prev;
-	bool have_prev;
+	struct gt_session *session; /* NULL when it could not be opened */
 	bool open_tried;            /* target opened, or failed for good (row.note says why) */
 	bool seen;                  /* still listed at the last refresh */
 };
@@ -47,6 +46,7 @@ struct gt_picker {
 	size_t selected;
 	size_t top;                 /* first row on screen */
 	enum gt_picker_sort sort;
+	struct gt_schedule schedule; /* a refresh samples every row */
 	char message[512];
 };
 
@@ -56,6 +56,12 @@ void gt_picker_free(struct gt_picker *p);
 /* Lists the processes again, opens new ones, samples every open one and
  * sorts; the selection stays on the same process. */
 void gt_picker_refresh(struct gt_picker *p);
+
+/* The schedule, as a session's: refreshes every interval_ns from now. */
+void gt_picker_start(struct gt_picker *p, uint64_t interval_ns, uint64_t now);
+/* Refreshes and polls the rows as they are due; true after a refresh. */
+bool gt_picker_tick(struct gt_picker *p, uint64_t now);
+uint64_t gt_picker_deadline(struct gt_picker *p);
 
 /* The collectors' work between samples for the open rows, as the dashboard
  * does for its target: without it a row's allocation rate misses what the

@@ -1,4 +1,4 @@
-#include "tui/picker.h"
+#include "session/picker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,6 @@
 
 #include "collectors/host/proc.h"
 #include "base/clock.h"
-#include "model/derive.h"
 
 /* Opening a JVM that is still starting waits (up to seconds) for its perf
  * data to be ready, and the picker must not freeze meanwhile: a process
@@ -19,13 +18,42 @@
 void gt_picker_init(struct gt_picker *p)
 {
 	memset(p, 0, sizeof(*p));
+	gt_schedule_stop(&p->schedule);
+}
+
+void gt_picker_start(struct gt_picker *p, uint64_t interval_ns, uint64_t now)
+{
+	gt_schedule_start(&p->schedule, interval_ns, gt_picker_poll_interval_ns(p), now);
+}
+
+bool gt_picker_tick(struct gt_picker *p, uint64_t now)
+{
+	bool refreshed = false;
+	if (gt_schedule_sample_due(&p->schedule, now)) {
+		gt_picker_refresh(p);
+		/* Rows come and go: the tick follows the rows now open. */
+		gt_schedule_sampled(&p->schedule, gt_picker_poll_interval_ns(p), now);
+		refreshed = true;
+	}
+	if (gt_schedule_poll_due(&p->schedule, now)) {
+		gt_picker_poll(p, now);
+		gt_schedule_polled(&p->schedule, gt_picker_poll_interval_ns(p), now);
+	}
+	return refreshed;
+}
+
+uint64_t gt_picker_deadline(struct gt_picker *p)
+{
+	return gt_schedule_deadline(&p->schedule);
 }
 
 static void close_slot(struct gt_picker_slot *s)
 {
-	if (s->target)
-		gt_target_close(s->target);
-	s->target = NULL;
+	if (s->session) {
+		gt_session_close(s->session);
+		free(s->session);
+	}
+	s->session = NULL;
 }
 
 void gt_picker_free(struct gt_picker *p)
@@ -106,9 +134,12 @@ static void open_slot(struct gt_picker_slot *s, uint64_t *spent_ns)
 	struct gt_error err = { 0 };
 	s->open_tried = true;
 	s->row.note = NULL;
-	s->target = gt_target_open(s->row.pid, &err);
-	if (!s->target)
+	s->session = malloc(sizeof(*s->session));
+	if (!s->session || gt_session_open(s->session, s->row.pid, &err) != 0) {
+		free(s->session);
+		s->session = NULL;
 		s->row.note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
+	}
 	*spent_ns += gt_mono_ns() - t0;
 }
 
@@ -124,27 +155,25 @@ static void sample_slot(struct gt_picker_slot *s, const struct gt_list_entry *e)
 	r->heap_used = e->sample.heap_used_bytes;
 	r->heap_max = e->sample.heap_max_bytes.valid ? e->sample.heap_max_bytes : e->info.heap_max_bytes;
 	r->rss = e->sample.rss_bytes;
-	if (!s->target)
+	if (!s->session)
 		return;
-	struct gt_sample cur;
 	struct gt_error err = { 0 };
-	if (gt_target_sample(s->target, &cur, &err) != 0) {
-		r->note = err.code == GT_EXIT_TARGET_EXITED ? "exited" : "unreadable";
+	enum gt_session_step step = gt_session_sample(s->session, &err);
+	if (step != GT_SESSION_SAMPLED) {
+		r->note = step == GT_SESSION_EXITED ? "exited" : "unreadable";
 		close_slot(s);
 		return;
 	}
-	struct gt_derived d;
-	gt_derive(s->have_prev ? &s->prev : NULL, &cur, &d);
-	r->alloc_rate_bps = d.alloc_rate_bps;
-	r->gc_share = d.pause_share;
-	if (cur.heap_used_bytes.valid)
-		r->heap_used = cur.heap_used_bytes;
-	if (cur.heap_max_bytes.valid)
-		r->heap_max = cur.heap_max_bytes;
-	if (cur.rss_bytes.valid)
-		r->rss = cur.rss_bytes;
-	s->prev = cur;
-	s->have_prev = true;
+	const struct gt_derived *d = &s->session->live.derived;
+	const struct gt_sample *cur = &s->session->prev;
+	r->alloc_rate_bps = d->alloc_rate_bps;
+	r->gc_share = d->pause_share;
+	if (cur->heap_used_bytes.valid)
+		r->heap_used = cur->heap_used_bytes;
+	if (cur->heap_max_bytes.valid)
+		r->heap_max = cur->heap_max_bytes;
+	if (cur->rss_bytes.valid)
+		r->rss = cur->rss_bytes;
 }
 
 void gt_picker_refresh(struct gt_picker *p)
@@ -153,7 +182,7 @@ void gt_picker_refresh(struct gt_picker *p)
 	pid_t keep = gt_picker_selected_pid(p);
 	uint64_t open_spent_ns = 0;
 
-	gt_target_list_all(&list);
+	gt_session_list_all(&list);
 	for (size_t i = 0; i < p->count; i++)
 		p->slots[i].seen = false;
 	for (size_t i = 0; i < list.count; i++) {
@@ -227,7 +256,7 @@ uint64_t gt_picker_poll_interval_ns(const struct gt_picker *p)
 {
 	uint64_t best = 0;
 	for (size_t i = 0; i < p->count; i++) {
-		uint64_t t = p->slots[i].target ? gt_target_poll_interval_ns(p->slots[i].target) : 0;
+		uint64_t t = p->slots[i].session ? gt_session_poll_interval_ns(p->slots[i].session) : 0;
 		if (t && (!best || t < best))
 			best = t;
 	}
@@ -237,15 +266,15 @@ uint64_t gt_picker_poll_interval_ns(const struct gt_picker *p)
 void gt_picker_poll(struct gt_picker *p, uint64_t now_ns)
 {
 	for (size_t i = 0; i < p->count; i++)
-		if (p->slots[i].target)
-			gt_target_poll(p->slots[i].target, now_ns);
+		if (p->slots[i].session)
+			gt_session_events(p->slots[i].session, now_ns);
 }
 
 size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < p->count && n < max; i++) {
-		int fd = p->slots[i].target ? gt_target_wait_fd(p->slots[i].target) : -1;
+		int fd = p->slots[i].session ? gt_session_wait_fd(p->slots[i].session) : -1;
 		if (fd >= 0)
 			fds[n++] = fd;
 	}
@@ -258,7 +287,6 @@ void gt_picker_close_sessions(struct gt_picker *p)
 		struct gt_picker_slot *s = &p->slots[i];
 		close_slot(s);
 		s->open_tried = false;
-		s->have_prev = false;
 		s->row.note = NULL;
 	}
 }

@@ -1,0 +1,75 @@
+/* Allocation sampling in a session: the target's sampler readings go into
+ * a window ring, derived over GT_ALLOC_WINDOW_NS. One code for the screen
+ * and for --allocators in batch mode. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectors/target.h"
+#include "session/session.h"
+
+int gt_session_alloc_begin(struct gt_session *s, struct gt_error *err)
+{
+	struct gt_alloc_window *w = calloc(1, sizeof(*w));
+	struct gt_alloc_derived *a = calloc(1, sizeof(*a));
+	if (!w || !a) {
+		free(w);
+		free(a);
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	}
+	free(s->alloc_window);
+	free(s->alloc_pending);
+	s->alloc_window = w;
+	s->alloc_pending = a;
+	return 0;
+}
+
+void gt_session_alloc_end(struct gt_session *s, bool ok)
+{
+	if (!ok) {
+		free(s->alloc_window);
+		free(s->alloc_pending);
+		s->alloc_window = NULL;
+		s->alloc_pending = NULL;
+		return;
+	}
+	/* Until the next sample the pane says it is starting, not "off". */
+	s->alloc_pending->state = GT_SAMPLER_STARTING;
+	s->live.alloc = s->alloc_pending;
+	s->alloc_pending = NULL;
+	s->live.alloc_message[0] = '\0';
+}
+
+int gt_session_enable_allocators(struct gt_session *s, const char *packages, struct gt_error *err)
+{
+	if (s->live.alloc)
+		return 0;
+	if (gt_session_alloc_begin(s, err) != 0)
+		return -1;
+	bool ok = gt_target_enable_allocators(s->target, packages, err) == 0;
+	gt_session_alloc_end(s, ok);
+	return ok ? 0 : -1;
+}
+
+void gt_session_disable_allocators(struct gt_session *s)
+{
+	if (!s->live.alloc)
+		return;
+	gt_target_disable_allocators(s->target);
+	free(s->alloc_window);
+	free(s->live.alloc);
+	s->alloc_window = NULL;
+	s->live.alloc = NULL;
+	s->live.alloc_message[0] = '\0';
+}
+
+void gt_session_free_allocators(struct gt_session *s)
+{
+	free(s->alloc_window);
+	free(s->alloc_pending);
+	free(s->live.alloc);
+	free(s->frozen_figures.alloc);
+	s->alloc_window = NULL;
+	s->alloc_pending = NULL;
+	s->live.alloc = NULL;
+	s->frozen_figures.alloc = NULL;
+}

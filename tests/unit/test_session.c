@@ -1,0 +1,214 @@
+/* The session layer: crafted samples fed through a session give the derive,
+ * history, freeze and allocation-window figures; the schedule keeps its
+ * deadlines; the picker's rows sort and select. No target is opened. */
+#include <stdio.h>
+#include <string.h>
+
+#include "session/picker.h"
+#include "session/session.h"
+#include "tests/unit/check.h"
+
+#define MS 1000000ull
+#define S 1000000000ull
+
+static struct gt_sample sample_at(uint64_t mono_ns, uint64_t alloc_total)
+{
+	struct gt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.pid = 42;
+	s.mono_ns = mono_ns;
+	s.wall_ms = (int64_t)(mono_ns / MS) + 1700000000000ll;
+	s.alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+	gt_u64_set(&s.alloc_bytes_total, alloc_total);
+	return s;
+}
+
+static void test_feed_derives_and_keeps_history(void)
+{
+	struct gt_session s;
+	struct gt_error err = { 0 };
+	struct gt_target_info info = { .pid = 42 };
+	CHECK(gt_session_init(&s, &info, &err) == 0);
+	CHECK(s.target == NULL);
+	CHECK_U64(s.info.pid, 42);
+	CHECK(!gt_session_shown(&s)->have_derived);
+
+	struct gt_sample a = sample_at(1 * S, 1000), b = sample_at(3 * S, 1000 + 400 * MS);
+	gt_session_feed(&s, &a);
+	CHECK(gt_session_shown(&s)->have_derived);
+	CHECK(!gt_session_shown(&s)->derived.alloc_rate_bps.valid);   /* one sample: no rate */
+	gt_session_feed(&s, &b);
+	CHECK_U64(s.samples, 2);
+	CHECK_NEAR(gt_session_shown(&s)->derived.alloc_rate_bps.value, 200e6, 1e-3);
+	CHECK_U64(s.live.history->count, 1);   /* one interval; the first sample starts it */
+	CHECK_U64(s.prev.mono_ns, 3 * S);
+	gt_session_close(&s);
+}
+
+static void test_freeze_keeps_the_picture(void)
+{
+	struct gt_session s;
+	struct gt_error err = { 0 };
+	CHECK(gt_session_init(&s, NULL, &err) == 0);
+	struct gt_sample a = sample_at(1 * S, 0), b = sample_at(2 * S, 100), c = sample_at(3 * S, 1100);
+	gt_session_feed(&s, &a);
+	gt_session_feed(&s, &b);
+	gt_session_toggle_freeze(&s);
+	CHECK(s.frozen);
+	gt_session_feed(&s, &c);   /* sampling goes on behind the frozen picture */
+	CHECK_NEAR(gt_session_shown(&s)->derived.alloc_rate_bps.value, 100, 1e-9);
+	CHECK_U64(gt_session_shown(&s)->history->count, 1);
+	CHECK(gt_session_shown_wall_ms(&s) == b.wall_ms);
+	CHECK_NEAR(s.live.derived.alloc_rate_bps.value, 1000, 1e-9);
+	gt_session_toggle_freeze(&s);
+	CHECK(!s.frozen);
+	CHECK_NEAR(gt_session_shown(&s)->derived.alloc_rate_bps.value, 1000, 1e-9);
+	CHECK_U64(gt_session_shown(&s)->history->count, 2);
+	CHECK(gt_session_shown_wall_ms(&s) == 0);   /* live: now */
+	gt_session_close(&s);
+}
+
+static void snapshot(struct gt_alloc_snapshot *sn, uint64_t mono_ns, uint64_t bytes, const char *msg)
+{
+	memset(sn, 0, sizeof(*sn));
+	sn->mono_ns = mono_ns;
+	sn->generation = 1;
+	sn->state = GT_SAMPLER_RUNNING;
+	snprintf(sn->message, sizeof(sn->message), "%s", msg);
+	sn->samples = bytes / 100;
+	sn->est_bytes = bytes;
+	sn->by_type.n = 1;
+	sn->by_type.complete = true;
+	snprintf(sn->by_type.sites[0].name, sizeof(sn->by_type.sites[0].name), "byte[]");
+	sn->by_type.sites[0].bytes = bytes;
+	sn->by_type.sites[0].count = bytes / 100;
+}
+
+static void test_allocation_window(void)
+{
+	struct gt_session s;
+	struct gt_error err = { 0 };
+	static struct gt_alloc_snapshot x, y;   /* large: off the stack */
+	CHECK(gt_session_init(&s, NULL, &err) == 0);
+	snapshot(&x, 1 * S, 1000, "");
+	gt_session_feed_allocators(&s, &x);   /* off: ignored */
+	CHECK(!gt_session_allocators_on(&s));
+	CHECK(!s.alloc_fresh);
+
+	CHECK(gt_session_alloc_begin(&s, &err) == 0);
+	CHECK(!gt_session_allocators_on(&s));   /* not before the target said yes */
+	gt_session_alloc_end(&s, true);
+	CHECK(gt_session_allocators_on(&s));
+	CHECK(s.live.alloc->state == GT_SAMPLER_STARTING);
+	gt_session_feed_allocators(&s, &x);
+	snapshot(&y, 3 * S, 5000, "sampling every 512 KiB");
+	gt_session_feed_allocators(&s, &y);
+	CHECK(s.alloc_fresh);
+	CHECK(s.live.alloc->valid);
+	CHECK_NEAR(s.live.alloc->sampled_bps.value, 2000, 1e-9);
+	CHECK_STR(s.live.alloc_message, "sampling every 512 KiB");
+	gt_session_feed_allocators(&s, NULL);
+	CHECK(!s.alloc_fresh);   /* batch mode prints no table without a new reading */
+
+	gt_session_toggle_freeze(&s);
+	CHECK(gt_session_shown(&s)->alloc != NULL && gt_session_shown(&s)->alloc != s.live.alloc);
+	CHECK_STR(gt_session_shown(&s)->alloc_message, "sampling every 512 KiB");
+
+	CHECK(gt_session_alloc_begin(&s, &err) == 0);
+	gt_session_alloc_end(&s, false);   /* a failed enable leaves the session as it was */
+	CHECK(s.alloc_window == NULL && s.alloc_pending == NULL);
+	gt_session_close(&s);
+}
+
+static void test_schedule(void)
+{
+	struct gt_schedule sch;
+	gt_schedule_start(&sch, 1 * S, 100 * MS, 10 * S);
+	CHECK(gt_schedule_sample_due(&sch, 10 * S));
+	gt_schedule_sampled(&sch, 100 * MS, 10 * S + 30 * MS);
+	CHECK_U64(sch.next_sample, 11 * S);             /* no drift from the sample's 30 ms */
+	CHECK_U64(gt_schedule_deadline(&sch), 10 * S + 100 * MS);
+	CHECK(gt_schedule_poll_due(&sch, 10 * S + 100 * MS));
+	gt_schedule_polled(&sch, 100 * MS, 10 * S + 100 * MS);
+	CHECK_U64(sch.next_poll, 10 * S + 200 * MS);
+	/* the collector slowed its tick: the next one is a long tick away, past the sample */
+	gt_schedule_polled(&sch, 2 * S, 10 * S + 200 * MS);
+	CHECK_U64(gt_schedule_deadline(&sch), 11 * S);
+	/* a sample brings the tick back in when it got faster again */
+	gt_schedule_sampled(&sch, 100 * MS, 11 * S);
+	CHECK_U64(sch.next_poll, 11 * S + 100 * MS);
+	gt_schedule_set_interval(&sch, 5 * S, 11 * S + 500 * MS);
+	CHECK_U64(sch.next_sample, 16 * S + 500 * MS);
+	gt_schedule_sample_now(&sch, 12 * S);
+	CHECK_U64(sch.next_sample, 12 * S);
+	gt_schedule_stop(&sch);
+	gt_schedule_sample_now(&sch, 13 * S);            /* stopped stays stopped */
+	CHECK_U64(gt_schedule_deadline(&sch), GT_DEADLINE_NEVER);
+	CHECK(!gt_schedule_poll_due(&sch, 20 * S));
+}
+
+static void test_session_without_target_never_waits(void)
+{
+	struct gt_session s;
+	struct gt_error err = { 0 };
+	CHECK(gt_session_init(&s, NULL, &err) == 0);
+	gt_session_start(&s, 1 * S, 5 * S);
+	CHECK(gt_session_wait_fd(&s) < 0);
+	CHECK_U64(gt_session_poll_interval_ns(&s), 0);
+	CHECK(gt_session_tick(&s, 5 * S, &err) == GT_SESSION_IDLE);   /* nothing to take: fed only */
+	CHECK_U64(gt_session_deadline(&s), 6 * S);
+	gt_session_close(&s);
+}
+
+static void test_picker_sort(void)
+{
+	struct gt_picker_slot s[4];
+	memset(s, 0, sizeof(s));
+	pid_t pids[4] = { 10, 20, 30, 40 };
+	double rates[4] = { 5, 50, 0, 7 };
+	for (int i = 0; i < 4; i++) {
+		s[i].row.pid = pids[i];
+		if (i != 2)
+			gt_f64_set(&s[i].row.alloc_rate_bps, rates[i]);
+		gt_u64_set(&s[i].row.rss, (uint64_t)(100 - i));
+	}
+	gt_picker_sort_rows(s, 4, GT_SORT_ALLOC);
+	CHECK_U64(s[0].row.pid, 20);
+	CHECK_U64(s[1].row.pid, 40);
+	CHECK_U64(s[2].row.pid, 10);
+	CHECK_U64(s[3].row.pid, 30);   /* unknown rate last, not as 0 */
+	gt_picker_sort_rows(s, 4, GT_SORT_RSS);
+	CHECK_U64(s[0].row.pid, 10);
+	gt_picker_sort_rows(s, 4, GT_SORT_PID);
+	CHECK_U64(s[3].row.pid, 40);
+
+	struct gt_picker p;
+	gt_picker_init(&p);
+	p.slots = s;
+	p.count = 4;
+	gt_picker_move(&p, 10);
+	CHECK_U64(p.selected, 3);
+	gt_picker_move(&p, -10);
+	CHECK_U64(p.selected, 0);
+	CHECK_U64(gt_picker_selected_pid(&p), 10);
+
+	/* rows without an open target need no tick and give nothing to wait on */
+	int fds[4];
+	CHECK_U64(gt_picker_poll_interval_ns(&p), 0);
+	CHECK_U64(gt_picker_wait_fds(&p, fds, 4), 0);
+	s[1].open_tried = true;
+	gt_picker_close_sessions(&p);
+	CHECK(!s[1].open_tried);   /* opened again at the next refresh, its rates anew */
+	CHECK(s[1].session == NULL);
+}
+
+int main(void)
+{
+	RUN_TEST(test_feed_derives_and_keeps_history);
+	RUN_TEST(test_freeze_keeps_the_picture);
+	RUN_TEST(test_allocation_window);
+	RUN_TEST(test_schedule);
+	RUN_TEST(test_session_without_target_never_waits);
+	RUN_TEST(test_picker_sort);
+	return check_summary();
+}
