@@ -1,6 +1,7 @@
 #include "base/wait.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <sys/socket.h>
@@ -22,28 +23,54 @@ static void quit_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
+/* A worker thread's cancel (gt_wait_set_cancel); NULL on every other thread. */
+static _Thread_local const atomic_bool *thread_cancel;
+
+void gt_wait_set_cancel(const atomic_bool *flag)
+{
+	thread_cancel = flag;
+}
+
+bool gt_wait_stop_requested(void)
+{
+	return gt_quit_requested() || (thread_cancel && atomic_load(thread_cancel));
+}
+
+/* ppoll until deadline_ns with the quit signals let in; a thread with a
+ * cancel flag wakes every GT_WAIT_CANCEL_SLICE_NS to look at it (a flag
+ * cannot interrupt ppoll, and the quit signals go to the main thread). */
+static int poll_until(struct pollfd *fds, nfds_t n, uint64_t deadline_ns, const sigset_t *mask)
+{
+	for (;;) {
+		uint64_t now = gt_mono_ns();
+		if (gt_wait_stop_requested())
+			return GT_WAIT_QUIT;
+		if (deadline_ns != GT_WAIT_NEVER && now >= deadline_ns)
+			return GT_WAIT_TIMEOUT;
+		uint64_t left = deadline_ns == GT_WAIT_NEVER ? UINT64_MAX : deadline_ns - now;
+		bool sliced = thread_cancel && left > GT_WAIT_CANCEL_SLICE_NS;
+		if (sliced)
+			left = GT_WAIT_CANCEL_SLICE_NS;
+		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
+		int r = ppoll(fds, n, left == UINT64_MAX ? NULL : &ts, mask);
+		if (r == 0 && sliced)
+			continue;
+		if (r == 0)
+			return GT_WAIT_TIMEOUT;
+		if (r < 0)
+			return errno != EINTR ? GT_WAIT_ERROR : gt_wait_stop_requested() ? GT_WAIT_QUIT : GT_WAIT_SIGNAL;
+		return r;
+	}
+}
+
 int gt_wait_poll(struct pollfd *fds, nfds_t n, uint64_t deadline_ns)
 {
 	sigset_t quit, orig;
 	quit_signals(&quit);
-	sigprocmask(SIG_BLOCK, &quit, &orig);
-	int r;
-	uint64_t now = gt_mono_ns();
-	if (gt_quit_requested()) {
-		r = GT_WAIT_QUIT;
-	} else if (deadline_ns != GT_WAIT_NEVER && now >= deadline_ns) {
-		r = GT_WAIT_TIMEOUT;
-	} else {
-		uint64_t left = deadline_ns - now;
-		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
-		r = ppoll(fds, n, deadline_ns == GT_WAIT_NEVER ? NULL : &ts, &orig);
-		if (r == 0)
-			r = GT_WAIT_TIMEOUT;
-		else if (r < 0)
-			r = errno != EINTR ? GT_WAIT_ERROR : gt_quit_requested() ? GT_WAIT_QUIT : GT_WAIT_SIGNAL;
-	}
+	pthread_sigmask(SIG_BLOCK, &quit, &orig);
+	int r = poll_until(fds, n, deadline_ns, &orig);
 	int e = errno;
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+	pthread_sigmask(SIG_SETMASK, &orig, NULL);
 	errno = e;
 	return r;
 }

@@ -9,6 +9,8 @@
 #define GCTOP_BASE_WAIT_H
 
 #include <poll.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +31,14 @@ enum gt_wait_result {
 /* poll() until the deadline (GT_WAIT_NEVER: none) or quit: the number of
  * ready descriptors (> 0), or a gt_wait_result. */
 int gt_wait_poll(struct pollfd *fds, nfds_t n, uint64_t deadline_ns);
+
+/* A worker thread's own cancel (session/job.c): from now on the calling
+ * thread's waits also end, as on quit (GT_WAIT_QUIT), once *flag is true;
+ * they look at it every GT_WAIT_CANCEL_SLICE_NS. NULL: no flag. */
+void gt_wait_set_cancel(const atomic_bool *flag);
+#define GT_WAIT_CANCEL_SLICE_NS 20000000ull
+/* Quit, or this thread's cancel. */
+bool gt_wait_stop_requested(void);
 
 /* The deadline `ms` milliseconds from now. */
 uint64_t gt_wait_deadline_in_ms(unsigned ms);

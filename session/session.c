@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collectors/target.h"
+#include "session/job.h"
 
 int gt_session_init(struct gt_session *s, const struct gt_target_info *info, struct gt_error *err)
 {
@@ -39,6 +40,7 @@ int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
 
 void gt_session_close(struct gt_session *s)
 {
+	gt_session_job_stop(s);
 	if (s->target)
 		gt_target_close(s->target);
 	gt_session_free_allocators(s);
@@ -74,7 +76,7 @@ enum gt_session_step gt_session_sample(struct gt_session *s, struct gt_error *er
 {
 	struct gt_sample cur;
 
-	if (s->exited || !s->target)
+	if (s->exited || !s->target || s->job)
 		return GT_SESSION_IDLE;
 	int rc = gt_target_sample(s->target, &cur, err);
 	if (rc != 0 && err->code == GT_EXIT_TARGET_EXITED) {
@@ -98,7 +100,7 @@ enum gt_session_step gt_session_sample(struct gt_session *s, struct gt_error *er
 
 uint64_t gt_session_poll_interval_ns(const struct gt_session *s)
 {
-	return s->target && !s->exited ? gt_target_poll_interval_ns(s->target) : 0;
+	return s->target && !s->exited && !s->job ? gt_target_poll_interval_ns(s->target) : 0;
 }
 
 void gt_session_start(struct gt_session *s, uint64_t interval_ns, uint64_t now)
@@ -111,6 +113,9 @@ void gt_session_start(struct gt_session *s, uint64_t interval_ns, uint64_t now)
 enum gt_session_step gt_session_tick(struct gt_session *s, uint64_t now, struct gt_error *err)
 {
 	enum gt_session_step step = GT_SESSION_IDLE;
+	/* The worker has the target: nothing is due until it is done. */
+	if (s->job)
+		return step;
 	if (gt_schedule_sample_due(&s->schedule, now)) {
 		step = gt_session_sample(s, err);
 		if (step == GT_SESSION_EXITED) {
@@ -128,17 +133,21 @@ enum gt_session_step gt_session_tick(struct gt_session *s, uint64_t now, struct 
 
 uint64_t gt_session_deadline(struct gt_session *s)
 {
+	if (s->job)
+		return GT_DEADLINE_NEVER;   /* the job's descriptor wakes the loop */
 	return gt_schedule_deadline(&s->schedule);
 }
 
 int gt_session_wait_fd(const struct gt_session *s)
 {
+	if (s->job)
+		return gt_session_job_fd(s);
 	return s->target && !s->exited ? gt_target_wait_fd(s->target) : -1;
 }
 
 void gt_session_events(struct gt_session *s, uint64_t now)
 {
-	if (s->target && !s->exited)
+	if (s->target && !s->exited && !s->job)
 		gt_target_poll(s->target, now);
 }
 

@@ -93,10 +93,11 @@ void gt_session_start(struct gt_session *s, uint64_t interval_ns, uint64_t now);
 /* Samples and polls as they are due at now. An exited target stops the
  * schedule; its last figures stay. */
 enum gt_session_step gt_session_tick(struct gt_session *s, uint64_t now, struct gt_error *err);
-/* When the session next wants to run (GT_DEADLINE_NEVER: never). */
+/* When the session next wants to run (GT_DEADLINE_NEVER: never, or only
+ * when a job ends). */
 uint64_t gt_session_deadline(struct gt_session *s);
-/* A descriptor to wait on (the event stream), or -1; when readable, call
- * gt_session_events. */
+/* A descriptor to wait on (the event stream, or a job's end: see
+ * session/job.h), or -1; when readable, call gt_session_events. */
 int gt_session_wait_fd(const struct gt_session *s);
 void gt_session_events(struct gt_session *s, uint64_t now);
 uint64_t gt_session_poll_interval_ns(const struct gt_session *s);

@@ -21,6 +21,7 @@
 #include "views/pane_picker.h"
 #include "tui/dashboard.h"
 #include "views/keys.h"
+#include "session/job.h"
 #include "session/picker.h"
 #include "tui/term.h"
 #include "tui/theme.h"
@@ -35,6 +36,11 @@
 /* A one-off message stays this long, then the key hints come back (htop's
  * messages time out too); a key replaces it sooner. */
 #define LOOP_NOTE_SHOW_NS 5000000000ull
+/* While a job runs (session/job.h) its line counts the seconds, so the
+ * screen is seen to be alive. */
+#define LOOP_BUSY_TICK_NS 1000000000ull
+/* How long gctop -p waits for the open before it takes the screen. */
+#define LOOP_OPEN_QUIET_MS 500
 
 struct app;
 static void draw(struct app *a);
@@ -64,6 +70,9 @@ struct app {
 	WINDOW *body;              /* the screen above the footer, for picker and help */
 	bool quit;
 	bool dirty;
+	uint64_t busy_since;       /* when the session's job began */
+	int status;                /* the exit status (a target that could not be opened) */
+	struct gt_error *err;      /* its sentence, for main to print after the screen */
 };
 
 /* Only a JVM gets gctop's agent loaded; .NET samples through a second
@@ -129,14 +138,23 @@ static void open_dashboard(struct app *a, pid_t pid)
 	/* The rows are not polled while the dashboard shows: close their
 	 * sessions rather than leave them unread (picker.h says why). */
 	gt_picker_close_sessions(&a->picker);
-	if (gt_session_open(&a->session, pid, &err) != 0) {
+	/* On the worker: a runtime still starting is waited for, and the
+	 * screen says so meanwhile. */
+	if (gt_session_open_async(&a->session, pid, &err) != 0) {
 		set_note(a, "%s", err.msg);
 		return;
 	}
+	a->busy_since = gt_mono_ns();
 	gt_dashboard_init(&a->db, &a->session);
 	a->in_dashboard = true;
-	gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
 	/* The fresh screen is made of new windows; repaint it whole once. */
+	clearok(curscr, TRUE);
+}
+
+/* The session's target is open: sampling starts. */
+static void dashboard_ready(struct app *a)
+{
+	gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
 	clearok(curscr, TRUE);
 	if (a->allocators_at_open)
 		start_allocators(a);
@@ -153,10 +171,86 @@ static void close_dashboard(struct app *a)
 	clearok(curscr, TRUE);
 }
 
+/* The open ended without a target: with -p gctop ends (the sentence is
+ * printed after the screen, with the status it has in batch mode), from
+ * the picker it goes back to the list. */
+static void open_failed(struct app *a, enum gt_job_result r, const struct gt_error *err)
+{
+	pid_t pid = a->session.info.pid;
+	if (!a->picker_mode) {
+		a->quit = true;
+		if (r == GT_JOB_FAILED) {
+			*a->err = *err;
+			a->status = err->code ? (int)err->code : GT_EXIT_FAILURE;
+		}
+		return;
+	}
+	close_dashboard(a);
+	if (r == GT_JOB_FAILED)
+		set_note(a, "%s", err->msg);
+	else
+		set_note(a, "stopped waiting for PID %d", (int)pid);
+}
+
+static void allocators_done(struct app *a, enum gt_job_result r, const struct gt_error *err)
+{
+	pid_t pid = a->session.info.pid;
+	if (r == GT_JOB_FAILED) {
+		set_note(a, "allocation sampling: %s", err->msg);
+	} else if (r == GT_JOB_CANCELLED) {
+		set_note(a, "allocation sampling cancelled in PID %d%s", (int)pid,
+			 is_jvm(a) ? "; the agent, if it loaded, goes dormant within seconds" : "");
+	} else {
+		set_note(a, "allocation sampling on in PID %d; shares fill in over %llu s",
+			 (int)pid, (unsigned long long)(GT_ALLOC_WINDOW_NS / 1000000000ull));
+		/* The first reading now, so the pane does not wait a whole interval. */
+		gt_schedule_sample_now(&a->session.schedule, gt_mono_ns());
+	}
+}
+
+/* The session's job, if it has ended; true when it has. */
+static bool collect_job(struct app *a)
+{
+	struct gt_error err = { 0 };
+	enum gt_job_kind kind = gt_session_job_kind(&a->session);
+	enum gt_job_result r = gt_session_job_finish(&a->session, &err);
+	if (r == GT_JOB_NONE || r == GT_JOB_RUNNING)
+		return false;
+	if (kind == GT_JOB_ALLOCATORS)
+		allocators_done(a, r, &err);
+	else if (r == GT_JOB_DONE)
+		dashboard_ready(a);
+	else
+		open_failed(a, r, &err);
+	return true;
+}
+
+/* The line that says what the session's job is doing, with the seconds it
+ * has taken so far. */
+static const char *busy_text(const struct app *a, char *buf, size_t len)
+{
+	int pid = (int)a->session.info.pid;
+	unsigned long secs = (unsigned long)((gt_mono_ns() - a->busy_since) / 1000000000ull);
+	if (gt_session_job_kind(&a->session) == GT_JOB_OPEN)
+		snprintf(buf, len, "waiting for PID %d to start its runtime ... %lus (q or Esc cancels)", pid, secs);
+	else if (is_jvm(a))
+		snprintf(buf, len, "loading gctop's sampling agent into PID %d ... %lus (Esc cancels)", pid, secs);
+	else
+		snprintf(buf, len, "starting allocation sampling in PID %d ... %lus (Esc cancels)", pid, secs);
+	return buf;
+}
+
+static bool opening(const struct app *a)
+{
+	return a->in_dashboard && gt_session_busy(&a->session) && gt_session_job_kind(&a->session) == GT_JOB_OPEN;
+}
+
 /* Samples and polls what is due; true when there is something new to draw. */
 static bool tick(struct app *a, uint64_t now)
 {
 	if (a->in_dashboard) {
+		if (gt_session_busy(&a->session))
+			return collect_job(a);
 		struct gt_error err = { 0 };
 		/* Gone: the last figures stay, and the loop waits for keys only. */
 		return gt_session_tick(&a->session, now, &err) != GT_SESSION_IDLE;
@@ -215,6 +309,8 @@ static const char *footer_text(const struct app *a, char *buf, size_t len, attr_
 			 is_jvm(a) ? "the agent goes dormant within seconds" : "its EventPipe session is closed");
 		return buf;
 	}
+	if (!a->note[0] && a->in_dashboard && gt_session_busy(&a->session))
+		return busy_text(a, buf, len);
 	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? gt_dashboard_message(&a->db) : a->picker.message);
 	if (msg && msg[0]) {
 		*attr = t->warn;
@@ -222,6 +318,7 @@ static const char *footer_text(const struct app *a, char *buf, size_t len, attr_
 	}
 	*attr = t->label;
 	return a->help ? "q/Esc/h close help"
+	       : opening(a) ? "q/Esc cancel  h help"
 	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
 						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
@@ -269,6 +366,12 @@ static void draw(struct app *a)
 			a->help_first = max_first > 0 ? max_first : 0;
 		gt_help_draw(a->body, a->help_first, &a->theme);
 		wnoutrefresh(a->body);
+	} else if (opening(a) && a->body) {
+		char buf[256];
+		werase(a->body);
+		gt_pane_print(a->body, 0, 0, a->theme.title | A_BOLD, "gctop  PID %d", (int)a->session.info.pid);
+		gt_pane_print(a->body, 2, 0, a->theme.label, "%s", busy_text(a, buf, sizeof(buf)));
+		wnoutrefresh(a->body);
 	} else if (a->in_dashboard) {
 		gt_dashboard_draw(&a->db, body_rows, cols, &a->theme, (double)a->interval_ns / 1e9, gt_wall_ms());
 		if (!a->db.layout.usable) {
@@ -312,26 +415,19 @@ static void prompt_key(struct app *a, int ch)
 	}
 }
 
-/* After the user said yes (the y/N question, or --allocators). A failure
- * is one sentence on the footer: the GC figures are still worth seeing. */
+/* After the user said yes (the y/N question, or --allocators): on the
+ * worker, while the screen goes on with the last figures. A failure is one
+ * sentence on the footer: the GC figures are still worth seeing. */
 static void start_allocators(struct app *a)
 {
 	struct gt_error err = { 0 };
-	pid_t pid = a->session.info.pid;
-	/* Attaching takes up to a few seconds: say so before the screen stops. */
-	if (is_jvm(a))
-		set_note(a, "loading gctop's sampling agent into PID %d ...", (int)pid);
-	else
-		set_note(a, "starting allocation sampling in PID %d ...", (int)pid);
-	draw(a);
-	if (gt_session_enable_allocators(&a->session, a->allocator_packages, &err) != 0) {
+	if (gt_session_enable_allocators_async(&a->session, a->allocator_packages, &err) != 0) {
 		set_note(a, "allocation sampling: %s", err.msg);
 		return;
 	}
-	set_note(a, "allocation sampling on in PID %d; shares fill in over %llu s",
-		 (int)pid, (unsigned long long)(GT_ALLOC_WINDOW_NS / 1000000000ull));
-	/* The first reading now, so the pane does not wait a whole interval. */
-	gt_schedule_sample_now(&a->session.schedule, gt_mono_ns());
+	a->busy_since = gt_mono_ns();
+	/* The footer says what goes on (busy_text), not an older message. */
+	a->note[0] = '\0';
 }
 
 static void confirm_key(struct app *a, int ch)
@@ -369,9 +465,7 @@ static void allocators_key(struct app *a)
 	} else if (is_jvm(a)) {
 		a->confirm = CONFIRM_ALLOC_START;
 	} else {
-		struct gt_error err = { 0 };
-		if (gt_session_enable_allocators(s, a->allocator_packages, &err) != 0)
-			set_note(a, "allocation sampling: %s", err.msg);
+		start_allocators(a);
 	}
 }
 
@@ -404,9 +498,35 @@ static void common_key(struct app *a, enum gt_action act)
 	}
 }
 
+/* Keys that mean something else while the session's job runs: Esc (and
+ * q while opening) cancels it, a says it is under way. True when the key
+ * was taken. */
+static bool busy_key(struct app *a, enum gt_action act)
+{
+	bool open = gt_session_job_kind(&a->session) == GT_JOB_OPEN;
+	if (act == GT_ACT_BACK && !open) {
+		gt_session_job_cancel(&a->session);
+		set_note(a, "cancelling: allocation sampling is turned off again once PID %d has answered",
+			 (int)a->session.info.pid);
+	} else if (act == GT_ACT_BACK || (act == GT_ACT_QUIT && open)) {
+		if (a->picker_mode)
+			close_dashboard(a);
+		else
+			a->quit = true;
+	} else if (act == GT_ACT_ALLOCATORS) {
+		char buf[256];
+		set_note(a, "%s", busy_text(a, buf, sizeof(buf)));
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
 {
 	struct gt_dashboard *db = &a->db;
+	if (gt_session_busy(&a->session) && busy_key(a, b->action))
+		return;
 	switch (b->action) {
 	case GT_ACT_QUIT:
 		if (a->picker_mode)
@@ -510,6 +630,9 @@ static void run(struct app *a)
 		uint64_t now = gt_mono_ns();
 		if (tick(a, now))
 			a->dirty = true;
+		/* A job's line counts its seconds. */
+		if (a->in_dashboard && gt_session_busy(&a->session))
+			a->dirty = true;
 		if (a->note[0] && now >= a->note_until) {
 			a->note[0] = '\0';
 			a->dirty = true;
@@ -520,6 +643,11 @@ static void run(struct app *a)
 		}
 
 		uint64_t deadline = next_deadline(a);
+		if (a->in_dashboard && gt_session_busy(&a->session)) {
+			uint64_t busy_tick = a->busy_since + ((now - a->busy_since) / LOOP_BUSY_TICK_NS + 1) * LOOP_BUSY_TICK_NS;
+			if (busy_tick < deadline)
+				deadline = busy_tick;
+		}
 		if (a->note[0] && a->note_until < deadline)
 			deadline = a->note_until;
 		struct pollfd fds[1 + LOOP_MAX_WAIT_FDS] = { { .fd = STDIN_FILENO, .events = POLLIN } };
@@ -567,6 +695,27 @@ static void app_free(struct app *a)
 	free(a);
 }
 
+/* With -p: the open runs on the worker, and gctop waits a moment for it
+ * before the screen, so a bad PID is one sentence on a normal terminal,
+ * not a flash of the alternate screen. Returns GT_JOB_RUNNING (the screen
+ * shows the wait), GT_JOB_DONE, or another result with err and status. */
+static enum gt_job_result open_before_screen(struct app *a, pid_t pid, struct gt_error *err)
+{
+	if (gt_session_open_async(&a->session, pid, err) != 0)
+		return GT_JOB_FAILED;
+	a->busy_since = gt_mono_ns();
+	gt_dashboard_init(&a->db, &a->session);
+	a->in_dashboard = true;
+	enum gt_wait_result w = gt_wait_fd(gt_session_job_fd(&a->session), POLLIN,
+					   gt_wait_deadline_in_ms(LOOP_OPEN_QUIET_MS));
+	if (w == GT_WAIT_QUIT)
+		return GT_JOB_CANCELLED;
+	if (w != GT_WAIT_READY)
+		return GT_JOB_RUNNING;
+	enum gt_job_result r = gt_session_job_finish(&a->session, err);
+	return r == GT_JOB_NONE ? GT_JOB_FAILED : r;
+}
+
 int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 {
 	/* On the heap: it holds a session (samples, derived figures), too big
@@ -581,17 +730,16 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	/* Before the target is opened: an interrupt while it answers slowly
 	 * ends gctop at once (and with status 0, as documented). */
 	gt_quit_install();
-	/* Open the target before the screen: a bad PID is one sentence on a
-	 * normal terminal, not a flash of the alternate screen. */
+	a->err = err;
+	enum gt_job_result opened = GT_JOB_NONE;
 	if (opt->pid) {
-		if (gt_session_open(&a->session, opt->pid, err) != 0) {
-			free(a);
-			if (gt_quit_requested())
+		opened = open_before_screen(a, opt->pid, err);
+		if (opened != GT_JOB_DONE && opened != GT_JOB_RUNNING) {
+			app_free(a);
+			if (opened == GT_JOB_CANCELLED || gt_quit_requested())
 				return GT_EXIT_OK;
 			return err->code ? (int)err->code : GT_EXIT_FAILURE;
 		}
-		gt_dashboard_init(&a->db, &a->session);
-		a->in_dashboard = true;
 	} else {
 		a->picker_mode = true;
 	}
@@ -602,13 +750,11 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 		return GT_EXIT_FAILURE;
 	}
 	gt_theme_init(&a->theme, opt->no_color);
-	if (a->in_dashboard)
-		gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
-	else
+	if (opened == GT_JOB_DONE)
+		dashboard_ready(a);
+	else if (!a->in_dashboard)
 		gt_picker_start(&a->picker, a->interval_ns, gt_mono_ns());
 	a->dirty = true;
-	if (a->in_dashboard && a->allocators_at_open)
-		start_allocators(a);
 
 	run(a);
 	/* Leaving: the teardown's exchanges (StopTracing) do not wait for answers. */
@@ -616,7 +762,8 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 
 	if (a->body)
 		delwin(a->body);
+	int status = a->status;
 	app_free(a);
 	gt_term_close();
-	return GT_EXIT_OK;
+	return status;
 }

@@ -56,6 +56,9 @@ struct gt_backend {
 	int runtime_major;
 	struct gt_dn_alloc *alloc;           /* allocation sampling, when on */
 	struct gt_alloc_snapshot *alloc_snap;
+	/* The stream is read into this, one backend's own: gctop may read two
+	 * targets' streams on two threads (session/job.h). */
+	uint8_t read_buf[65536];
 };
 
 static const char RUNTIME_PROVIDER[] = "Microsoft-Windows-DotNETRuntime";
@@ -307,11 +310,11 @@ static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 	(void)now_ns;
 	if (c->ended || c->failed)
 		return;
-	static uint8_t buf[65536];
+	uint8_t *buf = c->read_buf;
 	size_t total = 0;
 	/* A budget per call keeps the main loop responsive under a flood. */
 	while (total < READ_BUDGET) {
-		ssize_t n = read(c->fd, buf, sizeof(buf));
+		ssize_t n = read(c->fd, buf, sizeof(c->read_buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -528,12 +531,12 @@ static void harvest_rundown(struct gt_backend *c)
 	 * stream's end does. */
 	if (parser) {
 		gt_diag_stop_tracing(c->socket_path, 200, id);
-		static uint8_t buf[65536];
+		uint8_t *buf = c->read_buf;
 		uint64_t deadline = gt_wait_deadline_in_ms(RUNDOWN_TIMEOUT_MS);
 		for (;;) {
 			if (gt_wait_fd(fd, POLLIN, deadline) != GT_WAIT_READY)
 				break;
-			ssize_t n = read(fd, buf, sizeof(buf));
+			ssize_t n = read(fd, buf, sizeof(c->read_buf));
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n <= 0 || gt_nettrace_feed(parser, buf, (size_t)n) != 0)

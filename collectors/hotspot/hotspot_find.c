@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/wait.h"
 #include "collectors/host/proc.h"
 #include "collectors/host/safe_path.h"
 
@@ -79,8 +80,9 @@ bool hotspot_find_is_java(pid_t pid)
 	int maps = hotspot_maps_libjvm(pid);
 	for (unsigned waited = 0; maps == 0 && waited < HOTSPOT_FIND_LIBJVM_WAIT_MS && hotspot_young_launcher(pid);
 	     waited += HOTSPOT_FIND_STEP_MS) {
-		struct timespec ts = { 0, HOTSPOT_FIND_STEP_MS * 1000000L };
-		nanosleep(&ts, NULL);
+		/* Ends early on quit or a cancelled open (session/job.h). */
+		if (gt_wait_sleep(gt_wait_deadline_in_ms(HOTSPOT_FIND_STEP_MS)) == GT_WAIT_QUIT)
+			break;
 		maps = hotspot_maps_libjvm(pid);
 	}
 	if (maps >= 0)

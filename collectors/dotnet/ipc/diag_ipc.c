@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -144,21 +145,28 @@ static struct ipc_deadline deadline_in(int timeout_ms)
 	return dl;
 }
 
-int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
-			 struct gt_diag_process_info *out, struct gt_error *err)
+/* A request and its reply: 128 KiB, too much for a worker thread's stack,
+ * and a static one would be shared between threads. */
+struct ipc_buffers {
+	struct gt_diag_msg m;
+	uint8_t payload[GT_DIAG_MAX_MESSAGE];
+};
+
+static int process_info(pid_t pid, const char *path, int timeout_ms, struct gt_diag_process_info *out,
+			struct ipc_buffers *b, struct gt_error *err)
 {
 	static const uint8_t ids[] = { GT_DIAG_PROC_INFO3, GT_DIAG_PROC_INFO2, GT_DIAG_PROC_INFO };
 	static const int versions[] = { 3, 2, 1 };
-	static struct gt_diag_msg m;
-	static uint8_t payload[GT_DIAG_MAX_MESSAGE];
+	struct gt_diag_msg *m = &b->m;
+	uint8_t *payload = b->payload;
 	struct ipc_deadline dl = deadline_in(timeout_ms);
 	for (size_t i = 0; i < sizeof(ids); i++) {
-		gt_diag_msg_begin(&m, GT_DIAG_SET_PROCESS, ids[i]);
-		gt_diag_msg_finish(&m);
+		gt_diag_msg_begin(m, GT_DIAG_SET_PROCESS, ids[i]);
+		gt_diag_msg_finish(m);
 		struct gt_diag_header h;
 		size_t plen;
 		uint32_t hr;
-		int fd = transact(pid, path, &dl, &m, &h, payload, sizeof(payload), &plen, &hr, err);
+		int fd = transact(pid, path, &dl, m, &h, payload, sizeof(b->payload), &plen, &hr, err);
 		if (fd < 0) {
 			if (hr == GT_DIAG_HR_UNKNOWN_COMMAND)
 				continue;
@@ -172,6 +180,17 @@ int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
 	return gt_fail(err, GT_EXIT_NO_DATA, "process %d knows no ProcessInfo command; its runtime is too old for gctop", (int)pid);
 }
 
+int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
+			 struct gt_diag_process_info *out, struct gt_error *err)
+{
+	struct ipc_buffers *b = malloc(sizeof(*b));
+	if (!b)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	int rc = process_info(pid, path, timeout_ms, out, b, err);
+	free(b);
+	return rc;
+}
+
 int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
 			    const struct gt_diag_provider *providers, size_t n_providers,
 			    uint64_t *session_id, struct gt_error *err)
@@ -181,21 +200,19 @@ int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_
 					    session_id, err);
 }
 
-int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
-				 const struct gt_diag_session_opts *opts,
-				 const struct gt_diag_provider *providers, size_t n_providers,
-				 uint64_t *session_id, struct gt_error *err)
+static int collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
+			   const struct gt_diag_session_opts *opts, const struct gt_diag_provider *providers,
+			   size_t n_providers, uint64_t *session_id, struct gt_diag_msg *m, struct gt_error *err)
 {
-	static struct gt_diag_msg m;
 	struct ipc_deadline dl = deadline_in(timeout_ms);
 	for (int version = 5; version >= 1; version--) {
-		if (gt_diag_build_collect_opts(&m, version, buffer_mb, opts, providers, n_providers) != 0)
+		if (gt_diag_build_collect_opts(m, version, buffer_mb, opts, providers, n_providers) != 0)
 			return gt_fail(err, GT_EXIT_FAILURE, "the EventPipe request does not fit one IPC message");
 		struct gt_diag_header h;
 		uint8_t payload[8];
 		size_t plen;
 		uint32_t hr;
-		int fd = transact(pid, path, &dl, &m, &h, payload, sizeof(payload), &plen, &hr, err);
+		int fd = transact(pid, path, &dl, m, &h, payload, sizeof(payload), &plen, &hr, err);
 		if (fd < 0) {
 			if (hr == GT_DIAG_HR_UNKNOWN_COMMAND)
 				continue;
@@ -211,6 +228,20 @@ int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, ui
 		return fd;
 	}
 	return gt_fail(err, GT_EXIT_NO_DATA, "process %d knows no CollectTracing command gctop can send", (int)pid);
+}
+
+int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
+				 const struct gt_diag_session_opts *opts,
+				 const struct gt_diag_provider *providers, size_t n_providers,
+				 uint64_t *session_id, struct gt_error *err)
+{
+	/* On the heap, as in gt_diag_process_info. */
+	struct gt_diag_msg *m = malloc(sizeof(*m));
+	if (!m)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	int fd = collect_tracing(pid, path, timeout_ms, buffer_mb, opts, providers, n_providers, session_id, m, err);
+	free(m);
+	return fd;
 }
 
 int gt_diag_stop_tracing(const char *path, int timeout_ms, uint64_t session_id)
