@@ -54,9 +54,11 @@ static void job_free(struct gt_session_job *j)
 	free(j);
 }
 
-/* Starts j on its thread. The thread is made with the quit and resize
- * signals blocked, so they always reach the main thread's wait and never
- * the worker's. */
+/* Starts j on its thread. The thread is made with every asynchronous
+ * signal blocked, so the quit and resize signals always reach the main
+ * thread's wait; the fault signals stay open, since a blocked SIGBUS (a
+ * perf-data file truncated under its mapping) would kill the process
+ * instead of reaching the handler that recovers from it. */
 static int job_start(struct gt_session *s, struct gt_session_job *j, struct gt_error *err)
 {
 	j->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -66,6 +68,9 @@ static int job_start(struct gt_session *s, struct gt_session_job *j, struct gt_e
 	}
 	sigset_t all, orig;
 	sigfillset(&all);
+	static const int faults[] = { SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&all, faults[i]);
 	pthread_sigmask(SIG_BLOCK, &all, &orig);
 	int rc = pthread_create(&j->thread, NULL, job_main, j);
 	pthread_sigmask(SIG_SETMASK, &orig, NULL);

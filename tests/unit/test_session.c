@@ -1,8 +1,16 @@
 /* The session layer: crafted samples fed through a session give the derive,
  * history, freeze and allocation-window figures; the schedule keeps its
  * deadlines; the picker's rows sort and select. No target is opened. */
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/wait.h"
+#include "session/job.h"
 
 #include "session/picker.h"
 #include "session/session.h"
@@ -202,6 +210,54 @@ static void test_picker_sort(void)
 	CHECK(s[1].session == NULL);
 }
 
+/* Waits (bounded) for the job's descriptor, then collects it. */
+static enum gt_job_result finish_within(struct gt_session *s, unsigned ms, struct gt_error *err)
+{
+	gt_wait_fd(gt_session_job_fd(s), POLLIN, gt_wait_deadline_in_ms(ms));
+	return gt_session_job_finish(s, err);
+}
+
+static void test_open_job_reports_failure(void)
+{
+	struct gt_session s;
+	struct gt_error err = { 0 };
+	/* No process has PID 0x7ffffff0 (above pid_max). */
+	CHECK(gt_session_open_async(&s, 0x7ffffff0, &err) == 0);
+	CHECK(gt_session_busy(&s));
+	CHECK_U64(s.info.pid, 0x7ffffff0);
+	CHECK(gt_session_wait_fd(&s) == gt_session_job_fd(&s));   /* the loop wakes on the job's end */
+	CHECK_U64(gt_session_deadline(&s), GT_DEADLINE_NEVER);
+	CHECK(finish_within(&s, 5000, &err) == GT_JOB_FAILED);
+	CHECK(err.code == GT_EXIT_NO_PROCESS);
+	CHECK(!gt_session_busy(&s));
+	CHECK(s.target == NULL);
+	gt_session_close(&s);
+}
+
+static void test_open_job_cancels_at_once(void)
+{
+	/* A process a moment old that is no runtime: the open probes it again
+	 * for 2 s in case it is about to exec one; a cancel ends that wait. */
+	pid_t child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(child > 0);
+	struct gt_session s;
+	struct gt_error err = { 0 };
+	CHECK(gt_session_open_async(&s, child, &err) == 0);
+	CHECK(finish_within(&s, 200, &err) == GT_JOB_RUNNING);   /* still probing */
+	uint64_t t0 = gt_mono_ns();
+	gt_session_job_cancel(&s);
+	CHECK(finish_within(&s, 1000, &err) == GT_JOB_CANCELLED);
+	CHECK((gt_mono_ns() - t0) / 1000000u < 500);
+	CHECK(s.target == NULL);
+	gt_session_close(&s);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
 int main(void)
 {
 	RUN_TEST(test_feed_derives_and_keeps_history);
@@ -210,5 +266,7 @@ int main(void)
 	RUN_TEST(test_schedule);
 	RUN_TEST(test_session_without_target_never_waits);
 	RUN_TEST(test_picker_sort);
+	RUN_TEST(test_open_job_reports_failure);
+	RUN_TEST(test_open_job_cancels_at_once);
 	return check_summary();
 }

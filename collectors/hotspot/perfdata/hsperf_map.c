@@ -23,11 +23,13 @@
 #define HSPERF_STAT_EVERY_NS 100000000ull
 
 /* The way back out of a copy that touched a page the owner truncated away.
- * gctop has one thread and one copy runs at a time; the handler is only
- * installed around the copy, so a SIGBUS anywhere else still crashes (and
- * restores the terminal) as before. */
-static sigjmp_buf copy_env;
-static volatile sig_atomic_t copy_active;
+ * The handler is only installed around the copy, so a SIGBUS anywhere else
+ * still crashes (and restores the terminal) as before. A SIGBUS goes to the
+ * thread that faulted, so the way back is per thread: a session's worker
+ * (session/job.h) may open a JVM; it and the main thread never copy at the
+ * same time, as the main thread leaves a target alone while its job runs. */
+static _Thread_local sigjmp_buf copy_env;
+static _Thread_local volatile sig_atomic_t copy_active;
 
 static void on_copy_sigbus(int sig)
 {
