@@ -630,6 +630,9 @@ static void run(struct app *a)
 		uint64_t now = gt_mono_ns();
 		if (tick(a, now))
 			a->dirty = true;
+		/* A job's end may end gctop (a -p target that could not be opened). */
+		if (a->quit)
+			break;
 		/* A job's line counts its seconds. */
 		if (a->in_dashboard && gt_session_busy(&a->session))
 			a->dirty = true;

@@ -3,7 +3,8 @@
 # whose perf data has not appeared yet) and while .NET allocation sampling
 # starts (against a process stopped with SIGSTOP, so that it cannot answer
 # for a while), the screen keeps redrawing (the wait counts its seconds)
-# and answering keys (h opens the help); Esc cancels the wait.
+# and answering keys (h opens the help); Esc cancels the wait, and a wait
+# that fails ends gctop -p as it ends -b.
 . tests/lib.sh
 . tests/tui/tui_common.shlib
 . tests/integration/security_fake_jvm.shlib
@@ -44,6 +45,17 @@ tm send-keys Escape
 status=$(wait_exit 2)
 check "Esc cancels the wait at once, with status 0 (got '$status')" [ "$status" = 0 ]
 check "a cancelled wait prints no error" wait_gone "gctop: " 1
+
+# One that never gets there: once the wait is over gctop leaves the screen
+# with the sentence and the status -b gives (6: no perf data).
+new_server
+start_starting_jvm
+rm -f "$WORK/status"
+start_gctop -p "$FAKE_JVM"
+wait_screen "waiting for PID $FAKE_JVM" 3
+status=$(wait_exit 10)
+check "a JVM that never writes its perf data ends gctop with the status of -b (got '$status')" [ "$status" = 6 ]
+check "and with the sentence, after the screen" wait_screen "gctop: process $FAKE_JVM is a JVM without a perf-data file" 2
 stop_fake_jvm
 
 # .NET: turning allocation sampling on restarts the EventPipe session after
