@@ -64,8 +64,7 @@ exe=$(dotnet_program AllocSites) || { fail "cannot build tests/dotnet/AllocSites
 "$exe" 40 120 >"$WORK/sites.log" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
-i=0
-until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 dotnet_socket_exists "$DPID"
 new_server
 rm -f "$WORK/status"
 start_gctop -p "$DPID"
