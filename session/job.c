@@ -120,9 +120,13 @@ int gt_session_enable_allocators_async(struct gt_session *s, const char *package
 		return -1;
 	j->target = s->target;
 	j->packages = packages ? strdup(packages) : NULL;
-	if ((packages && !j->packages) || gt_session_alloc_begin(s, err) != 0) {
+	if (packages && !j->packages) {
 		job_free(j);
-		return packages && !j->packages ? gt_fail(err, GT_EXIT_FAILURE, "out of memory") : -1;
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	}
+	if (gt_session_alloc_begin(s, err) != 0) {
+		job_free(j);
+		return -1;
 	}
 	if (job_start(s, j, err) != 0) {
 		gt_session_alloc_end(s, false);
