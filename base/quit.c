@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-volatile sig_atomic_t gt_quit_signal;
+atomic_int gt_quit_signal;
 
 void gt_quit_on_signal(int sig)
 {
@@ -11,8 +11,8 @@ void gt_quit_on_signal(int sig)
 
 void gt_quit_by_key(void)
 {
-	if (!gt_quit_signal)
-		gt_quit_signal = -1;
+	int none = 0;
+	atomic_compare_exchange_strong(&gt_quit_signal, &none, -1);
 }
 
 void gt_quit_install(void)

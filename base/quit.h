@@ -6,10 +6,14 @@
 #define GCTOP_BASE_QUIT_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
-/* 0, the number of the signal that asked gctop to quit, or -1 for a key. */
-extern volatile sig_atomic_t gt_quit_signal;
+/* 0, the number of the signal that asked gctop to quit, or -1 for a key.
+ * Atomic, not only volatile: a session's worker thread (session/job.h)
+ * reads it too; a lock-free atomic is as safe in a signal handler. */
+extern atomic_int gt_quit_signal;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the quit flag is set in a signal handler: it must be lock-free");
 
 /* Marks a quit asked by key (the flag is then -1), so the teardown's
  * exchanges (StopTracing) do not wait for answers either. */
