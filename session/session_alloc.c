@@ -18,6 +18,9 @@ int gt_session_alloc_begin(struct gt_session *s, struct gt_error *err)
 	}
 	free(s->alloc_window);
 	free(s->alloc_pending);
+	/* While the target turns sampling on, a view may show this one: it
+	 * says sampling is starting, not "off". */
+	a->state = GT_SAMPLER_STARTING;
 	s->alloc_window = w;
 	s->alloc_pending = a;
 	return 0;
@@ -33,7 +36,6 @@ void gt_session_alloc_end(struct gt_session *s, bool ok)
 		return;
 	}
 	/* Until the next sample the pane says it is starting, not "off". */
-	s->alloc_pending->state = GT_SAMPLER_STARTING;
 	s->live.alloc = s->alloc_pending;
 	s->alloc_pending = NULL;
 	s->live.alloc_message[0] = '\0';

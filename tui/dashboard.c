@@ -51,7 +51,8 @@ static void fill_ctx(const struct gt_dashboard *db, struct gt_view_ctx *ctx, con
 	ctx->interval_s = interval_s;
 	ctx->window_ns = GT_DASHBOARD_WINDOW_NS;
 	ctx->now_wall_ms = shown_ms ? shown_ms : now_wall_ms;
-	ctx->alloc = f->alloc;
+	/* While sampling is being turned on (session/job.h), the pane says so. */
+	ctx->alloc = f->alloc ? f->alloc : s->frozen ? NULL : s->alloc_pending;
 	ctx->alloc_message = f->alloc_message;
 }
 

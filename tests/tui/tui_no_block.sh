@@ -75,6 +75,7 @@ fi
 kill -STOP "$DPID"
 tm send-keys a
 check "a says allocation sampling is starting" wait_screen "starting allocation sampling in PID $DPID" 2
+check "and so does the allocators pane, not \"off\"" wait_screen "starting: waiting for a second reading" 2
 tm send-keys h
 check "h opens the help while sampling starts" wait_screen "gctop help" 2
 tm send-keys q
