@@ -1,9 +1,11 @@
 /* gt_tui_run: the interactive main loop.
  *
- * One thread, one poll(): it sleeps on the terminal and the target's event
- * descriptor until the next sample deadline (CLOCK_MONOTONIC, next +=
- * interval), the collector's next poll tick, a key or a signal. Signal
- * handlers only set flags; everything else happens here. */
+ * One thread draws and answers keys, with one poll(): it sleeps on the
+ * terminal and the target's event descriptor until the next sample
+ * deadline (CLOCK_MONOTONIC, next += interval), the collector's next poll
+ * tick, a key, a signal, or the end of a session's job (the slow steps run
+ * on a worker: tui/app_session.c, session/job.h). Signal handlers only set
+ * flags; everything else happens here. */
 #include <errno.h>
 #include <ncurses.h>
 #include <poll.h>
@@ -19,10 +21,9 @@
 #include "base/wait.h"
 #include "views/pane_help.h"
 #include "views/pane_picker.h"
-#include "tui/dashboard.h"
 #include "views/keys.h"
 #include "session/job.h"
-#include "session/picker.h"
+#include "tui/app.h"
 #include "tui/term.h"
 #include "tui/theme.h"
 #include "tui/tui.h"
@@ -39,52 +40,9 @@
 /* While a job runs (session/job.h) its line counts the seconds, so the
  * screen is seen to be alive. */
 #define LOOP_BUSY_TICK_NS 1000000000ull
-/* How long gctop -p waits for the open before it takes the screen. */
-#define LOOP_OPEN_QUIET_MS 500
-
-struct app;
-static void draw(struct app *a);
-static void start_allocators(struct app *a);
-
-struct app {
-	struct gt_theme theme;
-	uint64_t interval_ns;
-
-	bool picker_mode;          /* started without -p */
-	struct gt_picker picker;
-	bool in_dashboard;
-	struct gt_session session;  /* the target the dashboard shows */
-	struct gt_dashboard db;
-
-	bool help;
-	int help_first;
-	bool prompt;
-	char prompt_buf[16];
-	/* A y/N question on the footer; any other key than y is no. */
-	enum { CONFIRM_NONE, CONFIRM_ALLOC_START, CONFIRM_ALLOC_STOP } confirm;
-	bool allocators_at_open;   /* --allocators: the user agreed on the command line */
-	const char *allocator_packages;
-	char note[640];            /* a one-off message for the footer: room for a prefix and an error sentence */
-	uint64_t note_until;       /* when the note goes (CLOCK_MONOTONIC) */
-
-	WINDOW *body;              /* the screen above the footer, for picker and help */
-	bool quit;
-	bool dirty;
-	uint64_t busy_since;       /* when the session's job began */
-	int status;                /* the exit status (a target that could not be opened) */
-	struct gt_error *err;      /* its sentence, for main to print after the screen */
-};
-
-/* Only a JVM gets gctop's agent loaded; .NET samples through a second
- * EventPipe session and loads nothing. */
-static bool is_jvm(const struct app *a)
-{
-	return a->session.info.runtime == GT_RUNTIME_HOTSPOT;
-}
 
 /* Sets the footer's one-off message; it goes after LOOP_NOTE_SHOW_NS. */
-__attribute__((format(printf, 2, 3)))
-static void set_note(struct app *a, const char *fmt, ...)
+void gt_app_note(struct gt_app *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -98,21 +56,21 @@ static const double interval_steps[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 15, 30, 
 #define N_STEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
 
 /* What is sampled now: the dashboard's session, or the picker's rows. */
-static struct gt_schedule *schedule(struct app *a)
+static struct gt_schedule *schedule(struct gt_app *a)
 {
 	return a->in_dashboard ? &a->session.schedule : &a->picker.schedule;
 }
 
-static void set_interval(struct app *a, uint64_t ns)
+static void set_interval(struct gt_app *a, uint64_t ns)
 {
 	a->interval_ns = ns;
 	/* The next sample comes one new interval after now, not after the
 	 * old deadline, so a shorter interval takes effect at once. */
 	gt_schedule_set_interval(schedule(a), ns, gt_mono_ns());
-	set_note(a, "interval %gs", (double)ns / 1e9);
+	gt_app_note(a, "interval %gs", (double)ns / 1e9);
 }
 
-static void step_interval(struct app *a, int dir)
+static void step_interval(struct gt_app *a, int dir)
 {
 	double cur = (double)a->interval_ns / 1e9;
 	double pick = cur;
@@ -132,125 +90,12 @@ static void step_interval(struct app *a, int dir)
 	set_interval(a, (uint64_t)(pick * 1e9 + 0.5));
 }
 
-static void open_dashboard(struct app *a, pid_t pid)
-{
-	struct gt_error err = { 0 };
-	/* The rows are not polled while the dashboard shows: close their
-	 * sessions rather than leave them unread (picker.h says why). */
-	gt_picker_close_sessions(&a->picker);
-	/* On the worker: a runtime still starting is waited for, and the
-	 * screen says so meanwhile. */
-	if (gt_session_open_async(&a->session, pid, &err) != 0) {
-		set_note(a, "%s", err.msg);
-		return;
-	}
-	a->busy_since = gt_mono_ns();
-	gt_dashboard_init(&a->db, &a->session);
-	a->in_dashboard = true;
-	/* The fresh screen is made of new windows; repaint it whole once. */
-	clearok(curscr, TRUE);
-}
-
-/* The session's target is open: sampling starts. */
-static void dashboard_ready(struct app *a)
-{
-	gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
-	clearok(curscr, TRUE);
-	if (a->allocators_at_open)
-		start_allocators(a);
-}
-
-static void close_dashboard(struct app *a)
-{
-	gt_dashboard_close(&a->db);
-	gt_session_close(&a->session);
-	a->in_dashboard = false;
-	/* The rows' targets were closed when the dashboard opened; this
-	 * refresh opens them again. */
-	gt_picker_start(&a->picker, a->interval_ns, gt_mono_ns());
-	clearok(curscr, TRUE);
-}
-
-/* The open ended without a target: with -p gctop ends (the sentence is
- * printed after the screen, with the status it has in batch mode), from
- * the picker it goes back to the list. */
-static void open_failed(struct app *a, enum gt_job_result r, const struct gt_error *err)
-{
-	pid_t pid = a->session.info.pid;
-	if (!a->picker_mode) {
-		a->quit = true;
-		if (r == GT_JOB_FAILED) {
-			*a->err = *err;
-			a->status = err->code ? (int)err->code : GT_EXIT_FAILURE;
-		}
-		return;
-	}
-	close_dashboard(a);
-	if (r == GT_JOB_FAILED)
-		set_note(a, "%s", err->msg);
-	else
-		set_note(a, "stopped waiting for PID %d", (int)pid);
-}
-
-static void allocators_done(struct app *a, enum gt_job_result r, const struct gt_error *err)
-{
-	pid_t pid = a->session.info.pid;
-	if (r == GT_JOB_FAILED) {
-		set_note(a, "allocation sampling: %s", err->msg);
-	} else if (r == GT_JOB_CANCELLED) {
-		set_note(a, "allocation sampling cancelled in PID %d%s", (int)pid,
-			 is_jvm(a) ? "; the agent, if it loaded, goes dormant within seconds" : "");
-	} else {
-		set_note(a, "allocation sampling on in PID %d; shares fill in over %llu s",
-			 (int)pid, (unsigned long long)(GT_ALLOC_WINDOW_NS / 1000000000ull));
-		/* The first reading now, so the pane does not wait a whole interval. */
-		gt_schedule_sample_now(&a->session.schedule, gt_mono_ns());
-	}
-}
-
-/* The session's job, if it has ended; true when it has. */
-static bool collect_job(struct app *a)
-{
-	struct gt_error err = { 0 };
-	enum gt_job_kind kind = gt_session_job_kind(&a->session);
-	enum gt_job_result r = gt_session_job_finish(&a->session, &err);
-	if (r == GT_JOB_NONE || r == GT_JOB_RUNNING)
-		return false;
-	if (kind == GT_JOB_ALLOCATORS)
-		allocators_done(a, r, &err);
-	else if (r == GT_JOB_DONE)
-		dashboard_ready(a);
-	else
-		open_failed(a, r, &err);
-	return true;
-}
-
-/* The line that says what the session's job is doing, with the seconds it
- * has taken so far. */
-static const char *busy_text(const struct app *a, char *buf, size_t len)
-{
-	int pid = (int)a->session.info.pid;
-	unsigned long secs = (unsigned long)((gt_mono_ns() - a->busy_since) / 1000000000ull);
-	if (gt_session_job_kind(&a->session) == GT_JOB_OPEN)
-		snprintf(buf, len, "waiting for PID %d to start its runtime ... %lus (q or Esc cancels)", pid, secs);
-	else if (is_jvm(a))
-		snprintf(buf, len, "loading gctop's sampling agent into PID %d ... %lus (Esc cancels)", pid, secs);
-	else
-		snprintf(buf, len, "starting allocation sampling in PID %d ... %lus (Esc cancels)", pid, secs);
-	return buf;
-}
-
-static bool opening(const struct app *a)
-{
-	return a->in_dashboard && gt_session_busy(&a->session) && gt_session_job_kind(&a->session) == GT_JOB_OPEN;
-}
-
 /* Samples and polls what is due; true when there is something new to draw. */
-static bool tick(struct app *a, uint64_t now)
+static bool tick(struct gt_app *a, uint64_t now)
 {
 	if (a->in_dashboard) {
 		if (gt_session_busy(&a->session))
-			return collect_job(a);
+			return gt_app_collect_job(a);
 		struct gt_error err = { 0 };
 		/* Gone: the last figures stay, and the loop waits for keys only. */
 		return gt_session_tick(&a->session, now, &err) != GT_SESSION_IDLE;
@@ -258,7 +103,7 @@ static bool tick(struct app *a, uint64_t now)
 	return a->picker_mode && gt_picker_tick(&a->picker, now);
 }
 
-static uint64_t next_deadline(struct app *a)
+static uint64_t next_deadline(struct gt_app *a)
 {
 	if (a->in_dashboard)
 		return gt_session_deadline(&a->session);
@@ -266,7 +111,7 @@ static uint64_t next_deadline(struct app *a)
 }
 
 /* The collectors' descriptors to wait on: up to max; returns how many. */
-static size_t wait_fds(const struct app *a, int *fds, size_t max)
+static size_t wait_fds(const struct gt_app *a, int *fds, size_t max)
 {
 	if (a->in_dashboard) {
 		int fd = gt_session_wait_fd(&a->session);
@@ -279,7 +124,7 @@ static size_t wait_fds(const struct app *a, int *fds, size_t max)
 }
 
 /* A collector's descriptor became readable. */
-static void events(struct app *a, uint64_t now)
+static void events(struct gt_app *a, uint64_t now)
 {
 	if (a->in_dashboard)
 		gt_session_events(&a->session, now);
@@ -291,7 +136,7 @@ static void events(struct app *a, uint64_t now)
 
 /* The status line's text and attribute: a prompt, a question, a one-off
  * message, or the key hints. */
-static const char *footer_text(const struct app *a, char *buf, size_t len, attr_t *attr)
+static const char *footer_text(const struct gt_app *a, char *buf, size_t len, attr_t *attr)
 {
 	const struct gt_theme *t = &a->theme;
 	*attr = t->title | A_BOLD;
@@ -306,11 +151,11 @@ static const char *footer_text(const struct app *a, char *buf, size_t len, attr_
 	}
 	if (a->confirm == CONFIRM_ALLOC_STOP) {
 		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->session.info.pid,
-			 is_jvm(a) ? "the agent goes dormant within seconds" : "its EventPipe session is closed");
+			 gt_app_is_jvm(a) ? "the agent goes dormant within seconds" : "its EventPipe session is closed");
 		return buf;
 	}
 	if (!a->note[0] && a->in_dashboard && gt_session_busy(&a->session))
-		return busy_text(a, buf, len);
+		return gt_app_busy_text(a, buf, len);
 	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? gt_dashboard_message(&a->db) : a->picker.message);
 	if (msg && msg[0]) {
 		*attr = t->warn;
@@ -318,7 +163,7 @@ static const char *footer_text(const struct app *a, char *buf, size_t len, attr_
 	}
 	*attr = t->label;
 	return a->help ? "q/Esc/h close help"
-	       : opening(a) ? "q/Esc cancel  h help"
+	       : gt_app_opening(a) ? "q/Esc cancel  h help"
 	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
 						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
@@ -327,7 +172,7 @@ static const char *footer_text(const struct app *a, char *buf, size_t len, attr_
 /* Draws the status line at the bottom, wrapped onto up to LOOP_FOOTER_LINES
  * rows when it is longer than the screen is wide (never more than half the
  * screen); returns the rows it took. */
-static int draw_footer(const struct app *a, int rows, int cols)
+static int draw_footer(const struct gt_app *a, int rows, int cols)
 {
 	char buf[256];
 	attr_t attr;
@@ -340,7 +185,7 @@ static int draw_footer(const struct app *a, int rows, int cols)
 	return n;
 }
 
-static void draw(struct app *a)
+static void draw(struct gt_app *a)
 {
 	int rows = LINES, cols = COLS;
 
@@ -366,11 +211,11 @@ static void draw(struct app *a)
 			a->help_first = max_first > 0 ? max_first : 0;
 		gt_help_draw(a->body, a->help_first, &a->theme);
 		wnoutrefresh(a->body);
-	} else if (opening(a) && a->body) {
+	} else if (gt_app_opening(a) && a->body) {
 		char buf[256];
 		werase(a->body);
 		gt_pane_print(a->body, 0, 0, a->theme.title | A_BOLD, "gctop  PID %d", (int)a->session.info.pid);
-		gt_pane_print(a->body, 2, 0, a->theme.label, "%s", busy_text(a, buf, sizeof(buf)));
+		gt_pane_print(a->body, 2, 0, a->theme.label, "%s", gt_app_busy_text(a, buf, sizeof(buf)));
 		wnoutrefresh(a->body);
 	} else if (a->in_dashboard) {
 		gt_dashboard_draw(&a->db, body_rows, cols, &a->theme, (double)a->interval_ns / 1e9, gt_wall_ms());
@@ -391,7 +236,7 @@ static void draw(struct app *a)
 
 /* ---- keys ---- */
 
-static void prompt_key(struct app *a, int ch)
+static void prompt_key(struct gt_app *a, int ch)
 {
 	size_t len = strlen(a->prompt_buf);
 	if (ch == 27) {
@@ -401,7 +246,7 @@ static void prompt_key(struct app *a, int ch)
 		char *end;
 		double s = strtod(a->prompt_buf, &end);
 		if (end == a->prompt_buf || *end || !(s >= 0.1 && s <= 3600))
-			set_note(a, "interval \"%s\" ignored: give seconds from 0.1 to 3600",
+			gt_app_note(a, "interval \"%s\" ignored: give seconds from 0.1 to 3600",
 				 a->prompt_buf);
 		else
 			set_interval(a, (uint64_t)(s * 1e9 + 0.5));
@@ -415,22 +260,7 @@ static void prompt_key(struct app *a, int ch)
 	}
 }
 
-/* After the user said yes (the y/N question, or --allocators): on the
- * worker, while the screen goes on with the last figures. A failure is one
- * sentence on the footer: the GC figures are still worth seeing. */
-static void start_allocators(struct app *a)
-{
-	struct gt_error err = { 0 };
-	if (gt_session_enable_allocators_async(&a->session, a->allocator_packages, &err) != 0) {
-		set_note(a, "allocation sampling: %s", err.msg);
-		return;
-	}
-	a->busy_since = gt_mono_ns();
-	/* The footer says what goes on (busy_text), not an older message. */
-	a->note[0] = '\0';
-}
-
-static void confirm_key(struct app *a, int ch)
+static void confirm_key(struct gt_app *a, int ch)
 {
 	bool yes = ch == 'y' || ch == 'Y';
 	int what = a->confirm;
@@ -439,37 +269,37 @@ static void confirm_key(struct app *a, int ch)
 		return;
 	if (what == CONFIRM_ALLOC_START) {
 		if (yes)
-			start_allocators(a);
+			gt_app_start_allocators(a);
 		else
-			set_note(a, "nothing loaded into PID %d", (int)a->session.info.pid);
+			gt_app_note(a, "nothing loaded into PID %d", (int)a->session.info.pid);
 	} else if (what == CONFIRM_ALLOC_STOP) {
 		if (yes) {
 			gt_session_disable_allocators(&a->session);
-			set_note(a, "allocation sampling stopped%s",
-				 is_jvm(a) ? "; the agent goes dormant within seconds" : "");
+			gt_app_note(a, "allocation sampling stopped%s",
+				 gt_app_is_jvm(a) ? "; the agent goes dormant within seconds" : "");
 		} else {
-			set_note(a, "allocation sampling goes on");
+			gt_app_note(a, "allocation sampling goes on");
 		}
 	}
 }
 
 /* a: on or off, after a y/N question. Only a JVM gets an agent loaded;
  * for the rest the target says in one sentence what it can do. */
-static void allocators_key(struct app *a)
+static void allocators_key(struct gt_app *a)
 {
 	struct gt_session *s = &a->session;
 	if (s->exited) {
-		set_note(a, "process %d has exited", (int)s->info.pid);
+		gt_app_note(a, "process %d has exited", (int)s->info.pid);
 	} else if (gt_session_allocators_on(s)) {
 		a->confirm = CONFIRM_ALLOC_STOP;
-	} else if (is_jvm(a)) {
+	} else if (gt_app_is_jvm(a)) {
 		a->confirm = CONFIRM_ALLOC_START;
 	} else {
-		start_allocators(a);
+		gt_app_start_allocators(a);
 	}
 }
 
-static void help_key(struct app *a, enum gt_action act)
+static void help_key(struct gt_app *a, enum gt_action act)
 {
 	switch (act) {
 	case GT_ACT_QUIT: case GT_ACT_BACK: case GT_ACT_HELP:
@@ -485,7 +315,7 @@ static void help_key(struct app *a, enum gt_action act)
 	}
 }
 
-static void common_key(struct app *a, enum gt_action act)
+static void common_key(struct gt_app *a, enum gt_action act)
 {
 	switch (act) {
 	case GT_ACT_HELP: a->help = true; a->help_first = 0; break;
@@ -498,45 +328,21 @@ static void common_key(struct app *a, enum gt_action act)
 	}
 }
 
-/* Keys that mean something else while the session's job runs: Esc (and
- * q while opening) cancels it, a says it is under way. True when the key
- * was taken. */
-static bool busy_key(struct app *a, enum gt_action act)
-{
-	bool open = gt_session_job_kind(&a->session) == GT_JOB_OPEN;
-	if (act == GT_ACT_BACK && !open) {
-		gt_session_job_cancel(&a->session);
-		set_note(a, "cancelling: allocation sampling is turned off again once PID %d has answered",
-			 (int)a->session.info.pid);
-	} else if (act == GT_ACT_BACK || (act == GT_ACT_QUIT && open)) {
-		if (a->picker_mode)
-			close_dashboard(a);
-		else
-			a->quit = true;
-	} else if (act == GT_ACT_ALLOCATORS) {
-		char buf[256];
-		set_note(a, "%s", busy_text(a, buf, sizeof(buf)));
-	} else {
-		return false;
-	}
-	return true;
-}
-
-static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
+static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int ch)
 {
 	struct gt_dashboard *db = &a->db;
-	if (gt_session_busy(&a->session) && busy_key(a, b->action))
+	if (gt_session_busy(&a->session) && gt_app_busy_key(a, b->action))
 		return;
 	switch (b->action) {
 	case GT_ACT_QUIT:
 		if (a->picker_mode)
-			close_dashboard(a);
+			gt_app_close_dashboard(a);
 		else
 			a->quit = true;
 		break;
 	case GT_ACT_BACK:
 		if (a->picker_mode)
-			close_dashboard(a);
+			gt_app_close_dashboard(a);
 		break;
 	case GT_ACT_FREEZE: gt_session_toggle_freeze(&a->session); break;
 	case GT_ACT_UP: gt_dashboard_scroll(db, -1); break;
@@ -549,7 +355,7 @@ static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
 		if (i < gt_pane_count)
 			db->visible[i] = !db->visible[i];
 		else
-			set_note(a, "there is no pane %c (1-%zu)", ch, gt_pane_count);
+			gt_app_note(a, "there is no pane %c (1-%zu)", ch, gt_pane_count);
 		break;
 	}
 	case GT_ACT_ALLOCATORS: allocators_key(a); break;
@@ -557,7 +363,7 @@ static void dashboard_key(struct app *a, const struct gt_key_binding *b, int ch)
 	}
 }
 
-static void picker_key(struct app *a, const struct gt_key_binding *b)
+static void picker_key(struct gt_app *a, const struct gt_key_binding *b)
 {
 	struct gt_picker *p = &a->picker;
 	long page = LINES > 4 ? LINES - 4 : 1;
@@ -576,18 +382,18 @@ static void picker_key(struct app *a, const struct gt_key_binding *b)
 		for (size_t i = 0; i < p->count; i++)
 			if (p->slots[i].row.pid == keep)
 				p->selected = i;
-		set_note(a, "sorted by %s", gt_picker_sort_name(p->sort));
+		gt_app_note(a, "sorted by %s", gt_picker_sort_name(p->sort));
 		break;
 	}
 	case GT_ACT_OPEN:
 		if (gt_picker_selected_pid(p))
-			open_dashboard(a, gt_picker_selected_pid(p));
+			gt_app_open_dashboard(a, gt_picker_selected_pid(p));
 		break;
 	default: common_key(a, b->action); break;
 	}
 }
 
-static void handle_key(struct app *a, int ch)
+static void handle_key(struct gt_app *a, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		gt_term_resized = 1;
@@ -617,7 +423,7 @@ static void handle_key(struct app *a, int ch)
 
 /* ---- the loop ---- */
 
-static void run(struct app *a)
+static void run(struct gt_app *a)
 {
 	while (!a->quit && !gt_quit_requested()) {
 		if (gt_term_resized) {
@@ -688,7 +494,7 @@ static void run(struct app *a)
 }
 
 /* Leaves the dashboard's session and the picker's rows closed. */
-static void app_free(struct app *a)
+static void app_free(struct gt_app *a)
 {
 	if (a->in_dashboard) {
 		gt_dashboard_close(&a->db);
@@ -698,32 +504,11 @@ static void app_free(struct app *a)
 	free(a);
 }
 
-/* With -p: the open runs on the worker, and gctop waits a moment for it
- * before the screen, so a bad PID is one sentence on a normal terminal,
- * not a flash of the alternate screen. Returns GT_JOB_RUNNING (the screen
- * shows the wait), GT_JOB_DONE, or another result with err and status. */
-static enum gt_job_result open_before_screen(struct app *a, pid_t pid, struct gt_error *err)
-{
-	if (gt_session_open_async(&a->session, pid, err) != 0)
-		return GT_JOB_FAILED;
-	a->busy_since = gt_mono_ns();
-	gt_dashboard_init(&a->db, &a->session);
-	a->in_dashboard = true;
-	enum gt_wait_result w = gt_wait_fd(gt_session_job_fd(&a->session), POLLIN,
-					   gt_wait_deadline_in_ms(LOOP_OPEN_QUIET_MS));
-	if (w == GT_WAIT_QUIT)
-		return GT_JOB_CANCELLED;
-	if (w != GT_WAIT_READY)
-		return GT_JOB_RUNNING;
-	enum gt_job_result r = gt_session_job_finish(&a->session, err);
-	return r == GT_JOB_NONE ? GT_JOB_FAILED : r;
-}
-
 int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 {
 	/* On the heap: it holds a session (samples, derived figures), too big
 	 * for the stack of a small thread. */
-	struct app *a = calloc(1, sizeof(*a));
+	struct gt_app *a = calloc(1, sizeof(*a));
 	if (!a)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory"), GT_EXIT_FAILURE;
 	a->interval_ns = opt->interval_ns ? opt->interval_ns : 1000000000ull;
@@ -736,7 +521,7 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	a->err = err;
 	enum gt_job_result opened = GT_JOB_NONE;
 	if (opt->pid) {
-		opened = open_before_screen(a, opt->pid, err);
+		opened = gt_app_open_before_screen(a, opt->pid, err);
 		if (opened != GT_JOB_DONE && opened != GT_JOB_RUNNING) {
 			app_free(a);
 			if (opened == GT_JOB_CANCELLED || gt_quit_requested())
@@ -754,7 +539,7 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	}
 	gt_theme_init(&a->theme, opt->no_color);
 	if (opened == GT_JOB_DONE)
-		dashboard_ready(a);
+		gt_app_dashboard_ready(a);
 	else if (!a->in_dashboard)
 		gt_picker_start(&a->picker, a->interval_ns, gt_mono_ns());
 	a->dirty = true;
