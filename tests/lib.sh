@@ -151,6 +151,30 @@ dotnet_program() {
 	echo "$dir/$1"
 }
 
+# dotnet_program_net NAME MAJOR: tests/dotnet/NAME published self-contained
+# for .NET MAJOR (8, 9), with the runtime packs restored from NuGet (the
+# machine's SDK and shared runtime are .NET 10), into
+# $GCTOP_BUILD/dotnet/NAME-netMAJOR once (again when a source is newer);
+# prints the executable's path. When the pack cannot be restored it prints
+# the first error line of the publish and returns 1.
+dotnet_program_net() {
+	case "$GCTOP_BUILD" in
+	/*) dir="$GCTOP_BUILD/dotnet/$1-net$2" ;;
+	*) dir="$PWD/$GCTOP_BUILD/dotnet/$1-net$2" ;;
+	esac
+	if [ ! -x "$dir/$1" ] || [ -n "$(find "tests/dotnet/$1" -name '*.cs*' -newer "$dir/$1" 2>/dev/null)" ]; then
+		src="$WORK/$1-net$2"
+		mkdir -p "$src"
+		cp "tests/dotnet/$1"/*.cs "tests/dotnet/$1"/*.csproj "$src"/
+		sed -i "s#<TargetFramework>net10.0</TargetFramework>#<TargetFramework>net$2.0</TargetFramework>#" "$src/$1.csproj"
+		if ! dotnet publish "$src" -c Release -r linux-x64 --self-contained -o "$dir" >"$WORK/publish-$1-$2.log" 2>&1; then
+			grep -m1 -E 'error' "$WORK/publish-$1-$2.log"
+			return 1
+		fi
+	fi
+	echo "$dir/$1"
+}
+
 # make_memory_cgroup NAME LIMIT_BYTES: creates a memory cgroup NAME-$$ below
 # this shell's own (v1: the memory hierarchy; v2: a group whose subtree has
 # the memory controller), limited to LIMIT_BYTES, and sets GROUP to its

@@ -216,18 +216,10 @@ run_case server-datas "$datas"
 # as tests/integration/dotnet_gc.sh does; skipped with the reason without.
 # Each covers DATAS, and 8 Workstation too, to keep the script short.
 for major in 8 9; do
-	dir="$PWD/$GCTOP_BUILD/dotnet/CsvLoad-net$major"
-	if [ ! -x "$dir/CsvLoad" ] || [ -n "$(find tests/dotnet/CsvLoad -name '*.cs*' -newer "$dir/CsvLoad" 2>/dev/null)" ]; then
-		src="$WORK/CsvLoad-net$major"
-		mkdir -p "$src"
-		cp tests/dotnet/CsvLoad/*.cs tests/dotnet/CsvLoad/*.csproj "$src"/
-		sed -i "s#<TargetFramework>net10.0</TargetFramework>#<TargetFramework>net$major.0</TargetFramework>#" "$src/CsvLoad.csproj"
-		if ! dotnet publish "$src" -c Release -r linux-x64 --self-contained -o "$dir" >"$WORK/publish-$major.log" 2>&1; then
-			skip "net$major.0: the .NET $major runtime pack cannot be restored here: $(grep -m1 -E 'error' "$WORK/publish-$major.log")"
-			continue
-		fi
+	if ! CSV=$(dotnet_program_net CsvLoad "$major"); then
+		skip "net$major.0: the .NET $major runtime pack cannot be restored here: $CSV"
+		continue
 	fi
-	CSV="$dir/CsvLoad"
 	[ "$major" = 8 ] && MAJOR=8 run_case net8-workstation "$ws"
 	MAJOR=$major run_case "net$major-server-datas" "$datas"
 done

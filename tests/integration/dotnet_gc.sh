@@ -158,18 +158,10 @@ run_case pinned "DOTNET_gcServer=0" 8 pinned
 # packs restored from NuGet (the machine's SDK and shared runtime are .NET
 # 10). Without NuGet these cases are skipped with a message.
 for major in 8 9; do
-	out="$PWD/$GCTOP_BUILD/dotnet/GcAlloc-net$major"
-	if [ ! -x "$out/GcAlloc" ] || [ -n "$(find tests/dotnet/GcAlloc -name '*.cs*' -newer "$out/GcAlloc" 2>/dev/null)" ]; then
-		src="$WORK/GcAlloc-net$major"
-		mkdir -p "$src"
-		cp tests/dotnet/GcAlloc/*.cs tests/dotnet/GcAlloc/*.csproj "$src"/
-		sed -i "s#<TargetFramework>net10.0</TargetFramework>#<TargetFramework>net$major.0</TargetFramework>#" "$src/GcAlloc.csproj"
-		if ! dotnet publish "$src" -c Release -r linux-x64 --self-contained -o "$out" >"$WORK/publish-$major.log" 2>&1; then
-			skip "net$major.0: the .NET $major runtime pack cannot be restored here: $(grep -m1 -E 'error' "$WORK/publish-$major.log")"
-			continue
-		fi
+	if ! GCALLOC=$(dotnet_program_net GcAlloc "$major"); then
+		skip "net$major.0: the .NET $major runtime pack cannot be restored here: $GCALLOC"
+		continue
 	fi
-	GCALLOC="$out/GcAlloc"
 	MAJOR=$major run_case "net$major-workstation" "DOTNET_gcServer=0" 0
 	check "net$major-workstation: gc is Workstation ($GC_NAME)" [ "$GC_NAME" = Workstation ]
 done
