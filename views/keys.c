@@ -9,7 +9,7 @@
 /* Habits of top and htop: q quits, space refreshes, d sets the delay. */
 const struct gt_key_binding gt_key_table[] = {
 	{ 'q', 'q', "q", GT_ACT_QUIT, D | P | H, "quit (from a process opened in the picker: back to the picker)" },
-	{ 27, 27, "Esc", GT_ACT_BACK, D | H, "back to the picker; close help" },
+	{ 27, 27, "Esc", GT_ACT_BACK, D | H, "back to the picker; close help; cancel a wait (a runtime still starting, sampling being turned on)" },
 	{ 'h', 'h', "h", GT_ACT_HELP, D | P | H, "this help" },
 	{ '?', '?', "?", GT_ACT_HELP, D | P | H, "this help" },
 	{ ' ', ' ', "space", GT_ACT_REFRESH, D | P, "sample now" },
