@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+#include "base/cursor.h"
 
 #define PREFIXES_MAX 16
 #define PREFIX_LEN 64
@@ -141,7 +141,7 @@ void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, u
 	if (!s->ips)
 		return;
 	for (size_t i = 0; i < n; i++)
-		s->ips[i] = nt_le(ips + i * ps, a->pointer_size);
+		s->ips[i] = gt_le(ips + i * ps, a->pointer_size);
 	s->n = (uint32_t)n;
 }
 

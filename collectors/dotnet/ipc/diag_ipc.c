@@ -124,8 +124,8 @@ static int transact(pid_t pid, const char *path, const struct ipc_deadline *dl, 
 	}
 	*payload_len = plen;
 	if (h->command_set == GT_DIAG_SET_SERVER && h->command_id == GT_DIAG_SERVER_ERROR) {
-		struct gt_diag_reader r = { payload, plen, 0, false };
-		*hresult = gt_diag_get_u32(&r);
+		struct gt_cursor r = gt_cursor_at(payload, plen);
+		*hresult = gt_cursor_u32(&r);
 		close(fd);
 		return gt_fail(err, GT_EXIT_NO_DATA, "process %d refused the diagnostics command (error 0x%08x)",
 			       (int)pid, (unsigned)*hresult);
@@ -205,8 +205,8 @@ int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, ui
 			close(fd);
 			return gt_fail(err, GT_EXIT_BAD_DATA, "process %d answered CollectTracing without a session id", (int)pid);
 		}
-		struct gt_diag_reader r = { payload, plen, 0, false };
-		*session_id = gt_diag_get_u64(&r);
+		struct gt_cursor r = gt_cursor_at(payload, plen);
+		*session_id = gt_cursor_u64(&r);
 		/* The socket is non-blocking: the stream is read as it comes. */
 		return fd;
 	}

@@ -2,13 +2,13 @@
  * (Trace and the blocks, with their alignment), and feeding bytes in pieces. */
 #include "collectors/dotnet/nettrace/nettrace.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
-#include "collectors/dotnet/nettrace/nettrace_internal.h"
+#include "base/cursor.h"
+#include "collectors/dotnet/nettrace/nettrace_block.h"
+#include "collectors/dotnet/nettrace/nettrace_tables.h"
 
 enum { TAG_NULL = 1, TAG_BEGIN_PRIVATE = 5, TAG_END = 6 };
 enum { NEED_MORE = -2, FAILED = -1, DONE = 1 };
@@ -18,16 +18,6 @@ enum { NEED_MORE = -2, FAILED = -1, DONE = 1 };
 #define MAGIC_LEN 8
 #define SIGNATURE "!FastSerialization.1"
 #define HEADER_LEN (MAGIC_LEN + 4 + 20)
-
-int nt_fail(struct gt_nettrace *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->error, sizeof(p->error), fmt, ap);
-	va_end(ap);
-	p->failed = true;
-	return FAILED;
-}
 
 struct gt_nettrace *gt_nettrace_new(const struct gt_nettrace_callbacks *cb)
 {
@@ -73,15 +63,15 @@ const struct gt_nettrace_trace *gt_nettrace_trace_info(const struct gt_nettrace 
 
 static int parse_trace(struct gt_nettrace *p, const uint8_t *b)
 {
-	struct nt_cursor c = { b, 48, 0, false };
+	struct gt_cursor c = gt_cursor_at(b, 48);
 	for (int i = 0; i < 8; i++)
-		p->trace.sync_utc[i] = nt_u16(&c);
-	p->trace.sync_qpc = (int64_t)nt_u64(&c);
-	p->trace.qpc_freq = (int64_t)nt_u64(&c);
-	p->trace.pointer_size = (int32_t)nt_u32(&c);
-	p->trace.pid = (int32_t)nt_u32(&c);
-	p->trace.n_processors = (int32_t)nt_u32(&c);
-	p->trace.sampling_rate_ns = (int32_t)nt_u32(&c);
+		p->trace.sync_utc[i] = gt_cursor_u16(&c);
+	p->trace.sync_qpc = (int64_t)gt_cursor_u64(&c);
+	p->trace.qpc_freq = (int64_t)gt_cursor_u64(&c);
+	p->trace.pointer_size = (int32_t)gt_cursor_u32(&c);
+	p->trace.pid = (int32_t)gt_cursor_u32(&c);
+	p->trace.n_processors = (int32_t)gt_cursor_u32(&c);
+	p->trace.sampling_rate_ns = (int32_t)gt_cursor_u32(&c);
 	if (p->trace.qpc_freq <= 0 || (p->trace.pointer_size != 4 && p->trace.pointer_size != 8))
 		return nt_fail(p, "the nettrace Trace object has a clock frequency of %lld and a pointer size of %d",
 			    (long long)p->trace.qpc_freq, p->trace.pointer_size);
@@ -95,7 +85,7 @@ static int parse_trace(struct gt_nettrace *p, const uint8_t *b)
 
 static int i32_at(const uint8_t *b)
 {
-	return (int)(int32_t)nt_le(b, 4);
+	return (int)(int32_t)gt_le(b, 4);
 }
 
 static int parse_header(struct gt_nettrace *p)
@@ -106,9 +96,9 @@ static int parse_header(struct gt_nettrace *p)
 		return NEED_MORE;
 	if (memcmp(b, "Nettrace", MAGIC_LEN) != 0)
 		return nt_fail(p, "the EventPipe stream does not start with the nettrace magic");
-	uint32_t next = (uint32_t)nt_le(b + MAGIC_LEN, 4);
+	uint32_t next = (uint32_t)gt_le(b + MAGIC_LEN, 4);
 	if (next == 0) {
-		uint32_t major = avail >= 16 ? (uint32_t)nt_le(b + 12, 4) : 0;
+		uint32_t major = avail >= 16 ? (uint32_t)gt_le(b + 12, 4) : 0;
 		return nt_fail(p, "the runtime sent a nettrace version %u stream, which this gctop does not read (it reads V4 and V5)", major);
 	}
 	if (next != 20)
