@@ -9,6 +9,7 @@
 #include "base/cursor.h"
 #include "collectors/dotnet/nettrace/nettrace_block.h"
 #include "collectors/dotnet/nettrace/nettrace_tables.h"
+#include "base/array.h"
 
 enum { TAG_NULL = 1, TAG_BEGIN_PRIVATE = 5, TAG_END = 6 };
 enum { NEED_MORE = -2, FAILED = -1, DONE = 1 };
@@ -213,16 +214,10 @@ static int append(struct gt_nettrace *p, const uint8_t *data, size_t len)
 	size_t limit = GT_NETTRACE_MAX_BLOCK + 4096;
 	if (len > limit || p->len + len > limit + len)
 		return nt_fail(p, "the nettrace stream buffers too much data");
-	if (p->len + len > p->cap) {
-		size_t cap = p->cap ? p->cap : 65536;
-		while (cap < p->len + len)
-			cap *= 2;
-		uint8_t *nb = realloc(p->buf, cap);
-		if (!nb)
-			return nt_fail(p, "out of memory for the nettrace stream");
-		p->buf = nb;
-		p->cap = cap;
-	}
+	uint8_t *nb = gt_array_grow(p->buf, &p->cap, p->len + len, 1, 65536);
+	if (!nb)
+		return nt_fail(p, "out of memory for the nettrace stream");
+	p->buf = nb;
 	memcpy(p->buf + p->len, data, len);
 	p->len += len;
 	return 0;
