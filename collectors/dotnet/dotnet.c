@@ -170,25 +170,33 @@ static enum gt_probe dotnet_probe(pid_t pid, struct gt_error *err)
 
 /* ---- open ---- */
 
+/* How long a runtime that is still starting has to make its socket. */
+#define SOCKET_WAIT_MS 3000
+#define SOCKET_WAIT_STEP_MS 100
+
 static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
 {
-	/* Up to 3 s for a runtime that is still starting. */
-	for (int i = 0; i < 30; i++) {
+	struct gt_retry retry;
+	gt_retry_start(&retry, SOCKET_WAIT_MS, SOCKET_WAIT_STEP_MS);
+	for (;;) {
 		int rc = gt_diag_find_socket(pid, path, size, err);
 		if (rc <= 0)
 			return rc;
 		if (kill(pid, 0) != 0 && errno == ESRCH)
 			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d exited before gctop could attach", (int)pid);
-		if (gt_wait_sleep(gt_wait_deadline_in_ms(100)) == GT_WAIT_QUIT)
-			return gt_wait_interrupted(err);
+		int again = gt_retry_again(&retry, err);
+		if (again < 0)
+			return -1;
+		if (again == 0)
+			break;
 	}
 	if (diagnostics_disabled(pid))
 		return gt_fail(err, GT_EXIT_NO_DATA,
 			       ".NET process %d runs with DOTNET_EnableDiagnostics=0, so it has no diagnostics socket; "
 			       "restart it without that setting to watch it", (int)pid);
 	return gt_fail(err, GT_EXIT_TIMEOUT,
-		       ".NET process %d has no diagnostics socket in its TMPDIR after 3 seconds; "
-		       "if it runs in a container, run gctop as root on the host", (int)pid);
+		       ".NET process %d has no diagnostics socket in its TMPDIR after %d seconds; "
+		       "if it runs in a container, run gctop as root on the host", (int)pid, SOCKET_WAIT_MS / 1000);
 }
 
 /* gctop's one session: the GC events and counters, and while sampling

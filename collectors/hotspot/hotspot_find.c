@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/wait.h"
 #include "collectors/host/proc.h"
 #include "collectors/host/safe_path.h"
 
@@ -77,12 +78,10 @@ bool hotspot_find_is_java(pid_t pid)
 	 * libjvm.so. The name only makes gctop wait a little for a launcher
 	 * that has just started to load it. */
 	int maps = hotspot_maps_libjvm(pid);
-	for (unsigned waited = 0; maps == 0 && waited < HOTSPOT_FIND_LIBJVM_WAIT_MS && hotspot_young_launcher(pid);
-	     waited += HOTSPOT_FIND_STEP_MS) {
-		struct timespec ts = { 0, HOTSPOT_FIND_STEP_MS * 1000000L };
-		nanosleep(&ts, NULL);
+	struct gt_retry retry;
+	gt_retry_start(&retry, HOTSPOT_FIND_LIBJVM_WAIT_MS, HOTSPOT_FIND_STEP_MS);
+	while (maps == 0 && hotspot_young_launcher(pid) && gt_retry_wait(&retry) == GT_WAIT_READY)
 		maps = hotspot_maps_libjvm(pid);
-	}
 	if (maps >= 0)
 		return maps == 1;
 	/* Another user's process, and we are not root: its maps are closed to
