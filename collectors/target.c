@@ -64,12 +64,6 @@ static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err
 
 struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
 {
-	if (gt_proc_check_mounted(err) != 0)
-		return NULL;
-	if (pid <= 0 || !gt_proc_exists(pid)) {
-		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
-		return NULL;
-	}
 	struct gt_target *t = calloc(1, sizeof(*t));
 	if (!t) {
 		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
@@ -77,14 +71,16 @@ struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
 	}
 	t->pid = pid;
 	t->info.pid = pid;
+	/* First, as it checks /proc and the pid (gt_proc_check_target) before
+	 * any probe reads them. */
+	t->proc = gt_proc_open(pid, err);
+	if (!t->proc)
+		goto fail;
 	t->ops = find_runtime(pid, err);
 	if (!t->ops)
 		goto fail;
 	t->collector = t->ops->open(pid, &t->info, err);
 	if (!t->collector)
-		goto fail;
-	t->proc = gt_proc_open(pid, err);
-	if (!t->proc)
 		goto fail;
 	gt_proc_fill_info(pid, &t->info);
 	t->cgroup = gt_cgroup_open(pid, &t->info);

@@ -22,11 +22,12 @@ int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *
 	memset(out, 0, sizeof(*out));
 	if (n < 64)
 		return -1;
-	for (int g = 0; g < 4; g++)
+	/* GenerationSize0..3 (gen0 to LOH), each followed by its promoted size */
+	for (int g = GT_DN_GEN0; g < GT_DN_POH; g++)
 		out->gen_size[g] = gt_le(p + 16 * g, 8);
 	/* V2 appends GenerationSize4 (POH) after ClrInstanceID at offset 94. */
 	if (n >= 102) {
-		out->gen_size[4] = gt_le(p + 94, 8);
+		out->gen_size[GT_DN_POH] = gt_le(p + 94, 8);
 		out->has_poh = true;
 	}
 	return 0;
@@ -75,7 +76,7 @@ int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt
 	uint32_t count = (uint32_t)gt_le(p + count_at, 4);
 	if (count > (n - data_at) / 80)
 		return -1;
-	out->n_generations = count < 5 ? count : 5;
+	out->n_generations = count < GT_DN_GENS ? count : GT_DN_GENS;
 	for (unsigned g = 0; g < out->n_generations; g++) {
 		const uint8_t *r = p + data_at + 80 * g;
 		/* SizeBefore, FreeListBefore, FreeObjBefore, SizeAfter, FreeListAfter, FreeObjAfter */
@@ -229,7 +230,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	switch (event_id) {
 	case GT_DN_EV_GC_START: {
 		struct gt_dn_gc_start s;
-		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth > 2)
+		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth >= GT_DN_COLLECTED)
 			return;
 		g->by_depth[s.depth]++;
 		g->gc_index = s.count;

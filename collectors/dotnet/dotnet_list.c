@@ -8,7 +8,7 @@
 
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "collectors/dotnet/dotnet_info.h"
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 #include "collectors/host/proc.h"
 #include "base/array.h"
 

@@ -64,14 +64,20 @@ static struct pids_fetch *select_one(struct pids_info *pids, pid_t pid)
 	return procps_pids_select(pids, &id, 1, PIDS_SELECT_PID);
 }
 
-struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
+int gt_proc_check_target(pid_t pid, struct gt_error *err)
 {
 	if (gt_proc_check_mounted(err) != 0)
+		return -1;
+	if (pid <= 0 || !gt_proc_exists(pid))
+		return gt_fail(err, GT_EXIT_NO_PROCESS,
+			       "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
+	return 0;
+}
+
+struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
+{
+	if (gt_proc_check_target(pid, err) != 0)
 		return NULL;
-	if (pid <= 0 || !gt_proc_exists(pid)) {
-		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
-		return NULL;
-	}
 	struct gt_proc *p = calloc(1, sizeof(*p));
 	if (!p) {
 		gt_fail(err, GT_EXIT_FAILURE, "out of memory");

@@ -172,15 +172,6 @@ int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
 	return gt_fail(err, GT_EXIT_NO_DATA, "process %d knows no ProcessInfo command; its runtime is too old for gctop", (int)pid);
 }
 
-int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
-			    const struct gt_diag_provider *providers, size_t n_providers,
-			    uint64_t *session_id, struct gt_error *err)
-{
-	static const struct gt_diag_session_opts none = { 0, false };
-	return gt_diag_collect_tracing_opts(pid, path, timeout_ms, buffer_mb, &none, providers, n_providers,
-					    session_id, err);
-}
-
 int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
 				 const struct gt_diag_session_opts *opts,
 				 const struct gt_diag_provider *providers, size_t n_providers,

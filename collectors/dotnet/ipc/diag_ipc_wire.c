@@ -128,10 +128,10 @@ int gt_diag_build_collect_opts(struct gt_diag_msg *m, int command_version, uint3
 			       const struct gt_diag_session_opts *opts,
 			       const struct gt_diag_provider *providers, size_t n_providers)
 {
-	if (command_version < 1 || command_version > 5)
+	if (command_version < 1 || command_version > GT_DIAG_COLLECT_VERSION_MAX)
 		return -1;
 	gt_diag_msg_begin(m, GT_DIAG_SET_EVENTPIPE, (uint8_t)(GT_DIAG_EP_COLLECT + command_version - 1));
-	if (command_version == 5)
+	if (command_version == GT_DIAG_COLLECT_VERSION_MAX)
 		gt_diag_put_u32(m, 0); /* session type: IPC stream */
 	gt_diag_put_u32(m, buffer_mb);
 	gt_diag_put_u32(m, 1); /* format: NetTrace */
@@ -158,7 +158,7 @@ int gt_diag_build_collect_opts(struct gt_diag_msg *m, int command_version, uint3
 		gt_diag_put_u32(m, providers[i].level);
 		gt_diag_put_string(m, providers[i].name);
 		gt_diag_put_string(m, providers[i].arguments);
-		if (command_version == 5) {
+		if (command_version == GT_DIAG_COLLECT_VERSION_MAX) {
 			gt_diag_put_u8(m, 0);  /* event filter off: every event the keywords allow */
 			gt_diag_put_u32(m, 0); /* no event ids */
 		}

@@ -85,6 +85,15 @@ int gt_diag_parse_process_info(const uint8_t *payload, size_t len, int version,
 /* The major version of a runtime version string ("10.0.12" -> 10), 0 if none. */
 int gt_diag_runtime_major(const char *version);
 
+/* EventPipe levels (.NET's EventLevel): the most detailed a provider sends. */
+enum gt_ep_level {
+	GT_EP_LEVEL_INFORMATIONAL = 4,
+	GT_EP_LEVEL_VERBOSE = 5,
+};
+
+/* CollectTracing comes in versions 1 (0x0202) to 5 (0x0206). */
+#define GT_DIAG_COLLECT_VERSION_MAX 5
+
 /* One EventPipe provider to enable. */
 struct gt_diag_provider {
 	const char *name;

@@ -1,4 +1,4 @@
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 
 #include <dirent.h>
 #include <stdio.h>
