@@ -100,7 +100,7 @@ check-asan:
 	$(MAKE) SAN=1 check
 
 FUZZ_CC ?= clang-14
-# The parsers and what they need; not the screen (panes call the key table in tui/).
+# The parsers and what they need; not the screen and its panes.
 FUZZ_LIB_SRC = $(filter-out tui/% views/pane%,$(LIB_SRC))
 FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_SRC)

@@ -44,6 +44,7 @@ struct agent {
 	bool sampling;                 /* the solo capability is held and events are on */
 	uint64_t interval;             /* bytes, as last set */
 	const struct agent_prefixes *prefixes; /* immutable once published */
+	struct agent_prefixes first_prefixes;  /* the first list, kept without malloc */
 
 	/* Watchdog bookkeeping (watchdog thread and lock holders only). */
 	uint64_t reader_value, reader_seen_ns;

@@ -94,11 +94,10 @@ static int agent_init(JavaVM *vm)
  * once per load. */
 static void apply_prefixes(const struct agent_prefixes *p)
 {
-	static struct agent_prefixes first;
 	const struct agent_prefixes *cur = __atomic_load_n(&agent_state.prefixes, __ATOMIC_ACQUIRE);
 	if (cur && memcmp(cur, p, sizeof(*p)) == 0)
 		return;
-	struct agent_prefixes *copy = cur ? malloc(sizeof(*copy)) : &first;
+	struct agent_prefixes *copy = cur ? malloc(sizeof(*copy)) : &agent_state.first_prefixes;
 	if (!copy)
 		return;
 	*copy = *p;

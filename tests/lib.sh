@@ -80,23 +80,49 @@ start_java() {
 	CHILD_PIDS="$CHILD_PIDS $JPID"
 }
 
-# wait_for_file PATH SECONDS
-wait_for_file() {
-	i=0
-	while [ ! -e "$1" ] && [ "$i" -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
-	[ -e "$1" ]
+# wait_until TENTHS COMMAND [ARG...]: runs COMMAND every tenth of a second
+# until it succeeds, TENTHS tries at the most (the one bounded wait every
+# test uses); returns 0 when it succeeded. COMMAND's words are expanded
+# once, so a condition that must be read again (a glob, a count) is a
+# function below.
+wait_until() {
+	_n=$1
+	shift
+	_i=0
+	until "$@"; do
+		[ "$_i" -ge "$_n" ] && return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 }
 
-# wait_for_hsperf PID SECONDS: the JVM's perf-data file exists.
-wait_for_hsperf() {
-	i=0
-	while [ "$i" -lt $(($2 * 10)) ]; do
-		for f in /tmp/hsperfdata_*/"$1"; do [ -e "$f" ] && return 0; done
-		sleep 0.1
-		i=$((i + 1))
+# The conditions tests wait for.
+file_exists() { [ -e "$1" ]; }
+file_gone() { [ ! -e "$1" ]; }
+process_gone() { ! kill -0 "$1" 2>/dev/null; }
+hsperf_exists() { for _f in /tmp/hsperfdata_*/"$1"; do [ -e "$_f" ] && return 0; done; return 1; }
+# The .NET runtime of PID has its diagnostics socket (in our /tmp, or the
+# /tmp of the root given as $2).
+dotnet_socket_exists() { ls "${2:-}"/tmp/dotnet-diagnostic-"$1"-*-socket >/dev/null 2>&1; }
+# socket_count PID: the .NET runtime's listening socket plus one per open
+# diagnostics connection (an EventPipe stream is one).
+socket_count() {
+	_n=0
+	for _f in /proc/"$1"/fd/*; do
+		case "$(readlink "$_f" 2>/dev/null)" in socket:*) _n=$((_n + 1)) ;; esac
 	done
-	return 1
+	echo "$_n"
 }
+# PID holds N sockets or fewer (its sessions have closed).
+sockets_at_most() { [ "$(socket_count "$1")" -le "$2" ]; }
+# FILE has at least N non-empty lines.
+lines_at_least() { [ "$(grep -c . "$1" 2>/dev/null)" -ge "$2" ]; }
+
+# wait_for_file PATH SECONDS
+wait_for_file() { wait_until $(($2 * 10)) file_exists "$1"; }
+
+# wait_for_hsperf PID SECONDS: the JVM's perf-data file exists.
+wait_for_hsperf() { wait_until $(($2 * 10)) hsperf_exists "$1"; }
 
 # json_get FILE LINE_NO EXPR: evaluates a Python expression on line LINE_NO
 # (1-based, negative from the end) of an NDJSON file; prints the result.

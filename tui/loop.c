@@ -21,7 +21,7 @@
 #include "views/pane_picker.h"
 #include "tui/dashboard.h"
 #include "tui/deadline.h"
-#include "tui/keys.h"
+#include "views/keys.h"
 #include "tui/picker.h"
 #include "tui/term.h"
 #include "tui/theme.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/keys.h"
+#include "views/keys.h"
 #include "views/pane_help.h"
 
 /* "  KEY     ": where a key's help starts, and its continuation lines. */

@@ -1,4 +1,4 @@
-/* The help screen, printed from the key table (tui/keys.h). */
+/* The help screen, printed from the key table (views/keys.h). */
 #ifndef GCTOP_VIEWS_PANE_HELP_H
 #define GCTOP_VIEWS_PANE_HELP_H
 

@@ -71,12 +71,10 @@ check "no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '
 "$GCTOP_BIN" -p "$JPID" --allocators --json >"$WORK/run2.json" 2>&1 &
 GPID=$!
 CHILD_PIDS="$CHILD_PIDS $GPID"
-i=0
-while [ "$(wc -l <"$WORK/run2.json")" -lt 2 ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 lines_at_least "$WORK/run2.json" 2
 check "the segment exists while gctop reads it" [ -e "$seg" ]
 kill -9 "$GPID"
-i=0
-while [ -e "$seg" ] && [ "$i" -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 150 file_gone "$seg"
 check "the agent removed its segment after gctop was killed" [ ! -e "$seg" ]
 
 # A second gctop loads the same library again and resumes sampling.

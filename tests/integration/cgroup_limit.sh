@@ -20,8 +20,7 @@ sh -c 'echo $$ >"$1/cgroup.procs" && exec java -Xms64m -Xmx96m -XX:+UseSerialGC 
 JPID=$!
 CHILD_PIDS="$CHILD_PIDS $JPID"
 
-i=0
-while ! grep -q '^ready' "$WORK/java.log" 2>/dev/null && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 300 grep -q '^ready' "$WORK/java.log" 2>/dev/null
 if ! grep -q '^ready' "$WORK/java.log"; then
 	fail "the JVM did not start in the limited group: $(head -c 500 "$WORK/java.log")"
 	exit 0

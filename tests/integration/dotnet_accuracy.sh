@@ -140,12 +140,10 @@ run_case() {
 	env CSVLOAD_GCLOG=1 $2 "$CSV" 4 4 5.5 1.5 60 20 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
-	i=0
-	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_until 50 dotnet_socket_exists "$DPID"
 	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 200 >"$out" 2>"$WORK/$name.err" &
 	GPID=$!
-	i=0
-	until grep -q busy_end "$truth" || [ "$i" -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 600 grep -q busy_end "$truth"
 	sleep 1.5
 	kill -TERM "$GPID"
 	wait "$GPID"
@@ -167,8 +165,7 @@ first_figure() {
 	env DOTNET_gcServer=0 "$CSV" 4 1 4 0 1 20 >"$WORK/first.truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
-	i=0
-	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_until 50 dotnet_socket_exists "$DPID"
 	sleep 0.5
 	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 6 >"$WORK/first.json" 2>"$WORK/first.err" ||
 		fail "first figure: gctop exits $?: $(head -c 300 "$WORK/first.err")"

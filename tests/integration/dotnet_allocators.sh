@@ -13,20 +13,12 @@ require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 exe=$(dotnet_program AllocSites) || { fail "cannot build tests/dotnet/AllocSites (log: $WORK/dotnet-build-AllocSites.log)"; exit 0; }
 
-socket_count() {
-	n=0
-	for f in /proc/"$1"/fd/*; do
-		case "$(readlink "$f" 2>/dev/null)" in socket:*) n=$((n + 1)) ;; esac
-	done
-	echo "$n"
-}
 
 # ~50 MB/s for at most 45 s; the cleanup kills it sooner
 "$exe" 50 45 >"$WORK/truth" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
-i=0
-until [ "$(grep -c . "$WORK/truth" 2>/dev/null)" -ge 2 ] || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 lines_at_least "$WORK/truth" 2
 base=$(socket_count "$DPID")
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 13 >"$WORK/g.json" 2>"$WORK/g.err"
@@ -85,12 +77,10 @@ PY
 # SIGKILL while sampling: the runtime ends the session when its stream closes
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 0.5 >"$WORK/k.json" 2>&1 &
 K=$!
-i=0
-until [ "$(grep -c . "$WORK/k.json" 2>/dev/null)" -ge 2 ] || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 lines_at_least "$WORK/k.json" 2
 kill -9 "$K"
 wait "$K" 2>/dev/null
-i=0
-until [ "$(socket_count "$DPID")" -le "$base" ] || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 50 sockets_at_most "$DPID" "$base"
 check "after SIGKILL the target's sockets return to $base within 5 s (now $(socket_count "$DPID"))" [ "$(socket_count "$DPID")" -le "$base" ]
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 3 >"$WORK/c.json" 2>"$WORK/c.err"
 n=$(json_get "$WORK/c.json" -1 'd["top_allocators"]["samples"] or 0' 2>/dev/null)

@@ -19,8 +19,7 @@ APID=$!
 CHILD_PIDS="$CHILD_PIDS $APID"
 
 get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1"; }
-i=0
-until grep -q listening "$WORK/app.log" || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 grep -q listening "$WORK/app.log"
 before=$(get "http://127.0.0.1:$PORT/truth") || { fail "the app does not answer"; exit 0; }
 sleep 0.5
 

@@ -19,8 +19,7 @@ out=$(dirname "$exe")
 sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 5 6' sh "$GROUP" "$out/GcAlloc" >"$WORK/truth" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
-i=0
-until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 dotnet_socket_exists "$DPID"
 "$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 2 >"$WORK/g.json" 2>"$WORK/g.err"
 check "gctop exits 0 ($(head -c 200 "$WORK/g.err"))" [ -s "$WORK/g.json" ]
 ours=$(json_get "$WORK/g.json" -1 'd["memory"]["gc_hard_limit_bytes"]')

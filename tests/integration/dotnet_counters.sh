@@ -17,8 +17,7 @@ out=$(dirname "$exe")
 "$out/GcAlloc" 30 14 >"$WORK/truth" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
-i=0
-until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 dotnet_socket_exists "$DPID"
 
 "$GCTOP_BIN" -p "$DPID" --json -d 1 -n 10 >"$WORK/g.json" 2>"$WORK/g.err" &
 G=$!

@@ -137,8 +137,7 @@ run_case() {
 	env GCALLOC_GCLOG=1 $2 "$GCALLOC" "$RATE_MB" 5 "$3" 4 7.5 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
-	i=0
-	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 100 dotnet_socket_exists "$DPID"
 	"$GCTOP_BIN" -p "$DPID" --json -d 1 -n 15 >"$out" 2>"$WORK/$name.err"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then pass "$name: gctop exits 0"; else fail "$name: gctop exits $rc: $(head -c 300 "$WORK/$name.err")"; fi

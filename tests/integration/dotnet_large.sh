@@ -18,8 +18,7 @@ run_case() {
 	env "$@" "$exe" 40 60 >"$WORK/truth-$name" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
-	i=0
-	until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 100 dotnet_socket_exists "$DPID"
 	"$GCTOP_BIN" -p "$DPID" --json -d 2 -n 6 >"$WORK/out-$name.json" 2>"$WORK/err"
 	check "$name: gctop exits 0 ($(head -c 300 "$WORK/err"))" [ $? -eq 0 ]
 	kill "$DPID" 2>/dev/null

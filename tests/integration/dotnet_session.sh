@@ -11,20 +11,7 @@ exe=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log:
 out=$(dirname "$exe")
 GCALLOC="$out/GcAlloc"
 
-# socket_count PID: the runtime's listening socket plus one per open
-# diagnostics connection (an EventPipe stream is one).
-socket_count() {
-	n=0
-	for f in /proc/"$1"/fd/*; do
-		case "$(readlink "$f" 2>/dev/null)" in socket:*) n=$((n + 1)) ;; esac
-	done
-	echo "$n"
-}
 
-wait_socket() {
-	i=0
-	until ls /tmp/dotnet-diagnostic-"$1"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
-}
 
 # a light workload, with a heap hard limit; it outlives the test on a busy
 # machine (it ran out at 30 s once, before --list looked) and the cleanup
@@ -32,7 +19,7 @@ wait_socket() {
 DOTNET_GCHeapHardLimit=0x20000000 "$GCALLOC" 10 180 >"$WORK/truth" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
-wait_socket "$DPID"
+wait_until 100 dotnet_socket_exists "$DPID"
 sleep 0.5
 base=$(socket_count "$DPID")
 
@@ -54,21 +41,18 @@ check "GC hard limit $limit equals the runtime's TotalAvailableMemoryBytes $trut
 # SIGKILL: no StopTracing is sent; the runtime must notice the closed stream
 "$GCTOP_BIN" -p "$DPID" --json -d 0.5 >"$WORK/k.json" 2>&1 &
 K=$!
-i=0
-until [ "$(grep -c . "$WORK/k.json" 2>/dev/null)" -ge 2 ] || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 lines_at_least "$WORK/k.json" 2
 during=$(socket_count "$DPID")
 check "the session adds a connection while gctop runs ($base -> $during)" [ "$during" -gt "$base" ]
 kill -9 "$K"
 wait "$K" 2>/dev/null
-i=0
-until [ "$(socket_count "$DPID")" -le "$base" ] || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 50 sockets_at_most "$DPID" "$base"
 after=$(socket_count "$DPID")
 check "after SIGKILL the target's sockets return to $base within 5 s (now $after)" [ "$after" -le "$base" ]
 "$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 3 >"$WORK/c.json" 2>"$WORK/c.err"
 check "a new session works after the kill (exit $?)" [ -s "$WORK/c.json" ]
 check "the target is still running" kill -0 "$DPID"
-i=0
-until [ "$(socket_count "$DPID")" -le "$base" ] || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 50 sockets_at_most "$DPID" "$base"
 # (the target must still run, or a count of 0 would pass for nothing)
 check "a normal exit leaves no connection behind ($(socket_count "$DPID") <= $base)" eval 'kill -0 "$DPID" && [ "$(socket_count "$DPID")" -le "$base" ]'
 
@@ -86,8 +70,7 @@ check "--list opened no session ($(socket_count "$DPID") <= $base)" eval 'kill -
 DOTNET_EnableDiagnostics=0 "$GCALLOC" 1 20 >/dev/null 2>&1 &
 OFF=$!
 CHILD_PIDS="$CHILD_PIDS $OFF"
-i=0
-until grep -q libcoreclr /proc/"$OFF"/maps 2>/dev/null || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 50 grep -q libcoreclr /proc/"$OFF"/maps 2>/dev/null
 "$GCTOP_BIN" -p "$OFF" --json -n 1 >/dev/null 2>"$WORK/off.err"
 rc=$?
 check "DOTNET_EnableDiagnostics=0 exits 6 (got $rc)" [ "$rc" -eq 6 ]
@@ -107,8 +90,7 @@ if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; t
 		sleep 0.1
 		i=$((i + 1))
 	done
-	i=0
-	until ls /proc/"$NSP"/root/tmp/dotnet-diagnostic-1-*-socket >/dev/null 2>&1 || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 50 dotnet_socket_exists 1 /proc/"$NSP"/root
 	"$GCTOP_BIN" -p "$NSP" --json -d 0.5 -n 4 >"$WORK/ns.json" 2>"$WORK/ns.err"
 	check "a process in another pid namespace is watched ($(head -c 200 "$WORK/ns.err"))" [ -s "$WORK/ns.json" ]
 	seen=$(json_get "$WORK/ns.json" -1 'd["runtime"] == "dotnet" and d["generations"][0]["collections"] is not None')

@@ -34,8 +34,7 @@ row() {
 	"$javabin" $flags -cp "$CLASSES" MixWorkload "$threads" "$rate" "$share" "$large" $BUSY 0.5 >"$log" 2>&1 &
 	pid=$!
 	CHILD_PIDS="$CHILD_PIDS $pid"
-	i=0
-	while ! grep -q '^alloc ' "$log" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 100 grep -q '^alloc ' "$log" 2>/dev/null
 	# 3.5 s of samples inside the busy phase; an n/a check needs only a few.
 	n=15
 	[ "$tol" = na ] && n=3

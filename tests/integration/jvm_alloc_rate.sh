@@ -16,8 +16,7 @@ run_one() {
 	"$javabin" -Xmx128m "$flag" -cp "$CLASSES" AllocWorkload "$mode" 120 7 1 >"$log" 2>&1 &
 	pid=$!
 	CHILD_PIDS="$CHILD_PIDS $pid"
-	i=0
-	while ! grep -q '^alloc ' "$log" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 100 grep -q '^alloc ' "$log" 2>/dev/null
 	"$GCTOP_BIN" -p "$pid" --json -d 0.5 -n 13 >"$WORK/$label.json" 2>"$WORK/$label.err"
 	rc=$?
 	wait "$pid" 2>/dev/null

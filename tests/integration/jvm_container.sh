@@ -36,8 +36,7 @@ if [ -z "$JPID" ]; then
 	rm -rf "$SHM"
 	exit 0
 fi
-i=0
-until ls "/proc/$JPID/root/tmp/hsperfdata_root/1" >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 file_exists "/proc/$JPID/root/tmp/hsperfdata_root/1"
 check "the JVM's perf data is only inside its namespace" [ ! -e "/tmp/hsperfdata_root/$JPID" ]
 
 "$GCTOP_BIN" -p "$JPID" --json -n 3 -d 0.5 >"$WORK/watch.json" 2>"$WORK/watch.err"

@@ -16,8 +16,7 @@ run_one() {
 	"$javabin" -Xmx${XMX_MB}m "$flag" -cp "$CLASSES" AllocWorkload small 100 1.5 6 >"$log" 2>&1 &
 	pid=$!
 	CHILD_PIDS="$CHILD_PIDS $pid"
-	i=0
-	while ! grep -q '^phase quiet' "$log" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 100 grep -q '^phase quiet' "$log" 2>/dev/null
 	if ! grep -q '^phase quiet' "$log"; then
 		fail "$label: the workload did not reach its quiet phase: $(head -c 300 "$log")"
 		return

@@ -42,8 +42,7 @@ start_listener() { # LOG PATH [as-user]
 		"$py" -c "$listener" "$2" >"$1" 2>&1 &
 	fi
 	CHILD_PIDS="$CHILD_PIDS $!"
-	i=0
-	while ! grep -q listening "$1" && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 100 grep -q listening "$1"
 	grep -q listening "$1" || { fail "the listener at $2 did not start: $(head -c 300 "$1")"; exit 1; }
 }
 start_ticks() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }

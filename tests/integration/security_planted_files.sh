@@ -16,8 +16,7 @@ classes=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 start_java "$WORK/java.log" -Xmx64m -cp "$classes" AllocSites 20 60
 wait_for_hsperf "$JPID" 10 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 1; }
 # Ready when gctop reads it (the JVM fills its file after creating it).
-i=0
-until "$GCTOP_BIN" -p "$JPID" --json -n 1 >/dev/null 2>&1 || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 50 "$GCTOP_BIN" -p "$JPID" --json -n 1 >/dev/null 2>&1
 
 # Another user's newer perf-data file with the JVM's pid.
 d="/tmp/hsperfdata_$SEC_USER"
@@ -46,8 +45,7 @@ setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups "$java_bin" -Xmx64m
 J2=$!
 CHILD_PIDS="$CHILD_PIDS $J2"
 wait_for_hsperf "$J2" 10 || { fail "the test user's JVM published no perf data: $(head -c 300 "$WORK/java2.log")"; exit 1; }
-i=0
-until "$GCTOP_BIN" -p "$J2" --json -n 1 >/dev/null 2>&1 || [ "$i" -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 50 "$GCTOP_BIN" -p "$J2" --json -n 1 >/dev/null 2>&1
 seg="/tmp/.gctop-seg-$J2"
 : >"$seg"
 chown "$planter_uid:$planter_gid" "$seg"

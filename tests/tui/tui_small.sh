@@ -51,8 +51,7 @@ wait_exit 5 >/dev/null
 "$exe" 40 120 >"$WORK/sites.log" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
-i=0
-until ls /tmp/dotnet-diagnostic-"$DPID"-*-socket >/dev/null 2>&1 || [ "$i" -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 100 dotnet_socket_exists "$DPID"
 start_small -p "$DPID" --allocators
 wait_screen " Memory " 15
 shows .NET " gen0 +[0-9]+"

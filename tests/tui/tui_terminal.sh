@@ -49,8 +49,7 @@ tm new-session -d -x 100 -y 30 "exec $GCTOP_BIN -p $JPID"
 wait_screen " Memory " 10
 gpid=$(tm display -p '#{pane_pid}')
 new_server
-i=0
-while kill -0 "$gpid" 2>/dev/null && [ "$i" -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 30 process_gone "$gpid"
 check "gctop exits when its terminal goes away (pid '$gpid')" sh -c "[ -n '$gpid' ] && ! kill -0 '$gpid' 2>/dev/null"
 
 # The target exits: the last figures stay, marked EXITED, and gctop idles.

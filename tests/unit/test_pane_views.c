@@ -6,7 +6,7 @@
 
 #include <ncurses.h>
 
-#include "tui/keys.h"
+#include "views/keys.h"
 #include "tui/layout.h"
 #include "tui/picker.h"
 #include "tui/theme.h"

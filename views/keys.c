@@ -1,4 +1,4 @@
-#include "tui/keys.h"
+#include "views/keys.h"
 
 #include <ncurses.h>
 

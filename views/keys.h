@@ -1,7 +1,9 @@
-/* Every key gctop knows, in one table: the loop looks keys up here and the
- * help screen is printed from it, so the two cannot disagree. */
-#ifndef GCTOP_TUI_KEYS_H
-#define GCTOP_TUI_KEYS_H
+/* Every key gctop knows, in one table: the screen's loop (tui/) looks keys
+ * up here and the help pane is printed from it, so the two cannot disagree.
+ * It is data about the view, not screen code: it sits in views/ so that
+ * both the help pane and tui/ reach it going down the layers. */
+#ifndef GCTOP_VIEWS_KEYS_H
+#define GCTOP_VIEWS_KEYS_H
 
 #include <stddef.h>
 
