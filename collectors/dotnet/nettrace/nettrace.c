@@ -113,81 +113,63 @@ static int parse_header(struct gt_nettrace *p)
 	return 0;
 }
 
-static int parse_object(struct gt_nettrace *p)
-{
-	const uint8_t *b = p->buf + p->pos;
-	size_t avail = p->len - p->pos;
-	if (avail < 1)
-		return NEED_MORE;
-	if (b[0] == TAG_NULL) {
-		p->pos++;
-		p->ended = true;
-		return DONE;
-	}
-	if (b[0] != TAG_BEGIN_PRIVATE)
-		return nt_fail(p, "unexpected tag %u where a nettrace object should begin", b[0]);
-	/* object tag, type tag, null tag, version, min reader version, name length */
-	if (avail < 3 + 12)
-		return NEED_MORE;
-	if (b[1] != TAG_BEGIN_PRIVATE || b[2] != TAG_NULL)
-		return nt_fail(p, "a nettrace object has a malformed type header");
-	int version = i32_at(b + 3);
-	int min_reader = i32_at(b + 7);
-	int name_len = i32_at(b + 11);
-	if (name_len <= 0 || name_len > 32)
-		return nt_fail(p, "a nettrace object type name has %d bytes", name_len);
-	size_t off = 15 + (size_t)name_len;
-	if (avail < off + 1)
-		return NEED_MORE;
+/* An object whose type header has been read: its bytes from the type on,
+ * where its body starts (off) and what the type says. */
+struct object {
+	const uint8_t *b;
+	size_t avail, off;
+	int version, min_reader;
 	char name[33];
-	memcpy(name, b + 15, (size_t)name_len);
-	name[name_len] = '\0';
-	if (b[off] != TAG_END)
-		return nt_fail(p, "the nettrace type %s is not closed", name);
-	off++;
+};
 
-	if (strcmp(name, "Trace") == 0) {
-		if (min_reader > 4)
-			return nt_fail(p, "the runtime sent a nettrace Trace object of version %d, which this gctop does not read (it reads V4 and V5)", version);
-		if (avail < off + 48 + 1)
-			return NEED_MORE;
-		if (b[off + 48] != TAG_END)
-			return nt_fail(p, "the nettrace Trace object is not closed");
-		if (parse_trace(p, b + off) != 0)
-			return FAILED;
-		p->pos += off + 49;
-		return 0;
-	}
+/* The Trace object: 48 bytes of clock and process facts. */
+static int parse_trace_object(struct gt_nettrace *p, const struct object *o)
+{
+	if (o->min_reader > 4)
+		return nt_fail(p, "the runtime sent a nettrace Trace object of version %d, which this gctop does not read (it reads V4 and V5)", o->version);
+	if (o->avail < o->off + 48 + 1)
+		return NEED_MORE;
+	if (o->b[o->off + 48] != TAG_END)
+		return nt_fail(p, "the nettrace Trace object is not closed");
+	if (parse_trace(p, o->b + o->off) != 0)
+		return FAILED;
+	p->pos += o->off + 49;
+	return 0;
+}
 
+/* A block: its size, padding to a 4-byte offset of the stream, contents. */
+static int parse_block_object(struct gt_nettrace *p, const struct object *o)
+{
 	enum { EVENTS, METADATA, STACKS, SP } kind;
-	if (strcmp(name, "EventBlock") == 0)
+	if (strcmp(o->name, "EventBlock") == 0)
 		kind = EVENTS;
-	else if (strcmp(name, "MetadataBlock") == 0)
+	else if (strcmp(o->name, "MetadataBlock") == 0)
 		kind = METADATA;
-	else if (strcmp(name, "StackBlock") == 0)
+	else if (strcmp(o->name, "StackBlock") == 0)
 		kind = STACKS;
-	else if (strcmp(name, "SPBlock") == 0)
+	else if (strcmp(o->name, "SPBlock") == 0)
 		kind = SP;
 	else
-		return nt_fail(p, "the nettrace stream holds an object of unknown type %s", name);
-	if (min_reader > 2)
-		return nt_fail(p, "the nettrace %s has version %d, which this gctop does not read", name, version);
-	if (avail < off + 4)
+		return nt_fail(p, "the nettrace stream holds an object of unknown type %s", o->name);
+	if (o->min_reader > 2)
+		return nt_fail(p, "the nettrace %s has version %d, which this gctop does not read", o->name, o->version);
+	size_t off = o->off;
+	if (o->avail < off + 4)
 		return NEED_MORE;
-	int32_t size = (int32_t)i32_at(b + off);
+	int32_t size = (int32_t)i32_at(o->b + off);
 	if (size < 0 || (uint32_t)size > GT_NETTRACE_MAX_BLOCK)
-		return nt_fail(p, "a nettrace %s claims %d bytes (limit %u)", name, size, GT_NETTRACE_MAX_BLOCK);
+		return nt_fail(p, "a nettrace %s claims %d bytes (limit %u)", o->name, size, GT_NETTRACE_MAX_BLOCK);
 	off += 4;
 	/* Block content starts at a 4-byte aligned offset of the whole stream. */
 	size_t pad = (size_t)((4 - ((p->base + p->pos + off) & 3)) & 3);
-	if (avail < off + pad + (size_t)size + 1)
+	if (o->avail < off + pad + (size_t)size + 1)
 		return NEED_MORE;
 	for (size_t i = 0; i < pad; i++)
-		if (b[off + i] != 0)
-			return nt_fail(p, "a nettrace %s has non-zero padding", name);
-	const uint8_t *content = b + off + pad;
+		if (o->b[off + i] != 0)
+			return nt_fail(p, "a nettrace %s has non-zero padding", o->name);
+	const uint8_t *content = o->b + off + pad;
 	if (content[size] != TAG_END)
-		return nt_fail(p, "the nettrace %s is not closed where its size says", name);
+		return nt_fail(p, "the nettrace %s is not closed where its size says", o->name);
 	int rc;
 	switch (kind) {
 	case EVENTS: rc = nt_parse_event_block(p, content, (size_t)size, false); break;
@@ -200,6 +182,42 @@ static int parse_object(struct gt_nettrace *p)
 	p->stats.blocks++;
 	p->pos += off + pad + (size_t)size + 1;
 	return 0;
+}
+
+static int parse_object(struct gt_nettrace *p)
+{
+	struct object o = { .b = p->buf + p->pos, .avail = p->len - p->pos };
+	const uint8_t *b = o.b;
+	if (o.avail < 1)
+		return NEED_MORE;
+	if (b[0] == TAG_NULL) {
+		p->pos++;
+		p->ended = true;
+		return DONE;
+	}
+	if (b[0] != TAG_BEGIN_PRIVATE)
+		return nt_fail(p, "unexpected tag %u where a nettrace object should begin", b[0]);
+	/* object tag, type tag, null tag, version, min reader version, name length */
+	if (o.avail < 3 + 12)
+		return NEED_MORE;
+	if (b[1] != TAG_BEGIN_PRIVATE || b[2] != TAG_NULL)
+		return nt_fail(p, "a nettrace object has a malformed type header");
+	o.version = i32_at(b + 3);
+	o.min_reader = i32_at(b + 7);
+	int name_len = i32_at(b + 11);
+	if (name_len <= 0 || name_len > 32)
+		return nt_fail(p, "a nettrace object type name has %d bytes", name_len);
+	o.off = 15 + (size_t)name_len;
+	if (o.avail < o.off + 1)
+		return NEED_MORE;
+	memcpy(o.name, b + 15, (size_t)name_len);
+	o.name[name_len] = '\0';
+	if (b[o.off] != TAG_END)
+		return nt_fail(p, "the nettrace type %s is not closed", o.name);
+	o.off++;
+	if (strcmp(o.name, "Trace") == 0)
+		return parse_trace_object(p, &o);
+	return parse_block_object(p, &o);
 }
 
 static int append(struct gt_nettrace *p, const uint8_t *data, size_t len)
