@@ -64,11 +64,9 @@ static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err
 
 struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
 {
-	struct gt_target *t = calloc(1, sizeof(*t));
-	if (!t) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_target *t = gt_calloc(sizeof(*t), err);
+	if (!t)
 		return NULL;
-	}
 	t->pid = pid;
 	t->info.pid = pid;
 	/* First, as it checks /proc and the pid (gt_proc_check_target) before

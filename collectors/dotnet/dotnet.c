@@ -273,11 +273,9 @@ static bool same_time_namespace(pid_t pid)
 
 static struct gt_backend *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
 {
-	struct gt_backend *c = calloc(1, sizeof(*c));
-	if (!c) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_backend *c = gt_calloc(sizeof(*c), err);
+	if (!c)
 		return NULL;
-	}
 	c->pid = pid;
 	c->fd = -1;
 	if (wait_for_socket(pid, c->socket_path, sizeof(c->socket_path), err) != 0)
@@ -605,10 +603,10 @@ static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, 
 	struct gt_dn_alloc *a = gt_dn_alloc_new(c->runtime_major >= 10, packages, err);
 	if (!a)
 		return -1;
-	c->alloc_snap = calloc(1, sizeof(*c->alloc_snap));
+	c->alloc_snap = gt_calloc(sizeof(*c->alloc_snap), err);
 	if (!c->alloc_snap) {
 		gt_dn_alloc_free(a);
-		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return -1;
 	}
 	gt_dn_alloc_set_pointer_size(a, c->gc.pointer_size);
 	/* One session at a time: the plain one ends before the rundown one

@@ -71,11 +71,9 @@ static int parse_packages(struct gt_dn_alloc *a, const char *packages, struct gt
 
 struct gt_dn_alloc *gt_dn_alloc_new(bool sampled, const char *packages, struct gt_error *err)
 {
-	struct gt_dn_alloc *a = calloc(1, sizeof(*a));
-	if (!a) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_dn_alloc *a = gt_calloc(sizeof(*a), err);
+	if (!a)
 		return NULL;
-	}
 	a->sampled = sampled;
 	a->pointer_size = 8;
 	if (parse_packages(a, packages, err) != 0) {

@@ -30,7 +30,10 @@ void gt_proc_fill_info(pid_t pid, struct gt_target_info *info);
 void gt_proc_close(struct gt_proc *p);
 
 /* Cheap helpers shared by collectors (plain /proc reads). */
-int gt_proc_exists(pid_t pid);                          /* 1 yes, 0 no */
+int gt_proc_exists(pid_t pid);
+/* 1 when pid maps a file whose path holds `part` ("/libjvm.so"), 0 when
+ * not, -1 when its maps are closed to us. */
+int gt_proc_maps_file(pid_t pid, const char *part);                          /* 1 yes, 0 no */
 int gt_proc_nspid(pid_t pid, pid_t *nspid);             /* innermost NSpid; 0 ok, -1 error */
 int gt_proc_euid(pid_t pid, uid_t *uid);                /* effective uid (status "Uid:"); 0 ok, -1 error */
 int gt_proc_parse_nspid(const char *status_text, pid_t *nspid); /* the same, from a status file's text */

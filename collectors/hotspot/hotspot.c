@@ -375,11 +375,9 @@ static int hotspot_open_fresh_file(struct gt_backend *c, pid_t pid, uid_t owner,
 
 static struct gt_backend *hotspot_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
 {
-	struct gt_backend *c = calloc(1, sizeof(*c));
-	if (!c) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_backend *c = gt_calloc(sizeof(*c), err);
+	if (!c)
 		return NULL;
-	}
 	c->pid = pid;
 	uid_t owner;
 	if (gt_proc_euid(pid, &owner) != 0) {

@@ -44,17 +44,7 @@ static bool hotspot_basename_is_java(const char *path)
  * closed to us. */
 static int hotspot_maps_libjvm(pid_t pid)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	char line[4096];
-	int found = 0;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "/libjvm.so") != NULL;
-	fclose(f);
-	return found;
+	return gt_proc_maps_file(pid, "/libjvm.so");
 }
 
 /* True for a process started less than HOTSPOT_FIND_YOUNG_MS ago whose

@@ -288,6 +288,20 @@ static void test_truncated_stream_waits_for_more(void)
 	gt_nettrace_free(p);
 }
 
+/* A metadata record from its start up to its field count: id, provider,
+ * event 1 without a name, keywords, version, level 4 (Informational). */
+static void meta_head(struct bytes *p, uint32_t id, const char *provider, uint64_t keywords, uint32_t version)
+{
+	p->n = 0;
+	bytes_u32(p, id);
+	bytes_utf16z(p, provider);
+	bytes_u32(p, 1);
+	bytes_utf16z(p, "");
+	bytes_u64(p, keywords);
+	bytes_u32(p, version);
+	bytes_u32(p, 4);
+}
+
 static void test_metadata_huge_string_and_nesting_rejected(void)
 {
 	static struct bytes p;
@@ -299,25 +313,11 @@ static void test_metadata_huge_string_and_nesting_rejected(void)
 		bytes_u16(&p, 'A');
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == -1);
 	/* a field count far beyond the record */
-	p.n = 0;
-	bytes_u32(&p, 3);
-	bytes_utf16z(&p, "P");
-	bytes_u32(&p, 1);
-	bytes_utf16z(&p, "");
-	bytes_u64(&p, 0);
-	bytes_u32(&p, 0);
-	bytes_u32(&p, 4);
+	meta_head(&p, 3, "P", 0, 0);
 	bytes_u32(&p, 0xFFFFFFFFu);
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == -1);
 	/* objects nested deeper than the limit */
-	p.n = 0;
-	bytes_u32(&p, 3);
-	bytes_utf16z(&p, "P");
-	bytes_u32(&p, 1);
-	bytes_utf16z(&p, "");
-	bytes_u64(&p, 0);
-	bytes_u32(&p, 0);
-	bytes_u32(&p, 4);
+	meta_head(&p, 3, "P", 0, 0);
 	bytes_u32(&p, 1);
 	for (int i = 0; i < GT_NETTRACE_MAX_DEPTH + 2; i++) {
 		bytes_u32(&p, 1); /* Object */
@@ -325,14 +325,7 @@ static void test_metadata_huge_string_and_nesting_rejected(void)
 	}
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == -1);
 	/* a native runtime event: no fields at all */
-	p.n = 0;
-	bytes_u32(&p, 9);
-	bytes_utf16z(&p, "Microsoft-Windows-DotNETRuntime");
-	bytes_u32(&p, 1);
-	bytes_utf16z(&p, "");
-	bytes_u64(&p, 1);
-	bytes_u32(&p, 2);
-	bytes_u32(&p, 4);
+	meta_head(&p, 9, "Microsoft-Windows-DotNETRuntime", 1, 2);
 	bytes_u32(&p, 0);
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == 0);
 	CHECK_U64(m.n_fields, 0);

@@ -41,7 +41,7 @@ void gt_nettrace_free(struct gt_nettrace *p)
 
 const char *gt_nettrace_error(const struct gt_nettrace *p)
 {
-	return p->error;
+	return p->err.msg;
 }
 
 const struct gt_nettrace_stats *gt_nettrace_stats(const struct gt_nettrace *p)

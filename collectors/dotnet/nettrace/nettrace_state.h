@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/error.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 
 struct thread_seq {
@@ -27,7 +28,7 @@ struct gt_nettrace {
 	bool header_done, ended, failed;
 	bool have_trace;
 	struct gt_nettrace_trace trace;
-	char error[256];
+	struct gt_error err;     /* why parsing stopped */
 	struct gt_nettrace_stats stats;
 
 	struct gt_nettrace_meta *metas;   /* open addressing on id */
@@ -36,7 +37,9 @@ struct gt_nettrace {
 	size_t thread_cap, thread_count;
 };
 
-/* Records why parsing stopped (the parser stays failed); returns -1. */
-int nt_fail(struct gt_nettrace *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records why parsing stopped (the parser stays failed); returns -1. A
+ * macro over gt_fail, which checks the format, rather than a second
+ * printf-style function. */
+#define nt_fail(p, ...) ((p)->failed = true, gt_fail(&(p)->err, GT_EXIT_BAD_DATA, __VA_ARGS__))
 
 #endif

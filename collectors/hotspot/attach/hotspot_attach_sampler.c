@@ -171,11 +171,9 @@ struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_e
 	char opts[1024], agent[PATH_MAX];
 	if (agent_options(packages, opts, sizeof(opts), err) != 0)
 		return NULL;
-	struct gt_sampler *m = calloc(1, sizeof(*m));
-	if (!m) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_sampler *m = gt_calloc(sizeof(*m), err);
+	if (!m)
 		return NULL;
-	}
 	m->pid = pid;
 	if (gt_attach_read_status(pid, &m->st, err) != 0 ||
 	    gt_segment_path_for(pid, m->st.nspid, m->path, sizeof(m->path)) != 0)
