@@ -153,6 +153,13 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 		s->traces++;
 }
 
+/* A parser whose events s counts. */
+static struct gt_nettrace *counting_parser(struct seen *s)
+{
+	struct gt_nettrace_callbacks cb = { s, NULL, on_event };
+	return gt_nettrace_new(&cb);
+}
+
 static int feed_all(struct gt_nettrace *p, const uint8_t *d, size_t n, size_t step)
 {
 	int rc = 0;
@@ -192,8 +199,7 @@ static void test_sequence_gap_and_sequence_point_count_drops(void)
 	static struct bytes b;
 	build_stream(&b, 3, 4, true);
 	struct seen s = { 0 };
-	struct gt_nettrace_callbacks cb = { &s, NULL, on_event };
-	struct gt_nettrace *p = gt_nettrace_new(&cb);
+	struct gt_nettrace *p = counting_parser(&s);
 	CHECK(feed_all(p, b.d, b.n, b.n) == 1);
 	/* 4 skipped between the first and second event, 3 more per the SP */
 	CHECK_U64(gt_nettrace_stats(p)->dropped, 7);
@@ -280,8 +286,7 @@ static void test_truncated_stream_waits_for_more(void)
 	static struct bytes b;
 	build_stream(&b, 2, 0, false);
 	struct seen s = { 0 };
-	struct gt_nettrace_callbacks cb = { &s, NULL, on_event };
-	struct gt_nettrace *p = gt_nettrace_new(&cb);
+	struct gt_nettrace *p = counting_parser(&s);
 	CHECK(gt_nettrace_feed(p, b.d, b.n - 10) == 0);
 	CHECK(gt_nettrace_feed(p, b.d + b.n - 10, 10) == 1);
 	CHECK_U64(s.events, 2);
