@@ -69,8 +69,7 @@ struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
 		return NULL;
 	t->pid = pid;
 	t->info.pid = pid;
-	/* First, as it checks /proc and the pid (gt_proc_check_target) before
-	 * any probe reads them. */
+	/* First: it checks /proc and the pid before any probe reads them. */
 	t->proc = gt_proc_open(pid, err);
 	if (!t->proc)
 		goto fail;

@@ -64,7 +64,7 @@ static struct pids_fetch *select_one(struct pids_info *pids, pid_t pid)
 	return procps_pids_select(pids, &id, 1, PIDS_SELECT_PID);
 }
 
-int gt_proc_check_target(pid_t pid, struct gt_error *err)
+static int check_target(pid_t pid, struct gt_error *err)
 {
 	if (gt_proc_check_mounted(err) != 0)
 		return -1;
@@ -76,7 +76,7 @@ int gt_proc_check_target(pid_t pid, struct gt_error *err)
 
 struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 {
-	if (gt_proc_check_target(pid, err) != 0)
+	if (check_target(pid, err) != 0)
 		return NULL;
 	struct gt_proc *p = gt_calloc(sizeof(*p), err);
 	if (!p)

@@ -13,11 +13,8 @@ struct gt_proc;
 /* Checks that /proc is usable (before any libproc2 call, which would _exit). */
 int gt_proc_check_mounted(struct gt_error *err);
 
-/* The checks before anything about pid is read: /proc is usable, and pid
- * names a process (else GT_EXIT_NO_PROCESS). 0, or -1 with err. */
-int gt_proc_check_target(pid_t pid, struct gt_error *err);
-
-/* Checks as gt_proc_check_target first. */
+/* Checks first what must hold before anything about pid is read: /proc is
+ * usable, and pid names a process (else GT_EXIT_NO_PROCESS). */
 struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err);
 
 /* Fills rss/anon/file/swap, cpu ticks and hz, threads. Returns 0, or 1 when
