@@ -79,7 +79,7 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(BUILD)/obj/tui/main.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/unit/check.o $(LIB)
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/unit/check.o $(BUILD)/obj/tests/unit/bytes.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 

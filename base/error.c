@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int gt_fail(struct gt_error *err, enum gt_exit code, const char *fmt, ...)
 {
@@ -13,4 +14,12 @@ int gt_fail(struct gt_error *err, enum gt_exit code, const char *fmt, ...)
 	va_end(ap);
 	err->code = code;
 	return -1;
+}
+
+void *gt_calloc(size_t size, struct gt_error *err)
+{
+	void *p = calloc(1, size);
+	if (!p)
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	return p;
 }

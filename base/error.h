@@ -3,6 +3,8 @@
 #ifndef GCTOP_BASE_ERROR_H
 #define GCTOP_BASE_ERROR_H
 
+#include <stddef.h>
+
 enum gt_exit {
 	GT_EXIT_OK = 0,
 	GT_EXIT_FAILURE = 1,       /* anything not listed below (out of memory, I/O error) */
@@ -24,5 +26,9 @@ struct gt_error {
 /* Sets err (if not NULL) and returns -1, so callers can `return gt_fail(...)`. */
 int gt_fail(struct gt_error *err, enum gt_exit code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* calloc of one zeroed object of `size` bytes, or NULL with err saying
+ * "out of memory" (GT_EXIT_FAILURE). */
+void *gt_calloc(size_t size, struct gt_error *err);
 
 #endif

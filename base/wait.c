@@ -139,3 +139,35 @@ enum gt_wait_result gt_wait_write_all(int fd, const void *buf, size_t n, uint64_
 	}
 	return GT_WAIT_READY;
 }
+
+void gt_retry_start(struct gt_retry *r, unsigned limit_ms, unsigned step_ms)
+{
+	r->deadline_ns = gt_wait_deadline_in_ms(limit_ms);
+	r->step_ms = step_ms;
+	r->step_add_ms = 0;
+	r->step_max_ms = step_ms;
+}
+
+enum gt_wait_result gt_retry_wait(struct gt_retry *r)
+{
+	uint64_t now = gt_mono_ns();
+	if (now >= r->deadline_ns)
+		return GT_WAIT_TIMEOUT;
+	uint64_t wake = now + (uint64_t)r->step_ms * 1000000ull;
+	enum gt_wait_result w = gt_wait_sleep(wake < r->deadline_ns ? wake : r->deadline_ns);
+	if (w != GT_WAIT_TIMEOUT)
+		return w;
+	if (r->step_ms < r->step_max_ms)
+		r->step_ms = r->step_ms + r->step_add_ms < r->step_max_ms ? r->step_ms + r->step_add_ms : r->step_max_ms;
+	return GT_WAIT_READY;
+}
+
+int gt_retry_again(struct gt_retry *r, struct gt_error *err)
+{
+	enum gt_wait_result w = gt_retry_wait(r);
+	if (w == GT_WAIT_READY)
+		return 1;
+	if (w == GT_WAIT_QUIT)
+		return gt_wait_interrupted(err);
+	return 0;
+}

@@ -54,6 +54,29 @@ enum gt_wait_result gt_wait_sleep(uint64_t deadline_ns);
  * success, see EXIT STATUS) and no sentence worth printing. Returns -1. */
 int gt_wait_interrupted(struct gt_error *err);
 
+/* A bounded retry: try something until it works, a deadline passes or the
+ * user asks to quit, sleeping a step between tries (a runtime still
+ * starting, a socket not there yet). The step may grow by step_add_ms up to
+ * step_max_ms, for waits that should start quick and then back off. */
+struct gt_retry {
+	uint64_t deadline_ns;
+	unsigned step_ms, step_add_ms, step_max_ms;
+};
+
+/* Tries for up to limit_ms, step_ms apart (the step fixed). */
+void gt_retry_start(struct gt_retry *r, unsigned limit_ms, unsigned step_ms);
+
+/* After a try that did not succeed: GT_WAIT_TIMEOUT at once when the
+ * deadline has passed, GT_WAIT_QUIT on a quit request; otherwise sleeps one
+ * step (never past the deadline, so the last try comes at it) and returns
+ * GT_WAIT_READY: try again. */
+enum gt_wait_result gt_retry_wait(struct gt_retry *r);
+
+/* gt_retry_wait for a caller with an error to report: 1 try again, 0 the
+ * deadline has passed (err untouched), -1 a quit request (err set as by
+ * gt_wait_interrupted). */
+int gt_retry_again(struct gt_retry *r, struct gt_error *err);
+
 /* Exactly n bytes from / to a non-blocking descriptor by the deadline. */
 enum gt_wait_result gt_wait_read_all(int fd, void *buf, size_t n, uint64_t deadline_ns);
 enum gt_wait_result gt_wait_write_all(int fd, const void *buf, size_t n, uint64_t deadline_ns);

@@ -27,8 +27,19 @@ struct gt_target {
 #define TARGET_EXEC_GRACE_MS 2000
 #define TARGET_PROBE_STEP_MS 20
 
+/* What is left of pid's grace (0: none, or its start time is unknown). */
+static unsigned exec_grace_left_ms(pid_t pid)
+{
+	uint64_t start_ms, now_ms = (uint64_t)gt_wall_ms();
+	if (gt_proc_start_time_ms(pid, &start_ms) != 0 || now_ms >= start_ms + TARGET_EXEC_GRACE_MS)
+		return 0;
+	return (unsigned)(start_ms + TARGET_EXEC_GRACE_MS - now_ms);
+}
+
 static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err)
 {
+	struct gt_retry retry;
+	gt_retry_start(&retry, exec_grace_left_ms(pid), TARGET_PROBE_STEP_MS);
 	for (;;) {
 		for (const struct gt_backend_ops *const *o = gt_backends; *o; o++) {
 			enum gt_probe p = (*o)->probe(pid, err);
@@ -37,14 +48,13 @@ static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err
 			if (p == GT_PROBE_ERROR)
 				return NULL;
 		}
-		uint64_t start_ms;
-		if (!gt_proc_exists(pid) || gt_proc_start_time_ms(pid, &start_ms) != 0 ||
-		    (uint64_t)gt_wall_ms() >= start_ms + TARGET_EXEC_GRACE_MS)
+		if (!gt_proc_exists(pid))
 			break;
-		if (gt_wait_sleep(gt_wait_deadline_in_ms(TARGET_PROBE_STEP_MS)) == GT_WAIT_QUIT) {
-			gt_wait_interrupted(err);
+		int again = gt_retry_again(&retry, err);
+		if (again < 0)
 			return NULL;
-		}
+		if (again == 0)
+			break;
 	}
 	gt_fail(err, GT_EXIT_NOT_RUNTIME,
 		"process %d is neither a JVM with perf data nor a .NET process; "
@@ -54,27 +64,20 @@ static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err
 
 struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
 {
-	if (gt_proc_check_mounted(err) != 0)
+	struct gt_target *t = gt_calloc(sizeof(*t), err);
+	if (!t)
 		return NULL;
-	if (pid <= 0 || !gt_proc_exists(pid)) {
-		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
-		return NULL;
-	}
-	struct gt_target *t = calloc(1, sizeof(*t));
-	if (!t) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-		return NULL;
-	}
 	t->pid = pid;
 	t->info.pid = pid;
+	/* First: it checks /proc and the pid before any probe reads them. */
+	t->proc = gt_proc_open(pid, err);
+	if (!t->proc)
+		goto fail;
 	t->ops = find_runtime(pid, err);
 	if (!t->ops)
 		goto fail;
 	t->collector = t->ops->open(pid, &t->info, err);
 	if (!t->collector)
-		goto fail;
-	t->proc = gt_proc_open(pid, err);
-	if (!t->proc)
 		goto fail;
 	gt_proc_fill_info(pid, &t->info);
 	t->cgroup = gt_cgroup_open(pid, &t->info);

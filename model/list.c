@@ -1,18 +1,15 @@
 #include "model/list.h"
+#include "base/array.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 struct gt_list_entry *gt_list_add(struct gt_list *l)
 {
-	if (l->count == l->capacity) {
-		size_t cap = l->capacity ? l->capacity * 2 : 16;
-		struct gt_list_entry *e = realloc(l->entries, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		l->entries = e;
-		l->capacity = cap;
-	}
+	struct gt_list_entry *v = gt_array_grow(l->entries, &l->capacity, l->count + 1, sizeof(*v), 16);
+	if (!v)
+		return NULL;
+	l->entries = v;
 	struct gt_list_entry *e = &l->entries[l->count++];
 	memset(e, 0, sizeof(*e));
 	return e;

@@ -11,6 +11,7 @@
 
 
 _Static_assert(GT_ALLOC_MESSAGE_LEN == GCTOP_SEG_MESSAGE_LEN, "a sampler's message is as long as the segment's");
+_Static_assert(GT_ALLOC_SITE_NAME_LEN == GCTOP_SEG_NAME_LEN, "a site's name is as long as the segment's");
 
 /* Enough for a writer preempted mid-update to finish; a seqlock that is
  * still odd after this is reported as torn instead of spinning on. */

@@ -26,7 +26,7 @@
 #include "collectors/dotnet/dotnet_info.h"
 #include "collectors/dotnet/dotnet_counters.h"
 #include "collectors/dotnet/dotnet_gc_events.h"
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 
 #define IPC_TIMEOUT_MS 2000
@@ -35,6 +35,9 @@
  * the same as dotnet-counters', since sessions share the shortest one). */
 #define COUNTER_INTERVAL "1"
 #define READ_BUDGET (4u << 20)
+/* StopTracing when gctop ends or restarts its session; the stream's close
+ * ends the session anyway, so it is not worth waiting long for. */
+#define STOP_TIMEOUT_MS 500
 
 struct gt_backend {
 	pid_t pid;
@@ -173,25 +176,33 @@ static enum gt_probe dotnet_probe(pid_t pid, struct gt_error *err)
 
 /* ---- open ---- */
 
+/* How long a runtime that is still starting has to make its socket. */
+#define SOCKET_WAIT_MS 3000
+#define SOCKET_WAIT_STEP_MS 100
+
 static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
 {
-	/* Up to 3 s for a runtime that is still starting. */
-	for (int i = 0; i < 30; i++) {
+	struct gt_retry retry;
+	gt_retry_start(&retry, SOCKET_WAIT_MS, SOCKET_WAIT_STEP_MS);
+	for (;;) {
 		int rc = gt_diag_find_socket(pid, path, size, err);
 		if (rc <= 0)
 			return rc;
 		if (kill(pid, 0) != 0 && errno == ESRCH)
 			return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d exited before gctop could attach", (int)pid);
-		if (gt_wait_sleep(gt_wait_deadline_in_ms(100)) == GT_WAIT_QUIT)
-			return gt_wait_interrupted(err);
+		int again = gt_retry_again(&retry, err);
+		if (again < 0)
+			return -1;
+		if (again == 0)
+			break;
 	}
 	if (diagnostics_disabled(pid))
 		return gt_fail(err, GT_EXIT_NO_DATA,
 			       ".NET process %d runs with DOTNET_EnableDiagnostics=0, so it has no diagnostics socket; "
 			       "restart it without that setting to watch it", (int)pid);
 	return gt_fail(err, GT_EXIT_TIMEOUT,
-		       ".NET process %d has no diagnostics socket in its TMPDIR after 3 seconds; "
-		       "if it runs in a container, run gctop as root on the host", (int)pid);
+		       ".NET process %d has no diagnostics socket in its TMPDIR after %d seconds; "
+		       "if it runs in a container, run gctop as root on the host", (int)pid, SOCKET_WAIT_MS / 1000);
 }
 
 /* gctop's one session: the GC events and counters, and while sampling
@@ -199,7 +210,7 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
 static int start_session(struct gt_backend *c, struct gt_error *err)
 {
 	uint64_t keywords = GT_DN_KEYWORD_GC;
-	uint32_t level = 4;
+	uint32_t level = GT_EP_LEVEL_INFORMATIONAL;
 	struct gt_diag_session_opts opts = { 0, false };
 	if (c->alloc) {
 		/* MethodLoadVerbose, with the names, needs Verbose; Verbose with
@@ -207,13 +218,13 @@ static int start_session(struct gt_backend *c, struct gt_error *err)
 		keywords |= GT_DN_KEYWORD_JIT;
 		if (c->runtime_major >= 10)
 			keywords |= GT_DN_KEYWORD_ALLOCATION_SAMPLING;
-		level = 5;
+		level = GT_EP_LEVEL_VERBOSE;
 		opts.stacks = true;
 	}
 	struct gt_diag_provider providers[] = {
 		{ RUNTIME_PROVIDER, keywords, level, NULL },
-		{ "System.Runtime", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
-		{ "Microsoft.AspNetCore.Hosting", 0, 4, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+		{ "System.Runtime", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+		{ "Microsoft.AspNetCore.Hosting", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL },
 	};
 	size_t n = sizeof(providers) / sizeof(providers[0]);
 	c->fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, &opts,
@@ -240,7 +251,7 @@ static void stop_session(struct gt_backend *c)
 	 * which is what happens when gctop is killed. */
 	if (c->fd >= 0) {
 		if (!c->ended)
-			gt_diag_stop_tracing(c->socket_path, 500, c->session_id);
+			gt_diag_stop_tracing(c->socket_path, STOP_TIMEOUT_MS, c->session_id);
 		close(c->fd);
 		c->fd = -1;
 	}
@@ -265,11 +276,9 @@ static bool same_time_namespace(pid_t pid)
 
 static struct gt_backend *dotnet_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
 {
-	struct gt_backend *c = calloc(1, sizeof(*c));
-	if (!c) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_backend *c = gt_calloc(sizeof(*c), err);
+	if (!c)
 		return NULL;
-	}
 	c->pid = pid;
 	c->fd = -1;
 	if (wait_for_socket(pid, c->socket_path, sizeof(c->socket_path), err) != 0)
@@ -398,6 +407,9 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 	}
 }
 
+_Static_assert(sizeof(((struct gt_dn_gc *)0)->pause_log) == sizeof(((struct gt_sample *)0)->pause_log.ns),
+	       "the collector's pause log is copied whole into the sample's");
+
 /* Pauses, timed one by one from the suspension events. */
 static void fill_pauses(struct gt_dn_gc *g, struct gt_sample *out)
 {
@@ -408,6 +420,70 @@ static void fill_pauses(struct gt_dn_gc *g, struct gt_sample *out)
 	out->pause_log.valid = true;
 	out->pause_log.count = g->pause_count;
 	memcpy(out->pause_log.ns, g->pause_log, sizeof(out->pause_log.ns));
+}
+
+/* Generations, youngest first, and a collector per condemned generation. */
+static void fill_generations(const struct gt_backend *c, struct gt_sample *out)
+{
+	static const char *const names[GT_DN_GENS] = {
+		[GT_DN_GEN0] = "gen0", [GT_DN_GEN1] = "gen1", [GT_DN_GEN2] = "gen2",
+		[GT_DN_LOH] = "loh", [GT_DN_POH] = "poh",
+	};
+	const struct gt_dn_gc *g = &c->gc;
+	const struct gt_dn_counters *k = &c->counters;
+	out->n_generations = GT_DN_GENS;
+	const uint64_t *by_depth = g->by_depth;
+	uint64_t fragmented[GT_DN_GENS];
+	bool have_fragmented = gt_dn_frag_latest(&g->frag, fragmented);
+	for (unsigned i = 0; i < GT_DN_GENS; i++) {
+		set_generation(out, i, names[i]);
+		if (i < GT_DN_COLLECTED) {
+			uint64_t n = 0;
+			for (int d = (int)i; d < GT_DN_COLLECTED; d++)
+				n += by_depth[d];
+			gt_u64_set(&out->generations[i].collections, n);
+		}
+		/* The counters' sizes stand in until the first GC event arrives. */
+		if (g->have_heap && (i != GT_DN_POH || g->heap.has_poh))
+			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
+		else if (k->size_valid[i])
+			gt_u64_set(&out->generations[i].used_bytes, k->size[i]);
+		if (have_fragmented)
+			gt_u64_set(&out->generations[i].fragmented_bytes, fragmented[i]);
+	}
+	out->n_collectors = GT_DN_COLLECTED;
+	for (unsigned d = 0; d < GT_DN_COLLECTED; d++) {
+		snprintf(out->collectors[d].name, sizeof(out->collectors[d].name), "%s", names[d]);
+		gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
+	}
+}
+
+/* Large and pinned objects, and the heap, from the generations filled. */
+static void fill_heap(const struct gt_backend *c, struct gt_sample *out)
+{
+	const struct gt_dn_gc *g = &c->gc;
+	const struct gt_dn_counters *k = &c->counters;
+	if (out->generations[GT_DN_LOH].used_bytes.valid) {
+		out->large_bytes = out->generations[GT_DN_LOH].used_bytes;
+		out->large_source = "loh";
+		if (g->have_loh_alloc)
+			gt_u64_set(&out->large_alloc_bytes_total, g->loh_alloc_total);
+	} else {
+		out->large_unavailable = "the runtime has not reported its heap yet";
+	}
+	out->pinned_bytes = out->generations[GT_DN_POH].used_bytes;
+	uint64_t used = 0;
+	bool used_valid = true;
+	for (unsigned i = 0; i < GT_DN_GENS; i++) {
+		used += out->generations[i].used_bytes.value;
+		used_valid = used_valid && out->generations[i].used_bytes.valid;
+	}
+	if (used_valid)
+		gt_u64_set(&out->heap_used_bytes, used);
+	if (g->have_committed)
+		gt_u64_set(&out->heap_committed_bytes, g->committed);
+	else if (k->have_committed)
+		gt_u64_set(&out->heap_committed_bytes, k->committed);
 }
 
 static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *err)
@@ -422,67 +498,16 @@ static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_
 			       (int)c->pid);
 	}
 	struct gt_dn_gc *g = &c->gc;
-	struct gt_dn_counters *k = &c->counters;
 
 	fill_alloc(c, out);
-
-	/* generations, youngest first */
-	static const char *const names[] = { "gen0", "gen1", "gen2", "loh", "poh" };
-	out->n_generations = 5;
-	const uint64_t *by_depth = g->by_depth;
-	uint64_t fragmented[5];
-	bool have_fragmented = gt_dn_frag_latest(&g->frag, fragmented);
-	for (unsigned i = 0; i < 5; i++) {
-		set_generation(out, i, names[i]);
-		if (i < 3) {
-			uint64_t n = 0;
-			for (int d = (int)i; d < 3; d++)
-				n += by_depth[d];
-			gt_u64_set(&out->generations[i].collections, n);
-		}
-		/* The counters' sizes stand in until the first GC event arrives. */
-		if (g->have_heap && (i < 4 || g->heap.has_poh))
-			gt_u64_set(&out->generations[i].used_bytes, g->heap.gen_size[i]);
-		else if (k->size_valid[i])
-			gt_u64_set(&out->generations[i].used_bytes, k->size[i]);
-		if (have_fragmented)
-			gt_u64_set(&out->generations[i].fragmented_bytes, fragmented[i]);
-	}
-	out->n_collectors = 3;
-	for (unsigned d = 0; d < 3; d++) {
-		snprintf(out->collectors[d].name, sizeof(out->collectors[d].name), "%s", names[d]);
-		gt_u64_set(&out->collectors[d].invocations, by_depth[d]);
-	}
+	fill_generations(c, out);
 	if (g->have_reason)
 		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
 	out->gc_in_progress = gt_dn_gc_suspended(g) || g->background_running;
 	if (g->have_history && g->history.num_heaps > 0)
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
-
 	fill_pauses(g, out);
-
-	/* large and pinned objects, heap */
-	if (out->generations[3].used_bytes.valid) {
-		out->large_bytes = out->generations[3].used_bytes;
-		out->large_source = "loh";
-		if (g->have_loh_alloc)
-			gt_u64_set(&out->large_alloc_bytes_total, g->loh_alloc_total);
-	} else {
-		out->large_unavailable = "the runtime has not reported its heap yet";
-	}
-	out->pinned_bytes = out->generations[4].used_bytes;
-	uint64_t used = 0;
-	bool used_valid = true;
-	for (unsigned i = 0; i < 5; i++) {
-		used += out->generations[i].used_bytes.value;
-		used_valid = used_valid && out->generations[i].used_bytes.valid;
-	}
-	if (used_valid)
-		gt_u64_set(&out->heap_used_bytes, used);
-	if (g->have_committed)
-		gt_u64_set(&out->heap_committed_bytes, g->committed);
-	else if (k->have_committed)
-		gt_u64_set(&out->heap_committed_bytes, k->committed);
+	fill_heap(c, out);
 
 	if (c->hard_limit.valid) {
 		out->gc_hard_limit_bytes = c->hard_limit;
@@ -508,7 +533,10 @@ static void dotnet_close(struct gt_backend *c)
 
 /* ---- allocation sampling ---- */
 
+/* The rundown stream's end, however long the runtime takes to write it. */
 #define RUNDOWN_TIMEOUT_MS 5000
+/* StopTracing of the rundown session: short, its answer does not matter. */
+#define RUNDOWN_STOP_TIMEOUT_MS 200
 
 /* Names the methods compiled before sampling starts: EventPipe enumerates
  * them only when a session with rundown ends, so a session with nothing but
@@ -518,7 +546,7 @@ static void harvest_rundown(struct gt_backend *c)
 	struct gt_diag_session_opts opts = { GT_DIAG_RUNDOWN_DEFAULT, false };
 	/* A provider is required; the JIT keyword at Informational adds only
 	 * the few unnamed MethodLoad events of the moment. */
-	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_JIT, 4, NULL };
+	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_JIT, GT_EP_LEVEL_INFORMATIONAL, NULL };
 	uint64_t id;
 	struct gt_error err = { 0 };
 	int fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, 1, &opts, &p, 1, &id, &err);
@@ -530,7 +558,7 @@ static void harvest_rundown(struct gt_backend *c)
 	 * into a stream nobody reads yet: the answer does not matter, the
 	 * stream's end does. */
 	if (parser) {
-		gt_diag_stop_tracing(c->socket_path, 200, id);
+		gt_diag_stop_tracing(c->socket_path, RUNDOWN_STOP_TIMEOUT_MS, id);
 		uint8_t *buf = c->read_buf;
 		uint64_t deadline = gt_wait_deadline_in_ms(RUNDOWN_TIMEOUT_MS);
 		for (;;) {
@@ -547,6 +575,23 @@ static void harvest_rundown(struct gt_backend *c)
 	close(fd);
 }
 
+/* Sampling off, and the session without it started again (the one before
+ * has ended). When even that fails, the collector fails: the next sample
+ * says why. */
+static void back_to_plain_session(struct gt_backend *c)
+{
+	gt_dn_alloc_free(c->alloc);
+	c->alloc = NULL;
+	free(c->alloc_snap);
+	c->alloc_snap = NULL;
+	struct gt_error err = { 0 };
+	if (start_session(c, &err) != 0) {
+		c->failed = true;
+		c->fail_code = err.code;
+		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", err.msg);
+	}
+}
+
 /* Restarts gctop's EventPipe session with stacks, the method load events
  * and the allocation events (AllocationSampled on .NET 10, AllocationTick
  * on 8 and 9), after a short rundown session that names the methods
@@ -561,10 +606,10 @@ static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, 
 	struct gt_dn_alloc *a = gt_dn_alloc_new(c->runtime_major >= 10, packages, err);
 	if (!a)
 		return -1;
-	c->alloc_snap = calloc(1, sizeof(*c->alloc_snap));
+	c->alloc_snap = gt_calloc(sizeof(*c->alloc_snap), err);
 	if (!c->alloc_snap) {
 		gt_dn_alloc_free(a);
-		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		return -1;
 	}
 	gt_dn_alloc_set_pointer_size(a, c->gc.pointer_size);
 	/* One session at a time: the plain one ends before the rundown one
@@ -576,16 +621,7 @@ static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, 
 		gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
 		return 0;
 	}
-	gt_dn_alloc_free(c->alloc);
-	c->alloc = NULL;
-	free(c->alloc_snap);
-	c->alloc_snap = NULL;
-	struct gt_error again = { 0 };
-	if (start_session(c, &again) != 0) {
-		c->failed = true;
-		c->fail_code = again.code;
-		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", again.msg);
-	}
+	back_to_plain_session(c);
 	return -1;
 }
 
@@ -595,16 +631,7 @@ static void dotnet_disable_allocators(struct gt_backend *c)
 	if (!c->alloc)
 		return;
 	stop_session(c);
-	gt_dn_alloc_free(c->alloc);
-	c->alloc = NULL;
-	free(c->alloc_snap);
-	c->alloc_snap = NULL;
-	struct gt_error err = { 0 };
-	if (start_session(c, &err) != 0) {
-		c->failed = true;
-		c->fail_code = err.code;
-		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", err.msg);
-	}
+	back_to_plain_session(c);
 }
 
 static const struct gt_alloc_snapshot *dotnet_allocators(const struct gt_backend *c)

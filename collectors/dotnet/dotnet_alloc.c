@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+#include "base/cursor.h"
+#include "base/array.h"
 
 #define PREFIXES_MAX 16
 #define PREFIX_LEN 64
@@ -41,7 +42,7 @@ struct gt_dn_alloc {
 	char prefixes[PREFIXES_MAX][PREFIX_LEN];
 	unsigned n_prefixes;
 	struct stack *stacks;           /* indexed by id */
-	uint32_t stacks_cap;
+	size_t stacks_cap;
 	struct gt_dn_methods methods;
 	struct site_table by_frame, by_type;
 	uint64_t samples;
@@ -70,11 +71,9 @@ static int parse_packages(struct gt_dn_alloc *a, const char *packages, struct gt
 
 struct gt_dn_alloc *gt_dn_alloc_new(bool sampled, const char *packages, struct gt_error *err)
 {
-	struct gt_dn_alloc *a = calloc(1, sizeof(*a));
-	if (!a) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_dn_alloc *a = gt_calloc(sizeof(*a), err);
+	if (!a)
 		return NULL;
-	}
 	a->sampled = sampled;
 	a->pointer_size = 8;
 	if (parse_packages(a, packages, err) != 0) {
@@ -86,7 +85,7 @@ struct gt_dn_alloc *gt_dn_alloc_new(bool sampled, const char *packages, struct g
 
 static void clear_stacks(struct gt_dn_alloc *a)
 {
-	for (uint32_t i = 0; i < a->stacks_cap; i++) {
+	for (size_t i = 0; i < a->stacks_cap; i++) {
 		free(a->stacks[i].ips);
 		a->stacks[i].ips = NULL;
 		a->stacks[i].n = 0;
@@ -115,17 +114,10 @@ void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, u
 {
 	if (id >= STACKS_MAX)
 		return;
-	if (id >= a->stacks_cap) {
-		uint32_t cap = a->stacks_cap ? a->stacks_cap : 256;
-		while (cap <= id)
-			cap *= 2;
-		struct stack *v = realloc(a->stacks, cap * sizeof(*v));
-		if (!v)
-			return;
-		memset(v + a->stacks_cap, 0, (cap - a->stacks_cap) * sizeof(*v));
-		a->stacks = v;
-		a->stacks_cap = cap;
-	}
+	struct stack *v = gt_array_grow(a->stacks, &a->stacks_cap, (size_t)id + 1, sizeof(*v), 256);
+	if (!v)
+		return;
+	a->stacks = v;
 	struct stack *s = &a->stacks[id];
 	free(s->ips);
 	s->ips = NULL;
@@ -141,7 +133,7 @@ void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, u
 	if (!s->ips)
 		return;
 	for (size_t i = 0; i < n; i++)
-		s->ips[i] = nt_le(ips + i * ps, a->pointer_size);
+		s->ips[i] = gt_le(ips + i * ps, a->pointer_size);
 	s->n = (uint32_t)n;
 }
 
@@ -212,14 +204,10 @@ static long site_index(struct site_table *t, const char *name, enum gt_alloc_hea
 		/* the last slot becomes the catch-all */
 		t->n--;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct site *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		t->v = v;
-		t->cap = cap;
-	}
+	struct site *v = gt_array_grow(t->v, &t->cap, t->n + 1, sizeof(*v), 64);
+	if (!v)
+		return -1;
+	t->v = v;
 	struct site *s = &t->v[t->n];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/utf16.h"
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+#include "base/cursor.h"
 
 double gt_dn_sampled_weight(uint64_t size)
 {
@@ -51,8 +51,8 @@ int gt_dn_parse_allocation_sampled(const uint8_t *p, size_t n, int pointer_size,
 	size_t ps = (size_t)pointer_size;
 	if (!valid_pointer_size(pointer_size) || n < 6 + ps + 2)
 		return -1;
-	out->heap = gt_dn_alloc_heap((uint32_t)nt_le(p, 4));
-	out->type_id = nt_le(p + 6, pointer_size);
+	out->heap = gt_dn_alloc_heap((uint32_t)gt_le(p, 4));
+	out->type_id = gt_le(p + 6, pointer_size);
 	size_t off = read_string(p, n, 6 + ps, out->type_name, sizeof(out->type_name));
 	if (off == 0)
 		return -1;
@@ -63,7 +63,7 @@ int gt_dn_parse_allocation_sampled(const uint8_t *p, size_t n, int pointer_size,
 		off += 4;
 	else if (rest < ps + 16)
 		return -1;
-	out->object_size = nt_le(p + off + ps, 8);
+	out->object_size = gt_le(p + off + ps, 8);
 	out->weight = gt_dn_sampled_weight(out->object_size);
 	return 0;
 }
@@ -75,15 +75,15 @@ int gt_dn_parse_allocation_tick(const uint8_t *p, size_t n, int pointer_size, st
 	/* V2 and later: Amount, Kind, ClrInstanceID, Amount64, TypeID, TypeName. */
 	if (!valid_pointer_size(pointer_size) || n < 18 + ps + 2)
 		return -1;
-	out->heap = gt_dn_alloc_heap((uint32_t)nt_le(p + 4, 4));
-	uint64_t amount = nt_le(p + 10, 8);
-	out->type_id = nt_le(p + 18, pointer_size);
+	out->heap = gt_dn_alloc_heap((uint32_t)gt_le(p + 4, 4));
+	uint64_t amount = gt_le(p + 10, 8);
+	out->type_id = gt_le(p + 18, pointer_size);
 	size_t off = read_string(p, n, 18 + ps, out->type_name, sizeof(out->type_name));
 	if (off == 0)
 		return -1;
 	/* V4 appends HeapIndex, Address and ObjectSize. */
 	if (n - off >= 4 + ps + 8)
-		out->object_size = nt_le(p + off + 4 + ps, 8);
+		out->object_size = gt_le(p + off + 4 + ps, 8);
 	out->weight = (double)amount;
 	return 0;
 }
@@ -97,10 +97,10 @@ int gt_dn_parse_method_verbose(const uint8_t *p, size_t n, struct gt_dn_method *
 	size_t off = read_string(p, n, 36, ns, sizeof(ns));
 	if (off != 0)
 		off = read_string(p, n, off, name, sizeof(name));
-	uint32_t size = (uint32_t)nt_le(p + 24, 4);
+	uint32_t size = (uint32_t)gt_le(p + 24, 4);
 	if (off == 0 || size == 0)
 		return -1;
-	out->start = nt_le(p + 16, 8);
+	out->start = gt_le(p + 16, 8);
 	out->size = size;
 	char full[2 * GT_DN_METHOD_NAME_LEN + 2];
 	snprintf(full, sizeof(full), "%s%s%s", ns, ns[0] ? "." : "", name);

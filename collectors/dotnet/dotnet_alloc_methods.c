@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collectors/dotnet/dotnet_alloc.h"
+#include "base/array.h"
 
 /* Rundown of a large app names a few hundred thousand methods; beyond this
  * the newest are not kept and their frames show as addresses. */
@@ -11,16 +12,12 @@
 
 void gt_dn_methods_add(struct gt_dn_methods *m, const struct gt_dn_method *x)
 {
-	if (m->n == m->cap) {
-		if (m->cap >= METHODS_MAX)
-			return;
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		struct gt_dn_method *v = realloc(m->v, cap * sizeof(*v));
-		if (!v)
-			return;
-		m->v = v;
-		m->cap = cap;
-	}
+	if (m->n == m->cap && m->cap >= METHODS_MAX)
+		return;
+	struct gt_dn_method *v = gt_array_grow(m->v, &m->cap, m->n + 1, sizeof(*v), 1024);
+	if (!v)
+		return;
+	m->v = v;
 	m->v[m->n] = *x;
 	m->v[m->n].order = (uint32_t)m->n;
 	m->n++;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 #include "collectors/host/proc.h"
 
 int gt_dn_config_json_value(const char *json, const char *key, uint64_t *number)

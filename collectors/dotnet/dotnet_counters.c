@@ -92,8 +92,11 @@ static bool sane(double v)
 
 static int size_index(const char *name)
 {
-	static const char *const names[] = { "gen-0-size", "gen-1-size", "gen-2-size", "loh-size", "poh-size" };
-	for (int i = 0; i < 5; i++)
+	static const char *const names[GT_DN_GENS] = {
+		[GT_DN_GEN0] = "gen-0-size", [GT_DN_GEN1] = "gen-1-size", [GT_DN_GEN2] = "gen-2-size",
+		[GT_DN_LOH] = "loh-size", [GT_DN_POH] = "poh-size",
+	};
+	for (int i = 0; i < GT_DN_GENS; i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
 	return -1;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "collectors/dotnet/nettrace/nettrace.h"
+#include "model/sample.h"
 
 /* Observations of one cumulative figure, to read it at any moment between
  * them: counters arrive every interval, samples are taken at other moments,
@@ -57,8 +58,8 @@ struct gt_dn_counters {
 	/* Sizes after the last GC (gen-0-size ... poh-size, bytes) and GC
 	 * committed bytes (gc-committed, MB): what an idle process shows
 	 * before any GC event. */
-	uint64_t size[5];
-	bool size_valid[5];
+	uint64_t size[GT_DN_GENS];
+	bool size_valid[GT_DN_GENS];
 	uint64_t committed;
 	bool have_committed;
 };

@@ -3,17 +3,17 @@
 #include <string.h>
 
 #include "base/utf16.h"
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+#include "base/cursor.h"
 
 int gt_dn_parse_gc_start(const uint8_t *p, size_t n, struct gt_dn_gc_start *out)
 {
 	/* GCStart V0 had Count, Reason (8 bytes); V1 added Depth, Type: use V1+ only. */
 	if (n < 16)
 		return -1;
-	out->count = (uint32_t)nt_le(p, 4);
-	out->depth = (uint32_t)nt_le(p + 4, 4);
-	out->reason = (uint32_t)nt_le(p + 8, 4);
-	out->type = (uint32_t)nt_le(p + 12, 4);
+	out->count = (uint32_t)gt_le(p, 4);
+	out->depth = (uint32_t)gt_le(p + 4, 4);
+	out->reason = (uint32_t)gt_le(p + 8, 4);
+	out->type = (uint32_t)gt_le(p + 12, 4);
 	return 0;
 }
 
@@ -22,11 +22,12 @@ int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *
 	memset(out, 0, sizeof(*out));
 	if (n < 64)
 		return -1;
-	for (int g = 0; g < 4; g++)
-		out->gen_size[g] = nt_le(p + 16 * g, 8);
+	/* GenerationSize0..3 (gen0 to LOH), each followed by its promoted size */
+	for (int g = GT_DN_GEN0; g < GT_DN_POH; g++)
+		out->gen_size[g] = gt_le(p + 16 * g, 8);
 	/* V2 appends GenerationSize4 (POH) after ClrInstanceID at offset 94. */
 	if (n >= 102) {
-		out->gen_size[4] = nt_le(p + 94, 8);
+		out->gen_size[GT_DN_POH] = gt_le(p + 94, 8);
 		out->has_poh = true;
 	}
 	return 0;
@@ -36,7 +37,7 @@ int gt_dn_parse_suspend(const uint8_t *p, size_t n, uint32_t *reason)
 {
 	if (n < 4)
 		return -1;
-	*reason = (uint32_t)nt_le(p, 4);
+	*reason = (uint32_t)gt_le(p, 4);
 	return 0;
 }
 
@@ -45,13 +46,13 @@ int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_h
 	memset(out, 0, sizeof(*out));
 	if (n < 24)
 		return -1;
-	out->gen0_budget = nt_le(p, 8);
-	out->num_heaps = (int32_t)nt_le(p + 8, 4);
-	out->condemned = (uint32_t)nt_le(p + 12, 4);
-	out->reason = (uint32_t)nt_le(p + 20, 4);
+	out->gen0_budget = gt_le(p, 8);
+	out->num_heaps = (int32_t)gt_le(p + 8, 4);
+	out->condemned = (uint32_t)gt_le(p + 12, 4);
+	out->reason = (uint32_t)gt_le(p + 20, 4);
 	/* V2 appends PauseMode and MemoryPressure after ClrInstanceID. */
 	if (n >= 34) {
-		out->pause_mode = (uint32_t)nt_le(p + 30, 4);
+		out->pause_mode = (uint32_t)gt_le(p + 30, 4);
 		out->has_pause_mode = true;
 	}
 	return 0;
@@ -71,17 +72,17 @@ int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt
 	size_t data_at = count_at + 4;
 	if (n < data_at)
 		return -1;
-	out->heap_index = (uint32_t)nt_le(p + heap_index_at, 4);
-	uint32_t count = (uint32_t)nt_le(p + count_at, 4);
+	out->heap_index = (uint32_t)gt_le(p + heap_index_at, 4);
+	uint32_t count = (uint32_t)gt_le(p + count_at, 4);
 	if (count > (n - data_at) / 80)
 		return -1;
-	out->n_generations = count < 5 ? count : 5;
+	out->n_generations = count < GT_DN_GENS ? count : GT_DN_GENS;
 	for (unsigned g = 0; g < out->n_generations; g++) {
 		const uint8_t *r = p + data_at + 80 * g;
 		/* SizeBefore, FreeListBefore, FreeObjBefore, SizeAfter, FreeListAfter, FreeObjAfter */
-		uint64_t size_before = nt_le(r, 8), free_before = nt_le(r + 8, 8) + nt_le(r + 16, 8);
-		uint64_t size_after = nt_le(r + 24, 8);
-		out->fragmented[g] = nt_le(r + 32, 8) + nt_le(r + 40, 8);
+		uint64_t size_before = gt_le(r, 8), free_before = gt_le(r + 8, 8) + gt_le(r + 16, 8);
+		uint64_t size_after = gt_le(r + 24, 8);
+		out->fragmented[g] = gt_le(r + 32, 8) + gt_le(r + 40, 8);
 		out->objects_before[g] = size_before > free_before ? size_before - free_before : 0;
 		out->objects_after[g] = size_after > out->fragmented[g] ? size_after - out->fragmented[g] : 0;
 	}
@@ -90,24 +91,24 @@ int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt
 
 int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 {
-	struct nt_cursor c = { p, n, 0, false };
+	struct gt_cursor c = gt_cursor_at(p, n);
 	char name[32];
-	nt_utf16z(&c, name, sizeof(name));
-	uint32_t size = nt_u32(&c);
-	if (c.bad || size > nt_left(&c))
+	gt_cursor_utf16z(&c, name, sizeof(name));
+	uint32_t size = gt_cursor_u32(&c);
+	if (c.bad || size > gt_cursor_left(&c))
 		return -1;
 	if (strcmp(name, "CommittedUsage") != 0)
 		return 1;
 	if (size < 42)
 		return -1;
-	const uint8_t *d = nt_take(&c, size);
+	const uint8_t *d = gt_cursor_take(&c, size);
 	if (!d)
 		return -1;
 	/* u16 version, then in use, in global decommit, in free, in global
 	 * free, bookkeeping: together what the GC has committed. */
 	uint64_t sum = 0;
 	for (int i = 0; i < 5; i++)
-		sum += nt_le(d + 2 + 8 * i, 8);
+		sum += gt_le(d + 2 + 8 * i, 8);
 	*committed = sum;
 	return 0;
 }
@@ -229,7 +230,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	switch (event_id) {
 	case GT_DN_EV_GC_START: {
 		struct gt_dn_gc_start s;
-		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth > 2)
+		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth >= GT_DN_COLLECTED)
 			return;
 		g->by_depth[s.depth]++;
 		g->gc_index = s.count;
@@ -241,10 +242,10 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	}
 	case GT_DN_EV_GC_END:
 		if (len >= 4)
-			gt_dn_frag_gc_end(&g->frag, thread_id, (uint32_t)nt_le(payload, 4));
+			gt_dn_frag_gc_end(&g->frag, thread_id, (uint32_t)gt_le(payload, 4));
 		/* A background GC ends with its own GCEnd at depth 2; ephemeral GCs
 		 * during it end earlier, so only the depth-2 end clears the flag. */
-		if (len >= 8 && nt_le(payload + 4, 4) == 2)
+		if (len >= 8 && gt_le(payload + 4, 4) == 2)
 			g->background_running = false;
 		break;
 	case GT_DN_EV_SUSPEND_EE_BEGIN: {

@@ -49,7 +49,7 @@ struct gt_dn_gc_start {
 };
 
 struct gt_dn_heap_stats {
-	uint64_t gen_size[5];    /* gen0, gen1, gen2, LOH, POH after the GC */
+	uint64_t gen_size[GT_DN_GENS];    /* gen0, gen1, gen2, LOH, POH after the GC */
 	bool has_poh;            /* version 2 appends POH */
 };
 
@@ -72,9 +72,9 @@ int gt_dn_parse_global_history(const uint8_t *p, size_t n, struct gt_dn_global_h
 struct gt_dn_per_heap {
 	uint32_t heap_index;
 	unsigned n_generations;
-	uint64_t fragmented[5];
+	uint64_t fragmented[GT_DN_GENS];
 	/* bytes of objects (size less free space) before and after this GC */
-	uint64_t objects_before[5], objects_after[5];
+	uint64_t objects_before[GT_DN_GENS], objects_after[GT_DN_GENS];
 };
 int gt_dn_parse_per_heap(const uint8_t *p, size_t n, int pointer_size, struct gt_dn_per_heap *out);
 /* A GCDynamicEvent named CommittedUsage: the sum of its five committed-byte
@@ -95,7 +95,7 @@ struct gt_dn_gc {
 	int64_t qpc_freq;
 
 	/* collections by condemned generation (GCs whose deepest generation was N) */
-	uint64_t by_depth[3];
+	uint64_t by_depth[GT_DN_COLLECTED];
 	uint64_t gc_index;            /* Count of the last GCStart */
 	uint32_t last_reason;
 	bool have_reason;

@@ -37,7 +37,7 @@ void gt_dn_frag_global(struct gt_dn_frag *f, uint64_t tid, int32_t heaps)
 	t->group = slot;
 }
 
-void gt_dn_frag_heap(struct gt_dn_frag *f, uint64_t tid, const uint64_t fragmented[5])
+void gt_dn_frag_heap(struct gt_dn_frag *f, uint64_t tid, const uint64_t fragmented[GT_DN_GENS])
 {
 	struct gt_dn_frag_thread *t = thread_of(f, tid);
 	if (t->group < 0)
@@ -45,7 +45,7 @@ void gt_dn_frag_heap(struct gt_dn_frag *f, uint64_t tid, const uint64_t fragment
 	struct gt_dn_frag_group *g = &f->groups[t->group];
 	if (g->records >= g->heaps)
 		return;
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < GT_DN_GENS; k++)
 		g->fragmented[k] += fragmented[k];
 	g->records++;
 }
@@ -63,7 +63,7 @@ void gt_dn_frag_gc_end(struct gt_dn_frag *f, uint64_t tid, uint32_t index)
 	t->pending_end = index;
 }
 
-bool gt_dn_frag_latest(const struct gt_dn_frag *f, uint64_t out[5])
+bool gt_dn_frag_latest(const struct gt_dn_frag *f, uint64_t out[GT_DN_GENS])
 {
 	const struct gt_dn_frag_group *best = NULL;
 	for (unsigned i = 0; i < GT_DN_FRAG_GROUPS; i++) {

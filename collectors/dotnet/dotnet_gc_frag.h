@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/sample.h"
+
 #define GT_DN_FRAG_GROUPS 32
 #define GT_DN_FRAG_THREADS 16
 
@@ -25,7 +27,7 @@ struct gt_dn_frag_group {
 	uint32_t index;          /* the GC's number, 0 while unknown */
 	int32_t heaps;           /* heaps the GC had (GCGlobalHeapHistory NumHeaps) */
 	int32_t records;
-	uint64_t fragmented[5];
+	uint64_t fragmented[GT_DN_GENS];
 };
 
 struct gt_dn_frag_thread {
@@ -43,11 +45,11 @@ struct gt_dn_frag {
 };
 
 void gt_dn_frag_global(struct gt_dn_frag *f, uint64_t tid, int32_t heaps);
-void gt_dn_frag_heap(struct gt_dn_frag *f, uint64_t tid, const uint64_t fragmented[5]);
+void gt_dn_frag_heap(struct gt_dn_frag *f, uint64_t tid, const uint64_t fragmented[GT_DN_GENS]);
 void gt_dn_frag_gc_end(struct gt_dn_frag *f, uint64_t tid, uint32_t index);
 
 /* The free space per generation (gen0, gen1, gen2, LOH, POH) after the
  * highest-numbered GC whose group is complete; false if there is none. */
-bool gt_dn_frag_latest(const struct gt_dn_frag *f, uint64_t out[5]);
+bool gt_dn_frag_latest(const struct gt_dn_frag *f, uint64_t out[GT_DN_GENS]);
 
 #endif

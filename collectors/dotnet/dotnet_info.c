@@ -6,7 +6,7 @@
 
 #include "collectors/host/cgroup.h"
 #include "collectors/dotnet/dotnet_config.h"
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 
 /* The memory limit of the target's cgroup, 0 when it has none. */
 static uint64_t container_limit(pid_t pid)

@@ -8,8 +8,9 @@
 
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "collectors/dotnet/dotnet_info.h"
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 #include "collectors/host/proc.h"
+#include "base/array.h"
 
 /* The pids named by sockets in our own /tmp, read once per listing: most
  * processes share it, and listing it once for every process in /proc was
@@ -35,14 +36,10 @@ static void dn_scan_tmp(struct dn_tmp_pids *t)
 		int pid;
 		if (sscanf(e->d_name, "dotnet-diagnostic-%d-", &pid) != 1 || pid <= 0)
 			continue;
-		if (t->count == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 32;
-			pid_t *p = realloc(t->pids, cap * sizeof(*p));
-			if (!p)
-				break;
-			t->pids = p;
-			t->cap = cap;
-		}
+		pid_t *p = gt_array_grow(t->pids, &t->cap, t->count + 1, sizeof(*p), 32);
+		if (!p)
+			break;
+		t->pids = p;
 		t->pids[t->count++] = (pid_t)pid;
 	}
 	closedir(d);

@@ -64,19 +64,23 @@ static struct pids_fetch *select_one(struct pids_info *pids, pid_t pid)
 	return procps_pids_select(pids, &id, 1, PIDS_SELECT_PID);
 }
 
-struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
+static int check_target(pid_t pid, struct gt_error *err)
 {
 	if (gt_proc_check_mounted(err) != 0)
+		return -1;
+	if (pid <= 0 || !gt_proc_exists(pid))
+		return gt_fail(err, GT_EXIT_NO_PROCESS,
+			       "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
+	return 0;
+}
+
+struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
+{
+	if (check_target(pid, err) != 0)
 		return NULL;
-	if (pid <= 0 || !gt_proc_exists(pid)) {
-		gt_fail(err, GT_EXIT_NO_PROCESS, "there is no process %d; run gctop --list to see the processes gctop can watch", (int)pid);
+	struct gt_proc *p = gt_calloc(sizeof(*p), err);
+	if (!p)
 		return NULL;
-	}
-	struct gt_proc *p = calloc(1, sizeof(*p));
-	if (!p) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-		return NULL;
-	}
 	p->pid = pid;
 	enum pids_item items[SLOT_COUNT] = {
 		[SLOT_STATE] = PIDS_STATE,
@@ -356,4 +360,19 @@ int gt_proc_same_mount_ns(pid_t pid)
 	if (stat("/proc/self/ns/mnt", &ours) != 0 || stat(path, &theirs) != 0)
 		return -1;
 	return (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino) ? 1 : 0;
+}
+
+int gt_proc_maps_file(pid_t pid, const char *part)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	char line[4096];
+	int found = 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, part) != NULL;
+	fclose(f);
+	return found;
 }

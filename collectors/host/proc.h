@@ -13,7 +13,8 @@ struct gt_proc;
 /* Checks that /proc is usable (before any libproc2 call, which would _exit). */
 int gt_proc_check_mounted(struct gt_error *err);
 
-/* GT_EXIT_NO_PROCESS when pid does not exist. */
+/* Checks first what must hold before anything about pid is read: /proc is
+ * usable, and pid names a process (else GT_EXIT_NO_PROCESS). */
 struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err);
 
 /* Fills rss/anon/file/swap, cpu ticks and hz, threads. Returns 0, or 1 when
@@ -26,7 +27,10 @@ void gt_proc_fill_info(pid_t pid, struct gt_target_info *info);
 void gt_proc_close(struct gt_proc *p);
 
 /* Cheap helpers shared by collectors (plain /proc reads). */
-int gt_proc_exists(pid_t pid);                          /* 1 yes, 0 no */
+int gt_proc_exists(pid_t pid);
+/* 1 when pid maps a file whose path holds `part` ("/libjvm.so"), 0 when
+ * not, -1 when its maps are closed to us. */
+int gt_proc_maps_file(pid_t pid, const char *part);                          /* 1 yes, 0 no */
 int gt_proc_nspid(pid_t pid, pid_t *nspid);             /* innermost NSpid; 0 ok, -1 error */
 int gt_proc_euid(pid_t pid, uid_t *uid);                /* effective uid (status "Uid:"); 0 ok, -1 error */
 int gt_proc_parse_nspid(const char *status_text, pid_t *nspid); /* the same, from a status file's text */

@@ -65,14 +65,6 @@ struct gt_backend {
 #define HOTSPOT_POLL_IDLE_NS 1000000000ull
 #define HOTSPOT_RECENT_GC_NS 3000000000ull
 
-/* 0, or -1 with err set when the user asked to quit meanwhile. */
-static int hotspot_sleep_ms(unsigned ms, struct gt_error *err)
-{
-	if (gt_wait_sleep(gt_wait_deadline_in_ms(ms)) == GT_WAIT_QUIT)
-		return gt_wait_interrupted(err);
-	return 0;
-}
-
 /* Finds pid's file, waiting a little for a JVM that has only just started.
  * Returns 0 with path, or -1 with err. */
 static int hotspot_locate(pid_t pid, char *path, size_t path_len, struct gt_error *err)
@@ -81,16 +73,19 @@ static int hotspot_locate(pid_t pid, char *path, size_t path_len, struct gt_erro
 	bool young = gt_proc_start_time_ms(pid, &start_ms) == 0 &&
 		     (uint64_t)gt_wall_ms() < start_ms + HOTSPOT_YOUNG_PROCESS_MS;
 	const char *flag = hotspot_find_disabled_flag(pid);
-	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
+	struct gt_retry retry;
+	gt_retry_start(&retry, young && !flag ? HOTSPOT_WAIT_MS : 0, HOTSPOT_WAIT_STEP_MS);
+	for (;;) {
 		int rc = hotspot_find_perfdata(pid, path, path_len, err);
 		if (rc < 0)
 			return -1;
 		if (rc == 1)
 			return 0;
-		if (flag || !young || waited >= HOTSPOT_WAIT_MS)
-			break;
-		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
+		int again = gt_retry_again(&retry, err);
+		if (again < 0)
 			return -1;
+		if (again == 0)
+			break;
 	}
 	if (flag)
 		return gt_fail(err, GT_EXIT_NO_DATA,
@@ -148,21 +143,24 @@ static bool hotspot_vm_created(const struct hsperf *p)
  * the VM, taking a fresh copy of the file each time. */
 static int hotspot_wait_accessible(struct gt_backend *c, struct gt_error *err)
 {
-	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
+	struct gt_retry retry;
+	gt_retry_start(&retry, HOTSPOT_WAIT_MS, HOTSPOT_WAIT_STEP_MS);
+	for (;;) {
 		if (hsperf_map_update(&c->map, err) != 0)
 			return -1;
 		if (hsperf_refresh(&c->perf) < 0)
 			return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);
 		if (hsperf_accessible(&c->perf) && hotspot_vm_created(&c->perf))
 			return 0;
-		if (waited >= HOTSPOT_WAIT_MS)
+		if (!hotspot_find_alive(c->pid))
+			return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) exited while starting", (int)c->pid);
+		int again = gt_retry_again(&retry, err);
+		if (again < 0)
+			return -1;
+		if (again == 0)
 			return gt_fail(err, GT_EXIT_TIMEOUT,
 				       "the JVM (process %d) did not finish starting within %d s; try again once it runs",
 				       (int)c->pid, HOTSPOT_WAIT_MS / 1000);
-		if (!hotspot_find_alive(c->pid))
-			return gt_fail(err, GT_EXIT_TARGET_EXITED, "the JVM (process %d) exited while starting", (int)c->pid);
-		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
-			return -1;
 	}
 }
 
@@ -360,27 +358,26 @@ static int hotspot_open_fresh_file(struct gt_backend *c, pid_t pid, uid_t owner,
 	/* A JVM started with -XX:-UsePerfData never writes a file of its own. */
 	bool young = gt_proc_start_time_ms(pid, &start_ms) == 0 &&
 		     (uint64_t)gt_wall_ms() < start_ms + HOTSPOT_YOUNG_PROCESS_MS && !hotspot_find_disabled_flag(pid);
-	for (unsigned waited = 0;; waited += HOTSPOT_WAIT_STEP_MS) {
+	struct gt_retry retry;
+	gt_retry_start(&retry, young ? HOTSPOT_WAIT_MS : 0, HOTSPOT_WAIT_STEP_MS);
+	for (;;) {
 		bool stale;
 		if (hotspot_open_file(c, pid, owner, &stale, err) == 0)
 			return 0;
-		if (!stale || !young || waited >= HOTSPOT_WAIT_MS || !hotspot_find_alive(pid))
+		/* the deadline passed: err still says the file is stale */
+		if (!stale || !hotspot_find_alive(pid) || gt_retry_again(&retry, err) <= 0)
 			return -1;
 		hsperf_free(&c->perf);
 		hsperf_map_close(&c->map);
 		memset(&c->counters, 0, sizeof(c->counters));
-		if (hotspot_sleep_ms(HOTSPOT_WAIT_STEP_MS, err) != 0)
-			return -1;
 	}
 }
 
 static struct gt_backend *hotspot_open(pid_t pid, struct gt_target_info *info, struct gt_error *err)
 {
-	struct gt_backend *c = calloc(1, sizeof(*c));
-	if (!c) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_backend *c = gt_calloc(sizeof(*c), err);
+	if (!c)
 		return NULL;
-	}
 	c->pid = pid;
 	uid_t owner;
 	if (gt_proc_euid(pid, &owner) != 0) {

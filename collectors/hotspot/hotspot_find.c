@@ -44,17 +44,7 @@ static bool hotspot_basename_is_java(const char *path)
  * closed to us. */
 static int hotspot_maps_libjvm(pid_t pid)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	char line[4096];
-	int found = 0;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "/libjvm.so") != NULL;
-	fclose(f);
-	return found;
+	return gt_proc_maps_file(pid, "/libjvm.so");
 }
 
 /* True for a process started less than HOTSPOT_FIND_YOUNG_MS ago whose
@@ -78,13 +68,10 @@ bool hotspot_find_is_java(pid_t pid)
 	 * libjvm.so. The name only makes gctop wait a little for a launcher
 	 * that has just started to load it. */
 	int maps = hotspot_maps_libjvm(pid);
-	for (unsigned waited = 0; maps == 0 && waited < HOTSPOT_FIND_LIBJVM_WAIT_MS && hotspot_young_launcher(pid);
-	     waited += HOTSPOT_FIND_STEP_MS) {
-		/* Ends early on quit or a cancelled open (session/job.h). */
-		if (gt_wait_sleep(gt_wait_deadline_in_ms(HOTSPOT_FIND_STEP_MS)) == GT_WAIT_QUIT)
-			break;
+	struct gt_retry retry;
+	gt_retry_start(&retry, HOTSPOT_FIND_LIBJVM_WAIT_MS, HOTSPOT_FIND_STEP_MS);
+	while (maps == 0 && hotspot_young_launcher(pid) && gt_retry_wait(&retry) == GT_WAIT_READY)
 		maps = hotspot_maps_libjvm(pid);
-	}
 	if (maps >= 0)
 		return maps == 1;
 	/* Another user's process, and we are not root: its maps are closed to

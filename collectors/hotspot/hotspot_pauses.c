@@ -9,6 +9,9 @@ void hotspot_pause_log_add(struct hotspot_pause_log *l, uint64_t ns)
 	l->count++;
 }
 
+_Static_assert(sizeof(((struct hotspot_pause_log *)0)->ns) == sizeof(((struct gt_sample *)0)->pause_log.ns),
+	       "the collector's pause log is copied whole into the sample's");
+
 void hotspot_pause_log_fill(const struct hotspot_pause_log *l, struct gt_sample *out)
 {
 	out->pause_log.valid = true;

@@ -21,9 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct gt_diag_process_info pi;
 	for (int version = 1; version <= 3; version++)
 		gt_diag_parse_process_info(payload, len, version, &pi);
-	struct gt_diag_reader r = { payload, len, 0, false };
-	gt_diag_get_u32(&r);
-	gt_diag_get_u64(&r);
+	struct gt_cursor r = gt_cursor_at(payload, len);
+	gt_cursor_u32(&r);
+	gt_cursor_u64(&r);
 	char s[8];
 	gt_diag_get_string(&r, s, sizeof(s));
 	gt_diag_runtime_major(pi.runtime_version);

@@ -14,7 +14,9 @@
 #
 # A file may include from its own layer and the layers below it; views and
 # tui reach collectors only through the session. Inside collectors, the
-# runtimes do not include each other, and host/ includes no runtime. The
+# runtimes do not include each other, host/ includes no runtime, and the
+# .NET sources (dotnet/ipc, dotnet/nettrace, dotnet/proc) do not include the
+# .NET backend or its decoders above them (dotnet/*.h). The
 # in-process agent includes only itself, segment/ and base/.
 #
 # Prints one FAIL line per include that goes the wrong way, naming it.
@@ -50,6 +52,11 @@ wrong() {
 	collectors/host/*:collectors/hotspot/* | collectors/host/*:collectors/dotnet/* | \
 	collectors/host/*:collectors/target.h | collectors/host/*:collectors/backend.h)
 		echo "host figures include a runtime" ;;
+	collectors/dotnet/*/*:collectors/dotnet/*)
+		case "${h#collectors/dotnet/}" in
+		*/*) ;;
+		*) echo "a .NET source includes the .NET backend above it" ;;
+		esac ;;
 	esac
 }
 
@@ -74,5 +81,9 @@ check "$seen includes read" [ "$seen" -gt 100 ]
 check "every include goes down ($bad go the wrong way)" [ "$bad" -eq 0 ]
 # The rule itself refuses what it must (so a broken rule cannot pass silently).
 check "the rule refuses views including tui" [ -n "$(wrong views/pane_help.c tui/keys.h)" ]
-check "the rule refuses hotspot including dotnet" [ -n "$(wrong collectors/hotspot/hotspot.c collectors/dotnet/dotnet_proc.h)" ]
+check "the rule refuses hotspot including dotnet" [ -n "$(wrong collectors/hotspot/hotspot.c collectors/dotnet/proc/dotnet_proc.h)" ]
+check "the rule refuses a .NET source including the backend" \
+	[ -n "$(wrong collectors/dotnet/ipc/diag_ipc_discover.c collectors/dotnet/dotnet_info.h)" ]
+check "the rule allows the backend including a .NET source" \
+	[ -z "$(wrong collectors/dotnet/dotnet.c collectors/dotnet/proc/dotnet_proc.h)" ]
 check "the rule allows tui including views" [ -z "$(wrong tui/loop.c views/pane.h)" ]

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "collectors/dotnet/ipc/diag_ipc.h"
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 #include "base/utf16.h"
 #include "collectors/host/proc.h"
 #include "tests/unit/check.h"

@@ -10,72 +10,52 @@
 #include "collectors/dotnet/ipc/diag_ipc_wire.h"
 #include "collectors/dotnet/dotnet_alloc.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
+#include "tests/unit/bytes.h"
 #include "tests/unit/check.h"
 
-struct buf {
-	uint8_t d[4096];
-	size_t n;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-static void u8(struct buf *b, uint8_t v) { put(b, &v, 1); }
-static void u16(struct buf *b, uint16_t v) { u8(b, (uint8_t)v); u8(b, (uint8_t)(v >> 8)); }
-static void u32(struct buf *b, uint32_t v) { u16(b, (uint16_t)v); u16(b, (uint16_t)(v >> 16)); }
-static void u64(struct buf *b, uint64_t v) { u32(b, (uint32_t)v); u32(b, (uint32_t)(v >> 32)); }
-static void utf16z(struct buf *b, const char *s)
-{
-	for (; *s; s++)
-		u16(b, (uint8_t)*s);
-	u16(b, 0);
-}
-
 /* AllocationSampled as .NET 10.0.12 writes it (64-bit). */
-static void sampled(struct buf *b, uint32_t kind, const char *type, uint64_t size, bool heap_index)
+static void sampled(struct bytes *b, uint32_t kind, const char *type, uint64_t size, bool heap_index)
 {
 	b->n = 0;
-	u32(b, kind);
-	u16(b, 7);                      /* ClrInstanceID */
-	u64(b, 0x7f0012345678ull);      /* TypeID */
-	utf16z(b, type);
+	bytes_u32(b, kind);
+	bytes_u16(b, 7);                      /* ClrInstanceID */
+	bytes_u64(b, 0x7f0012345678ull);      /* TypeID */
+	bytes_utf16z(b, type);
 	if (heap_index)
-		u32(b, 3);
-	u64(b, 0x7e0000001000ull);      /* Address */
-	u64(b, size);
-	u64(b, 17);                     /* SampledByteOffset */
+		bytes_u32(b, 3);
+	bytes_u64(b, 0x7e0000001000ull);      /* Address */
+	bytes_u64(b, size);
+	bytes_u64(b, 17);                     /* SampledByteOffset */
 }
 
-static void tick(struct buf *b, uint32_t kind, uint64_t amount, const char *type, uint64_t size)
+static void tick(struct bytes *b, uint32_t kind, uint64_t amount, const char *type, uint64_t size)
 {
 	b->n = 0;
-	u32(b, (uint32_t)amount);
-	u32(b, kind);
-	u16(b, 7);
-	u64(b, amount);
-	u64(b, 0x7f0012345678ull);
-	utf16z(b, type);
-	u32(b, 0);                      /* HeapIndex */
-	u64(b, 0x7e0000001000ull);
-	u64(b, size);
+	bytes_u32(b, (uint32_t)amount);
+	bytes_u32(b, kind);
+	bytes_u16(b, 7);
+	bytes_u64(b, amount);
+	bytes_u64(b, 0x7f0012345678ull);
+	bytes_utf16z(b, type);
+	bytes_u32(b, 0);                      /* HeapIndex */
+	bytes_u64(b, 0x7e0000001000ull);
+	bytes_u64(b, size);
 }
 
-static void method(struct buf *b, uint64_t start, uint32_t size, const char *ns, const char *name)
+static void method(struct bytes *b, uint64_t start, uint32_t size, const char *ns, const char *name)
 {
 	b->n = 0;
-	u64(b, 0x1111);                 /* MethodID */
-	u64(b, 0x2222);                 /* ModuleID */
-	u64(b, start);
-	u32(b, size);
-	u32(b, 0x06000001);             /* token */
-	u32(b, 0x8);                    /* flags: jitted */
-	utf16z(b, ns);
-	utf16z(b, name);
-	utf16z(b, "void  ()");
-	u16(b, 7);
-	u64(b, 0);                      /* ReJITID (V2) */
+	bytes_u64(b, 0x1111);                 /* MethodID */
+	bytes_u64(b, 0x2222);                 /* ModuleID */
+	bytes_u64(b, start);
+	bytes_u32(b, size);
+	bytes_u32(b, 0x06000001);             /* token */
+	bytes_u32(b, 0x8);                    /* flags: jitted */
+	bytes_utf16z(b, ns);
+	bytes_utf16z(b, name);
+	bytes_utf16z(b, "void  ()");
+	bytes_u16(b, 7);
+	bytes_u64(b, 0);                      /* ReJITID (V2) */
 }
 
 static void test_weight(void)
@@ -92,7 +72,7 @@ static void test_weight(void)
 
 static void test_allocation_sampled(void)
 {
-	struct buf b;
+	struct bytes b;
 	struct gt_dn_alloc_event e;
 	sampled(&b, 1, "System.Byte[]", 307200, false);
 	CHECK(gt_dn_parse_allocation_sampled(b.d, b.n, 8, &e) == 0);
@@ -119,7 +99,7 @@ static void test_allocation_sampled(void)
 
 static void test_allocation_tick(void)
 {
-	struct buf b;
+	struct bytes b;
 	struct gt_dn_alloc_event e;
 	tick(&b, 1, 110000, "System.Char[]", 90000);
 	CHECK(gt_dn_parse_allocation_tick(b.d, b.n, 8, &e) == 0);
@@ -135,7 +115,7 @@ static void test_allocation_tick(void)
 
 static void test_method_payload_and_map(void)
 {
-	struct buf b;
+	struct bytes b;
 	struct gt_dn_method m;
 	method(&b, 0x7000, 0x100, "Shop.Cart", "Add");
 	CHECK(gt_dn_parse_method_verbose(b.d, b.n, &m) == 0);
@@ -169,7 +149,7 @@ static struct gt_dn_alloc *sampler_with_methods(const char *packages)
 {
 	struct gt_error err = { 0 };
 	struct gt_dn_alloc *a = gt_dn_alloc_new(true, packages, &err);
-	struct buf b;
+	struct bytes b;
 	method(&b, 0x1000, 0x100, "System.String", "Ctor");
 	gt_dn_alloc_method(a, b.d, b.n);
 	method(&b, 0x2000, 0x100, "Microsoft.Extensions.Logging.Logger", "Log");
@@ -235,7 +215,7 @@ static void test_aggregation_and_snapshot(void)
 	gt_dn_alloc_stack(a, 1, raw, 24);
 	stack_of(raw, s2, 1);
 	gt_dn_alloc_stack(a, 2, raw, 8);
-	struct buf b;
+	struct bytes b;
 	sampled(&b, 0, "System.String", 24, false);
 	for (int i = 0; i < 3; i++)
 		gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 1, b.d, b.n);
@@ -288,7 +268,7 @@ static void test_tick_sampler_is_biased(void)
 {
 	struct gt_error err = { 0 };
 	struct gt_dn_alloc *a = gt_dn_alloc_new(false, NULL, &err);
-	struct buf b;
+	struct bytes b;
 	tick(&b, 0, 102000, "System.Text.StringBuilder", 48);
 	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_TICK, 0, b.d, b.n);
 	sampled(&b, 0, "System.String", 24, false);
@@ -309,7 +289,7 @@ static void test_huge_amounts_saturate(void)
 {
 	struct gt_error err = { 0 };
 	struct gt_dn_alloc *a = gt_dn_alloc_new(false, NULL, &err);
-	struct buf b;
+	struct bytes b;
 	for (int i = 0; i < 3; i++) {
 		tick(&b, 0, UINT64_MAX, "System.Byte[]", 24);
 		gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_TICK, 0, b.d, b.n);
@@ -324,28 +304,6 @@ static void test_huge_amounts_saturate(void)
 }
 
 /* ---- stack blocks through the parser ---- */
-
-static void type_header(struct buf *b, const char *name)
-{
-	u8(b, 5);
-	u8(b, 5);
-	u8(b, 1);
-	u32(b, 2);
-	u32(b, 2);
-	u32(b, (uint32_t)strlen(name));
-	put(b, name, strlen(name));
-	u8(b, 6);
-}
-
-static void nt_block(struct buf *b, const char *name, const struct buf *c)
-{
-	type_header(b, name);
-	u32(b, (uint32_t)c->n);
-	while (b->n & 3)
-		u8(b, 0);
-	put(b, c->d, c->n);
-	u8(b, 6);
-}
 
 struct seen {
 	uint32_t ids[8];
@@ -374,35 +332,31 @@ static void on_sp(void *ctx)
 
 static void test_stack_blocks(void)
 {
-	static struct buf st, c, sp;
+	static struct bytes st, c, sp;
 	st.n = c.n = sp.n = 0;
-	put(&st, "Nettrace", 8);
-	u32(&st, 20);
-	put(&st, "!FastSerialization.1", 20);
-	type_header(&st, "Trace");
-	st.d[st.n - 18] = 4;   /* the Trace object is of version 4 */
-	st.d[st.n - 14] = 4;
+	bytes_nettrace_header(&st);
+	bytes_type_header(&st, "Trace", 4);
 	for (int i = 0; i < 8; i++)
-		u16(&st, 1);
-	u64(&st, 0);
-	u64(&st, 1000000000);
-	u32(&st, 8);
-	u32(&st, 1);
-	u32(&st, 1);
-	u32(&st, 0);
-	u8(&st, 6);
+		bytes_u16(&st, 1);
+	bytes_u64(&st, 0);
+	bytes_u64(&st, 1000000000);
+	bytes_u32(&st, 8);
+	bytes_u32(&st, 1);
+	bytes_u32(&st, 1);
+	bytes_u32(&st, 0);
+	bytes_u8(&st, 6);
 	/* two stacks: ids 1 and 2, of 2 and 0 frames */
-	u32(&c, 1);
-	u32(&c, 2);
-	u32(&c, 16);
-	u64(&c, 0x7f0000001234ull);
-	u64(&c, 0x7f0000005678ull);
-	u32(&c, 0);
-	nt_block(&st, "StackBlock", &c);
-	u64(&sp, 0);
-	u32(&sp, 0);
-	nt_block(&st, "SPBlock", &sp);
-	u8(&st, 1);
+	bytes_u32(&c, 1);
+	bytes_u32(&c, 2);
+	bytes_u32(&c, 16);
+	bytes_u64(&c, 0x7f0000001234ull);
+	bytes_u64(&c, 0x7f0000005678ull);
+	bytes_u32(&c, 0);
+	bytes_block(&st, "StackBlock", &c);
+	bytes_u64(&sp, 0);
+	bytes_u32(&sp, 0);
+	bytes_block(&st, "SPBlock", &sp);
+	bytes_u8(&st, 1);
 
 	struct seen s = { 0 };
 	struct gt_nettrace_callbacks cb = { &s, NULL, NULL };

@@ -238,15 +238,34 @@ static void test_crafted_valid(void)
 	hsperf_free(&p);
 }
 
+/* Checks that an open or parse failed with code and a sentence; true when
+ * it succeeded instead (the caller frees what it opened). */
+static bool expect_failure(int rc, const struct gt_error *err, enum gt_exit code, const char *what)
+{
+	if (rc != -1 || err->code != code || err->msg[0] == '\0')
+		check_fail(__FILE__, __LINE__, "%s: rc %d code %d \"%s\"", what, rc, (int)err->code, err->msg);
+	return rc == 0;
+}
+
 static void expect_bad(struct craft *c, size_t size, const char *what)
 {
 	struct hsperf p;
 	struct gt_error err = { 0 };
-	int rc = craft_parse(c, size, &p, &err);
-	if (rc != -1 || err.code != GT_EXIT_BAD_DATA || err.msg[0] == '\0')
-		check_fail(__FILE__, __LINE__, "%s: rc %d code %d \"%s\"", what, rc, (int)err.code, err.msg);
-	if (rc == 0)
+	if (expect_failure(craft_parse(c, size, &p, &err), &err, GT_EXIT_BAD_DATA, what))
 		hsperf_free(&p);
+}
+
+/* A fresh file with `width` bytes (4, or 1) of its prologue at `at` set to
+ * value: refused. */
+static void expect_bad_prologue(uint32_t at, unsigned width, uint32_t value, const char *what)
+{
+	struct craft c;
+	craft_init(&c);
+	if (width == 4)
+		put32(c.buf + at, value);
+	else
+		c.buf[at] = (uint8_t)value;
+	expect_bad(&c, sizeof(c.buf), what);
 }
 
 static void test_crafted_bad_prologue(void)
@@ -258,24 +277,12 @@ static void test_crafted_bad_prologue(void)
 	expect_bad(&c, 0, "empty");
 	c.buf[0] = 0xC0;
 	expect_bad(&c, sizeof(c.buf), "wrong magic");
-	craft_init(&c);
-	c.buf[4] = 0;
-	expect_bad(&c, sizeof(c.buf), "big-endian flag");
-	craft_init(&c);
-	c.buf[4] = 7;
-	expect_bad(&c, sizeof(c.buf), "invalid byte order");
-	craft_init(&c);
-	c.buf[5] = 1;
-	expect_bad(&c, sizeof(c.buf), "version 1");
-	craft_init(&c);
-	c.buf[5] = 3;
-	expect_bad(&c, sizeof(c.buf), "version 3");
-	craft_init(&c);
-	put32(c.buf + 24, 8192);
-	expect_bad(&c, sizeof(c.buf), "entry offset past the end");
-	craft_init(&c);
-	put32(c.buf + 24, 36);
-	expect_bad(&c, sizeof(c.buf), "misaligned entry offset");
+	expect_bad_prologue(4, 1, 0, "big-endian flag");
+	expect_bad_prologue(4, 1, 7, "invalid byte order");
+	expect_bad_prologue(5, 1, 1, "version 1");
+	expect_bad_prologue(5, 1, 3, "version 3");
+	expect_bad_prologue(24, 4, 8192, "entry offset past the end");
+	expect_bad_prologue(24, 4, 36, "misaligned entry offset");
 }
 
 /* A broken entry: the parser keeps what precedes it and nothing after. */
@@ -293,76 +300,54 @@ static void expect_stops_after(struct craft *c, size_t keep, const char *what)
 	hsperf_free(&p);
 }
 
+/* One field of the entry after a good one set to a value the parser must
+ * refuse: `width` bytes (4, or 1) at `at` from the entry's start. */
+struct bad_field {
+	const char *what, *name;
+	uint32_t at;
+	unsigned width;
+	uint32_t value;
+};
+
+static const struct bad_field bad_fields[] = {
+	{ "entry_length past the end", "bad", 0, 4, 4000 },
+	{ "entry_length overflow", "bad", 0, 4, 0xFFFFFFF8u },
+	{ "entry_length not a multiple of 4", "bad", 0, 4, 34 },
+	{ "name_offset not 20", "bad", 4, 4, 24 },
+	{ "data_offset past the entry", "bad", 16, 4, 200 },
+	{ "data_offset at the name", "bad", 16, 4, 20 },
+	{ "misaligned long data", "bad", 16, 4, 28 },
+	{ "empty name", "empty", 20, 1, 0 },
+	{ "units out of range", "units", 14, 1, 7 },
+	{ "variability out of range", "variability", 15, 1, 0 },
+};
+
+static void expect_bad_field(const struct bad_field *b)
+{
+	struct craft c;
+	craft_init(&c);
+	craft_long(&c, "good", 1);
+	uint32_t off = craft_long(&c, b->name, 2);
+	if (b->width == 4)
+		put32(c.buf + off + b->at, b->value);
+	else
+		c.buf[off + b->at] = (uint8_t)b->value;
+	expect_stops_after(&c, 1, b->what);
+}
+
 static void test_crafted_bad_entries(void)
 {
 	struct craft c;
 	uint32_t off;
 
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "bad", 2);
-	put32(c.buf + off, 4000);
-	expect_stops_after(&c, 1, "entry_length past the end");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "bad", 2);
-	put32(c.buf + off, 0xFFFFFFF8u);
-	expect_stops_after(&c, 1, "entry_length overflow");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "bad", 2);
-	put32(c.buf + off, 34);
-	expect_stops_after(&c, 1, "entry_length not a multiple of 4");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "bad", 2);
-	put32(c.buf + off + 4, 24);
-	expect_stops_after(&c, 1, "name_offset not 20");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "bad", 2);
-	put32(c.buf + off + 16, 200);
-	expect_stops_after(&c, 1, "data_offset past the entry");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "bad", 2);
-	put32(c.buf + off + 16, 20);
-	expect_stops_after(&c, 1, "data_offset at the name");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "bad", 2);
-	put32(c.buf + off + 16, 28);
-	expect_stops_after(&c, 1, "misaligned long data");
+	for (size_t i = 0; i < sizeof(bad_fields) / sizeof(bad_fields[0]); i++)
+		expect_bad_field(&bad_fields[i]);
 
 	craft_init(&c);
 	craft_long(&c, "good", 1);
 	off = craft_long(&c, "unterminated", 2);
 	memset(c.buf + off + 20, 'x', 20); /* name fills everything up to data_offset */
 	expect_stops_after(&c, 1, "name without NUL");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "empty", 2);
-	c.buf[off + 20] = '\0';
-	expect_stops_after(&c, 1, "empty name");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "units", 2);
-	c.buf[off + 14] = 7;
-	expect_stops_after(&c, 1, "units out of range");
-
-	craft_init(&c);
-	craft_long(&c, "good", 1);
-	off = craft_long(&c, "variability", 2);
-	c.buf[off + 15] = 0;
-	expect_stops_after(&c, 1, "variability out of range");
 
 	craft_init(&c);
 	craft_long(&c, "good", 1);
@@ -480,10 +465,7 @@ static void expect_map_error(const char *path, uid_t uid, enum gt_exit code, con
 {
 	struct hsperf_map m;
 	struct gt_error err = { 0 };
-	int rc = hsperf_map_open(path, uid, &m, &err);
-	if (rc != -1 || err.code != code || err.msg[0] == '\0')
-		check_fail(__FILE__, __LINE__, "%s: rc %d code %d \"%s\"", what, rc, (int)err.code, err.msg);
-	if (rc == 0)
+	if (expect_failure(hsperf_map_open(path, uid, &m, &err), &err, code, what))
 		hsperf_map_close(&m);
 }
 

@@ -5,175 +5,116 @@
 #include <string.h>
 
 #include "collectors/dotnet/nettrace/nettrace.h"
+#include "tests/unit/bytes.h"
 #include "tests/unit/check.h"
 
 /* ---- a small stream writer ---- */
 
-struct buf {
-	uint8_t d[1 << 16];
-	size_t n;
-};
 
-static void put(struct buf *b, const void *p, size_t n)
+static void trace_object(struct bytes *b)
 {
-	memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-static void u8(struct buf *b, uint8_t v) { put(b, &v, 1); }
-static void u16(struct buf *b, uint16_t v) { u8(b, (uint8_t)v); u8(b, (uint8_t)(v >> 8)); }
-static void u32(struct buf *b, uint32_t v) { u16(b, (uint16_t)v); u16(b, (uint16_t)(v >> 16)); }
-static void u64(struct buf *b, uint64_t v) { u32(b, (uint32_t)v); u32(b, (uint32_t)(v >> 32)); }
-
-static void varuint(struct buf *b, uint64_t v)
-{
-	do {
-		uint8_t byte = v & 0x7F;
-		v >>= 7;
-		u8(b, byte | (v ? 0x80 : 0));
-	} while (v);
-}
-
-static void utf16z(struct buf *b, const char *s)
-{
-	for (; *s; s++)
-		u16(b, (uint8_t)*s);
-	u16(b, 0);
-}
-
-static void stream_header(struct buf *b)
-{
-	put(b, "Nettrace", 8);
-	u32(b, 20);
-	put(b, "!FastSerialization.1", 20);
-}
-
-static void type_header(struct buf *b, const char *name, int version)
-{
-	u8(b, 5);
-	u8(b, 5);
-	u8(b, 1);
-	u32(b, (uint32_t)version);
-	u32(b, (uint32_t)version);
-	u32(b, (uint32_t)strlen(name));
-	put(b, name, strlen(name));
-	u8(b, 6);
-}
-
-static void trace_object(struct buf *b)
-{
-	type_header(b, "Trace", 4);
+	bytes_type_header(b, "Trace", 4);
 	for (int i = 0; i < 8; i++)
-		u16(b, (uint16_t)(i == 0 ? 2026 : 1));
-	u64(b, 1000);        /* sync QPC */
-	u64(b, 1000000000);  /* QPC frequency */
-	u32(b, 8);
-	u32(b, 4242);
-	u32(b, 2);
-	u32(b, 1000000);
-	u8(b, 6);
+		bytes_u16(b, (uint16_t)(i == 0 ? 2026 : 1));
+	bytes_u64(b, 1000);        /* sync QPC */
+	bytes_u64(b, 1000000000);  /* QPC frequency */
+	bytes_u32(b, 8);
+	bytes_u32(b, 4242);
+	bytes_u32(b, 2);
+	bytes_u32(b, 1000000);
+	bytes_u8(b, 6);
 }
 
-static void block(struct buf *b, const char *name, const struct buf *content)
+static void block_header(struct bytes *c)
 {
-	type_header(b, name, 2);
-	u32(b, (uint32_t)content->n);
-	while (b->n & 3)
-		u8(b, 0);
-	put(b, content->d, content->n);
-	u8(b, 6);
-}
-
-static void block_header(struct buf *c)
-{
-	u16(c, 20);
-	u16(c, 1);
-	u64(c, 0);
-	u64(c, 0);
+	bytes_u16(c, 20);
+	bytes_u16(c, 1);
+	bytes_u64(c, 0);
+	bytes_u64(c, 0);
 }
 
 /* A metadata record with one Int32 and one String field. */
-static void meta_record(struct buf *p, uint32_t id, const char *provider, uint32_t event_id, const char *name)
+static void meta_record(struct bytes *p, uint32_t id, const char *provider, uint32_t event_id, const char *name)
 {
-	u32(p, id);
-	utf16z(p, provider);
-	u32(p, event_id);
-	utf16z(p, name);
-	u64(p, 1);
-	u32(p, 1);
-	u32(p, 4);
-	u32(p, 2);
-	u32(p, 9);
-	utf16z(p, "Number");
-	u32(p, 18);
-	utf16z(p, "Text");
+	bytes_u32(p, id);
+	bytes_utf16z(p, provider);
+	bytes_u32(p, event_id);
+	bytes_utf16z(p, name);
+	bytes_u64(p, 1);
+	bytes_u32(p, 1);
+	bytes_u32(p, 4);
+	bytes_u32(p, 2);
+	bytes_u32(p, 9);
+	bytes_utf16z(p, "Number");
+	bytes_u32(p, 18);
+	bytes_utf16z(p, "Text");
 }
 
 /* The writer stores each sequence number as its distance to the previous
  * event's (of any thread) minus one, modulo 2^32. */
 static uint32_t prev_seq;
 
-static void event(struct buf *c, uint32_t meta_id, uint32_t seq, uint64_t tid, uint64_t ts_delta,
-		  const struct buf *payload)
+static void event(struct bytes *c, uint32_t meta_id, uint32_t seq, uint64_t tid, uint64_t ts_delta,
+		  const struct bytes *payload)
 {
-	u8(c, 0x01 | 0x02 | 0x04 | 0x80);
-	varuint(c, meta_id);
-	varuint(c, (uint32_t)(seq - prev_seq - 1));
+	bytes_u8(c, 0x01 | 0x02 | 0x04 | 0x80);
+	bytes_varuint(c, meta_id);
+	bytes_varuint(c, (uint32_t)(seq - prev_seq - 1));
 	prev_seq = seq;
-	varuint(c, tid); /* capture thread */
-	varuint(c, 0);   /* cpu */
-	varuint(c, tid);
-	varuint(c, ts_delta);
-	varuint(c, payload->n);
-	put(c, payload->d, payload->n);
+	bytes_varuint(c, tid); /* capture thread */
+	bytes_varuint(c, 0);   /* cpu */
+	bytes_varuint(c, tid);
+	bytes_varuint(c, ts_delta);
+	bytes_varuint(c, payload->n);
+	bytes_put(c, payload->d, payload->n);
 }
 
 /* header, trace, one metadata block (ids 1 and 2), one event block with
  * `events` events of id 1 on thread 7 (sequence numbers 1, 1+gap+1, ...),
  * one event of id 99 (never defined), a sequence point, end tag. */
-static void build_stream(struct buf *b, int events, uint32_t gap, bool sp_after)
+static void build_stream(struct bytes *b, int events, uint32_t gap, bool sp_after)
 {
 	b->n = 0;
-	stream_header(b);
+	bytes_nettrace_header(b);
 	trace_object(b);
-	static struct buf c, p;
+	static struct bytes c, p;
 	c.n = 0;
 	block_header(&c);
 	p.n = 0;
 	meta_record(&p, 1, "Test-Provider", 5, "Hello");
-	u8(&c, 0x80);
-	varuint(&c, 0);
-	varuint(&c, p.n);
-	put(&c, p.d, p.n);
+	bytes_u8(&c, 0x80);
+	bytes_varuint(&c, 0);
+	bytes_varuint(&c, p.n);
+	bytes_put(&c, p.d, p.n);
 	p.n = 0;
 	meta_record(&p, 2, "Other", 6, "Bye");
-	u8(&c, 0x80);
-	varuint(&c, 0);
-	varuint(&c, p.n);
-	put(&c, p.d, p.n);
-	block(b, "MetadataBlock", &c);
+	bytes_u8(&c, 0x80);
+	bytes_varuint(&c, 0);
+	bytes_varuint(&c, p.n);
+	bytes_put(&c, p.d, p.n);
+	bytes_block(b, "MetadataBlock", &c);
 
 	c.n = 0;
 	block_header(&c);
 	prev_seq = 0;
 	for (int i = 0; i < events; i++) {
 		p.n = 0;
-		u32(&p, (uint32_t)(100 + i));
-		utf16z(&p, "hi");
+		bytes_u32(&p, (uint32_t)(100 + i));
+		bytes_utf16z(&p, "hi");
 		event(&c, 1, (uint32_t)(i + 1) + (i >= 1 ? gap : 0), 7, 10, &p);
 	}
 	p.n = 0;
 	event(&c, 99, 1, 8, 10, &p);
-	block(b, "EventBlock", &c);
+	bytes_block(b, "EventBlock", &c);
 	if (sp_after) {
 		c.n = 0;
-		u64(&c, 5000);
-		u32(&c, 1);
-		u64(&c, 7);
-		u32(&c, (uint32_t)events + gap + 3); /* three more than it wrote to us */
-		block(b, "SPBlock", &c);
+		bytes_u64(&c, 5000);
+		bytes_u32(&c, 1);
+		bytes_u64(&c, 7);
+		bytes_u32(&c, (uint32_t)events + gap + 3); /* three more than it wrote to us */
+		bytes_block(b, "SPBlock", &c);
 	}
-	u8(b, 1);
+	bytes_u8(b, 1);
 }
 
 struct seen {
@@ -212,6 +153,13 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 		s->traces++;
 }
 
+/* A parser whose events s counts. */
+static struct gt_nettrace *counting_parser(struct seen *s)
+{
+	struct gt_nettrace_callbacks cb = { s, NULL, on_event };
+	return gt_nettrace_new(&cb);
+}
+
 static int feed_all(struct gt_nettrace *p, const uint8_t *d, size_t n, size_t step)
 {
 	int rc = 0;
@@ -222,7 +170,7 @@ static int feed_all(struct gt_nettrace *p, const uint8_t *d, size_t n, size_t st
 
 static void test_stream_whole_and_bytewise(void)
 {
-	static struct buf b;
+	static struct bytes b;
 	build_stream(&b, 3, 0, false);
 	size_t steps[] = { b.n, 1, 7 };
 	for (size_t i = 0; i < 3; i++) {
@@ -248,11 +196,10 @@ static void test_stream_whole_and_bytewise(void)
 
 static void test_sequence_gap_and_sequence_point_count_drops(void)
 {
-	static struct buf b;
+	static struct bytes b;
 	build_stream(&b, 3, 4, true);
 	struct seen s = { 0 };
-	struct gt_nettrace_callbacks cb = { &s, NULL, on_event };
-	struct gt_nettrace *p = gt_nettrace_new(&cb);
+	struct gt_nettrace *p = counting_parser(&s);
 	CHECK(feed_all(p, b.d, b.n, b.n) == 1);
 	/* 4 skipped between the first and second event, 3 more per the SP */
 	CHECK_U64(gt_nettrace_stats(p)->dropped, 7);
@@ -260,7 +207,7 @@ static void test_sequence_gap_and_sequence_point_count_drops(void)
 	gt_nettrace_free(p);
 }
 
-static void expect_error(const struct buf *b, const char *fragment)
+static void expect_error(const struct bytes *b, const char *fragment)
 {
 	struct gt_nettrace *p = gt_nettrace_new(NULL);
 	int rc = feed_all(p, b->d, b->n, b->n);
@@ -273,126 +220,118 @@ static void expect_error(const struct buf *b, const char *fragment)
 
 static void test_v6_is_refused_with_its_version(void)
 {
-	static struct buf b;
+	static struct bytes b;
 	b.n = 0;
-	put(&b, "Nettrace", 8);
-	u32(&b, 0);
-	u32(&b, 6);
-	u32(&b, 0);
+	bytes_put(&b, "Nettrace", 8);
+	bytes_u32(&b, 0);
+	bytes_u32(&b, 6);
+	bytes_u32(&b, 0);
 	expect_error(&b, "version 6");
 }
 
 static void test_absurd_block_size_is_refused(void)
 {
-	static struct buf b;
+	static struct bytes b;
 	b.n = 0;
-	stream_header(&b);
+	bytes_nettrace_header(&b);
 	trace_object(&b);
-	type_header(&b, "EventBlock", 2);
-	u32(&b, 0x7FFFFFF0u);
+	bytes_type_header(&b, "EventBlock", 2);
+	bytes_u32(&b, 0x7FFFFFF0u);
 	expect_error(&b, "claims");
 }
 
 static void test_bad_magic_unknown_object_and_bad_close(void)
 {
-	static struct buf b;
+	static struct bytes b;
 	b.n = 0;
-	put(&b, "Nettracf", 8);
-	u32(&b, 20);
+	bytes_put(&b, "Nettracf", 8);
+	bytes_u32(&b, 20);
 	expect_error(&b, "magic");
 
 	b.n = 0;
-	stream_header(&b);
-	type_header(&b, "Surprise", 2);
+	bytes_nettrace_header(&b);
+	bytes_type_header(&b, "Surprise", 2);
 	expect_error(&b, "unknown type");
 
 	b.n = 0;
-	stream_header(&b);
+	bytes_nettrace_header(&b);
 	trace_object(&b);
-	static struct buf c;
+	static struct bytes c;
 	c.n = 0;
 	block_header(&c);
-	block(&b, "EventBlock", &c);
+	bytes_block(&b, "EventBlock", &c);
 	b.d[b.n - 1] = 7; /* the closing tag */
 	expect_error(&b, "not closed");
 }
 
 static void test_truncated_event_in_block_is_an_error(void)
 {
-	static struct buf b, c, p;
+	static struct bytes b, c, p;
 	b.n = 0;
-	stream_header(&b);
+	bytes_nettrace_header(&b);
 	trace_object(&b);
 	c.n = 0;
 	block_header(&c);
 	p.n = 0;
-	u32(&p, 1);
+	bytes_u32(&p, 1);
 	prev_seq = 0;
 	event(&c, 1, 1, 7, 1, &p);
 	c.n -= 2; /* the payload runs past the block */
-	block(&b, "EventBlock", &c);
+	bytes_block(&b, "EventBlock", &c);
 	expect_error(&b, "truncated");
 }
 
 static void test_truncated_stream_waits_for_more(void)
 {
-	static struct buf b;
+	static struct bytes b;
 	build_stream(&b, 2, 0, false);
 	struct seen s = { 0 };
-	struct gt_nettrace_callbacks cb = { &s, NULL, on_event };
-	struct gt_nettrace *p = gt_nettrace_new(&cb);
+	struct gt_nettrace *p = counting_parser(&s);
 	CHECK(gt_nettrace_feed(p, b.d, b.n - 10) == 0);
 	CHECK(gt_nettrace_feed(p, b.d + b.n - 10, 10) == 1);
 	CHECK_U64(s.events, 2);
 	gt_nettrace_free(p);
 }
 
+/* A metadata record from its start up to its field count: id, provider,
+ * event 1 without a name, keywords, version, level 4 (Informational). */
+static void meta_head(struct bytes *p, uint32_t id, const char *provider, uint64_t keywords, uint32_t version)
+{
+	p->n = 0;
+	bytes_u32(p, id);
+	bytes_utf16z(p, provider);
+	bytes_u32(p, 1);
+	bytes_utf16z(p, "");
+	bytes_u64(p, keywords);
+	bytes_u32(p, version);
+	bytes_u32(p, 4);
+}
+
 static void test_metadata_huge_string_and_nesting_rejected(void)
 {
-	static struct buf p;
+	static struct bytes p;
 	struct gt_nettrace_meta m;
 	/* a provider name without its NUL */
 	p.n = 0;
-	u32(&p, 3);
+	bytes_u32(&p, 3);
 	for (int i = 0; i < 1000; i++)
-		u16(&p, 'A');
+		bytes_u16(&p, 'A');
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == -1);
 	/* a field count far beyond the record */
-	p.n = 0;
-	u32(&p, 3);
-	utf16z(&p, "P");
-	u32(&p, 1);
-	utf16z(&p, "");
-	u64(&p, 0);
-	u32(&p, 0);
-	u32(&p, 4);
-	u32(&p, 0xFFFFFFFFu);
+	meta_head(&p, 3, "P", 0, 0);
+	bytes_u32(&p, 0xFFFFFFFFu);
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == -1);
 	/* objects nested deeper than the limit */
-	p.n = 0;
-	u32(&p, 3);
-	utf16z(&p, "P");
-	u32(&p, 1);
-	utf16z(&p, "");
-	u64(&p, 0);
-	u32(&p, 0);
-	u32(&p, 4);
-	u32(&p, 1);
+	meta_head(&p, 3, "P", 0, 0);
+	bytes_u32(&p, 1);
 	for (int i = 0; i < GT_NETTRACE_MAX_DEPTH + 2; i++) {
-		u32(&p, 1); /* Object */
-		u32(&p, 1); /* with one child */
+		bytes_u32(&p, 1); /* Object */
+		bytes_u32(&p, 1); /* with one child */
 	}
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == -1);
 	/* a native runtime event: no fields at all */
-	p.n = 0;
-	u32(&p, 9);
-	utf16z(&p, "Microsoft-Windows-DotNETRuntime");
-	u32(&p, 1);
-	utf16z(&p, "");
-	u64(&p, 1);
-	u32(&p, 2);
-	u32(&p, 4);
-	u32(&p, 0);
+	meta_head(&p, 9, "Microsoft-Windows-DotNETRuntime", 1, 2);
+	bytes_u32(&p, 0);
 	CHECK(gt_nettrace_parse_meta(p.d, p.n, &m) == 0);
 	CHECK_U64(m.n_fields, 0);
 	CHECK_U64(m.version, 2);
@@ -402,7 +341,7 @@ static void test_metadata_huge_string_and_nesting_rejected(void)
 
 static void test_decode_rejects_short_payload(void)
 {
-	static struct buf p;
+	static struct bytes p;
 	p.n = 0;
 	meta_record(&p, 1, "P", 1, "E");
 	struct gt_nettrace_meta m;

@@ -23,6 +23,24 @@ static int publish(struct gctop_pub *p, const char *name, uint32_t frames, uint3
 	return gctop_pub_create(p, path, &cfg, err, sizeof(err));
 }
 
+/* publish, checked: false (and a failed check) when there is no segment. */
+static bool published(struct gctop_pub *p, const char *name, uint32_t frames, uint32_t types)
+{
+	CHECK(publish(p, name, frames, types) == 0);
+	return p->hdr != NULL;
+}
+
+/* n frames named C.m<i> (i in `digits` digits), sampled once each: frame i
+ * weighs (i + 1) * step, or 1 with step 0. */
+static void sample_frames(struct gctop_pub *p, int n, int digits, uint64_t step)
+{
+	char name[32];
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "C.m%0*d", digits, i);
+		gctop_pub_sample(p, name, NULL, GCTOP_SEG_HEAP_UNKNOWN, step ? (uint64_t)(i + 1) * step : 1);
+	}
+}
+
 static const struct gt_alloc_site *find(const struct gt_alloc_table *t, const char *name)
 {
 	for (unsigned i = 0; i < t->n; i++)
@@ -34,8 +52,7 @@ static const struct gt_alloc_site *find(const struct gt_alloc_table *t, const ch
 static void test_round_trip(void)
 {
 	struct gctop_pub p;
-	CHECK(publish(&p, "rt", 64, 32) == 0);
-	if (!p.hdr)
+	if (!published(&p, "rt", 64, 32))
 		return;
 	struct stat st;
 	CHECK(lstat(p.path, &st) == 0 && (st.st_mode & 0777) == 0600);
@@ -95,8 +112,7 @@ static void test_round_trip(void)
 static void test_collision_keeps_names_apart(void)
 {
 	struct gctop_pub p;
-	CHECK(publish(&p, "coll", 16, 16) == 0);
-	if (!p.hdr)
+	if (!published(&p, "coll", 16, 16))
 		return;
 	/* Plant a site with the key of "Real.method" but another name. */
 	uint64_t key = gctop_seg_key("Real.method");
@@ -114,14 +130,9 @@ static void test_collision_keeps_names_apart(void)
 static void test_table_full_counts_dropped(void)
 {
 	struct gctop_pub p;
-	CHECK(publish(&p, "full", 4, 4) == 0);
-	if (!p.hdr)
+	if (!published(&p, "full", 4, 4))
 		return;
-	char name[32];
-	for (int i = 0; i < 6; i++) {
-		snprintf(name, sizeof(name), "C.m%d", i);
-		gctop_pub_sample(&p, name, NULL, GCTOP_SEG_HEAP_UNKNOWN, 1);
-	}
+	sample_frames(&p, 6, 1, 0);
 	CHECK_U64(p.hdr->dropped, 2);
 	CHECK_U64(p.hdr->samples, 6);
 	gctop_pub_close(&p);
@@ -130,14 +141,9 @@ static void test_table_full_counts_dropped(void)
 static void test_top_k_bounded(void)
 {
 	struct gctop_pub p;
-	CHECK(publish(&p, "topk", 256, 16) == 0);
-	if (!p.hdr)
+	if (!published(&p, "topk", 256, 16))
 		return;
-	char name[32];
-	for (int i = 0; i < 100; i++) {
-		snprintf(name, sizeof(name), "C.m%03d", i);
-		gctop_pub_sample(&p, name, NULL, GCTOP_SEG_HEAP_UNKNOWN, (uint64_t)(i + 1) * 10);
-	}
+	sample_frames(&p, 100, 3, 10);
 	struct gt_error err;
 	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &err) == 0);
 	CHECK_U64(reading.snap.by_frame.n, GT_ALLOC_SITES_MAX);
@@ -147,14 +153,16 @@ static void test_top_k_bounded(void)
 	gctop_pub_close(&p);
 }
 
-/* A private copy of a fresh segment to break. */
+/* A private copy of a fresh segment to break; NULL (a failed check) when
+ * there is none. */
 static uint8_t *crafted(size_t *len)
 {
 	struct gctop_pub p;
-	if (publish(&p, "craft", 8, 8) != 0)
+	if (!published(&p, "craft", 8, 8))
 		return NULL;
 	gctop_pub_sample(&p, "A.b", "byte[]", GCTOP_SEG_HEAP_UNKNOWN, 10);
 	uint8_t *buf = aligned_alloc(64, (p.size + 63) / 64 * 64);
+	CHECK(buf != NULL);
 	if (buf)
 		memcpy(buf, p.hdr, p.size);
 	*len = p.size;
@@ -171,7 +179,6 @@ static void test_refuses_bad_layouts(void)
 {
 	size_t len;
 	uint8_t *buf = crafted(&len);
-	CHECK(buf != NULL);
 	if (!buf)
 		return;
 	struct gctop_seg_header *h = (struct gctop_seg_header *)buf;
@@ -211,7 +218,6 @@ static void test_torn_seqlock_reported(void)
 {
 	size_t len;
 	uint8_t *buf = crafted(&len);
-	CHECK(buf != NULL);
 	if (!buf)
 		return;
 	struct gctop_seg_header *h = (struct gctop_seg_header *)buf;
@@ -231,7 +237,6 @@ static void test_strings_bounded_and_cleaned(void)
 {
 	size_t len;
 	uint8_t *buf = crafted(&len);
-	CHECK(buf != NULL);
 	if (!buf)
 		return;
 	struct gctop_seg_header *h = (struct gctop_seg_header *)buf;
@@ -269,8 +274,7 @@ static void test_strings_bounded_and_cleaned(void)
 static void test_open_refuses_unsafe_files(void)
 {
 	struct gctop_pub p;
-	CHECK(publish(&p, "safe", 8, 8) == 0);
-	if (!p.hdr)
+	if (!published(&p, "safe", 8, 8))
 		return;
 	struct gt_segment *s = NULL;
 	struct gt_error err;

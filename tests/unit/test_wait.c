@@ -125,6 +125,55 @@ static void test_no_deadline_poll(void)
 	unpair();
 }
 
+/* A retry tries again until its deadline, never gives up before it, and
+ * its last try comes at the deadline rather than one step short. */
+static void test_retry_until_deadline(void)
+{
+	struct gt_retry r;
+	struct gt_error err = { 0 };
+	uint64_t t0 = gt_mono_ns();
+	gt_retry_start(&r, 200, 50);
+	int tries = 1, again;
+	while ((again = gt_retry_again(&r, &err)) > 0)
+		tries++;
+	CHECK(again == 0);
+	CHECK(ms_since(t0) >= 200);
+	CHECK(tries >= 2 && tries <= 5);
+	CHECK(err.code == 0 && err.msg[0] == '\0');
+	/* no time at all: no sleep, no second try */
+	gt_retry_start(&r, 0, 50);
+	CHECK(gt_retry_wait(&r) == GT_WAIT_TIMEOUT);
+}
+
+static void test_retry_backs_off(void)
+{
+	struct gt_retry r;
+	gt_retry_start(&r, 5000, 1);
+	CHECK(gt_retry_wait(&r) == GT_WAIT_READY);
+	CHECK_U64(r.step_ms, 1); /* a fixed step stays */
+	r.step_add_ms = 2;
+	r.step_max_ms = 4;
+	CHECK(gt_retry_wait(&r) == GT_WAIT_READY);
+	CHECK_U64(r.step_ms, 3);
+	CHECK(gt_retry_wait(&r) == GT_WAIT_READY);
+	CHECK_U64(r.step_ms, 4);
+	CHECK(gt_retry_wait(&r) == GT_WAIT_READY);
+	CHECK_U64(r.step_ms, 4);
+}
+
+static void test_retry_honours_quit(void)
+{
+	struct gt_retry r;
+	struct gt_error err = { 0 };
+	gt_retry_start(&r, 5000, 1000);
+	gt_quit_signal = SIGTERM;
+	uint64_t t0 = gt_mono_ns();
+	CHECK(gt_retry_again(&r, &err) == -1);
+	CHECK(err.code == GT_EXIT_OK && strcmp(err.msg, "interrupted") == 0);
+	CHECK(ms_since(t0) < 1000);
+	gt_quit_signal = 0;
+}
+
 int main(void)
 {
 	RUN_TEST(test_read_and_closed);
@@ -133,5 +182,8 @@ int main(void)
 	RUN_TEST(test_quit_ends_waits);
 	RUN_TEST(test_signal_during_wait);
 	RUN_TEST(test_no_deadline_poll);
+	RUN_TEST(test_retry_until_deadline);
+	RUN_TEST(test_retry_backs_off);
+	RUN_TEST(test_retry_honours_quit);
 	return check_summary();
 }

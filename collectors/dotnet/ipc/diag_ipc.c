@@ -125,8 +125,8 @@ static int transact(pid_t pid, const char *path, const struct ipc_deadline *dl, 
 	}
 	*payload_len = plen;
 	if (h->command_set == GT_DIAG_SET_SERVER && h->command_id == GT_DIAG_SERVER_ERROR) {
-		struct gt_diag_reader r = { payload, plen, 0, false };
-		*hresult = gt_diag_get_u32(&r);
+		struct gt_cursor r = gt_cursor_at(payload, plen);
+		*hresult = gt_cursor_u32(&r);
 		close(fd);
 		return gt_fail(err, GT_EXIT_NO_DATA, "process %d refused the diagnostics command (error 0x%08x)",
 			       (int)pid, (unsigned)*hresult);
@@ -191,15 +191,6 @@ int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
 	return rc;
 }
 
-int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
-			    const struct gt_diag_provider *providers, size_t n_providers,
-			    uint64_t *session_id, struct gt_error *err)
-{
-	static const struct gt_diag_session_opts none = { 0, false };
-	return gt_diag_collect_tracing_opts(pid, path, timeout_ms, buffer_mb, &none, providers, n_providers,
-					    session_id, err);
-}
-
 static int collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
 			   const struct gt_diag_session_opts *opts, const struct gt_diag_provider *providers,
 			   size_t n_providers, uint64_t *session_id, struct gt_diag_msg *m, struct gt_error *err)
@@ -222,8 +213,8 @@ static int collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t
 			close(fd);
 			return gt_fail(err, GT_EXIT_BAD_DATA, "process %d answered CollectTracing without a session id", (int)pid);
 		}
-		struct gt_diag_reader r = { payload, plen, 0, false };
-		*session_id = gt_diag_get_u64(&r);
+		struct gt_cursor r = gt_cursor_at(payload, plen);
+		*session_id = gt_cursor_u64(&r);
 		/* The socket is non-blocking: the stream is read as it comes. */
 		return fd;
 	}

@@ -36,15 +36,11 @@ int gt_diag_connect_checked(int fd, const char *path);
 int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
 			 struct gt_diag_process_info *out, struct gt_error *err);
 
-/* Starts a streaming nettrace session, newest CollectTracing first and older
- * ones on "unknown command", all within timeout_ms. Returns the connected
- * non-blocking socket, positioned at the first byte of the nettrace stream,
- * and the session id; -1 with err set. */
-int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
-			    const struct gt_diag_provider *providers, size_t n_providers,
-			    uint64_t *session_id, struct gt_error *err);
-
-/* The same with rundown and stacks as opts says. */
+/* Starts a streaming nettrace session with rundown and stacks as opts
+ * says, newest CollectTracing first and older ones on "unknown command", all
+ * within timeout_ms. Returns the connected non-blocking socket, positioned
+ * at the first byte of the nettrace stream, and the session id; -1 with err
+ * set. */
 int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
 				 const struct gt_diag_session_opts *opts,
 				 const struct gt_diag_provider *providers, size_t n_providers,

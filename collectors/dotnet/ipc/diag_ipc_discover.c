@@ -13,7 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 #include "collectors/host/proc.h"
 #include "collectors/host/safe_path.h"
 

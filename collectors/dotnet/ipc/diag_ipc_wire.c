@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/utf16.h"
-
 static const uint8_t magic[14] = "DOTNET_IPC_V1";
 
 static void put_bytes(struct gt_diag_msg *m, const void *p, size_t n)
@@ -82,60 +80,22 @@ int gt_diag_parse_header(const uint8_t *b, size_t n, struct gt_diag_header *h)
 	return 0;
 }
 
-static const uint8_t *take(struct gt_diag_reader *r, size_t n)
+void gt_diag_get_string(struct gt_cursor *r, char *out, size_t out_size)
 {
-	if (r->bad || n > r->len - r->off) {
-		r->bad = true;
-		return NULL;
-	}
-	const uint8_t *p = r->p + r->off;
-	r->off += n;
-	return p;
-}
-
-uint32_t gt_diag_get_u32(struct gt_diag_reader *r)
-{
-	const uint8_t *b = take(r, 4);
-	if (!b)
-		return 0;
-	return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
-}
-
-uint64_t gt_diag_get_u64(struct gt_diag_reader *r)
-{
-	uint64_t lo = gt_diag_get_u32(r);
-	uint64_t hi = gt_diag_get_u32(r);
-	return lo | (hi << 32);
-}
-
-void gt_diag_get_string(struct gt_diag_reader *r, char *out, size_t out_size)
-{
-	out[0] = '\0';
-	uint32_t units = gt_diag_get_u32(r);
-	if (units == 0)
-		return;
-	/* The count comes from the peer: check it against what is there before
-	 * multiplying, so a huge count cannot wrap. */
-	if (units > (r->len - r->off) / 2) {
-		r->bad = true;
-		return;
-	}
-	const uint8_t *p = take(r, (size_t)units * 2);
-	if (p)
-		gt_utf16_to_utf8(p, units, out, out_size);
+	gt_cursor_utf16(r, gt_cursor_u32(r), out, out_size);
 }
 
 int gt_diag_parse_process_info(const uint8_t *payload, size_t len, int version,
 			       struct gt_diag_process_info *out)
 {
-	struct gt_diag_reader r = { payload, len, 0, false };
+	struct gt_cursor r = gt_cursor_at(payload, len);
 	memset(out, 0, sizeof(*out));
 	if (version == 3) {
-		uint32_t v = gt_diag_get_u32(&r);
+		uint32_t v = gt_cursor_u32(&r);
 		(void)v; /* later versions only append fields after the v2 ones */
 	}
-	out->pid = gt_diag_get_u64(&r);
-	take(&r, 16); /* runtime cookie */
+	out->pid = gt_cursor_u64(&r);
+	gt_cursor_take(&r, 16); /* runtime cookie */
 	gt_diag_get_string(&r, out->command_line, sizeof(out->command_line));
 	gt_diag_get_string(&r, out->os, sizeof(out->os));
 	gt_diag_get_string(&r, out->arch, sizeof(out->arch));
@@ -168,10 +128,10 @@ int gt_diag_build_collect_opts(struct gt_diag_msg *m, int command_version, uint3
 			       const struct gt_diag_session_opts *opts,
 			       const struct gt_diag_provider *providers, size_t n_providers)
 {
-	if (command_version < 1 || command_version > 5)
+	if (command_version < 1 || command_version > GT_DIAG_COLLECT_VERSION_MAX)
 		return -1;
 	gt_diag_msg_begin(m, GT_DIAG_SET_EVENTPIPE, (uint8_t)(GT_DIAG_EP_COLLECT + command_version - 1));
-	if (command_version == 5)
+	if (command_version == GT_DIAG_COLLECT_VERSION_MAX)
 		gt_diag_put_u32(m, 0); /* session type: IPC stream */
 	gt_diag_put_u32(m, buffer_mb);
 	gt_diag_put_u32(m, 1); /* format: NetTrace */
@@ -198,7 +158,7 @@ int gt_diag_build_collect_opts(struct gt_diag_msg *m, int command_version, uint3
 		gt_diag_put_u32(m, providers[i].level);
 		gt_diag_put_string(m, providers[i].name);
 		gt_diag_put_string(m, providers[i].arguments);
-		if (command_version == 5) {
+		if (command_version == GT_DIAG_COLLECT_VERSION_MAX) {
 			gt_diag_put_u8(m, 0);  /* event filter off: every event the keywords allow */
 			gt_diag_put_u32(m, 0); /* no event ids */
 		}

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cursor.h"
+
 #define GT_DIAG_HEADER_SIZE 20
 /* The header's size field is a u16: no message is larger. */
 #define GT_DIAG_MAX_MESSAGE 65535
@@ -60,17 +62,10 @@ int gt_diag_msg_finish(struct gt_diag_msg *m);
 /* Checks magic and size (>= header size). 0, or -1 for a malformed header. */
 int gt_diag_parse_header(const uint8_t *b, size_t n, struct gt_diag_header *h);
 
-/* A bounds-checked cursor over a reply payload; `bad` latches on overrun. */
-struct gt_diag_reader {
-	const uint8_t *p;
-	size_t len, off;
-	bool bad;
-};
-
-uint32_t gt_diag_get_u32(struct gt_diag_reader *r);
-uint64_t gt_diag_get_u64(struct gt_diag_reader *r);
-/* Reads an IPC string into out (UTF-8, truncated to out_size). */
-void gt_diag_get_string(struct gt_diag_reader *r, char *out, size_t out_size);
+/* Reads an IPC string (a u32 count of UTF-16 units, the NUL included, then
+ * the units) into out (UTF-8, truncated to out_size); replies are read with
+ * base/cursor.h. */
+void gt_diag_get_string(struct gt_cursor *r, char *out, size_t out_size);
 
 struct gt_diag_process_info {
 	uint64_t pid;                 /* as seen inside the target's pid namespace */
@@ -89,6 +84,15 @@ int gt_diag_parse_process_info(const uint8_t *payload, size_t len, int version,
 
 /* The major version of a runtime version string ("10.0.12" -> 10), 0 if none. */
 int gt_diag_runtime_major(const char *version);
+
+/* EventPipe levels (.NET's EventLevel): the most detailed a provider sends. */
+enum gt_ep_level {
+	GT_EP_LEVEL_INFORMATIONAL = 4,
+	GT_EP_LEVEL_VERBOSE = 5,
+};
+
+/* CollectTracing comes in versions 1 (0x0202) to 5 (0x0206). */
+#define GT_DIAG_COLLECT_VERSION_MAX 5
 
 /* One EventPipe provider to enable. */
 struct gt_diag_provider {

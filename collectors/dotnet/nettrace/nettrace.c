@@ -2,13 +2,14 @@
  * (Trace and the blocks, with their alignment), and feeding bytes in pieces. */
 #include "collectors/dotnet/nettrace/nettrace.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
-#include "collectors/dotnet/nettrace/nettrace_internal.h"
+#include "base/cursor.h"
+#include "collectors/dotnet/nettrace/nettrace_block.h"
+#include "collectors/dotnet/nettrace/nettrace_tables.h"
+#include "base/array.h"
 
 enum { TAG_NULL = 1, TAG_BEGIN_PRIVATE = 5, TAG_END = 6 };
 enum { NEED_MORE = -2, FAILED = -1, DONE = 1 };
@@ -18,16 +19,6 @@ enum { NEED_MORE = -2, FAILED = -1, DONE = 1 };
 #define MAGIC_LEN 8
 #define SIGNATURE "!FastSerialization.1"
 #define HEADER_LEN (MAGIC_LEN + 4 + 20)
-
-int nt_fail(struct gt_nettrace *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->error, sizeof(p->error), fmt, ap);
-	va_end(ap);
-	p->failed = true;
-	return FAILED;
-}
 
 struct gt_nettrace *gt_nettrace_new(const struct gt_nettrace_callbacks *cb)
 {
@@ -50,7 +41,7 @@ void gt_nettrace_free(struct gt_nettrace *p)
 
 const char *gt_nettrace_error(const struct gt_nettrace *p)
 {
-	return p->error;
+	return p->err.msg;
 }
 
 const struct gt_nettrace_stats *gt_nettrace_stats(const struct gt_nettrace *p)
@@ -73,15 +64,15 @@ const struct gt_nettrace_trace *gt_nettrace_trace_info(const struct gt_nettrace 
 
 static int parse_trace(struct gt_nettrace *p, const uint8_t *b)
 {
-	struct nt_cursor c = { b, 48, 0, false };
+	struct gt_cursor c = gt_cursor_at(b, 48);
 	for (int i = 0; i < 8; i++)
-		p->trace.sync_utc[i] = nt_u16(&c);
-	p->trace.sync_qpc = (int64_t)nt_u64(&c);
-	p->trace.qpc_freq = (int64_t)nt_u64(&c);
-	p->trace.pointer_size = (int32_t)nt_u32(&c);
-	p->trace.pid = (int32_t)nt_u32(&c);
-	p->trace.n_processors = (int32_t)nt_u32(&c);
-	p->trace.sampling_rate_ns = (int32_t)nt_u32(&c);
+		p->trace.sync_utc[i] = gt_cursor_u16(&c);
+	p->trace.sync_qpc = (int64_t)gt_cursor_u64(&c);
+	p->trace.qpc_freq = (int64_t)gt_cursor_u64(&c);
+	p->trace.pointer_size = (int32_t)gt_cursor_u32(&c);
+	p->trace.pid = (int32_t)gt_cursor_u32(&c);
+	p->trace.n_processors = (int32_t)gt_cursor_u32(&c);
+	p->trace.sampling_rate_ns = (int32_t)gt_cursor_u32(&c);
 	if (p->trace.qpc_freq <= 0 || (p->trace.pointer_size != 4 && p->trace.pointer_size != 8))
 		return nt_fail(p, "the nettrace Trace object has a clock frequency of %lld and a pointer size of %d",
 			    (long long)p->trace.qpc_freq, p->trace.pointer_size);
@@ -95,7 +86,7 @@ static int parse_trace(struct gt_nettrace *p, const uint8_t *b)
 
 static int i32_at(const uint8_t *b)
 {
-	return (int)(int32_t)nt_le(b, 4);
+	return (int)(int32_t)gt_le(b, 4);
 }
 
 static int parse_header(struct gt_nettrace *p)
@@ -106,9 +97,9 @@ static int parse_header(struct gt_nettrace *p)
 		return NEED_MORE;
 	if (memcmp(b, "Nettrace", MAGIC_LEN) != 0)
 		return nt_fail(p, "the EventPipe stream does not start with the nettrace magic");
-	uint32_t next = (uint32_t)nt_le(b + MAGIC_LEN, 4);
+	uint32_t next = (uint32_t)gt_le(b + MAGIC_LEN, 4);
 	if (next == 0) {
-		uint32_t major = avail >= 16 ? (uint32_t)nt_le(b + 12, 4) : 0;
+		uint32_t major = avail >= 16 ? (uint32_t)gt_le(b + 12, 4) : 0;
 		return nt_fail(p, "the runtime sent a nettrace version %u stream, which this gctop does not read (it reads V4 and V5)", major);
 	}
 	if (next != 20)
@@ -122,81 +113,63 @@ static int parse_header(struct gt_nettrace *p)
 	return 0;
 }
 
-static int parse_object(struct gt_nettrace *p)
-{
-	const uint8_t *b = p->buf + p->pos;
-	size_t avail = p->len - p->pos;
-	if (avail < 1)
-		return NEED_MORE;
-	if (b[0] == TAG_NULL) {
-		p->pos++;
-		p->ended = true;
-		return DONE;
-	}
-	if (b[0] != TAG_BEGIN_PRIVATE)
-		return nt_fail(p, "unexpected tag %u where a nettrace object should begin", b[0]);
-	/* object tag, type tag, null tag, version, min reader version, name length */
-	if (avail < 3 + 12)
-		return NEED_MORE;
-	if (b[1] != TAG_BEGIN_PRIVATE || b[2] != TAG_NULL)
-		return nt_fail(p, "a nettrace object has a malformed type header");
-	int version = i32_at(b + 3);
-	int min_reader = i32_at(b + 7);
-	int name_len = i32_at(b + 11);
-	if (name_len <= 0 || name_len > 32)
-		return nt_fail(p, "a nettrace object type name has %d bytes", name_len);
-	size_t off = 15 + (size_t)name_len;
-	if (avail < off + 1)
-		return NEED_MORE;
+/* An object whose type header has been read: its bytes from the type on,
+ * where its body starts (off) and what the type says. */
+struct object {
+	const uint8_t *b;
+	size_t avail, off;
+	int version, min_reader;
 	char name[33];
-	memcpy(name, b + 15, (size_t)name_len);
-	name[name_len] = '\0';
-	if (b[off] != TAG_END)
-		return nt_fail(p, "the nettrace type %s is not closed", name);
-	off++;
+};
 
-	if (strcmp(name, "Trace") == 0) {
-		if (min_reader > 4)
-			return nt_fail(p, "the runtime sent a nettrace Trace object of version %d, which this gctop does not read (it reads V4 and V5)", version);
-		if (avail < off + 48 + 1)
-			return NEED_MORE;
-		if (b[off + 48] != TAG_END)
-			return nt_fail(p, "the nettrace Trace object is not closed");
-		if (parse_trace(p, b + off) != 0)
-			return FAILED;
-		p->pos += off + 49;
-		return 0;
-	}
+/* The Trace object: 48 bytes of clock and process facts. */
+static int parse_trace_object(struct gt_nettrace *p, const struct object *o)
+{
+	if (o->min_reader > 4)
+		return nt_fail(p, "the runtime sent a nettrace Trace object of version %d, which this gctop does not read (it reads V4 and V5)", o->version);
+	if (o->avail < o->off + 48 + 1)
+		return NEED_MORE;
+	if (o->b[o->off + 48] != TAG_END)
+		return nt_fail(p, "the nettrace Trace object is not closed");
+	if (parse_trace(p, o->b + o->off) != 0)
+		return FAILED;
+	p->pos += o->off + 49;
+	return 0;
+}
 
+/* A block: its size, padding to a 4-byte offset of the stream, contents. */
+static int parse_block_object(struct gt_nettrace *p, const struct object *o)
+{
 	enum { EVENTS, METADATA, STACKS, SP } kind;
-	if (strcmp(name, "EventBlock") == 0)
+	if (strcmp(o->name, "EventBlock") == 0)
 		kind = EVENTS;
-	else if (strcmp(name, "MetadataBlock") == 0)
+	else if (strcmp(o->name, "MetadataBlock") == 0)
 		kind = METADATA;
-	else if (strcmp(name, "StackBlock") == 0)
+	else if (strcmp(o->name, "StackBlock") == 0)
 		kind = STACKS;
-	else if (strcmp(name, "SPBlock") == 0)
+	else if (strcmp(o->name, "SPBlock") == 0)
 		kind = SP;
 	else
-		return nt_fail(p, "the nettrace stream holds an object of unknown type %s", name);
-	if (min_reader > 2)
-		return nt_fail(p, "the nettrace %s has version %d, which this gctop does not read", name, version);
-	if (avail < off + 4)
+		return nt_fail(p, "the nettrace stream holds an object of unknown type %s", o->name);
+	if (o->min_reader > 2)
+		return nt_fail(p, "the nettrace %s has version %d, which this gctop does not read", o->name, o->version);
+	size_t off = o->off;
+	if (o->avail < off + 4)
 		return NEED_MORE;
-	int32_t size = (int32_t)i32_at(b + off);
+	int32_t size = (int32_t)i32_at(o->b + off);
 	if (size < 0 || (uint32_t)size > GT_NETTRACE_MAX_BLOCK)
-		return nt_fail(p, "a nettrace %s claims %d bytes (limit %u)", name, size, GT_NETTRACE_MAX_BLOCK);
+		return nt_fail(p, "a nettrace %s claims %d bytes (limit %u)", o->name, size, GT_NETTRACE_MAX_BLOCK);
 	off += 4;
 	/* Block content starts at a 4-byte aligned offset of the whole stream. */
 	size_t pad = (size_t)((4 - ((p->base + p->pos + off) & 3)) & 3);
-	if (avail < off + pad + (size_t)size + 1)
+	if (o->avail < off + pad + (size_t)size + 1)
 		return NEED_MORE;
 	for (size_t i = 0; i < pad; i++)
-		if (b[off + i] != 0)
-			return nt_fail(p, "a nettrace %s has non-zero padding", name);
-	const uint8_t *content = b + off + pad;
+		if (o->b[off + i] != 0)
+			return nt_fail(p, "a nettrace %s has non-zero padding", o->name);
+	const uint8_t *content = o->b + off + pad;
 	if (content[size] != TAG_END)
-		return nt_fail(p, "the nettrace %s is not closed where its size says", name);
+		return nt_fail(p, "the nettrace %s is not closed where its size says", o->name);
 	int rc;
 	switch (kind) {
 	case EVENTS: rc = nt_parse_event_block(p, content, (size_t)size, false); break;
@@ -211,6 +184,42 @@ static int parse_object(struct gt_nettrace *p)
 	return 0;
 }
 
+static int parse_object(struct gt_nettrace *p)
+{
+	struct object o = { .b = p->buf + p->pos, .avail = p->len - p->pos };
+	const uint8_t *b = o.b;
+	if (o.avail < 1)
+		return NEED_MORE;
+	if (b[0] == TAG_NULL) {
+		p->pos++;
+		p->ended = true;
+		return DONE;
+	}
+	if (b[0] != TAG_BEGIN_PRIVATE)
+		return nt_fail(p, "unexpected tag %u where a nettrace object should begin", b[0]);
+	/* object tag, type tag, null tag, version, min reader version, name length */
+	if (o.avail < 3 + 12)
+		return NEED_MORE;
+	if (b[1] != TAG_BEGIN_PRIVATE || b[2] != TAG_NULL)
+		return nt_fail(p, "a nettrace object has a malformed type header");
+	o.version = i32_at(b + 3);
+	o.min_reader = i32_at(b + 7);
+	int name_len = i32_at(b + 11);
+	if (name_len <= 0 || name_len > 32)
+		return nt_fail(p, "a nettrace object type name has %d bytes", name_len);
+	o.off = 15 + (size_t)name_len;
+	if (o.avail < o.off + 1)
+		return NEED_MORE;
+	memcpy(o.name, b + 15, (size_t)name_len);
+	o.name[name_len] = '\0';
+	if (b[o.off] != TAG_END)
+		return nt_fail(p, "the nettrace type %s is not closed", o.name);
+	o.off++;
+	if (strcmp(o.name, "Trace") == 0)
+		return parse_trace_object(p, &o);
+	return parse_block_object(p, &o);
+}
+
 static int append(struct gt_nettrace *p, const uint8_t *data, size_t len)
 {
 	if (p->pos > 0) {
@@ -223,16 +232,10 @@ static int append(struct gt_nettrace *p, const uint8_t *data, size_t len)
 	size_t limit = GT_NETTRACE_MAX_BLOCK + 4096;
 	if (len > limit || p->len + len > limit + len)
 		return nt_fail(p, "the nettrace stream buffers too much data");
-	if (p->len + len > p->cap) {
-		size_t cap = p->cap ? p->cap : 65536;
-		while (cap < p->len + len)
-			cap *= 2;
-		uint8_t *nb = realloc(p->buf, cap);
-		if (!nb)
-			return nt_fail(p, "out of memory for the nettrace stream");
-		p->buf = nb;
-		p->cap = cap;
-	}
+	uint8_t *nb = gt_array_grow(p->buf, &p->cap, p->len + len, 1, 65536);
+	if (!nb)
+		return nt_fail(p, "out of memory for the nettrace stream");
+	p->buf = nb;
 	memcpy(p->buf + p->len, data, len);
 	p->len += len;
 	return 0;

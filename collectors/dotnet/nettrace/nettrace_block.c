@@ -2,8 +2,9 @@
  * compressed (or plain) event headers, stack blocks and sequence points. */
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
-#include "collectors/dotnet/nettrace/nettrace_internal.h"
+#include "base/cursor.h"
+#include "collectors/dotnet/nettrace/nettrace_block.h"
+#include "collectors/dotnet/nettrace/nettrace_tables.h"
 
 struct header_state {
 	uint32_t meta_id, seq, cpu, stack_id, payload_size;
@@ -39,75 +40,75 @@ static void deliver(struct gt_nettrace *p, const struct header_state *h, const u
 	p->cb.on_event(p->cb.ctx, &e);
 }
 
-static int parse_compressed(struct gt_nettrace *p, struct nt_cursor *c, struct header_state *h,
+static int parse_compressed(struct gt_nettrace *p, struct gt_cursor *c, struct header_state *h,
 			    bool metadata_block)
 {
-	uint8_t flags = nt_u8(c);
+	uint8_t flags = gt_cursor_u8(c);
 	if (flags & 0x01)
-		h->meta_id = (uint32_t)nt_varuint(c, 5);
+		h->meta_id = (uint32_t)gt_cursor_varuint(c, 5);
 	if (flags & 0x02) {
-		h->seq += (uint32_t)nt_varuint(c, 5) + 1;
-		h->capture_tid = nt_varuint(c, 10);
-		h->cpu = (uint32_t)nt_varuint(c, 5);
+		h->seq += (uint32_t)gt_cursor_varuint(c, 5) + 1;
+		h->capture_tid = gt_cursor_varuint(c, 10);
+		h->cpu = (uint32_t)gt_cursor_varuint(c, 5);
 	} else if (h->meta_id != 0) {
 		h->seq++;
 	}
 	if (flags & 0x04)
-		h->tid = nt_varuint(c, 10);
+		h->tid = gt_cursor_varuint(c, 10);
 	if (flags & 0x08)
-		h->stack_id = (uint32_t)nt_varuint(c, 5);
+		h->stack_id = (uint32_t)gt_cursor_varuint(c, 5);
 	/* A hostile delta may pass INT64_MAX: add as unsigned (wraps, defined)
 	 * rather than overflow a signed sum. */
-	h->ts = (int64_t)((uint64_t)h->ts + nt_varuint(c, 10));
+	h->ts = (int64_t)((uint64_t)h->ts + gt_cursor_varuint(c, 10));
 	if (flags & 0x10)
-		nt_take(c, 16);
+		gt_cursor_take(c, 16);
 	if (flags & 0x20)
-		nt_take(c, 16);
+		gt_cursor_take(c, 16);
 	if (flags & 0x80)
-		h->payload_size = (uint32_t)nt_varuint(c, 5);
-	const uint8_t *payload = nt_take(c, h->payload_size);
+		h->payload_size = (uint32_t)gt_cursor_varuint(c, 5);
+	const uint8_t *payload = gt_cursor_take(c, h->payload_size);
 	if (c->bad)
 		return nt_fail(p, "a nettrace event is truncated or its header is malformed");
 	deliver(p, h, payload, metadata_block);
 	return 0;
 }
 
-static int parse_uncompressed(struct gt_nettrace *p, struct nt_cursor *c, struct header_state *h,
+static int parse_uncompressed(struct gt_nettrace *p, struct gt_cursor *c, struct header_state *h,
 			      bool metadata_block)
 {
 	size_t start = c->off;
-	uint32_t size = nt_u32(c);
-	h->meta_id = nt_u32(c) & 0x7FFFFFFFu;
-	h->seq = nt_u32(c);
-	h->tid = nt_u64(c);
-	h->capture_tid = nt_u64(c);
-	h->cpu = nt_u32(c);
-	h->stack_id = nt_u32(c);
-	h->ts = (int64_t)nt_u64(c);
-	nt_take(c, 32);
-	h->payload_size = nt_u32(c);
-	const uint8_t *payload = nt_take(c, h->payload_size);
+	uint32_t size = gt_cursor_u32(c);
+	h->meta_id = gt_cursor_u32(c) & 0x7FFFFFFFu;
+	h->seq = gt_cursor_u32(c);
+	h->tid = gt_cursor_u64(c);
+	h->capture_tid = gt_cursor_u64(c);
+	h->cpu = gt_cursor_u32(c);
+	h->stack_id = gt_cursor_u32(c);
+	h->ts = (int64_t)gt_cursor_u64(c);
+	gt_cursor_take(c, 32);
+	h->payload_size = gt_cursor_u32(c);
+	const uint8_t *payload = gt_cursor_take(c, h->payload_size);
 	if (c->bad || size < c->off - start - 4)
 		return nt_fail(p, "an uncompressed nettrace event is truncated");
 	deliver(p, h, payload, metadata_block);
 	size_t pad = (4 - (c->off & 3)) & 3;
-	if (pad > nt_left(c))
-		pad = nt_left(c);
+	if (pad > gt_cursor_left(c))
+		pad = gt_cursor_left(c);
 	c->off += pad;
 	return 0;
 }
 
 int nt_parse_event_block(struct gt_nettrace *p, const uint8_t *b, size_t n, bool metadata_block)
 {
-	struct nt_cursor c = { b, n, 0, false };
-	uint16_t header_size = nt_u16(&c);
-	uint16_t flags = nt_u16(&c);
+	struct gt_cursor c = gt_cursor_at(b, n);
+	uint16_t header_size = gt_cursor_u16(&c);
+	uint16_t flags = gt_cursor_u16(&c);
 	if (c.bad || header_size < 20 || header_size > n)
 		return nt_fail(p, "a nettrace event block has a header of %u bytes in a block of %zu", header_size, n);
 	c.off = header_size;
 	struct header_state h;
 	memset(&h, 0, sizeof(h));
-	while (nt_left(&c) > 0) {
+	while (gt_cursor_left(&c) > 0) {
 		int rc = (flags & 1) ? parse_compressed(p, &c, &h, metadata_block)
 				     : parse_uncompressed(p, &c, &h, metadata_block);
 		if (rc != 0)
@@ -118,12 +119,12 @@ int nt_parse_event_block(struct gt_nettrace *p, const uint8_t *b, size_t n, bool
 
 int nt_parse_stack_block(struct gt_nettrace *p, const uint8_t *b, size_t n)
 {
-	struct nt_cursor c = { b, n, 0, false };
-	uint32_t first = nt_u32(&c);
-	uint32_t count = nt_u32(&c);
+	struct gt_cursor c = gt_cursor_at(b, n);
+	uint32_t first = gt_cursor_u32(&c);
+	uint32_t count = gt_cursor_u32(&c);
 	for (uint32_t i = 0; i < count && !c.bad; i++) {
-		uint32_t size = nt_u32(&c);
-		const uint8_t *ips = nt_take(&c, size);
+		uint32_t size = gt_cursor_u32(&c);
+		const uint8_t *ips = gt_cursor_take(&c, size);
 		if (!c.bad && p->on_stack)
 			p->on_stack(p->cb.ctx, first + i, ips, size);
 	}
@@ -137,14 +138,14 @@ int nt_parse_stack_block(struct gt_nettrace *p, const uint8_t *b, size_t n)
  * so far: events up to it that never arrived were dropped. */
 int nt_parse_sp_block(struct gt_nettrace *p, const uint8_t *b, size_t n)
 {
-	struct nt_cursor c = { b, n, 0, false };
-	nt_u64(&c);
-	uint32_t count = nt_u32(&c);
-	if (c.bad || count > nt_left(&c) / 12)
+	struct gt_cursor c = gt_cursor_at(b, n);
+	gt_cursor_u64(&c);
+	uint32_t count = gt_cursor_u32(&c);
+	if (c.bad || count > gt_cursor_left(&c) / 12)
 		return nt_fail(p, "a nettrace sequence point block is truncated");
 	for (uint32_t i = 0; i < count; i++) {
-		uint64_t tid = nt_u64(&c);
-		uint32_t seq = nt_u32(&c);
+		uint64_t tid = gt_cursor_u64(&c);
+		uint32_t seq = gt_cursor_u32(&c);
 		nt_note_sequence_point(p, tid, seq);
 	}
 	p->stats.sequence_points++;

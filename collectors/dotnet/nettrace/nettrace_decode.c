@@ -4,11 +4,11 @@
 
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+#include "base/cursor.h"
 
 struct walk {
 	const struct gt_nettrace_meta *meta;
-	struct nt_cursor c;
+	struct gt_cursor c;
 	void (*cb)(void *ctx, const char *name, const struct gt_nettrace_value *v);
 	void *ctx;
 	char text[512];
@@ -31,17 +31,17 @@ static int read_scalar(struct walk *w, uint32_t type, struct gt_nettrace_value *
 	memset(v, 0, sizeof(*v));
 	v->type = type;
 	if (type == GT_NT_STRING) {
-		nt_utf16z(&w->c, w->text, sizeof(w->text));
+		gt_cursor_utf16z(&w->c, w->text, sizeof(w->text));
 		v->string = w->text;
 		return w->c.bad ? -1 : 0;
 	}
 	int size = scalar_size(type);
 	if (size == 0)
 		return -1;
-	const uint8_t *b = nt_take(&w->c, (size_t)size);
+	const uint8_t *b = gt_cursor_take(&w->c, (size_t)size);
 	if (!b)
 		return -1;
-	uint64_t raw = size <= 8 ? nt_le(b, size) : 0;
+	uint64_t raw = size <= 8 ? gt_le(b, size) : 0;
 	switch (type) {
 	case GT_NT_SBYTE: v->number = (int8_t)raw; break;
 	case GT_NT_INT16: v->number = (int16_t)raw; break;
@@ -68,7 +68,7 @@ static int walk_fields(struct walk *w, int idx, unsigned count, int depth)
 			if (walk_fields(w, idx + 1, f->n_children, depth + 1) < 0)
 				return -1;
 		} else if (f->type == GT_NT_ARRAY) {
-			uint16_t n = nt_u16(&w->c);
+			uint16_t n = gt_cursor_u16(&w->c);
 			struct gt_nettrace_value v;
 			for (unsigned k = 0; k < n && !w->c.bad; k++)
 				if (read_scalar(w, f->element_type, &v) != 0)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_cursor.h"
+#include "base/cursor.h"
 
 struct schema {
 	struct gt_nettrace_field *fields;
@@ -23,7 +23,7 @@ static int add_field(struct schema *s)
 }
 
 /* The V1 field list: { u32 TypeCode; [Object: u32 count, fields]; UTF-16z name }. */
-static int parse_fields_v1(struct nt_cursor *c, struct schema *s, uint32_t count, int depth)
+static int parse_fields_v1(struct gt_cursor *c, struct schema *s, uint32_t count, int depth)
 {
 	if (depth > GT_NETTRACE_MAX_DEPTH || count > GT_NETTRACE_MAX_FIELDS)
 		return -1;
@@ -31,10 +31,10 @@ static int parse_fields_v1(struct nt_cursor *c, struct schema *s, uint32_t count
 		int idx = add_field(s);
 		if (idx < 0)
 			return -1;
-		uint32_t type = nt_u32(c);
+		uint32_t type = gt_cursor_u32(c);
 		s->fields[idx].type = type;
 		if (type == GT_NT_OBJECT) {
-			uint32_t n = nt_u32(c);
+			uint32_t n = gt_cursor_u32(c);
 			if (c->bad || parse_fields_v1(c, s, n, depth + 1) != 0)
 				return -1;
 			s->fields[idx].n_children = (uint16_t)n;
@@ -43,7 +43,7 @@ static int parse_fields_v1(struct nt_cursor *c, struct schema *s, uint32_t count
 			s->decodable = false;
 		}
 		s->fields[idx].subtree = (uint16_t)(s->n - idx);
-		nt_utf16z(c, s->fields[idx].name, sizeof(s->fields[idx].name));
+		gt_cursor_utf16z(c, s->fields[idx].name, sizeof(s->fields[idx].name));
 		if (c->bad)
 			return -1;
 	}
@@ -52,27 +52,27 @@ static int parse_fields_v1(struct nt_cursor *c, struct schema *s, uint32_t count
 
 /* The V2Params tag: { u32 size incl. itself; UTF-16z name; u32 TypeCode;
  * [Array: u32 element type]; [Object: u32 count, fields] }. */
-static int parse_fields_v2(struct nt_cursor *c, struct schema *s, uint32_t count, int depth)
+static int parse_fields_v2(struct gt_cursor *c, struct schema *s, uint32_t count, int depth)
 {
 	if (depth > GT_NETTRACE_MAX_DEPTH || count > GT_NETTRACE_MAX_FIELDS)
 		return -1;
 	for (uint32_t i = 0; i < count; i++) {
 		size_t start = c->off;
-		uint32_t size = nt_u32(c);
+		uint32_t size = gt_cursor_u32(c);
 		if (c->bad || size < 4 || size > c->len - start)
 			return -1;
 		int idx = add_field(s);
 		if (idx < 0)
 			return -1;
-		nt_utf16z(c, s->fields[idx].name, sizeof(s->fields[idx].name));
-		uint32_t type = nt_u32(c);
+		gt_cursor_utf16z(c, s->fields[idx].name, sizeof(s->fields[idx].name));
+		uint32_t type = gt_cursor_u32(c);
 		s->fields[idx].type = type;
 		if (type == GT_NT_ARRAY) {
-			s->fields[idx].element_type = nt_u32(c);
+			s->fields[idx].element_type = gt_cursor_u32(c);
 			if (s->fields[idx].element_type == GT_NT_OBJECT || s->fields[idx].element_type == GT_NT_ARRAY)
 				s->decodable = false;
 		} else if (type == GT_NT_OBJECT) {
-			uint32_t n = nt_u32(c);
+			uint32_t n = gt_cursor_u32(c);
 			if (c->bad || parse_fields_v2(c, s, n, depth + 1) != 0)
 				return -1;
 			s->fields[idx].n_children = (uint16_t)n;
@@ -95,46 +95,46 @@ static uint16_t count_top(const struct schema *s)
 
 int gt_nettrace_parse_meta(const uint8_t *p, size_t n, struct gt_nettrace_meta *out)
 {
-	struct nt_cursor c = { p, n, 0, false };
+	struct gt_cursor c = gt_cursor_at(p, n);
 	memset(out, 0, sizeof(*out));
-	out->id = nt_u32(&c);
-	nt_utf16z(&c, out->provider, sizeof(out->provider));
-	out->event_id = nt_u32(&c);
-	nt_utf16z(&c, out->event_name, sizeof(out->event_name));
-	out->keywords = nt_u64(&c);
-	out->version = nt_u32(&c);
-	out->level = nt_u32(&c);
+	out->id = gt_cursor_u32(&c);
+	gt_cursor_utf16z(&c, out->provider, sizeof(out->provider));
+	out->event_id = gt_cursor_u32(&c);
+	gt_cursor_utf16z(&c, out->event_name, sizeof(out->event_name));
+	out->keywords = gt_cursor_u64(&c);
+	out->version = gt_cursor_u32(&c);
+	out->level = gt_cursor_u32(&c);
 	if (c.bad || out->id == 0)
 		return -1;
 
 	struct schema s = { calloc(GT_NETTRACE_MAX_FIELDS, sizeof(struct gt_nettrace_field)), 0, true };
 	if (!s.fields)
 		return -1;
-	if (nt_left(&c) >= 4) {
-		uint32_t count = nt_u32(&c);
+	if (gt_cursor_left(&c) >= 4) {
+		uint32_t count = gt_cursor_u32(&c);
 		if (parse_fields_v1(&c, &s, count, 0) != 0)
 			goto bad;
 	}
 	/* V5 tags follow the field list until the end of the record. */
-	while (nt_left(&c) >= 5) {
-		uint32_t tag_len = nt_u32(&c);
-		uint8_t kind = nt_u8(&c);
-		if (c.bad || tag_len > nt_left(&c))
+	while (gt_cursor_left(&c) >= 5) {
+		uint32_t tag_len = gt_cursor_u32(&c);
+		uint8_t kind = gt_cursor_u8(&c);
+		if (c.bad || tag_len > gt_cursor_left(&c))
 			goto bad;
-		struct nt_cursor t = { c.p + c.off, tag_len, 0, false };
+		struct gt_cursor t = gt_cursor_at(c.p + c.off, tag_len);
 		if (kind == 1) {
-			out->opcode = nt_u8(&t);
+			out->opcode = gt_cursor_u8(&t);
 		} else if (kind == 2) {
 			/* V2Params replaces the (then empty) V1 list. */
 			s.n = 0;
 			s.decodable = true;
-			uint32_t count = nt_u32(&t);
+			uint32_t count = gt_cursor_u32(&t);
 			if (t.bad || parse_fields_v2(&t, &s, count, 0) != 0)
 				goto bad;
 		}
 		c.off += tag_len;
 	}
-	if (nt_left(&c) != 0)
+	if (gt_cursor_left(&c) != 0)
 		goto bad;
 	out->n_fields = s.n;
 	out->n_top = count_top(&s);

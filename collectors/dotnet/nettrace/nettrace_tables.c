@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/nettrace/nettrace_internal.h"
+#include "collectors/dotnet/nettrace/nettrace_tables.h"
 
 static size_t hash_u64(uint64_t v, size_t cap)
 {

@@ -23,6 +23,10 @@
 #include "segment/gctop_segment.h"
 
 #define ATTACH_SOCKET_WAIT_MS 5000
+/* The listener usually starts within tens of ms: look often at first, then
+ * back off to every 200 ms. */
+#define ATTACH_SOCKET_STEP_MS 20
+#define ATTACH_SOCKET_STEP_MAX_MS 200
 /* The whole request and reply; a JVM loads the agent well within it. */
 #define ATTACH_IO_TIMEOUT_MS 5000
 #define ATTACH_REPLY_MAX 65536
@@ -185,21 +189,20 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp,
 	} else {
 		/* One signal only: a second one after the listener has started
 		 * would be taken as a request for a thread dump. */
-		uint64_t deadline = gt_mono_ns() + (uint64_t)ATTACH_SOCKET_WAIT_MS * 1000000ull;
-		long step_ms = 20;
+		struct gt_retry retry;
+		gt_retry_start(&retry, ATTACH_SOCKET_WAIT_MS, ATTACH_SOCKET_STEP_MS);
+		retry.step_add_ms = ATTACH_SOCKET_STEP_MS;
+		retry.step_max_ms = ATTACH_SOCKET_STEP_MAX_MS;
 		while (!socket_trusted(tmp, sock, st)) {
-			if (gt_mono_ns() >= deadline) {
-				rc = gt_fail(err, GT_EXIT_TIMEOUT,
-					     "JVM %d did not open its attach socket within %d s", (int)pid,
-					     ATTACH_SOCKET_WAIT_MS / 1000);
-				break;
-			}
-			if (gt_wait_sleep(gt_wait_deadline_in_ms((unsigned)step_ms)) == GT_WAIT_QUIT) {
-				rc = gt_wait_interrupted(err);
-				break;
-			}
-			if (step_ms < 200)
-				step_ms += 20;
+			int again = gt_retry_again(&retry, err);
+			if (again > 0)
+				continue;
+			if (again == 0)
+				rc = gt_fail(err, GT_EXIT_TIMEOUT, "JVM %d did not open its attach socket within %d s",
+					     (int)pid, ATTACH_SOCKET_WAIT_MS / 1000);
+			else
+				rc = -1;
+			break;
 		}
 	}
 	remove_trigger(&trigger);

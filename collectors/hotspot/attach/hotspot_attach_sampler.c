@@ -16,6 +16,7 @@
 #include "segment/reader.h"
 
 #define SAMPLER_START_WAIT_MS 3000
+#define SAMPLER_START_STEP_MS 50
 /* A writer heartbeat older than this belongs to a dead or frozen agent. */
 #define SAMPLER_STALE_NS 2000000000ull
 /* Extrapolate the exact total at most this far past its reading. */
@@ -122,7 +123,8 @@ static bool sampler_live(struct gt_sampler *m)
 
 static int sampler_wait_running(struct gt_sampler *m, struct gt_error *err)
 {
-	uint64_t deadline = gt_mono_ns() + SAMPLER_START_WAIT_MS * 1000000ull;
+	struct gt_retry retry;
+	gt_retry_start(&retry, SAMPLER_START_WAIT_MS, SAMPLER_START_STEP_MS);
 	for (;;) {
 		if (m->seg || sampler_open_segment(m)) {
 			gt_segment_beat(m->seg, gt_mono_ns());
@@ -136,12 +138,13 @@ static int sampler_wait_running(struct gt_sampler *m, struct gt_error *err)
 						       s->message[0] ? s->message : "allocation sampling could not start");
 			}
 		}
-		if (gt_mono_ns() >= deadline)
+		int again = gt_retry_again(&retry, err);
+		if (again < 0)
+			return -1;
+		if (again == 0)
 			return gt_fail(err, GT_EXIT_TIMEOUT,
 				       "gctop's agent in JVM %d did not start sampling within %d s", (int)m->pid,
 				       SAMPLER_START_WAIT_MS / 1000);
-		if (gt_wait_sleep(gt_wait_deadline_in_ms(50)) == GT_WAIT_QUIT)
-			return gt_wait_interrupted(err);
 	}
 }
 
@@ -168,11 +171,9 @@ struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_e
 	char opts[1024], agent[PATH_MAX];
 	if (agent_options(packages, opts, sizeof(opts), err) != 0)
 		return NULL;
-	struct gt_sampler *m = calloc(1, sizeof(*m));
-	if (!m) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	struct gt_sampler *m = gt_calloc(sizeof(*m), err);
+	if (!m)
 		return NULL;
-	}
 	m->pid = pid;
 	if (gt_attach_read_status(pid, &m->st, err) != 0 ||
 	    gt_segment_path_for(pid, m->st.nspid, m->path, sizeof(m->path)) != 0)

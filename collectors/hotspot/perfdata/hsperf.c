@@ -1,4 +1,5 @@
 #include "collectors/hotspot/perfdata/hsperf.h"
+#include "base/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,14 +138,10 @@ static enum hsperf_scan hsperf_scan_entry(struct hsperf *p, uint32_t off, uint32
 	if (type == 'J' && ((off + data_off) & 7) != 0)
 		return HSPERF_SCAN_STOP;
 
-	if (p->count == p->capacity) {
-		size_t cap = p->capacity ? p->capacity * 2 : 256;
-		struct hsperf_entry *n = realloc(p->entries, cap * sizeof(*n));
-		if (!n)
-			return HSPERF_SCAN_NOMEM;
-		p->entries = n;
-		p->capacity = cap;
-	}
+	struct hsperf_entry *grown = gt_array_grow(p->entries, &p->capacity, p->count + 1, sizeof(*grown), 256);
+	if (!grown)
+		return HSPERF_SCAN_NOMEM;
+	p->entries = grown;
 	char *copy = malloc(name_len + 1);
 	if (!copy)
 		return HSPERF_SCAN_NOMEM;

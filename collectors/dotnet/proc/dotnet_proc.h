@@ -1,7 +1,7 @@
 /* Plain /proc reads the .NET collector needs about a target: its TMPDIR and
  * environment, the runtime library it maps and the names of its GC threads. */
-#ifndef GCTOP_COLLECTORS_DOTNET_PROC_H
-#define GCTOP_COLLECTORS_DOTNET_PROC_H
+#ifndef GCTOP_COLLECTORS_DOTNET_PROC_DOTNET_PROC_H
+#define GCTOP_COLLECTORS_DOTNET_PROC_DOTNET_PROC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "collectors/dotnet/dotnet_proc.h"
+#include "collectors/dotnet/proc/dotnet_proc.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -48,21 +48,7 @@ void gt_dotnet_proc_tmpdir(pid_t pid, char *out, size_t size)
 
 int gt_dotnet_proc_maps_coreclr(pid_t pid)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	char line[1024];
-	int found = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "/libcoreclr.so")) {
-			found = 1;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
+	return gt_proc_maps_file(pid, "/libcoreclr.so");
 }
 
 int gt_dotnet_proc_count_threads(pid_t pid, const char *prefix)
