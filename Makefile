@@ -48,7 +48,7 @@ CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
-LIBS := $(PKG_LIBS) -lm
+LIBS := $(PKG_LIBS) -lm -pthread
 
 # The library: everything but the program's entry point.
 LAYERS := base model segment collectors session views tui
