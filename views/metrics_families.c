@@ -188,6 +188,14 @@ static void gctop_target(struct gt_metrics_emit *e, const struct gt_metrics_targ
 	gt_metrics_point_u64(e, "_info", extra, 1);
 }
 
+/* When the figures were read: a scrape returns the last round's sample,
+ * up to one interval old, and this says which moment it describes. */
+static void gctop_sample_timestamp(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (t->sample->wall_ms > 0)
+		gt_metrics_point_f64(e, "", NULL, (double)t->sample->wall_ms / 1000.0);
+}
+
 static void gctop_allocated(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	gt_metrics_counter(e, NULL, t->sample->alloc_bytes_total, gt_metrics_since_s(t, t->sample->alloc_since));
@@ -324,8 +332,13 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	  "Memory committed by the GC at the last GC.", dotnet_committed },
 	{ "process_memory_usage_bytes", GAUGE, "bytes", "Resident set size of the process.", process_memory_usage },
 	{ "process_cpu_time_seconds", COUNTER, "seconds", "CPU time used by the process (user and system).", process_cpu_time },
-	{ "process_thread_count", GAUGE, "", "Threads of the process.", process_thread_count },
+	/* OpenTelemetry's process.thread.count would map to process_thread_count,
+	 * which Prometheus' own lint refuses (a _count suffix outside a
+	 * histogram): Prometheus' process collector's name instead. */
+	{ "process_threads", GAUGE, "", "Threads of the process.", process_thread_count },
 	{ "gctop_target", INFO, "", "A watched process: its collector, runtime version and allocation source.", gctop_target },
+	{ "gctop_sample_timestamp_seconds", GAUGE, "seconds", "When gctop read these figures, seconds since the epoch.",
+	  gctop_sample_timestamp },
 	{ "gctop_allocated_bytes", COUNTER, "bytes",
 	  "Bytes allocated, exact or estimated from heap counters (gctop_target_info's allocation_source).", gctop_allocated },
 	{ "gctop_allocation_blind_collections", COUNTER, "",

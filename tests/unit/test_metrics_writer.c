@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/pause_hist.h"
+#include "views/metrics_emit.h"
 #include "views/metrics_writer.h"
 #include "tests/unit/check.h"
 
@@ -31,6 +32,7 @@ static void jvm(struct fixture *f)
 	strcpy(i->main_class, "com.example.App");
 	strcpy(i->command_line, "java -Dsecret=hunter2 com.example.App");
 	gt_u64_set(&i->start_time_ms, JVM_START_MS);
+	s->wall_ms = 1796023541123LL;
 	s->alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
 	gt_u64_set(&s->alloc_bytes_total, 123456789);
 	s->collections_since = GT_ALLOC_SINCE_PROCESS_START;
@@ -39,6 +41,7 @@ static void jvm(struct fixture *f)
 	strcpy(s->generations[1].name, "old");
 	gt_u64_set(&s->generations[0].collections, 12);
 	gt_u64_set(&s->generations[0].used_bytes, 1000);
+	gt_u64_set(&s->generations[0].committed_bytes, 4000);
 	gt_u64_set(&s->generations[1].used_bytes, 2000);
 	gt_u64_set(&s->generations[1].max_bytes, 1 << 30);
 	s->n_collectors = 2;
@@ -83,6 +86,21 @@ static void dotnet(struct fixture *f)
 	}
 	gt_u64_set(&s->rss_bytes, 50000000);
 	s->pause_log.valid = true;
+	/* everything else known, so every family has a point */
+	gt_u64_set(&s->threads, 17);
+	gt_u64_set(&s->cpu_ticks, 250);
+	gt_u64_set(&s->cpu_hz, 100);
+	gt_u64_set(&s->heap_used_bytes, 1500);
+	gt_u64_set(&s->heap_committed_bytes, 1 << 20);
+	gt_u64_set(&s->gc_hard_limit_bytes, 1 << 28);
+	gt_u64_set(&s->generations[1].fragmented_bytes, 64);
+	gt_u64_set(&s->large_bytes, 400);
+	gt_u64_set(&s->large_alloc_bytes_total, 90000);
+	gt_u64_set(&s->ops_total, 1000);
+	gt_u64_set(&s->alloc_blind_collections, 0);
+	gt_u64_set(&s->cgroup_limit_bytes, 1ull << 30);
+	gt_u64_set(&s->cgroup_usage_bytes, 1ull << 29);
+	gt_u64_set(&s->oom_kills, 0);
 }
 
 /* A process gctop could not read anything of yet: only its info line. */
@@ -101,6 +119,8 @@ static void fixture_init(struct fixture *f)
 	for (int k = 0; k < 3; k++) {
 		gt_pause_hist_add(&f->pauses[k], &f->sample[k]);
 		gt_derive(NULL, &f->sample[k], &f->derived[k]);
+		if (k == 1)
+			gt_f64_set(&f->derived[k].bytes_per_op, 5000.0);
 		f->t[k] = (struct gt_metrics_target){ &f->info[k], &f->sample[k], &f->derived[k], &f->pauses[k], WATCH_START_S };
 	}
 }
@@ -153,6 +173,7 @@ static void test_openmetrics_names_and_metadata(void)
 	/* HotSpot's counters run from the JVM's start */
 	CHECK_LINE(om, "gctop_gc_pause_time_seconds_created{" JVM_LABELS "} 1796023000");
 	CHECK_LINE(om, "gctop_container_memory_limit_bytes{" JVM_LABELS "} 4294967296");
+	CHECK_LINE(om, "gctop_sample_timestamp_seconds{" JVM_LABELS "} 1796023541.123");
 	CHECK_LINE(om, "# TYPE gctop_target info");
 	CHECK_LINE(om, "gctop_target_info{pid=\"300\",runtime=\"hotspot\",main=\"\",gc=\"\",runtime_version=\"\",allocation_source=\"none\"} 1");
 	CHECK_NO(om, "hunter2");
@@ -172,7 +193,7 @@ static void test_not_available_is_omitted(void)
 	CHECK_NO(om, "jvm_memory_pool_name=\"Metaspace\"");
 	CHECK_NO(om, "process_memory_usage_bytes{" JVM_LABELS);
 	CHECK_LINE(om, "process_memory_usage_bytes{" NET_LABELS "} 50000000");
-	CHECK_NO(om, "gctop_container_memory_limit_bytes{" NET_LABELS);
+	CHECK_NO(om, "gctop_container_memory_limit_bytes{pid=\"300\"");
 	CHECK_NO(om, "NaN");
 	/* the blank process: its info line and nothing else */
 	const char *p = om;
@@ -182,9 +203,18 @@ static void test_not_available_is_omitted(void)
 		p++;
 	}
 	CHECK_U64(n, 1);
-	/* n/a families write no metadata either */
-	CHECK_NO(om, "gctop_bytes_per_request");
 	free(om);
+	/* n/a families write no metadata either: the blank process alone */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(gt_metrics_write(m, GT_METRICS_OPENMETRICS, &f.t[2], 1) == 0);
+	fclose(m);
+	CHECK_STR(buf, "# TYPE gctop_target info\n"
+		       "# HELP gctop_target A watched process: its collector, runtime version and allocation source.\n"
+		       "gctop_target_info{pid=\"300\",runtime=\"hotspot\",main=\"\",gc=\"\",runtime_version=\"\",allocation_source=\"none\"} 1\n"
+		       "# EOF\n");
+	free(buf);
 }
 
 static uint64_t bucket_value(const char *text, const char *le)
@@ -250,6 +280,22 @@ static void test_pause_hist_accumulates(void)
 	CHECK(!h2.valid);
 }
 
+/* The fixture knows every figure of some process: every family is written
+ * (so the promtool check sees them all). */
+static void test_every_family_written(void)
+{
+	struct fixture f;
+	fixture_init(&f);
+	char *om = render(&f, GT_METRICS_OPENMETRICS);
+	for (size_t k = 0; k < gt_metrics_family_count; k++) {
+		char line[256];
+		snprintf(line, sizeof(line), "# TYPE %s ", gt_metrics_families[k].name);
+		if (!strstr(om, line))
+			check_fail(__FILE__, __LINE__, "family %s not written", gt_metrics_families[k].name);
+	}
+	free(om);
+}
+
 static void test_classic_text(void)
 {
 	struct fixture f;
@@ -303,6 +349,7 @@ int main(void)
 	RUN_TEST(test_not_available_is_omitted);
 	RUN_TEST(test_pause_histogram);
 	RUN_TEST(test_pause_hist_accumulates);
+	RUN_TEST(test_every_family_written);
 	RUN_TEST(test_classic_text);
 	RUN_TEST(test_negotiate);
 	RUN_TEST(write_examples);
