@@ -85,20 +85,19 @@ static int parse_positive(const char *s, long max, long *out)
 /* PID[,PID...] into opt->pids; opt->pid is the first. */
 static int parse_pids(const char *s, struct gt_options *opt)
 {
-	char buf[4096];
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
 	opt->n_pids = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long v;
-		if (opt->n_pids == GT_OPTIONS_MAX_PIDS || parse_positive(tok, 0x7fffffffL, &v) != 0)
+	for (const char *p = s;; p++) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || v <= 0 || v > 0x7fffffffL ||
+		    opt->n_pids == GT_OPTIONS_MAX_PIDS)
 			return -1;
 		opt->pids[opt->n_pids++] = (pid_t)v;
+		if (!*end)
+			break;
+		p = end;
 	}
-	if (opt->n_pids == 0)
-		return -1;
 	opt->pid = opt->pids[0];
 	return 0;
 }

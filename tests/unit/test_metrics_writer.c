@@ -296,6 +296,34 @@ static void test_every_family_written(void)
 	free(om);
 }
 
+/* man/gctop.1 (METRICS) names every family as its samples are named. */
+static void test_man_page_lists_every_family(void)
+{
+	FILE *f = fopen("man/gctop.1", "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	size_t size = 1 << 20;
+	char *man = malloc(size);
+	CHECK(man != NULL);
+	if (!man) {
+		fclose(f);
+		return;
+	}
+	size_t n = fread(man, 1, size - 1, f);
+	man[n] = '\0';
+	fclose(f);
+	for (size_t k = 0; k < gt_metrics_family_count; k++) {
+		const struct gt_metrics_family *m = &gt_metrics_families[k];
+		char name[128];
+		snprintf(name, sizeof(name), "%s%s", m->name,
+			 m->type == GT_METRICS_COUNTER ? "_total" : m->type == GT_METRICS_INFO ? "_info" : "");
+		if (!strstr(man, name))
+			check_fail(__FILE__, __LINE__, "man/gctop.1 does not list %s", name);
+	}
+	free(man);
+}
+
 static void test_classic_text(void)
 {
 	struct fixture f;
@@ -350,6 +378,7 @@ int main(void)
 	RUN_TEST(test_pause_histogram);
 	RUN_TEST(test_pause_hist_accumulates);
 	RUN_TEST(test_every_family_written);
+	RUN_TEST(test_man_page_lists_every_family);
 	RUN_TEST(test_classic_text);
 	RUN_TEST(test_negotiate);
 	RUN_TEST(write_examples);
