@@ -32,6 +32,9 @@ struct gt_metrics_family {
 	const char *unit;            /* "" when none; the name then has no unit suffix */
 	const char *help;
 	void (*emit)(struct gt_metrics_emit *e, const struct gt_metrics_target *t);
+	/* With emit NULL: a gauge of the struct gt_u64 at this offset in the
+	 * sample, for every runtime. */
+	size_t sample_field;
 };
 
 extern const struct gt_metrics_family gt_metrics_families[];

@@ -1,6 +1,7 @@
 /* Every family gctop --serve writes, in the order written, and what each
  * writes for one target. OpenTelemetry names first (runtime by runtime),
  * then gctop's own. A figure that is n/a writes nothing. */
+#include <stddef.h>
 #include <string.h>
 
 #include "views/metrics_emit.h"
@@ -98,20 +99,30 @@ static void jvm_gc_duration(struct gt_metrics_emit *e, const struct gt_metrics_t
 
 /* ---- .NET: dotnet.gc.* ---- */
 
+/* Collection counters, one per generation label: the runtime's collectors
+ * (.NET: by the oldest generation collected) or the generations (each
+ * counting every collection that collected it). */
+static void collection_counters(struct gt_metrics_emit *e, const struct gt_metrics_target *t, const char *label,
+				bool by_collector)
+{
+	const struct gt_sample *s = t->sample;
+	double since = gt_metrics_since_s(t, s->collections_since);
+	unsigned n = by_collector ? s->n_collectors : s->n_generations;
+	unsigned max = by_collector ? GT_MAX_COLLECTORS : GT_MAX_GENERATIONS;
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; i < n && i < max; i++) {
+		gt_metrics_label(extra, sizeof(extra), label, by_collector ? s->collectors[i].name : s->generations[i].name);
+		gt_metrics_counter(e, extra, by_collector ? s->collectors[i].invocations : s->generations[i].collections, since);
+	}
+}
+
 /* Exclusive counts per generation (a gen1 collection is not also a gen0
  * one), as GC.CollectionCount differences give them; counted since gctop
  * opened its EventPipe session. */
 static void dotnet_gc_collections(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	if (!is_dotnet(t))
-		return;
-	const struct gt_sample *s = t->sample;
-	double since = gt_metrics_since_s(t, s->collections_since);
-	char extra[GT_METRICS_EXTRA_LEN];
-	for (unsigned i = 0; i < s->n_collectors && i < GT_MAX_COLLECTORS; i++) {
-		gt_metrics_label(extra, sizeof(extra), "dotnet_gc_heap_generation", s->collectors[i].name);
-		gt_metrics_counter(e, extra, s->collectors[i].invocations, since);
-	}
+	if (is_dotnet(t))
+		collection_counters(e, t, "dotnet_gc_heap_generation", true);
 }
 
 static void dotnet_gc_total_allocated(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
@@ -156,11 +167,6 @@ static void dotnet_committed(struct gt_metrics_emit *e, const struct gt_metrics_
 
 /* ---- process.* (both runtimes, from /proc) ---- */
 
-static void process_memory_usage(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
-{
-	gt_metrics_gauge(e, NULL, t->sample->rss_bytes);
-}
-
 static void process_cpu_time(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	const struct gt_sample *s = t->sample;
@@ -168,11 +174,6 @@ static void process_cpu_time(struct gt_metrics_emit *e, const struct gt_metrics_
 		return;
 	gt_metrics_point_f64(e, "_total", NULL, (double)s->cpu_ticks.value / (double)s->cpu_hz.value);
 	gt_metrics_created(e, NULL, gt_metrics_since_s(t, GT_ALLOC_SINCE_PROCESS_START));
-}
-
-static void process_thread_count(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
-{
-	gt_metrics_gauge(e, NULL, t->sample->threads);
 }
 
 /* ---- gctop_: what the conventions lack ---- */
@@ -208,13 +209,7 @@ static void gctop_alloc_blind(struct gt_metrics_emit *e, const struct gt_metrics
 
 static void gctop_collections(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	const struct gt_sample *s = t->sample;
-	double since = gt_metrics_since_s(t, s->collections_since);
-	char extra[GT_METRICS_EXTRA_LEN];
-	for (unsigned i = 0; i < s->n_generations && i < GT_MAX_GENERATIONS; i++) {
-		gt_metrics_label(extra, sizeof(extra), "generation", s->generations[i].name);
-		gt_metrics_counter(e, extra, s->generations[i].collections, since);
-	}
+	collection_counters(e, t, "generation", false);
 }
 
 /* Stop-the-world time: HotSpot's collector time from the JVM's start
@@ -252,25 +247,10 @@ static void gctop_pauses_missed(struct gt_metrics_emit *e, const struct gt_metri
 		gt_metrics_counter(e, NULL, (struct gt_u64){ t->pauses->missed, true }, t->watch_start_s);
 }
 
-static void gctop_heap_used(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
-{
-	gt_metrics_gauge(e, NULL, t->sample->heap_used_bytes);
-}
-
-static void gctop_heap_committed(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
-{
-	gt_metrics_gauge(e, NULL, t->sample->heap_committed_bytes);
-}
-
 static void gctop_heap_max(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	struct gt_u64 max = t->sample->heap_max_bytes;
 	gt_metrics_gauge(e, NULL, max.valid ? max : t->sample->gc_hard_limit_bytes);
-}
-
-static void gctop_large(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
-{
-	gt_metrics_gauge(e, NULL, t->sample->large_bytes);
 }
 
 static void gctop_large_allocated(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
@@ -290,78 +270,69 @@ static void gctop_bytes_per_request(struct gt_metrics_emit *e, const struct gt_m
 		gt_metrics_point_f64(e, "", NULL, t->derived->bytes_per_op.value);
 }
 
-static void gctop_container_limit(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
-{
-	gt_metrics_gauge(e, NULL, t->sample->cgroup_limit_bytes);
-}
-
-static void gctop_container_usage(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
-{
-	gt_metrics_gauge(e, NULL, t->sample->cgroup_usage_bytes);
-}
-
 /* The cgroup's own count, from its creation (a time gctop does not know). */
 static void gctop_oom_kills(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	gt_metrics_counter(e, NULL, t->sample->oom_kills, 0);
 }
 
+#define FIELD(name) offsetof(struct gt_sample, name)
 #define GAUGE GT_METRICS_GAUGE
 #define COUNTER GT_METRICS_COUNTER
 #define HISTOGRAM GT_METRICS_HISTOGRAM
 #define INFO GT_METRICS_INFO
 
 const struct gt_metrics_family gt_metrics_families[] = {
-	{ "jvm_memory_used_bytes", GAUGE, "bytes", "Measure of memory used, by pool (HotSpot perf data).", jvm_memory_used },
-	{ "jvm_memory_committed_bytes", GAUGE, "bytes", "Measure of memory committed, by pool.", jvm_memory_committed },
-	{ "jvm_memory_limit_bytes", GAUGE, "bytes", "Measure of max obtainable memory, by heap pool.", jvm_memory_limit },
+	{ "jvm_memory_used_bytes", GAUGE, "bytes", "Measure of memory used, by pool (HotSpot perf data).", jvm_memory_used, 0 },
+	{ "jvm_memory_committed_bytes", GAUGE, "bytes", "Measure of memory committed, by pool.", jvm_memory_committed, 0 },
+	{ "jvm_memory_limit_bytes", GAUGE, "bytes", "Measure of max obtainable memory, by heap pool.", jvm_memory_limit, 0 },
 	{ "jvm_gc_duration_seconds", HISTOGRAM, "seconds",
 	  "Duration of JVM garbage collection actions since the JVM started (count and sum; gctop_gc_pause_seconds has buckets).",
-	  jvm_gc_duration },
+	  jvm_gc_duration, 0 },
 	{ "dotnet_gc_collections", COUNTER, "", "Garbage collections by the oldest generation collected, since gctop began watching.",
-	  dotnet_gc_collections },
+	  dotnet_gc_collections, 0 },
 	{ "dotnet_gc_heap_total_allocated_bytes", COUNTER, "bytes", "Bytes allocated on the managed GC heap.",
-	  dotnet_gc_total_allocated },
+	  dotnet_gc_total_allocated, 0 },
 	{ "dotnet_gc_pause_time_seconds", COUNTER, "seconds", "Time paused in GC since gctop began watching.",
-	  dotnet_gc_pause_time },
+	  dotnet_gc_pause_time, 0 },
 	{ "dotnet_gc_last_collection_heap_size_bytes", GAUGE, "bytes", "Managed heap size by generation at the last GC.",
-	  dotnet_heap_size },
+	  dotnet_heap_size, 0 },
 	{ "dotnet_gc_last_collection_heap_fragmentation_size_bytes", GAUGE, "bytes",
-	  "Free space inside each generation at the last GC.", dotnet_fragmentation },
+	  "Free space inside each generation at the last GC.", dotnet_fragmentation, 0 },
 	{ "dotnet_gc_last_collection_memory_committed_size_bytes", GAUGE, "bytes",
-	  "Memory committed by the GC at the last GC.", dotnet_committed },
-	{ "process_memory_usage_bytes", GAUGE, "bytes", "Resident set size of the process.", process_memory_usage },
-	{ "process_cpu_time_seconds", COUNTER, "seconds", "CPU time used by the process (user and system).", process_cpu_time },
+	  "Memory committed by the GC at the last GC.", dotnet_committed, 0 },
+	{ "process_memory_usage_bytes", GAUGE, "bytes", "Resident set size of the process.", NULL, FIELD(rss_bytes) },
+	{ "process_cpu_time_seconds", COUNTER, "seconds", "CPU time used by the process (user and system).", process_cpu_time, 0 },
 	/* OpenTelemetry's process.thread.count would map to process_thread_count,
 	 * which Prometheus' own lint refuses (a _count suffix outside a
 	 * histogram): Prometheus' process collector's name instead. */
-	{ "process_threads", GAUGE, "", "Threads of the process.", process_thread_count },
-	{ "gctop_target", INFO, "", "A watched process: its collector, runtime version and allocation source.", gctop_target },
+	{ "process_threads", GAUGE, "", "Threads of the process.", NULL, FIELD(threads) },
+	{ "gctop_target", INFO, "", "A watched process: its collector, runtime version and allocation source.", gctop_target, 0 },
 	{ "gctop_sample_timestamp_seconds", GAUGE, "seconds", "When gctop read these figures, seconds since the epoch.",
-	  gctop_sample_timestamp },
+	  gctop_sample_timestamp, 0 },
 	{ "gctop_allocated_bytes", COUNTER, "bytes",
-	  "Bytes allocated, exact or estimated from heap counters (gctop_target_info's allocation_source).", gctop_allocated },
+	  "Bytes allocated, exact or estimated from heap counters (gctop_target_info's allocation_source).", gctop_allocated, 0 },
 	{ "gctop_allocation_blind_collections", COUNTER, "",
 	  "Collections before which the estimate could not see the young generation's fill: allocation is a lower bound while it grows.",
-	  gctop_alloc_blind },
-	{ "gctop_gc_collections", COUNTER, "", "Collections that collected each generation.", gctop_collections },
-	{ "gctop_gc_pause_time_seconds", COUNTER, "seconds", "Stop-the-world time.", gctop_pause_time },
+	  gctop_alloc_blind, 0 },
+	{ "gctop_gc_collections", COUNTER, "", "Collections that collected each generation.", gctop_collections, 0 },
+	{ "gctop_gc_pause_time_seconds", COUNTER, "seconds", "Stop-the-world time.", gctop_pause_time, 0 },
 	{ "gctop_gc_pause_seconds", HISTOGRAM, "seconds", "Single stop-the-world pauses since gctop began watching.",
-	  gctop_pause_hist },
+	  gctop_pause_hist, 0 },
 	{ "gctop_gc_pauses_missed", COUNTER, "",
-	  "Pauses too many between two samples to be timed one by one (left out of gctop_gc_pause_seconds).", gctop_pauses_missed },
-	{ "gctop_heap_used_bytes", GAUGE, "bytes", "Heap in use.", gctop_heap_used },
-	{ "gctop_heap_committed_bytes", GAUGE, "bytes", "Heap committed.", gctop_heap_committed },
-	{ "gctop_heap_max_bytes", GAUGE, "bytes", "The most the heap may grow to (.NET: the GC's hard limit).", gctop_heap_max },
-	{ "gctop_large_object_bytes", GAUGE, "bytes", "Large objects in the heap (.NET LOH; G1 humongous estimate).", gctop_large },
-	{ "gctop_large_object_allocated_bytes", COUNTER, "bytes", "Bytes allocated as large objects.", gctop_large_allocated },
-	{ "gctop_requests", COUNTER, "", "Requests served (ASP.NET Core).", gctop_requests },
+	  "Pauses too many between two samples to be timed one by one (left out of gctop_gc_pause_seconds).", gctop_pauses_missed, 0 },
+	{ "gctop_heap_used_bytes", GAUGE, "bytes", "Heap in use.", NULL, FIELD(heap_used_bytes) },
+	{ "gctop_heap_committed_bytes", GAUGE, "bytes", "Heap committed.", NULL, FIELD(heap_committed_bytes) },
+	{ "gctop_heap_max_bytes", GAUGE, "bytes", "The most the heap may grow to (.NET: the GC's hard limit).", gctop_heap_max, 0 },
+	{ "gctop_large_object_bytes", GAUGE, "bytes", "Large objects in the heap (.NET LOH; G1 humongous estimate).", NULL, FIELD(large_bytes) },
+	{ "gctop_large_object_allocated_bytes", COUNTER, "bytes", "Bytes allocated as large objects.", gctop_large_allocated, 0 },
+	{ "gctop_requests", COUNTER, "", "Requests served (ASP.NET Core).", gctop_requests, 0 },
 	{ "gctop_bytes_per_request", GAUGE, "bytes", "Bytes allocated per request over the last interval.",
-	  gctop_bytes_per_request },
+	  gctop_bytes_per_request, 0 },
 	{ "gctop_container_memory_limit_bytes", GAUGE, "bytes", "The memory limit of the process's cgroup.",
-	  gctop_container_limit },
-	{ "gctop_container_memory_usage_bytes", GAUGE, "bytes", "The memory use of the process's cgroup.", gctop_container_usage },
-	{ "gctop_container_oom_kills", COUNTER, "", "Processes the cgroup's OOM killer ended.", gctop_oom_kills },
+	  NULL, FIELD(cgroup_limit_bytes) },
+	{ "gctop_container_memory_usage_bytes", GAUGE, "bytes", "The memory use of the process's cgroup.", NULL, FIELD(cgroup_usage_bytes) },
+	{ "gctop_container_oom_kills", COUNTER, "", "Processes the cgroup's OOM killer ended.", gctop_oom_kills, 0 },
 };
 
 const size_t gt_metrics_family_count = sizeof(gt_metrics_families) / sizeof(gt_metrics_families[0]);

@@ -179,7 +179,11 @@ int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metric
 		struct gt_metrics_emit e = { .out = out, .format = f, .fam = &gt_metrics_families[k] };
 		for (size_t i = 0; i < n; i++) {
 			e.base = base[i];
-			gt_metrics_families[k].emit(&e, &t[i]);
+			const struct gt_metrics_family *m = &gt_metrics_families[k];
+			if (m->emit)
+				m->emit(&e, &t[i]);
+			else
+				gt_metrics_gauge(&e, NULL, *(const struct gt_u64 *)((const char *)t[i].sample + m->sample_field));
 		}
 	}
 	free(base);
