@@ -54,12 +54,12 @@ CHILD_PIDS="$CHILD_PIDS $PROM"
 wait_until 150 prom_ready || { fail "prometheus did not become ready: $(tail -3 "$WORK/prometheus.log")"; exit 0; }
 
 # The workloads: a JVM allocating 20 MB/s for 20 s; a .NET process idle 6 s,
-# allocating 5 s, idle 24 s (quiet edges for its totals, and alive until
-# gctop is killed); a shell that becomes a JVM when told to (its pid is
+# allocating 5 s, idle 32 s (quiet edges for its totals, and alive for
+# the ends of gctop below); a shell that becomes a JVM when told to (its pid is
 # known, for -p, before it is one).
 java -Xmx128m -XX:+UseG1GC -cp "$CLASSES" AllocWorkload small 20 20 4 >"$WORK/jvm.log" 2>&1 &
 JPID=$!
-env GCALLOC_GCLOG=1 DOTNET_gcServer=0 "$GCALLOC" "$RATE_MB" 5 0 6 24 >"$WORK/dotnet.truth" 2>&1 &
+env GCALLOC_GCLOG=1 DOTNET_gcServer=0 "$GCALLOC" "$RATE_MB" 5 0 6 32 >"$WORK/dotnet.truth" 2>&1 &
 DPID=$!
 sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done; exec java -Xmx64m -cp "$2" SleepyHeap 8' sh "$WORK/go" "$CLASSES" \
 	>"$WORK/new.log" 2>&1 &
@@ -146,6 +146,21 @@ kill -9 "$GPID"
 wait "$GPID" 2>/dev/null
 check "gctop killed with SIGKILL leaves no EventPipe session in the .NET process (back to $BASE_SOCKETS sockets)" \
 	wait_until 50 sockets_at_most "$DPID" "$BASE_SOCKETS"
+
+# SIGTERM ends gctop --serve cleanly: status 0, its session closed.
+"$GCTOP_BIN" --serve 127.0.0.1:0 -p "$DPID" 2>"$WORK/gctop2.err" &
+G2=$!
+CHILD_PIDS="$CHILD_PIDS $G2"
+session_open() { [ "$(socket_count "$DPID")" -gt "$BASE_SOCKETS" ]; }
+if wait_until 50 session_open; then
+	kill -TERM "$G2"
+	wait "$G2"
+	rc=$?
+	check "gctop --serve ends with status 0 on SIGTERM ($rc: $(cat "$WORK/gctop2.err"))" [ "$rc" -eq 0 ]
+	check "and its EventPipe session is closed (back to $BASE_SOCKETS sockets)" wait_until 30 sockets_at_most "$DPID" "$BASE_SOCKETS"
+else
+	fail "a second gctop --serve opened no session in the .NET process: $(cat "$WORK/gctop2.err")"
+fi
 wait "$DPID"
 python3 tests/integration/prometheus_compare.py dotnet "$PPORT" "$DPID" "$WORK/dotnet.truth" dotnet-workstation
 kill "$PROM" 2>/dev/null
