@@ -653,6 +653,8 @@ def serve(avail, res):
             while seen < count + n_dn and time.monotonic() < deadline:
                 time.sleep(1)
                 seen = scrape(port)[2]
+            if seen < count + n_dn:
+                log("serve: %d of %d processes served after a minute" % (seen, count + n_dn))
             c0 = proc_cpu_ns(g.pid)
             took, size = [], []
             for _ in range(secs):

@@ -3,9 +3,12 @@
  * opening many targets without freezing the loop. */
 #include "session/fleet_serve.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/clock.h"
 #include "collectors/host/proc.h"
@@ -17,6 +20,18 @@
 /* ... and once the opens of one round have taken this long, the rest wait
  * for the next one, so a burst of new processes cannot stall sampling. */
 #define FLEET_OPEN_BUDGET_NS 200000000ull
+/* Listing every process of every runtime (gt_target_list_all) costs far
+ * more than sampling the open ones (it maps every JVM's perf data and asks
+ * every .NET runtime for its ProcessInfo), so a round lists only when a
+ * new process may be there: a pid new to /proc, or /tmp or one of its
+ * hsperfdata_* directories changed (a JVM's perf data or a runtime's
+ * diagnostics socket appeared, also when a known pid exec'd a runtime) ...
+ * and at least this often for what those miss (a container's own /tmp). */
+#define FLEET_LIST_EVERY_NS 10000000000ull
+/* A process that could not be opened or read is tried again this much
+ * later (a runtime busy or still starting, a session the runtime ended),
+ * unless it refused permission. */
+#define FLEET_RETRY_NS 10000000000ull
 
 struct member {
 	pid_t pid;
@@ -26,14 +41,24 @@ struct member {
 	struct gt_derived derived;
 	struct gt_pause_hist pauses;
 	bool have_cur;
-	bool given_up;             /* cannot be read (permission, malformed, gone quiet) */
+	bool given_up;             /* no permission to read it */
+	uint64_t retry_ns;         /* CLOCK_MONOTONIC before which no open is tried again */
 	bool seen;                 /* listed in this round */
 	double watch_start_s;
+};
+
+/* What the last full listing saw, to tell whether another is needed. */
+struct discovery {
+	pid_t *pids;               /* /proc's pids, ascending */
+	size_t n_pids, cap_pids;
+	uint64_t tmp_stamp;        /* /tmp's and its hsperfdata_* directories' change times, summed */
+	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
 };
 
 struct gt_fleet_serve {
 	pid_t *only;
 	size_t n_only;
+	struct discovery disc;
 	struct member **m;
 	size_t count, capacity;
 	size_t shown;              /* members with a sample, first in m after a round */
@@ -71,6 +96,7 @@ void gt_fleet_serve_free(struct gt_fleet_serve *f)
 		member_free(f->m[i]);
 	free(f->m);
 	free(f->only);
+	free(f->disc.pids);
 	free(f);
 }
 
@@ -113,22 +139,26 @@ static struct member *add(struct gt_fleet_serve *f, pid_t pid)
 /* Opens a member unless it is too young or the round's budget is spent. */
 static void open_member(struct member *m, uint64_t *spent_ns)
 {
-	uint64_t start_ms;
+	uint64_t start_ms, t0 = gt_mono_ns();
+	if (m->given_up || t0 < m->retry_ns)
+		return;
 	if (gt_proc_start_time_ms(m->pid, &start_ms) == 0 && (uint64_t)gt_wall_ms() < start_ms + FLEET_OPEN_MIN_AGE_MS)
 		return;
 	if (*spent_ns >= FLEET_OPEN_BUDGET_NS)
 		return;
-	uint64_t t0 = gt_mono_ns();
 	struct gt_error err = { 0 };
 	m->target = gt_target_open(m->pid, &err);
 	*spent_ns += gt_mono_ns() - t0;
 	if (!m->target) {
 		/* a runtime still starting is tried again next round */
-		m->given_up = err.code != GT_EXIT_TIMEOUT;
+		m->given_up = err.code == GT_EXIT_PERMISSION;
+		m->retry_ns = err.code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
 		return;
 	}
 	m->info = *gt_target_info(m->target);
+	/* counted again from here, with a new _created (a reset to Prometheus) */
 	m->watch_start_s = (double)gt_wall_ms() / 1000.0;
+	memset(&m->pauses, 0, sizeof(m->pauses));
 }
 
 /* Returns false when the process has exited. */
@@ -140,7 +170,7 @@ static bool sample_member(struct member *m)
 		gt_target_close(m->target);
 		m->target = NULL;
 		m->have_cur = false;
-		m->given_up = true;
+		m->retry_ns = gt_mono_ns() + FLEET_RETRY_NS;
 		return err.code != GT_EXIT_TARGET_EXITED;
 	}
 	if (m->have_cur)
@@ -178,7 +208,87 @@ static void prune(struct gt_fleet_serve *f)
 		f->shown++;
 }
 
-void gt_fleet_serve_refresh(struct gt_fleet_serve *f)
+static uint64_t stat_stamp(int dirfd, const char *name)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	return (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec + (uint64_t)st.st_ino;
+}
+
+/* /tmp's change time and its hsperfdata_* directories'. */
+static uint64_t tmp_stamp(void)
+{
+	DIR *d = opendir("/tmp");
+	if (!d)
+		return 0;
+	uint64_t sum = stat_stamp(dirfd(d), ".");
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, "hsperfdata_", 11) == 0)
+			sum += stat_stamp(dirfd(d), e->d_name);
+	closedir(d);
+	return sum;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Reads /proc's pids into d (ascending); true when one is new since the
+ * last reading. Out of memory counts as new (a listing is always right). */
+static bool scan_pids(struct discovery *d)
+{
+	pid_t *old = d->pids;
+	size_t n_old = d->n_pids;
+	d->pids = NULL;
+	d->n_pids = d->cap_pids = 0;
+	bool fresh = false;
+	DIR *dir = opendir("/proc");
+	struct dirent *e;
+	while (dir && (e = readdir(dir))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		if (d->n_pids == d->cap_pids) {
+			size_t cap = d->cap_pids ? d->cap_pids * 2 : 512;
+			pid_t *p = realloc(d->pids, cap * sizeof(*p));
+			if (!p) {
+				fresh = true;
+				break;
+			}
+			d->pids = p;
+			d->cap_pids = cap;
+		}
+		d->pids[d->n_pids++] = (pid_t)pid;
+		if (!bsearch(&d->pids[d->n_pids - 1], old, n_old, sizeof(*old), pid_cmp))
+			fresh = true;
+	}
+	if (dir)
+		closedir(dir);
+	free(old);
+	if (d->n_pids)
+		qsort(d->pids, d->n_pids, sizeof(*d->pids), pid_cmp);
+	return fresh || !dir;
+}
+
+/* Whether this round must list every process (see FLEET_LIST_EVERY_NS). */
+static bool listing_due(struct discovery *d, uint64_t now)
+{
+	bool new_pid = scan_pids(d);
+	uint64_t stamp = tmp_stamp();
+	bool due = new_pid || stamp != d->tmp_stamp || !d->listed_ns || now - d->listed_ns >= FLEET_LIST_EVERY_NS;
+	d->tmp_stamp = stamp;
+	if (due)
+		d->listed_ns = now;
+	return due;
+}
+
+/* A round that lists: new processes join, unlisted ones are dropped. */
+static void refresh_listed(struct gt_fleet_serve *f)
 {
 	struct gt_list list = { 0 };
 	uint64_t spent = 0;
@@ -193,12 +303,35 @@ void gt_fleet_serve_refresh(struct gt_fleet_serve *f)
 		if (!m && !(m = add(f, pid)))
 			break;
 		m->seen = true;
-		if (!m->target && !m->given_up)
+		if (!m->target)
 			open_member(m, &spent);
 		if (m->target)
 			m->seen = sample_member(m);
 	}
 	gt_list_free(&list);
+}
+
+/* A round that does not list: the known processes only; one that has
+ * gone from /proc is dropped. */
+static void refresh_known(struct gt_fleet_serve *f)
+{
+	uint64_t spent = 0;
+	for (size_t i = 0; i < f->count; i++) {
+		struct member *m = f->m[i];
+		m->seen = bsearch(&m->pid, f->disc.pids, f->disc.n_pids, sizeof(pid_t), pid_cmp) != NULL;
+		if (m->seen && !m->target)
+			open_member(m, &spent);
+		if (m->seen && m->target)
+			m->seen = sample_member(m);
+	}
+}
+
+void gt_fleet_serve_refresh(struct gt_fleet_serve *f)
+{
+	if (listing_due(&f->disc, gt_mono_ns()))
+		refresh_listed(f);
+	else
+		refresh_known(f);
 	prune(f);
 }
 
