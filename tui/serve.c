@@ -199,6 +199,14 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	if (serve_address(opt, &sa, &v6, err) != 0)
 		return NULL;
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | (v6 ? MHD_USE_IPv6 : 0);
+	/* The quit signals must reach this thread, whose wait lets them in
+	 * (base/wait.h), not the server's: its thread starts with them blocked. */
+	sigset_t quit, orig;
+	sigemptyset(&quit);
+	sigaddset(&quit, SIGINT);
+	sigaddset(&quit, SIGTERM);
+	sigaddset(&quit, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &quit, &orig);
 	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, NULL, NULL, handle, x,
 						MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 						MHD_OPTION_CONNECTION_LIMIT, SERVE_MAX_CONNECTIONS,
@@ -206,6 +214,7 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 						MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
 						MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
 						MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &orig, NULL);
 	if (!d) {
 		gt_fail(err, GT_EXIT_FAILURE, "--serve: cannot listen on %s port %u (in use, or not an address of this host?)",
 			opt->serve_host, opt->serve_port);
