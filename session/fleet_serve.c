@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,10 @@
 /* Listing every process of every runtime (gt_target_list_all) costs far
  * more than sampling the open ones (it maps every JVM's perf data and asks
  * every .NET runtime for its ProcessInfo), so a round lists only when a
- * new process may be there: a pid new to /proc, or /tmp or one of its
- * hsperfdata_* directories changed (a JVM's perf data or a runtime's
- * diagnostics socket appeared, also when a known pid exec'd a runtime) ...
- * and at least this often for what those miss (a container's own /tmp). */
+ * new process may be there: a hsperfdata_* directory of /tmp changed (a
+ * JVM's perf data came or went) or the set of .NET diagnostics sockets in
+ * /tmp did (a known pid that exec'd a runtime included) ... and at least
+ * this often for what those miss (a container's own /tmp). */
 #define FLEET_LIST_EVERY_NS 10000000000ull
 /* A process that could not be opened or read is tried again this much
  * later (a runtime busy or still starting, a session the runtime ended),
@@ -49,9 +50,7 @@ struct member {
 
 /* What the last full listing saw, to tell whether another is needed. */
 struct discovery {
-	pid_t *pids;               /* /proc's pids, ascending */
-	size_t n_pids, cap_pids;
-	uint64_t tmp_stamp;        /* /tmp's and its hsperfdata_* directories' change times, summed */
+	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed */
 	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
 };
 
@@ -96,7 +95,6 @@ void gt_fleet_serve_free(struct gt_fleet_serve *f)
 		member_free(f->m[i]);
 	free(f->m);
 	free(f->only);
-	free(f->disc.pids);
 	free(f);
 }
 
@@ -216,71 +214,32 @@ static uint64_t stat_stamp(int dirfd, const char *name)
 	return (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec + (uint64_t)st.st_ino;
 }
 
-/* /tmp's change time and its hsperfdata_* directories'. */
+/* A sum that changes when a hsperfdata_* directory of /tmp changes or a
+ * .NET diagnostics socket comes or goes (not with /tmp's own change time,
+ * which every temporary file moves). */
 static uint64_t tmp_stamp(void)
 {
 	DIR *d = opendir("/tmp");
 	if (!d)
 		return 0;
-	uint64_t sum = stat_stamp(dirfd(d), ".");
+	uint64_t sum = 0;
 	struct dirent *e;
-	while ((e = readdir(d)))
+	int pid;
+	while ((e = readdir(d))) {
 		if (strncmp(e->d_name, "hsperfdata_", 11) == 0)
 			sum += stat_stamp(dirfd(d), e->d_name);
+		else if (sscanf(e->d_name, "dotnet-diagnostic-%d-", &pid) == 1)
+			sum += (uint64_t)pid * 0x9e3779b97f4a7c15ull + 1;
+	}
 	closedir(d);
 	return sum;
-}
-
-static int pid_cmp(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Reads /proc's pids into d (ascending); true when one is new since the
- * last reading. Out of memory counts as new (a listing is always right). */
-static bool scan_pids(struct discovery *d)
-{
-	pid_t *old = d->pids;
-	size_t n_old = d->n_pids;
-	d->pids = NULL;
-	d->n_pids = d->cap_pids = 0;
-	bool fresh = false;
-	DIR *dir = opendir("/proc");
-	struct dirent *e;
-	while (dir && (e = readdir(dir))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		if (d->n_pids == d->cap_pids) {
-			size_t cap = d->cap_pids ? d->cap_pids * 2 : 512;
-			pid_t *p = realloc(d->pids, cap * sizeof(*p));
-			if (!p) {
-				fresh = true;
-				break;
-			}
-			d->pids = p;
-			d->cap_pids = cap;
-		}
-		d->pids[d->n_pids++] = (pid_t)pid;
-		if (!bsearch(&d->pids[d->n_pids - 1], old, n_old, sizeof(*old), pid_cmp))
-			fresh = true;
-	}
-	if (dir)
-		closedir(dir);
-	free(old);
-	if (d->n_pids)
-		qsort(d->pids, d->n_pids, sizeof(*d->pids), pid_cmp);
-	return fresh || !dir;
 }
 
 /* Whether this round must list every process (see FLEET_LIST_EVERY_NS). */
 static bool listing_due(struct discovery *d, uint64_t now)
 {
-	bool new_pid = scan_pids(d);
 	uint64_t stamp = tmp_stamp();
-	bool due = new_pid || stamp != d->tmp_stamp || !d->listed_ns || now - d->listed_ns >= FLEET_LIST_EVERY_NS;
+	bool due = stamp != d->tmp_stamp || !d->listed_ns || now - d->listed_ns >= FLEET_LIST_EVERY_NS;
 	d->tmp_stamp = stamp;
 	if (due)
 		d->listed_ns = now;
@@ -318,7 +277,7 @@ static void refresh_known(struct gt_fleet_serve *f)
 	uint64_t spent = 0;
 	for (size_t i = 0; i < f->count; i++) {
 		struct member *m = f->m[i];
-		m->seen = bsearch(&m->pid, f->disc.pids, f->disc.n_pids, sizeof(pid_t), pid_cmp) != NULL;
+		m->seen = gt_proc_exists(m->pid);
 		if (m->seen && !m->target)
 			open_member(m, &spent);
 		if (m->seen && m->target)
