@@ -26,9 +26,13 @@
  * every .NET runtime for its ProcessInfo), so a round lists only when a
  * new process may be there: a hsperfdata_* directory of /tmp changed (a
  * JVM's perf data came or went) or the set of .NET diagnostics sockets in
- * /tmp did (a known pid that exec'd a runtime included) ... and at least
- * this often for what those miss (a container's own /tmp). */
+ * /tmp did (a known pid that exec'd a runtime included), and every round
+ * for FLEET_SETTLE_NS after such a change (a JVM's file comes before the
+ * JVM is readable, a socket before its runtime answers: the listing skips
+ * them until then) ... and at least this often for what those miss (a
+ * container's own /tmp). */
 #define FLEET_LIST_EVERY_NS 10000000000ull
+#define FLEET_SETTLE_NS 10000000000ull
 /* A process that could not be opened or read is tried again this much
  * later (a runtime busy or still starting, a session the runtime ended),
  * unless it refused permission. */
@@ -52,6 +56,7 @@ struct member {
 struct discovery {
 	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed */
 	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
+	uint64_t changed_ns;       /* ... of the last change of tmp_stamp */
 };
 
 struct gt_fleet_serve {
@@ -239,8 +244,10 @@ static uint64_t tmp_stamp(void)
 static bool listing_due(struct discovery *d, uint64_t now)
 {
 	uint64_t stamp = tmp_stamp();
-	bool due = stamp != d->tmp_stamp || !d->listed_ns || now - d->listed_ns >= FLEET_LIST_EVERY_NS;
+	if (stamp != d->tmp_stamp)
+		d->changed_ns = now;
 	d->tmp_stamp = stamp;
+	bool due = !d->listed_ns || now - d->changed_ns < FLEET_SETTLE_NS || now - d->listed_ns >= FLEET_LIST_EVERY_NS;
 	if (due)
 		d->listed_ns = now;
 	return due;
