@@ -3,8 +3,8 @@
 # connections and never finishes its request holds at most 8 of them (the
 # per-address limit) and loses them after 10 s without traffic; a request
 # whose headers never end is cut at the connection's memory limit; gctop's
-# memory stays flat throughout and it keeps sampling (its figures stay
-# fresh), and /metrics answers again once the slow client is gone.
+# memory stays bounded throughout and it keeps sampling (its figures move
+# on), and /metrics answers again once the slow client is gone.
 . tests/lib.sh
 require_java
 command -v curl >/dev/null 2>&1 || missing_runtime "curl"
@@ -39,7 +39,7 @@ s.connect(("127.0.0.1", port))
 sent, answer = 0, b""
 try:
     s.sendall(b"GET /metrics HTTP/1.1\r\n")
-    while sent < 4 << 20:
+    while sent < 256 << 20:
         s.sendall(b"X-Fill: " + b"a" * 1000 + b"\r\n")
         sent += 1010
 except OSError:
@@ -81,8 +81,11 @@ cut=$(awk '$1 == "cut_after" {print $2}' "$WORK/hostile.log")
 rss1=$(awk '$1 == "rss" {print $2}' "$WORK/hostile.log")
 check "one address holds at most 8 unfinished connections ($held of 40 open after a second)" [ "${held:-99}" -le 8 ]
 check "endless headers are cut well before 1 MiB ($cut bytes sent; $(grep answer "$WORK/hostile.log"))" [ "${cut:-99999999}" -lt 1048576 ]
-grew() { [ $((${rss1:-999999} - rss0)) -lt 4096 ]; }
-check "gctop's memory stays flat under them (${rss0} KiB before, ${rss1} KiB during)" grew
+# A server that kept the headers would grow by the 256 MiB offered; the
+# bound leaves room for an allocator that holds freed memory (ASan's
+# quarantine: about 12 MiB here).
+grew() { [ $((${rss1:-999999} - rss0)) -lt 65536 ]; }
+check "gctop's memory stays bounded under them (${rss0} KiB before, ${rss1} KiB during, 256 MiB offered)" grew
 check "/metrics answers once the slow connections have timed out" scrape
 ts1=$(sampled_at)
 # the slow clients were there for 12 s: the rounds went on meanwhile
