@@ -297,6 +297,20 @@ static void test_every_family_written(void)
 }
 
 /* man/gctop.1 (METRICS) names every family as its samples are named. */
+/* OpenMetrics: a family with a unit ends in _UNIT; counters do not end in
+ * _total (the sample adds it). */
+static void test_family_names(void)
+{
+	for (size_t k = 0; k < gt_metrics_family_count; k++) {
+		const struct gt_metrics_family *m = &gt_metrics_families[k];
+		size_t n = strlen(m->name), u = strlen(m->unit);
+		if (u && (n <= u + 1 || m->name[n - u - 1] != '_' || strcmp(m->name + n - u, m->unit) != 0))
+			check_fail(__FILE__, __LINE__, "%s has unit %s but not as its suffix", m->name, m->unit);
+		if (n > 6 && strcmp(m->name + n - 6, "_total") == 0)
+			check_fail(__FILE__, __LINE__, "family %s ends in _total", m->name);
+	}
+}
+
 static void test_man_page_lists_every_family(void)
 {
 	FILE *f = fopen("man/gctop.1", "r");
@@ -378,6 +392,7 @@ int main(void)
 	RUN_TEST(test_pause_histogram);
 	RUN_TEST(test_pause_hist_accumulates);
 	RUN_TEST(test_every_family_written);
+	RUN_TEST(test_family_names);
 	RUN_TEST(test_man_page_lists_every_family);
 	RUN_TEST(test_classic_text);
 	RUN_TEST(test_negotiate);
