@@ -123,6 +123,11 @@ dn_sockets=$(least_sockets "$DPID")
 check ".NET process holds gctop's one EventPipe session ($BASE_SOCKETS sockets before, $dn_sockets while serving)" \
 	[ "$dn_sockets" -eq $((BASE_SOCKETS + 1)) ]
 
+# Nothing was loaded into the JVM, and no attach was asked of it (the JVM
+# starts its Attach Listener thread at the first request).
+no_agent() { ! grep -q 'gctop-agent' "/proc/$JPID/maps" && ! cat /proc/"$JPID"/task/*/comm | grep -q 'Attach Listener'; }
+check "gctop --serve loaded nothing into the JVM and asked for no attach" no_agent
+
 # The JVM workload ends: its series leave /metrics by the next round, and
 # Prometheus marks them stale.
 wait "$JPID" 2>/dev/null
