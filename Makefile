@@ -18,7 +18,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := ncursesw libproc2 libcgroup json-c
+PKGS := ncursesw libproc2 libcgroup json-c libmicrohttpd
 
 ifeq ($(SAN),1)
 BUILD ?= build-asan
@@ -33,7 +33,7 @@ endif
 # A fresh machine: one sentence naming what is missing and how to get it,
 # not a compiler error about a header (clean and demo, which installs, pass).
 MISSING_PKGS := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 || echo pkg-config; \
-	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev; do \
+	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev libmicrohttpd:libmicrohttpd-dev; do \
 		$(PKG_CONFIG) --exists $$(echo $$m | cut -d: -f1) 2>/dev/null || echo $$m | cut -d: -f2; done)
 ifneq ($(strip $(MISSING_PKGS)),)
 ifneq ($(filter-out clean demo,$(or $(MAKECMDGOALS),all)),)

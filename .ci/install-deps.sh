@@ -2,8 +2,8 @@
 # Installs the Debian packages gctop's build, tests and demo need; idempotent:
 # it calls apt-get only when something is missing.
 set -eu
-PKGS="build-essential pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev
-openjdk-17-jdk-headless tmux python3 procps clang-14 libclang-rt-14-dev groff-base"
+PKGS="build-essential pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev
+openjdk-17-jdk-headless tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -4,7 +4,7 @@ dotnet-counters, its cost to the target, and how its cost grows. Prints
 tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
-  sections: own, tick, startup, tui, picker, target-java, target-dotnet,
+  sections: own, tick, startup, tui, picker, serve, target-java, target-dotnet,
             sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
             quote
@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BUILD = os.environ.get("GCTOP_BUILD", "build")
@@ -609,6 +610,74 @@ def picker(avail, res):
     res["picker"] = out
 
 
+def scrape(port):
+    """One Prometheus-like scrape of gctop --serve: (seconds, bytes, processes)."""
+    req = urllib.request.Request("http://127.0.0.1:%d/metrics" % port,
+                                 headers={"Accept": "application/openmetrics-text;version=1.0.0"})
+    t0 = time.monotonic()
+    with urllib.request.urlopen(req, timeout=5) as r:
+        body = r.read()
+    return time.monotonic() - t0, len(body), body.count(b"\ngctop_target_info{")
+
+
+def serve(avail, res):
+    """gctop --serve with N small idle JVMs and some .NET processes (one GC a
+    second each, each read through its EventPipe session), scraped every
+    second as Prometheus would: CPU per second, peak RSS, scrape time and
+    size. gctop is given the bench's processes with -p, so that it leaves
+    other people's .NET processes on the machine alone."""
+    counts = [10, 50] if QUICK else [50, 200]
+    n_dn = (2 if QUICK else 20) if avail["dotnet"] else 0
+    secs = 8 if QUICK else 20
+    jvms, dns, out = [], [], {}
+    try:
+        dns = [dotnet_target(["gc", 1, 1800]) for _ in range(n_dn)]
+        for count in counts:
+            log("serve: starting idle JVMs up to %d (and %d .NET processes)" % (count, n_dn))
+            while len(jvms) < count:
+                batch = [java_target("Idle", [1800], TINY_JVM) for _ in range(min(10, count - len(jvms)))]
+                for p in batch:
+                    wait_line(p, "idle", 120)
+                    hsperf_ready(p.pid, 30)
+                jvms.extend(batch)
+            time.sleep(3)
+            pids = ",".join(str(p.pid) for p in jvms + dns)
+            g = spawn([GCTOP, "--serve", "127.0.0.1:0", "-p", pids, "-d", "1"], stderr=subprocess.PIPE, text=True)
+            m = re.search(r":(\d+)/metrics", g.stderr.readline() or "")
+            if not m:
+                log("serve: gctop --serve did not start")
+                kill(g)
+                break
+            port = int(m.group(1))
+            seen, deadline = 0, time.monotonic() + 60
+            while seen < count + n_dn and time.monotonic() < deadline:
+                time.sleep(1)
+                seen = scrape(port)[2]
+            if seen < count + n_dn:
+                log("serve: %d of %d processes served after a minute" % (seen, count + n_dn))
+            c0 = proc_cpu_ns(g.pid)
+            took, size = [], []
+            for _ in range(secs):
+                t, n, seen = scrape(port)
+                took.append(t)
+                size.append(n)
+                time.sleep(max(0.0, 1.0 - t))
+            c1 = proc_cpu_ns(g.pid)
+            hwm = proc_status(g.pid, "VmHWM")
+            kill(g)
+            out[count] = {"jvms": count, "dotnet": n_dn, "served": seen, "cpu_ms_per_s": (c1 - c0) / 1e6 / secs,
+                          "peak_rss_kib": hwm, "scrape_ms_median": med(took) * 1000, "scrape_bytes": med(size)}
+    finally:
+        log("serve: stopping %d idle JVMs and %d .NET processes" % (len(jvms), len(dns)))
+        kill_many(jvms + dns)
+    table("1f. gctop --serve -d 1 with N idle JVMs and .NET processes, scraped every second (OpenMetrics)",
+          ["JVMs", ".NET", "served", "CPU/s", "peak RSS", "scrape time", "scrape size"],
+          [[k, v["dotnet"], v["served"], fmt(v["cpu_ms_per_s"], " ms"),
+            fmt(v["peak_rss_kib"] / 1024 if v["peak_rss_kib"] else None, " MiB"),
+            fmt(v["scrape_ms_median"], " ms"), fmt(v["scrape_bytes"] / 1024, " KiB")] for k, v in out.items()])
+    res["serve"] = out
+
+
 # ---------------------------------------------------------------- 2. target cost
 
 def run_java_config(name, warm, secs, jfr_path):
@@ -930,6 +999,7 @@ def tick_cost(avail, res):
 # ---------------------------------------------------------------- main
 
 SECTIONS = [("own", own_cost), ("tick", tick_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
+            ("serve", serve),
             ("target-java", target_java), ("target-dotnet", target_dotnet), ("sites", sites), ("events", events)]
 
 

@@ -14,6 +14,7 @@
 #include "views/text_writer.h"
 #include "tui/batch.h"
 #include "tui/options.h"
+#include "tui/serve.h"
 #include "tui/tui.h"
 
 #ifndef GCTOP_VERSION
@@ -71,6 +72,9 @@ int main(int argc, char **argv)
 		return GT_EXIT_OK;
 	case GT_MODE_LIST:
 		return run_list(&opt);
+	case GT_MODE_SERVE:
+		status = gt_serve_run(&opt, &err);
+		break;
 	case GT_MODE_TUI:
 		if (!terminal_usable()) {
 			if (!opt.pid) {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@ const char gt_help_text[] =
 	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
 	"             [--allocators [--allocator-packages LIST]]\n"
 	"       gctop -l [--json]\n"
+	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
 	"pause time share, large objects and memory against the container limit of a\n"
@@ -20,7 +22,8 @@ const char gt_help_text[] =
 	"it or loading anything into it.\n"
 	"\n"
 	"Options:\n"
-	"  -p, --pid PID         watch process PID (without -p: pick one interactively)\n"
+	"  -p, --pid PID         watch process PID (without -p: pick one interactively);\n"
+	"                        with --serve a comma-separated list\n"
 	"  -b, --batch           print plain text blocks, one per interval, like top -b\n"
 	"  -j, --json            print one JSON object per interval (NDJSON); with -l, one per process\n"
 	"  -d, --delay SECONDS   interval between samples, fractions allowed (default 1, 0.1 to 3600)\n"
@@ -36,6 +39,11 @@ const char gt_help_text[] =
 	"                        comma-separated package prefixes skipped as the runtime's own when\n"
 	"                        looking for the first application frame\n"
 	"                        (default java.,javax.,jdk.,sun.,com.sun.)\n"
+	"      --serve [ADDR:]PORT\n"
+	"                        serve /metrics (OpenMetrics, or the Prometheus text format\n"
+	"                        when asked) for every JVM and .NET process, or those of -p,\n"
+	"                        sampled every -d seconds, until interrupted; ADDR defaults\n"
+	"                        to 127.0.0.1. Never loads the agent\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
@@ -74,6 +82,88 @@ static int parse_positive(const char *s, long max, long *out)
 	return 0;
 }
 
+/* PID[,PID...] into opt->pids; opt->pid is the first. */
+static int parse_pids(const char *s, struct gt_options *opt)
+{
+	opt->n_pids = 0;
+	for (const char *p = s;; p++) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || v <= 0 || v > 0x7fffffffL ||
+		    opt->n_pids == GT_OPTIONS_MAX_PIDS)
+			return -1;
+		opt->pids[opt->n_pids++] = (pid_t)v;
+		if (!*end)
+			break;
+		p = end;
+	}
+	opt->pid = opt->pids[0];
+	return 0;
+}
+
+/* [ADDR:]PORT; ADDR may be an IPv6 address in brackets. */
+static int parse_serve(const char *s, struct gt_options *opt)
+{
+	const char *colon = strrchr(s, ':');
+	const char *port = colon ? colon + 1 : s;
+	snprintf(opt->serve_host, sizeof(opt->serve_host), "127.0.0.1");
+	if (colon) {
+		const char *h = s;
+		size_t n = (size_t)(colon - s);
+		if (n >= 2 && h[0] == '[' && h[n - 1] == ']') {
+			h++;
+			n -= 2;
+		}
+		if (n == 0 || n >= sizeof(opt->serve_host))
+			return -1;
+		memcpy(opt->serve_host, h, n);
+		opt->serve_host[n] = '\0';
+	}
+	char *end;
+	errno = 0;
+	long v = strtol(port, &end, 10);
+	if (errno || end == port || *end || v < 0 || v > 65535)
+		return -1;
+	opt->serve_port = (unsigned)v;
+	return 0;
+}
+
+/* --serve's companions: -p (a list) and -d; nothing that prints or loads. */
+static int check_serve(struct gt_options *opt, bool output, struct gt_error *err)
+{
+	if (output || opt->count)
+		return gt_fail(err, GT_EXIT_USAGE, "--serve runs until interrupted and prints nothing; drop -b, --json and -n");
+	if (opt->allocators || opt->allocator_packages)
+		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
+	opt->mode = GT_MODE_SERVE;
+	return 0;
+}
+
+/* The mode the flags ask for, and the combinations that make no sense. */
+static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list, bool serve, struct gt_error *err)
+{
+	if (batch && json)
+		return gt_fail(err, GT_EXIT_USAGE, "-b and --json are two output formats; choose one");
+	if (list) {
+		if (opt->pid || batch || serve)
+			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p, -b or --serve; it lists every process once");
+		opt->mode = GT_MODE_LIST;
+		opt->list_json = json;
+		return 0;
+	}
+	if (serve)
+		return check_serve(opt, batch || json, err);
+	if (opt->n_pids > 1)
+		return gt_fail(err, GT_EXIT_USAGE, "-p takes one process, or a list with --serve");
+	if (opt->allocator_packages && !opt->allocators)
+		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
+	if ((batch || json) && !opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
+	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;
+	return 0;
+}
+
 int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_error *err)
 {
 	static const struct option longopts[] = {
@@ -86,11 +176,12 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "allocators", no_argument, NULL, 'A' },
 		{ "allocator-packages", required_argument, NULL, 'P' },
+		{ "serve", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool batch = false, json = false, list = false;
+	bool batch = false, json = false, list = false, serve = false;
 
 	memset(opt, 0, sizeof(*opt));
 	opt->interval_ns = 1000000000ull;
@@ -101,12 +192,15 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":p:bjd:n:lhV", longopts, NULL)) != -1) {
-		long v;
 		switch (c) {
 		case 'p':
-			if (parse_positive(optarg, 0x7fffffffL, &v) != 0)
+			if (parse_pids(optarg, opt) != 0)
 				return gt_fail(err, GT_EXIT_USAGE, "-p wants a process id (a positive whole number), not '%s'", optarg);
-			opt->pid = (pid_t)v;
+			break;
+		case 'S':
+			if (parse_serve(optarg, opt) != 0)
+				return gt_fail(err, GT_EXIT_USAGE, "--serve wants [ADDR:]PORT, e.g. 9464 or 0.0.0.0:9464, not '%s'", optarg);
+			serve = true;
 			break;
 		case 'b': batch = true; break;
 		case 'j': json = true; break;
@@ -136,19 +230,5 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	}
 	if (optind < argc)
 		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
-	if (batch && json)
-		return gt_fail(err, GT_EXIT_USAGE, "-b and --json are two output formats; choose one");
-	if (list) {
-		if (opt->pid || batch)
-			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p or -b; it lists every process once");
-		opt->mode = GT_MODE_LIST;
-		opt->list_json = json;
-		return 0;
-	}
-	if (opt->allocator_packages && !opt->allocators)
-		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
-	if ((batch || json) && !opt->pid)
-		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
-	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;
-	return 0;
+	return choose_mode(opt, batch, json, list, serve, err);
 }

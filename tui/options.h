@@ -8,11 +8,15 @@
 
 #include "base/error.h"
 
+/* -p with --serve takes a list. */
+#define GT_OPTIONS_MAX_PIDS 256
+
 enum gt_mode {
 	GT_MODE_TUI = 0,   /* full-screen view (or the picker without -p) */
 	GT_MODE_TEXT,      /* -b: plain text blocks like top -b */
 	GT_MODE_JSON,      /* --json: one JSON object per interval (NDJSON) */
 	GT_MODE_LIST,      /* -l/--list: every process gctop can watch, once */
+	GT_MODE_SERVE,     /* --serve: /metrics for Prometheus, until interrupted */
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
 };
@@ -20,7 +24,11 @@ enum gt_mode {
 struct gt_options {
 	enum gt_mode mode;
 	bool list_json;          /* --list --json */
-	pid_t pid;               /* 0: none given */
+	pid_t pid;               /* 0: none given; the first of pids */
+	pid_t pids[GT_OPTIONS_MAX_PIDS]; /* -p PID,... */
+	size_t n_pids;
+	char serve_host[64];     /* --serve [ADDR:]PORT: the address, 127.0.0.1 when not given */
+	unsigned serve_port;     /* 0: any free port (gctop says which) */
 	uint64_t interval_ns;    /* -d, default 1 s */
 	long count;              /* -n, 0: until interrupted */
 	bool no_color;           /* --no-color or NO_COLOR set */

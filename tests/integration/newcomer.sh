@@ -13,7 +13,7 @@ env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory -n check PKG_C
 rc=$?
 check "make check without the packages stops (status $rc)" [ "$rc" -ne 0 ]
 check "and names the packages and the command, in one sentence ($(cat "$WORK/out"))" \
-	grep -q 'needs the Debian packages libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev; run "sudo sh .ci/install-deps.sh"' "$WORK/out"
+	grep -q 'needs the Debian packages libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev; run "sudo sh .ci/install-deps.sh"' "$WORK/out"
 check "and says nothing else" [ "$(grep -c . "$WORK/out")" -eq 1 ]
 make -n clean PKG_CONFIG=/bin/false >/dev/null 2>&1
 check "make clean still works" [ $? -eq 0 ]

@@ -85,10 +85,38 @@ static char *read_file(const char *path)
 	return buf;
 }
 
+static void test_serve(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "--serve 9464") == 0);
+	CHECK(o.mode == GT_MODE_SERVE);
+	CHECK_STR(o.serve_host, "127.0.0.1");
+	CHECK_U64(o.serve_port, 9464);
+	CHECK_U64(o.n_pids, 0);
+	CHECK(parse(&o, &e, "--serve 0.0.0.0:9100 -p 12,34,56 -d 5") == 0);
+	CHECK_STR(o.serve_host, "0.0.0.0");
+	CHECK_U64(o.serve_port, 9100);
+	CHECK_U64(o.n_pids, 3);
+	CHECK_U64(o.pids[2], 56);
+	CHECK_U64(o.pid, 12);
+	CHECK_U64(o.interval_ns, 5000000000ull);
+	CHECK(parse(&o, &e, "--serve [::1]:0") == 0);
+	CHECK_STR(o.serve_host, "::1");
+	CHECK_U64(o.serve_port, 0);
+	static const char *const bad[] = { "--serve 65536", "--serve :9100", "--serve host:", "--serve x", "-p 1,2",
+					   "-p 1,,2 --serve 9", "--serve 9464 -b", "--serve 9464 --json -p 1",
+					   "--serve 9464 --allocators", "--serve 9464 -n 3", "--serve 9464 -l" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(&o, &e, bad[i]) != -1 || e.code != GT_EXIT_USAGE)
+			check_fail(__FILE__, __LINE__, "'%s' accepted (or not a usage error)", bad[i]);
+	}
+}
+
 static void test_help_and_man_page_agree(void)
 {
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
-						"--list", "--no-color", "--help", "--version" };
+						"--list", "--no-color", "--serve", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
 	CHECK(man != NULL);
 	if (!man)
@@ -121,6 +149,7 @@ int main(void)
 	RUN_TEST(test_batch_json_interval_count);
 	RUN_TEST(test_no_color);
 	RUN_TEST(test_errors_are_usage);
+	RUN_TEST(test_serve);
 	RUN_TEST(test_help_and_man_page_agree);
 	return check_summary();
 }

@@ -1,0 +1,174 @@
+#!/bin/sh
+# gctop --serve scraped by a real Prometheus (Debian's 2.42): the series
+# Prometheus stores are held against the workloads' own truth, within the
+# tolerances of the --json tests:
+#   JVM allocation over a window inside the busy phase: +-10% of the bytes
+#   ThreadMXBean counted (jvm_alloc_rate.sh, tests/java/compare_alloc.py)
+#   .NET allocation over a window with quiet edges: +-5% of
+#   GC.GetTotalAllocatedBytes; collections per generation: +-1 of
+#   GC.CollectionCount; pause time: +-15% of GC.GetTotalPauseDuration, less
+#   the background GCs' final marks as the runtime times them (dotnet_gc.sh)
+# Each stored counter value is paired with gctop_sample_timestamp_seconds of
+# the same scrape, so the truth is read at the moment gctop sampled, as the
+# --json tests read it at "time".
+# Also: Prometheus parses the OpenMetrics text (the target is up, no scrape
+# error), promtool accepts a classic-text scrape, a process that exits
+# leaves /metrics by the next round, one that starts appears within a round
+# of being old enough to open, and gctop killed with SIGKILL leaves no
+# EventPipe session in the .NET process.
+. tests/lib.sh
+command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
+command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
+command -v curl >/dev/null 2>&1 || missing_runtime "curl"
+require_java
+require_dotnet
+[ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
+CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
+GCALLOC=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
+RATE_MB=40
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+metrics() { curl -s --max-time 2 "http://127.0.0.1:$GPORT/metrics" >"$WORK/scrape.txt" 2>/dev/null; }
+has_pid() { metrics && grep -q "^gctop_target_info{pid=\"$1\"" "$WORK/scrape.txt"; }
+lacks_pid() { metrics && ! grep -q "pid=\"$1\"" "$WORK/scrape.txt"; }
+serving() { grep -q 'serving http' "$WORK/gctop.err"; }
+prom_ready() { curl -sf --max-time 1 "http://127.0.0.1:$PPORT/-/ready" >/dev/null 2>&1; }
+
+# Prometheus first (it starts slowly), scraping gctop's port before gctop
+# listens there, so it stores gctop's figures from gctop's first round.
+PPORT=$(free_port)
+GPORT=$(free_port)
+cat >"$WORK/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: gctop
+    static_configs:
+      - targets: ['127.0.0.1:$GPORT']
+YML
+prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+	--web.listen-address="127.0.0.1:$PPORT" >"$WORK/prometheus.log" 2>&1 &
+PROM=$!
+CHILD_PIDS="$CHILD_PIDS $PROM"
+wait_until 150 prom_ready || { fail "prometheus did not become ready: $(tail -3 "$WORK/prometheus.log")"; exit 0; }
+
+# The workloads: a JVM allocating 20 MB/s for 20 s; a .NET process idle 6 s,
+# allocating 5 s, idle 32 s (quiet edges for its totals, and alive for
+# the ends of gctop below); a shell that becomes a JVM when told to (its pid is
+# known, for -p, before it is one).
+java -Xmx128m -XX:+UseG1GC -cp "$CLASSES" AllocWorkload small 20 20 4 >"$WORK/jvm.log" 2>&1 &
+JPID=$!
+env GCALLOC_GCLOG=1 DOTNET_gcServer=0 "$GCALLOC" "$RATE_MB" 5 0 6 32 >"$WORK/dotnet.truth" 2>&1 &
+DPID=$!
+sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done; exec java -Xmx64m -cp "$2" SleepyHeap 8' sh "$WORK/go" "$CLASSES" \
+	>"$WORK/new.log" 2>&1 &
+NPID=$!
+CHILD_PIDS="$CHILD_PIDS $JPID $DPID $NPID"
+wait_until 100 dotnet_socket_exists "$DPID" || fail "the .NET workload has no diagnostics socket"
+BASE_SOCKETS=$(socket_count "$DPID")
+
+"$GCTOP_BIN" --serve "$GPORT" -p "$JPID,$DPID,$NPID" -d 1 2>"$WORK/gctop.err" &
+GPID=$!
+CHILD_PIDS="$CHILD_PIDS $GPID"
+wait_until 50 serving || { fail "gctop --serve did not start: $(cat "$WORK/gctop.err")"; exit 0; }
+check "gctop serves on 127.0.0.1 by default ($(cat "$WORK/gctop.err"))" grep -q "serving http://127.0.0.1:$GPORT/metrics" "$WORK/gctop.err"
+
+
+# Prometheus parses the OpenMetrics text; promtool accepts the classic text.
+target_up() {
+	curl -s --max-time 2 "http://127.0.0.1:$PPORT/api/v1/targets" >"$WORK/targets.json" &&
+		python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["data"]["activeTargets"][0]
+sys.exit(0 if t["health"] == "up" and t["lastError"] == "" else 1)' "$WORK/targets.json" 2>/dev/null
+}
+check "Prometheus scrapes gctop with no error ($(head -c 300 "$WORK/targets.json" 2>/dev/null))" wait_until 50 target_up
+ctype=$(curl -s --max-time 2 -o /dev/null -w '%{content_type}' -H 'Accept: application/openmetrics-text;version=1.0.0' \
+	"http://127.0.0.1:$GPORT/metrics")
+check "OpenMetrics when asked ($ctype)" [ "${ctype%%;*}" = "application/openmetrics-text" ]
+curl -s --max-time 2 "http://127.0.0.1:$GPORT/metrics" >"$WORK/classic.txt"
+promtool check metrics <"$WORK/classic.txt" >"$WORK/promtool.log" 2>&1
+rc=$?
+promtool_clean() { [ "$rc" -eq 0 ] && [ ! -s "$WORK/promtool.log" ] && grep -q "pid=\"$JPID\"" "$WORK/classic.txt"; }
+check "promtool check metrics passes on a classic scrape ($(head -c 300 "$WORK/promtool.log"))" promtool_clean
+
+# A new process: its pid was given with -p while it was still a shell.
+touch "$WORK/go"
+listed() { "$GCTOP_BIN" -l 2>/dev/null | grep -q "^ *$NPID "; }
+if wait_until 100 listed; then
+	t0=$(date +%s%N)
+	if wait_until 20 has_pid "$NPID"; then
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		pass "a new JVM appears in /metrics ${ms} ms after gctop -l lists it (within one 1 s round and the round's work)"
+	else
+		fail "a new JVM listed by gctop -l is not in /metrics after 2 s"
+	fi
+else
+	fail "the new JVM never became listable: $(cat "$WORK/new.log")"
+fi
+
+# Sessions are read continuously while serving: gctop holds one EventPipe
+# stream (one socket) in the .NET process. Each round's listing also asks
+# the runtime for its ProcessInfo over a short connection of its own, so the
+# steady count is the least of a second's readings.
+least_sockets() {
+	_least=
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		_c=$(socket_count "$1")
+		if [ -z "$_least" ] || [ "$_c" -lt "$_least" ]; then _least=$_c; fi
+		sleep 0.1
+	done
+	echo "$_least"
+}
+dn_sockets=$(least_sockets "$DPID")
+check ".NET process holds gctop's one EventPipe session ($BASE_SOCKETS sockets before, $dn_sockets while serving)" \
+	[ "$dn_sockets" -eq $((BASE_SOCKETS + 1)) ]
+
+# Nothing was loaded into the JVM, and no attach was asked of it (the JVM
+# starts its Attach Listener thread at the first request).
+no_agent() { ! grep -q 'gctop-agent' "/proc/$JPID/maps" && ! cat /proc/"$JPID"/task/*/comm | grep -q 'Attach Listener'; }
+check "gctop --serve loaded nothing into the JVM and asked for no attach" no_agent
+
+# The JVM workload ends: its series leave /metrics by the next round, and
+# Prometheus marks them stale.
+wait "$JPID" 2>/dev/null
+check "an exited JVM leaves /metrics within a round" wait_until 20 lacks_pid "$JPID"
+# (marked stale at its next scrape, a second later)
+check "Prometheus has no current series of the exited JVM" \
+	wait_until 30 python3 tests/integration/prometheus_compare.py absent "$PPORT" "$JPID"
+python3 tests/integration/prometheus_compare.py jvm "$PPORT" "$JPID" "$WORK/jvm.ndjson"
+if result=$(python3 tests/java/compare_alloc.py "$WORK/jvm.ndjson" "$WORK/jvm.log" 0.10); then
+	pass "JVM: gctop_allocated_bytes_total as stored by Prometheus vs ThreadMXBean: $result"
+else
+	fail "JVM: gctop_allocated_bytes_total as stored by Prometheus vs ThreadMXBean: $result"
+fi
+
+# .NET: wait for gctop's samples 2.5 s after the allocating ends (plus a
+# scrape), then kill gctop with SIGKILL: the runtime must see its session's
+# connection close and drop it.
+busy_end_seen() { grep -q '"phase":"busy_end"' "$WORK/dotnet.truth"; }
+wait_until 300 busy_end_seen || fail "the .NET workload never ended its allocating phase"
+sleep 4.5
+kill -9 "$GPID"
+wait "$GPID" 2>/dev/null
+check "gctop killed with SIGKILL leaves no EventPipe session in the .NET process (back to $BASE_SOCKETS sockets)" \
+	wait_until 50 sockets_at_most "$DPID" "$BASE_SOCKETS"
+
+# SIGTERM ends gctop --serve cleanly: status 0, its session closed.
+"$GCTOP_BIN" --serve 127.0.0.1:0 -p "$DPID" 2>"$WORK/gctop2.err" &
+G2=$!
+CHILD_PIDS="$CHILD_PIDS $G2"
+session_open() { [ "$(socket_count "$DPID")" -gt "$BASE_SOCKETS" ]; }
+if wait_until 50 session_open; then
+	kill -TERM "$G2"
+	wait "$G2"
+	rc=$?
+	check "gctop --serve ends with status 0 on SIGTERM ($rc: $(cat "$WORK/gctop2.err"))" [ "$rc" -eq 0 ]
+	check "and its EventPipe session is closed (back to $BASE_SOCKETS sockets)" wait_until 30 sockets_at_most "$DPID" "$BASE_SOCKETS"
+else
+	fail "a second gctop --serve opened no session in the .NET process: $(cat "$WORK/gctop2.err")"
+fi
+wait "$DPID"
+python3 tests/integration/prometheus_compare.py dotnet "$PPORT" "$DPID" "$WORK/dotnet.truth" dotnet-workstation
+kill "$PROM" 2>/dev/null
+# The runtime leaves its socket behind when killed: remove those of ours.
+for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; rm -f /tmp/dotnet-diagnostic-"$p"-*-socket; done

@@ -1,0 +1,308 @@
+/* gctop --serve. Two threads that share one thing, the newest exposition:
+ * this loop samples every process once per interval (and keeps reading the
+ * .NET sessions between rounds, as the picker does), writes the exposition
+ * in both formats and swaps it in under a mutex; libmicrohttpd's own
+ * thread answers each scrape with a reference to the current one. A scrape
+ * therefore costs a lookup, never a sample, and a slow or hostile client
+ * can hold only its own connection (limits below), never the sampling.
+ *
+ * It lives beside the batch loop, which it resembles, rather than in a
+ * front-end folder of its own: it is one more way the program runs. */
+#include "tui/serve.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+#include "base/clock.h"
+#include "base/quit.h"
+#include "base/wait.h"
+#include "session/fleet_serve.h"
+#include "views/metrics_writer.h"
+
+/* Prometheus keeps one connection per target; a few more for people. */
+#define SERVE_MAX_CONNECTIONS 32u
+#define SERVE_MAX_PER_IP 8u
+/* A client that sends nothing for this long is dropped. */
+#define SERVE_TIMEOUT_S 10u
+/* Per connection, for the request's headers: /metrics takes no body. */
+#define SERVE_CONNECTION_MEMORY ((size_t)32 * 1024)
+#define SERVE_MAX_WAIT_FDS 1024
+#define SERVE_FORMATS 2
+
+/* One format's text, shared by the responses that send it. */
+struct snapshot {
+	unsigned refs;      /* under the exposition's lock */
+	size_t len;
+	char *text;
+};
+
+struct exposition {
+	pthread_mutex_t lock;
+	struct snapshot *current[SERVE_FORMATS];
+};
+
+static void snapshot_release(struct exposition *x, struct snapshot *s)
+{
+	pthread_mutex_lock(&x->lock);
+	bool last = --s->refs == 0;
+	pthread_mutex_unlock(&x->lock);
+	if (last) {
+		free(s->text);
+		free(s);
+	}
+}
+
+/* The response's free callback: cls is the snapshot; the exposition is
+ * reached through a pointer stored before it. */
+struct response_ref {
+	struct exposition *x;
+	struct snapshot *s;
+};
+
+static void response_done(void *cls)
+{
+	struct response_ref *r = cls;
+	snapshot_release(r->x, r->s);
+	free(r);
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, const char *text)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	enum MHD_Result rc = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+static enum MHD_Result reply_metrics(struct exposition *x, struct MHD_Connection *c)
+{
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	enum gt_metrics_format f = gt_metrics_negotiate(accept);
+	struct response_ref *ref = malloc(sizeof(*ref));
+	if (!ref)
+		return MHD_NO;
+	pthread_mutex_lock(&x->lock);
+	struct snapshot *s = x->current[f];
+	s->refs++;
+	pthread_mutex_unlock(&x->lock);
+	*ref = (struct response_ref){ x, s };
+	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(s->len, s->text, response_done, ref);
+	if (!r) {
+		response_done(ref);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, gt_metrics_content_type(f));
+	enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			      const char *version, const char *upload_data, size_t *upload_data_size, void **req_cls)
+{
+	(void)version;
+	(void)upload_data;
+	(void)req_cls;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "gctop serves GET /metrics only\n");
+	if (*upload_data_size)
+		return MHD_NO;  /* a GET with a body: close the connection */
+	if (strcmp(url, "/metrics") == 0)
+		return reply_metrics(cls, c);
+	if (strcmp(url, "/") == 0)
+		return reply_text(c, MHD_HTTP_OK, "gctop: the metrics are at /metrics\n");
+	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found; gctop serves /metrics\n");
+}
+
+/* Builds one format's text for the fleet as it is now; NULL when out of memory. */
+static struct snapshot *snapshot_build(const struct gt_metrics_target *t, size_t n, enum gt_metrics_format f)
+{
+	struct snapshot *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	FILE *m = open_memstream(&s->text, &s->len);
+	if (!m) {
+		free(s);
+		return NULL;
+	}
+	int rc = gt_metrics_write(m, f, t, n);
+	if (fclose(m) != 0 || rc != 0) {
+		free(s->text);
+		free(s);
+		return NULL;
+	}
+	s->refs = 1;
+	return s;
+}
+
+/* Swaps in the fleet's figures; on failure the previous ones stay. */
+static void exposition_publish(struct exposition *x, const struct gt_fleet_serve *fleet)
+{
+	size_t n = gt_fleet_serve_count(fleet);
+	struct gt_metrics_target *t = n ? calloc(n, sizeof(*t)) : NULL;
+	if (n && !t)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct gt_fleet_serve_view v = gt_fleet_serve_get(fleet, i);
+		t[i] = (struct gt_metrics_target){ v.info, v.sample, v.derived, v.pauses, v.watch_start_s };
+	}
+	for (int f = 0; f < SERVE_FORMATS; f++) {
+		struct snapshot *s = snapshot_build(t, n, (enum gt_metrics_format)f);
+		if (!s)
+			continue;
+		pthread_mutex_lock(&x->lock);
+		struct snapshot *old = x->current[f];
+		x->current[f] = s;
+		pthread_mutex_unlock(&x->lock);
+		if (old)
+			snapshot_release(x, old);
+	}
+	free(t);
+}
+
+/* The listening address of --serve; resolving a name happens here, once. */
+static int serve_address(const struct gt_options *opt, struct sockaddr_storage *sa, bool *v6, struct gt_error *err)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	struct addrinfo *res = NULL;
+	int rc = getaddrinfo(opt->serve_host, NULL, &hints, &res);
+	if (rc != 0 || !res)
+		return gt_fail(err, GT_EXIT_USAGE, "--serve: cannot use the address '%s': %s", opt->serve_host, gai_strerror(rc));
+	memset(sa, 0, sizeof(*sa));
+	memcpy(sa, res->ai_addr, res->ai_addrlen);
+	*v6 = res->ai_family == AF_INET6;
+	freeaddrinfo(res);
+	if (*v6)
+		((struct sockaddr_in6 *)sa)->sin6_port = htons((uint16_t)opt->serve_port);
+	else
+		((struct sockaddr_in *)sa)->sin_port = htons((uint16_t)opt->serve_port);
+	return 0;
+}
+
+static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct exposition *x, struct gt_error *err)
+{
+	struct sockaddr_storage sa;
+	bool v6;
+	if (serve_address(opt, &sa, &v6, err) != 0)
+		return NULL;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | (v6 ? MHD_USE_IPv6 : 0);
+	/* The quit signals must reach this thread, whose wait lets them in
+	 * (base/wait.h), not the server's: its thread starts with them blocked. */
+	sigset_t quit, orig;
+	sigemptyset(&quit);
+	sigaddset(&quit, SIGINT);
+	sigaddset(&quit, SIGTERM);
+	sigaddset(&quit, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &quit, &orig);
+	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, NULL, NULL, handle, x,
+						MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+						MHD_OPTION_CONNECTION_LIMIT, SERVE_MAX_CONNECTIONS,
+						MHD_OPTION_PER_IP_CONNECTION_LIMIT, SERVE_MAX_PER_IP,
+						MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
+						MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
+						MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &orig, NULL);
+	if (!d) {
+		gt_fail(err, GT_EXIT_FAILURE, "--serve: cannot listen on %s port %u (in use, or not an address of this host?)",
+			opt->serve_host, opt->serve_port);
+		return NULL;
+	}
+	/* Say where, with the port the system chose for port 0. */
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
+	struct sockaddr_storage bound;
+	socklen_t len = sizeof(bound);
+	unsigned port = opt->serve_port;
+	if (info && getsockname(info->listen_fd, (struct sockaddr *)&bound, &len) == 0)
+		port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+							  : ((struct sockaddr_in *)&bound)->sin_port);
+	fprintf(stderr, "gctop: serving http://%s%s%s:%u/metrics\n", v6 ? "[" : "", opt->serve_host, v6 ? "]" : "", port);
+	return d;
+}
+
+/* Sleeps until the deadline, reading every .NET session that has data
+ * meanwhile: a session gctop opened is read continuously or closed. */
+static void serve_wait(struct gt_fleet_serve *fleet, int *fds, uint64_t deadline)
+{
+	struct pollfd pfd[SERVE_MAX_WAIT_FDS];
+	size_t n = gt_fleet_serve_wait_fds(fleet, fds, SERVE_MAX_WAIT_FDS);
+	for (size_t i = 0; i < n; i++)
+		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	if (gt_wait_poll(pfd, (nfds_t)n, deadline) > 0)
+		gt_fleet_serve_poll(fleet, gt_mono_ns());
+}
+
+static void serve_loop(const struct gt_options *opt, struct gt_fleet_serve *fleet, struct exposition *x, int *fds)
+{
+	uint64_t next_round = gt_mono_ns();
+	uint64_t next_poll = UINT64_MAX;
+	while (!gt_quit_requested()) {
+		uint64_t now = gt_mono_ns();
+		if (now >= next_round) {
+			gt_fleet_serve_refresh(fleet);
+			exposition_publish(x, fleet);
+			next_round += opt->interval_ns;
+			/* after a stall, no burst of rounds */
+			if (next_round <= now)
+				next_round = now + opt->interval_ns;
+		}
+		/* the collectors' ticks (HotSpot's estimator must see every eden fill) */
+		uint64_t every = gt_fleet_serve_poll_interval_ns(fleet);
+		if (!every) {
+			next_poll = UINT64_MAX;
+		} else if (next_poll == UINT64_MAX) {
+			next_poll = now + every;
+		} else if (now >= next_poll) {
+			gt_fleet_serve_poll(fleet, now);
+			next_poll = now + every;
+		}
+		serve_wait(fleet, fds, next_round < next_poll ? next_round : next_poll);
+	}
+}
+
+int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
+{
+	gt_quit_install();
+	signal(SIGPIPE, SIG_IGN);
+	struct exposition x = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct gt_fleet_serve *fleet = gt_fleet_serve_new(opt->pids, opt->n_pids);
+	int *fds = malloc(SERVE_MAX_WAIT_FDS * sizeof(*fds));
+	int status = GT_EXIT_FAILURE;
+	if (!fleet || !fds) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		goto out;
+	}
+	exposition_publish(&x, fleet);
+	if (!x.current[0] || !x.current[1]) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		goto out;
+	}
+	struct MHD_Daemon *d = serve_start(opt, &x, err);
+	if (!d) {
+		status = err->code;
+		goto out;
+	}
+	serve_loop(opt, fleet, &x, fds);
+	/* No response is in flight after this: the snapshots can go. */
+	MHD_stop_daemon(d);
+	status = GT_EXIT_OK;
+out:
+	for (int f = 0; f < SERVE_FORMATS; f++)
+		if (x.current[f])
+			snapshot_release(&x, x.current[f]);
+	gt_fleet_serve_free(fleet);
+	free(fds);
+	return status;
+}

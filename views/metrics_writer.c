@@ -1,0 +1,193 @@
+#include "views/metrics_writer.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sanitize.h"
+#include "views/metrics_emit.h"
+
+#define OPENMETRICS_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
+#define TEXT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+/* pid, runtime and main, escaped: main is at most 255 bytes, each of which
+ * may double when escaped. */
+#define BASE_LABELS_LEN 640
+#define VALUE_LEN 40
+
+enum gt_metrics_format gt_metrics_negotiate(const char *accept)
+{
+	return accept && strstr(accept, "application/openmetrics-text") ? GT_METRICS_OPENMETRICS : GT_METRICS_TEXT;
+}
+
+const char *gt_metrics_content_type(enum gt_metrics_format f)
+{
+	return f == GT_METRICS_OPENMETRICS ? OPENMETRICS_TYPE : TEXT_TYPE;
+}
+
+/* A label value: sanitised (valid UTF-8, no control characters), then
+ * backslash, double quote and newline escaped as both formats want. */
+static void escape_label(char *out, size_t size, const char *in)
+{
+	char clean[256];
+	gt_sanitize(clean, sizeof(clean), in, GT_SANITIZE_UTF8);
+	size_t o = 0;
+	for (const char *p = clean; *p && o + 3 < size; p++) {
+		if (*p == '\\' || *p == '"' || *p == '\n') {
+			out[o++] = '\\';
+			out[o++] = *p == '\n' ? 'n' : *p;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* Appends ,key="value" (or key="value" at the start) to labels. */
+void gt_metrics_label_add(char *labels, size_t size, const char *key, const char *value)
+{
+	char v[GT_METRICS_EXTRA_LEN];
+	escape_label(v, sizeof(v), value);
+	size_t len = strlen(labels);
+	snprintf(labels + len, size - len, "%s%s=\"%s\"", len ? "," : "", key, v);
+}
+
+static void base_labels(char *out, size_t size, const struct gt_target_info *info)
+{
+	char pid[24];
+	snprintf(pid, sizeof(pid), "%d", (int)info->pid);
+	out[0] = '\0';
+	gt_metrics_label_add(out, size, "pid", pid);
+	gt_metrics_label_add(out, size, "runtime", gt_runtime_name(info->runtime));
+	gt_metrics_label_add(out, size, "main", info->main_class);
+}
+
+/* HELP text: OpenMetrics also escapes the double quote. */
+static void write_help(FILE *out, enum gt_metrics_format f, const char *help)
+{
+	for (const char *p = help; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", out);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '"' && f == GT_METRICS_OPENMETRICS)
+			fputs("\\\"", out);
+		else
+			fputc(*p, out);
+	}
+}
+
+static void write_header(struct gt_metrics_emit *e)
+{
+	const struct gt_metrics_family *m = e->fam;
+	static const char *const types[] = { "gauge", "counter", "histogram", "info" };
+	if (e->format == GT_METRICS_OPENMETRICS) {
+		fprintf(e->out, "# TYPE %s %s\n", m->name, types[m->type]);
+		if (m->unit[0])
+			fprintf(e->out, "# UNIT %s %s\n", m->name, m->unit);
+		fprintf(e->out, "# HELP %s ", m->name);
+	} else {
+		/* The classic format names a counter's and an info's samples
+		 * themselves, and has no info type. */
+		const char *suffix = m->type == GT_METRICS_COUNTER ? "_total" : m->type == GT_METRICS_INFO ? "_info" : "";
+		fprintf(e->out, "# HELP %s%s ", m->name, suffix);
+		write_help(e->out, e->format, m->help);
+		fprintf(e->out, "\n# TYPE %s%s %s\n", m->name, suffix, m->type == GT_METRICS_INFO ? "gauge" : types[m->type]);
+		return;
+	}
+	write_help(e->out, e->format, m->help);
+	fputc('\n', e->out);
+}
+
+/* name+suffix{base,extra} value */
+static void point(struct gt_metrics_emit *e, const char *suffix, const char *extra, const char *value)
+{
+	if (!e->header_done) {
+		write_header(e);
+		e->header_done = true;
+	}
+	fprintf(e->out, "%s%s{%s%s%s} %s\n", e->fam->name, suffix, e->base, extra && *extra ? "," : "",
+		extra ? extra : "", value);
+}
+
+void gt_metrics_point_u64(struct gt_metrics_emit *e, const char *suffix, const char *extra, uint64_t v)
+{
+	char s[VALUE_LEN];
+	snprintf(s, sizeof(s), "%" PRIu64, v);
+	point(e, suffix, extra, s);
+}
+
+void gt_metrics_point_f64(struct gt_metrics_emit *e, const char *suffix, const char *extra, double v)
+{
+	char s[VALUE_LEN];
+	snprintf(s, sizeof(s), "%.15g", v);
+	point(e, suffix, extra, s);
+}
+
+void gt_metrics_gauge(struct gt_metrics_emit *e, const char *extra, struct gt_u64 v)
+{
+	if (v.valid)
+		gt_metrics_point_u64(e, "", extra, v.value);
+}
+
+/* The time a counter counts from, OpenMetrics only; created <= 0: unknown. */
+void gt_metrics_created(struct gt_metrics_emit *e, const char *extra, double created_s)
+{
+	if (e->format == GT_METRICS_OPENMETRICS && created_s > 0)
+		gt_metrics_point_f64(e, "_created", extra, created_s);
+}
+
+void gt_metrics_counter(struct gt_metrics_emit *e, const char *extra, struct gt_u64 v, double created_s)
+{
+	if (!v.valid)
+		return;
+	gt_metrics_point_u64(e, "_total", extra, v.value);
+	gt_metrics_created(e, extra, created_s);
+}
+
+/* A counter of nanoseconds written in seconds. */
+void gt_metrics_counter_ns(struct gt_metrics_emit *e, const char *extra, struct gt_u64 ns, double created_s)
+{
+	if (!ns.valid)
+		return;
+	gt_metrics_point_f64(e, "_total", extra, (double)ns.value / 1e9);
+	gt_metrics_created(e, extra, created_s);
+}
+
+/* When a counter that counts from `since` began. */
+double gt_metrics_since_s(const struct gt_metrics_target *t, enum gt_alloc_since since)
+{
+	if (since == GT_ALLOC_SINCE_ATTACH)
+		return t->watch_start_s;
+	return t->info->start_time_ms.valid ? (double)t->info->start_time_ms.value / 1000.0 : 0;
+}
+
+void gt_metrics_label(char *extra, size_t size, const char *key, const char *value)
+{
+	extra[0] = '\0';
+	gt_metrics_label_add(extra, size, key, value);
+}
+
+int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metrics_target *t, size_t n)
+{
+	char (*base)[BASE_LABELS_LEN] = n ? calloc(n, sizeof(*base)) : NULL;
+	if (n && !base)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		base_labels(base[i], sizeof(base[i]), t[i].info);
+	for (size_t k = 0; k < gt_metrics_family_count; k++) {
+		struct gt_metrics_emit e = { .out = out, .format = f, .fam = &gt_metrics_families[k] };
+		for (size_t i = 0; i < n; i++) {
+			e.base = base[i];
+			const struct gt_metrics_family *m = &gt_metrics_families[k];
+			if (m->emit)
+				m->emit(&e, &t[i]);
+			else
+				gt_metrics_gauge(&e, NULL, *(const struct gt_u64 *)((const char *)t[i].sample + m->sample_field));
+		}
+	}
+	free(base);
+	if (f == GT_METRICS_OPENMETRICS)
+		fputs("# EOF\n", out);
+	return ferror(out) ? -1 : 0;
+}
