@@ -9,7 +9,7 @@
 
 #include "model/sample.h"
 #include "session/deadline.h"
-#include "session/session.h"
+#include "session/fleet.h"
 
 enum gt_picker_sort {
 	GT_SORT_ALLOC = 0,   /* fastest allocator first: where garbage comes from */
@@ -35,12 +35,12 @@ struct gt_picker_row {
 
 struct gt_picker_slot {
 	struct gt_picker_row row;
-	struct gt_session *session; /* NULL when it could not be opened */
-	bool open_tried;            /* target opened, or failed for good (row.note says why) */
-	bool seen;                  /* still listed at the last refresh */
 };
 
+/* The processes and their sessions are the fleet's; the picker keeps the
+ * rows made from them, their order and the selection. */
 struct gt_picker {
+	struct gt_fleet fleet;
 	struct gt_picker_slot *slots;
 	size_t count, capacity;
 	size_t selected;
@@ -53,8 +53,9 @@ struct gt_picker {
 void gt_picker_init(struct gt_picker *p);
 void gt_picker_free(struct gt_picker *p);
 
-/* Lists the processes again, opens new ones, samples every open one and
- * sorts; the selection stays on the same process. */
+/* A fleet round (lists the processes, opens new ones, samples every open
+ * one), then the rows again, sorted; the selection stays on the same
+ * process. */
 void gt_picker_refresh(struct gt_picker *p);
 
 /* The schedule, as a session's: refreshes every interval_ns from now. */

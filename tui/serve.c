@@ -24,7 +24,7 @@
 #include "base/clock.h"
 #include "base/quit.h"
 #include "base/wait.h"
-#include "session/fleet_serve.h"
+#include "session/fleet.h"
 #include "views/metrics_writer.h"
 
 /* Prometheus keeps one connection per target; a few more for people. */
@@ -149,15 +149,18 @@ static struct snapshot *snapshot_build(const struct gt_metrics_target *t, size_t
 }
 
 /* Swaps in the fleet's figures; on failure the previous ones stay. */
-static void exposition_publish(struct exposition *x, const struct gt_fleet_serve *fleet)
+static void exposition_publish(struct exposition *x, const struct gt_fleet *fleet)
 {
-	size_t n = gt_fleet_serve_count(fleet);
-	struct gt_metrics_target *t = n ? calloc(n, sizeof(*t)) : NULL;
-	if (n && !t)
+	struct gt_metrics_target *t = fleet->count ? calloc(fleet->count, sizeof(*t)) : NULL;
+	if (fleet->count && !t)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		struct gt_fleet_serve_view v = gt_fleet_serve_get(fleet, i);
-		t[i] = (struct gt_metrics_target){ v.info, v.sample, v.derived, v.pauses, v.watch_start_s };
+	/* the processes with a sample of their own, in pid order */
+	size_t n = 0;
+	for (size_t i = 0; i < fleet->count; i++) {
+		const struct gt_fleet_member *m = &fleet->m[i];
+		if (gt_fleet_member_live(m))
+			t[n++] = (struct gt_metrics_target){ &m->session->info, &m->session->prev, &m->session->live.derived,
+							     &m->pauses, m->watch_start_s };
 	}
 	for (int f = 0; f < SERVE_FORMATS; f++) {
 		struct snapshot *s = snapshot_build(t, n, (enum gt_metrics_format)f);
@@ -232,26 +235,36 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	return d;
 }
 
+/* Every process the user can see, listed only when a new one may be there
+ * (a scrape every second must not map every JVM's perf data each time),
+ * a JVM opened once its perf data is likely written, and one that could
+ * not be opened or read tried again (a busy or starting runtime). */
+static const struct gt_fleet_policy serve_policy = {
+	.open_min_age_ms = 1000,
+	.list_on_change = true,
+	.retry = true,
+};
+
 /* Sleeps until the deadline, reading every .NET session that has data
  * meanwhile: a session gctop opened is read continuously or closed. */
-static void serve_wait(struct gt_fleet_serve *fleet, int *fds, uint64_t deadline)
+static void serve_wait(struct gt_fleet *fleet, int *fds, uint64_t deadline)
 {
 	struct pollfd pfd[SERVE_MAX_WAIT_FDS];
-	size_t n = gt_fleet_serve_wait_fds(fleet, fds, SERVE_MAX_WAIT_FDS);
+	size_t n = gt_fleet_wait_fds(fleet, fds, SERVE_MAX_WAIT_FDS);
 	for (size_t i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	if (gt_wait_poll(pfd, (nfds_t)n, deadline) > 0)
-		gt_fleet_serve_poll(fleet, gt_mono_ns());
+		gt_fleet_poll(fleet, gt_mono_ns());
 }
 
-static void serve_loop(const struct gt_options *opt, struct gt_fleet_serve *fleet, struct exposition *x, int *fds)
+static void serve_loop(const struct gt_options *opt, struct gt_fleet *fleet, struct exposition *x, int *fds)
 {
 	uint64_t next_round = gt_mono_ns();
 	uint64_t next_poll = UINT64_MAX;
 	while (!gt_quit_requested()) {
 		uint64_t now = gt_mono_ns();
 		if (now >= next_round) {
-			gt_fleet_serve_refresh(fleet);
+			gt_fleet_refresh(fleet);
 			exposition_publish(x, fleet);
 			next_round += opt->interval_ns;
 			/* after a stall, no burst of rounds */
@@ -259,13 +272,13 @@ static void serve_loop(const struct gt_options *opt, struct gt_fleet_serve *flee
 				next_round = now + opt->interval_ns;
 		}
 		/* the collectors' ticks (HotSpot's estimator must see every eden fill) */
-		uint64_t every = gt_fleet_serve_poll_interval_ns(fleet);
+		uint64_t every = gt_fleet_poll_interval_ns(fleet);
 		if (!every) {
 			next_poll = UINT64_MAX;
 		} else if (next_poll == UINT64_MAX) {
 			next_poll = now + every;
 		} else if (now >= next_poll) {
-			gt_fleet_serve_poll(fleet, now);
+			gt_fleet_poll(fleet, now);
 			next_poll = now + every;
 		}
 		serve_wait(fleet, fds, next_round < next_poll ? next_round : next_poll);
@@ -277,9 +290,13 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	gt_quit_install();
 	signal(SIGPIPE, SIG_IGN);
 	struct exposition x = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct gt_fleet_serve *fleet = gt_fleet_serve_new(opt->pids, opt->n_pids);
+	struct gt_fleet *fleet = malloc(sizeof(*fleet));
 	int *fds = malloc(SERVE_MAX_WAIT_FDS * sizeof(*fds));
 	int status = GT_EXIT_FAILURE;
+	if (fleet && gt_fleet_init(fleet, &serve_policy, opt->pids, opt->n_pids) != 0) {
+		free(fleet);
+		fleet = NULL;
+	}
 	if (!fleet || !fds) {
 		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 		goto out;
@@ -302,7 +319,9 @@ out:
 	for (int f = 0; f < SERVE_FORMATS; f++)
 		if (x.current[f])
 			snapshot_release(&x, x.current[f]);
-	gt_fleet_serve_free(fleet);
+	if (fleet)
+		gt_fleet_free(fleet);
+	free(fleet);
 	free(fds);
 	return status;
 }

@@ -201,13 +201,23 @@ static void test_picker_sort(void)
 	CHECK_U64(gt_picker_selected_pid(&p), 10);
 
 	/* rows without an open target need no tick and give nothing to wait on */
+	struct gt_fleet_member m[2];
+	memset(m, 0, sizeof(m));
+	m[0].pid = 10;
+	m[1].pid = 20;
+	m[1].retry_ns = UINT64_MAX;    /* could not be read: not tried again ... */
+	m[1].note = "unreadable";
+	s[0].row.note = "unreadable";
+	p.fleet.m = m;
+	p.fleet.count = 2;
 	int fds[4];
 	CHECK_U64(gt_picker_poll_interval_ns(&p), 0);
 	CHECK_U64(gt_picker_wait_fds(&p, fds, 4), 0);
-	s[1].open_tried = true;
 	gt_picker_close_sessions(&p);
-	CHECK(!s[1].open_tried);   /* opened again at the next refresh, its rates anew */
-	CHECK(s[1].session == NULL);
+	CHECK_U64(m[1].retry_ns, 0);   /* ... until back from a dashboard: opened again, its rates anew */
+	CHECK(m[1].note == NULL);
+	CHECK(m[1].session == NULL);
+	CHECK(s[0].row.note == NULL);
 }
 
 /* Waits (bounded) for the job's descriptor, then collects it. */

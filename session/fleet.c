@@ -1,0 +1,322 @@
+/* The fleet (session/fleet.h): many sessions, opened without freezing the
+ * holder's loop, listed only as often as the policy needs. */
+#include "session/fleet.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/array.h"
+#include "base/clock.h"
+#include "collectors/host/proc.h"
+
+/* Once the opens of one round have taken this long, the rest wait for the
+ * next one. */
+#define FLEET_OPEN_BUDGET_NS 200000000ull
+/* Listing every process of every runtime costs far more than sampling the
+ * open ones (it maps every JVM's perf data and asks every .NET runtime for
+ * its ProcessInfo), so with list_on_change a round lists only when a new
+ * process may be there: a hsperfdata_* directory of /tmp changed (a JVM's
+ * perf data came or went) or the set of .NET diagnostics sockets in /tmp
+ * did (a known pid that exec'd a runtime included), and every round for
+ * FLEET_SETTLE_NS after such a change (a JVM's file comes before the JVM is
+ * readable, a socket before its runtime answers: the listing skips them
+ * until then) ... and at least this often for what those miss (a
+ * container's own /tmp). */
+#define FLEET_LIST_EVERY_NS 10000000000ull
+#define FLEET_SETTLE_NS 10000000000ull
+/* With retry, a process that could not be opened or read is tried again
+ * this much later (a runtime busy or still starting, a session the runtime
+ * ended). */
+#define FLEET_RETRY_NS 10000000000ull
+#define FLEET_NEVER UINT64_MAX
+
+int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, const pid_t *only, size_t n_only)
+{
+	memset(f, 0, sizeof(*f));
+	f->policy = *policy;
+	if (!n_only)
+		return 0;
+	f->only = malloc(n_only * sizeof(*only));
+	if (!f->only)
+		return -1;
+	memcpy(f->only, only, n_only * sizeof(*only));
+	f->n_only = n_only;
+	return 0;
+}
+
+static void close_member(struct gt_fleet_member *m)
+{
+	if (m->session) {
+		gt_session_close(m->session);
+		free(m->session);
+	}
+	m->session = NULL;
+}
+
+void gt_fleet_free(struct gt_fleet *f)
+{
+	for (size_t i = 0; i < f->count; i++)
+		close_member(&f->m[i]);
+	free(f->m);
+	free(f->only);
+	memset(f, 0, sizeof(*f));
+}
+
+static bool wanted(const struct gt_fleet *f, pid_t pid)
+{
+	if (!f->n_only)
+		return true;
+	for (size_t i = 0; i < f->n_only; i++)
+		if (f->only[i] == pid)
+			return true;
+	return false;
+}
+
+static struct gt_fleet_member *find(struct gt_fleet *f, pid_t pid)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (f->m[i].pid == pid)
+			return &f->m[i];
+	return NULL;
+}
+
+static struct gt_fleet_member *add(struct gt_fleet *f, const struct gt_target_info *info)
+{
+	struct gt_fleet_member *m = gt_array_grow(f->m, &f->capacity, f->count + 1, sizeof(*m), 16);
+	if (!m)
+		return NULL;
+	f->m = m;
+	m = &f->m[f->count++];
+	memset(m, 0, sizeof(*m));
+	m->pid = info->pid;
+	m->listed = *info;
+	return m;
+}
+
+/* Opens the member's session. The history goes: see fleet.h. */
+static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
+{
+	struct gt_error err = { 0 };
+	m->note = NULL;
+	m->session = malloc(sizeof(*m->session));
+	if (!m->session || gt_session_open(m->session, m->pid, &err) != 0) {
+		free(m->session);
+		m->session = NULL;
+		m->note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
+		/* a runtime that timed out is still starting: tried next round */
+		if (!f->policy.retry || err.code == GT_EXIT_PERMISSION)
+			m->retry_ns = FLEET_NEVER;
+		else
+			m->retry_ns = err.code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
+		return;
+	}
+	free(m->session->live.history);
+	m->session->live.history = NULL;
+	/* counted again from here, with a new _created (a reset to Prometheus) */
+	m->watch_start_s = (double)gt_wall_ms() / 1000.0;
+	memset(&m->pauses, 0, sizeof(m->pauses));
+}
+
+/* Opens a member unless it is too young or the round's budget is spent;
+ * then it is tried again on a later round. */
+static void open_member(struct gt_fleet *f, struct gt_fleet_member *m, uint64_t *spent_ns)
+{
+	uint64_t start_ms, t0 = gt_mono_ns();
+	if (m->session || t0 < m->retry_ns)
+		return;
+	if (gt_proc_start_time_ms(m->pid, &start_ms) == 0 && (uint64_t)gt_wall_ms() < start_ms + f->policy.open_min_age_ms) {
+		m->note = "starting";
+		return;
+	}
+	if (*spent_ns >= FLEET_OPEN_BUDGET_NS) {
+		m->note = "opening";
+		return;
+	}
+	open_session(f, m);
+	*spent_ns += gt_mono_ns() - t0;
+}
+
+/* A member whose process exited keeps its note until the next round finds
+ * it gone. */
+static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
+{
+	struct gt_error err = { 0 };
+	m->sampled = false;
+	if (!m->session)
+		return;
+	enum gt_session_step step = gt_session_sample(m->session, &err);
+	if (step == GT_SESSION_SAMPLED) {
+		gt_pause_hist_add(&m->pauses, &m->session->prev);
+		m->sampled = true;
+		return;
+	}
+	if (step == GT_SESSION_IDLE)
+		return;   /* a job has the target */
+	bool exited = step == GT_SESSION_EXITED;
+	m->note = exited ? "exited" : "unreadable";
+	close_member(m);
+	m->retry_ns = exited || !f->policy.retry ? FLEET_NEVER : gt_mono_ns() + FLEET_RETRY_NS;
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+	const struct gt_fleet_member *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Drops the members not seen this round (gone) and sorts the rest. */
+static void prune(struct gt_fleet *f)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < f->count; i++) {
+		if (f->m[i].seen)
+			f->m[w++] = f->m[i];
+		else
+			close_member(&f->m[i]);
+	}
+	f->count = w;
+	qsort(f->m, f->count, sizeof(*f->m), member_cmp);
+}
+
+static uint64_t stat_stamp(int dirfd, const char *name)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	return (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec + (uint64_t)st.st_ino;
+}
+
+/* A sum that changes when a hsperfdata_* directory of /tmp changes or a
+ * .NET diagnostics socket comes or goes (not with /tmp's own change time,
+ * which every temporary file moves). */
+static uint64_t tmp_stamp(void)
+{
+	DIR *d = opendir("/tmp");
+	if (!d)
+		return 0;
+	uint64_t sum = 0;
+	struct dirent *e;
+	int pid;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "hsperfdata_", 11) == 0)
+			sum += stat_stamp(dirfd(d), e->d_name);
+		else if (sscanf(e->d_name, "dotnet-diagnostic-%d-", &pid) == 1)
+			sum += (uint64_t)pid * 0x9e3779b97f4a7c15ull + 1;
+	}
+	closedir(d);
+	return sum;
+}
+
+/* Whether this round must list every process (see FLEET_LIST_EVERY_NS). */
+static bool listing_due(const struct gt_fleet_policy *p, struct gt_fleet_discovery *d, uint64_t now)
+{
+	if (!p->list_on_change)
+		return true;
+	uint64_t stamp = tmp_stamp();
+	if (stamp != d->tmp_stamp)
+		d->changed_ns = now;
+	d->tmp_stamp = stamp;
+	bool due = !d->listed_ns || now - d->changed_ns < FLEET_SETTLE_NS || now - d->listed_ns >= FLEET_LIST_EVERY_NS;
+	if (due)
+		d->listed_ns = now;
+	return due;
+}
+
+/* The listing's cheap figures stand in until a session has its own. */
+static void take_listed(struct gt_fleet_member *m, const struct gt_list_entry *e)
+{
+	m->heap_used = e->sample.heap_used_bytes;
+	m->heap_max = e->sample.heap_max_bytes.valid ? e->sample.heap_max_bytes : e->info.heap_max_bytes;
+	m->rss = e->sample.rss_bytes;
+}
+
+/* A round that lists: new processes join, unlisted ones are dropped. */
+static void refresh_listed(struct gt_fleet *f)
+{
+	struct gt_list list = { 0 };
+	uint64_t spent = 0;
+	gt_session_list_all(&list);
+	for (size_t i = 0; i < f->count; i++)
+		f->m[i].seen = false;
+	for (size_t i = 0; i < list.count; i++) {
+		const struct gt_list_entry *e = &list.entries[i];
+		if (!wanted(f, e->info.pid))
+			continue;
+		struct gt_fleet_member *m = find(f, e->info.pid);
+		if (!m && !(m = add(f, &e->info)))
+			break;
+		m->seen = true;
+		take_listed(m, e);
+		open_member(f, m, &spent);
+		sample_member(f, m);
+	}
+	gt_list_free(&list);
+}
+
+/* A round that does not list: the known processes only; one that has
+ * gone from /proc is dropped. */
+static void refresh_known(struct gt_fleet *f)
+{
+	uint64_t spent = 0;
+	for (size_t i = 0; i < f->count; i++) {
+		struct gt_fleet_member *m = &f->m[i];
+		m->seen = gt_proc_exists(m->pid);
+		m->sampled = false;
+		if (!m->seen)
+			continue;
+		open_member(f, m, &spent);
+		sample_member(f, m);
+	}
+}
+
+void gt_fleet_refresh(struct gt_fleet *f)
+{
+	if (listing_due(&f->policy, &f->disc, gt_mono_ns()))
+		refresh_listed(f);
+	else
+		refresh_known(f);
+	prune(f);
+}
+
+uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f)
+{
+	uint64_t best = 0;
+	for (size_t i = 0; i < f->count; i++) {
+		uint64_t t = f->m[i].session ? gt_session_poll_interval_ns(f->m[i].session) : 0;
+		if (t && (!best || t < best))
+			best = t;
+	}
+	return best;
+}
+
+void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (f->m[i].session)
+			gt_session_events(f->m[i].session, now_ns);
+}
+
+size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->count && n < max; i++) {
+		int fd = f->m[i].session ? gt_session_wait_fd(f->m[i].session) : -1;
+		if (fd >= 0)
+			fds[n++] = fd;
+	}
+	return n;
+}
+
+void gt_fleet_close_sessions(struct gt_fleet *f)
+{
+	for (size_t i = 0; i < f->count; i++) {
+		close_member(&f->m[i]);
+		f->m[i].retry_ns = 0;
+		f->m[i].note = NULL;
+		f->m[i].sampled = false;
+	}
+}

@@ -1,0 +1,92 @@
+/* A fleet: every JVM and .NET process the user can see (or only the given
+ * pids), each a session, keyed by pid. The picker's rows and gctop --serve
+ * both hold one; each asks for its own policy.
+ *
+ * A round (gt_fleet_refresh) lists the processes when due, opens new ones
+ * (not too young, within a time budget: the rest on later rounds, so a
+ * burst of new processes cannot stall sampling), samples every open one,
+ * and drops those gone. Sessions keep no history (neither holder shows one,
+ * and at 100 KiB each a few hundred would be most of gctop's memory).
+ * Each .NET session is an EventPipe session, which the holder must keep
+ * reading (poll on every wait fd) or close (gt_fleet_close_sessions). */
+#ifndef GCTOP_SESSION_FLEET_H
+#define GCTOP_SESSION_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model/pause_hist.h"
+#include "model/sample.h"
+#include "session/session.h"
+
+struct gt_fleet_policy {
+	/* A process younger than this may still be starting (a JVM writing
+	 * its perf data), and opening it would wait for it: it is opened on a
+	 * later round. */
+	uint64_t open_min_age_ms;
+	/* false: list every process every round. true: list only when a new
+	 * process may be there (see FLEET_LIST_EVERY_NS in fleet.c); rounds
+	 * between sample the known ones. */
+	bool list_on_change;
+	/* false: a process that could not be opened or read stays so (its
+	 * note says why) until gt_fleet_close_sessions. true: it is tried again
+	 * FLEET_RETRY_NS later, unless it refused permission or exited. */
+	bool retry;
+};
+
+struct gt_fleet_member {
+	pid_t pid;
+	struct gt_target_info listed;     /* identity, from the listing that found it */
+	struct gt_u64 heap_used, heap_max, rss; /* the newest listing's cheap figures */
+	struct gt_session *session;       /* NULL when not open */
+	struct gt_pause_hist pauses;      /* single pauses since the session opened */
+	double watch_start_s;             /* when it opened, seconds since the epoch */
+	const char *note;                 /* why it has no live figures, or NULL */
+	uint64_t retry_ns;                /* CLOCK_MONOTONIC before which no open is tried */
+	bool sampled;                     /* the newest round sampled its session */
+	bool seen;                        /* still there at the newest round */
+};
+
+/* What the last full listing saw, to tell whether another is needed. */
+struct gt_fleet_discovery {
+	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed */
+	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
+	uint64_t changed_ns;       /* ... of the last change of tmp_stamp */
+};
+
+struct gt_fleet {
+	struct gt_fleet_policy policy;
+	pid_t *only;               /* the pids to watch; n_only 0: every process */
+	size_t n_only;
+	struct gt_fleet_discovery disc;
+	struct gt_fleet_member *m; /* by pid */
+	size_t count, capacity;
+};
+
+/* only: the pids to watch (n_only 0: every process). Returns 0, or -1 when
+ * out of memory. */
+int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, const pid_t *only, size_t n_only);
+void gt_fleet_free(struct gt_fleet *f);
+
+/* One round (see above). Members stay in pid order. */
+void gt_fleet_refresh(struct gt_fleet *f);
+
+/* Whether the member has figures of its own: an open session with a
+ * sample (its prev, live.derived and info). */
+static inline bool gt_fleet_member_live(const struct gt_fleet_member *m)
+{
+	return m->session && m->session->have_prev;
+}
+
+/* The collectors' work between rounds (see struct gt_backend_ops). */
+uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f);
+void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns);
+/* Up to max descriptors to wait on; returns how many. */
+size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max);
+/* Closes every session, keeping the members; the next round opens them
+ * again (their rates restart), whatever stopped them before. */
+void gt_fleet_close_sessions(struct gt_fleet *f);
+
+#endif
