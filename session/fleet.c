@@ -11,6 +11,7 @@
 
 #include "base/array.h"
 #include "base/clock.h"
+#include "collectors/host/cgroup.h"
 #include "collectors/host/proc.h"
 
 /* Once the opens of one round have taken this long, the rest wait for the
@@ -275,10 +276,13 @@ static void refresh_known(struct gt_fleet *f)
 
 void gt_fleet_refresh(struct gt_fleet *f)
 {
+	/* Processes often share a cgroup: its files are read once a round. */
+	gt_cgroup_round_begin();
 	if (listing_due(&f->policy, &f->disc, gt_mono_ns()))
 		refresh_listed(f);
 	else
 		refresh_known(f);
+	gt_cgroup_round_end();
 	prune(f);
 }
 

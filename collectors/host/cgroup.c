@@ -13,12 +13,14 @@
 #include <fcntl.h>
 #include <libcgroup.h>
 #include <linux/magic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "collectors/host/cgroup_parse.h"
 
 /* Processes move between groups (systemd, container restarts); looking the
@@ -29,6 +31,17 @@
 #define CGROUP_FILE_MAX 8192
 /* Enough of cgroup.procs to tell one process from several. */
 #define CGROUP_PROCS_READ 256
+
+/* What gt_cgroup_sample fills, as the sample names it. */
+struct gt_cgroup_figures {
+	struct gt_u64 cgroup_limit_bytes;
+	struct gt_u64 cgroup_usage_bytes;
+	struct gt_u64 cgroup_working_set_bytes;
+	struct gt_u64 cgroup_processes;
+	struct gt_u64 oom_kills;
+	struct gt_f64 memory_pressure_avg10;
+	bool memory_pressure_system_wide;
+};
 
 struct gt_cgroup {
 	pid_t pid;
@@ -74,18 +87,25 @@ static int memory_mount_version(void)
 	return version;
 }
 
+/* Once per process, whichever thread asks first (a session's job opens
+ * its target on a worker thread). */
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+
+static void lib_init(void)
+{
+	/* Before cgroup_init(), which otherwise installs the default logger. */
+	cgroup_set_logger(discard_log, CGROUP_LOG_ERROR, NULL);
+	if (cgroup_init() == 0) {
+		lib_state = 1;
+		lib_memory_version = memory_mount_version();
+	} else {
+		lib_state = -1;
+	}
+}
+
 static bool lib_ready(void)
 {
-	if (lib_state == 0) {
-		/* Before cgroup_init(), which otherwise installs the default logger. */
-		cgroup_set_logger(discard_log, CGROUP_LOG_ERROR, NULL);
-		if (cgroup_init() == 0) {
-			lib_state = 1;
-			lib_memory_version = memory_mount_version();
-		} else {
-			lib_state = -1;
-		}
-	}
+	pthread_once(&lib_once, lib_init);
 	return lib_state == 1 && lib_memory_version != 0;
 }
 
@@ -249,7 +269,7 @@ struct gt_cgroup *gt_cgroup_open(pid_t pid, struct gt_target_info *info)
 	return cg;
 }
 
-static void sample_pressure(const struct gt_cgroup *cg, struct gt_sample *out)
+static void sample_pressure(const struct gt_cgroup *cg, struct gt_cgroup_figures *out)
 {
 	char buf[512];
 	long n;
@@ -271,7 +291,7 @@ static void sample_pressure(const struct gt_cgroup *cg, struct gt_sample *out)
  * group. Only a count of 1 makes the usage the process's own; a session's
  * group on a desktop or CI host holds hundreds. A list longer than the
  * buffer counts what fits: still more than one. */
-static void sample_processes(const struct gt_cgroup *cg, struct gt_sample *out)
+static void sample_processes(const struct gt_cgroup *cg, struct gt_cgroup_figures *out)
 {
 	char buf[CGROUP_PROCS_READ];
 	long n = read_group_file(cg->path, "cgroup.procs", buf, sizeof(buf));
@@ -284,17 +304,9 @@ static void sample_processes(const struct gt_cgroup *cg, struct gt_sample *out)
 	gt_u64_set(&out->cgroup_processes, procs);
 }
 
-void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out)
+/* The group's own figures, the same for every process in it. */
+static void read_figures(const struct gt_cgroup *cg, struct gt_cgroup_figures *out)
 {
-	if (!cg)
-		return;
-	/* A failed look-up keeps the previous group: the process may be exiting,
-	 * and its last group's figures are still the right ones. */
-	if (++cg->samples_since_resolve >= CGROUP_RESOLVE_EVERY)
-		resolve(cg);
-	if (cg->version == 0)
-		return;
-
 	char stat[CGROUP_FILE_MAX];
 	long stat_len = read_group_file(cg->path, "memory.stat", stat, sizeof(stat));
 	uint64_t v, inactive_file;
@@ -324,6 +336,88 @@ void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out)
 
 	sample_pressure(cg, out);
 	sample_processes(cg, out);
+}
+
+/* Within a round (gt_cgroup_round_begin), each group is read once. */
+struct round_entry {
+	int version;
+	char *path;
+	struct gt_cgroup_figures figures;
+};
+
+struct round {
+	struct round_entry *e;
+	size_t count, capacity;
+};
+
+/* Per thread: a round belongs to the loop that began it, and a worker
+ * thread's reads (a session's job) stay outside it. */
+static _Thread_local struct round *round_now;
+
+void gt_cgroup_round_begin(void)
+{
+	if (!round_now)
+		round_now = calloc(1, sizeof(*round_now));
+}
+
+void gt_cgroup_round_end(void)
+{
+	if (!round_now)
+		return;
+	for (size_t i = 0; i < round_now->count; i++)
+		free(round_now->e[i].path);
+	free(round_now->e);
+	free(round_now);
+	round_now = NULL;
+}
+
+/* The group's figures, read now or earlier in this round. */
+static void group_figures(const struct gt_cgroup *cg, struct gt_cgroup_figures *out)
+{
+	struct round *r = round_now;
+	if (!r) {
+		read_figures(cg, out);
+		return;
+	}
+	for (size_t i = 0; i < r->count; i++) {
+		if (r->e[i].version == cg->version && strcmp(r->e[i].path, cg->path) == 0) {
+			*out = r->e[i].figures;
+			return;
+		}
+	}
+	read_figures(cg, out);
+	struct round_entry *e = gt_array_grow(r->e, &r->capacity, r->count + 1, sizeof(*e), 16);
+	if (!e)
+		return;   /* read again next time: right, only slower */
+	r->e = e;
+	e = &r->e[r->count];
+	e->path = strdup(cg->path);
+	if (!e->path)
+		return;
+	e->version = cg->version;
+	e->figures = *out;
+	r->count++;
+}
+
+void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out)
+{
+	if (!cg)
+		return;
+	/* A failed look-up keeps the previous group: the process may be exiting,
+	 * and its last group's figures are still the right ones. */
+	if (++cg->samples_since_resolve >= CGROUP_RESOLVE_EVERY)
+		resolve(cg);
+	if (cg->version == 0)
+		return;
+	struct gt_cgroup_figures f = { 0 };
+	group_figures(cg, &f);
+	out->cgroup_limit_bytes = f.cgroup_limit_bytes;
+	out->cgroup_usage_bytes = f.cgroup_usage_bytes;
+	out->cgroup_working_set_bytes = f.cgroup_working_set_bytes;
+	out->cgroup_processes = f.cgroup_processes;
+	out->oom_kills = f.oom_kills;
+	out->memory_pressure_avg10 = f.memory_pressure_avg10;
+	out->memory_pressure_system_wide = f.memory_pressure_system_wide;
 }
 
 void gt_cgroup_close(struct gt_cgroup *cg)

@@ -18,4 +18,11 @@ void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out);
 
 void gt_cgroup_close(struct gt_cgroup *cg);
 
+/* Between begin and end on one thread, the samples of processes in the
+ * same group share one reading of its files (a fleet's round: many
+ * processes often share a group, and its cgroup.procs grows with them).
+ * Outside a round every sample reads them. */
+void gt_cgroup_round_begin(void);
+void gt_cgroup_round_end(void);
+
 #endif

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <libproc2/misc.h>
 #include <libproc2/pids.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,6 @@ enum info_slot {
 
 struct gt_proc {
 	pid_t pid;
-	struct pids_info *pids;
 	unsigned long long began;  /* start ticks at open: a different value means PID reuse */
 	bool began_valid;
 	long hz;
@@ -57,6 +57,14 @@ int gt_proc_check_mounted(struct gt_error *err)
 			"/proc is not mounted or not readable; mount it (mount -t proc proc /proc) and try again");
 	return 0;
 }
+
+/* One context for every gt_proc: a context holds about 150 KiB of result
+ * stacks, and a fleet watches hundreds of processes. Its results are
+ * overwritten by the next select, so each select and the copy of its
+ * results hold the lock (sessions open targets on worker threads). */
+static struct pids_info *shared_pids;
+static unsigned shared_refs;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct pids_fetch *select_one(struct pids_info *pids, pid_t pid)
 {
@@ -74,6 +82,30 @@ static int check_target(pid_t pid, struct gt_error *err)
 	return 0;
 }
 
+/* Takes a reference to the shared context (shared_lock held). */
+static int shared_ref(void)
+{
+	if (!shared_pids) {
+		enum pids_item items[SLOT_COUNT] = {
+			[SLOT_STATE] = PIDS_STATE,
+			[SLOT_RSS] = PIDS_VM_RSS,
+			[SLOT_ANON] = PIDS_VM_RSS_ANON,
+			[SLOT_FILE] = PIDS_VM_RSS_FILE,
+			[SLOT_SWAP] = PIDS_VM_SWAP,
+			[SLOT_TICS] = PIDS_TICS_ALL,
+			[SLOT_THREADS] = PIDS_NLWP,
+			[SLOT_BEGAN] = PIDS_TICS_BEGAN,
+		};
+		int rc = procps_pids_new(&shared_pids, items, SLOT_COUNT);
+		if (rc < 0) {
+			shared_pids = NULL;
+			return rc;
+		}
+	}
+	shared_refs++;
+	return 0;
+}
+
 struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 {
 	if (check_target(pid, err) != 0)
@@ -82,28 +114,22 @@ struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 	if (!p)
 		return NULL;
 	p->pid = pid;
-	enum pids_item items[SLOT_COUNT] = {
-		[SLOT_STATE] = PIDS_STATE,
-		[SLOT_RSS] = PIDS_VM_RSS,
-		[SLOT_ANON] = PIDS_VM_RSS_ANON,
-		[SLOT_FILE] = PIDS_VM_RSS_FILE,
-		[SLOT_SWAP] = PIDS_VM_SWAP,
-		[SLOT_TICS] = PIDS_TICS_ALL,
-		[SLOT_THREADS] = PIDS_NLWP,
-		[SLOT_BEGAN] = PIDS_TICS_BEGAN,
-	};
-	int rc = procps_pids_new(&p->pids, items, SLOT_COUNT);
+	pthread_mutex_lock(&shared_lock);
+	int rc = shared_ref();
 	if (rc < 0) {
+		pthread_mutex_unlock(&shared_lock);
 		gt_fail(err, GT_EXIT_FAILURE, "cannot read process facts: %s", strerror(-rc));
 		free(p);
 		return NULL;
 	}
 	p->hz = procps_hertz_get();
-	struct pids_fetch *f = select_one(p->pids, pid);
+	struct pids_fetch *f = select_one(shared_pids, pid);
 	if (f && f->counts->total >= 1) {
 		p->began = PROC_RESULT(f->stacks[0], SLOT_BEGAN, ull_int);
 		p->began_valid = true;
-	} else if (!gt_proc_exists(pid)) {
+	}
+	pthread_mutex_unlock(&shared_lock);
+	if (!p->began_valid && !gt_proc_exists(pid)) {
 		gt_fail(err, GT_EXIT_NO_PROCESS, "process %d has exited", (int)pid);
 		gt_proc_close(p);
 		return NULL;
@@ -118,9 +144,10 @@ static bool has_exited(char state)
 	return state == 'Z' || state == 'X';
 }
 
-int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
+/* gt_proc_sample with shared_lock held. */
+static int sample_locked(struct gt_proc *p, struct gt_sample *out)
 {
-	struct pids_fetch *f = select_one(p->pids, p->pid);
+	struct pids_fetch *f = select_one(shared_pids, p->pid);
 	if (!f)
 		return 0; /* a library failure (ENOMEM) says nothing about the process */
 	if (f->counts->total < 1) {
@@ -154,6 +181,14 @@ int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
 			gt_u64_set(&out->cpu_hz, (uint64_t)p->hz);
 	}
 	return 0;
+}
+
+int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
+{
+	pthread_mutex_lock(&shared_lock);
+	int rc = sample_locked(p, out);
+	pthread_mutex_unlock(&shared_lock);
+	return rc;
 }
 
 /* libproc2 shows what it could not read (another user's process, a kernel
@@ -199,8 +234,10 @@ void gt_proc_close(struct gt_proc *p)
 {
 	if (!p)
 		return;
-	if (p->pids)
-		procps_pids_unref(&p->pids);
+	pthread_mutex_lock(&shared_lock);
+	if (shared_refs && --shared_refs == 0)
+		procps_pids_unref(&shared_pids);
+	pthread_mutex_unlock(&shared_lock);
 	free(p);
 }
 
