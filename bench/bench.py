@@ -31,6 +31,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BUILD = os.environ.get("GCTOP_BUILD", "build")
 B = os.path.join(ROOT, BUILD)
 GCTOP = os.environ.get("GCTOP_BIN") or os.path.join(B, "gctop")
+# serve: another gctop measured against the same processes (before/after)
+SERVE_BASELINE = os.environ.get("GCTOP_SERVE_BASELINE")
 SEGPUB = os.path.join(B, "bench", "segpub")
 REPLAY = os.path.join(B, "bench", "nettrace_replay")
 RUSAGE = os.path.join(B, "bench", "rusage")
@@ -620,6 +622,36 @@ def scrape(port):
     return time.monotonic() - t0, len(body), body.count(b"\ngctop_target_info{")
 
 
+def serve_measure(binary, pids, expected, secs):
+    """One gctop --serve run over pids, scraped every second for secs once
+    every process is served: its figures, or None when it did not start."""
+    g = spawn([binary, "--serve", "127.0.0.1:0", "-p", pids, "-d", "1"], stderr=subprocess.PIPE, text=True)
+    m = re.search(r":(\d+)/metrics", g.stderr.readline() or "")
+    if not m:
+        log("serve: gctop --serve did not start")
+        kill(g)
+        return None
+    port = int(m.group(1))
+    seen, deadline = 0, time.monotonic() + 60
+    while seen < expected and time.monotonic() < deadline:
+        time.sleep(1)
+        seen = scrape(port)[2]
+    if seen < expected:
+        log("serve: %d of %d processes served after a minute" % (seen, expected))
+    c0 = proc_cpu_ns(g.pid)
+    took, size = [], []
+    for _ in range(secs):
+        t, n, seen = scrape(port)
+        took.append(t)
+        size.append(n)
+        time.sleep(max(0.0, 1.0 - t))
+    c1 = proc_cpu_ns(g.pid)
+    hwm = proc_status(g.pid, "VmHWM")
+    kill(g)
+    return {"served": seen, "cpu_ms_per_s": (c1 - c0) / 1e6 / secs, "peak_rss_kib": hwm,
+            "scrape_ms_median": med(took) * 1000, "scrape_bytes": med(size)}
+
+
 def serve(avail, res):
     """gctop --serve with N small idle JVMs and some .NET processes (one GC a
     second each, each read through its EventPipe session), scraped every
@@ -642,40 +674,29 @@ def serve(avail, res):
                 jvms.extend(batch)
             time.sleep(3)
             pids = ",".join(str(p.pid) for p in jvms + dns)
-            g = spawn([GCTOP, "--serve", "127.0.0.1:0", "-p", pids, "-d", "1"], stderr=subprocess.PIPE, text=True)
-            m = re.search(r":(\d+)/metrics", g.stderr.readline() or "")
-            if not m:
-                log("serve: gctop --serve did not start")
-                kill(g)
+            r = serve_measure(GCTOP, pids, count + n_dn, secs)
+            if r is None:
                 break
-            port = int(m.group(1))
-            seen, deadline = 0, time.monotonic() + 60
-            while seen < count + n_dn and time.monotonic() < deadline:
-                time.sleep(1)
-                seen = scrape(port)[2]
-            if seen < count + n_dn:
-                log("serve: %d of %d processes served after a minute" % (seen, count + n_dn))
-            c0 = proc_cpu_ns(g.pid)
-            took, size = [], []
-            for _ in range(secs):
-                t, n, seen = scrape(port)
-                took.append(t)
-                size.append(n)
-                time.sleep(max(0.0, 1.0 - t))
-            c1 = proc_cpu_ns(g.pid)
-            hwm = proc_status(g.pid, "VmHWM")
-            kill(g)
-            out[count] = {"jvms": count, "dotnet": n_dn, "served": seen, "cpu_ms_per_s": (c1 - c0) / 1e6 / secs,
-                          "peak_rss_kib": hwm, "scrape_ms_median": med(took) * 1000, "scrape_bytes": med(size)}
+            out[count] = dict(r, jvms=count, dotnet=n_dn)
+            if SERVE_BASELINE:
+                # another build against the very same processes and load
+                b = serve_measure(SERVE_BASELINE, pids, count + n_dn, secs)
+                if b:
+                    out[count]["baseline"] = b
     finally:
         log("serve: stopping %d idle JVMs and %d .NET processes" % (len(jvms), len(dns)))
         kill_many(jvms + dns)
     table("1f. gctop --serve -d 1 with N idle JVMs and .NET processes, scraped every second (OpenMetrics)",
           ["JVMs", ".NET", "served", "CPU/s", "peak RSS", "scrape time", "scrape size"],
-          [[k, v["dotnet"], v["served"], fmt(v["cpu_ms_per_s"], " ms"),
-            fmt(v["peak_rss_kib"] / 1024 if v["peak_rss_kib"] else None, " MiB"),
-            fmt(v["scrape_ms_median"], " ms"), fmt(v["scrape_bytes"] / 1024, " KiB")] for k, v in out.items()])
+          [serve_row(k, v["dotnet"], v) for k, v in out.items()] +
+          [serve_row("%s (baseline)" % k, v["dotnet"], v["baseline"]) for k, v in out.items() if "baseline" in v])
     res["serve"] = out
+
+
+def serve_row(jvms, dotnet, v):
+    return [jvms, dotnet, v["served"], fmt(v["cpu_ms_per_s"], " ms"),
+            fmt(v["peak_rss_kib"] / 1024 if v["peak_rss_kib"] else None, " MiB"),
+            fmt(v["scrape_ms_median"], " ms"), fmt(v["scrape_bytes"] / 1024, " KiB")]
 
 
 # ---------------------------------------------------------------- 2. target cost
