@@ -118,6 +118,42 @@ static void test_own_group(void)
 	gt_cgroup_close(cg);
 }
 
+/* In a round, two processes of one group share one reading: 64 MiB touched
+ * between their samples changes the group's usage, yet the second sample
+ * shows the first's figures; after the round the next sample reads again. */
+static void test_round_shares_group(void)
+{
+	pid_t pid = start_sleeper();
+	CHECK(pid > 0);
+	struct gt_target_info info;
+	memset(&info, 0, sizeof(info));
+	struct gt_cgroup *a = gt_cgroup_open(getpid(), &info);
+	struct gt_cgroup *b = gt_cgroup_open(pid, &info);
+	struct gt_sample sa, sb, after;
+	memset(&sa, 0, sizeof(sa));
+	memset(&sb, 0, sizeof(sb));
+	memset(&after, 0, sizeof(after));
+	size_t n = 64u << 20;
+	/* volatile: a store never read back would be optimised away */
+	volatile char *mem = malloc(n);
+	CHECK(mem != NULL);
+	gt_cgroup_round_begin();
+	gt_cgroup_sample(a, &sa);
+	for (size_t i = 0; mem && i < n; i += 4096)
+		mem[i] = 1;
+	gt_cgroup_sample(b, &sb);
+	gt_cgroup_round_end();
+	gt_cgroup_sample(b, &after);
+	CHECK(sa.cgroup_usage_bytes.valid);
+	CHECK_U64(sb.cgroup_usage_bytes.value, sa.cgroup_usage_bytes.value);
+	CHECK_U64(sb.cgroup_processes.value, sa.cgroup_processes.value);
+	CHECK(after.cgroup_usage_bytes.valid && after.cgroup_usage_bytes.value != sa.cgroup_usage_bytes.value);
+	free((void *)mem);
+	gt_cgroup_close(a);
+	gt_cgroup_close(b);
+	stop(pid);
+}
+
 static void test_gone_process(void)
 {
 	pid_t pid = start_sleeper();
@@ -277,6 +313,7 @@ int main(void)
 	RUN_TEST(test_library_silent);
 	if (have_self) {
 		RUN_TEST(test_own_group);
+		RUN_TEST(test_round_shares_group);
 		run_limited_group();
 	} else {
 		printf("SKIP: test_own_group: this process is in no readable memory cgroup\n");
