@@ -90,6 +90,24 @@ static void test_several_gcs_between_polls(void)
 	CHECK_U64(a.blind_collections, 2);
 	/* The cause is the last collection's: the first one's fill is not known. */
 	CHECK_U64(a.total_bytes, 5 * MiB);
+	/* The TLAB bytes the last one published (less their unused tails) are
+	 * allocation no poll saw, less the eden the previous poll counted in
+	 * case that epoch began before it. */
+	r = reading(15, 0, 7 * MiB, 100 * MiB, 11 * MiB);
+	r.tlab_bytes = 90 * MiB;
+	r.tlab_waste_bytes = 2 * MiB;
+	r.tlab_fills = 900;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.blind_collections, 3);
+	CHECK_U64(a.total_bytes, (5 + 7 + 90 - 2 - 5) * MiB);
+	/* The same figures again are an epoch already had: nothing added. */
+	r = reading(17, 0, 3 * MiB, 100 * MiB, 11 * MiB);
+	r.tlab_bytes = 90 * MiB;
+	r.tlab_waste_bytes = 2 * MiB;
+	r.tlab_fills = 900;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(a.blind_collections, 4);
+	CHECK_U64(a.total_bytes, (5 + 7 + 90 - 2 - 5 + 3) * MiB);
 	/* A young and a full one of the same stop (Parallel's Ergonomics
 	 * follow-up) leave no interval unseen. */
 	struct hotspot_alloc b;
