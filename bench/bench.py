@@ -142,10 +142,20 @@ def measured(argv, stdout=subprocess.DEVNULL, timeout=300, env=None):
 def read_rusage(path):
     try:
         with open(path) as f:
-            u, s, rss, _ = f.read().split()
+            u, s, rss = f.read().split()[:3]
         return float(u) + float(s), int(rss)
     except (FileNotFoundError, ValueError):
         return None, None
+
+
+def read_wakeups(path):
+    """The voluntary context switches the rusage launcher wrote (its last
+    field): how many times the process slept and woke."""
+    try:
+        with open(path) as f:
+            return int(f.read().split()[4])
+    except (FileNotFoundError, ValueError, IndexError):
+        return None
 
 
 def wait_line(p, pattern=None, timeout=30):
@@ -889,9 +899,11 @@ def tick_round(binary, pid, secs):
     (the long run less a one-sample run), the collections a second and the
     intervals it marked a lower bound."""
     cpu1 = measured([binary, "-p", str(pid), "--json", "-n", "1"])[0]
+    wake1 = read_wakeups(os.path.join(tmpdir, "rusage.txt"))
     path = os.path.join(tmpdir, "tick.json")
     with open(path, "w") as f:
         cpun, rss, wall, rc = measured([binary, "-p", str(pid), "--json", "-d", "1", "-n", str(secs + 1)], stdout=f)
+    waken = read_wakeups(os.path.join(tmpdir, "rusage.txt"))
     lines = [json.loads(l) for l in open(path) if l.strip()]
     gcs = bounds = None
     if len(lines) >= 2:
@@ -899,7 +911,8 @@ def tick_round(binary, pid, secs):
                sum(g["collections"] or 0 for g in lines[0]["generations"])) / secs
         bounds = sum(1 for l in lines[1:] if (l["alloc"] or {}).get("lower_bound"))
     share = (cpun - cpu1) / secs if cpun is not None and cpu1 is not None else None
-    return {"cpu_share": share, "gc_per_s": gcs, "lower_bound_intervals": bounds,
+    wakes = (waken - wake1) / secs if waken is not None and wake1 is not None else None
+    return {"cpu_share": share, "wakeups_per_s": wakes, "gc_per_s": gcs, "lower_bound_intervals": bounds,
             "intervals": len(lines) - 1, "maxrss_kib": rss, "rc": rc}
 
 
@@ -931,15 +944,17 @@ def tick_cost(avail, res):
             key = name if b == "gctop" else "%s (%s)" % (name, b)
             out[key] = {"cpu_share_median": med([x["cpu_share"] for x in runs[b]]),
                         "cpu_share_spread": spread([x["cpu_share"] for x in runs[b]]),
-                        "gc_per_s_median": med([x["gc_per_s"] for x in runs[b]]), "raw": runs[b]}
+                        "gc_per_s_median": med([x["gc_per_s"] for x in runs[b]]),
+                        "wakeups_per_s_median": med([x["wakeups_per_s"] for x in runs[b]]), "raw": runs[b]}
     rows = []
     for name, o in out.items():
         lo, hi = o["cpu_share_spread"]
         rows.append([name, fmt(o["gc_per_s_median"]), fmt(o["cpu_share_median"] and o["cpu_share_median"] * 100, "%"),
                      "%s-%s" % (fmt(lo and lo * 100, "%"), fmt(hi and hi * 100, "%")),
+                     fmt(o["wakeups_per_s_median"]),
                      "%s/%s" % (o["raw"][-1]["lower_bound_intervals"], o["raw"][-1]["intervals"])])
     table("1e. gctop CPU against a collecting JVM (gctop -p PID --json -d 1, %d s, start-up excluded)" % secs,
-          ["target", "GC/s", "CPU of a core", "rounds", "lower-bound intervals"], rows)
+          ["target", "GC/s", "CPU of a core", "rounds", "wake-ups/s", "lower-bound intervals"], rows)
     res["tick"] = out
 
 
