@@ -106,24 +106,6 @@ static int size_index(const char *name)
  * hours, gctop asks for one second): a bigger one is not believed. */
 #define MAX_INTERVAL_S 86400.0
 
-/* Events of one poll lie within this much of its first (a poll writes a
- * few dozen counters; polls are a second or more apart). */
-#define BATCH_MAX_NS 500000000LL
-
-/* Notes which poll a System.Runtime counter event belongs to: a new poll
- * when its IntervalSec differs from the last poll's, or it comes later
- * than a poll lasts. */
-static void note_batch(struct gt_dn_counters *c, int64_t ts, double interval_s)
-{
-	int64_t since;
-	if (c->have_batch && interval_s == c->batch_interval_s && !__builtin_sub_overflow(ts, c->batch_ts, &since) &&
-	    since >= 0 && since < BATCH_MAX_NS)
-		return;
-	c->have_batch = true;
-	c->batch_ts = ts;
-	c->batch_interval_s = interval_s;
-}
-
 static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment, double interval_s)
 {
 	if (c->have_alloc) {
@@ -145,8 +127,7 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment,
 	 * it only starts the count. */
 	int64_t start;
 	if (c->first_poll_whole && isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S &&
-	    !__builtin_sub_overflow(c->have_batch ? c->batch_ts : ts, (int64_t)llround(interval_s * (double)c->qpc_freq),
-				    &start)) {
+	    !__builtin_sub_overflow(ts, (int64_t)llround(interval_s * (double)c->qpc_freq), &start)) {
 		c->alloc_total = increment;
 		c->alloc_prev_ts = start;
 		gt_dn_series_add(&c->alloc_polls, c->alloc_prev_ts, 0);
@@ -165,8 +146,6 @@ void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_eve
 	memset(&f, 0, sizeof(f));
 	if (gt_nettrace_decode(e->meta, e->payload, e->payload_len, on_field, &f) != 0)
 		return;
-	if (runtime && f.have_interval)
-		note_batch(c, e->timestamp, f.interval_s);
 	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane(f.increment)) {
 		alloc_poll(c, e->timestamp, (uint64_t)llround(f.increment), f.have_interval ? f.interval_s : 0);
 	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {

@@ -52,16 +52,6 @@ struct gt_dn_counters {
 	 * byte since the process started. Set false there, and the first poll
 	 * only starts the count. */
 	bool first_poll_whole;
-	/* The runtime's poll that wrote the latest System.Runtime counters:
-	 * its timer takes the time, then reads and writes the counters one by
-	 * one (CounterGroup.OnTimer), each payload with the same IntervalSec.
-	 * The first event of a poll is written nearest that time; alloc-rate,
-	 * tenths of a second later on a loaded machine, is read at its own
-	 * write. The first interval starts IntervalSec before the poll's time,
-	 * not before alloc-rate's event (issue 9: a first figure 15% high). */
-	bool have_batch;
-	int64_t batch_ts;             /* the poll's first event */
-	double batch_interval_s;      /* its IntervalSec */
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
 
