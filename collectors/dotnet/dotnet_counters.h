@@ -33,13 +33,14 @@ bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, u
 bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value);
 
 struct gt_dn_counters {
-	/* Bytes allocated since the start of the first alloc-rate interval
-	 * gctop saw, as of the runtime's polls: the latest (alloc_ts,
-	 * alloc_total) and the one before. Each poll's Increment is
-	 * GC.GetTotalAllocatedBytes's growth over the IntervalSec before it
-	 * (polls are shared by every session that enabled the counters, so the
-	 * increments add up to the total whatever the interval), so the first
-	 * poll already gives one whole interval. Timestamps are the events'. */
+	/* Bytes allocated since the first alloc-rate poll gctop saw, as of
+	 * the runtime's polls: the latest (alloc_ts, alloc_total) and the one
+	 * before. Each poll's Increment is GC.GetTotalAllocatedBytes's growth
+	 * since the poll before (polls are shared by every session that
+	 * enabled the counters, so the increments add up to the total whatever
+	 * the interval); the first poll's increment has no observable start
+	 * and only starts the count (dotnet_counters.c says why). Timestamps
+	 * are the events'. */
 	bool have_alloc;
 	int64_t alloc_ts, alloc_prev_ts;
 	uint64_t alloc_total, alloc_prev_total;
@@ -47,11 +48,6 @@ struct gt_dn_counters {
 	 * that they can be read as of an earlier poll than the last */
 	struct gt_dn_series alloc_polls;
 	int64_t qpc_freq;             /* event timestamp ticks per second */
-	/* .NET 8 creates the counter when the session enables it, after the
-	 * reset that starts the first interval: its first increment is every
-	 * byte since the process started. Set false there, and the first poll
-	 * only starts the count. */
-	bool first_poll_whole;
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
 
