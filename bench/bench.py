@@ -145,10 +145,20 @@ def measured(argv, stdout=subprocess.DEVNULL, timeout=300, env=None):
 def read_rusage(path):
     try:
         with open(path) as f:
-            u, s, rss, _ = f.read().split()
+            u, s, rss = f.read().split()[:3]
         return float(u) + float(s), int(rss)
     except (FileNotFoundError, ValueError):
         return None, None
+
+
+def read_wakeups(path):
+    """The voluntary context switches the rusage launcher wrote (its last
+    field): how many times the process slept and woke."""
+    try:
+        with open(path) as f:
+            return int(f.read().split()[4])
+    except (FileNotFoundError, ValueError, IndexError):
+        return None
 
 
 def wait_line(p, pattern=None, timeout=30):
@@ -974,46 +984,67 @@ TICK_TARGETS = [
 ]
 
 
+def tick_round(binary, pid, secs):
+    """One round of one gctop binary against pid: its CPU share of a core
+    (the long run less a one-sample run), the collections a second and the
+    intervals it marked a lower bound."""
+    cpu1 = measured([binary, "-p", str(pid), "--json", "-n", "1"])[0]
+    wake1 = read_wakeups(os.path.join(tmpdir, "rusage.txt"))
+    path = os.path.join(tmpdir, "tick.json")
+    with open(path, "w") as f:
+        cpun, rss, wall, rc = measured([binary, "-p", str(pid), "--json", "-d", "1", "-n", str(secs + 1)], stdout=f)
+    waken = read_wakeups(os.path.join(tmpdir, "rusage.txt"))
+    lines = [json.loads(l) for l in open(path) if l.strip()]
+    gcs = bounds = None
+    if len(lines) >= 2:
+        gcs = (sum(g["collections"] or 0 for g in lines[-1]["generations"]) -
+               sum(g["collections"] or 0 for g in lines[0]["generations"])) / secs
+        bounds = sum(1 for l in lines[1:] if (l["alloc"] or {}).get("lower_bound"))
+    share = (cpun - cpu1) / secs if cpun is not None and cpu1 is not None else None
+    wakes = (waken - wake1) / secs if waken is not None and wake1 is not None else None
+    return {"cpu_share": share, "wakeups_per_s": wakes, "gc_per_s": gcs, "lower_bound_intervals": bounds,
+            "intervals": len(lines) - 1, "maxrss_kib": rss, "rc": rc}
+
+
 def tick_cost(avail, res):
     """gctop's own CPU per second against a JVM collecting about 35 and 100
     times a second: the HotSpot collector's poll tick follows the collection
-    rate (down to 1 ms), so this is what seeing every collection costs."""
+    rate (down to 1 ms), so this is what seeing every collection costs.
+    GCTOP_TICK_BASE=PATH also measures another gctop binary (an earlier
+    build) against the same JVMs, its rounds interleaved with this one's, so
+    that both see the same load."""
     secs = 6 if QUICK else 20
     rounds = ROUNDS or (1 if QUICK else 3)
+    binaries = [("gctop", GCTOP)]
+    if os.environ.get("GCTOP_TICK_BASE"):
+        binaries.append(("base", os.environ["GCTOP_TICK_BASE"]))
     out = {}
     for name, jvm, main in TICK_TARGETS:
         log("tick: %s" % name)
         t = java_target(main[0], main[1:], jvm)
         hsperf_ready(t.pid)
         time.sleep(3)
-        runs = []
+        runs = {b: [] for b, _ in binaries}
         for r in range(rounds):
-            cpu1 = measured([GCTOP, "-p", str(t.pid), "--json", "-n", "1"])[0]
-            path = os.path.join(tmpdir, "tick.json")
-            with open(path, "w") as f:
-                cpun, rss, wall, rc = measured([GCTOP, "-p", str(t.pid), "--json", "-d", "1", "-n", str(secs + 1)],
-                                               stdout=f)
-            lines = [json.loads(l) for l in open(path) if l.strip()]
-            gcs = bounds = None
-            if len(lines) >= 2:
-                gcs = (sum(g["collections"] or 0 for g in lines[-1]["generations"]) -
-                       sum(g["collections"] or 0 for g in lines[0]["generations"])) / secs
-                bounds = sum(1 for l in lines[1:] if (l["alloc"] or {}).get("lower_bound"))
-            share = (cpun - cpu1) / secs if cpun is not None and cpu1 is not None else None
-            runs.append({"cpu_share": share, "gc_per_s": gcs, "lower_bound_intervals": bounds,
-                         "intervals": len(lines) - 1, "maxrss_kib": rss, "rc": rc})
+            # alternate which binary goes first
+            for b, path in (binaries if r % 2 == 0 else binaries[::-1]):
+                runs[b].append(tick_round(path, t.pid, secs))
         kill(t)
-        out[name] = {"cpu_share_median": med([x["cpu_share"] for x in runs]),
-                     "cpu_share_spread": spread([x["cpu_share"] for x in runs]),
-                     "gc_per_s_median": med([x["gc_per_s"] for x in runs]), "raw": runs}
+        for b, _ in binaries:
+            key = name if b == "gctop" else "%s (%s)" % (name, b)
+            out[key] = {"cpu_share_median": med([x["cpu_share"] for x in runs[b]]),
+                        "cpu_share_spread": spread([x["cpu_share"] for x in runs[b]]),
+                        "gc_per_s_median": med([x["gc_per_s"] for x in runs[b]]),
+                        "wakeups_per_s_median": med([x["wakeups_per_s"] for x in runs[b]]), "raw": runs[b]}
     rows = []
     for name, o in out.items():
         lo, hi = o["cpu_share_spread"]
         rows.append([name, fmt(o["gc_per_s_median"]), fmt(o["cpu_share_median"] and o["cpu_share_median"] * 100, "%"),
                      "%s-%s" % (fmt(lo and lo * 100, "%"), fmt(hi and hi * 100, "%")),
+                     fmt(o["wakeups_per_s_median"]),
                      "%s/%s" % (o["raw"][-1]["lower_bound_intervals"], o["raw"][-1]["intervals"])])
     table("1e. gctop CPU against a collecting JVM (gctop -p PID --json -d 1, %d s, start-up excluded)" % secs,
-          ["target", "GC/s", "CPU of a core", "rounds", "lower-bound intervals"], rows)
+          ["target", "GC/s", "CPU of a core", "rounds", "wake-ups/s", "lower-bound intervals"], rows)
     res["tick"] = out
 
 

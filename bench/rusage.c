@@ -62,8 +62,9 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	fprintf(f, "%ld.%06ld %ld.%06ld %ld %d\n", (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
-		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, ru.ru_maxrss, code);
+	/* The voluntary context switches last: how often it slept and woke. */
+	fprintf(f, "%ld.%06ld %ld.%06ld %ld %d %ld\n", (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, ru.ru_maxrss, code, ru.ru_nvcsw);
 	fclose(f);
 	return code;
 }

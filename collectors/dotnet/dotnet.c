@@ -294,7 +294,6 @@ static struct gt_backend *dotnet_open(pid_t pid, struct gt_target_info *info, st
 	gt_dn_gc_init(&c->gc, 1000000000);
 	gt_dn_counters_init(&c->counters);
 	/* seen on 8.0: a first alloc-rate increment of everything since start */
-	c->counters.first_poll_whole = c->runtime_major >= 9;
 	c->same_clock = same_time_namespace(pid);
 	c->have_offset = c->same_clock;
 	if (start_session(c, err) != 0)

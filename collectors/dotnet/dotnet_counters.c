@@ -58,14 +58,13 @@ void gt_dn_counters_init(struct gt_dn_counters *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->qpc_freq = 1000000000;
-	c->first_poll_whole = true;
 }
 
 /* The fields gctop reads of an EventCounters payload. */
 struct fields {
 	char name[96];
-	double mean, increment, interval_s;
-	bool have_mean, have_increment, have_interval;
+	double mean, increment;
+	bool have_mean, have_increment;
 };
 
 static void on_field(void *ctx, const char *name, const struct gt_nettrace_value *v)
@@ -79,9 +78,6 @@ static void on_field(void *ctx, const char *name, const struct gt_nettrace_value
 	} else if (strcmp(name, "Increment") == 0 && !v->string) {
 		f->increment = v->number;
 		f->have_increment = true;
-	} else if (strcmp(name, "IntervalSec") == 0 && !v->string) {
-		f->interval_s = v->number;
-		f->have_interval = true;
 	}
 }
 
@@ -102,29 +98,7 @@ static int size_index(const char *name)
 	return -1;
 }
 
-/* Longer than any interval a session can ask for (dotnet-counters allows
- * hours, gctop asks for one second): a bigger one is not believed. */
-#define MAX_INTERVAL_S 86400.0
-
-/* Events of one poll lie within this much of its first (a poll writes a
- * few dozen counters; polls are a second or more apart). */
-#define BATCH_MAX_NS 500000000LL
-
-/* Notes which poll a System.Runtime counter event belongs to: a new poll
- * when its IntervalSec differs from the last poll's, or it comes later
- * than a poll lasts. */
-static void note_batch(struct gt_dn_counters *c, int64_t ts, double interval_s)
-{
-	int64_t since;
-	if (c->have_batch && interval_s == c->batch_interval_s && !__builtin_sub_overflow(ts, c->batch_ts, &since) &&
-	    since >= 0 && since < BATCH_MAX_NS)
-		return;
-	c->have_batch = true;
-	c->batch_ts = ts;
-	c->batch_interval_s = interval_s;
-}
-
-static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment, double interval_s)
+static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment)
 {
 	if (c->have_alloc) {
 		/* events of one provider come from one thread in order: an older
@@ -138,20 +112,18 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment,
 		gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
 		return;
 	}
+	/* The first poll only starts the count. Its increment runs from the
+	 * moment the session's enable reset the counter, which the runtime does
+	 * not stamp: it stamps the interval's start after resetting every
+	 * counter of the group, and its end before reading them one by one, so
+	 * on first use (JIT, a loaded machine) the increment spans 20-300 ms
+	 * more than its IntervalSec says (measured on .NET 10: first figures
+	 * 2-15% high). Between two polls both ends are event timestamps. (.NET
+	 * 8 even sends every byte since the process started as its first.) */
 	c->have_alloc = true;
 	c->alloc_ts = c->alloc_prev_ts = ts;
 	c->alloc_total = c->alloc_prev_total = 0;
-	/* Without a usable IntervalSec the first increment's span is unknown:
-	 * it only starts the count. */
-	int64_t start;
-	if (c->first_poll_whole && isfinite(interval_s) && interval_s > 0 && interval_s < MAX_INTERVAL_S &&
-	    !__builtin_sub_overflow(c->have_batch ? c->batch_ts : ts, (int64_t)llround(interval_s * (double)c->qpc_freq),
-				    &start)) {
-		c->alloc_total = increment;
-		c->alloc_prev_ts = start;
-		gt_dn_series_add(&c->alloc_polls, c->alloc_prev_ts, 0);
-	}
-	gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
+	gt_dn_series_add(&c->alloc_polls, ts, 0);
 }
 
 void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e)
@@ -165,10 +137,8 @@ void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_eve
 	memset(&f, 0, sizeof(f));
 	if (gt_nettrace_decode(e->meta, e->payload, e->payload_len, on_field, &f) != 0)
 		return;
-	if (runtime && f.have_interval)
-		note_batch(c, e->timestamp, f.interval_s);
 	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane(f.increment)) {
-		alloc_poll(c, e->timestamp, (uint64_t)llround(f.increment), f.have_interval ? f.interval_s : 0);
+		alloc_poll(c, e->timestamp, (uint64_t)llround(f.increment));
 	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {
 		int i = size_index(f.name);
 		c->size[i] = (uint64_t)llround(f.mean);

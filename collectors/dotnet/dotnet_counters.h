@@ -33,13 +33,14 @@ bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, u
 bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value);
 
 struct gt_dn_counters {
-	/* Bytes allocated since the start of the first alloc-rate interval
-	 * gctop saw, as of the runtime's polls: the latest (alloc_ts,
-	 * alloc_total) and the one before. Each poll's Increment is
-	 * GC.GetTotalAllocatedBytes's growth over the IntervalSec before it
-	 * (polls are shared by every session that enabled the counters, so the
-	 * increments add up to the total whatever the interval), so the first
-	 * poll already gives one whole interval. Timestamps are the events'. */
+	/* Bytes allocated since the first alloc-rate poll gctop saw, as of
+	 * the runtime's polls: the latest (alloc_ts, alloc_total) and the one
+	 * before. Each poll's Increment is GC.GetTotalAllocatedBytes's growth
+	 * since the poll before (polls are shared by every session that
+	 * enabled the counters, so the increments add up to the total whatever
+	 * the interval); the first poll's increment has no observable start
+	 * and only starts the count (dotnet_counters.c says why). Timestamps
+	 * are the events'. */
 	bool have_alloc;
 	int64_t alloc_ts, alloc_prev_ts;
 	uint64_t alloc_total, alloc_prev_total;
@@ -47,21 +48,6 @@ struct gt_dn_counters {
 	 * that they can be read as of an earlier poll than the last */
 	struct gt_dn_series alloc_polls;
 	int64_t qpc_freq;             /* event timestamp ticks per second */
-	/* .NET 8 creates the counter when the session enables it, after the
-	 * reset that starts the first interval: its first increment is every
-	 * byte since the process started. Set false there, and the first poll
-	 * only starts the count. */
-	bool first_poll_whole;
-	/* The runtime's poll that wrote the latest System.Runtime counters:
-	 * its timer takes the time, then reads and writes the counters one by
-	 * one (CounterGroup.OnTimer), each payload with the same IntervalSec.
-	 * The first event of a poll is written nearest that time; alloc-rate,
-	 * tenths of a second later on a loaded machine, is read at its own
-	 * write. The first interval starts IntervalSec before the poll's time,
-	 * not before alloc-rate's event (issue 9: a first figure 15% high). */
-	bool have_batch;
-	int64_t batch_ts;             /* the poll's first event */
-	double batch_interval_s;      /* its IntervalSec */
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
 

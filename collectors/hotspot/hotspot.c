@@ -53,10 +53,11 @@ struct gt_backend {
 	uint64_t gc_period_ns;     /* 0 until known */
 	uint64_t prev_poll_ns;
 	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
+	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
 };
 
 /* The estimator must see eden between every two collections, so while they
- * come the tick follows them (hotspot_tick.c: two or three polls per
+ * come the tick follows them (hotspot_tick.c: two to four polls per
  * interval, from 100 ms down to 1 ms; 64 times an interval while G1
  * allocates humongous objects). A JVM that has not collected for a
  * while is polled less, and an idle one once a second, which is what makes
@@ -244,6 +245,7 @@ static void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 	hotspot_note_pauses(c, true);
 	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
 	hotspot_track_period(c, collections, now_ns);
+	hotspot_tick_note(&c->tick, &r, c->gc_period_ns);
 	if (collections != c->seen_collections)
 		c->last_gc_ns = now_ns;
 	if (collections != c->seen_collections || r.eden_used != c->seen_eden_used)
@@ -275,6 +277,7 @@ static uint64_t hotspot_poll_interval(const struct gt_backend *c)
 	uint64_t now = gt_mono_ns();
 	if (now - c->last_gc_ns < HOTSPOT_RECENT_GC_NS)
 		return hotspot_tick_ns(now, hotspot_last_exit_mono(c), c->gc_period_ns,
+				       hotspot_tick_per_interval(c->gc_period_ns, c->tick.shortest_ns),
 				       c->alloc.track_humongous && (c->alloc.epoch.old_bytes || c->alloc.last_epoch.old_bytes));
 	if (now - c->last_change_ns < HOTSPOT_RECENT_GC_NS)
 		return HOTSPOT_POLL_STEADY_NS;

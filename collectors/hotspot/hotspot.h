@@ -127,12 +127,29 @@ void hotspot_pause_log_fill(const struct hotspot_pause_log *l, struct gt_sample 
 #define HOTSPOT_TICK_MIN_NS 1000000ull   /* 1 ms */
 #define HOTSPOT_TICK_MAX_NS 100000000ull /* 100 ms */
 
+/* What the tick has seen of the intervals between collections (exit to
+ * the next entry, on the JVM's clock). */
+struct hotspot_tick_state {
+	uint64_t collections;  /* young + full at the last poll */
+	uint64_t last_exit_ns; /* the newest young or full exit then (JVM clock) */
+	uint64_t prev_poll_ns; /* mono */
+	uint64_t shortest_ns;  /* the shortest interval lately, 0 unknown */
+};
+
+/* Folds one poll's reading into t; period is the time between collections
+ * lately (ns). */
+void hotspot_tick_note(struct hotspot_tick_state *t, const struct hotspot_alloc_reading *r, uint64_t period);
+
+/* Polls an interval (2-4) while collections come every period ns and the
+ * shortest interval lately was shortest (0 unknown: 4). */
+unsigned hotspot_tick_per_interval(uint64_t period, uint64_t shortest);
+
 /* The time to the next poll at now (mono ns) while collections come every
- * period ns, the last one having ended at last_exit (mono ns, 0 unknown);
- * dense: old grows between collections (G1 humongous allocation), so it is
- * read 64 times an interval (every millisecond at 15 collections a second
- * and more). */
-uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, bool dense);
+ * period ns, the last one having ended at last_exit (mono ns, 0 unknown),
+ * with per_interval polls an interval; dense: old grows between collections
+ * (G1 humongous allocation), so it is read 64 times an interval (every
+ * millisecond at 15 collections a second and more). */
+uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, unsigned per_interval, bool dense);
 
 /* ---- hotspot.c, hotspot_list.c ---- */
 

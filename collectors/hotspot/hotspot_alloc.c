@@ -177,6 +177,22 @@ static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const st
 	return (uint64_t)(hotspot_alloc_rate(a, true) * (double)(before + after));
 }
 
+/* A window that hid whole intervals: each collection publishes the TLAB
+ * bytes of the epoch it closed (sun.gc.tlab.alloc, unused tails included),
+ * so new figures are the TLAB allocation of the last epoch with any, which
+ * ended in this window: no poll saw it unless it began before the previous
+ * poll, whose eden (counted then) is taken off so that the total stays a
+ * lower bound. Allocation outside TLABs in it is not seen. Unchanged
+ * figures are an epoch the previous poll already had. */
+static uint64_t hotspot_alloc_blind_tlab(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+{
+	const struct hotspot_alloc_reading *p = &a->prev;
+	if (r->tlab_bytes == p->tlab_bytes && r->tlab_fills == p->tlab_fills)
+		return 0;
+	uint64_t used = hotspot_alloc_growth(r->tlab_bytes, r->tlab_waste_bytes);
+	return hotspot_alloc_growth(used, p->eden_used);
+}
+
 /* A window with young or full collections. Eden after the last collection
  * holds only what was allocated since. Before the first one eden grew from
  * what the previous poll saw to what the collection found: at the rate of
@@ -208,9 +224,10 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 		fill = a->track_humongous && by_rate > room ? by_rate : room;
 	/* With collections unseen, only the last one's start and cause are
 	 * known: the fill before the first is not, and is left out so that the
-	 * total stays a lower bound. */
+	 * total stays a lower bound; what the JVM published of an unseen epoch
+	 * stands in for it. */
 	if (w.blind)
-		fill = 0;
+		fill = hotspot_alloc_blind_tlab(a, r);
 	uint64_t eden = fill + r->eden_used;
 	/* TLAB tails left unused fill eden but were never allocated. */
 	if (w.collections == 1 && r->tlab_waste_bytes != p->tlab_waste_bytes)

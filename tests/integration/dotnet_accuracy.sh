@@ -66,7 +66,16 @@ after = [x for x in g if ms(x) > phase["busy_end"] + 500]
 if not before or not after:
     check(False, "no gctop sample in the quiet before (%d) or after (%d) the busy phase" % (len(before), len(after)))
 else:
-    a, b = before[-1], after[0]
+    # Events reach gctop a little after the runtime wrote them (more on a
+    # loaded machine): the window ends at the first quiet sample that has
+    # seen every collection the runtime had reported by then.
+    a = before[-1]
+    seen = [x for x in after if x["generations"][0]["collections"] - a["generations"][0]["collections"] ==
+            last_report(ms(x), "gc0") - last_report(ms(a), "gc0")]
+    b = seen[0] if seen else after[-1]
+    check(bool(seen), "a quiet sample has seen every collection the runtime reported (gctop %s, the runtime %s)" % (
+        [x["generations"][0]["collections"] - a["generations"][0]["collections"] for x in after[:6]],
+        [last_report(ms(x), "gc0") - last_report(ms(a), "gc0") for x in after[:6]]))
     gp = b["pause"]["total_s"] - a["pause"]["total_s"]
     tp = (last_report(ms(b), "pause_ns") - last_report(ms(a), "pause_ns")) / 1e9
     gcs = last_report(ms(b), "gc0") - last_report(ms(a), "gc0")
@@ -110,19 +119,16 @@ for i, a in enumerate(A):
             worst = err
 check(n >= 1 and abs(worst) <= 0.03,
       "allocation over %d windows of 5 s or more, worst %+.2f%% of GC.GetTotalAllocatedBytes (+-3%%)" % (n, worst * 100))
-# the first figure: with its rate on .NET 9 and later (the first poll's
-# interval is whole), on 8 one poll later (its first increment counts from
-# the process's start, so it only starts the count)
+# the first rate: a poll after the first figure (the first poll only starts
+# the count: its increment's start is not observable, see the man page)
 first = A[0] if A else None
-major = os.environ.get("MAJOR", "10")
-if first and major != "8":
-    check(first["alloc"]["rate_bps"] is not None, "the first allocation figure comes with its rate")
-elif first:
+if first:
     later = [x for x in A if ms(x) - ms(first) <= 1600]
     check(any(x["alloc"]["rate_bps"] is not None for x in later), "a rate within a poll of the first figure")
 last = g[-1]
 check(last["alloc"] and last["alloc"]["source"] == "exact", "allocation source exact")
 check(last["dropped_events"] == 0, "no events dropped (%s)" % last["dropped_events"])
+major = os.environ.get("MAJOR", "10")
 check(last["runtime_version"].startswith(major + "."), "runtime %s, expected %s.x" % (last["runtime_version"], major))
 print("\n".join(out))
 PY
@@ -135,7 +141,7 @@ run_case() {
 	out="$WORK/$name.json"
 	# 4 threads, 4 M-character CSVs; quiet 1.5 s, busy 5.5 s, then quiet
 	# until the test is done with it. gctop samples every half second from
-	# its attach until 1.5 s after the busy phase ended (it exits 0 on
+	# its attach until 2.5 s after the busy phase ended (it exits 0 on
 	# SIGTERM), however slowly a loaded machine runs the phases.
 	env CSVLOAD_GCLOG=1 $2 "$CSV" 4 4 5.5 1.5 60 20 >"$truth" 2>&1 &
 	DPID=$!
@@ -144,7 +150,7 @@ run_case() {
 	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 200 >"$out" 2>"$WORK/$name.err" &
 	GPID=$!
 	wait_until 600 grep -q busy_end "$truth"
-	sleep 1.5
+	sleep 2.5
 	kill -TERM "$GPID"
 	wait "$GPID"
 	rc=$?
@@ -156,9 +162,10 @@ run_case() {
 }
 
 # The first figure under load (the field saw 1.13 GB/s for 1.63): gctop
-# attaches while four threads allocate; its first allocation figure is the
-# runtime's first poll interval, +-10% of GC.GetTotalAllocatedBytes's growth
-# over that interval (rate_span_s before the poll). CSVs of 1 M characters,
+# attaches while four threads allocate; its first rate comes within a poll
+# of its first allocation figure and covers the runtime's first whole poll
+# interval, +-10% of GC.GetTotalAllocatedBytes's growth over that interval
+# (rate_span_s before the poll). CSVs of 1 M characters,
 # so that one 3 MB allocation on either edge moves a one-second figure by a
 # few percent only.
 first_figure() {
@@ -184,17 +191,21 @@ def truth(wall):
             return a["alloc"] + (wall - a["wall_ms"]) / max(1, b["wall_ms"] - a["wall_ms"]) * (b["alloc"] - a["alloc"])
     return None
 A = [x for x in g if x["alloc"] and x["alloc"]["bytes_total"] is not None]
+R = [x for x in A if x["alloc"]["rate_bps"] is not None]
 ok, what = False, "no allocation figure in %d samples" % len(g)
-if A:
-    f = A[0]
+if A and not R:
+    what = "no allocation rate in %d samples with a figure" % len(A)
+elif R:
+    f = R[0]
     w = ms(f) - f["alloc"]["age_s"] * 1000
     span = f["alloc"]["rate_span_s"] or 1.0
     t0, t1 = truth(w - span * 1000), truth(w)
     rate = f["alloc"]["rate_bps"]
     tr = (t1 - t0) / span if t0 is not None and t1 is not None else None
-    ok = rate is not None and tr is not None and abs(rate - tr) <= 0.1 * tr
-    what = "the first allocation figure (sample %d) %s B/s vs the runtime's %s B/s over its poll interval (+-10%%)" % (
-        g.index(f) + 1, rate and round(rate), tr and round(tr))
+    soon = ms(f) - ms(A[0]) <= 1600
+    ok = soon and tr is not None and abs(rate - tr) <= 0.1 * tr
+    what = "the first allocation rate (sample %d, %.1f s after the first figure) %s B/s vs the runtime's %s B/s over its poll interval (+-10%%, within a poll)" % (
+        g.index(f) + 1, (ms(f) - ms(A[0])) / 1000, round(rate), tr and round(tr))
 print(("PASS" if ok else "FAIL") + ": dotnet_accuracy: first figure: " + what)
 PY
 }

@@ -39,15 +39,32 @@ def ms(x):
     return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
 # gctop's window: its last sample with an allocation figure before the
 # allocating starts, and its first sample 2.5 s after it ends (the counter is
-# polled every second); the workload's own window: its first report and its
-# last, both in the quiet.
+# polled every second) that has seen every collection (below); the
+# workload's own window: its last reports before those two samples.
 before = [x for x in g if ms(x) < phase.get("busy_start", 0) - 100 and x["alloc"]]
 after = [x for x in g if ms(x) > phase.get("busy_end", 1e18) + 2500]
 if not before or not after or len(t) < 4:
     check(False, "no gctop sample in the quiet before (%d) or after (%d) the allocating phase, %d reports" % (len(before), len(after), len(t)))
     print("\n".join(out)); sys.exit(0)
-first, last = before[-1], after[0]
-t0, t1 = t[0], t[-1]
+# Events reach gctop a little after the runtime wrote them (more on a
+# loaded machine), so its first sample in the quiet may not have the last
+# collection yet: the window ends at the first quiet sample that has seen
+# as many collections as the runtime reported by then, and the truth it is
+# compared with is the runtime's last report before that sample.
+def report_at(wall):
+    r = [x for x in t if x["wall_ms"] <= wall]
+    return r[-1] if r else t[0]
+first = before[-1]
+t0 = report_at(ms(first))
+caught_up = [x for x in after if x["generations"][0]["collections"] - first["generations"][0]["collections"] ==
+             report_at(ms(x))["gc0"] - t0["gc0"]]
+if not caught_up:
+    check(False, "no quiet sample saw every collection the runtime reported (gctop %s, the runtime %s)" % (
+        [x["generations"][0]["collections"] - first["generations"][0]["collections"] for x in after],
+        [report_at(ms(x))["gc0"] - t0["gc0"] for x in after]))
+    print("\n".join(out)); sys.exit(0)
+last = caught_up[0]
+t1 = report_at(ms(last))
 # allocation over the window, both sides exact: +-5%
 ga = last["alloc"]["bytes_total"] - first["alloc"]["bytes_total"]
 ta = t1["alloc"] - t0["alloc"]

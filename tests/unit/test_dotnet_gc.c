@@ -319,58 +319,11 @@ static void alloc_rate_meta(struct gt_nettrace_meta *m, struct gt_nettrace_field
 	m->n_fields = 4;
 }
 
-static size_t interval_payload(uint8_t *p, const char *name, double value, float interval_s)
-{
-	size_t n = counter_payload(p, name, value);
-	memcpy(p + n, &interval_s, 4);
-	return n + 4;
-}
-
 static size_t alloc_rate_payload(uint8_t *p, double increment, float interval_s)
 {
-	return interval_payload(p, "alloc-rate", increment, interval_s);
-}
-
-/* The runtime's timer takes the time, then writes its counters one by one:
- * on a loaded machine alloc-rate may come 150 ms after the poll's first
- * counter. The first interval starts IntervalSec before that first
- * counter, not before alloc-rate (whose increment is read at its write). */
-static void test_first_interval_from_poll_start(void)
-{
-	static struct gt_dn_counters c;
-	gt_dn_counters_init(&c);
-	struct gt_nettrace_meta m;
-	struct gt_nettrace_field f[4];
-	alloc_rate_meta(&m, f);
-	uint8_t p[256];
-	struct gt_nettrace_event e = { .meta = &m, .payload = p };
-	e.timestamp = 5000000000;
-	e.payload_len = (uint32_t)interval_payload(p, "cpu-usage", 3, 1.0f);
-	gt_dn_counters_event(&c, &e);
-	e.timestamp = 5150000000;
-	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 1.0f);
-	gt_dn_counters_event(&c, &e);
-	CHECK_U64((uint64_t)c.alloc_prev_ts, 4000000000);
-	CHECK_U64((uint64_t)c.alloc_ts, 5150000000);
-	/* the next poll (another IntervalSec) starts where alloc-rate was read */
-	e.timestamp = 6000000000;
-	e.payload_len = (uint32_t)interval_payload(p, "cpu-usage", 3, 1.0001f);
-	gt_dn_counters_event(&c, &e);
-	e.timestamp = 6010000000;
-	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 1.0001f);
-	gt_dn_counters_event(&c, &e);
-	CHECK_U64((uint64_t)c.alloc_prev_ts, 5150000000);
-	/* a counter of the same IntervalSec a poll's length later is another
-	 * poll: a restarted session's first interval starts at its own */
-	static struct gt_dn_counters c2;
-	gt_dn_counters_init(&c2);
-	e.timestamp = 1000000000;
-	e.payload_len = (uint32_t)interval_payload(p, "cpu-usage", 3, 1.0f);
-	gt_dn_counters_event(&c2, &e);
-	e.timestamp = 2000000000;
-	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 1.0f);
-	gt_dn_counters_event(&c2, &e);
-	CHECK_U64((uint64_t)c2.alloc_prev_ts, 1000000000);
+	size_t n = counter_payload(p, "alloc-rate", increment);
+	memcpy(p + n, &interval_s, 4);
+	return n + 4;
 }
 
 static void test_event_counters(void)
@@ -382,44 +335,51 @@ static void test_event_counters(void)
 	alloc_rate_meta(&m, f);
 	uint8_t p[256];
 	struct gt_nettrace_event e = { .meta = &m, .payload = p };
-	/* the first poll: its increment covers the IntervalSec before it, so
-	 * one whole interval is known at once */
+	/* the first poll only starts the count, whatever IntervalSec says:
+	 * the increment's start is not observable (the reset precedes the
+	 * stamped start by the group's first-use work) */
 	e.timestamp = 5000000000;
 	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 0.75f);
 	gt_dn_counters_event(&c, &e);
 	CHECK(c.have_alloc);
-	CHECK_U64(c.alloc_total, 4000000);
-	CHECK_U64(c.alloc_prev_total, 0);
-	CHECK_U64((uint64_t)(c.alloc_ts - c.alloc_prev_ts), 750000000);
+	CHECK_U64(c.alloc_total, 0);
+	CHECK(c.alloc_prev_ts == c.alloc_ts);
+	/* from the second on, each poll's increment over the time since the
+	 * poll before, both ends event timestamps */
 	e.timestamp = 6000000000;
 	e.payload_len = (uint32_t)alloc_rate_payload(p, 6000000, 1.0f);
 	gt_dn_counters_event(&c, &e);
-	CHECK_U64(c.alloc_total, 10000000);
-	CHECK_U64(c.alloc_prev_total, 4000000);
+	CHECK_U64(c.alloc_total, 6000000);
+	CHECK_U64(c.alloc_prev_total, 0);
 	CHECK_U64((uint64_t)c.alloc_prev_ts, 5000000000);
 	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
-	/* poll by poll, newest first, with the first interval's start */
+	e.timestamp = 7000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 1.0f);
+	gt_dn_counters_event(&c, &e);
+	CHECK_U64(c.alloc_total, 10000000);
+	CHECK_U64(c.alloc_prev_total, 6000000);
+	/* poll by poll, newest first */
 	int64_t ts;
 	uint64_t total;
-	CHECK(gt_dn_series_nth(&c.alloc_polls, 0, &ts, &total) && ts == 6000000000 && total == 10000000);
-	CHECK(gt_dn_series_nth(&c.alloc_polls, 1, &ts, &total) && ts == 5000000000 && total == 4000000);
-	CHECK(gt_dn_series_nth(&c.alloc_polls, 2, &ts, &total) && ts == 4250000000 && total == 0);
+	CHECK(gt_dn_series_nth(&c.alloc_polls, 0, &ts, &total) && ts == 7000000000 && total == 10000000);
+	CHECK(gt_dn_series_nth(&c.alloc_polls, 1, &ts, &total) && ts == 6000000000 && total == 6000000);
+	CHECK(gt_dn_series_nth(&c.alloc_polls, 2, &ts, &total) && ts == 5000000000 && total == 0);
 	CHECK(!gt_dn_series_nth(&c.alloc_polls, 3, &ts, &total));
 	/* a replayed (older) poll and nonsense are ignored */
 	e.timestamp = 5500000000;
 	gt_dn_counters_event(&c, &e);
-	e.timestamp = 7000000000;
+	e.timestamp = 8000000000;
 	e.payload_len = (uint32_t)alloc_rate_payload(p, -5, 1.0f);
 	gt_dn_counters_event(&c, &e);
 	e.payload_len = 7; /* cut short */
 	gt_dn_counters_event(&c, &e);
 	CHECK_U64(c.alloc_total, 10000000);
-	CHECK_U64((uint64_t)c.alloc_ts, 6000000000);
+	CHECK_U64((uint64_t)c.alloc_ts, 7000000000);
 
-	/* .NET 8: the first increment is everything since the process started */
+	/* .NET 8: the first increment is everything since the process
+	 * started; it too only starts the count */
 	static struct gt_dn_counters c8;
 	gt_dn_counters_init(&c8);
-	c8.first_poll_whole = false;
 	e.timestamp = 5000000000;
 	e.payload_len = (uint32_t)alloc_rate_payload(p, 900000000, 1.0f);
 	gt_dn_counters_event(&c8, &e);
@@ -427,8 +387,7 @@ static void test_event_counters(void)
 	CHECK_U64(c8.alloc_total, 0);
 	CHECK(c8.alloc_prev_ts == c8.alloc_ts);
 
-	/* without IntervalSec the first increment's span is unknown: it only
-	 * starts the count */
+	/* without IntervalSec alike */
 	static struct gt_dn_counters c2;
 	gt_dn_counters_init(&c2);
 	counter_meta(&m, f, "System.Runtime", "Increment");
@@ -487,6 +446,5 @@ int main(void)
 	RUN_TEST(test_loh_allocation_counted_at_each_gc);
 	RUN_TEST(test_series_interpolates_between_observations);
 	RUN_TEST(test_event_counters);
-	RUN_TEST(test_first_interval_from_poll_start);
 	return check_summary();
 }

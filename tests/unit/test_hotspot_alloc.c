@@ -90,6 +90,20 @@ static void test_several_gcs_between_polls(void)
 	CHECK_U64(a.blind_collections, 2);
 	/* The cause is the last collection's: the first one's fill is not known. */
 	CHECK_U64(a.total_bytes, 5 * MiB);
+	/* The TLAB bytes the last one published (less their unused tails) are
+	 * allocation no poll saw, less the eden the previous poll counted in
+	 * case that epoch began before it. */
+	for (int i = 0; i < 2; i++) {
+		/* The second time the same figures are an epoch already had:
+		 * only eden since the last collection is added. */
+		r = reading(15 + 2 * (uint64_t)i, 0, (7 - 4 * (uint64_t)i) * MiB, 100 * MiB, 11 * MiB);
+		r.tlab_bytes = 90 * MiB;
+		r.tlab_waste_bytes = 2 * MiB;
+		r.tlab_fills = 900;
+		hotspot_alloc_step(&a, &r);
+		CHECK_U64(a.blind_collections, 3 + (uint64_t)i);
+		CHECK_U64(a.total_bytes, (i == 0 ? 5 + 7 + 90 - 2 - 5 : 5 + 7 + 90 - 2 - 5 + 3) * MiB);
+	}
 	/* A young and a full one of the same stop (Parallel's Ergonomics
 	 * follow-up) leave no interval unseen. */
 	struct hotspot_alloc b;

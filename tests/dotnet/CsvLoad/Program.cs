@@ -58,7 +58,11 @@ static class Program
             }
             string csv = sb.ToString();
             byte[] utf8 = Encoding.UTF8.GetBytes(csv);
-            sink += utf8[utf8.Length / 2];
+            // stop can come before the first row: an empty CSV has no middle
+            // byte (the IndexOutOfRangeException that ended runs at the busy
+            // phase's end)
+            if (utf8.Length > 0)
+                sink += utf8[utf8.Length / 2];
             Interlocked.Add(ref rows, n);
         }
         GC.KeepAlive(sink);
