@@ -80,7 +80,12 @@ held=$(awk '$1 == "held" {print $2}' "$WORK/hostile.log")
 cut=$(awk '$1 == "cut_after" {print $2}' "$WORK/hostile.log")
 rss1=$(awk '$1 == "rss" {print $2}' "$WORK/hostile.log")
 check "one address holds at most 8 unfinished connections ($held of 40 open after a second)" [ "${held:-99}" -le 8 ]
-check "endless headers are cut well before 1 MiB ($cut bytes sent; $(grep answer "$WORK/hostile.log"))" [ "${cut:-99999999}" -lt 1048576 ]
+# What the client could send before the cut is what the server read plus
+# what the kernel's socket buffers hold on both sides (several MiB on
+# loopback, more on a loaded machine): far below the 256 MiB offered, but
+# no tighter bound is gctop's.
+check "endless headers are answered 431 ($(grep answer "$WORK/hostile.log"))" grep -q "answer HTTP/1.1 431" "$WORK/hostile.log"
+check "and cut: $cut of 256 MiB got out of the client before the close" [ "${cut:-999999999}" -lt 67108864 ]
 # A server that kept the headers would grow by the 256 MiB offered; the
 # bound leaves room for an allocator that holds freed memory (ASan's
 # quarantine: about 12 MiB here).
