@@ -24,6 +24,8 @@ ifeq ($(SAN),1)
 BUILD ?= build-asan
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 OPT := -O1
+# What LeakSanitizer must not count as ours: tests/lsan.supp says why.
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 else
 BUILD ?= build
 SANFLAGS :=
