@@ -180,7 +180,9 @@ static void prune(struct gt_fleet *f)
 			close_member(&f->m[i]);
 	}
 	f->count = w;
-	qsort(f->m, f->count, sizeof(*f->m), member_cmp);
+	/* an empty fleet has no array yet, and qsort's is declared nonnull */
+	if (f->count > 1)
+		qsort(f->m, f->count, sizeof(*f->m), member_cmp);
 }
 
 static uint64_t stat_stamp(int dirfd, const char *name)

@@ -43,7 +43,9 @@ static void dn_scan_tmp(struct dn_tmp_pids *t)
 		t->pids[t->count++] = (pid_t)pid;
 	}
 	closedir(d);
-	qsort(t->pids, t->count, sizeof(*t->pids), dn_pid_cmp);
+	/* no socket: no array yet, and qsort's is declared nonnull */
+	if (t->count > 1)
+		qsort(t->pids, t->count, sizeof(*t->pids), dn_pid_cmp);
 }
 
 /* Worth a full socket search: named in our /tmp, or looking elsewhere (its
