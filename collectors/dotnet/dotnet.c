@@ -227,7 +227,7 @@ static int start_session(struct gt_backend *c, struct gt_error *err)
 		{ "Microsoft.AspNetCore.Hosting", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL },
 	};
 	size_t n = sizeof(providers) / sizeof(providers[0]);
-	c->fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, &opts,
+	c->fd = gt_diag_collect_tracing(c->pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, &opts,
 					     providers, n, &c->session_id, err);
 	if (c->fd < 0)
 		return -1;
@@ -548,7 +548,7 @@ static void harvest_rundown(struct gt_backend *c)
 	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_JIT, GT_EP_LEVEL_INFORMATIONAL, NULL };
 	uint64_t id;
 	struct gt_error err = { 0 };
-	int fd = gt_diag_collect_tracing_opts(c->pid, c->socket_path, IPC_TIMEOUT_MS, 1, &opts, &p, 1, &id, &err);
+	int fd = gt_diag_collect_tracing(c->pid, c->socket_path, IPC_TIMEOUT_MS, 1, &opts, &p, 1, &id, &err);
 	if (fd < 0)
 		return;
 	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };

@@ -221,7 +221,7 @@ static int collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t
 	return gt_fail(err, GT_EXIT_NO_DATA, "process %d knows no CollectTracing command gctop can send", (int)pid);
 }
 
-int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
+int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
 				 const struct gt_diag_session_opts *opts,
 				 const struct gt_diag_provider *providers, size_t n_providers,
 				 uint64_t *session_id, struct gt_error *err)

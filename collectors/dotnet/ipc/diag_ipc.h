@@ -41,7 +41,7 @@ int gt_diag_process_info(pid_t pid, const char *path, int timeout_ms,
  * within timeout_ms. Returns the connected non-blocking socket, positioned
  * at the first byte of the nettrace stream, and the session id; -1 with err
  * set. */
-int gt_diag_collect_tracing_opts(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
+int gt_diag_collect_tracing(pid_t pid, const char *path, int timeout_ms, uint32_t buffer_mb,
 				 const struct gt_diag_session_opts *opts,
 				 const struct gt_diag_provider *providers, size_t n_providers,
 				 uint64_t *session_id, struct gt_error *err);
