@@ -575,6 +575,16 @@ def tui_bytes(avail, res):
     res["tui"] = out
 
 
+def grow_idle_jvms(jvms, count):
+    """Starts small idle JVMs, ten at a time, until jvms holds count."""
+    while len(jvms) < count:
+        batch = [java_target("Idle", [1800], TINY_JVM) for _ in range(min(10, count - len(jvms)))]
+        for p in batch:
+            wait_line(p, "idle", 120)
+            hsperf_ready(p.pid, 30)
+        jvms.extend(batch)
+
+
 def picker(avail, res):
     """CPU of the picker (gctop without -p) and of gctop -l with 50 and 200
     small idle JVMs. The JVMs are started 10 at a time and all killed at the
@@ -586,12 +596,7 @@ def picker(avail, res):
     try:
         for count in counts:
             log("picker: starting idle JVMs up to %d" % count)
-            while len(jvms) < count:
-                batch = [java_target("Idle", [1800], TINY_JVM) for _ in range(min(10, count - len(jvms)))]
-                for p in batch:
-                    wait_line(p, "idle", 120)
-                    hsperf_ready(p.pid, 30)
-                jvms.extend(batch)
+            grow_idle_jvms(jvms, count)
             time.sleep(3)
             rss = med([proc_status(p.pid, "VmRSS") for p in jvms[:20]])
             pane = Pane([GCTOP, "-d", "1"])
@@ -676,12 +681,7 @@ def serve(avail, res):
         dns = [dotnet_target(["gc", 1, 1800]) for _ in range(n_dn)]
         for count in counts:
             log("serve: starting idle JVMs up to %d (and %d .NET processes)" % (count, n_dn))
-            while len(jvms) < count:
-                batch = [java_target("Idle", [1800], TINY_JVM) for _ in range(min(10, count - len(jvms)))]
-                for p in batch:
-                    wait_line(p, "idle", 120)
-                    hsperf_ready(p.pid, 30)
-                jvms.extend(batch)
+            grow_idle_jvms(jvms, count)
             time.sleep(3)
             pids = ",".join(str(p.pid) for p in jvms + dns)
             r = serve_measure(GCTOP, pids, count + n_dn, secs)
