@@ -1,5 +1,6 @@
 #include "tui/term.h"
 
+#include "base/fault.h"
 #include "base/quit.h"
 
 #include <ncurses.h>
@@ -49,9 +50,12 @@ int gt_term_open(void)
 	/* A write to a terminal that went away must not kill us before the
 	 * terminal modes are restored; the write simply fails. */
 	install(SIGPIPE, SIG_IGN, 0);
-	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	static const int crash[] = { SIGSEGV, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
 		install(crash[i], on_crash, SA_RESETHAND | SA_NODEFER);
+	/* SIGBUS has one handler, which survives a truncated perf-data file
+	 * and calls this one for any other. */
+	gt_fault_on_crash(on_crash);
 
 	if (!newterm(NULL, stdout, stdin))
 		return -1;
