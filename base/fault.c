@@ -4,7 +4,8 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <string.h>
+
+#include "base/sighandler.h"
 
 /* A SIGBUS goes to the thread that faulted, so the way back is per thread:
  * a session's worker (session/job.h) may read a JVM's file while the main
@@ -27,14 +28,9 @@ static void fault_on_sigbus(int sig)
 
 static void fault_install(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fault_on_sigbus;
 	/* SIGBUS stays unblocked in the handler, so the jump back needs no
 	 * saved signal mask (sigsetjmp(env, 0)): no system call per read. */
-	sa.sa_flags = SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
+	gt_sighandler_install(SIGBUS, fault_on_sigbus, SA_NODEFER);
 }
 
 int gt_fault_guarded(void (*fn)(void *), void *arg)
