@@ -2,12 +2,9 @@
  * holder's loop, listed only as often as the policy needs. */
 #include "session/fleet.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/array.h"
 #include "base/clock.h"
@@ -64,6 +61,7 @@ void gt_fleet_free(struct gt_fleet *f)
 		close_member(&f->m[i]);
 	free(f->m);
 	free(f->only);
+	gt_fleet_tmp_free(&f->disc.tmp);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -185,41 +183,12 @@ static void prune(struct gt_fleet *f)
 		qsort(f->m, f->count, sizeof(*f->m), member_cmp);
 }
 
-static uint64_t stat_stamp(int dirfd, const char *name)
-{
-	struct stat st;
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return 0;
-	return (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec + (uint64_t)st.st_ino;
-}
-
-/* A sum that changes when a hsperfdata_* directory of /tmp changes or a
- * .NET diagnostics socket comes or goes (not with /tmp's own change time,
- * which every temporary file moves). */
-static uint64_t tmp_stamp(void)
-{
-	DIR *d = opendir("/tmp");
-	if (!d)
-		return 0;
-	uint64_t sum = 0;
-	struct dirent *e;
-	int pid;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "hsperfdata_", 11) == 0)
-			sum += stat_stamp(dirfd(d), e->d_name);
-		else if (sscanf(e->d_name, "dotnet-diagnostic-%d-", &pid) == 1)
-			sum += (uint64_t)pid * 0x9e3779b97f4a7c15ull + 1;
-	}
-	closedir(d);
-	return sum;
-}
-
 /* Whether this round must list every process (see FLEET_LIST_EVERY_NS). */
 static bool listing_due(const struct gt_fleet_policy *p, struct gt_fleet_discovery *d, uint64_t now)
 {
 	if (!p->list_on_change)
 		return true;
-	uint64_t stamp = tmp_stamp();
+	uint64_t stamp = gt_fleet_tmp_stamp(&d->tmp);
 	if (stamp != d->tmp_stamp)
 		d->changed_ns = now;
 	d->tmp_stamp = stamp;
@@ -237,43 +206,59 @@ static void take_listed(struct gt_fleet_member *m, const struct gt_list_entry *e
 	m->rss = e->sample.rss_bytes;
 }
 
-/* A round that lists: new processes join, unlisted ones are dropped. */
-static void refresh_listed(struct gt_fleet *f)
-{
-	struct gt_list list = { 0 };
-	uint64_t spent = 0;
-	gt_session_list_all(&list);
-	for (size_t i = 0; i < f->count; i++)
-		f->m[i].seen = false;
-	for (size_t i = 0; i < list.count; i++) {
-		const struct gt_list_entry *e = &list.entries[i];
-		if (!wanted(f, e->info.pid))
-			continue;
-		struct gt_fleet_member *m = find(f, e->info.pid);
-		if (!m && !(m = add(f, &e->info)))
-			break;
-		m->seen = true;
-		take_listed(m, e);
-		open_member(f, m, &spent);
-		sample_member(f, m);
-	}
-	gt_list_free(&list);
-}
-
-/* A round that does not list: the known processes only; one that has
- * gone from /proc is dropped. */
-static void refresh_known(struct gt_fleet *f)
+/* Opens (within the round's budget) and samples every member still there. */
+static void refresh_seen(struct gt_fleet *f)
 {
 	uint64_t spent = 0;
 	for (size_t i = 0; i < f->count; i++) {
 		struct gt_fleet_member *m = &f->m[i];
-		m->seen = gt_proc_exists(m->pid);
 		m->sampled = false;
 		if (!m->seen)
 			continue;
 		open_member(f, m, &spent);
 		sample_member(f, m);
 	}
+}
+
+/* What a listing leaves out: pids not watched, and members with an open
+ * session, which see their own target's exit. A member without one (not
+ * yet readable, or its process gone) is listed again, so that a pid that
+ * stopped being a runtime is dropped. */
+static bool listing_skips(void *ctx, pid_t pid)
+{
+	struct gt_fleet *f = ctx;
+	const struct gt_fleet_member *m;
+	return !wanted(f, pid) || ((m = find(f, pid)) && m->session);
+}
+
+/* A round that lists: new processes join, members without a session that
+ * are no longer listed are dropped; members with one stay while their
+ * process is there. */
+static void refresh_listed(struct gt_fleet *f)
+{
+	struct gt_list list = { .skip = listing_skips, .skip_ctx = f };
+	gt_session_list_all(&list);
+	for (size_t i = 0; i < f->count; i++)
+		f->m[i].seen = f->m[i].session && gt_proc_exists(f->m[i].pid);
+	for (size_t i = 0; i < list.count; i++) {
+		const struct gt_list_entry *e = &list.entries[i];
+		struct gt_fleet_member *m = find(f, e->info.pid);
+		if (!m && !(m = add(f, &e->info)))
+			break;
+		m->seen = true;
+		take_listed(m, e);
+	}
+	gt_list_free(&list);
+	refresh_seen(f);
+}
+
+/* A round that does not list: the known processes only; one that has
+ * gone from /proc is dropped. */
+static void refresh_known(struct gt_fleet *f)
+{
+	for (size_t i = 0; i < f->count; i++)
+		f->m[i].seen = gt_proc_exists(f->m[i].pid);
+	refresh_seen(f);
 }
 
 void gt_fleet_refresh(struct gt_fleet *f)

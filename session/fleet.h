@@ -19,6 +19,7 @@
 
 #include "model/pause_hist.h"
 #include "model/sample.h"
+#include "session/fleet_tmp.h"
 #include "session/session.h"
 
 struct gt_fleet_policy {
@@ -51,6 +52,7 @@ struct gt_fleet_member {
 
 /* What the last full listing saw, to tell whether another is needed. */
 struct gt_fleet_discovery {
+	struct gt_fleet_tmp tmp;   /* /tmp as last read (session/fleet_tmp.h) */
 	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed */
 	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
 	uint64_t changed_ns;       /* ... of the last change of tmp_stamp */

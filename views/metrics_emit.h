@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/pause_hist.h"
 #include "views/metrics_writer.h"
 
 /* Room for the labels a family adds to the base ones. */
@@ -38,6 +39,8 @@ struct gt_metrics_family {
 };
 
 extern const struct gt_metrics_family gt_metrics_families[];
+/* gctop_gc_pause_seconds' le labels, +Inf last (metrics_families.c). */
+extern const char *const gt_metrics_pause_le[GT_PAUSE_HIST_BOUNDS + 1];
 extern const size_t gt_metrics_family_count;
 
 /* Sets extra to key="value" (escaped), or appends ,key="value". */

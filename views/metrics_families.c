@@ -221,20 +221,24 @@ static void gctop_pause_time(struct gt_metrics_emit *e, const struct gt_metrics_
 }
 
 /* Single pauses since gctop began watching, cumulative per bucket. */
+/* The bucket labels of gt_pause_hist_bounds_s as %g writes them (a unit
+ * test holds the two together), written once here rather than formatted
+ * for every process at every round. */
+const char *const gt_metrics_pause_le[GT_PAUSE_HIST_BOUNDS + 1] = {
+	"le=\"0.0001\"", "le=\"0.00025\"", "le=\"0.0005\"", "le=\"0.001\"", "le=\"0.0025\"", "le=\"0.005\"",
+	"le=\"0.01\"", "le=\"0.025\"", "le=\"0.05\"", "le=\"0.1\"", "le=\"0.25\"", "le=\"0.5\"",
+	"le=\"1\"", "le=\"2.5\"", "le=\"5\"", "le=\"10\"", "le=\"+Inf\"",
+};
+
 static void gctop_pause_hist(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	const struct gt_pause_hist *h = t->pauses;
 	if (!h || !h->valid)
 		return;
 	uint64_t cum = 0;
-	char le[GT_METRICS_EXTRA_LEN];
 	for (unsigned b = 0; b <= GT_PAUSE_HIST_BOUNDS; b++) {
 		cum += h->buckets[b];
-		if (b < GT_PAUSE_HIST_BOUNDS)
-			snprintf(le, sizeof(le), "le=\"%g\"", gt_pause_hist_bounds_s[b]);
-		else
-			snprintf(le, sizeof(le), "le=\"+Inf\"");
-		gt_metrics_point_u64(e, "_bucket", le, cum);
+		gt_metrics_point_u64(e, "_bucket", gt_metrics_pause_le[b], cum);
 	}
 	gt_metrics_point_u64(e, "_count", NULL, h->count);
 	gt_metrics_point_f64(e, "_sum", NULL, (double)h->sum_ns / 1e9);

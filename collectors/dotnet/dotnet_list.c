@@ -72,7 +72,8 @@ void gt_dn_list(struct gt_list *out)
 	while ((e = readdir(d))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == getpid() || !dn_may_have_socket(&tmp, (pid_t)pid))
+		if (*end || pid <= 0 || pid == getpid() || gt_list_skips(out, (pid_t)pid) ||
+		    !dn_may_have_socket(&tmp, (pid_t)pid))
 			continue;
 		char path[GT_DIAG_PATH_MAX];
 		if (gt_diag_find_socket((pid_t)pid, path, sizeof(path), NULL) != 0)

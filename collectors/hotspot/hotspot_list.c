@@ -88,7 +88,7 @@ static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
 		struct dirent *f;
 		while ((f = readdir(d))) {
 			pid_t pid;
-			if (!hotspot_parse_pid(f->d_name, &pid))
+			if (!hotspot_parse_pid(f->d_name, &pid) || gt_list_skips(out, pid))
 				continue;
 			pid_t nspid;
 			/* A file here is named by the pid in the JVM's own namespace. */
@@ -116,7 +116,7 @@ static void hotspot_list_containers(struct gt_list *out, size_t first)
 	struct dirent *e;
 	while ((e = readdir(proc))) {
 		pid_t pid;
-		if (!hotspot_parse_pid(e->d_name, &pid) || hotspot_listed(out, first, pid))
+		if (!hotspot_parse_pid(e->d_name, &pid) || gt_list_skips(out, pid) || hotspot_listed(out, first, pid))
 			continue;
 		if (gt_proc_same_mount_ns(pid) != 0)
 			continue;

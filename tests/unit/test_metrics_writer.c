@@ -253,6 +253,17 @@ static void test_pause_histogram(void)
 }
 
 /* Pauses are counted once each, and those the ring lost are counted as missed. */
+/* The written-once labels say what the bounds are, as %g would. */
+static void test_pause_labels_match_bounds(void)
+{
+	char want[64];
+	for (unsigned b = 0; b < GT_PAUSE_HIST_BOUNDS; b++) {
+		snprintf(want, sizeof(want), "le=\"%g\"", gt_pause_hist_bounds_s[b]);
+		CHECK_STR(gt_metrics_pause_le[b], want);
+	}
+	CHECK_STR(gt_metrics_pause_le[GT_PAUSE_HIST_BOUNDS], "le=\"+Inf\"");
+}
+
 static void test_pause_hist_accumulates(void)
 {
 	struct gt_sample s;
@@ -390,6 +401,7 @@ int main(void)
 	RUN_TEST(test_openmetrics_names_and_metadata);
 	RUN_TEST(test_not_available_is_omitted);
 	RUN_TEST(test_pause_histogram);
+	RUN_TEST(test_pause_labels_match_bounds);
 	RUN_TEST(test_pause_hist_accumulates);
 	RUN_TEST(test_every_family_written);
 	RUN_TEST(test_family_names);
