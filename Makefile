@@ -53,7 +53,7 @@ ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 LIBS := $(PKG_LIBS) -lm -pthread
 
 # The library: everything but the program's entry point.
-LAYERS := base model segment collectors session views tui
+LAYERS := base model segment collectors session record views tui
 LIB_SRC := $(filter-out tui/main.c,$(sort $(shell find $(LAYERS) -name '*.c' 2>/dev/null)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libgctop.a

@@ -13,6 +13,7 @@
 #include "session/picker.h"
 #include "session/session.h"
 #include "views/keys.h"
+#include "views/record_writer.h"
 #include "tui/dashboard.h"
 #include "tui/theme.h"
 
@@ -41,6 +42,7 @@ struct gt_app {
 	bool quit;
 	bool dirty;
 	uint64_t busy_since;       /* when the session's job began */
+	struct gt_recorder *recorder; /* -w FILE, or NULL */
 	int status;                /* the exit status (a target that could not be opened) */
 	struct gt_error *err;      /* its sentence, for main to print after the screen */
 };

@@ -98,7 +98,13 @@ static bool tick(struct gt_app *a, uint64_t now)
 			return gt_app_collect_job(a);
 		struct gt_error err = { 0 };
 		/* Gone: the last figures stay, and the loop waits for keys only. */
-		return gt_session_tick(&a->session, now, &err) != GT_SESSION_IDLE;
+		enum gt_session_step step = gt_session_tick(&a->session, now, &err);
+		if (step == GT_SESSION_SAMPLED && a->recorder && gt_recorder_write(a->recorder, &a->session, a->err) != 0) {
+			/* A recording with holes would compare wrongly: stop, say why. */
+			a->status = GT_EXIT_FAILURE;
+			a->quit = true;
+		}
+		return step != GT_SESSION_IDLE;
 	}
 	return a->picker_mode && gt_picker_tick(&a->picker, now);
 }
@@ -501,6 +507,7 @@ static void app_free(struct gt_app *a)
 		gt_session_close(&a->session);
 	}
 	gt_picker_free(&a->picker);
+	gt_recorder_close(a->recorder);
 	free(a);
 }
 
@@ -530,6 +537,10 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 		}
 	} else {
 		a->picker_mode = true;
+	}
+	if (opt->record_path && !(a->recorder = gt_recorder_open(opt->record_path, err))) {
+		app_free(a);
+		return err->code;
 	}
 	if (gt_term_open() != 0) {
 		app_free(a);
