@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "base/sanitize.h"
 #include "record/record_format.h"
 
 /* The distinct static strings a recording may name (alloc_bound_reason,
@@ -87,7 +88,9 @@ static int req_range(struct gt_record_reader *r, struct json_object *o, const ch
 	return 0;
 }
 
-/* A string (absent: ""), shorter than size, without NUL bytes. */
+/* A string (absent: ""), shorter than size, without NUL bytes; cleaned
+ * like every string from outside (base/sanitize.h), so a hostile recording
+ * reaches neither the terminal nor --json with control bytes. */
 static int get_text(struct gt_record_reader *r, struct json_object *o, const char *key, char *dst, size_t size,
 		    struct gt_error *err)
 {
@@ -101,7 +104,7 @@ static int get_text(struct gt_record_reader *r, struct json_object *o, const cha
 	size_t n = (size_t)json_object_get_string_len(x);
 	if (n >= size || strlen(s) != n)
 		return bad(r, err, "\"%s\" is longer than gctop writes or holds a NUL byte", key);
-	memcpy(dst, s, n + 1);
+	gt_sanitize(dst, size, s, GT_SANITIZE_UTF8);
 	return 0;
 }
 
