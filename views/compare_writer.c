@@ -55,30 +55,51 @@ static void text_row(FILE *out, const char *label, const char *const *cells, siz
 	fputc('\n', out);
 }
 
+/* s in at most COLUMN_W bytes, keeping its end (a path's file name). */
+static const char *tail(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+	if (n <= COLUMN_W)
+		return snprintf(buf, len, "%s", s), buf;
+	const char *t = s + n - (COLUMN_W - 3);
+	while (((unsigned char)*t & 0xC0) == 0x80)
+		t++;
+	snprintf(buf, len, "...%s", t);
+	return buf;
+}
+
+enum { FACT_ROWS = 6 };
+
+static void run_facts(const struct gt_run *r, char (*buf)[320])
+{
+	char clean[256], cut[320];
+	gt_sanitize(clean, sizeof(clean), r->file, gt_sanitize_terminal_mode());
+	snprintf(buf[0], 320, "%s", tail(cut, sizeof(cut), clean));
+	snprintf(buf[1], 320, "%s, PID %d", r->info.main_class, (int)r->info.pid);
+	snprintf(buf[2], 320, "%s %s", gt_runtime_name(r->info.runtime), r->info.runtime_version);
+	if (r->gc_heaps_max.valid)
+		snprintf(buf[3], 320, "%s, %llu heap%s", r->info.gc_name, (unsigned long long)r->gc_heaps_max.value,
+			 r->gc_heaps_max.value == 1 ? "" : "s");
+	else
+		snprintf(buf[3], 320, "%s", r->info.gc_name);
+	snprintf(buf[4], 320, "%s%s%s", r->info.gc_mode, r->info.gc_mode[0] && r->info.heap_flags[0] ? ", " : "",
+		 r->info.heap_flags);
+	snprintf(buf[5], 320, "%llu%s", (unsigned long long)r->samples, r->truncated ? " (last line cut)" : "");
+}
+
 /* The facts of each run: file, target, GC configuration, samples. */
 static void facts(FILE *out, const struct gt_run *runs, size_t n)
 {
-	enum { ROWS = 5 };
-	char buf[ROWS][GT_COMPARE_RUNS_MAX][320];
-	const char *cells[ROWS][GT_COMPARE_RUNS_MAX];
+	char buf[GT_COMPARE_RUNS_MAX][FACT_ROWS][320];
+	const char *cells[FACT_ROWS][GT_COMPARE_RUNS_MAX];
 	for (size_t i = 0; i < n; i++) {
-		const struct gt_run *r = &runs[i];
-		char clean[256];
-		snprintf(buf[0][i], sizeof(buf[0][i]), "%s", gt_sanitize(clean, sizeof(clean), r->file, gt_sanitize_terminal_mode()));
-		snprintf(buf[1][i], sizeof(buf[1][i]), "%s, PID %d", r->info.main_class, (int)r->info.pid);
-		snprintf(buf[4][i], sizeof(buf[4][i]), "%s %s", gt_runtime_name(r->info.runtime), r->info.runtime_version);
-		int k = snprintf(buf[2][i], sizeof(buf[2][i]), "%s%s%s", r->info.gc_name, r->info.gc_mode[0] ? " " : "",
-				 r->info.gc_mode);
-		if (r->gc_heaps_max.valid && k > 0 && (size_t)k < sizeof(buf[2][i]))
-			snprintf(buf[2][i] + k, sizeof(buf[2][i]) - (size_t)k, ", %llu heaps",
-				 (unsigned long long)r->gc_heaps_max.value);
-		snprintf(buf[3][i], sizeof(buf[3][i]), "%llu%s", (unsigned long long)r->samples,
-			 r->truncated ? " (last line cut)" : "");
-		for (int j = 0; j < ROWS; j++)
-			cells[j][i] = buf[j][i];
+		run_facts(&runs[i], buf[i]);
+		for (int j = 0; j < FACT_ROWS; j++)
+			cells[j][i] = buf[i][j];
 	}
-	static const char *const labels[ROWS] = { "recording", "target", "GC", "samples", "runtime" };
-	for (int j = 0; j < ROWS; j++)
+	static const char *const labels[FACT_ROWS] = { "recording", "target", "runtime", "GC", "GC mode, heap settings",
+						       "samples" };
+	for (int j = 0; j < FACT_ROWS; j++)
 		text_row(out, labels[j], cells[j], n);
 }
 
@@ -106,7 +127,7 @@ int gt_compare_write_text(FILE *out, const struct gt_run *runs, size_t n)
 		for (size_t i = 0; i < n; i++)
 			v[i] = runs[i].fig[f];
 		if (f == GT_FIG_BYTES_PER_OP_MEDIAN && runs[0].ops_name[0])
-			snprintf(label, sizeof(label), "bytes per %.20s, median", runs[0].ops_name);
+			snprintf(label, sizeof(label), "bytes per op (%.20s), median", runs[0].ops_name);
 		else
 			snprintf(label, sizeof(label), "%s", gt_fig_descs[f].label);
 		row(out, label, v, n, gt_fig_descs[f].unit);
