@@ -287,7 +287,9 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	const char *nc = getenv("NO_COLOR");
 	opt->no_color = nc && *nc;
 
-	optind = 1;
+	/* 0, not 1: glibc then forgets where an earlier parse stopped inside a
+	 * group of short options (a parse that failed mid-way). */
+	optind = 0;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":p:bjd:n:lw:r:hV", longopts, NULL)) != -1) {
