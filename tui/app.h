@@ -15,6 +15,7 @@
 #include "views/keys.h"
 #include "views/record_writer.h"
 #include "tui/dashboard.h"
+#include "tui/replay.h"
 #include "tui/theme.h"
 
 struct gt_app {
@@ -43,6 +44,7 @@ struct gt_app {
 	bool dirty;
 	uint64_t busy_since;       /* when the session's job began */
 	struct gt_recorder *recorder; /* -w FILE, or NULL */
+	struct gt_replay *replay;  /* -r FILE, or NULL: the dashboard shows a recording */
 	int status;                /* the exit status (a target that could not be opened) */
 	struct gt_error *err;      /* its sentence, for main to print after the screen */
 };

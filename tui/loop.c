@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -90,9 +91,65 @@ static void step_interval(struct gt_app *a, int dir)
 	set_interval(a, (uint64_t)(pick * 1e9 + 0.5));
 }
 
+/* Says where the replay stands, on the footer. */
+static void replay_note(struct gt_app *a)
+{
+	char when[32] = "";
+	time_t t = (time_t)(a->session.prev.wall_ms / 1000);
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	gt_app_note(a, "replay: sample %llu%s, %s%s", (unsigned long long)a->replay->pos,
+		    a->replay->at_end ? " (the last)" : "", when, a->replay->playing ? ", playing" : "");
+}
+
+/* Moves the replay to sample pos (next: one on); a recording that turns
+ * unreadable on the way ends gctop with its sentence. */
+static void replay_move(struct gt_app *a, uint64_t pos, bool next)
+{
+	int rc = next ? gt_replay_next(a->replay, &a->session, a->err)
+		      : gt_replay_seek(a->replay, &a->session, pos, a->err);
+	if (rc < 0) {
+		a->status = a->err->code ? (int)a->err->code : GT_EXIT_FAILURE;
+		a->quit = true;
+		return;
+	}
+	if (a->replay->at_end)
+		a->replay->playing = false;
+	replay_note(a);
+}
+
+static bool replay_tick(struct gt_app *a, uint64_t now)
+{
+	struct gt_replay *r = a->replay;
+	if (!r->playing || now < r->next_ns)
+		return false;
+	r->next_ns = now + a->interval_ns;
+	replay_move(a, 0, true);
+	return true;
+}
+
+static void replay_key(struct gt_app *a, enum gt_action act)
+{
+	struct gt_replay *r = a->replay;
+	switch (act) {
+	case GT_ACT_STEP_NEXT: replay_move(a, 0, true); break;
+	case GT_ACT_STEP_BACK: replay_move(a, r->pos - 1, false); break;
+	case GT_ACT_REWIND: replay_move(a, 2, false); break;
+	case GT_ACT_REFRESH:
+		r->playing = !r->playing && !r->at_end;
+		r->next_ns = gt_mono_ns() + a->interval_ns;
+		replay_note(a);
+		break;
+	default: break;
+	}
+}
+
 /* Samples and polls what is due; true when there is something new to draw. */
 static bool tick(struct gt_app *a, uint64_t now)
 {
+	if (a->replay)
+		return replay_tick(a, now);
 	if (a->in_dashboard) {
 		if (gt_session_busy(&a->session))
 			return gt_app_collect_job(a);
@@ -111,6 +168,8 @@ static bool tick(struct gt_app *a, uint64_t now)
 
 static uint64_t next_deadline(struct gt_app *a)
 {
+	if (a->replay)
+		return a->replay->playing ? a->replay->next_ns : GT_DEADLINE_NEVER;
 	if (a->in_dashboard)
 		return gt_session_deadline(&a->session);
 	return a->picker_mode ? gt_picker_deadline(&a->picker) : GT_DEADLINE_NEVER;
@@ -170,6 +229,7 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 	*attr = t->label;
 	return a->help ? "q/Esc/h close help"
 	       : gt_app_opening(a) ? "q/Esc cancel  h help"
+	       : a->replay ? "q quit  h help  t/T next/previous  r start  space play/pause  +/- pace  Tab focus  1-7 panes"
 	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
 						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
@@ -224,7 +284,9 @@ static void draw(struct gt_app *a)
 		gt_pane_print(a->body, 2, 0, a->theme.label, "%s", gt_app_busy_text(a, buf, sizeof(buf)));
 		wnoutrefresh(a->body);
 	} else if (a->in_dashboard) {
-		gt_dashboard_draw(&a->db, body_rows, cols, &a->theme, (double)a->interval_ns / 1e9, gt_wall_ms());
+		/* A replay's "now" is the sample shown. */
+		int64_t now_ms = a->replay ? a->session.prev.wall_ms : gt_wall_ms();
+		gt_dashboard_draw(&a->db, body_rows, cols, &a->theme, (double)a->interval_ns / 1e9, now_ms);
 		if (!a->db.layout.usable) {
 			/* One line, not garbage; the panes come back when it grows. */
 			werase(stdscr);
@@ -339,7 +401,15 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 	struct gt_dashboard *db = &a->db;
 	if (gt_session_busy(&a->session) && gt_app_busy_key(a, b->action))
 		return;
+	if (a->replay && (b->action == GT_ACT_STEP_NEXT || b->action == GT_ACT_STEP_BACK ||
+			  b->action == GT_ACT_REWIND || b->action == GT_ACT_REFRESH)) {
+		replay_key(a, b->action);
+		return;
+	}
 	switch (b->action) {
+	case GT_ACT_STEP_NEXT: case GT_ACT_STEP_BACK: case GT_ACT_REWIND:
+		gt_app_note(a, "t, T and r step through a recording: gctop -r FILE");
+		break;
 	case GT_ACT_QUIT:
 		if (a->picker_mode)
 			gt_app_close_dashboard(a);
@@ -364,7 +434,12 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 			gt_app_note(a, "there is no pane %c (1-%zu)", ch, gt_pane_count);
 		break;
 	}
-	case GT_ACT_ALLOCATORS: allocators_key(a); break;
+	case GT_ACT_ALLOCATORS:
+		if (a->replay)
+			gt_app_note(a, "a recording: its allocator tables show when it was made with sampling on");
+		else
+			allocators_key(a);
+		break;
 	default: common_key(a, b->action); break;
 	}
 }
@@ -508,7 +583,27 @@ static void app_free(struct gt_app *a)
 	}
 	gt_picker_free(&a->picker);
 	gt_recorder_close(a->recorder);
+	if (a->replay) {
+		gt_replay_close(a->replay);
+		free(a->replay);
+	}
 	free(a);
+}
+
+/* -r: the recording's first interval on the dashboard, paused. */
+static int replay_start(struct gt_app *a, const char *path, struct gt_error *err)
+{
+	a->replay = calloc(1, sizeof(*a->replay));
+	if (!a->replay)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	if (gt_replay_open(a->replay, &a->session, path, err) != 0) {
+		gt_session_close(&a->session);
+		return -1;
+	}
+	gt_dashboard_init(&a->db, &a->session);
+	a->in_dashboard = true;
+	replay_note(a);
+	return 0;
 }
 
 int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
@@ -527,7 +622,12 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	gt_quit_install();
 	a->err = err;
 	enum gt_job_result opened = GT_JOB_NONE;
-	if (opt->pid) {
+	if (opt->replay_path) {
+		if (replay_start(a, opt->replay_path, err) != 0) {
+			app_free(a);
+			return err->code ? (int)err->code : GT_EXIT_FAILURE;
+		}
+	} else if (opt->pid) {
 		opened = gt_app_open_before_screen(a, opt->pid, err);
 		if (opened != GT_JOB_DONE && opened != GT_JOB_RUNNING) {
 			app_free(a);
