@@ -102,7 +102,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 		return err->code;
 	}
 	long written = 0;
-	int status = GT_EXIT_OK, rc;
+	int status = GT_EXIT_OK, rc = 0;
 	struct gt_sample cur;
 	const struct gt_alloc_snapshot *alloc;
 	while (!gt_quit_requested() && (rc = gt_record_next(r, &cur, &alloc, err)) > 0) {
