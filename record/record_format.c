@@ -6,7 +6,7 @@
 #define TEXT(type, member) { #member, offsetof(type, member), sizeof(((type *)0)->member) }
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct gt_record_field gt_record_sample_u64[] = {
+static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, alloc_bytes_total),
 	U64(struct gt_sample, alloc_blind_collections),
 	U64(struct gt_sample, gc_heap_count),
@@ -45,23 +45,23 @@ const struct gt_record_field gt_record_sample_u64[] = {
 	U64(struct gt_sample, cgroup_processes),
 	U64(struct gt_sample, oom_kills),
 };
-const size_t gt_record_sample_u64_count = COUNT(gt_record_sample_u64);
+const struct gt_record_fields gt_record_sample_u64 = { sample_u64_f, COUNT(sample_u64_f) };
 
-const struct gt_record_field gt_record_sample_strings[] = {
+static const struct gt_record_field sample_strings_f[] = {
 	U64(struct gt_sample, alloc_bound_reason),
 	U64(struct gt_sample, alloc_unavailable),
 	U64(struct gt_sample, large_source),
 	U64(struct gt_sample, large_unavailable),
 	U64(struct gt_sample, ops_name),
 };
-const size_t gt_record_sample_strings_count = COUNT(gt_record_sample_strings);
+const struct gt_record_fields gt_record_sample_strings = { sample_strings_f, COUNT(sample_strings_f) };
 
-const struct gt_record_field gt_record_info_u64[] = {
+static const struct gt_record_field info_u64_f[] = {
 	U64(struct gt_target_info, start_time_ms),
 	U64(struct gt_target_info, heap_max_bytes),
 	U64(struct gt_target_info, cgroup_limit_bytes),
 };
-const size_t gt_record_info_u64_count = COUNT(gt_record_info_u64);
+const struct gt_record_fields gt_record_info_u64 = { info_u64_f, COUNT(info_u64_f) };
 
 const struct gt_record_text_field gt_record_info_text[] = {
 	TEXT(struct gt_target_info, runtime_version),
@@ -76,72 +76,53 @@ const struct gt_record_text_field gt_record_info_text[] = {
 };
 const size_t gt_record_info_text_count = COUNT(gt_record_info_text);
 
-const struct gt_record_field gt_record_generation_u64[] = {
+static const struct gt_record_field generation_u64_f[] = {
 	U64(struct gt_generation, collections),
 	U64(struct gt_generation, used_bytes),
 	U64(struct gt_generation, committed_bytes),
 	U64(struct gt_generation, max_bytes),
 	U64(struct gt_generation, fragmented_bytes),
 };
-const size_t gt_record_generation_u64_count = COUNT(gt_record_generation_u64);
+const struct gt_record_fields gt_record_generation_u64 = { generation_u64_f, COUNT(generation_u64_f) };
 
-const struct gt_record_field gt_record_collector_u64[] = {
+static const struct gt_record_field collector_u64_f[] = {
 	U64(struct gt_collector_stat, invocations),
 	U64(struct gt_collector_stat, time_ns),
 };
-const size_t gt_record_collector_u64_count = COUNT(gt_record_collector_u64);
+const struct gt_record_fields gt_record_collector_u64 = { collector_u64_f, COUNT(collector_u64_f) };
 
 const char *gt_record_state_name(enum gt_target_state s)
 {
 	return s == GT_TARGET_EXITED ? "exited" : "live";
 }
 
-/* The value in lo..hi whose name(value) is name, or -1. */
-static int from_name(const char *name, int lo, int hi, const char *(*fn)(int))
+static const char *enum_name(enum gt_record_enum e, int v)
 {
-	for (int v = lo; name && v <= hi; v++) {
-		const char *n = fn(v);
+	switch (e) {
+	case GT_RECORD_RUNTIME: return gt_runtime_name((enum gt_runtime)v);
+	case GT_RECORD_ALLOC_SOURCE: return gt_alloc_source_name((enum gt_alloc_source)v);
+	case GT_RECORD_ALLOC_SINCE: return gt_alloc_since_name((enum gt_alloc_since)v);
+	case GT_RECORD_STATE: return gt_record_state_name((enum gt_target_state)v);
+	case GT_RECORD_SAMPLER_STATE: return gt_sampler_state_name((enum gt_sampler_state)v);
+	case GT_RECORD_HEAP: return gt_alloc_heap_name((enum gt_alloc_heap)v);
+	}
+	return NULL;
+}
+
+int gt_record_enum_from(enum gt_record_enum e, const char *name)
+{
+	static const int last[] = {
+		[GT_RECORD_RUNTIME] = GT_RUNTIME_DOTNET,
+		[GT_RECORD_ALLOC_SOURCE] = GT_ALLOC_SOURCE_SAMPLED,
+		[GT_RECORD_ALLOC_SINCE] = GT_ALLOC_SINCE_PROCESS_START,
+		[GT_RECORD_STATE] = GT_TARGET_EXITED,
+		[GT_RECORD_SAMPLER_STATE] = GT_SAMPLER_FAILED,
+		[GT_RECORD_HEAP] = GT_ALLOC_HEAP_PINNED,
+	};
+	for (int v = 0; name && v <= last[e]; v++) {
+		const char *n = enum_name(e, v);
 		if (n && strcmp(n, name) == 0)
 			return v;
 	}
 	return -1;
-}
-
-static const char *runtime_n(int v) { return gt_runtime_name((enum gt_runtime)v); }
-static const char *source_n(int v) { return gt_alloc_source_name((enum gt_alloc_source)v); }
-static const char *since_n(int v) { return gt_alloc_since_name((enum gt_alloc_since)v); }
-static const char *state_n(int v) { return gt_record_state_name((enum gt_target_state)v); }
-static const char *sampler_n(int v) { return gt_sampler_state_name((enum gt_sampler_state)v); }
-static const char *heap_n(int v) { return gt_alloc_heap_name((enum gt_alloc_heap)v); }
-
-int gt_record_runtime_from(const char *name)
-{
-	return from_name(name, GT_RUNTIME_UNKNOWN, GT_RUNTIME_DOTNET, runtime_n);
-}
-
-int gt_record_alloc_source_from(const char *name)
-{
-	return from_name(name, GT_ALLOC_SOURCE_NONE, GT_ALLOC_SOURCE_SAMPLED, source_n);
-}
-
-int gt_record_alloc_since_from(const char *name)
-{
-	return from_name(name, GT_ALLOC_SINCE_ATTACH, GT_ALLOC_SINCE_PROCESS_START, since_n);
-}
-
-int gt_record_state_from(const char *name)
-{
-	return from_name(name, GT_TARGET_LIVE, GT_TARGET_EXITED, state_n);
-}
-
-int gt_record_sampler_state_from(const char *name)
-{
-	return from_name(name, GT_SAMPLER_OFF, GT_SAMPLER_FAILED, sampler_n);
-}
-
-int gt_record_heap_from(const char *name)
-{
-	if (!name)
-		return GT_ALLOC_HEAP_UNKNOWN;
-	return from_name(name, GT_ALLOC_HEAP_SMALL, GT_ALLOC_HEAP_PINNED, heap_n);
 }

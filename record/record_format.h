@@ -45,30 +45,32 @@ struct gt_record_text_field {
 	size_t size;
 };
 
-extern const struct gt_record_field gt_record_sample_u64[];
-extern const size_t gt_record_sample_u64_count;
-/* The sample's static strings (const char *): alloc_bound_reason, ... */
-extern const struct gt_record_field gt_record_sample_strings[];
-extern const size_t gt_record_sample_strings_count;
+/* A table of fields, and how many. */
+struct gt_record_fields {
+	const struct gt_record_field *f;
+	size_t n;
+};
 
-extern const struct gt_record_field gt_record_info_u64[];
-extern const size_t gt_record_info_u64_count;
+extern const struct gt_record_fields gt_record_sample_u64;
+extern const struct gt_record_fields gt_record_sample_strings;  /* const char *: alloc_bound_reason, ... */
+extern const struct gt_record_fields gt_record_info_u64;
+extern const struct gt_record_fields gt_record_generation_u64;
+extern const struct gt_record_fields gt_record_collector_u64;
 extern const struct gt_record_text_field gt_record_info_text[];
 extern const size_t gt_record_info_text_count;
 
-extern const struct gt_record_field gt_record_generation_u64[];
-extern const size_t gt_record_generation_u64_count;
-extern const struct gt_record_field gt_record_collector_u64[];
-extern const size_t gt_record_collector_u64_count;
+/* The enumerations a recording names. */
+enum gt_record_enum {
+	GT_RECORD_RUNTIME = 0,
+	GT_RECORD_ALLOC_SOURCE,
+	GT_RECORD_ALLOC_SINCE,
+	GT_RECORD_STATE,
+	GT_RECORD_SAMPLER_STATE,
+	GT_RECORD_HEAP,         /* JSON null is GT_ALLOC_HEAP_UNKNOWN: the caller's */
+};
 
-/* The enumerations by name; -1 for a name not known. */
 const char *gt_record_state_name(enum gt_target_state s);
-int gt_record_runtime_from(const char *name);
-int gt_record_alloc_source_from(const char *name);
-int gt_record_alloc_since_from(const char *name);
-int gt_record_state_from(const char *name);
-int gt_record_sampler_state_from(const char *name);
-/* NULL (JSON null) is GT_ALLOC_HEAP_UNKNOWN. */
-int gt_record_heap_from(const char *name);
+/* The value of kind e whose name is name, or -1 for a name not known. */
+int gt_record_enum_from(enum gt_record_enum e, const char *name);
 
 #endif

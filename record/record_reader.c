@@ -12,6 +12,10 @@
 #include "base/sanitize.h"
 #include "record/record_format.h"
 
+/* parse_named writes each entry's name at the start of its struct. */
+_Static_assert(offsetof(struct gt_generation, name) == 0, "a generation starts with its name");
+_Static_assert(offsetof(struct gt_collector_stat, name) == 0, "a collector starts with its name");
+
 /* The distinct static strings a recording may name (alloc_bound_reason,
  * ops_name, ...): gctop has a dozen; a file naming more is not its own. */
 #define RECORD_STRINGS_MAX 32
@@ -121,24 +125,24 @@ static int get_bool(struct gt_record_reader *r, struct json_object *o, const cha
 	return 0;
 }
 
-/* An enumeration by name (from: record_format.h's *_from). */
-static int get_enum(struct gt_record_reader *r, struct json_object *o, const char *key, int (*from)(const char *),
+/* An enumeration by name. */
+static int get_enum(struct gt_record_reader *r, struct json_object *o, const char *key, enum gt_record_enum e,
 		    int *out, struct gt_error *err)
 {
 	char name[64];
 	if (get_text(r, o, key, name, sizeof(name), err) != 0)
 		return -1;
-	*out = from(name);
+	*out = gt_record_enum_from(e, name);
 	if (*out < 0)
 		return bad(r, err, "\"%s\" names nothing gctop knows", key);
 	return 0;
 }
 
 static int get_u64_fields(struct gt_record_reader *r, struct json_object *o, void *base,
-			  const struct gt_record_field *f, size_t n, struct gt_error *err)
+			  const struct gt_record_fields *t, struct gt_error *err)
 {
-	for (size_t i = 0; i < n; i++)
-		if (get_u64(r, o, f[i].key, (struct gt_u64 *)((char *)base + f[i].offset), err) != 0)
+	for (size_t i = 0; i < t->n; i++)
+		if (get_u64(r, o, t->f[i].key, (struct gt_u64 *)((char *)base + t->f[i].offset), err) != 0)
 			return -1;
 	return 0;
 }
@@ -202,7 +206,7 @@ static int parse_info(struct gt_record_reader *r, struct json_object *o, struct 
 	int runtime;
 	if (req_range(r, i, "pid", 0, INT_MAX, &pid, err) != 0 || req_range(r, i, "nspid", 0, INT_MAX, &nspid, err) != 0 ||
 	    req_range(r, i, "cgroup_version", 0, 2, &cgv, err) != 0 ||
-	    get_enum(r, i, "runtime", gt_record_runtime_from, &runtime, err) != 0)
+	    get_enum(r, i, "runtime", GT_RECORD_RUNTIME, &runtime, err) != 0)
 		return -1;
 	info.pid = (pid_t)pid;
 	info.nspid = (pid_t)nspid;
@@ -213,7 +217,7 @@ static int parse_info(struct gt_record_reader *r, struct json_object *o, struct 
 		if (get_text(r, i, f->key, (char *)&info + f->offset, f->size, err) != 0)
 			return -1;
 	}
-	if (get_u64_fields(r, i, &info, gt_record_info_u64, gt_record_info_u64_count, err) != 0)
+	if (get_u64_fields(r, i, &info, &gt_record_info_u64, err) != 0)
 		return -1;
 	r->info = info;
 	return 0;
@@ -235,34 +239,35 @@ static int parse_header(struct gt_record_reader *r, struct json_object *o, struc
 	return parse_info(r, o, err);
 }
 
-static int parse_generations(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
-			     struct gt_error *err)
+/* key's list into n entries of size bytes at base, each a name (a char
+ * array of name_size first in the struct) and its counters. */
+static int parse_named(struct gt_record_reader *r, struct json_object *o, const char *key, void *base, size_t size,
+		       size_t max, size_t name_size, const struct gt_record_fields *t, unsigned *count,
+		       struct gt_error *err)
 {
 	struct json_object *a;
 	size_t n;
-	if (get_array(r, o, "generations", GT_MAX_GENERATIONS, &a, &n, err) != 0)
+	if (get_array(r, o, key, max, &a, &n, err) != 0)
 		return -1;
-	for (size_t g = 0; g < n; g++) {
-		struct json_object *e = json_object_array_get_idx(a, g);
-		struct gt_generation *gen = &s->generations[g];
-		if (expect_object(r, e, "a generation", err) != 0 ||
-		    get_text(r, e, "name", gen->name, sizeof(gen->name), err) != 0 ||
-		    get_u64_fields(r, e, gen, gt_record_generation_u64, gt_record_generation_u64_count, err) != 0)
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *e = json_object_array_get_idx(a, k);
+		char *entry = (char *)base + k * size;
+		if (expect_object(r, e, key, err) != 0 || get_text(r, e, "name", entry, name_size, err) != 0 ||
+		    get_u64_fields(r, e, entry, t, err) != 0)
 			return -1;
 	}
-	s->n_generations = (unsigned)n;
-	if (get_array(r, o, "collectors", GT_MAX_COLLECTORS, &a, &n, err) != 0)
-		return -1;
-	for (size_t c = 0; c < n; c++) {
-		struct json_object *e = json_object_array_get_idx(a, c);
-		struct gt_collector_stat *col = &s->collectors[c];
-		if (expect_object(r, e, "a collector", err) != 0 ||
-		    get_text(r, e, "name", col->name, sizeof(col->name), err) != 0 ||
-		    get_u64_fields(r, e, col, gt_record_collector_u64, gt_record_collector_u64_count, err) != 0)
-			return -1;
-	}
-	s->n_collectors = (unsigned)n;
+	*count = (unsigned)n;
 	return 0;
+}
+
+static int parse_generations(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
+			     struct gt_error *err)
+{
+	if (parse_named(r, o, "generations", s->generations, sizeof(s->generations[0]), GT_MAX_GENERATIONS,
+			sizeof(s->generations[0].name), &gt_record_generation_u64, &s->n_generations, err) != 0)
+		return -1;
+	return parse_named(r, o, "collectors", s->collectors, sizeof(s->collectors[0]), GT_MAX_COLLECTORS,
+			   sizeof(s->collectors[0].name), &gt_record_collector_u64, &s->n_collectors, err);
 }
 
 /* The log as of this sample: the last one's, with the new pauses put in. */
@@ -327,7 +332,7 @@ static int parse_alloc_table(struct gt_record_reader *r, struct json_object *o, 
 		struct json_object *h = json_object_object_get(e, "heap");
 		if (h && get_text(r, e, "heap", heap, sizeof(heap), err) != 0)
 			return -1;
-		int v = gt_record_heap_from(h ? heap : NULL);
+		int v = h ? gt_record_enum_from(GT_RECORD_HEAP, heap) : GT_ALLOC_HEAP_UNKNOWN;
 		if (v < 0)
 			return bad(r, err, "a site's \"heap\" names nothing gctop knows");
 		site->heap = (enum gt_alloc_heap)v;
@@ -349,7 +354,7 @@ static int parse_allocators(struct gt_record_reader *r, struct json_object *o,
 	if (expect_object(r, x, "\"allocators\"", err) != 0 || req_u64(r, x, "mono_ns", &a->mono_ns, err) != 0 ||
 	    req_u64(r, x, "generation", &a->generation, err) != 0 ||
 	    get_text(r, x, "source", a->source, sizeof(a->source), err) != 0 ||
-	    get_enum(r, x, "state", gt_record_sampler_state_from, &state, err) != 0 ||
+	    get_enum(r, x, "state", GT_RECORD_SAMPLER_STATE, &state, err) != 0 ||
 	    get_text(r, x, "message", a->message, sizeof(a->message), err) != 0 ||
 	    req_u64(r, x, "samples", &a->samples, err) != 0 || req_u64(r, x, "est_bytes", &a->est_bytes, err) != 0 ||
 	    req_u64(r, x, "dropped", &a->dropped, err) != 0 ||
@@ -372,10 +377,10 @@ static int parse_scalars(struct gt_record_reader *r, struct json_object *o, stru
 	    req_range(r, o, "wall_ms", INT64_MIN, INT64_MAX, &wall, err) != 0 ||
 	    req_range(r, o, "pid", 0, INT_MAX, &pid, err) != 0 ||
 	    req_range(r, o, "agent_pause_window", 0, UINT_MAX, &window, err) != 0 ||
-	    get_enum(r, o, "state", gt_record_state_from, &state, err) != 0 ||
-	    get_enum(r, o, "alloc_source", gt_record_alloc_source_from, &source, err) != 0 ||
-	    get_enum(r, o, "alloc_since", gt_record_alloc_since_from, &since, err) != 0 ||
-	    get_enum(r, o, "collections_since", gt_record_alloc_since_from, &csince, err) != 0 ||
+	    get_enum(r, o, "state", GT_RECORD_STATE, &state, err) != 0 ||
+	    get_enum(r, o, "alloc_source", GT_RECORD_ALLOC_SOURCE, &source, err) != 0 ||
+	    get_enum(r, o, "alloc_since", GT_RECORD_ALLOC_SINCE, &since, err) != 0 ||
+	    get_enum(r, o, "collections_since", GT_RECORD_ALLOC_SINCE, &csince, err) != 0 ||
 	    get_text(r, o, "last_gc_cause", s->last_gc_cause, sizeof(s->last_gc_cause), err) != 0 ||
 	    get_bool(r, o, "gc_in_progress", &s->gc_in_progress, err) != 0 ||
 	    get_bool(r, o, "memory_pressure_system_wide", &s->memory_pressure_system_wide, err) != 0)
@@ -403,11 +408,11 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 {
 	memset(s, 0, sizeof(*s));
 	if (parse_scalars(r, o, s, err) != 0 ||
-	    get_u64_fields(r, o, s, gt_record_sample_u64, gt_record_sample_u64_count, err) != 0)
+	    get_u64_fields(r, o, s, &gt_record_sample_u64, err) != 0)
 		return -1;
-	for (size_t i = 0; i < gt_record_sample_strings_count; i++) {
-		const char **p = (const char **)((char *)s + gt_record_sample_strings[i].offset);
-		if (get_static(r, o, gt_record_sample_strings[i].key, p, err) != 0)
+	for (size_t i = 0; i < gt_record_sample_strings.n; i++) {
+		const struct gt_record_field *f = &gt_record_sample_strings.f[i];
+		if (get_static(r, o, f->key, (const char **)((char *)s + f->offset), err) != 0)
 			return -1;
 	}
 	if (parse_alloc_at(r, o, s, err) != 0 || parse_generations(r, o, s, err) != 0 ||

@@ -9,6 +9,10 @@
 
 #include "record/record_format.h"
 
+/* json_named reads each entry's name from the start of its struct. */
+_Static_assert(offsetof(struct gt_generation, name) == 0, "a generation starts with its name");
+_Static_assert(offsetof(struct gt_collector_stat, name) == 0, "a collector starts with its name");
+
 struct gt_recorder {
 	int fd;
 	char path[256];
@@ -22,11 +26,11 @@ static struct json_object *u64_or_null(struct gt_u64 v)
 	return v.valid ? json_object_new_uint64(v.value) : NULL;
 }
 
-static void add_u64_fields(struct json_object *o, const void *base, const struct gt_record_field *f, size_t n)
+static void add_u64_fields(struct json_object *o, const void *base, const struct gt_record_fields *t)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct gt_u64 *v = (const struct gt_u64 *)((const char *)base + f[i].offset);
-		json_object_object_add(o, f[i].key, u64_or_null(*v));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct gt_u64 *v = (const struct gt_u64 *)((const char *)base + t->f[i].offset);
+		json_object_object_add(o, t->f[i].key, u64_or_null(*v));
 	}
 }
 
@@ -51,31 +55,22 @@ struct json_object *gt_record_json_info(const char *type, const struct gt_target
 		const char *t = (const char *)info + gt_record_info_text[k].offset;
 		json_object_object_add(i, gt_record_info_text[k].key, json_object_new_string(t));
 	}
-	add_u64_fields(i, info, gt_record_info_u64, gt_record_info_u64_count);
+	add_u64_fields(i, info, &gt_record_info_u64);
 	json_object_object_add(i, "cgroup_version", json_object_new_int(info->cgroup_version));
 	json_object_object_add(o, "info", i);
 	return o;
 }
 
-static struct json_object *json_generations(const struct gt_sample *s)
+/* n entries of size bytes from base, each a name (a char array first in
+ * the struct) and its counters. */
+static struct json_object *json_named(const void *base, size_t size, unsigned n, const struct gt_record_fields *t)
 {
 	struct json_object *a = json_object_new_array();
-	for (unsigned g = 0; g < s->n_generations && g < GT_MAX_GENERATIONS; g++) {
+	for (unsigned k = 0; k < n; k++) {
+		const char *e = (const char *)base + k * size;
 		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "name", json_object_new_string(s->generations[g].name));
-		add_u64_fields(o, &s->generations[g], gt_record_generation_u64, gt_record_generation_u64_count);
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-static struct json_object *json_collectors(const struct gt_sample *s)
-{
-	struct json_object *a = json_object_new_array();
-	for (unsigned c = 0; c < s->n_collectors && c < GT_MAX_COLLECTORS; c++) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "name", json_object_new_string(s->collectors[c].name));
-		add_u64_fields(o, &s->collectors[c], gt_record_collector_u64, gt_record_collector_u64_count);
+		json_object_object_add(o, "name", json_object_new_string(e));
+		add_u64_fields(o, e, t);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -171,14 +166,18 @@ struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pa
 	struct json_object *o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("sample"));
 	add_sample_scalars(o, s);
-	add_u64_fields(o, s, gt_record_sample_u64, gt_record_sample_u64_count);
-	for (size_t i = 0; i < gt_record_sample_strings_count; i++) {
-		const char *const *p = (const char *const *)((const char *)s + gt_record_sample_strings[i].offset);
-		json_object_object_add(o, gt_record_sample_strings[i].key, str_or_null(*p));
+	add_u64_fields(o, s, &gt_record_sample_u64);
+	for (size_t i = 0; i < gt_record_sample_strings.n; i++) {
+		const struct gt_record_field *f = &gt_record_sample_strings.f[i];
+		json_object_object_add(o, f->key, str_or_null(*(const char *const *)((const char *)s + f->offset)));
 	}
 	json_object_object_add(o, "alloc_at", json_alloc_at(s));
-	json_object_object_add(o, "generations", json_generations(s));
-	json_object_object_add(o, "collectors", json_collectors(s));
+	unsigned ng = s->n_generations < GT_MAX_GENERATIONS ? s->n_generations : GT_MAX_GENERATIONS;
+	unsigned nc = s->n_collectors < GT_MAX_COLLECTORS ? s->n_collectors : GT_MAX_COLLECTORS;
+	json_object_object_add(o, "generations", json_named(s->generations, sizeof(s->generations[0]), ng,
+							    &gt_record_generation_u64));
+	json_object_object_add(o, "collectors", json_named(s->collectors, sizeof(s->collectors[0]), nc,
+							   &gt_record_collector_u64));
 	json_object_object_add(o, "pause_log", json_pause_log(s, pause_from));
 	if (alloc)
 		json_object_object_add(o, "allocators", json_alloc_snapshot(alloc));

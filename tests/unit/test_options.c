@@ -21,6 +21,17 @@ static int parse(struct gt_options *opt, struct gt_error *err, const char *line)
 	return gt_options_parse(argc, parse_argv, opt, err);
 }
 
+/* Each command line is refused as a usage error. */
+static void check_usage_errors(const char *const *bad, size_t n)
+{
+	struct gt_options o;
+	struct gt_error e;
+	for (size_t i = 0; i < n; i++) {
+		if (parse(&o, &e, bad[i]) != -1 || e.code != GT_EXIT_USAGE)
+			check_fail(__FILE__, __LINE__, "'%s' accepted (or not a usage error)", bad[i]);
+	}
+}
+
 static void test_defaults(void)
 {
 	struct gt_options o;
@@ -109,10 +120,7 @@ static void test_serve(void)
 	static const char *const bad[] = { "--serve 65536", "--serve :9100", "--serve host:", "--serve x", "-p 1,2",
 					   "-p 1,,2 --serve 9", "--serve 9464 -b", "--serve 9464 --json -p 1",
 					   "--serve 9464 --allocators", "--serve 9464 -n 3", "--serve 9464 -l" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (parse(&o, &e, bad[i]) != -1 || e.code != GT_EXIT_USAGE)
-			check_fail(__FILE__, __LINE__, "'%s' accepted (or not a usage error)", bad[i]);
-	}
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void test_record_replay_compare(void)
@@ -138,10 +146,7 @@ static void test_record_replay_compare(void)
 	static const char *const bad[] = { "-w x.ndjson -b", "-w x --serve 9464", "-r x -p 5", "-r x -w y",
 					   "-r x --allocators", "-l -r x", "--compare", "--compare a -p 5", "--compare a -b",
 					   "--compare a -w b", "--compare a -n 2", "--fail-if x>1%", "-p 5 extra" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (parse(&o, &e, bad[i]) != -1 || e.code != GT_EXIT_USAGE)
-			check_fail(__FILE__, __LINE__, "'%s' accepted (or not a usage error)", bad[i]);
-	}
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void test_help_and_man_page_agree(void)

@@ -41,9 +41,9 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	s->pid = 77;
 	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
 	s->collections_since = GT_ALLOC_SINCE_PROCESS_START;
-	for (size_t i = 0; i < gt_record_sample_u64_count; i++)
+	for (size_t i = 0; i < gt_record_sample_u64.n; i++)
 		if (i % 3 != 2)
-			gt_u64_set(u64_at(s, &gt_record_sample_u64[i]), t / MS + i);
+			gt_u64_set(u64_at(s, &gt_record_sample_u64.f[i]), t / MS + i);
 	s->ops_name = "requests";
 	s->large_source = "g1-humongous-estimate";
 	s->alloc_at.valid = true;
@@ -116,11 +116,11 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 	CHECK(b->wall_ms == a->wall_ms);
 	CHECK_U64(b->pid, a->pid);
 	CHECK(b->alloc_source == a->alloc_source && b->collections_since == a->collections_since);
-	for (size_t i = 0; i < gt_record_sample_u64_count; i++) {
-		const struct gt_u64 *x = u64_at((void *)a, &gt_record_sample_u64[i]);
-		const struct gt_u64 *y = u64_at((void *)b, &gt_record_sample_u64[i]);
+	for (size_t i = 0; i < gt_record_sample_u64.n; i++) {
+		const struct gt_u64 *x = u64_at((void *)a, &gt_record_sample_u64.f[i]);
+		const struct gt_u64 *y = u64_at((void *)b, &gt_record_sample_u64.f[i]);
 		if (x->valid != y->valid || x->value != y->value)
-			check_fail(__FILE__, __LINE__, "%s: %d/%llu read back as %d/%llu", gt_record_sample_u64[i].key,
+			check_fail(__FILE__, __LINE__, "%s: %d/%llu read back as %d/%llu", gt_record_sample_u64.f[i].key,
 				   x->valid, (unsigned long long)x->value, y->valid, (unsigned long long)y->value);
 	}
 	CHECK_STR(b->ops_name, "requests");
