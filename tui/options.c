@@ -12,7 +12,8 @@
 const char gt_help_text[] =
 	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
 	"             [--allocators [--allocator-packages LIST]]\n"
-	"             [-w FILE] [-r FILE]\n"
+	"             [-w FILE]\n"
+	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
 	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
 	"       gctop -l [--json]\n"
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
