@@ -31,6 +31,7 @@ struct gt_app {
 	bool help;
 	int help_first;
 	bool prompt;
+	bool prompt_sample;        /* the prompt asks for a replay's sample (b), not the interval (d) */
 	char prompt_buf[16];
 	/* A y/N question on the footer; any other key than y is no. */
 	enum { CONFIRM_NONE, CONFIRM_ALLOC_START, CONFIRM_ALLOC_STOP } confirm;

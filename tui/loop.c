@@ -129,10 +129,26 @@ static bool replay_tick(struct gt_app *a, uint64_t now)
 	return true;
 }
 
+/* b's answer: the sample to show. */
+static void replay_branch(struct gt_app *a)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(a->prompt_buf, &end, 10);
+	if (errno || end == a->prompt_buf || *end || n < 2 || a->prompt_buf[0] == '-')
+		gt_app_note(a, "sample \"%s\" ignored: give a sample number, 2 or more", a->prompt_buf);
+	else
+		replay_move(a, (uint64_t)n, false);
+}
+
 static void replay_key(struct gt_app *a, enum gt_action act)
 {
 	struct gt_replay *r = a->replay;
 	switch (act) {
+	case GT_ACT_BRANCH:
+		a->prompt = a->prompt_sample = true;
+		a->prompt_buf[0] = '\0';
+		break;
 	case GT_ACT_STEP_NEXT: replay_move(a, 0, true); break;
 	case GT_ACT_STEP_BACK: replay_move(a, r->pos - 1, false); break;
 	case GT_ACT_REWIND: replay_move(a, 2, false); break;
@@ -205,6 +221,10 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 {
 	const struct gt_theme *t = &a->theme;
 	*attr = t->title | A_BOLD;
+	if (a->prompt && a->prompt_sample) {
+		snprintf(buf, len, "jump to sample (2 or more, Enter/Esc): %s", a->prompt_buf);
+		return buf;
+	}
 	if (a->prompt) {
 		snprintf(buf, len, "interval in seconds (0.1 to 3600, Enter/Esc): %s", a->prompt_buf);
 		return buf;
@@ -229,7 +249,7 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 	*attr = t->label;
 	return a->help ? "q/Esc/h close help"
 	       : gt_app_opening(a) ? "q/Esc cancel  h help"
-	       : a->replay ? "q quit  h help  t/T next/previous  r start  space play/pause  +/- pace  Tab focus  1-7 panes"
+	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-7 panes"
 	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
 						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
@@ -309,6 +329,9 @@ static void prompt_key(struct gt_app *a, int ch)
 	size_t len = strlen(a->prompt_buf);
 	if (ch == 27) {
 		a->prompt = false;
+	} else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && a->prompt_sample) {
+		a->prompt = false;
+		replay_branch(a);
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 		a->prompt = false;
 		char *end;
@@ -388,7 +411,7 @@ static void common_key(struct gt_app *a, enum gt_action act)
 	switch (act) {
 	case GT_ACT_HELP: a->help = true; a->help_first = 0; break;
 	case GT_ACT_REFRESH: gt_schedule_sample_now(schedule(a), gt_mono_ns()); break;
-	case GT_ACT_INTERVAL: a->prompt = true; a->prompt_buf[0] = '\0'; break;
+	case GT_ACT_INTERVAL: a->prompt = true; a->prompt_sample = false; a->prompt_buf[0] = '\0'; break;
 	case GT_ACT_SLOWER: step_interval(a, +1); break;
 	case GT_ACT_FASTER: step_interval(a, -1); break;
 	case GT_ACT_REDRAW: clearok(curscr, TRUE); break;
@@ -401,14 +424,14 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 	struct gt_dashboard *db = &a->db;
 	if (gt_session_busy(&a->session) && gt_app_busy_key(a, b->action))
 		return;
-	if (a->replay && (b->action == GT_ACT_STEP_NEXT || b->action == GT_ACT_STEP_BACK ||
-			  b->action == GT_ACT_REWIND || b->action == GT_ACT_REFRESH)) {
+	if (a->replay && (b->action == GT_ACT_STEP_NEXT || b->action == GT_ACT_STEP_BACK || b->action == GT_ACT_REWIND ||
+			  b->action == GT_ACT_BRANCH || b->action == GT_ACT_REFRESH)) {
 		replay_key(a, b->action);
 		return;
 	}
 	switch (b->action) {
-	case GT_ACT_STEP_NEXT: case GT_ACT_STEP_BACK: case GT_ACT_REWIND:
-		gt_app_note(a, "t, T and r step through a recording: gctop -r FILE");
+	case GT_ACT_STEP_NEXT: case GT_ACT_STEP_BACK: case GT_ACT_REWIND: case GT_ACT_BRANCH:
+		gt_app_note(a, "t, T, r and b step through a recording: gctop -r FILE");
 		break;
 	case GT_ACT_QUIT:
 		if (a->picker_mode)

@@ -51,7 +51,7 @@ const char gt_help_text[] =
 	"                        with -b, --json or the interactive view)\n"
 	"  -r, --read FILE       replay a recording instead of watching a process: with -b or\n"
 	"                        --json printed at once, in the interactive view step with\n"
-	"                        t and T, play and pause with space\n"
+	"                        t and T, rewind with r, jump with b, play and pause with space\n"
 	"      --compare FILE FILE...\n"
 	"                        recorded runs side by side, one column per run, with each\n"
 	"                        figure's ratio to the first run (--json: one object)\n"

@@ -16,6 +16,7 @@ const struct gt_key_binding gt_key_table[] = {
 	{ 't', 't', "t", GT_ACT_STEP_NEXT, D, "replay (gctop -r): the next sample" },
 	{ 'T', 'T', "T", GT_ACT_STEP_BACK, D, "replay: the sample before" },
 	{ 'r', 'r', "r", GT_ACT_REWIND, D, "replay: back to the first interval" },
+	{ 'b', 'b', "b", GT_ACT_BRANCH, D, "replay: jump to sample N (prompts; a number past the end goes to the last)" },
 	{ 'd', 'd', "d", GT_ACT_INTERVAL, D | P, "set the interval (seconds, 0.1 to 3600)" },
 	{ '+', '+', "+", GT_ACT_SLOWER, D | P, "longer interval" },
 	{ '=', '=', "=", GT_ACT_SLOWER, D | P, "longer interval (+ without shift)" },

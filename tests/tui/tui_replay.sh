@@ -1,7 +1,7 @@
 #!/bin/sh
 # gctop -r in the full-screen view: a crafted recording whose interval N
 # allocates N x 10 MiB/s and has N young collections; t, T and r move the
-# figures shown to the recorded ones, space plays to the end, and the
+# figures shown to the recorded ones, b jumps to a sample, space plays to the end, and the
 # footer says which sample is shown.
 . tests/lib.sh
 . tests/tui/tui_common.shlib
@@ -48,6 +48,15 @@ tm send-keys r
 check "r: back to the first interval, 10 MiB/s" wait_screen "rate 10.0 MiB/s" 5
 tm send-keys T
 check "T at the start stays on the first interval" wait_screen "replay: sample 2" 2
+tm send-keys b 4 Enter
+check "b 4: the interval ending at sample 4, 30 MiB/s" wait_screen "rate 30.0 MiB/s" 5
+check "b 4: the footer says sample 4" wait_screen "replay: sample 4" 2
+tm send-keys b x Enter
+check "b with no number is refused in a sentence" wait_screen "sample \"x\" ignored" 5
+tm send-keys b 9 9 Enter
+check "b past the end goes to the last sample (50 MiB/s)" wait_screen "rate 50.0 MiB/s" 5
+tm send-keys r
+check "r again: 10 MiB/s" wait_screen "rate 10.0 MiB/s" 5
 tm send-keys ' '
 check "space plays to the last sample (50 MiB/s)" wait_screen "rate 50.0 MiB/s" 10
 check "the footer says it is the last" wait_screen "sample 6 \\(the last\\)" 5
