@@ -10,7 +10,7 @@
 # Sources are found by folder, so a new file needs no Makefile edit. A folder
 # that needs rules of its own (the in-process agent) keeps them in build.mk.
 # The folders are layers, lowest first (see README, "How it is built"):
-# base, model, segment, collectors, session, views, tui; includes name a
+# base, model, segment, collectors, session, record, views, tui; includes name a
 # header by its path from the top of the tree, and tests/static/layers.sh
 # fails when a file includes from a layer above its own.
 
@@ -53,7 +53,7 @@ ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 LIBS := $(PKG_LIBS) -lm -pthread
 
 # The library: everything but the program's entry point.
-LAYERS := base model segment collectors session views tui
+LAYERS := base model segment collectors session record views tui
 LIB_SRC := $(filter-out tui/main.c,$(sort $(shell find $(LAYERS) -name '*.c' 2>/dev/null)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libgctop.a

@@ -16,6 +16,8 @@ enum gt_exit {
 	GT_EXIT_BAD_DATA = 7,      /* the runtime's data is malformed, truncated or unsafe to read */
 	GT_EXIT_TARGET_EXITED = 8, /* the target exited while gctop was watching it */
 	GT_EXIT_TIMEOUT = 9,       /* the target did not become readable in time (still starting) */
+	GT_EXIT_BAD_RECORDING = 10, /* a recording (-r, --compare) is truncated, corrupt or not gctop's */
+	GT_EXIT_REGRESSION = 11,   /* --compare --fail-if: the last run regressed against the first */
 };
 
 struct gt_error {

@@ -52,6 +52,20 @@ int gt_session_enable_allocators(struct gt_session *s, const char *packages, str
 	return ok ? 0 : -1;
 }
 
+int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, const struct gt_alloc_snapshot *alloc,
+			     const struct gt_target_info *info, struct gt_error *err)
+{
+	if (alloc && !s->live.alloc) {
+		if (gt_session_alloc_begin(s, err) != 0)
+			return -1;
+		gt_session_alloc_end(s, true);
+	}
+	gt_session_feed(s, cur);
+	s->info = *info;
+	gt_session_feed_allocators(s, alloc);
+	return 0;
+}
+
 void gt_session_disable_allocators(struct gt_session *s)
 {
 	if (!s->live.alloc)

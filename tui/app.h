@@ -13,7 +13,9 @@
 #include "session/picker.h"
 #include "session/session.h"
 #include "views/keys.h"
+#include "views/record_writer.h"
 #include "tui/dashboard.h"
+#include "tui/replay.h"
 #include "tui/theme.h"
 
 struct gt_app {
@@ -29,6 +31,7 @@ struct gt_app {
 	bool help;
 	int help_first;
 	bool prompt;
+	bool prompt_sample;        /* the prompt asks for a replay's sample (b), not the interval (d) */
 	char prompt_buf[16];
 	/* A y/N question on the footer; any other key than y is no. */
 	enum { CONFIRM_NONE, CONFIRM_ALLOC_START, CONFIRM_ALLOC_STOP } confirm;
@@ -41,6 +44,8 @@ struct gt_app {
 	bool quit;
 	bool dirty;
 	uint64_t busy_since;       /* when the session's job began */
+	struct gt_recorder *recorder; /* -w FILE, or NULL */
+	struct gt_replay *replay;  /* -r FILE, or NULL: the dashboard shows a recording */
 	int status;                /* the exit status (a target that could not be opened) */
 	struct gt_error *err;      /* its sentence, for main to print after the screen */
 };

@@ -8,7 +8,9 @@
 #include "base/clock.h"
 #include "base/quit.h"
 #include "base/wait.h"
+#include "record/record_reader.h"
 #include "views/json_writer.h"
+#include "views/record_writer.h"
 #include "views/text_writer.h"
 #include "session/session.h"
 
@@ -63,7 +65,9 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 	return opt->count && ++*written >= opt->count;
 }
 
-static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_error *err)
+/* rec: -w's recorder, or NULL. */
+static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_recorder *rec,
+		      struct gt_error *err)
 {
 	long written = 0;
 	gt_session_start(s, opt->interval_ns, gt_mono_ns());
@@ -72,6 +76,8 @@ static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session
 		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED)
 			return gt_quit_requested() ? GT_EXIT_OK : err->code;
 		if (step == GT_SESSION_SAMPLED) {
+			if (rec && gt_recorder_write(rec, s, err) != 0)
+				return GT_EXIT_FAILURE;
 			int done = batch_output(opt, out, s, &written, err);
 			if (done < 0)
 				return GT_EXIT_FAILURE;
@@ -83,9 +89,48 @@ static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session
 	return GT_EXIT_OK;
 }
 
+/* -r: the recording's samples fed to a session and written like live ones,
+ * as fast as they are read. */
+static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error *err)
+{
+	struct gt_record_reader *r = gt_record_open(opt->replay_path, err);
+	if (!r)
+		return err->code;
+	struct gt_session s;
+	if (gt_session_init(&s, gt_record_info(r), err) != 0) {
+		gt_record_close(r);
+		return err->code;
+	}
+	long written = 0;
+	int status = GT_EXIT_OK, rc = 0;
+	struct gt_sample cur;
+	const struct gt_alloc_snapshot *alloc;
+	while (!gt_quit_requested() && (rc = gt_record_next(r, &cur, &alloc, err)) > 0) {
+		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_info(r), err) != 0) {
+			rc = -1;
+			break;
+		}
+		int done = batch_output(opt, out, &s, &written, err);
+		if (done != 0) {
+			rc = done < 0 ? -1 : 0;
+			break;
+		}
+	}
+	if (rc < 0)
+		status = err->code ? (int)err->code : GT_EXIT_FAILURE;
+	else if (gt_record_truncated(r))
+		fprintf(stderr, "gctop: the recording ends in a partial line (gctop was stopped while writing it); "
+				"that line was skipped\n");
+	gt_session_close(&s);
+	gt_record_close(r);
+	return status;
+}
+
 int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 {
 	batch_install_signals();
+	if (opt->replay_path)
+		return batch_replay(opt, out, err);
 	struct gt_session s;
 	if (gt_session_open(&s, opt->pid, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
@@ -93,7 +138,13 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 		gt_session_close(&s);
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	}
-	int status = batch_loop(opt, out, &s, err);
+	struct gt_recorder *rec = NULL;
+	if (opt->record_path && !(rec = gt_recorder_open(opt->record_path, err))) {
+		gt_session_close(&s);
+		return err->code;
+	}
+	int status = batch_loop(opt, out, &s, rec, err);
+	gt_recorder_close(rec);
 	gt_session_close(&s);
 	return status;
 }

@@ -33,6 +33,9 @@ static enum gt_view_status view_status(const struct gt_session *s)
 		return GT_VIEW_EXITED;
 	if (s->frozen)
 		return GT_VIEW_FROZEN;
+	/* No target, yet samples: they were fed from a recording. */
+	if (!s->target && s->have_prev)
+		return GT_VIEW_REPLAY;
 	return s->live.have_derived ? GT_VIEW_LIVE : GT_VIEW_WAITING;
 }
 

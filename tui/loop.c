@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -90,21 +91,101 @@ static void step_interval(struct gt_app *a, int dir)
 	set_interval(a, (uint64_t)(pick * 1e9 + 0.5));
 }
 
+/* Says where the replay stands, on the footer. */
+static void replay_note(struct gt_app *a)
+{
+	char when[32] = "";
+	time_t t = (time_t)(a->session.prev.wall_ms / 1000);
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	gt_app_note(a, "replay: sample %llu%s, %s%s", (unsigned long long)a->replay->pos,
+		    a->replay->at_end ? " (the last)" : "", when, a->replay->playing ? ", playing" : "");
+}
+
+/* Moves the replay to sample pos (next: one on); a recording that turns
+ * unreadable on the way ends gctop with its sentence. */
+static void replay_move(struct gt_app *a, uint64_t pos, bool next)
+{
+	int rc = next ? gt_replay_next(a->replay, &a->session, a->err)
+		      : gt_replay_seek(a->replay, &a->session, pos, a->err);
+	if (rc < 0) {
+		a->status = a->err->code ? (int)a->err->code : GT_EXIT_FAILURE;
+		a->quit = true;
+		return;
+	}
+	if (a->replay->at_end)
+		a->replay->playing = false;
+	replay_note(a);
+}
+
+static bool replay_tick(struct gt_app *a, uint64_t now)
+{
+	struct gt_replay *r = a->replay;
+	if (!r->playing || now < r->next_ns)
+		return false;
+	r->next_ns = now + a->interval_ns;
+	replay_move(a, 0, true);
+	return true;
+}
+
+/* b's answer: the sample to show. */
+static void replay_branch(struct gt_app *a)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(a->prompt_buf, &end, 10);
+	if (errno || end == a->prompt_buf || *end || n < 2 || a->prompt_buf[0] == '-')
+		gt_app_note(a, "sample \"%s\" ignored: give a sample number, 2 or more", a->prompt_buf);
+	else
+		replay_move(a, (uint64_t)n, false);
+}
+
+static void replay_key(struct gt_app *a, enum gt_action act)
+{
+	struct gt_replay *r = a->replay;
+	switch (act) {
+	case GT_ACT_BRANCH:
+		a->prompt = a->prompt_sample = true;
+		a->prompt_buf[0] = '\0';
+		break;
+	case GT_ACT_STEP_NEXT: replay_move(a, 0, true); break;
+	case GT_ACT_STEP_BACK: replay_move(a, r->pos - 1, false); break;
+	case GT_ACT_REWIND: replay_move(a, 2, false); break;
+	case GT_ACT_REFRESH:
+		r->playing = !r->playing && !r->at_end;
+		r->next_ns = gt_mono_ns() + a->interval_ns;
+		replay_note(a);
+		break;
+	default: break;
+	}
+}
+
 /* Samples and polls what is due; true when there is something new to draw. */
 static bool tick(struct gt_app *a, uint64_t now)
 {
+	if (a->replay)
+		return replay_tick(a, now);
 	if (a->in_dashboard) {
 		if (gt_session_busy(&a->session))
 			return gt_app_collect_job(a);
 		struct gt_error err = { 0 };
 		/* Gone: the last figures stay, and the loop waits for keys only. */
-		return gt_session_tick(&a->session, now, &err) != GT_SESSION_IDLE;
+		enum gt_session_step step = gt_session_tick(&a->session, now, &err);
+		if (step == GT_SESSION_SAMPLED && a->recorder && gt_recorder_write(a->recorder, &a->session, a->err) != 0) {
+			/* A recording with holes would compare wrongly: stop, say why. */
+			a->status = GT_EXIT_FAILURE;
+			a->quit = true;
+		}
+		return step != GT_SESSION_IDLE;
 	}
 	return a->picker_mode && gt_picker_tick(&a->picker, now);
 }
 
 static uint64_t next_deadline(struct gt_app *a)
 {
+	if (a->replay)
+		return a->replay->playing ? a->replay->next_ns : GT_DEADLINE_NEVER;
 	if (a->in_dashboard)
 		return gt_session_deadline(&a->session);
 	return a->picker_mode ? gt_picker_deadline(&a->picker) : GT_DEADLINE_NEVER;
@@ -140,6 +221,10 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 {
 	const struct gt_theme *t = &a->theme;
 	*attr = t->title | A_BOLD;
+	if (a->prompt && a->prompt_sample) {
+		snprintf(buf, len, "jump to sample (2 or more, Enter/Esc): %s", a->prompt_buf);
+		return buf;
+	}
 	if (a->prompt) {
 		snprintf(buf, len, "interval in seconds (0.1 to 3600, Enter/Esc): %s", a->prompt_buf);
 		return buf;
@@ -164,6 +249,7 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 	*attr = t->label;
 	return a->help ? "q/Esc/h close help"
 	       : gt_app_opening(a) ? "q/Esc cancel  h help"
+	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-7 panes"
 	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
 						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
@@ -218,7 +304,9 @@ static void draw(struct gt_app *a)
 		gt_pane_print(a->body, 2, 0, a->theme.label, "%s", gt_app_busy_text(a, buf, sizeof(buf)));
 		wnoutrefresh(a->body);
 	} else if (a->in_dashboard) {
-		gt_dashboard_draw(&a->db, body_rows, cols, &a->theme, (double)a->interval_ns / 1e9, gt_wall_ms());
+		/* A replay's "now" is the sample shown. */
+		int64_t now_ms = a->replay ? a->session.prev.wall_ms : gt_wall_ms();
+		gt_dashboard_draw(&a->db, body_rows, cols, &a->theme, (double)a->interval_ns / 1e9, now_ms);
 		if (!a->db.layout.usable) {
 			/* One line, not garbage; the panes come back when it grows. */
 			werase(stdscr);
@@ -241,6 +329,9 @@ static void prompt_key(struct gt_app *a, int ch)
 	size_t len = strlen(a->prompt_buf);
 	if (ch == 27) {
 		a->prompt = false;
+	} else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && a->prompt_sample) {
+		a->prompt = false;
+		replay_branch(a);
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 		a->prompt = false;
 		char *end;
@@ -320,7 +411,7 @@ static void common_key(struct gt_app *a, enum gt_action act)
 	switch (act) {
 	case GT_ACT_HELP: a->help = true; a->help_first = 0; break;
 	case GT_ACT_REFRESH: gt_schedule_sample_now(schedule(a), gt_mono_ns()); break;
-	case GT_ACT_INTERVAL: a->prompt = true; a->prompt_buf[0] = '\0'; break;
+	case GT_ACT_INTERVAL: a->prompt = true; a->prompt_sample = false; a->prompt_buf[0] = '\0'; break;
 	case GT_ACT_SLOWER: step_interval(a, +1); break;
 	case GT_ACT_FASTER: step_interval(a, -1); break;
 	case GT_ACT_REDRAW: clearok(curscr, TRUE); break;
@@ -333,7 +424,15 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 	struct gt_dashboard *db = &a->db;
 	if (gt_session_busy(&a->session) && gt_app_busy_key(a, b->action))
 		return;
+	if (a->replay && (b->action == GT_ACT_STEP_NEXT || b->action == GT_ACT_STEP_BACK || b->action == GT_ACT_REWIND ||
+			  b->action == GT_ACT_BRANCH || b->action == GT_ACT_REFRESH)) {
+		replay_key(a, b->action);
+		return;
+	}
 	switch (b->action) {
+	case GT_ACT_STEP_NEXT: case GT_ACT_STEP_BACK: case GT_ACT_REWIND: case GT_ACT_BRANCH:
+		gt_app_note(a, "t, T, r and b step through a recording: gctop -r FILE");
+		break;
 	case GT_ACT_QUIT:
 		if (a->picker_mode)
 			gt_app_close_dashboard(a);
@@ -358,7 +457,12 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 			gt_app_note(a, "there is no pane %c (1-%zu)", ch, gt_pane_count);
 		break;
 	}
-	case GT_ACT_ALLOCATORS: allocators_key(a); break;
+	case GT_ACT_ALLOCATORS:
+		if (a->replay)
+			gt_app_note(a, "a recording: its allocator tables show when it was made with sampling on");
+		else
+			allocators_key(a);
+		break;
 	default: common_key(a, b->action); break;
 	}
 }
@@ -501,7 +605,28 @@ static void app_free(struct gt_app *a)
 		gt_session_close(&a->session);
 	}
 	gt_picker_free(&a->picker);
+	gt_recorder_close(a->recorder);
+	if (a->replay) {
+		gt_replay_close(a->replay);
+		free(a->replay);
+	}
 	free(a);
+}
+
+/* -r: the recording's first interval on the dashboard, paused. */
+static int replay_start(struct gt_app *a, const char *path, struct gt_error *err)
+{
+	a->replay = calloc(1, sizeof(*a->replay));
+	if (!a->replay)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	if (gt_replay_open(a->replay, &a->session, path, err) != 0) {
+		gt_session_close(&a->session);
+		return -1;
+	}
+	gt_dashboard_init(&a->db, &a->session);
+	a->in_dashboard = true;
+	replay_note(a);
+	return 0;
 }
 
 int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
@@ -520,7 +645,12 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	gt_quit_install();
 	a->err = err;
 	enum gt_job_result opened = GT_JOB_NONE;
-	if (opt->pid) {
+	if (opt->replay_path) {
+		if (replay_start(a, opt->replay_path, err) != 0) {
+			app_free(a);
+			return err->code ? (int)err->code : GT_EXIT_FAILURE;
+		}
+	} else if (opt->pid) {
 		opened = gt_app_open_before_screen(a, opt->pid, err);
 		if (opened != GT_JOB_DONE && opened != GT_JOB_RUNNING) {
 			app_free(a);
@@ -530,6 +660,10 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 		}
 	} else {
 		a->picker_mode = true;
+	}
+	if (opt->record_path && !(a->recorder = gt_recorder_open(opt->record_path, err))) {
+		app_free(a);
+		return err->code;
 	}
 	if (gt_term_open() != 0) {
 		app_free(a);

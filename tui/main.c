@@ -13,6 +13,7 @@
 #include "views/json_writer.h"
 #include "views/text_writer.h"
 #include "tui/batch.h"
+#include "tui/compare.h"
 #include "tui/options.h"
 #include "tui/serve.h"
 #include "tui/tui.h"
@@ -72,12 +73,15 @@ int main(int argc, char **argv)
 		return GT_EXIT_OK;
 	case GT_MODE_LIST:
 		return run_list(&opt);
+	case GT_MODE_COMPARE:
+		status = gt_compare_run(&opt, stdout, &err);
+		break;
 	case GT_MODE_SERVE:
 		status = gt_serve_run(&opt, &err);
 		break;
 	case GT_MODE_TUI:
 		if (!terminal_usable()) {
-			if (!opt.pid) {
+			if (!opt.pid && !opt.replay_path) {
 				fprintf(stderr, "gctop: no terminal to pick a process in; give -p PID (gctop --list shows them)\n");
 				return GT_EXIT_USAGE;
 			}

@@ -12,6 +12,9 @@
 const char gt_help_text[] =
 	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
 	"             [--allocators [--allocator-packages LIST]]\n"
+	"             [-w FILE]\n"
+	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
+	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
 	"       gctop -l [--json]\n"
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
 	"\n"
@@ -44,6 +47,16 @@ const char gt_help_text[] =
 	"                        when asked) for every JVM and .NET process, or those of -p,\n"
 	"                        sampled every -d seconds, until interrupted; ADDR defaults\n"
 	"                        to 127.0.0.1. Never loads the agent\n"
+	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON, mode 0600;\n"
+	"                        with -b, --json or the interactive view)\n"
+	"  -r, --read FILE       replay a recording instead of watching a process: with -b or\n"
+	"                        --json printed at once, in the interactive view step with\n"
+	"                        t and T, rewind with r, jump with b, play and pause with space\n"
+	"      --compare FILE FILE...\n"
+	"                        recorded runs side by side, one column per run, with each\n"
+	"                        figure's ratio to the first run (--json: one object)\n"
+	"      --fail-if EXPR    with --compare: exit 11 when the last run regressed against\n"
+	"                        the first, e.g. alloc.bytes_per_op_median>+10%\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
@@ -58,7 +71,9 @@ const char gt_help_text[] =
 	"  1 other failure                6 the runtime publishes no data\n"
 	"  2 bad command line             7 the runtime's data is malformed or unsafe\n"
 	"  3 no such process              8 the target exited while watched\n"
-	"  4 not a JVM or .NET process    9 the target did not become readable in time\n";
+	"  4 not a JVM or .NET process    9 the target did not become readable in time\n"
+	"  10 a recording is truncated, corrupt or not gctop's\n"
+	"  11 --fail-if: the last run regressed against the first\n";
 
 static int parse_interval(const char *s, uint64_t *ns)
 {
@@ -140,11 +155,42 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 	return 0;
 }
 
+/* --compare FILE...: reads recordings and prints once; nothing live. */
+static int check_compare(struct gt_options *opt, bool batch, bool list, bool serve, struct gt_error *err)
+{
+	if (opt->pid || batch || list || serve || opt->count || opt->allocators || opt->record_path || opt->replay_path)
+		return gt_fail(err, GT_EXIT_USAGE, "--compare reads recordings only; it takes files, --json and --fail-if");
+	if (opt->n_compare == 0)
+		return gt_fail(err, GT_EXIT_USAGE, "--compare wants recordings: gctop --compare BEFORE AFTER");
+	opt->mode = GT_MODE_COMPARE;
+	return 0;
+}
+
+/* -w and -r: a recording is written from a live target, or read instead of one. */
+static int check_recording(const struct gt_options *opt, bool list, bool serve, struct gt_error *err)
+{
+	if ((opt->record_path || opt->replay_path) && (list || serve))
+		return gt_fail(err, GT_EXIT_USAGE, "-w and -r go with -b, --json or the interactive view, not --list or --serve");
+	if (opt->replay_path && (opt->pid || opt->record_path || opt->allocators))
+		return gt_fail(err, GT_EXIT_USAGE, "-r replays a recording: it takes no -p, -w or --allocators");
+	if (opt->record_path && !opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "-w records one process: add -p PID (gctop --list shows them)");
+	return 0;
+}
+
 /* The mode the flags ask for, and the combinations that make no sense. */
 static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list, bool serve, struct gt_error *err)
 {
 	if (batch && json)
 		return gt_fail(err, GT_EXIT_USAGE, "-b and --json are two output formats; choose one");
+	if (opt->fail_if && !opt->n_compare)
+		return gt_fail(err, GT_EXIT_USAGE, "--fail-if judges runs of --compare");
+	if (opt->n_compare) {
+		opt->compare_json = json;
+		return check_compare(opt, batch, list, serve, err);
+	}
+	if (check_recording(opt, list, serve, err) != 0)
+		return -1;
 	if (list) {
 		if (opt->pid || batch || serve)
 			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p, -b or --serve; it lists every process once");
@@ -158,9 +204,59 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 		return gt_fail(err, GT_EXIT_USAGE, "-p takes one process, or a list with --serve");
 	if (opt->allocator_packages && !opt->allocators)
 		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
-	if ((batch || json) && !opt->pid)
+	if ((batch || json) && !opt->pid && !opt->replay_path)
 		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
 	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;
+	return 0;
+}
+
+struct option_flags {
+	bool batch, json, list, serve, compare;
+};
+
+/* One option c (getopt's return); arg is what the user typed, for sentences.
+ * Returns 0, 1 for --help and --version (parsing ends), or -1 with err. */
+static int parse_option(int c, const char *arg, struct gt_options *opt, struct option_flags *f, struct gt_error *err)
+{
+	switch (c) {
+	case 'p':
+		if (parse_pids(optarg, opt) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "-p wants a process id (a positive whole number), not '%s'", optarg);
+		break;
+	case 'S':
+		if (parse_serve(optarg, opt) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--serve wants [ADDR:]PORT, e.g. 9464 or 0.0.0.0:9464, not '%s'", optarg);
+		f->serve = true;
+		break;
+	case 'b': f->batch = true; break;
+	case 'j': f->json = true; break;
+	case 'd':
+		if (parse_interval(optarg, &opt->interval_ns) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "-d wants seconds between 0.1 and 3600 (fractions allowed), not '%s'", optarg);
+		break;
+	case 'n':
+		if (parse_positive(optarg, 1000000000L, &opt->count) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "-n wants a positive number of samples, not '%s'", optarg);
+		break;
+	case 'l': f->list = true; break;
+	case 'C': opt->no_color = true; break;
+	case 'A': opt->allocators = true; break;
+	case 'P':
+		if (!*optarg || strlen(optarg) > 900)
+			return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
+		opt->allocator_packages = optarg;
+		break;
+	case 'w': opt->record_path = optarg; break;
+	case 'r': opt->replay_path = optarg; break;
+	case 'K': f->compare = true; break;
+	case 'F': opt->fail_if = optarg; break;
+	case 'h': opt->mode = GT_MODE_HELP; return 1;
+	case 'V': opt->mode = GT_MODE_VERSION; return 1;
+	case ':':
+		return gt_fail(err, GT_EXIT_USAGE, "option %s needs a value; see gctop --help", arg);
+	default:
+		return gt_fail(err, GT_EXIT_USAGE, "unknown option '%s'; see gctop --help", arg);
+	}
 	return 0;
 }
 
@@ -177,58 +273,38 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "allocators", no_argument, NULL, 'A' },
 		{ "allocator-packages", required_argument, NULL, 'P' },
 		{ "serve", required_argument, NULL, 'S' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "read", required_argument, NULL, 'r' },
+		{ "compare", no_argument, NULL, 'K' },
+		{ "fail-if", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool batch = false, json = false, list = false, serve = false;
+	struct option_flags f = { 0 };
 
 	memset(opt, 0, sizeof(*opt));
 	opt->interval_ns = 1000000000ull;
 	const char *nc = getenv("NO_COLOR");
 	opt->no_color = nc && *nc;
 
-	optind = 1;
+	/* 0, not 1: glibc then forgets where an earlier parse stopped inside a
+	 * group of short options (a parse that failed mid-way). */
+	optind = 0;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":p:bjd:n:lhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_pids(optarg, opt) != 0)
-				return gt_fail(err, GT_EXIT_USAGE, "-p wants a process id (a positive whole number), not '%s'", optarg);
-			break;
-		case 'S':
-			if (parse_serve(optarg, opt) != 0)
-				return gt_fail(err, GT_EXIT_USAGE, "--serve wants [ADDR:]PORT, e.g. 9464 or 0.0.0.0:9464, not '%s'", optarg);
-			serve = true;
-			break;
-		case 'b': batch = true; break;
-		case 'j': json = true; break;
-		case 'd':
-			if (parse_interval(optarg, &opt->interval_ns) != 0)
-				return gt_fail(err, GT_EXIT_USAGE, "-d wants seconds between 0.1 and 3600 (fractions allowed), not '%s'", optarg);
-			break;
-		case 'n':
-			if (parse_positive(optarg, 1000000000L, &opt->count) != 0)
-				return gt_fail(err, GT_EXIT_USAGE, "-n wants a positive number of samples, not '%s'", optarg);
-			break;
-		case 'l': list = true; break;
-		case 'C': opt->no_color = true; break;
-		case 'A': opt->allocators = true; break;
-		case 'P':
-			if (!*optarg || strlen(optarg) > 900)
-				return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
-			opt->allocator_packages = optarg;
-			break;
-		case 'h': opt->mode = GT_MODE_HELP; return 0;
-		case 'V': opt->mode = GT_MODE_VERSION; return 0;
-		case ':':
-			return gt_fail(err, GT_EXIT_USAGE, "option %s needs a value; see gctop --help", argv[optind - 1]);
-		default:
-			return gt_fail(err, GT_EXIT_USAGE, "unknown option '%s'; see gctop --help", argv[optind - 1]);
-		}
+	while ((c = getopt_long(argc, argv, ":p:bjd:n:lw:r:hV", longopts, NULL)) != -1) {
+		int rc = parse_option(c, argv[optind - 1], opt, &f, err);
+		if (rc != 0)
+			return rc > 0 ? 0 : -1;
 	}
-	if (optind < argc)
+	if (f.compare) {
+		opt->compare_files = argv + optind;
+		opt->n_compare = (size_t)(argc - optind);
+		if (opt->n_compare == 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--compare wants recordings: gctop --compare BEFORE AFTER");
+	} else if (optind < argc) {
 		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
-	return choose_mode(opt, batch, json, list, serve, err);
+	}
+	return choose_mode(opt, f.batch, f.json, f.list, f.serve, err);
 }

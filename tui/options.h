@@ -17,6 +17,7 @@ enum gt_mode {
 	GT_MODE_JSON,      /* --json: one JSON object per interval (NDJSON) */
 	GT_MODE_LIST,      /* -l/--list: every process gctop can watch, once */
 	GT_MODE_SERVE,     /* --serve: /metrics for Prometheus, until interrupted */
+	GT_MODE_COMPARE,   /* --compare FILE FILE...: recorded runs side by side */
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
 };
@@ -34,6 +35,12 @@ struct gt_options {
 	bool no_color;           /* --no-color or NO_COLOR set */
 	bool allocators;         /* --allocators: load the sampling agent, show top allocators */
 	const char *allocator_packages; /* --allocator-packages LIST, NULL: the runtime's defaults */
+	const char *record_path; /* -w FILE: every sample written to FILE */
+	const char *replay_path; /* -r FILE: a recording shown instead of a live target */
+	char **compare_files;    /* --compare: the recordings, in argv */
+	size_t n_compare;
+	bool compare_json;       /* --compare --json */
+	const char *fail_if;     /* --compare --fail-if EXPR */
 };
 
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */

@@ -29,6 +29,10 @@ enum gt_action {
 	GT_ACT_OPEN,
 	GT_ACT_ALLOCATORS,
 	GT_ACT_REDRAW,
+	GT_ACT_STEP_NEXT,     /* replay (-r): the next sample */
+	GT_ACT_STEP_BACK,     /* replay: the sample before */
+	GT_ACT_REWIND,        /* replay: back to the first interval */
+	GT_ACT_BRANCH,        /* replay: prompt for a sample to jump to */
 };
 
 /* Where a key applies. */

@@ -43,6 +43,7 @@ enum gt_view_status {
 	GT_VIEW_EXITED,
 	GT_VIEW_FROZEN,     /* the display is frozen (key p); "paused" would read as a GC pause */
 	GT_VIEW_WAITING,    /* opened, no sample yet */
+	GT_VIEW_REPLAY,     /* a recording (gctop -r): the samples were fed, not taken */
 };
 
 /* Everything a pane may read. d is NULL before the first sample. */

@@ -11,6 +11,7 @@ static const char *status_word(enum gt_view_status s)
 	case GT_VIEW_EXITED: return "EXITED";
 	case GT_VIEW_FROZEN: return "FROZEN";
 	case GT_VIEW_WAITING: return "WAITING";
+	case GT_VIEW_REPLAY: return "REPLAY";
 	case GT_VIEW_LIVE: break;
 	}
 	return "LIVE";
@@ -22,6 +23,7 @@ static attr_t status_attr(const struct gt_view_ctx *ctx)
 	case GT_VIEW_EXITED: return ctx->theme->crit | A_REVERSE;
 	case GT_VIEW_FROZEN: return ctx->theme->warn | A_REVERSE;
 	case GT_VIEW_WAITING: return ctx->theme->na | A_REVERSE;
+	case GT_VIEW_REPLAY: return ctx->theme->warn | A_REVERSE;
 	case GT_VIEW_LIVE: break;
 	}
 	return ctx->theme->good | A_REVERSE;

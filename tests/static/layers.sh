@@ -9,6 +9,8 @@
 #               target that composes them
 #   session     one watched target, or many (the picker): open, schedule,
 #               previous sample, derive, history, allocation window, freeze
+#   record      recordings read back, and the comparison of recorded runs
+#               (fed through a session)
 #   views       panes and writers: read a session's figures, draw or print
 #   tui         the screen, keys, the batch loop and main
 #
@@ -25,7 +27,7 @@
 rank() {
 	case "$1" in
 	base/*) echo 0 ;; model/*) echo 1 ;; segment/*) echo 2 ;; collectors/*) echo 3 ;;
-	session/*) echo 4 ;; views/*) echo 5 ;; tui/*) echo 6 ;; *) echo -1 ;;
+	session/*) echo 4 ;; record/*) echo 5 ;; views/*) echo 6 ;; tui/*) echo 7 ;; *) echo -1 ;;
 	esac
 }
 
@@ -45,7 +47,8 @@ wrong() {
 		return
 	fi
 	case "$f:$h" in
-	views/*:collectors/* | tui/*:collectors/* | views/*:segment/* | tui/*:segment/*)
+	views/*:collectors/* | tui/*:collectors/* | views/*:segment/* | tui/*:segment/* | \
+	record/*:collectors/* | record/*:segment/*)
 		echo "views and the screen reach collectors only through session/" ;;
 	collectors/hotspot/*:collectors/dotnet/* | collectors/dotnet/*:collectors/hotspot/*)
 		echo "one runtime's backend includes another's" ;;
@@ -61,7 +64,7 @@ wrong() {
 }
 
 bad=0 seen=0
-for f in $(git ls-files 'base/*' 'model/*' 'segment/*' 'collectors/*' 'session/*' 'views/*' 'tui/*' 'agent/*' | grep -E '\.(c|h)$'); do
+for f in $(git ls-files 'base/*' 'model/*' 'segment/*' 'collectors/*' 'session/*' 'record/*' 'views/*' 'tui/*' 'agent/*' | grep -E '\.(c|h)$'); do
 	[ -f "$f" ] || continue
 	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
 		seen=$((seen + 1))
@@ -87,3 +90,6 @@ check "the rule refuses a .NET source including the backend" \
 check "the rule allows the backend including a .NET source" \
 	[ -z "$(wrong collectors/dotnet/dotnet.c collectors/dotnet/proc/dotnet_proc.h)" ]
 check "the rule allows tui including views" [ -z "$(wrong tui/loop.c views/pane.h)" ]
+check "the rule refuses the session including a recording" [ -n "$(wrong session/session.c record/record_reader.h)" ]
+check "the rule refuses record/ reaching a collector" [ -n "$(wrong record/compare.c collectors/target.h)" ]
+check "the rule allows views including record/" [ -z "$(wrong views/record_writer.c record/record_format.h)" ]

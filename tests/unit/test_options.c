@@ -7,16 +7,29 @@
 #include "tui/options.h"
 #include "tests/unit/check.h"
 
+/* Outlive parse(): the options point into argv (-w FILE, --compare's files). */
+static char parse_buf[512], *parse_argv[32];
+
 static int parse(struct gt_options *opt, struct gt_error *err, const char *line)
 {
-	char buf[512], *argv[32];
 	int argc = 0;
-	snprintf(buf, sizeof(buf), "gctop %s", line);
-	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
+	snprintf(parse_buf, sizeof(parse_buf), "gctop %s", line);
+	for (char *t = strtok(parse_buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		parse_argv[argc++] = t;
+	parse_argv[argc] = NULL;
 	memset(err, 0, sizeof(*err));
-	return gt_options_parse(argc, argv, opt, err);
+	return gt_options_parse(argc, parse_argv, opt, err);
+}
+
+/* Each command line is refused as a usage error. */
+static void check_usage_errors(const char *const *bad, size_t n)
+{
+	struct gt_options o;
+	struct gt_error e;
+	for (size_t i = 0; i < n; i++) {
+		if (parse(&o, &e, bad[i]) != -1 || e.code != GT_EXIT_USAGE)
+			check_fail(__FILE__, __LINE__, "'%s' accepted (or not a usage error)", bad[i]);
+	}
 }
 
 static void test_defaults(void)
@@ -107,16 +120,40 @@ static void test_serve(void)
 	static const char *const bad[] = { "--serve 65536", "--serve :9100", "--serve host:", "--serve x", "-p 1,2",
 					   "-p 1,,2 --serve 9", "--serve 9464 -b", "--serve 9464 --json -p 1",
 					   "--serve 9464 --allocators", "--serve 9464 -n 3", "--serve 9464 -l" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (parse(&o, &e, bad[i]) != -1 || e.code != GT_EXIT_USAGE)
-			check_fail(__FILE__, __LINE__, "'%s' accepted (or not a usage error)", bad[i]);
-	}
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+static void test_record_replay_compare(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "-p 5 -b -w run.ndjson") == 0);
+	CHECK(o.mode == GT_MODE_TEXT);
+	CHECK_STR(o.record_path, "run.ndjson");
+	CHECK(parse(&o, &e, "-p 5 --write run.ndjson") == 0 && o.mode == GT_MODE_TUI);
+	CHECK(parse(&o, &e, "-r run.ndjson --json -n 3") == 0);
+	CHECK(o.mode == GT_MODE_JSON && o.pid == 0 && o.count == 3);
+	CHECK_STR(o.replay_path, "run.ndjson");
+	CHECK(parse(&o, &e, "--read run.ndjson") == 0 && o.mode == GT_MODE_TUI);
+
+	CHECK(parse(&o, &e, "--compare a.ndjson --json b.ndjson --fail-if pause.share>+5%") == 0);
+	CHECK(o.mode == GT_MODE_COMPARE && o.compare_json);
+	CHECK_U64(o.n_compare, 2);
+	CHECK_STR(o.compare_files[0], "a.ndjson");
+	CHECK_STR(o.compare_files[1], "b.ndjson");
+	CHECK_STR(o.fail_if, "pause.share>+5%");
+
+	static const char *const bad[] = { "-w x.ndjson -b", "-w x --serve 9464", "-r x -p 5", "-r x -w y",
+					   "-r x --allocators", "-l -r x", "--compare", "--compare a -p 5", "--compare a -b",
+					   "--compare a -w b", "--compare a -n 2", "--fail-if x>1%", "-p 5 extra" };
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void test_help_and_man_page_agree(void)
 {
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
-						"--list", "--no-color", "--serve", "--help", "--version" };
+						"--list", "--no-color", "--serve", "--write", "--read", "--compare",
+						"--fail-if", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
 	CHECK(man != NULL);
 	if (!man)
@@ -135,7 +172,7 @@ static void test_help_and_man_page_agree(void)
 		if (!strstr(man, roff))
 			check_fail(__FILE__, __LINE__, "man/gctop.1 does not mention %s (as %s)", longopts[i], roff);
 	}
-	for (int status = 0; status <= 9; status++) {
+	for (int status = 0; status <= GT_EXIT_REGRESSION; status++) {
 		char item[32];
 		snprintf(item, sizeof(item), ".IP %d\n", status);
 		if (!strstr(man, item))
@@ -150,6 +187,7 @@ int main(void)
 	RUN_TEST(test_no_color);
 	RUN_TEST(test_errors_are_usage);
 	RUN_TEST(test_serve);
+	RUN_TEST(test_record_replay_compare);
 	RUN_TEST(test_help_and_man_page_agree);
 	return check_summary();
 }

@@ -1,7 +1,18 @@
 // usage: AspAlloc PORT [BYTES_PER_REQUEST]
 // GET / allocates BYTES_PER_REQUEST (default 1,000,000) in 10 KB arrays and
 // answers "ok". GET /truth answers the runtime's own allocated-bytes total.
+//
+// GET /export?rows=N&stream=0|1 answers a CSV export of N rows, the before
+// and after of a common fix: stream=0 builds the whole CSV in memory (a
+// StringBuilder, its string, then its UTF-8 bytes: large objects for any
+// sizeable N); stream=1 formats the rows into one pooled 16 KiB buffer and
+// writes it out each time it fills. GET /counts answers the runtime's own
+// "ALLOCATED_BYTES GEN0 GEN1 GEN2" (collection counts), for the tests'
+// truth.
 using System;
+using System.Buffers;
+using System.Buffers.Text;
+using System.Text;
 
 var port = args.Length > 0 ? int.Parse(args[0]) : 5000;
 long perRequest = args.Length > 1 ? long.Parse(args[1]) : 1_000_000;
@@ -17,6 +28,57 @@ app.MapGet("/", () =>
     return "ok";
 });
 app.MapGet("/truth", () => GC.GetTotalAllocatedBytes(true).ToString());
+app.MapGet("/counts", () => string.Join(' ', GC.GetTotalAllocatedBytes(true), GC.CollectionCount(0),
+    GC.CollectionCount(1), GC.CollectionCount(2)));
+app.MapGet("/export", async (HttpContext ctx, int rows, int stream) =>
+{
+    ctx.Response.ContentType = "text/csv";
+    if (stream == 0)
+    {
+        var sb = new StringBuilder();
+        for (int i = 0; i < rows; i++)
+            sb.Append(i).Append(",customer-").Append(i * 7919 % 100000).Append(',')
+              .Append(i % 1000).Append('.').Append(i % 100).Append('\n');
+        byte[] body = Encoding.UTF8.GetBytes(sb.ToString());
+        await ctx.Response.Body.WriteAsync(body);
+        return;
+    }
+    byte[] buf = ArrayPool<byte>.Shared.Rent(16384);
+    int used = 0;
+    for (int i = 0; i < rows; i++)
+    {
+        if (buf.Length - used < 64)
+        {
+            await ctx.Response.Body.WriteAsync(buf.AsMemory(0, used));
+            used = 0;
+        }
+        used += Row(buf.AsSpan(used), i);
+    }
+    await ctx.Response.Body.WriteAsync(buf.AsMemory(0, used));
+    ArrayPool<byte>.Shared.Return(buf);
+});
+
 Console.WriteLine("listening");
 app.Run();
 GC.KeepAlive(keep);
+
+// One row, the same bytes as the StringBuilder's, formatted in place.
+static int Row(Span<byte> b, int i)
+{
+    int n = 0;
+    Utf8Formatter.TryFormat(i, b, out int w);
+    n += w;
+    "customer-"u8.CopyTo(b[(n + 1)..]);
+    b[n] = (byte)',';
+    n += 10;
+    Utf8Formatter.TryFormat(i * 7919 % 100000, b[n..], out w);
+    n += w;
+    b[n++] = (byte)',';
+    Utf8Formatter.TryFormat(i % 1000, b[n..], out w);
+    n += w;
+    b[n++] = (byte)'.';
+    Utf8Formatter.TryFormat(i % 100, b[n..], out w);
+    n += w;
+    b[n++] = (byte)'\n';
+    return n;
+}

@@ -1,0 +1,128 @@
+#include "record/record_format.h"
+
+#include <string.h>
+
+#define U64(type, member) { #member, offsetof(type, member) }
+#define TEXT(type, member) { #member, offsetof(type, member), sizeof(((type *)0)->member) }
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct gt_record_field sample_u64_f[] = {
+	U64(struct gt_sample, alloc_bytes_total),
+	U64(struct gt_sample, alloc_blind_collections),
+	U64(struct gt_sample, gc_heap_count),
+	U64(struct gt_sample, pause_total_ns),
+	U64(struct gt_sample, last_pause_ns),
+	U64(struct gt_sample, pause_max_ns),
+	U64(struct gt_sample, safepoints),
+	U64(struct gt_sample, safepoint_ns),
+	U64(struct gt_sample, gc_cpu_ns),
+	U64(struct gt_sample, agent_pauses),
+	U64(struct gt_sample, agent_pause_total_ns),
+	U64(struct gt_sample, agent_pause_p50_ns),
+	U64(struct gt_sample, agent_pause_p99_ns),
+	U64(struct gt_sample, agent_pause_max_ns),
+	U64(struct gt_sample, large_bytes),
+	U64(struct gt_sample, large_alloc_bytes_total),
+	U64(struct gt_sample, pinned_bytes),
+	U64(struct gt_sample, heap_used_bytes),
+	U64(struct gt_sample, heap_committed_bytes),
+	U64(struct gt_sample, heap_max_bytes),
+	U64(struct gt_sample, metaspace_used_bytes),
+	U64(struct gt_sample, metaspace_committed_bytes),
+	U64(struct gt_sample, gc_hard_limit_bytes),
+	U64(struct gt_sample, ops_total),
+	U64(struct gt_sample, dropped_events),
+	U64(struct gt_sample, rss_bytes),
+	U64(struct gt_sample, rss_anon_bytes),
+	U64(struct gt_sample, rss_file_bytes),
+	U64(struct gt_sample, swap_bytes),
+	U64(struct gt_sample, cpu_ticks),
+	U64(struct gt_sample, cpu_hz),
+	U64(struct gt_sample, threads),
+	U64(struct gt_sample, cgroup_limit_bytes),
+	U64(struct gt_sample, cgroup_usage_bytes),
+	U64(struct gt_sample, cgroup_working_set_bytes),
+	U64(struct gt_sample, cgroup_processes),
+	U64(struct gt_sample, oom_kills),
+};
+const struct gt_record_fields gt_record_sample_u64 = { sample_u64_f, COUNT(sample_u64_f) };
+
+static const struct gt_record_field sample_strings_f[] = {
+	U64(struct gt_sample, alloc_bound_reason),
+	U64(struct gt_sample, alloc_unavailable),
+	U64(struct gt_sample, large_source),
+	U64(struct gt_sample, large_unavailable),
+	U64(struct gt_sample, ops_name),
+};
+const struct gt_record_fields gt_record_sample_strings = { sample_strings_f, COUNT(sample_strings_f) };
+
+static const struct gt_record_field info_u64_f[] = {
+	U64(struct gt_target_info, start_time_ms),
+	U64(struct gt_target_info, heap_max_bytes),
+	U64(struct gt_target_info, cgroup_limit_bytes),
+};
+const struct gt_record_fields gt_record_info_u64 = { info_u64_f, COUNT(info_u64_f) };
+
+const struct gt_record_text_field gt_record_info_text[] = {
+	TEXT(struct gt_target_info, runtime_version),
+	TEXT(struct gt_target_info, gc_name),
+	TEXT(struct gt_target_info, gc_mode),
+	TEXT(struct gt_target_info, main_class),
+	TEXT(struct gt_target_info, command_line),
+	TEXT(struct gt_target_info, heap_flags),
+	TEXT(struct gt_target_info, user),
+	TEXT(struct gt_target_info, cgroup_path),
+	TEXT(struct gt_target_info, source),
+};
+const size_t gt_record_info_text_count = COUNT(gt_record_info_text);
+
+static const struct gt_record_field generation_u64_f[] = {
+	U64(struct gt_generation, collections),
+	U64(struct gt_generation, used_bytes),
+	U64(struct gt_generation, committed_bytes),
+	U64(struct gt_generation, max_bytes),
+	U64(struct gt_generation, fragmented_bytes),
+};
+const struct gt_record_fields gt_record_generation_u64 = { generation_u64_f, COUNT(generation_u64_f) };
+
+static const struct gt_record_field collector_u64_f[] = {
+	U64(struct gt_collector_stat, invocations),
+	U64(struct gt_collector_stat, time_ns),
+};
+const struct gt_record_fields gt_record_collector_u64 = { collector_u64_f, COUNT(collector_u64_f) };
+
+const char *gt_record_state_name(enum gt_target_state s)
+{
+	return s == GT_TARGET_EXITED ? "exited" : "live";
+}
+
+static const char *enum_name(enum gt_record_enum e, int v)
+{
+	switch (e) {
+	case GT_RECORD_RUNTIME: return gt_runtime_name((enum gt_runtime)v);
+	case GT_RECORD_ALLOC_SOURCE: return gt_alloc_source_name((enum gt_alloc_source)v);
+	case GT_RECORD_ALLOC_SINCE: return gt_alloc_since_name((enum gt_alloc_since)v);
+	case GT_RECORD_STATE: return gt_record_state_name((enum gt_target_state)v);
+	case GT_RECORD_SAMPLER_STATE: return gt_sampler_state_name((enum gt_sampler_state)v);
+	case GT_RECORD_HEAP: return gt_alloc_heap_name((enum gt_alloc_heap)v);
+	}
+	return NULL;
+}
+
+int gt_record_enum_from(enum gt_record_enum e, const char *name)
+{
+	static const int last[] = {
+		[GT_RECORD_RUNTIME] = GT_RUNTIME_DOTNET,
+		[GT_RECORD_ALLOC_SOURCE] = GT_ALLOC_SOURCE_SAMPLED,
+		[GT_RECORD_ALLOC_SINCE] = GT_ALLOC_SINCE_PROCESS_START,
+		[GT_RECORD_STATE] = GT_TARGET_EXITED,
+		[GT_RECORD_SAMPLER_STATE] = GT_SAMPLER_FAILED,
+		[GT_RECORD_HEAP] = GT_ALLOC_HEAP_PINNED,
+	};
+	for (int v = 0; name && v <= last[e]; v++) {
+		const char *n = enum_name(e, v);
+		if (n && strcmp(n, name) == 0)
+			return v;
+	}
+	return -1;
+}

@@ -1,0 +1,43 @@
+/* Reads a recording of gctop -w (record/record_format.h). Recordings are
+ * outside bytes: every line is bounded (GT_RECORD_LINE_MAX), so are the
+ * samples (GT_RECORD_SAMPLES_MAX), every value is checked against what the
+ * writer can write, and anything else ends the reading with one sentence
+ * and GT_EXIT_BAD_RECORDING. A partial last line (a gctop killed while
+ * writing) is skipped, and gt_record_truncated says so. */
+#ifndef GCTOP_RECORD_RECORD_READER_H
+#define GCTOP_RECORD_RECORD_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "model/allocators.h"
+#include "model/sample.h"
+
+struct gt_record_reader;
+
+/* Opens path and reads its header. NULL with err: GT_EXIT_FAILURE when the
+ * file cannot be opened, GT_EXIT_BAD_RECORDING when it is not a recording
+ * gctop can read. */
+struct gt_record_reader *gt_record_open(const char *path, struct gt_error *err);
+/* The same over an open stream (owned from now on; closed by
+ * gt_record_close); name is what sentences call it. */
+struct gt_record_reader *gt_record_open_stream(FILE *f, const char *name, struct gt_error *err);
+void gt_record_close(struct gt_record_reader *r);
+
+/* The target's facts as of the newest line read. */
+const struct gt_target_info *gt_record_info(const struct gt_record_reader *r);
+
+/* The next sample into out; *alloc is the allocator reading it brought, or
+ * NULL (valid until the next call). The sample's static strings point into
+ * the reader, valid until gt_record_close. Returns 1, 0 at the end, or -1
+ * with err (GT_EXIT_BAD_RECORDING). */
+int gt_record_next(struct gt_record_reader *r, struct gt_sample *out, const struct gt_alloc_snapshot **alloc,
+		   struct gt_error *err);
+/* The recording ended in a partial line, which was skipped. */
+bool gt_record_truncated(const struct gt_record_reader *r);
+/* The number of the line read last (1 is the header). */
+uint64_t gt_record_line(const struct gt_record_reader *r);
+
+#endif

@@ -1,0 +1,43 @@
+"""Checks shared by the record_compare_*.sh tests: each run of a gctop
+--compare --json document held to the app's own counts (the .truth files of
+record_compare_dotnet.shlib: /counts before gctop, before and after the
+requests, after gctop; then the requests made)."""
+import json
+
+
+def truth(path):
+    t = [int(x) for x in open(path).read().split()]
+    c = [t[i:i + 4] for i in range(0, 16, 4)]
+    return {"per_request": (c[2][0] - c[1][0]) / t[16], "gen2": c[3][3] - c[0][3]}
+
+
+def gen2_per_min(run):
+    g = [x["per_min"] for x in run["collections_per_min"] if x["generation"] == "gen2"]
+    return g[0] if g else None
+
+
+def check_runs(test, cmp_json, pace, truth_files, configs=None):
+    """Prints PASS/FAIL lines; returns the runs and their truths."""
+    def check(ok, what):
+        print(("PASS" if ok else "FAIL") + ": " + test + ": " + what)
+    runs = json.load(open(cmp_json))["runs"]
+    truths = [truth(p) for p in truth_files]
+    check(len(runs) == len(truths), "%d runs, one per recording" % len(runs))
+    for i, (run, t) in enumerate(zip(runs, truths)):
+        name = run["file"].rsplit("/", 1)[-1]
+        b = run["alloc"]["bytes_per_op_median"]
+        check(run["alloc"]["ops_name"] == "requests", "%s: operations are requests (%s)" % (name, run["alloc"]["ops_name"]))
+        # the bound dotnet_aspnet holds each steady interval to: 5% and one
+        # interval's share of a request; the median is one of those intervals
+        check(b is not None and abs(b - t["per_request"]) <= 0.05 * t["per_request"] + t["per_request"] / pace,
+              "%s: bytes per request %s vs the app's %.0f (5%% and 1/%d request)" % (name, b, t["per_request"], pace))
+        per_min = gen2_per_min(run)
+        seen = per_min * run["duration_s"] / 60 if per_min is not None else None
+        check(seen is not None and round(seen) == t["gen2"] and abs(seen - round(seen)) < 1e-6,
+              "%s: gen2 collections over the run %s, the app counted %d" % (name, seen, t["gen2"]))
+        check(run["target"]["runtime"] == "dotnet", "%s: a .NET target" % name)
+        if configs:
+            gc, datas = configs[i]
+            check(run["gc"]["name"] == gc and ("DATAS" in run["gc"]["mode"]) == datas,
+                  "%s: GC %s, DATAS %s (%s)" % (name, gc, datas, run["gc"]))
+    return runs, truths

@@ -1,0 +1,380 @@
+/* Recordings (gctop -w, -r, --compare): a sample with every field written
+ * and read back is the same sample, n/a stays n/a; a cut last line is
+ * skipped; each kind of corrupt or hostile line gets one sentence and
+ * GT_EXIT_BAD_RECORDING; and the comparison's figures of crafted runs are
+ * the ones their counters make. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/compare.h"
+#include "record/record_format.h"
+#include "record/record_reader.h"
+#include "session/session.h"
+#include "views/record_writer.h"
+#include "tests/unit/check.h"
+
+#define MS 1000000ull
+#define S 1000000000ull
+
+static char *temp_path(char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/gctop-test-record-XXXXXX");
+	int fd = mkstemp(buf);
+	CHECK(fd >= 0);
+	close(fd);
+	return buf;
+}
+
+static struct gt_u64 *u64_at(void *base, const struct gt_record_field *f)
+{
+	return (struct gt_u64 *)((char *)base + f->offset);
+}
+
+/* Every u64 figure valid with a value of its own, but every third n/a. */
+static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
+{
+	memset(s, 0, sizeof(*s));
+	s->mono_ns = t;
+	s->wall_ms = 1700000000000ll + (int64_t)(t / MS);
+	s->pid = 77;
+	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	s->collections_since = GT_ALLOC_SINCE_PROCESS_START;
+	for (size_t i = 0; i < gt_record_sample_u64.n; i++)
+		if (i % 3 != 2)
+			gt_u64_set(u64_at(s, &gt_record_sample_u64.f[i]), t / MS + i);
+	s->ops_name = "requests";
+	s->large_source = "g1-humongous-estimate";
+	s->alloc_at.valid = true;
+	s->alloc_at.ns = t - 5 * MS;
+	s->alloc_at.prev_ns = t - S;
+	s->alloc_at.prev_total = 12345;
+	s->n_generations = 3;
+	for (unsigned g = 0; g < 3; g++) {
+		snprintf(s->generations[g].name, sizeof(s->generations[g].name), "gen%u", g);
+		gt_u64_set(&s->generations[g].collections, t / S * (g + 1));
+		gt_u64_set(&s->generations[g].used_bytes, 1000 * g);
+	}
+	s->n_collectors = 1;
+	snprintf(s->collectors[0].name, sizeof(s->collectors[0].name), "G1 young");
+	gt_u64_set(&s->collectors[0].invocations, 9);
+	snprintf(s->last_gc_cause, sizeof(s->last_gc_cause), "Allocation Failure");
+	s->gc_in_progress = true;
+	s->agent_pause_window = 64;
+	gt_f64_set(&s->memory_pressure_avg10, 1.25);
+	s->pause_log.valid = true;
+	s->pause_log.count = pauses;
+	for (uint64_t k = 0; k < pauses; k++)
+		s->pause_log.ns[k % GT_PAUSE_RING] = 1000 + k;
+}
+
+static void fill_alloc(struct gt_alloc_snapshot *a, uint64_t t)
+{
+	memset(a, 0, sizeof(*a));
+	a->mono_ns = t;
+	a->generation = 3;
+	snprintf(a->source, sizeof(a->source), "jvmti-sampled");
+	a->state = GT_SAMPLER_RUNNING;
+	a->samples = 50;
+	a->est_bytes = 1 << 20;
+	gt_u64_set(&a->exact_total, 4 << 20);
+	a->by_frame.n = 2;
+	a->by_frame.complete = true;
+	snprintf(a->by_frame.sites[0].name, GT_ALLOC_SITE_NAME_LEN, "com.example.Csv.export");
+	a->by_frame.sites[0].heap = GT_ALLOC_HEAP_LARGE;
+	a->by_frame.sites[0].bytes = 900;
+	a->by_frame.sites[1].bytes = 100;
+	a->by_type.n = 1;
+	snprintf(a->by_type.sites[0].name, GT_ALLOC_SITE_NAME_LEN, "byte[]");
+}
+
+static void write_recording(const char *path, const struct gt_sample *samples, size_t n,
+			    const struct gt_alloc_snapshot *alloc)
+{
+	struct gt_error err = { 0 };
+	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_DOTNET, .cgroup_version = 2 };
+	snprintf(info.gc_name, sizeof(info.gc_name), "Server");
+	snprintf(info.gc_mode, sizeof(info.gc_mode), "DATAS");
+	gt_u64_set(&info.cgroup_limit_bytes, 1ull << 30);
+	struct gt_session *s = calloc(1, sizeof(*s));
+	struct gt_recorder *r = gt_recorder_open(path, &err);
+	CHECK(r != NULL);
+	CHECK(gt_session_init(s, &info, &err) == 0);
+	for (size_t i = 0; i < n && r; i++) {
+		CHECK(gt_session_replay_sample(s, &samples[i], alloc, &info, &err) == 0);
+		CHECK(gt_recorder_write(r, s, &err) == 0);
+	}
+	gt_recorder_close(r);
+	gt_session_close(s);
+	free(s);
+}
+
+static void check_same_sample(const struct gt_sample *a, const struct gt_sample *b, uint64_t new_from)
+{
+	CHECK_U64(b->mono_ns, a->mono_ns);
+	CHECK(b->wall_ms == a->wall_ms);
+	CHECK_U64(b->pid, a->pid);
+	CHECK(b->alloc_source == a->alloc_source && b->collections_since == a->collections_since);
+	for (size_t i = 0; i < gt_record_sample_u64.n; i++) {
+		const struct gt_u64 *x = u64_at((void *)a, &gt_record_sample_u64.f[i]);
+		const struct gt_u64 *y = u64_at((void *)b, &gt_record_sample_u64.f[i]);
+		if (x->valid != y->valid || x->value != y->value)
+			check_fail(__FILE__, __LINE__, "%s: %d/%llu read back as %d/%llu", gt_record_sample_u64.f[i].key,
+				   x->valid, (unsigned long long)x->value, y->valid, (unsigned long long)y->value);
+	}
+	CHECK_STR(b->ops_name, "requests");
+	CHECK(b->alloc_bound_reason == NULL);
+	CHECK(b->alloc_at.valid && b->alloc_at.ns == a->alloc_at.ns && b->alloc_at.prev_total == 12345);
+	CHECK_U64(b->n_generations, 3);
+	CHECK_STR(b->generations[2].name, "gen2");
+	CHECK_U64(b->generations[2].collections.value, a->generations[2].collections.value);
+	CHECK(!b->generations[2].max_bytes.valid);
+	CHECK_STR(b->collectors[0].name, "G1 young");
+	CHECK(!b->collectors[0].time_ns.valid);
+	CHECK_STR(b->last_gc_cause, "Allocation Failure");
+	CHECK(b->gc_in_progress && b->agent_pause_window == 64);
+	CHECK_NEAR(b->memory_pressure_avg10.value, 1.25, 1e-12);
+	CHECK(b->pause_log.valid && b->pause_log.count == a->pause_log.count);
+	for (uint64_t k = new_from; k < a->pause_log.count; k++)
+		if (b->pause_log.ns[k % GT_PAUSE_RING] != a->pause_log.ns[k % GT_PAUSE_RING])
+			check_fail(__FILE__, __LINE__, "pause %llu differs", (unsigned long long)k);
+}
+
+static void test_round_trip(void)
+{
+	char path[64];
+	temp_path(path, sizeof(path));
+	/* 300 pauses by the second sample: more than the ring, all of them new. */
+	struct gt_sample in[3];
+	fill_sample(&in[0], 10 * S, 40);
+	fill_sample(&in[1], 11 * S, 340);
+	fill_sample(&in[2], 12 * S, 341);
+	struct gt_alloc_snapshot alloc;
+	fill_alloc(&alloc, 10 * S);
+	write_recording(path, in, 3, &alloc);
+
+	struct gt_error err = { 0 };
+	struct gt_record_reader *r = gt_record_open(path, &err);
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_STR(gt_record_info(r)->gc_mode, "DATAS");
+	CHECK(gt_record_info(r)->runtime == GT_RUNTIME_DOTNET);
+	CHECK(gt_record_info(r)->cgroup_limit_bytes.valid && gt_record_info(r)->cgroup_limit_bytes.value == 1ull << 30);
+	CHECK(!gt_record_info(r)->heap_max_bytes.valid);
+	struct gt_sample out;
+	const struct gt_alloc_snapshot *a;
+	uint64_t from[3] = { 0, 340 - GT_PAUSE_RING, 340 - GT_PAUSE_RING };
+	for (int i = 0; i < 3; i++) {
+		CHECK(gt_record_next(r, &out, &a, &err) == 1);
+		check_same_sample(&in[i], &out, from[i]);
+		CHECK(a != NULL);
+	}
+	CHECK_STR(a->by_frame.sites[0].name, "com.example.Csv.export");
+	CHECK(a->by_frame.sites[0].heap == GT_ALLOC_HEAP_LARGE && a->by_frame.complete && a->by_frame.n == 2);
+	CHECK(a->by_frame.sites[1].heap == GT_ALLOC_HEAP_UNKNOWN);
+	CHECK(a->exact_total.valid && a->exact_total.value == 4 << 20);
+	CHECK_STR(a->by_type.sites[0].name, "byte[]");
+	CHECK(gt_record_next(r, &out, &a, &err) == 0);
+	CHECK(!gt_record_truncated(r));
+	gt_record_close(r);
+	unlink(path);
+}
+
+static void test_cut_last_line_is_skipped(void)
+{
+	char path[64];
+	temp_path(path, sizeof(path));
+	struct gt_sample in[2];
+	fill_sample(&in[0], 10 * S, 1);
+	fill_sample(&in[1], 11 * S, 2);
+	write_recording(path, in, 2, NULL);
+	FILE *f = fopen(path, "r+");
+	CHECK(f && fseek(f, 0, SEEK_END) == 0);
+	long size = ftell(f);
+	fclose(f);
+	CHECK(truncate(path, size - 40) == 0);   /* a gctop killed inside its last write */
+	struct gt_error err = { 0 };
+	struct gt_record_reader *r = gt_record_open(path, &err);
+	struct gt_sample out;
+	const struct gt_alloc_snapshot *a;
+	CHECK(r && gt_record_next(r, &out, &a, &err) == 1);
+	CHECK(r && gt_record_next(r, &out, &a, &err) == 0);
+	CHECK(r && gt_record_truncated(r));
+	gt_record_close(r);
+	unlink(path);
+}
+
+/* The reader's verdict on text: 1 read to the end, else the error's sentence. */
+static int read_text(const char *text, size_t len, struct gt_error *err)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	struct gt_record_reader *r = gt_record_open_stream(f, "crafted", err);
+	if (!r)
+		return -1;
+	struct gt_sample out;
+	const struct gt_alloc_snapshot *a;
+	int rc;
+	while ((rc = gt_record_next(r, &out, &a, err)) == 1)
+		;
+	gt_record_close(r);
+	return rc == 0 ? 1 : -1;
+}
+
+#define HEADER "{\"type\":\"header\",\"format\":\"gctop-recording\",\"version\":1,\"info\":{\"pid\":1,\"nspid\":1,\"runtime\":\"dotnet\",\"cgroup_version\":0}}\n"
+#define SAMPLE(extra) "{\"type\":\"sample\",\"mono_ns\":5,\"wall_ms\":1,\"pid\":1,\"agent_pause_window\":0,\"state\":\"live\"," \
+	"\"alloc_source\":\"exact\",\"alloc_since\":\"attach\",\"collections_since\":\"attach\"" extra "}\n"
+
+static void test_hostile_lines(void)
+{
+	static const struct { const char *what, *text; } bad[] = {
+		{ "empty", "" },
+		{ "not a header", SAMPLE("") },
+		{ "newer version", "{\"type\":\"header\",\"format\":\"gctop-recording\",\"version\":2,\"info\":{}}\n" },
+		{ "not JSON", HEADER "{\"type\":\"sample\",\n" },
+		{ "trailing bytes", HEADER SAMPLE("") " x\n" },
+		{ "negative counter", HEADER SAMPLE(",\"rss_bytes\":-1") },
+		{ "fraction as counter", HEADER SAMPLE(",\"rss_bytes\":1.5") },
+		{ "string as counter", HEADER SAMPLE(",\"rss_bytes\":\"1\"") },
+		{ "unknown source", HEADER SAMPLE(",\"alloc_source\":\"guess\"") },
+		{ "more new pauses than the count", HEADER SAMPLE(",\"pause_log\":{\"count\":1,\"new\":[1,2]}") },
+		{ "six generations", HEADER SAMPLE(",\"generations\":[{},{},{},{},{},{}]") },
+		{ "long generation name", HEADER SAMPLE(",\"generations\":[{\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}]") },
+		{ "time going back", HEADER SAMPLE("") SAMPLE(",\"mono_ns\":4") },
+		{ "a second header", HEADER SAMPLE("") HEADER },
+		{ "unknown type", HEADER "{\"type\":\"comment\"}\n" },
+		{ "an array", HEADER "[1]\n" },
+		{ "deep nesting", HEADER "{\"type\":\"sample\",\"x\":[[[[[[[[[[[[1]]]]]]]]]]]]}\n" },
+		{ "psi past 100", HEADER SAMPLE(",\"memory_pressure_avg10\":101") },
+		{ "pid out of range", HEADER SAMPLE(",\"pid\":4294967296") },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct gt_error err = { 0 };
+		int rc = read_text(bad[i].text, strlen(bad[i].text), &err);
+		if (rc != -1 || err.code != GT_EXIT_BAD_RECORDING || !strstr(err.msg, "crafted, line "))
+			check_fail(__FILE__, __LINE__, "%s: rc %d code %d \"%s\"", bad[i].what, rc, err.code, err.msg);
+	}
+	/* the same lines made right are read */
+	struct gt_error err = { 0 };
+	static const char good[] = HEADER SAMPLE(",\"rss_bytes\":1,\"pause_log\":{\"count\":2,\"new\":[1,2]}") SAMPLE(",\"mono_ns\":6");
+	CHECK(read_text(good, strlen(good), &err) == 1);
+	/* a line past the bound, and a NUL byte inside one */
+	size_t n = GT_RECORD_LINE_MAX + 100;
+	char *huge = malloc(sizeof(HEADER) + n);
+	memcpy(huge, HEADER, sizeof(HEADER) - 1);
+	memset(huge + sizeof(HEADER) - 1, ' ', n);
+	CHECK(read_text(huge, sizeof(HEADER) - 1 + n, &err) == -1 && err.code == GT_EXIT_BAD_RECORDING);
+	free(huge);
+	static const char nul[] = HEADER "{\"type\":\"sample\"\0}\n";
+	CHECK(read_text(nul, sizeof(nul) - 1, &err) == -1 && err.code == GT_EXIT_BAD_RECORDING);
+	/* control bytes in a text are cleaned, not passed on */
+	static const char esc[] = "{\"type\":\"header\",\"format\":\"gctop-recording\",\"version\":1,\"info\":{\"pid\":1,\"nspid\":1,"
+				  "\"runtime\":\"dotnet\",\"cgroup_version\":0,\"main_class\":\"a\\u001b[2Jb\"}}\n";
+	FILE *f = fmemopen((void *)esc, sizeof(esc) - 1, "r");
+	struct gt_record_reader *r = gt_record_open_stream(f, "crafted", &err);
+	CHECK(r && !strchr(gt_record_info(r)->main_class, 0x1b) && strstr(gt_record_info(r)->main_class, "b"));
+	gt_record_close(r);
+}
+
+/* A run of n samples one second apart: bps bytes a second over ops_per_s
+ * operations, gen0 collections per second, pauses of pause_ms each. */
+static void crafted_run(const char *path, uint64_t bps, uint64_t ops_per_s, uint64_t gen0_per_s, uint64_t pause_ms)
+{
+	struct gt_sample in[11];
+	for (uint64_t i = 0; i < 11; i++) {
+		struct gt_sample *s = &in[i];
+		memset(s, 0, sizeof(*s));
+		s->mono_ns = (100 + i) * S;
+		s->pid = 5;
+		s->alloc_source = GT_ALLOC_SOURCE_EXACT;
+		gt_u64_set(&s->alloc_bytes_total, i * bps);
+		gt_u64_set(&s->ops_total, i * ops_per_s);
+		s->ops_name = "requests";
+		s->n_generations = 2;
+		snprintf(s->generations[0].name, sizeof(s->generations[0].name), "gen0");
+		snprintf(s->generations[1].name, sizeof(s->generations[1].name), "gen2");
+		gt_u64_set(&s->generations[0].collections, i * gen0_per_s);
+		gt_u64_set(&s->generations[1].collections, i / 5);
+		gt_u64_set(&s->pause_total_ns, i * gen0_per_s * pause_ms * MS);
+		s->pause_log.valid = true;
+		s->pause_log.count = i * gen0_per_s;
+		for (uint64_t k = 0; k < s->pause_log.count; k++)
+			s->pause_log.ns[k % GT_PAUSE_RING] = pause_ms * MS + (k % 100 == 99 ? 50 * MS : 0);
+		gt_u64_set(&s->rss_bytes, 1000 + i * 10);
+		gt_u64_set(&s->large_bytes, i == 4 ? 777 : 0);
+	}
+	write_recording(path, in, 11, NULL);
+}
+
+static void test_compare_figures(void)
+{
+	char before[64], after[64];
+	temp_path(before, sizeof(before));
+	temp_path(after, sizeof(after));
+	crafted_run(before, 100000000, 100, 20, 2);   /* 1 MB a request */
+	crafted_run(after, 5000000, 100, 2, 1);       /* 50 KB a request */
+	struct gt_run runs[2];
+	struct gt_error err = { 0 };
+	CHECK(gt_compare_load(before, &runs[0], &err) == 0);
+	CHECK(gt_compare_load(after, &runs[1], &err) == 0);
+	CHECK_U64(runs[0].samples, 11);
+	CHECK_NEAR(runs[0].fig[GT_FIG_DURATION_S].value, 10, 1e-9);
+	CHECK_NEAR(runs[0].fig[GT_FIG_ALLOC_RATE_MEDIAN].value, 100e6, 1e-3);
+	CHECK_NEAR(runs[0].fig[GT_FIG_BYTES_PER_OP_MEDIAN].value, 1e6, 1e-6);
+	CHECK_NEAR(runs[1].fig[GT_FIG_BYTES_PER_OP_MEDIAN].value, 5e4, 1e-6);
+	CHECK_STR(runs[0].ops_name, "requests");
+	struct gt_f64 v;
+	CHECK(gt_compare_figure(&runs[0], "collections_per_min.gen0", &v) == 0);
+	CHECK_NEAR(v.value, 1200, 1e-6);
+	CHECK(gt_compare_figure(&runs[0], "collections_per_min.gen2", &v) == 0);
+	CHECK_NEAR(v.value, 12, 1e-6);   /* 2 in 10 s */
+	CHECK(gt_compare_figure(&runs[0], "collections_per_min.gen9", &v) == 0 && !v.valid);
+	CHECK(gt_compare_figure(&runs[0], "no.such", &v) == -1);
+	CHECK_NEAR(runs[0].fig[GT_FIG_PAUSE_SHARE].value, 0.04, 1e-9);   /* 20 x 2 ms a second */
+	/* 200 pauses of 2 ms, two of them 52 ms: p50 2, p99 2 (nearest rank 198 of 200 is still a 2 ms one), max 52 */
+	CHECK_NEAR(runs[0].fig[GT_FIG_PAUSE_P50_MS].value, 2, 1e-9);
+	CHECK_NEAR(runs[0].fig[GT_FIG_PAUSE_P99_MS].value, 2, 1e-9);
+	CHECK_NEAR(runs[0].fig[GT_FIG_PAUSE_MAX_MS].value, 52, 1e-9);
+	CHECK_NEAR(runs[0].fig[GT_FIG_LARGE_PEAK_BYTES].value, 777, 1e-9);
+	CHECK_NEAR(runs[0].fig[GT_FIG_WORKING_SET_PEAK_BYTES].value, 1100, 1e-9);
+	CHECK(!runs[0].fig[GT_FIG_COMMITTED_PEAK_BYTES].valid);   /* never recorded: n/a, not 0 */
+	CHECK_STR(runs[1].info.gc_mode, "DATAS");
+	CHECK_NEAR(gt_compare_ratio(runs[0].fig[GT_FIG_BYTES_PER_OP_MEDIAN], runs[1].fig[GT_FIG_BYTES_PER_OP_MEDIAN]).value,
+		   0.05, 1e-12);
+
+	struct gt_fail_if f;
+	double pct;
+	CHECK(gt_fail_if_parse("alloc.bytes_per_op_median>+10%", &f, &err) == 0);
+	CHECK(gt_fail_if_judge(&f, &runs[0], &runs[1], &pct, &err) == 0);
+	CHECK_NEAR(pct, -95, 1e-9);
+	CHECK(gt_fail_if_judge(&f, &runs[1], &runs[0], &pct, &err) == 1);   /* the other way round: a regression */
+	CHECK(gt_fail_if_parse("collections_per_min.gen0<=-90%", &f, &err) == 0);
+	CHECK(gt_fail_if_judge(&f, &runs[0], &runs[1], &pct, &err) == 1);
+	CHECK(gt_fail_if_parse("memory.committed_peak_bytes>5%", &f, &err) == 0);
+	CHECK(gt_fail_if_judge(&f, &runs[0], &runs[1], &pct, &err) == -1);   /* n/a: nothing to judge */
+	CHECK(gt_fail_if_parse("alloc.bytes_per_op_median>+10", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
+	CHECK(gt_fail_if_parse("bogus>+10%", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
+	CHECK(gt_fail_if_parse(">+10%", &f, &err) == -1);
+	unlink(before);
+	unlink(after);
+}
+
+static void test_percentile(void)
+{
+	double v[] = { 5, 1, 3, 2, 4 };
+	CHECK_NEAR(gt_compare_percentile(v, 5, 50), 3, 0);
+	CHECK_NEAR(gt_compare_percentile(v, 5, 95), 5, 0);
+	CHECK_NEAR(gt_compare_percentile(v, 5, 20), 1, 0);
+	CHECK_NEAR(gt_compare_percentile(v, 1, 99), 1, 0);
+}
+
+int main(void)
+{
+	RUN_TEST(test_round_trip);
+	RUN_TEST(test_cut_last_line_is_skipped);
+	RUN_TEST(test_hostile_lines);
+	RUN_TEST(test_compare_figures);
+	RUN_TEST(test_percentile);
+	return check_summary();
+}
