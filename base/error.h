@@ -16,6 +16,10 @@ enum gt_exit {
 	GT_EXIT_BAD_DATA = 7,      /* the runtime's data is malformed, truncated or unsafe to read */
 	GT_EXIT_TARGET_EXITED = 8, /* the target exited while gctop was watching it */
 	GT_EXIT_TIMEOUT = 9,       /* the target did not become readable in time (still starting) */
+	/* --doctor: the worst finding (no finding at all is GT_EXIT_OK) */
+	GT_EXIT_FINDING_INFO = 10,
+	GT_EXIT_FINDING_WARNING = 11,
+	GT_EXIT_FINDING_CRITICAL = 12,
 };
 
 struct gt_error {

@@ -14,6 +14,7 @@ const char gt_help_text[] =
 	"             [--allocators [--allocator-packages LIST]]\n"
 	"       gctop -l [--json]\n"
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
+	"       gctop --doctor -p PID [-d SECONDS]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
 	"pause time share, large objects and memory against the container limit of a\n"
@@ -44,6 +45,9 @@ const char gt_help_text[] =
 	"                        when asked) for every JVM and .NET process, or those of -p,\n"
 	"                        sampled every -d seconds, until interrupted; ADDR defaults\n"
 	"                        to 127.0.0.1. Never loads the agent\n"
+	"      --doctor          watch -p PID for -d SECONDS (default 10), print the findings\n"
+	"                        (what the figures mean, with evidence and a next step) and\n"
+	"                        exit 0 with none, else 10 info, 11 warning, 12 critical\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
@@ -58,7 +62,8 @@ const char gt_help_text[] =
 	"  1 other failure                6 the runtime publishes no data\n"
 	"  2 bad command line             7 the runtime's data is malformed or unsafe\n"
 	"  3 no such process              8 the target exited while watched\n"
-	"  4 not a JVM or .NET process    9 the target did not become readable in time\n";
+	"  4 not a JVM or .NET process    9 the target did not become readable in time\n"
+	"  --doctor: 10, 11, 12 the worst finding is info, warning, critical\n";
 
 static int parse_interval(const char *s, uint64_t *ns)
 {
@@ -140,6 +145,26 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 	return 0;
 }
 
+/* --doctor: -p and -d (how long to watch) only; it samples a few times a
+ * second up to once a second. */
+#define GT_DOCTOR_DEFAULT_NS 10000000000ull
+#define GT_DOCTOR_INTERVALS 4
+static int check_doctor(struct gt_options *opt, bool other, bool delay, struct gt_error *err)
+{
+	if (other || opt->count || opt->allocators || opt->n_pids > 1)
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID and -d SECONDS only");
+	if (!opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor needs a process: add -p PID (gctop --list shows them)");
+	opt->doctor_ns = delay ? opt->interval_ns : GT_DOCTOR_DEFAULT_NS;
+	opt->interval_ns = opt->doctor_ns / GT_DOCTOR_INTERVALS;
+	if (opt->interval_ns > 1000000000ull)
+		opt->interval_ns = 1000000000ull;
+	if (opt->interval_ns < 100000000ull) /* -d's own floor */
+		opt->interval_ns = 100000000ull;
+	opt->mode = GT_MODE_DOCTOR;
+	return 0;
+}
+
 /* The mode the flags ask for, and the combinations that make no sense. */
 static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list, bool serve, struct gt_error *err)
 {
@@ -177,11 +202,12 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "allocators", no_argument, NULL, 'A' },
 		{ "allocator-packages", required_argument, NULL, 'P' },
 		{ "serve", required_argument, NULL, 'S' },
+		{ "doctor", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool batch = false, json = false, list = false, serve = false;
+	bool batch = false, json = false, list = false, serve = false, doctor = false, delay = false;
 
 	memset(opt, 0, sizeof(*opt));
 	opt->interval_ns = 1000000000ull;
@@ -205,6 +231,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		case 'b': batch = true; break;
 		case 'j': json = true; break;
 		case 'd':
+			delay = true;
 			if (parse_interval(optarg, &opt->interval_ns) != 0)
 				return gt_fail(err, GT_EXIT_USAGE, "-d wants seconds between 0.1 and 3600 (fractions allowed), not '%s'", optarg);
 			break;
@@ -215,6 +242,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		case 'l': list = true; break;
 		case 'C': opt->no_color = true; break;
 		case 'A': opt->allocators = true; break;
+		case 'T': doctor = true; break;
 		case 'P':
 			if (!*optarg || strlen(optarg) > 900)
 				return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
@@ -230,5 +258,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	}
 	if (optind < argc)
 		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
+	if (doctor)
+		return check_doctor(opt, batch || json || list || serve, delay, err);
 	return choose_mode(opt, batch, json, list, serve, err);
 }

@@ -17,6 +17,7 @@ enum gt_mode {
 	GT_MODE_JSON,      /* --json: one JSON object per interval (NDJSON) */
 	GT_MODE_LIST,      /* -l/--list: every process gctop can watch, once */
 	GT_MODE_SERVE,     /* --serve: /metrics for Prometheus, until interrupted */
+	GT_MODE_DOCTOR,    /* --doctor: watch -d seconds, print the findings, exit by the worst */
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
 };
@@ -34,6 +35,7 @@ struct gt_options {
 	bool no_color;           /* --no-color or NO_COLOR set */
 	bool allocators;         /* --allocators: load the sampling agent, show top allocators */
 	const char *allocator_packages; /* --allocator-packages LIST, NULL: the runtime's defaults */
+	uint64_t doctor_ns;      /* --doctor: how long to watch (-d, default 10 s) */
 };
 
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */
