@@ -27,6 +27,7 @@ struct gt_app {
 	struct gt_dashboard db;
 
 	bool help;
+	bool findings;             /* the help overlay shows the findings instead (key f) */
 	int help_first;
 	bool prompt;
 	char prompt_buf[16];

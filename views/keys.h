@@ -29,6 +29,7 @@ enum gt_action {
 	GT_ACT_OPEN,
 	GT_ACT_ALLOCATORS,
 	GT_ACT_REDRAW,
+	GT_ACT_FINDINGS,      /* the findings overlay */
 };
 
 /* Where a key applies. */
