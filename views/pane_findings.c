@@ -6,6 +6,7 @@
 
 #include "model/findings.h"
 #include "views/findings_out.h"
+#include "views/format.h"
 #include "views/pane.h"
 #include "views/pane_findings.h"
 
@@ -102,14 +103,7 @@ static void put_text(struct overlay *o, int indent, attr_t attr, const char *tex
 		room = FINDINGS_MIN_WRAP;
 	const char *p = text;
 	do {
-		int n = (int)strlen(p);
-		if (n > room) {
-			n = room;
-			while (n > 0 && p[n] != ' ')
-				n--;
-			if (n == 0)
-				n = room;
-		}
+		int n = gt_format_wrap_len(p, room);
 		put_line(o, indent, attr, p, n);
 		p += n;
 		while (*p == ' ')

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/findings.h"
+#include "views/findings_out.h"
 #include "tests/unit/check.h"
 
 static struct gt_history hist; /* large: keep it off the stack */
@@ -60,6 +61,14 @@ static double evidence(const struct gt_finding *f, const char *key)
 		if (strcmp(f->evidence[i].key, key) == 0)
 			return f->evidence[i].value;
 	return -1;
+}
+
+/* The finding id of the figures so far, or NULL. */
+static const struct gt_finding *finding(const char *id)
+{
+	static struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	return find(&f, id);
 }
 
 static enum gt_severity severity_of(const char *id)
@@ -203,6 +212,9 @@ static void push_causes(double t, struct gt_collection_causes c)
 	push(d);
 }
 
+/* One more interval with collections by cause, then rule id's severity. */
+#define CAUSES_GIVE(id, t, c, want) do { push_causes(t, c); CHECK(severity_of(id) == (want)); } while (0)
+
 static struct gt_collection_causes causes(uint64_t seen, uint64_t induced, uint64_t humongous, uint64_t gen2,
 					  uint64_t alloc_large)
 {
@@ -219,14 +231,11 @@ static struct gt_collection_causes causes(uint64_t seen, uint64_t induced, uint6
 static void test_induced(void)
 {
 	reset("Workstation", GT_RUNTIME_DOTNET);
-	push_causes(1, causes(10, 0, 0, 1, 0));
-	CHECK(severity_of("induced-gc") == GT_SEVERITY_NONE);
-	push_causes(2, causes(10, 1, 0, 1, 0));
-	CHECK(severity_of("induced-gc") == GT_SEVERITY_INFO);
-	struct gt_findings f;
-	gt_findings_compute(&info, &newest, &hist, &f);
-	CHECK(strstr(find(&f, "induced-gc")->title, "GC.Collect") != NULL);
-	CHECK_NEAR(evidence(find(&f, "induced-gc"), "collections"), 20, 0);
+	CAUSES_GIVE("induced-gc", 1, causes(10, 0, 0, 1, 0), GT_SEVERITY_NONE);
+	CAUSES_GIVE("induced-gc", 2, causes(10, 1, 0, 1, 0), GT_SEVERITY_INFO);
+	const struct gt_finding *x = finding("induced-gc");
+	CHECK(x && strstr(x->title, "GC.Collect") != NULL);
+	CHECK_NEAR(evidence(x, "collections"), 20, 0);
 	/* no cause figures: nothing */
 	reset("G1", GT_RUNTIME_HOTSPOT);
 	push_causes(1, (struct gt_collection_causes){ { 0, false }, { 5, false }, { 0, false }, { 0, false }, { 0, false } });
@@ -236,18 +245,12 @@ static void test_induced(void)
 static void test_alloc_large(void)
 {
 	reset("Workstation", GT_RUNTIME_DOTNET);
-	push_causes(1, causes(20, 0, 0, 1, 1));
-	CHECK(severity_of("loh-gen2") == GT_SEVERITY_NONE); /* one gen2 is too few */
+	CAUSES_GIVE("loh-gen2", 1, causes(20, 0, 0, 1, 1), GT_SEVERITY_NONE); /* one gen2 is too few */
 	reset("Workstation", GT_RUNTIME_DOTNET);
-	push_causes(1, causes(20, 0, 0, 10, 1));            /* 10% */
-	CHECK(severity_of("loh-gen2") == GT_SEVERITY_NONE);
-	push_causes(2, causes(20, 0, 0, 0, 1));             /* 2 of 10: 20% */
-	CHECK(severity_of("loh-gen2") == GT_SEVERITY_INFO);
-	push_causes(3, causes(20, 0, 0, 0, 3));             /* 5 of 10: 50% */
-	CHECK(severity_of("loh-gen2") == GT_SEVERITY_WARNING);
-	struct gt_findings f;
-	gt_findings_compute(&info, &newest, &hist, &f);
-	const struct gt_finding *x = find(&f, "loh-gen2");
+	CAUSES_GIVE("loh-gen2", 1, causes(20, 0, 0, 10, 1), GT_SEVERITY_NONE);   /* 10% */
+	CAUSES_GIVE("loh-gen2", 2, causes(20, 0, 0, 0, 1), GT_SEVERITY_INFO);    /* 2 of 10: 20% */
+	CAUSES_GIVE("loh-gen2", 3, causes(20, 0, 0, 0, 3), GT_SEVERITY_WARNING); /* 5 of 10: 50% */
+	const struct gt_finding *x = finding("loh-gen2");
 	CHECK_NEAR(evidence(x, "gen2_collections"), 10, 0);
 	CHECK_NEAR(evidence(x, "alloc_large_gen2_collections"), 5, 0);
 	CHECK_NEAR(evidence(x, "alloc_large_share"), 0.5, 1e-12);
@@ -264,17 +267,11 @@ static void test_humongous(void)
 {
 	reset("G1", GT_RUNTIME_HOTSPOT);
 	snprintf(info.heap_flags, sizeof(info.heap_flags), "-Xmx512m -XX:G1HeapRegionSize=1m");
-	push_causes(1, causes(100, 0, 1, 0, 0));
-	CHECK(severity_of("g1-humongous") == GT_SEVERITY_NONE);   /* one is too few */
-	push_causes(2, causes(100, 0, 8, 0, 0));                  /* 9 of 200: 4.5% */
-	CHECK(severity_of("g1-humongous") == GT_SEVERITY_NONE);
-	push_causes(3, causes(0, 0, 6, 0, 0));                    /* 15 of 200: 7.5% */
-	CHECK(severity_of("g1-humongous") == GT_SEVERITY_INFO);
-	push_causes(4, causes(0, 0, 35, 0, 0));                   /* 50 of 200: 25% */
-	CHECK(severity_of("g1-humongous") == GT_SEVERITY_WARNING);
-	struct gt_findings f;
-	gt_findings_compute(&info, &newest, &hist, &f);
-	const struct gt_finding *x = find(&f, "g1-humongous");
+	CAUSES_GIVE("g1-humongous", 1, causes(100, 0, 1, 0, 0), GT_SEVERITY_NONE);   /* one is too few */
+	CAUSES_GIVE("g1-humongous", 2, causes(100, 0, 8, 0, 0), GT_SEVERITY_NONE);   /* 9 of 200: 4.5% */
+	CAUSES_GIVE("g1-humongous", 3, causes(0, 0, 6, 0, 0), GT_SEVERITY_INFO);     /* 15 of 200: 7.5% */
+	CAUSES_GIVE("g1-humongous", 4, causes(0, 0, 35, 0, 0), GT_SEVERITY_WARNING); /* 50 of 200: 25% */
+	const struct gt_finding *x = finding("g1-humongous");
 	CHECK_NEAR(evidence(x, "region_bytes"), 1 << 20, 0);
 	CHECK_NEAR(evidence(x, "humongous_from_bytes"), 1 << 19, 0);
 	CHECK_NEAR(evidence(x, "humongous_share"), 0.25, 1e-12);
@@ -347,6 +344,41 @@ static void test_config(void)
 	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);
 }
 
+/* -b's section and --json's key carry every finding with its evidence. */
+static void test_outputs(void)
+{
+	double t = 0;
+	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL); /* as gctop's main */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	struct json_object *o = json_object_new_object();
+	gt_json_add_findings(o, &f);
+	CHECK_STR(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), "{\"findings\":[]}");
+	json_object_put(o);
+
+	steady(30, 150, &t);   /* 15% paused, the longest 150 ms */
+	gt_findings_compute(&info, &newest, &hist, &f);
+	CHECK_U64(f.count, 2);
+	o = json_object_new_object();
+	gt_json_add_findings(o, &f);
+	const char *js = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	CHECK(strstr(js, "{\"id\":\"pause-share\",\"severity\":\"warning\",\"title\":\"GC pauses took 15.0% of the worst 30 s\","
+			 "\"evidence\":{\"pause_share\":0.15") != NULL);
+	CHECK(strstr(js, "\"longest_pause_ms\":150") != NULL);
+	CHECK(strstr(js, "\"advice\":\"") != NULL);
+	json_object_put(o);
+
+	char buf[4096] = "";
+	FILE *out = fmemopen(buf, sizeof(buf) - 1, "w");
+	gt_text_write_findings(out, &f);
+	fclose(out);
+	CHECK(strstr(buf, "Findings: 2, worst warning\n") == buf);
+	CHECK(strstr(buf, "  warning  pause-share: GC pauses took 15.0% of the worst 30 s\n"
+			  "           evidence: pause share 15.0%, window 30 s\n           next: ") != NULL);
+	CHECK(strstr(buf, "evidence: longest pause 150.0 ms, window 30 s") != NULL);
+}
+
 int main(void)
 {
 	RUN_TEST(test_nothing_without_figures);
@@ -360,5 +392,6 @@ int main(void)
 	RUN_TEST(test_region_size);
 	RUN_TEST(test_container);
 	RUN_TEST(test_config);
+	RUN_TEST(test_outputs);
 	return check_summary();
 }
