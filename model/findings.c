@@ -142,39 +142,60 @@ static void sum_history(const struct gt_history *h, int full_gen, struct history
 	}
 }
 
+/* Sums over the points of a window, in ns so that taking a point out is
+ * exact. */
+struct window_sums {
+	uint64_t span_ns, pause_span_ns, pause_ns;
+};
+
+static void window_add(struct window_sums *w, const struct gt_history_point *p, int sign)
+{
+	uint64_t dt = p->interval_s.valid && p->interval_s.value > 0 ? (uint64_t)(p->interval_s.value * 1e9 + 0.5) : 0;
+	uint64_t paused = p->pause_ns.valid ? p->pause_ns.value : 0;
+	if (sign > 0) {
+		w->span_ns += dt;
+		if (p->pause_ns.valid) {
+			w->pause_span_ns += dt;
+			w->pause_ns += paused;
+		}
+	} else {
+		w->span_ns -= dt;
+		if (p->pause_ns.valid) {
+			w->pause_span_ns -= dt;
+			w->pause_ns -= paused;
+		}
+	}
+}
+
 /* The worst pause share of a window of GT_FINDING_PAUSE_WINDOW_NS ending at
- * any point; while the history is shorter than the window, the whole of it.
+ * any point (the points whose end lies within it); while the history is
+ * shorter than the window, the whole of it. One pass, oldest end first.
  * False when no point has a pause figure. */
 static bool worst_pause_window(const struct gt_history *h, double *share, double *span_s)
 {
 	size_t n = h ? gt_history_count(h) : 0;
+	if (n == 0)
+		return false;
+	const struct gt_history_point *oldest = gt_history_at(h, n - 1);
+	struct window_sums w = { 0, 0, 0 };
+	size_t tail = n - 1;   /* the oldest point in the window, by age */
 	bool found = false;
-	for (size_t end = 0; end < n; end++) {
+	for (size_t end = n; end-- > 0;) {
 		const struct gt_history_point *e = gt_history_at(h, end);
-		double span = 0, pause_span = 0, pause_s = 0;
-		bool complete = false;
-		for (size_t age = end; age < n; age++) {
-			const struct gt_history_point *p = gt_history_at(h, age);
-			if (e->mono_ns - p->mono_ns >= GT_FINDING_PAUSE_WINDOW_NS) {
-				complete = true;
-				break;
-			}
-			double dt = p->interval_s.valid ? p->interval_s.value : 0;
-			span += dt;
-			if (p->pause_ns.valid) {
-				pause_s += (double)p->pause_ns.value / 1e9;
-				pause_span += dt;
-			}
-		}
+		window_add(&w, e, +1);
+		while (tail > end && e->mono_ns - gt_history_at(h, tail)->mono_ns >= GT_FINDING_PAUSE_WINDOW_NS)
+			window_add(&w, gt_history_at(h, tail--), -1);
 		/* A window cut by the start of the history is only taken
 		 * when it is the whole history (the newest end). */
-		if ((complete || end == 0) && pause_span > 0 && (!found || pause_s / pause_span > *share)) {
-			*share = pause_s / pause_span;
-			*span_s = span;
+		bool complete = e->mono_ns - oldest->mono_ns >= GT_FINDING_PAUSE_WINDOW_NS;
+		if (!(complete || end == 0) || w.pause_span_ns == 0)
+			continue;
+		double ratio = (double)w.pause_ns / (double)w.pause_span_ns;
+		if (!found || ratio > *share) {
+			*share = ratio;
+			*span_s = (double)w.span_ns / 1e9;
 			found = true;
 		}
-		if (!complete)
-			break;
 	}
 	return found;
 }
