@@ -1,6 +1,6 @@
 #include "base/quit.h"
 
-#include <string.h>
+#include "base/sighandler.h"
 
 atomic_int gt_quit_signal;
 
@@ -18,10 +18,6 @@ void gt_quit_by_key(void)
 void gt_quit_install(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = gt_quit_on_signal;
-	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+		gt_sighandler_install(sigs[i], gt_quit_on_signal, 0);
 }

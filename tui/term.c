@@ -1,6 +1,8 @@
 #include "tui/term.h"
 
+#include "base/fault.h"
 #include "base/quit.h"
+#include "base/sighandler.h"
 
 #include <ncurses.h>
 #include <string.h>
@@ -30,28 +32,21 @@ static void on_crash(int sig)
 	raise(sig);
 }
 
-static void install(int sig, void (*fn)(int), int flags)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sa.sa_flags = flags;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-}
-
 int gt_term_open(void)
 {
 	/* No SA_RESTART: the signal must end the loop's poll() at once; the
 	 * flag (base/quit.h) also ends any collector's wait. */
 	gt_quit_install();
-	install(SIGWINCH, on_winch, 0);
+	gt_sighandler_install(SIGWINCH, on_winch, 0);
 	/* A write to a terminal that went away must not kill us before the
 	 * terminal modes are restored; the write simply fails. */
-	install(SIGPIPE, SIG_IGN, 0);
-	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	gt_sighandler_install(SIGPIPE, SIG_IGN, 0);
+	static const int crash[] = { SIGSEGV, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
-		install(crash[i], on_crash, SA_RESETHAND | SA_NODEFER);
+		gt_sighandler_install(crash[i], on_crash, SA_RESETHAND | SA_NODEFER);
+	/* SIGBUS has one handler, which survives a truncated perf-data file
+	 * and calls this one for any other. */
+	gt_fault_on_crash(on_crash);
 
 	if (!newterm(NULL, stdout, stdin))
 		return -1;

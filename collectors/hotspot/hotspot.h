@@ -57,6 +57,8 @@ enum hotspot_gc {
 #define HOTSPOT_COLLECTOR_SLOTS 10  /* sun.gc.collector.0..9, with holes */
 #define HOTSPOT_GENERATIONS 2
 #define HOTSPOT_SPACES 3
+/* sun.gc.cause between the JVM's collection operations */
+#define HOTSPOT_CAUSE_NONE "No GC"
 
 struct hotspot_collector_counters {
 	const struct hsperf_entry *name;

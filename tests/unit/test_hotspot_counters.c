@@ -115,6 +115,53 @@ static const struct expectation expectations[] = {
 	{ "jdk25-Shenandoah", HOTSPOT_GC_SHENANDOAH, "Shenandoah", "", 1, { "heap", NULL }, { 1, -1 }, false, true },
 };
 
+/* Writes str into the string entry name of buf; returns what was there. */
+static bool patch_string(const struct hsperf *p, uint8_t *buf, const char *name, const char *str,
+			 char *saved, size_t saved_len)
+{
+	const struct hsperf_entry *e = hsperf_find(p, name);
+	if (!e || e->type != 'B' || e->vector_length < saved_len || strlen(str) >= saved_len)
+		return false;
+	if (saved)
+		memcpy(saved, buf + e->data_offset, saved_len);
+	memcpy(buf + e->data_offset, str, strlen(str) + 1);
+	return true;
+}
+
+static void check_in_progress(const struct expectation *x, const struct hsperf *p, const struct hotspot_counters *c,
+			      bool expected, const char *what)
+{
+	struct hotspot_alloc_reading r;
+	hotspot_counters_alloc_reading(p, c, &r);
+	if (r.in_progress != expected)
+		check_fail(__FILE__, __LINE__, "%s: in_progress %d %s", x->file, (int)r.in_progress, what);
+}
+
+/* A reading taken inside a pause's VM operation, where sun.gc.cause names
+ * the collection, or lastCause still reads "No GC" after collections (the
+ * file's stamps settled, as they are once the collector has left and before
+ * the operation ends), waits: for the collectors whose cause is set only for
+ * a pause. ZGC and Shenandoah set it for concurrent cycles, where it says
+ * nothing about the stamps. */
+static void check_cause_set_mid_pause(const struct expectation *x, const struct hsperf *p,
+				      const struct hotspot_counters *c, uint8_t *buf)
+{
+	char cause[sizeof("Allocation Failure")], last[sizeof("Allocation Failure")];
+	bool pause_cause = x->gc == HOTSPOT_GC_G1 || x->gc == HOTSPOT_GC_PARALLEL || x->gc == HOTSPOT_GC_SERIAL;
+	if (!patch_string(p, buf, "sun.gc.cause", "Allocation Failure", cause, sizeof(cause)) ||
+	    !patch_string(p, buf, "sun.gc.lastCause", "Allocation Failure", last, sizeof(last))) {
+		check_fail(__FILE__, __LINE__, "%s: no cause strings", x->file);
+		return;
+	}
+	check_in_progress(x, p, c, pause_cause, "with the cause set");
+	patch_string(p, buf, "sun.gc.cause", "No GC", NULL, sizeof(cause));
+	check_in_progress(x, p, c, false, "between operations");
+	patch_string(p, buf, "sun.gc.lastCause", "No GC", NULL, sizeof(last));
+	check_in_progress(x, p, c, pause_cause, "with lastCause \"No GC\" after collections");
+	memcpy(buf + hsperf_find(p, "sun.gc.cause")->data_offset, cause, sizeof(cause));
+	memcpy(buf + hsperf_find(p, "sun.gc.lastCause")->data_offset, last, sizeof(last));
+}
+
 static void check_one(const struct expectation *x)
 {
 	struct oracle o = { 0 };
@@ -217,6 +264,8 @@ static void check_one(const struct expectation *x)
 	hotspot_counters_alloc_reading(&p, &c, &r);
 	CHECK_U64(r.young_gcs, oracle_u64(&o, "sun.gc.collector.0.invocations"));
 	CHECK_U64(r.heap_used, s.heap_used_bytes.value);
+	CHECK(!r.in_progress);
+	check_cause_set_mid_pause(x, &p, &c, buf);
 
 	hsperf_free(&p);
 	free(buf);

@@ -7,8 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,27 +15,11 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/fault.h"
 
 /* How often the file's size is looked at: every sample at most, not at
  * each tick of a fast poll (1 ms while collections come every few ms). */
 #define HSPERF_STAT_EVERY_NS 100000000ull
-
-/* The way back out of a copy that touched a page the owner truncated away.
- * The handler is only installed around the copy, so a SIGBUS anywhere else
- * still crashes (and restores the terminal) as before. A SIGBUS goes to the
- * thread that faulted, so the way back is per thread: a session's worker
- * (session/job.h) may open a JVM; it and the main thread never copy at the
- * same time, as the main thread leaves a target alone while its job runs. */
-static _Thread_local sigjmp_buf copy_env;
-static _Thread_local volatile sig_atomic_t copy_active;
-
-static void on_copy_sigbus(int sig)
-{
-	if (copy_active)
-		siglongjmp(copy_env, 1);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
 
 /* Word by word with relaxed loads, as the parser used to read the mapping:
  * the JVM stores its counters as whole aligned words, so none is torn. */
@@ -70,36 +52,26 @@ static size_t used_bytes(const uint8_t *p, size_t size)
 	return n >= PROLOGUE_SIZE && n <= size ? n : size;
 }
 
-/* The prologue, then the bytes in use. Its own function, so that nothing
- * of it lives in guarded_copy's frame across the jump back. */
-static __attribute__((noinline)) void copy_in_use(uint8_t *dst, const uint8_t *src, size_t size)
+struct hsperf_copy {
+	uint8_t *dst;
+	const uint8_t *src;
+	size_t size;
+};
+
+/* The prologue, then the bytes in use, under the SIGBUS guard (base/fault.h). */
+static void copy_in_use(void *arg)
 {
-	size_t head = size < PROLOGUE_SIZE ? size : PROLOGUE_SIZE;
-	copy_words(dst, src, head);
-	copy_words(dst + head, src + head, used_bytes(dst, size) - head);
+	const struct hsperf_copy *c = arg;
+	size_t head = c->size < PROLOGUE_SIZE ? c->size : PROLOGUE_SIZE;
+	copy_words(c->dst, c->src, head);
+	copy_words(c->dst + head, c->src + head, used_bytes(c->dst, c->size) - head);
 }
 
-/* 0, or -1 when the copy hit SIGBUS. */
+/* 0, or -1 when the copy hit SIGBUS (the owner truncated the file). */
 static int guarded_copy(uint8_t *dst, const uint8_t *src, size_t size)
 {
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_copy_sigbus;
-	/* SIGBUS stays unblocked in the handler, so the jump back needs no
-	 * saved signal mask: one system call fewer per copy at a 1 ms tick. */
-	sa.sa_flags = SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &old);
-	int rc = 0;
-	if (sigsetjmp(copy_env, 0) == 0) {
-		copy_active = 1;
-		copy_in_use(dst, src, size);
-	} else {
-		rc = -1;
-	}
-	copy_active = 0;
-	sigaction(SIGBUS, &old, NULL);
-	return rc;
+	struct hsperf_copy c = { dst, src, size };
+	return gt_fault_guarded(copy_in_use, &c);
 }
 
 static int shrank(const struct hsperf_map *m, long long now, struct gt_error *err)
