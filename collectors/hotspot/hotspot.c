@@ -244,9 +244,7 @@ static void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 	r.mono_ns = now_ns;
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
-	char cause[GT_NAME_LEN];
-	hsperf_read_string_entry(&c->perf, c->counters.last_cause, cause, sizeof(cause));
-	hotspot_causes_note(&c->causes, &r, cause);
+	hotspot_causes_note(&c->causes, &r);
 	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
 	hotspot_track_period(c, collections, now_ns);
 	hotspot_tick_note(&c->tick, &r, c->gc_period_ns);

@@ -162,8 +162,9 @@ struct hotspot_causes {
 	uint64_t seen, induced, humongous;
 };
 
-/* Counts the newest collection a poll found under last_cause (sun.gc.lastCause). */
-void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_reading *r, const char *last_cause);
+/* Counts the newest collection a poll found under its cause (the reading's
+ * sun.gc.lastCause). */
+void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_reading *r);
 /* Fills out->causes (humongous only for G1). */
 void hotspot_causes_fill(const struct hotspot_causes *c, bool g1, struct gt_sample *out);
 

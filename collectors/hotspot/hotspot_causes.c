@@ -14,10 +14,11 @@
 #define HOTSPOT_CAUSE_SYSTEM_GC "System.gc()"
 #define HOTSPOT_CAUSE_HUMONGOUS "G1 Humongous Allocation"
 
-void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_reading *r, const char *last_cause)
+void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_reading *r)
 {
-	/* The stamps of a collection under way are half written, and its
-	 * cause may still be the previous one's: the next poll counts it. */
+	/* The stamps of a collection under way are half written, and until its
+	 * VM operation ends lastCause is "No GC" (hotspot_counters.c): the next
+	 * poll counts it. */
 	if (r->in_progress)
 		return;
 	uint64_t n = r->young_gcs + r->full_gcs;
@@ -32,9 +33,9 @@ void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_re
 	}
 	c->collections = n;
 	c->seen++;
-	if (strcmp(last_cause, HOTSPOT_CAUSE_SYSTEM_GC) == 0)
+	if (strcmp(r->last_cause, HOTSPOT_CAUSE_SYSTEM_GC) == 0)
 		c->induced++;
-	else if (strcmp(last_cause, HOTSPOT_CAUSE_HUMONGOUS) == 0)
+	else if (strcmp(r->last_cause, HOTSPOT_CAUSE_HUMONGOUS) == 0)
 		c->humongous++;
 }
 
