@@ -18,6 +18,10 @@ enum gt_exit {
 	GT_EXIT_TIMEOUT = 9,       /* the target did not become readable in time (still starting) */
 	GT_EXIT_BAD_RECORDING = 10, /* a recording (-r, --compare) is truncated, corrupt or not gctop's */
 	GT_EXIT_REGRESSION = 11,   /* --compare --fail-if: the last run regressed against the first */
+	/* --doctor: the worst finding (no finding at all is GT_EXIT_OK) */
+	GT_EXIT_FINDING_INFO = 12,
+	GT_EXIT_FINDING_WARNING = 13,
+	GT_EXIT_FINDING_CRITICAL = 14,
 };
 
 struct gt_error {

@@ -137,6 +137,16 @@ static void derive_memory(const struct gt_sample *cur, struct gt_derived *out)
 			ratio((double)cur->heap_max_bytes.value, (double)cur->cgroup_limit_bytes.value);
 }
 
+static void derive_causes(const struct gt_collection_causes *prev, const struct gt_collection_causes *cur,
+			  struct gt_collection_causes *out)
+{
+	out->seen = gt_u64_delta(prev->seen, cur->seen);
+	out->induced = gt_u64_delta(prev->induced, cur->induced);
+	out->humongous = gt_u64_delta(prev->humongous, cur->humongous);
+	out->gen2 = gt_u64_delta(prev->gen2, cur->gen2);
+	out->gen2_alloc_large = gt_u64_delta(prev->gen2_alloc_large, cur->gen2_alloc_large);
+}
+
 void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -184,6 +194,7 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 			out->collectors[i].time_share = ratio((double)t.value / 1e9, dt);
 	}
 
+	derive_causes(&prev->causes, &cur->causes, &out->causes);
 	derive_pause_dist(prev, cur, out);
 	out->pause_ns = gt_u64_delta(prev->pause_total_ns, cur->pause_total_ns);
 	if (out->pause_ns.valid)

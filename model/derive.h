@@ -35,6 +35,8 @@ struct gt_derived {
 	struct gt_generation_delta generations[GT_MAX_GENERATIONS];
 	struct gt_collector_delta collectors[GT_MAX_COLLECTORS];
 
+	struct gt_collection_causes causes; /* collections by cause in this interval */
+
 	struct gt_u64 pause_ns;          /* pause time in this interval */
 	struct gt_f64 pause_share;       /* of wall time, 0..1 */
 	struct gt_f64 safepoint_share;

@@ -47,6 +47,7 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 		p->collections[i] = d->generations[i].collections;
 	p->heap_used_bytes = d->cur.heap_used_bytes;
 	p->rss_bytes = d->cur.rss_bytes;
+	p->causes = d->causes;
 	h->head = (h->head + 1) % GT_HISTORY_CAPACITY;
 	if (h->count < GT_HISTORY_CAPACITY)
 		h->count++;

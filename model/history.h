@@ -29,6 +29,7 @@ struct gt_history_point {
 	struct gt_u64 collections[GT_MAX_GENERATIONS]; /* in the interval, by generation index */
 	struct gt_u64 heap_used_bytes;
 	struct gt_u64 rss_bytes;
+	struct gt_collection_causes causes; /* collections by cause in the interval */
 };
 
 struct gt_history {

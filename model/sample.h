@@ -80,6 +80,19 @@ _Static_assert(GT_DN_COLLECTED <= GT_MAX_COLLECTORS, "a .NET sample holds a coll
 #define GT_NAME_LEN 64
 #define GT_PAUSE_RING 256
 
+/* Collections by what caused them, cumulative since gctop began watching:
+ * the collector counts each collection whose cause it sees. Invalid where
+ * the runtime gives no cause. */
+struct gt_collection_causes {
+	struct gt_u64 seen;             /* collections whose cause was seen (HotSpot: the cause is
+					 * read when a poll finds a new collection, so of several
+					 * between two polls only the last one's is) */
+	struct gt_u64 induced;          /* asked for by the program: System.gc(), GC.Collect */
+	struct gt_u64 humongous;        /* G1: started by a humongous allocation */
+	struct gt_u64 gen2;             /* .NET: gen2 collections (seen with their reason) */
+	struct gt_u64 gen2_alloc_large; /* .NET: gen2 collections with reason AllocLarge */
+};
+
 /* One heap generation (or region kind), youngest first. */
 struct gt_generation {
 	char name[24];               /* "young", "old", "gen0", "loh", ... */
@@ -136,6 +149,7 @@ struct gt_sample {
 	unsigned n_collectors;
 	struct gt_collector_stat collectors[GT_MAX_COLLECTORS];
 	char last_gc_cause[GT_NAME_LEN];       /* empty when the runtime gives none */
+	struct gt_collection_causes causes;
 	bool gc_in_progress;
 	struct gt_u64 gc_heap_count;           /* .NET: GC heaps in the last GC (Server GC, changes under DATAS) */
 

@@ -29,6 +29,7 @@ struct gt_app {
 	struct gt_dashboard db;
 
 	bool help;
+	bool findings;             /* the help overlay shows the findings instead (key f) */
 	int help_first;
 	bool prompt;
 	bool prompt_sample;        /* the prompt asks for a replay's sample (b), not the interval (d) */

@@ -8,7 +8,9 @@
 #include "base/clock.h"
 #include "base/quit.h"
 #include "base/wait.h"
+#include "model/findings.h"
 #include "record/record_reader.h"
+#include "views/findings_out.h"
 #include "views/json_writer.h"
 #include "views/record_writer.h"
 #include "views/text_writer.h"
@@ -22,18 +24,20 @@ static void batch_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* a: top allocators over the window, NULL when --allocators is off. */
+/* a: top allocators over the window, NULL when --allocators is off; f:
+ * the session's findings. */
 static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_target_info *info,
-		       const struct gt_derived *d, const struct gt_alloc_derived *a)
+		       const struct gt_derived *d, const struct gt_alloc_derived *a, const struct gt_findings *f)
 {
 	if (opt->mode == GT_MODE_JSON) {
 		struct json_object *o = gt_json_sample(info, d);
 		gt_json_add_allocators(o, a);
+		gt_json_add_findings(o, f);
 		int rc = gt_json_write_line(out, o);
 		json_object_put(o);
 		return rc;
 	}
-	return gt_text_write_sample_allocators(out, info, d, a);
+	return gt_text_write_block(out, info, d, a, f);
 }
 
 /* Waits until `deadline`, until the collector's descriptor is readable or
@@ -56,7 +60,9 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 	if (s->samples < 2)
 		return 0;
 	const struct gt_alloc_derived *a = s->alloc_fresh ? s->live.alloc : NULL;
-	if (batch_write(opt, out, &s->info, &s->live.derived, a) != 0) {
+	struct gt_findings f;
+	gt_findings_compute(&s->info, &s->live.derived, s->live.history, &f);
+	if (batch_write(opt, out, &s->info, &s->live.derived, a, &f) != 0) {
 		if (errno == EPIPE)
 			return 1;
 		gt_fail(err, GT_EXIT_FAILURE, "cannot write the output: %s", strerror(errno));
@@ -147,4 +153,56 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	gt_recorder_close(rec);
 	gt_session_close(&s);
 	return status;
+}
+
+/* The --doctor report: who was watched and for how long, then the findings. */
+static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)
+{
+	const struct gt_target_info *info = &s->info;
+	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
+		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
+		info->gc_name[0] ? info->gc_name : "n/a", watched_s);
+	gt_text_write_findings(out, f);
+	fflush(out);
+}
+
+static int doctor_status(enum gt_severity worst)
+{
+	switch (worst) {
+	case GT_SEVERITY_INFO: return GT_EXIT_FINDING_INFO;
+	case GT_SEVERITY_WARNING: return GT_EXIT_FINDING_WARNING;
+	case GT_SEVERITY_CRITICAL: return GT_EXIT_FINDING_CRITICAL;
+	case GT_SEVERITY_NONE: break;
+	}
+	return GT_EXIT_OK;
+}
+
+int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
+{
+	batch_install_signals();
+	struct gt_session s;
+	if (gt_session_open(&s, opt->pid, err) != 0)
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
+	uint64_t start = gt_mono_ns(), end = start + opt->doctor_ns;
+	int status = GT_EXIT_OK;
+	gt_session_start(&s, opt->interval_ns, start);
+	/* Until the time is up and the sample due then has been taken. */
+	while (!gt_quit_requested()) {
+		uint64_t now = gt_mono_ns();
+		enum gt_session_step step = gt_session_tick(&s, now, err);
+		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
+			status = err->code;
+			break;
+		}
+		if (step == GT_SESSION_SAMPLED && now >= end)
+			break;
+		batch_wait(&s, gt_session_deadline(&s));
+	}
+	struct gt_findings f;
+	gt_findings_compute(&s.info, s.live.have_derived ? &s.live.derived : NULL, s.live.history, &f);
+	doctor_report(out, &s, (double)(gt_mono_ns() - start) / 1e9, &f);
+	gt_session_close(&s);
+	if (status != GT_EXIT_OK)
+		return status;
+	return doctor_status(f.worst);
 }

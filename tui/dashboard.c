@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/pane_findings.h"
+
 /* Pause share and longest pause "over the window": one minute. */
 #define GT_DASHBOARD_WINDOW_NS 60000000000ull
 
@@ -57,6 +59,20 @@ static void fill_ctx(const struct gt_dashboard *db, struct gt_view_ctx *ctx, con
 	/* While sampling is being turned on (session/job.h), the pane says so. */
 	ctx->alloc = f->alloc ? f->alloc : s->frozen ? NULL : s->alloc_pending;
 	ctx->alloc_message = f->alloc_message;
+}
+
+int gt_dashboard_findings_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width)
+{
+	struct gt_view_ctx ctx;
+	fill_ctx(db, &ctx, theme, 0, 0);
+	return gt_findings_overlay_lines(&ctx, width);
+}
+
+void gt_dashboard_draw_findings(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme)
+{
+	struct gt_view_ctx ctx;
+	fill_ctx(db, &ctx, theme, 0, 0);
+	gt_findings_overlay_draw(w, first, &ctx);
 }
 
 /* Keeps one window per shown pane, made anew only when its place changes. */

@@ -46,4 +46,9 @@ void gt_dashboard_focus_next(struct gt_dashboard *db);
 /* Scrolls the focused pane's list by delta lines. */
 void gt_dashboard_scroll(struct gt_dashboard *db, int delta);
 
+/* The findings overlay (key f) of the figures shown: its length at width
+ * columns, and its lines from `first` on drawn into w. */
+int gt_dashboard_findings_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width);
+void gt_dashboard_draw_findings(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme);
+
 #endif

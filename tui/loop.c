@@ -247,11 +247,11 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 		return msg;
 	}
 	*attr = t->label;
-	return a->help ? "q/Esc/h close help"
+	return a->help ? (a->findings ? "q/Esc/f close findings" : "q/Esc/h close help")
 	       : gt_app_opening(a) ? "q/Esc cancel  h help"
-	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-7 panes"
-	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators"
-						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-7 panes  a allocators")
+	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-8 panes"
+	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators"
+						   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
 }
 
@@ -292,10 +292,14 @@ static void draw(struct gt_app *a)
 	}
 	if (a->help && a->body) {
 		werase(a->body);
-		int max_first = gt_help_lines(cols) - (body_rows - 1);
+		int lines = a->findings ? gt_dashboard_findings_lines(&a->db, &a->theme, cols) : gt_help_lines(cols);
+		int max_first = lines - (body_rows - 1);
 		if (a->help_first > max_first)
 			a->help_first = max_first > 0 ? max_first : 0;
-		gt_help_draw(a->body, a->help_first, &a->theme);
+		if (a->findings)
+			gt_dashboard_draw_findings(&a->db, a->body, a->help_first, &a->theme);
+		else
+			gt_help_draw(a->body, a->help_first, &a->theme);
 		wnoutrefresh(a->body);
 	} else if (gt_app_opening(a) && a->body) {
 		char buf[256];
@@ -395,6 +399,13 @@ static void help_key(struct gt_app *a, enum gt_action act)
 	switch (act) {
 	case GT_ACT_QUIT: case GT_ACT_BACK: case GT_ACT_HELP:
 		a->help = false;
+		a->findings = false;
+		break;
+	case GT_ACT_FINDINGS:
+		/* from the help to the findings (in a process view), or closed */
+		a->findings = !a->findings && a->in_dashboard;
+		a->help = a->findings;
+		a->help_first = 0;
 		break;
 	case GT_ACT_UP: a->help_first = a->help_first > 0 ? a->help_first - 1 : 0; break;
 	case GT_ACT_DOWN: a->help_first++; break;
@@ -463,6 +474,7 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 		else
 			allocators_key(a);
 		break;
+	case GT_ACT_FINDINGS: a->help = a->findings = true; a->help_first = 0; break;
 	default: common_key(a, b->action); break;
 	}
 }

@@ -79,6 +79,9 @@ int main(int argc, char **argv)
 	case GT_MODE_SERVE:
 		status = gt_serve_run(&opt, &err);
 		break;
+	case GT_MODE_DOCTOR:
+		status = gt_doctor_run(&opt, stdout, &err);
+		break;
 	case GT_MODE_TUI:
 		if (!terminal_usable()) {
 			if (!opt.pid && !opt.replay_path) {

@@ -17,6 +17,7 @@ const char gt_help_text[] =
 	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
 	"       gctop -l [--json]\n"
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
+	"       gctop --doctor -p PID [-d SECONDS]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
 	"pause time share, large objects and memory against the container limit of a\n"
@@ -57,6 +58,9 @@ const char gt_help_text[] =
 	"                        figure's ratio to the first run (--json: one object)\n"
 	"      --fail-if EXPR    with --compare: exit 11 when the last run regressed against\n"
 	"                        the first, e.g. alloc.bytes_per_op_median>+10%\n"
+	"      --doctor          watch -p PID for -d SECONDS (default 10), print the findings\n"
+	"                        (what the figures mean, with evidence and a next step) and\n"
+	"                        exit 0 with none, else 12 info, 13 warning, 14 critical\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
@@ -73,7 +77,8 @@ const char gt_help_text[] =
 	"  3 no such process              8 the target exited while watched\n"
 	"  4 not a JVM or .NET process    9 the target did not become readable in time\n"
 	"  10 a recording is truncated, corrupt or not gctop's\n"
-	"  11 --fail-if: the last run regressed against the first\n";
+	"  11 --fail-if: the last run regressed against the first\n"
+	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n";
 
 static int parse_interval(const char *s, uint64_t *ns)
 {
@@ -178,6 +183,27 @@ static int check_recording(const struct gt_options *opt, bool list, bool serve, 
 	return 0;
 }
 
+/* --doctor: -p and -d (how long to watch) only; it samples a few times a
+ * second up to once a second. */
+#define GT_DOCTOR_DEFAULT_NS 10000000000ull
+#define GT_DOCTOR_INTERVALS 4
+static int check_doctor(struct gt_options *opt, bool other, bool delay, struct gt_error *err)
+{
+	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
+	    opt->n_compare)
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID and -d SECONDS only");
+	if (!opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor needs a process: add -p PID (gctop --list shows them)");
+	opt->doctor_ns = delay ? opt->interval_ns : GT_DOCTOR_DEFAULT_NS;
+	opt->interval_ns = opt->doctor_ns / GT_DOCTOR_INTERVALS;
+	if (opt->interval_ns > 1000000000ull)
+		opt->interval_ns = 1000000000ull;
+	if (opt->interval_ns < 100000000ull) /* -d's own floor */
+		opt->interval_ns = 100000000ull;
+	opt->mode = GT_MODE_DOCTOR;
+	return 0;
+}
+
 /* The mode the flags ask for, and the combinations that make no sense. */
 static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list, bool serve, struct gt_error *err)
 {
@@ -211,7 +237,7 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 }
 
 struct option_flags {
-	bool batch, json, list, serve, compare;
+	bool batch, json, list, serve, compare, doctor, delay;
 };
 
 /* One option c (getopt's return); arg is what the user typed, for sentences.
@@ -231,6 +257,7 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 	case 'b': f->batch = true; break;
 	case 'j': f->json = true; break;
 	case 'd':
+		f->delay = true;
 		if (parse_interval(optarg, &opt->interval_ns) != 0)
 			return gt_fail(err, GT_EXIT_USAGE, "-d wants seconds between 0.1 and 3600 (fractions allowed), not '%s'", optarg);
 		break;
@@ -241,6 +268,7 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 	case 'l': f->list = true; break;
 	case 'C': opt->no_color = true; break;
 	case 'A': opt->allocators = true; break;
+	case 'T': f->doctor = true; break;
 	case 'P':
 		if (!*optarg || strlen(optarg) > 900)
 			return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
@@ -277,6 +305,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "read", required_argument, NULL, 'r' },
 		{ "compare", no_argument, NULL, 'K' },
 		{ "fail-if", required_argument, NULL, 'F' },
+		{ "doctor", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -306,5 +335,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	} else if (optind < argc) {
 		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
 	}
+	if (f.doctor)
+		return check_doctor(opt, f.batch || f.json || f.list || f.serve || f.compare, f.delay, err);
 	return choose_mode(opt, f.batch, f.json, f.list, f.serve, err);
 }

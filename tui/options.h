@@ -18,6 +18,7 @@ enum gt_mode {
 	GT_MODE_LIST,      /* -l/--list: every process gctop can watch, once */
 	GT_MODE_SERVE,     /* --serve: /metrics for Prometheus, until interrupted */
 	GT_MODE_COMPARE,   /* --compare FILE FILE...: recorded runs side by side */
+	GT_MODE_DOCTOR,    /* --doctor: watch -d seconds, print the findings, exit by the worst */
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
 };
@@ -41,6 +42,7 @@ struct gt_options {
 	size_t n_compare;
 	bool compare_json;       /* --compare --json */
 	const char *fail_if;     /* --compare --fail-if EXPR */
+	uint64_t doctor_ns;      /* --doctor: how long to watch (-d, default 10 s) */
 };
 
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */

@@ -107,3 +107,14 @@ const char *gt_format_cut(char *buf, size_t len, const char *s, int width)
 	snprintf(buf, len, "%.*s%s", keep, s, width < 4 ? "" : "...");
 	return buf;
 }
+
+int gt_format_wrap_len(const char *text, int room)
+{
+	int n = (int)strlen(text);
+	if (n <= room)
+		return n;
+	n = room;
+	while (n > 0 && text[n] != ' ')
+		n--;
+	return n > 0 ? n : room;
+}

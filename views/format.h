@@ -20,6 +20,9 @@ const char *gt_format_uptime(char *buf, size_t len, double seconds);
 /* s cut to at most width bytes, never inside a UTF-8 character, ending in
  * "..." when cut (width 4 or more) */
 const char *gt_format_cut(char *buf, size_t len, const char *s, int width);
+/* How much of text goes on a line of room columns, broken at a space:
+ * all of it when it fits, else up to the last space that fits, else room. */
+int gt_format_wrap_len(const char *text, int room);
 /* plain count, or "n/a" */
 const char *gt_format_count(char *buf, size_t len, struct gt_u64 v);
 

@@ -33,6 +33,7 @@ enum gt_action {
 	GT_ACT_STEP_BACK,     /* replay: the sample before */
 	GT_ACT_REWIND,        /* replay: back to the first interval */
 	GT_ACT_BRANCH,        /* replay: prompt for a sample to jump to */
+	GT_ACT_FINDINGS,      /* the findings overlay */
 };
 
 /* Where a key applies. */

@@ -92,6 +92,7 @@ extern const struct gt_pane_ops gt_pane_pauses;
 extern const struct gt_pane_ops gt_pane_large;
 extern const struct gt_pane_ops gt_pane_memory;
 extern const struct gt_pane_ops gt_pane_allocators;
+extern const struct gt_pane_ops gt_pane_findings;
 extern const struct gt_pane_ops *const gt_panes[];
 extern const size_t gt_pane_count;
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "views/format.h"
 #include "views/keys.h"
 #include "views/pane_help.h"
 
@@ -43,14 +44,7 @@ static void emit_wrapped(struct help_walk *h, const char *lead, const char *text
 	const char *p = text;
 	bool is_first = true;
 	while (is_first || *p) {
-		int n = (int)strlen(p);
-		if (n > room) {
-			n = room;
-			while (n > 0 && p[n] != ' ')
-				n--;
-			if (n == 0)
-				n = room;
-		}
+		int n = gt_format_wrap_len(p, room);
 		if (is_first) {
 			snprintf(first, sizeof(first), "%s%.*s", lead, n, p);
 			emit(h, first, (int)strlen(first), 0, false);

@@ -9,6 +9,7 @@ const struct gt_pane_ops *const gt_panes[] = {
 	&gt_pane_large,
 	&gt_pane_memory,
 	&gt_pane_allocators,
+	&gt_pane_findings,
 };
 
 const size_t gt_pane_count = sizeof(gt_panes) / sizeof(gt_panes[0]);

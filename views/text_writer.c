@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "base/sanitize.h"
+#include "views/findings_out.h"
 #include "views/format.h"
 
 /* Each figure gets its own buffer: printf arguments are evaluated in no
@@ -211,6 +212,12 @@ int gt_text_write_sample(FILE *out, const struct gt_target_info *info, const str
 int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
 				    const struct gt_alloc_derived *a)
 {
+	return gt_text_write_block(out, info, d, a, NULL);
+}
+
+int gt_text_write_block(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
+			const struct gt_alloc_derived *a, const struct gt_findings *f)
+{
 	write_header(out, info, d);
 	write_alloc(out, d);
 	write_generations(out, d);
@@ -219,6 +226,8 @@ int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info
 	write_memory(out, d);
 	if (a)
 		write_allocators(out, a);
+	if (f)
+		gt_text_write_findings(out, f);
 	fprintf(out, "\n");
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

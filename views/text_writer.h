@@ -17,6 +17,12 @@ int gt_text_write_sample(FILE *out, const struct gt_target_info *info, const str
 int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
 				    const struct gt_alloc_derived *a);
 
+/* The same block with the findings of the session (f may be NULL: none
+ * shown) after the figures. */
+struct gt_findings;
+int gt_text_write_block(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
+			const struct gt_alloc_derived *a, const struct gt_findings *f);
+
 /* The --list table: a header line and one row per process. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms);
 

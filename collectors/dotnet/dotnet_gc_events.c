@@ -147,6 +147,40 @@ static uint64_t ticks_to_ns(const struct gt_dn_gc *g, int64_t from, int64_t to)
 
 enum { SUSPEND_FOR_GC = 1, SUSPEND_FOR_GC_PREP = 6 };
 
+/* GCStart's reasons (gt_dn_gc_reason_name's order). */
+enum {
+	GC_REASON_INDUCED = 1,
+	GC_REASON_ALLOC_LARGE = 4,
+	GC_REASON_INDUCED_NOT_FORCED = 7,
+	GC_REASON_INDUCED_LOW_MEMORY = 9,
+	GC_REASON_INDUCED_COMPACTING = 10,
+};
+
+static bool reason_induced(uint32_t r)
+{
+	return r == GC_REASON_INDUCED || r == GC_REASON_INDUCED_NOT_FORCED || r == GC_REASON_INDUCED_LOW_MEMORY ||
+	       r == GC_REASON_INDUCED_COMPACTING;
+}
+
+static void count_reason(struct gt_dn_gc *g, const struct gt_dn_gc_start *s)
+{
+	if (reason_induced(s->reason))
+		g->induced++;
+	if (s->depth == GT_DN_GEN2 && s->reason == GC_REASON_ALLOC_LARGE)
+		g->gen2_alloc_large++;
+}
+
+void gt_dn_gc_fill_causes(const struct gt_dn_gc *g, struct gt_sample *out)
+{
+	uint64_t seen = 0;
+	for (unsigned d = 0; d < GT_DN_COLLECTED; d++)
+		seen += g->by_depth[d];
+	gt_u64_set(&out->causes.seen, seen);
+	gt_u64_set(&out->causes.induced, g->induced);
+	gt_u64_set(&out->causes.gen2, g->by_depth[GT_DN_GEN2]);
+	gt_u64_set(&out->causes.gen2_alloc_large, g->gen2_alloc_large);
+}
+
 static struct gt_dn_suspension *find_open(struct gt_dn_gc *g, uint64_t tid)
 {
 	for (unsigned i = 0; i < GT_DN_OPEN_SUSPENSIONS; i++)
@@ -233,6 +267,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth >= GT_DN_COLLECTED)
 			return;
 		g->by_depth[s.depth]++;
+		count_reason(g, &s);
 		g->gc_index = s.count;
 		g->last_reason = s.reason;
 		g->have_reason = true;

@@ -100,6 +100,9 @@ struct gt_dn_gc {
 	uint32_t last_reason;
 	bool have_reason;
 	bool background_running;
+	/* collections by reason (GCStart's), for the sample's causes */
+	uint64_t induced;              /* Induced, InducedNotForced, InducedLowMemory, InducedCompacting */
+	uint64_t gen2_alloc_large;     /* gen2 collections with reason AllocLarge */
 
 	/* pauses: GC suspensions under way, one per suspending thread. The
 	 * stream is in time order per thread only (a thread can write an event
@@ -147,6 +150,9 @@ void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq);
 /* Feeds one DotNETRuntime event. Unknown ids and short payloads are ignored. */
 void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
 		    const uint8_t *payload, size_t len);
+
+/* Copies the collections by cause into out->causes. */
+void gt_dn_gc_fill_causes(const struct gt_dn_gc *g, struct gt_sample *out);
 
 /* Returns the longest pause since the previous call and starts a new window. */
 uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g);

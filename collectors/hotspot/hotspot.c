@@ -54,6 +54,7 @@ struct gt_backend {
 	uint64_t prev_poll_ns;
 	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
 	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
+	struct hotspot_causes causes;
 };
 
 /* The estimator must see eden between every two collections, so while they
@@ -243,6 +244,7 @@ static void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 	r.mono_ns = now_ns;
 	hotspot_alloc_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
+	hotspot_causes_note(&c->causes, &r);
 	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
 	hotspot_track_period(c, collections, now_ns);
 	hotspot_tick_note(&c->tick, &r, c->gc_period_ns);
@@ -439,6 +441,7 @@ static int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt
 		gt_u64_set(&out->pause_max_ns, c->pause_max_ns);
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
 		hotspot_pause_log_fill(&c->pauses, out);
+	hotspot_causes_fill(&c->causes, c->counters.gc == HOTSPOT_GC_G1, out);
 	c->sampled = true;
 	if (c->last_pause_ns.valid)
 		out->last_pause_ns = c->last_pause_ns;

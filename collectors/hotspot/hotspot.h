@@ -6,7 +6,8 @@
  *   hotspot_info.c     the header facts (version, collector, heap flags)
  *   hotspot_alloc.c    the allocation estimator
  *   hotspot_pauses.c   the log of individual pauses
- *   hotspot_tick.c     when to poll while the JVM collects */
+ *   hotspot_tick.c     when to poll while the JVM collects
+ *   hotspot_causes.c   what caused the collections (sun.gc.lastCause at each poll) */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_H
 #define GCTOP_COLLECTORS_HOTSPOT_H
 
@@ -152,6 +153,20 @@ unsigned hotspot_tick_per_interval(uint64_t period, uint64_t shortest);
  * (G1 humongous allocation), so it is read 64 times an interval (every
  * millisecond at 15 collections a second and more). */
 uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, unsigned per_interval, bool dense);
+
+/* ---- hotspot_causes.c ---- */
+
+struct hotspot_causes {
+	bool started;          /* the first reading set the base */
+	uint64_t collections;  /* young + full at the last poll */
+	uint64_t seen, induced, humongous;
+};
+
+/* Counts the newest collection a poll found under its cause (the reading's
+ * sun.gc.lastCause). */
+void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_reading *r);
+/* Fills out->causes (humongous only for G1). */
+void hotspot_causes_fill(const struct hotspot_causes *c, bool g1, struct gt_sample *out);
 
 /* ---- hotspot.c, hotspot_list.c ---- */
 

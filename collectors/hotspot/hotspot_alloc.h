@@ -47,6 +47,7 @@ struct hotspot_alloc_reading {
 	uint64_t heap_used;
 	uint64_t tlab_bytes, tlab_fills; /* the last published epoch */
 	bool eden_was_full;      /* the last collection's cause implies a full eden */
+	char last_cause[96];     /* sun.gc.lastCause, read with the counters */
 };
 
 /* Bytes and time seen between collections, for the rates that fill the

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The dashboard on a live JVM: every pane shows live figures that change,
-# resizing to 20x5 and back, the keys, and a clean exit.
+# resizing to 20x5 and back, the keys (the findings overlay among them), and
+# a clean exit.
 . tests/lib.sh
 . tests/tui/tui_common.shlib
 require_tmux
@@ -52,6 +53,18 @@ check "h opens the help" wait_screen "gctop help" 5
 check "help lists the keys from the table" grep -q "freeze the display" "$(screen >"$WORK/h"; echo "$WORK/h")"
 tm send-keys q
 check "q closes the help, not gctop" wait_screen " Allocation " 5
+# Findings: the worst on the line under the header, all of them under f.
+check "the findings line is under the header" grep -Eq "^ 8 Findings +(none so far|info|warning|critical) " "$WORK/s2"
+tm send-keys f
+check "f opens the findings" wait_screen "gctop findings +q, Esc or f: close" 5
+check "the findings give their evidence and next step, or say there is none" \
+	grep -Eq "No findings|evidence: " "$(screen >"$WORK/fi"; echo "$WORK/fi")"
+tm send-keys Escape
+check "Esc closes the findings, not gctop" wait_screen " Allocation " 5
+tm send-keys f
+wait_screen "gctop findings" 5
+tm send-keys f
+check "f again closes them" wait_screen " Allocation " 5
 tm send-keys p
 check "p freezes the display" wait_screen "^ FROZEN " 5
 screen | grep -o "total [0-9.]* [KMG]*i*B since" >"$WORK/f1"

@@ -434,6 +434,37 @@ static void test_event_counters(void)
 	CHECK_U64(v, 92);
 }
 
+/* GCStart's reason counts the causes: gen2 by AllocLarge (the live capture),
+ * induced collections of every induced reason, and every collection seen. */
+static void test_causes_from_gc_start_reasons(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	struct gt_sample s;
+	memset(&s, 0, sizeof(s));
+	gt_dn_gc_fill_causes(&g, &s);
+	CHECK(s.causes.seen.valid && s.causes.seen.value == 0);
+	CHECK(!s.causes.humongous.valid);    /* no such thing on .NET */
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 100, gc_start, sizeof(gc_start));          /* gen2, AllocLarge */
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 200, gc_start_gen1, sizeof(gc_start_gen1)); /* gen1, AllocSmall */
+	uint8_t p[16];
+	memcpy(p, gc_start_gen1, sizeof(p));
+	p[4] = 2;                              /* gen2 ... */
+	const uint8_t induced[] = { 1, 7, 9, 10 };
+	for (size_t i = 0; i < sizeof(induced); i++) {
+		p[8] = induced[i];             /* ... by Induced, InducedNotForced, InducedLowMemory, InducedCompacting */
+		gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 300, p, sizeof(p));
+	}
+	p[4] = 0;                              /* gen0 by AllocLarge: no gen2 */
+	p[8] = 4;
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 400, p, sizeof(p));
+	gt_dn_gc_fill_causes(&g, &s);
+	CHECK_U64(s.causes.seen.value, 7);
+	CHECK_U64(s.causes.gen2.value, 5);
+	CHECK_U64(s.causes.gen2_alloc_large.value, 1);
+	CHECK_U64(s.causes.induced.value, 4);
+}
+
 int main(void)
 {
 	RUN_TEST(test_payloads);
@@ -446,5 +477,6 @@ int main(void)
 	RUN_TEST(test_loh_allocation_counted_at_each_gc);
 	RUN_TEST(test_series_interpolates_between_observations);
 	RUN_TEST(test_event_counters);
+	RUN_TEST(test_causes_from_gc_start_reasons);
 	return check_summary();
 }

@@ -149,11 +149,33 @@ static void test_record_replay_compare(void)
 	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* --doctor: -d is how long it watches (default 10 s); it samples four
+ * times over it, at most once a second and at least every 0.1 s. */
+static void test_doctor(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "--doctor -p 12") == 0);
+	CHECK(o.mode == GT_MODE_DOCTOR);
+	CHECK_U64(o.pid, 12);
+	CHECK_U64(o.doctor_ns, 10000000000ull);
+	CHECK_U64(o.interval_ns, 1000000000ull);
+	CHECK(parse(&o, &e, "-d 2 --doctor -p 12") == 0);
+	CHECK_U64(o.doctor_ns, 2000000000ull);
+	CHECK_U64(o.interval_ns, 500000000ull);
+	CHECK(parse(&o, &e, "--doctor -p 12 -d 0.2") == 0);
+	CHECK_U64(o.interval_ns, 100000000ull);
+	static const char *const bad[] = { "--doctor", "--doctor -p 1 -b", "--doctor -p 1 --json", "--doctor -p 1 -n 3",
+					   "--doctor -p 1,2", "--doctor -l", "--doctor -p 1 --serve 9464",
+					   "--doctor -p 1 --allocators", "--doctor -p 1 -d 0" };
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 static void test_help_and_man_page_agree(void)
 {
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
 						"--list", "--no-color", "--serve", "--write", "--read", "--compare",
-						"--fail-if", "--help", "--version" };
+						"--fail-if", "--doctor", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
 	CHECK(man != NULL);
 	if (!man)
@@ -172,7 +194,8 @@ static void test_help_and_man_page_agree(void)
 		if (!strstr(man, roff))
 			check_fail(__FILE__, __LINE__, "man/gctop.1 does not mention %s (as %s)", longopts[i], roff);
 	}
-	for (int status = 0; status <= GT_EXIT_REGRESSION; status++) {
+	/* 0-9, a recording's 10-11 and --doctor's 12-14 */
+	for (int status = 0; status <= GT_EXIT_FINDING_CRITICAL; status++) {
 		char item[32];
 		snprintf(item, sizeof(item), ".IP %d\n", status);
 		if (!strstr(man, item))
@@ -183,6 +206,7 @@ static void test_help_and_man_page_agree(void)
 int main(void)
 {
 	RUN_TEST(test_defaults);
+	RUN_TEST(test_doctor);
 	RUN_TEST(test_batch_json_interval_count);
 	RUN_TEST(test_no_color);
 	RUN_TEST(test_errors_are_usage);

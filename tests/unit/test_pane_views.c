@@ -11,6 +11,7 @@
 #include "session/picker.h"
 #include "tui/theme.h"
 #include "views/pane.h"
+#include "views/pane_findings.h"
 #include "views/pane_help.h"
 #include "views/pane_picker.h"
 #include "tests/unit/check.h"
@@ -437,6 +438,38 @@ static void test_header_pane(void)
 
 /* Before two samples exist, or when the runtime does not give a figure,
  * every figure says n/a and none says 0. */
+/* The findings line shows the worst finding and how many more; the overlay
+ * all of them, wrapped, with evidence and next step; nothing made up
+ * before the first sample. */
+static void test_findings_pane_and_overlay(void)
+{
+	const char *t = draw_pane(&gt_pane_findings, &derived, 1, 100);
+	CHECK_HAS(t, "Findings");
+	CHECK_HAS(t, "warning GC pauses took 12.3% of the worst 30 s");
+	CHECK_HAS(t, "f: evidence");
+	t = draw_pane(&gt_pane_findings, NULL, 1, 60);
+	CHECK_HAS(t, "n/a: no sample yet");
+	/* a second finding: the working set near the container limit */
+	gt_u64_set(&derived.cur.rss_bytes, 240 * MIB);
+	t = draw_pane(&gt_pane_findings, &derived, 1, 80);
+	CHECK_HAS(t, "+1 more, f: all");
+	struct gt_view_ctx c = ctx_for(&derived);
+	int n = gt_findings_overlay_lines(&c, 60);
+	CHECK(n > gt_findings_overlay_lines(&c, 200));  /* narrower: wrapped onto more lines */
+	WINDOW *w = newwin(n + 1, 60, 0, 0);
+	gt_findings_overlay_draw(w, 0, &c);
+	t = window_text(w);
+	CHECK_HAS(t, "q, Esc or f: close");
+	CHECK_HAS(t, "pause-share: GC pauses took 12.3%");
+	CHECK_HAS(t, "evidence: pause share 12.3%, window 30 s");
+	CHECK_HAS(t, "memory-near-limit: the working set is at 94%");
+	CHECK_HAS(t, "next: raise the container's memory limit");
+	delwin(w);
+	craft();
+	const struct gt_key_binding *kf = gt_keys_lookup('f', GT_KEYS_DASHBOARD);
+	CHECK(kf && kf->action == GT_ACT_FINDINGS && kf->help);
+}
+
 static void test_invalid_is_na_not_zero(void)
 {
 	struct gt_derived d;
@@ -730,6 +763,7 @@ int main(void)
 	RUN_TEST(test_allocators_pane_scrolls);
 	RUN_TEST(test_allocators_pane_states);
 	RUN_TEST(test_header_pane);
+	RUN_TEST(test_findings_pane_and_overlay);
 	RUN_TEST(test_invalid_is_na_not_zero);
 	RUN_TEST(test_every_pane_every_small_size);
 	RUN_TEST(test_essentials_at_80x24);

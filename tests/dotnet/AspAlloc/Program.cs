@@ -1,6 +1,7 @@
-// usage: AspAlloc PORT [BYTES_PER_REQUEST]
-// GET / allocates BYTES_PER_REQUEST (default 1,000,000) in 10 KB arrays and
-// answers "ok". GET /truth answers the runtime's own allocated-bytes total.
+// usage: AspAlloc PORT [BYTES_PER_REQUEST [ARRAY_BYTES]]
+// GET / allocates BYTES_PER_REQUEST (default 1,000,000) in arrays of
+// ARRAY_BYTES (default 10,000; 85,000 and more go to the large object heap)
+// and answers "ok". GET /truth answers the runtime's own allocated-bytes total.
 //
 // GET /export?rows=N&stream=0|1 answers a CSV export of N rows, the before
 // and after of a common fix: stream=0 builds the whole CSV in memory (a
@@ -16,6 +17,7 @@ using System.Text;
 
 var port = args.Length > 0 ? int.Parse(args[0]) : 5000;
 long perRequest = args.Length > 1 ? long.Parse(args[1]) : 1_000_000;
+int arrayBytes = args.Length > 2 ? int.Parse(args[2]) : 10_000;
 var builder = WebApplication.CreateSlimBuilder(args);
 builder.Logging.ClearProviders();
 builder.WebHost.UseUrls($"http://127.0.0.1:{port}");
@@ -23,8 +25,8 @@ var app = builder.Build();
 object? keep = null;
 app.MapGet("/", () =>
 {
-    for (long done = 0; done < perRequest; done += 10_000)
-        keep = new byte[10_000 - 24];
+    for (long done = 0; done < perRequest; done += arrayBytes)
+        keep = new byte[arrayBytes - 24];
     return "ok";
 });
 app.MapGet("/truth", () => GC.GetTotalAllocatedBytes(true).ToString());

@@ -1,0 +1,451 @@
+/* The rules behind the findings (model/findings.h). Each rule reads figures
+ * the collectors really give; where one is n/a the rule stays silent. */
+#include "model/findings.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- thresholds, each with its source ---- */
+
+/* JMC's GC pause ratio rule: the share of wall time spent in pauses over the
+ * worst 60 s window, info from 5%, warning from 10%. */
+#define GT_FINDING_PAUSE_WINDOW_NS 60000000000ull
+#define GT_FINDING_PAUSE_SHARE_INFO 0.05
+#define GT_FINDING_PAUSE_SHARE_WARNING 0.10
+/* JMC's longest GC pause rule: a single pause of 100 ms is felt by users
+ * (warning), one of a second breaks timeouts (critical). */
+#define GT_FINDING_LONG_PAUSE_WARNING_NS 100000000ull
+#define GT_FINDING_LONG_PAUSE_CRITICAL_NS 1000000000ull
+/* JMC's G1 full GC rule: any full collection on G1 is a warning (G1 falls
+ * back to one only when it cannot keep up). */
+#define GT_FINDING_G1_FULL_MIN 1
+/* JMC's System.gc() rule and the .NET GC team's guidance (GC.Collect is
+ * rarely right in a server): any induced collection is worth knowing. */
+#define GT_FINDING_INDUCED_MIN 1
+/* gctop's own: gen2 collections triggered by large-object allocation
+ * (AllocLarge), as PerfView's GCStats lists them by reason: from a fifth of
+ * at least two gen2 collections info, from half a warning. */
+#define GT_FINDING_GEN2_MIN 2
+#define GT_FINDING_ALLOC_LARGE_INFO 0.20
+#define GT_FINDING_ALLOC_LARGE_WARNING 0.50
+/* gctop's own: G1 collections started by a humongous allocation, as a share
+ * of the collections whose cause was seen (at least two of them): from 5%
+ * info, from a quarter a warning. */
+#define GT_FINDING_HUMONGOUS_MIN 2
+#define GT_FINDING_HUMONGOUS_INFO 0.05
+#define GT_FINDING_HUMONGOUS_WARNING 0.25
+/* gctop's own: committed heap or working set within 10% of the container
+ * limit leaves no room for a burst before the OOM killer. */
+#define GT_FINDING_LIMIT_NEAR 0.90
+/* gctop's own: a heap allowed to grow past the container limit is killed
+ * before its collector sees a full heap. */
+#define GT_FINDING_HEAP_OVER_LIMIT 1.0
+/* The .NET GC team's guidance: Server GC gives each core a heap and a GC
+ * thread; with one heap (one core) Workstation GC does the same work with
+ * less memory. DATAS starts Server GC with one heap on purpose. */
+#define GT_FINDING_SERVER_ONE_HEAP 1
+
+/* G1's region size ergonomics (g1HeapRegionSize.cpp, JDK 15+): the heap
+ * max over 2048 regions, rounded down to a power of two, 1 MiB to 32 MiB. */
+#define GT_G1_TARGET_REGIONS 2048
+#define GT_G1_MIN_REGION (1ull << 20)
+#define GT_G1_MAX_ERGONOMIC_REGION (32ull << 20)
+
+#define GT_MIB (1024.0 * 1024.0)
+
+const char *gt_severity_name(enum gt_severity s)
+{
+	switch (s) {
+	case GT_SEVERITY_INFO: return "info";
+	case GT_SEVERITY_WARNING: return "warning";
+	case GT_SEVERITY_CRITICAL: return "critical";
+	case GT_SEVERITY_NONE: break;
+	}
+	return "none";
+}
+
+/* ---- building a finding ---- */
+
+static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_severity sev, const char *advice,
+			      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_severity sev, const char *advice,
+			      const char *fmt, ...)
+{
+	if (out->count >= GT_FINDINGS_MAX)
+		return NULL;
+	struct gt_finding *f = &out->items[out->count++];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->severity = sev;
+	f->advice = advice;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->title, sizeof(f->title), fmt, ap);
+	va_end(ap);
+	if (sev > out->worst)
+		out->worst = sev;
+	return f;
+}
+
+static void evidence(struct gt_finding *f, const char *key, enum gt_evidence_unit unit, double value)
+{
+	if (!f || f->n_evidence >= GT_FINDING_EVIDENCE_MAX)
+		return;
+	f->evidence[f->n_evidence++] = (struct gt_evidence){ key, unit, value };
+}
+
+/* ---- sums over the history ---- */
+
+/* Everything the history holds: the span watched, the longest pause, the
+ * collections by cause and the full collections (generation full_gen). */
+struct history_sums {
+	double span_s;
+	bool longest_known;
+	uint64_t longest_ns;
+	struct gt_collection_causes causes;
+	struct gt_u64 full;
+};
+
+static void add_u64(struct gt_u64 *sum, struct gt_u64 v)
+{
+	if (v.valid)
+		gt_u64_set(sum, sum->value + v.value);
+}
+
+static void sum_causes(struct gt_collection_causes *sum, const struct gt_collection_causes *c)
+{
+	add_u64(&sum->seen, c->seen);
+	add_u64(&sum->induced, c->induced);
+	add_u64(&sum->humongous, c->humongous);
+	add_u64(&sum->gen2, c->gen2);
+	add_u64(&sum->gen2_alloc_large, c->gen2_alloc_large);
+}
+
+static void sum_history(const struct gt_history *h, int full_gen, struct history_sums *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (size_t age = 0; h && age < gt_history_count(h); age++) {
+		const struct gt_history_point *p = gt_history_at(h, age);
+		if (p->interval_s.valid)
+			s->span_s += p->interval_s.value;
+		if (p->longest_pause_ns.valid) {
+			s->longest_known = true;
+			if (p->longest_pause_ns.value > s->longest_ns)
+				s->longest_ns = p->longest_pause_ns.value;
+		}
+		sum_causes(&s->causes, &p->causes);
+		if (full_gen >= 0 && (unsigned)full_gen < p->n_generations)
+			add_u64(&s->full, p->collections[full_gen]);
+	}
+}
+
+/* Sums over the points of a window, in ns so that taking a point out is
+ * exact. */
+struct window_sums {
+	uint64_t span_ns, pause_span_ns, pause_ns;
+};
+
+static void window_add(struct window_sums *w, const struct gt_history_point *p, int sign)
+{
+	uint64_t dt = p->interval_s.valid && p->interval_s.value > 0 ? (uint64_t)(p->interval_s.value * 1e9 + 0.5) : 0;
+	uint64_t paused = p->pause_ns.valid ? p->pause_ns.value : 0;
+	if (sign > 0) {
+		w->span_ns += dt;
+		if (p->pause_ns.valid) {
+			w->pause_span_ns += dt;
+			w->pause_ns += paused;
+		}
+	} else {
+		w->span_ns -= dt;
+		if (p->pause_ns.valid) {
+			w->pause_span_ns -= dt;
+			w->pause_ns -= paused;
+		}
+	}
+}
+
+/* The worst pause share of a window of GT_FINDING_PAUSE_WINDOW_NS ending at
+ * any point (the points whose end lies within it); while the history is
+ * shorter than the window, the whole of it. One pass, oldest end first.
+ * False when no point has a pause figure. */
+static bool worst_pause_window(const struct gt_history *h, double *share, double *span_s)
+{
+	size_t n = h ? gt_history_count(h) : 0;
+	if (n == 0)
+		return false;
+	const struct gt_history_point *oldest = gt_history_at(h, n - 1);
+	struct window_sums w = { 0, 0, 0 };
+	size_t tail = n - 1;   /* the oldest point in the window, by age */
+	bool found = false;
+	for (size_t end = n; end-- > 0;) {
+		const struct gt_history_point *e = gt_history_at(h, end);
+		window_add(&w, e, +1);
+		while (tail > end && e->mono_ns - gt_history_at(h, tail)->mono_ns >= GT_FINDING_PAUSE_WINDOW_NS)
+			window_add(&w, gt_history_at(h, tail--), -1);
+		/* A window cut by the start of the history is only taken
+		 * when it is the whole history (the newest end). */
+		bool complete = e->mono_ns - oldest->mono_ns >= GT_FINDING_PAUSE_WINDOW_NS;
+		if (!(complete || end == 0) || w.pause_span_ns == 0)
+			continue;
+		double ratio = (double)w.pause_ns / (double)w.pause_span_ns;
+		if (!found || ratio > *share) {
+			*share = ratio;
+			*span_s = (double)w.span_ns / 1e9;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* ---- the rules ---- */
+
+static void rule_pause_share(const struct gt_history *h, struct gt_findings *out)
+{
+	double share = 0, span = 0;
+	if (!worst_pause_window(h, &share, &span))
+		return;
+	enum gt_severity sev = share >= GT_FINDING_PAUSE_SHARE_WARNING ? GT_SEVERITY_WARNING
+			     : share >= GT_FINDING_PAUSE_SHARE_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
+	if (sev == GT_SEVERITY_NONE)
+		return;
+	struct gt_finding *f = add(out, "pause-share", sev,
+				   "allocate less (key a shows who allocates) or give the young generation more room",
+				   "GC pauses took %.1f%% of the worst %.0f s", share * 100.0, span);
+	evidence(f, "pause_share", GT_EVIDENCE_SHARE, share);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, span);
+}
+
+static void rule_long_pause(const struct history_sums *s, struct gt_findings *out)
+{
+	if (!s->longest_known || s->longest_ns < GT_FINDING_LONG_PAUSE_WARNING_NS)
+		return;
+	enum gt_severity sev = s->longest_ns >= GT_FINDING_LONG_PAUSE_CRITICAL_NS ? GT_SEVERITY_CRITICAL
+										  : GT_SEVERITY_WARNING;
+	struct gt_finding *f = add(out, "long-pause", sev,
+				   "find what the long collection did (its cause, a full or old collection); a "
+				   "smaller young generation or a pause-time goal shortens young pauses",
+				   "a single GC pause lasted %.0f ms", (double)s->longest_ns / 1e6);
+	evidence(f, "longest_pause_ms", GT_EVIDENCE_MILLIS, (double)s->longest_ns / 1e6);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
+}
+
+/* The generation that counts full collections on G1 ("old"), or -1. */
+static int g1_full_generation(const struct gt_target_info *info, const struct gt_sample *cur)
+{
+	if (!info || strcmp(info->gc_name, "G1") != 0)
+		return -1;
+	for (unsigned i = 0; i < cur->n_generations; i++)
+		if (strcmp(cur->generations[i].name, "old") == 0)
+			return (int)i;
+	return -1;
+}
+
+static void rule_g1_full(const struct history_sums *s, struct gt_findings *out)
+{
+	if (!s->full.valid || s->full.value < GT_FINDING_G1_FULL_MIN)
+		return;
+	struct gt_finding *f = add(out, "g1-full-gc", GT_SEVERITY_WARNING,
+				   "G1 ran out of room to evacuate into: raise -Xmx, or start marking earlier "
+				   "(-XX:InitiatingHeapOccupancyPercent); the last cause says which",
+				   "G1 fell back to %llu full collection%s", (unsigned long long)s->full.value,
+				   s->full.value == 1 ? "" : "s");
+	evidence(f, "full_collections", GT_EVIDENCE_COUNT, (double)s->full.value);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
+}
+
+static void rule_induced(const struct gt_target_info *info, const struct history_sums *s, struct gt_findings *out)
+{
+	const struct gt_collection_causes *c = &s->causes;
+	if (!c->induced.valid || c->induced.value < GT_FINDING_INDUCED_MIN)
+		return;
+	bool dotnet = info && info->runtime == GT_RUNTIME_DOTNET;
+	struct gt_finding *f = add(out, "induced-gc", GT_SEVERITY_INFO,
+				   dotnet ? "find the GC.Collect call and remove it; the GC picks a better moment"
+					  : "find the System.gc() call (or run with -XX:+DisableExplicitGC)",
+				   "the program asked for %llu collection%s (%s)", (unsigned long long)c->induced.value,
+				   c->induced.value == 1 ? "" : "s", dotnet ? "GC.Collect" : "System.gc()");
+	evidence(f, "induced_collections", GT_EVIDENCE_COUNT, (double)c->induced.value);
+	if (c->seen.valid)
+		evidence(f, "collections", GT_EVIDENCE_COUNT, (double)c->seen.value);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
+}
+
+static void rule_alloc_large(const struct history_sums *s, struct gt_findings *out)
+{
+	const struct gt_collection_causes *c = &s->causes;
+	if (!c->gen2.valid || !c->gen2_alloc_large.valid || c->gen2.value < GT_FINDING_GEN2_MIN)
+		return;
+	double share = (double)c->gen2_alloc_large.value / (double)c->gen2.value;
+	enum gt_severity sev = share >= GT_FINDING_ALLOC_LARGE_WARNING ? GT_SEVERITY_WARNING
+			     : share >= GT_FINDING_ALLOC_LARGE_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
+	if (sev == GT_SEVERITY_NONE)
+		return;
+	struct gt_finding *f = add(out, "loh-gen2", sev,
+				   "allocate fewer objects of 85,000 bytes or more: pool or reuse the large buffers "
+				   "(ArrayPool), stream instead of building whole arrays; key a shows the sites",
+				   "%.0f%% of gen2 collections were triggered by large-object allocation (AllocLarge)",
+				   share * 100.0);
+	evidence(f, "gen2_collections", GT_EVIDENCE_COUNT, (double)c->gen2.value);
+	evidence(f, "alloc_large_gen2_collections", GT_EVIDENCE_COUNT, (double)c->gen2_alloc_large.value);
+	evidence(f, "alloc_large_share", GT_EVIDENCE_SHARE, share);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
+}
+
+static void rule_humongous(const struct gt_target_info *info, const struct gt_sample *cur,
+			   const struct history_sums *s, struct gt_findings *out)
+{
+	const struct gt_collection_causes *c = &s->causes;
+	if (!c->humongous.valid || !c->seen.valid || c->humongous.value < GT_FINDING_HUMONGOUS_MIN)
+		return;
+	double share = (double)c->humongous.value / (double)c->seen.value;
+	enum gt_severity sev = share >= GT_FINDING_HUMONGOUS_WARNING ? GT_SEVERITY_WARNING
+			     : share >= GT_FINDING_HUMONGOUS_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
+	if (sev == GT_SEVERITY_NONE)
+		return;
+	struct gt_u64 max = cur->heap_max_bytes.valid ? cur->heap_max_bytes : info->heap_max_bytes;
+	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
+	struct gt_finding *f;
+	if (region)
+		f = add(out, "g1-humongous", sev,
+			"raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the "
+			"large buffers; key a shows the sites",
+			"%.0f%% of G1's collections were started by humongous allocation (objects of %.1f MiB "
+			"and more with %.0f MiB regions)", share * 100.0, (double)region / 2 / GT_MIB,
+			(double)region / GT_MIB);
+	else
+		f = add(out, "g1-humongous", sev,
+			"raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the "
+			"large buffers; key a shows the sites",
+			"%.0f%% of G1's collections were started by humongous allocation", share * 100.0);
+	evidence(f, "humongous_collections", GT_EVIDENCE_COUNT, (double)c->humongous.value);
+	evidence(f, "collections", GT_EVIDENCE_COUNT, (double)c->seen.value);
+	evidence(f, "humongous_share", GT_EVIDENCE_SHARE, share);
+	if (region) {
+		evidence(f, "region_bytes", GT_EVIDENCE_BYTES, (double)region);
+		evidence(f, "humongous_from_bytes", GT_EVIDENCE_BYTES, (double)region / 2);
+	}
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
+}
+
+/* One figure within GT_FINDING_LIMIT_NEAR of the limit. */
+static void near_limit(struct gt_findings *out, const char *id, const char *what, const char *key,
+		       struct gt_u64 v, struct gt_u64 limit)
+{
+	if (!v.valid || !limit.valid || limit.value == 0)
+		return;
+	double share = (double)v.value / (double)limit.value;
+	if (share < GT_FINDING_LIMIT_NEAR)
+		return;
+	struct gt_finding *f = add(out, id, GT_SEVERITY_WARNING,
+				   "raise the container's memory limit or lower the heap's maximum so both fit "
+				   "with room for a burst",
+				   "%s is at %.0f%% of the container limit", what, share * 100.0);
+	evidence(f, key, GT_EVIDENCE_BYTES, (double)v.value);
+	evidence(f, "cgroup_limit_bytes", GT_EVIDENCE_BYTES, (double)limit.value);
+	evidence(f, "share_of_limit", GT_EVIDENCE_SHARE, share);
+}
+
+static void rule_container(const struct gt_derived *d, struct gt_findings *out)
+{
+	const struct gt_sample *s = &d->cur;
+	near_limit(out, "heap-near-limit", "the committed heap", "heap_committed_bytes", s->heap_committed_bytes,
+		   s->cgroup_limit_bytes);
+	near_limit(out, "memory-near-limit", "the working set", "working_set_bytes", s->rss_bytes,
+		   s->cgroup_limit_bytes);
+	if (s->oom_kills.valid && s->oom_kills.value > 0) {
+		struct gt_finding *f = add(out, "oom-kills", GT_SEVERITY_WARNING,
+					   "the container has killed processes for memory: compare the heap max and "
+					   "working set with its limit",
+					   "the container's OOM killer has struck %llu time%s",
+					   (unsigned long long)s->oom_kills.value, s->oom_kills.value == 1 ? "" : "s");
+		evidence(f, "oom_kills", GT_EVIDENCE_COUNT, (double)s->oom_kills.value);
+	}
+}
+
+static void rule_config(const struct gt_target_info *info, const struct gt_derived *d, struct gt_findings *out)
+{
+	const struct gt_sample *s = &d->cur;
+	if (d->heap_max_share_of_limit.valid && d->heap_max_share_of_limit.value > GT_FINDING_HEAP_OVER_LIMIT) {
+		struct gt_finding *f = add(out, "heap-over-limit", GT_SEVERITY_WARNING,
+					   "set the heap max below the container limit (-XX:MaxRAMPercentage, "
+					   "GCHeapHardLimitPercent), leaving room for the rest of the process",
+					   "the heap may grow to %.0f%% of the container limit",
+					   d->heap_max_share_of_limit.value * 100.0);
+		evidence(f, "heap_max_bytes", GT_EVIDENCE_BYTES, (double)s->heap_max_bytes.value);
+		evidence(f, "cgroup_limit_bytes", GT_EVIDENCE_BYTES, (double)s->cgroup_limit_bytes.value);
+	}
+	if (info && strcmp(info->gc_name, "Server") == 0 && !strstr(info->gc_mode, "DATAS") &&
+	    s->gc_heap_count.valid && s->gc_heap_count.value == GT_FINDING_SERVER_ONE_HEAP) {
+		struct gt_finding *f = add(out, "server-gc-one-heap", GT_SEVERITY_WARNING,
+					   "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs",
+					   "Server GC runs with a single heap (one core)");
+		evidence(f, "gc_heaps", GT_EVIDENCE_COUNT, (double)s->gc_heap_count.value);
+	}
+}
+
+static int by_severity(const void *a, const void *b)
+{
+	const struct gt_finding *x = a, *y = b;
+	return (int)y->severity - (int)x->severity;
+}
+
+void gt_findings_compute(const struct gt_target_info *info, const struct gt_derived *d, const struct gt_history *h,
+			 struct gt_findings *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!d)
+		return;
+	struct history_sums sums;
+	sum_history(h, g1_full_generation(info, &d->cur), &sums);
+	rule_pause_share(h, out);
+	rule_long_pause(&sums, out);
+	rule_g1_full(&sums, out);
+	rule_induced(info, &sums, out);
+	rule_alloc_large(&sums, out);
+	if (info)
+		rule_humongous(info, &d->cur, &sums, out);
+	rule_container(d, out);
+	rule_config(info, d, out);
+	/* stable: the rules' order within a severity */
+	for (unsigned i = 1; i < out->count; i++)
+		for (unsigned j = i; j > 0 && by_severity(&out->items[j - 1], &out->items[j]) > 0; j--) {
+			struct gt_finding t = out->items[j];
+			out->items[j] = out->items[j - 1];
+			out->items[j - 1] = t;
+		}
+}
+
+/* "4m", "4M", "4194304", "1g", "512k" */
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s)
+		return 0;
+	switch (*end) {
+	case 'k': case 'K': return v << 10;
+	case 'm': case 'M': return v << 20;
+	case 'g': case 'G': return v << 30;
+	default: return v;
+	}
+}
+
+uint64_t gt_findings_g1_region_bytes(const char *heap_flags, struct gt_u64 heap_max)
+{
+	static const char flag[] = "-XX:G1HeapRegionSize=";
+	const char *p = heap_flags ? strstr(heap_flags, flag) : NULL;
+	if (p) {
+		uint64_t v = parse_size(p + sizeof(flag) - 1);
+		if (v)
+			return v;
+	}
+	if (!heap_max.valid || heap_max.value == 0)
+		return 0;
+	uint64_t want = heap_max.value / GT_G1_TARGET_REGIONS, region = GT_G1_MIN_REGION;
+	while (region * 2 <= want && region < GT_G1_MAX_ERGONOMIC_REGION)
+		region *= 2;
+	return region;
+}

@@ -1,0 +1,397 @@
+/* The findings rules on crafted figures: each rule at and just below its
+ * thresholds, and silent when its figures are n/a. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/findings.h"
+#include "views/findings_out.h"
+#include "tests/unit/check.h"
+
+static struct gt_history hist; /* large: keep it off the stack */
+static struct gt_target_info info;
+static struct gt_derived newest;
+
+/* A session with no figure at all: every rule must stay silent. */
+static void reset(const char *gc_name, enum gt_runtime rt)
+{
+	gt_history_clear(&hist);
+	memset(&info, 0, sizeof(info));
+	memset(&newest, 0, sizeof(newest));
+	snprintf(info.gc_name, sizeof(info.gc_name), "%s", gc_name);
+	info.runtime = rt;
+	newest.cur.n_generations = 2;
+	snprintf(newest.cur.generations[0].name, sizeof(newest.cur.generations[0].name), "young");
+	snprintf(newest.cur.generations[1].name, sizeof(newest.cur.generations[1].name), "old");
+}
+
+/* One interval of dt s ending at t s; pause_ns UINT64_MAX: no pause figure. */
+static struct gt_derived *interval(double t, double dt, uint64_t pause_ns)
+{
+	static struct gt_derived d;
+	memset(&d, 0, sizeof(d));
+	d.cur = newest.cur;
+	d.cur.mono_ns = (uint64_t)(t * 1e9);
+	gt_f64_set(&d.interval_s, dt);
+	if (pause_ns != UINT64_MAX) {
+		gt_u64_set(&d.pause_ns, pause_ns);
+		gt_u64_set(&d.cur.pause_max_ns, pause_ns);
+	}
+	return &d;
+}
+
+static void push(struct gt_derived *d)
+{
+	gt_history_push(&hist, d);
+	newest = *d;
+}
+
+static const struct gt_finding *find(const struct gt_findings *f, const char *id)
+{
+	for (unsigned i = 0; i < f->count; i++)
+		if (strcmp(f->items[i].id, id) == 0)
+			return &f->items[i];
+	return NULL;
+}
+
+static double evidence(const struct gt_finding *f, const char *key)
+{
+	for (unsigned i = 0; f && i < f->n_evidence; i++)
+		if (strcmp(f->evidence[i].key, key) == 0)
+			return f->evidence[i].value;
+	return -1;
+}
+
+/* The finding id of the figures so far, or NULL. */
+static const struct gt_finding *finding(const char *id)
+{
+	static struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	return find(&f, id);
+}
+
+static enum gt_severity severity_of(const char *id)
+{
+	struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	const struct gt_finding *x = find(&f, id);
+	return x ? x->severity : GT_SEVERITY_NONE;
+}
+
+/* Seconds of one-second intervals, each paused pause_ms. */
+static void steady(int seconds, double pause_ms, double *t)
+{
+	for (int i = 0; i < seconds; i++) {
+		*t += 1;
+		push(interval(*t, 1.0, (uint64_t)(pause_ms * 1e6)));
+	}
+}
+
+static void test_nothing_without_figures(void)
+{
+	struct gt_findings f;
+	gt_findings_compute(&info, NULL, &hist, &f);
+	CHECK_U64(f.count, 0);
+	CHECK(f.worst == GT_SEVERITY_NONE);
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	/* intervals without pause, cause or memory figures: n/a is no finding */
+	double t = 0;
+	for (int i = 0; i < 120; i++) {
+		t += 1;
+		push(interval(t, 1.0, UINT64_MAX));
+	}
+	gt_findings_compute(&info, &newest, &hist, &f);
+	CHECK_U64(f.count, 0);
+	CHECK_STR(gt_severity_name(f.worst), "none");
+}
+
+static void test_pause_share_thresholds(void)
+{
+	double t = 0;
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	/* one interval each: the share is the pause time's own double, so the
+	 * boundary is exact */
+	steady(1, 49.9, &t);           /* 4.99% */
+	CHECK(severity_of("pause-share") == GT_SEVERITY_NONE);
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	t = 0;
+	steady(1, 50, &t);             /* 5%: info at the boundary */
+	CHECK(severity_of("pause-share") == GT_SEVERITY_INFO);
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	t = 0;
+	steady(1, 99.9, &t);
+	CHECK(severity_of("pause-share") == GT_SEVERITY_INFO);
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	t = 0;
+	steady(1, 100, &t);            /* 10%: warning */
+	CHECK(severity_of("pause-share") == GT_SEVERITY_WARNING);
+	struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	const struct gt_finding *x = find(&f, "pause-share");
+	CHECK_NEAR(evidence(x, "pause_share"), 0.10, 1e-9);
+	CHECK_NEAR(evidence(x, "window_s"), 1, 1e-9);
+	/* a shorter history than a minute: the whole of it is the window */
+	steady(29, 100, &t);
+	gt_findings_compute(&info, &newest, &hist, &f);
+	CHECK_NEAR(evidence(find(&f, "pause-share"), "window_s"), 30, 1e-9);
+}
+
+/* The worst minute counts, not the average: a bad minute long ago among
+ * calm ones still gives the finding, with the window of that minute. */
+static void test_pause_share_worst_window(void)
+{
+	double t = 0;
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	steady(120, 0, &t);
+	steady(60, 120, &t);           /* 12% for one minute */
+	steady(300, 1, &t);
+	struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	const struct gt_finding *x = find(&f, "pause-share");
+	CHECK(x && x->severity == GT_SEVERITY_WARNING);
+	CHECK_NEAR(evidence(x, "pause_share"), 0.12, 1e-9);
+	CHECK_NEAR(evidence(x, "window_s"), 60, 1e-9);
+	/* the same pause time spread thinner over windows never reaching 5% */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	t = 0;
+	steady(480, 49, &t);
+	CHECK(severity_of("pause-share") == GT_SEVERITY_NONE);
+}
+
+static void test_long_pause(void)
+{
+	double t = 0;
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	steady(5, 99.999, &t);
+	CHECK(severity_of("long-pause") == GT_SEVERITY_NONE);
+	push(interval(t + 1, 1.0, 100000000ull));
+	CHECK(severity_of("long-pause") == GT_SEVERITY_WARNING);
+	push(interval(t + 3, 2.0, 999999999ull));
+	CHECK(severity_of("long-pause") == GT_SEVERITY_WARNING);
+	push(interval(t + 5, 2.0, 1000000000ull));
+	CHECK(severity_of("long-pause") == GT_SEVERITY_CRITICAL);
+	struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	CHECK_NEAR(evidence(find(&f, "long-pause"), "longest_pause_ms"), 1000, 1e-6);
+	CHECK(f.worst == GT_SEVERITY_CRITICAL);
+	/* worst first */
+	CHECK(f.items[0].severity == GT_SEVERITY_CRITICAL);
+}
+
+static void push_collections(double t, uint64_t young, uint64_t old)
+{
+	struct gt_derived *d = interval(t, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, young);
+	gt_u64_set(&d->generations[1].collections, old);
+	push(d);
+}
+
+static void test_g1_full(void)
+{
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	push_collections(1, 5, 0);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+	push_collections(2, 5, 1);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_WARNING);
+	/* Parallel's old collections are its normal way of working */
+	snprintf(info.gc_name, sizeof(info.gc_name), "Parallel");
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+	/* an n/a collection count says nothing */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	struct gt_derived *d = interval(1, 1.0, UINT64_MAX);
+	d->generations[1].collections.value = 3; /* not valid */
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+}
+
+static void push_causes(double t, struct gt_collection_causes c)
+{
+	struct gt_derived *d = interval(t, 1.0, UINT64_MAX);
+	d->causes = c;
+	push(d);
+}
+
+/* One more interval with collections by cause, then rule id's severity. */
+#define CAUSES_GIVE(id, t, c, want) do { push_causes(t, c); CHECK(severity_of(id) == (want)); } while (0)
+
+static struct gt_collection_causes causes(uint64_t seen, uint64_t induced, uint64_t humongous, uint64_t gen2,
+					  uint64_t alloc_large)
+{
+	struct gt_collection_causes c;
+	memset(&c, 0, sizeof(c));
+	gt_u64_set(&c.seen, seen);
+	gt_u64_set(&c.induced, induced);
+	gt_u64_set(&c.humongous, humongous);
+	gt_u64_set(&c.gen2, gen2);
+	gt_u64_set(&c.gen2_alloc_large, alloc_large);
+	return c;
+}
+
+static void test_induced(void)
+{
+	reset("Workstation", GT_RUNTIME_DOTNET);
+	CAUSES_GIVE("induced-gc", 1, causes(10, 0, 0, 1, 0), GT_SEVERITY_NONE);
+	CAUSES_GIVE("induced-gc", 2, causes(10, 1, 0, 1, 0), GT_SEVERITY_INFO);
+	const struct gt_finding *x = finding("induced-gc");
+	CHECK(x && strstr(x->title, "GC.Collect") != NULL);
+	CHECK_NEAR(evidence(x, "collections"), 20, 0);
+	/* no cause figures: nothing */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	push_causes(1, (struct gt_collection_causes){ { 0, false }, { 5, false }, { 0, false }, { 0, false }, { 0, false } });
+	CHECK(severity_of("induced-gc") == GT_SEVERITY_NONE);
+}
+
+static void test_alloc_large(void)
+{
+	reset("Workstation", GT_RUNTIME_DOTNET);
+	CAUSES_GIVE("loh-gen2", 1, causes(20, 0, 0, 1, 1), GT_SEVERITY_NONE); /* one gen2 is too few */
+	reset("Workstation", GT_RUNTIME_DOTNET);
+	CAUSES_GIVE("loh-gen2", 1, causes(20, 0, 0, 10, 1), GT_SEVERITY_NONE);   /* 10% */
+	CAUSES_GIVE("loh-gen2", 2, causes(20, 0, 0, 0, 1), GT_SEVERITY_INFO);    /* 2 of 10: 20% */
+	CAUSES_GIVE("loh-gen2", 3, causes(20, 0, 0, 0, 3), GT_SEVERITY_WARNING); /* 5 of 10: 50% */
+	const struct gt_finding *x = finding("loh-gen2");
+	CHECK_NEAR(evidence(x, "gen2_collections"), 10, 0);
+	CHECK_NEAR(evidence(x, "alloc_large_gen2_collections"), 5, 0);
+	CHECK_NEAR(evidence(x, "alloc_large_share"), 0.5, 1e-12);
+	CHECK_NEAR(evidence(x, "window_s"), 3, 1e-12);
+	/* a HotSpot session has no gen2 figure: nothing */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	struct gt_collection_causes c = causes(20, 0, 0, 10, 10);
+	c.gen2.valid = c.gen2_alloc_large.valid = false;
+	push_causes(1, c);
+	CHECK(severity_of("loh-gen2") == GT_SEVERITY_NONE);
+}
+
+static void test_humongous(void)
+{
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	snprintf(info.heap_flags, sizeof(info.heap_flags), "-Xmx512m -XX:G1HeapRegionSize=1m");
+	CAUSES_GIVE("g1-humongous", 1, causes(100, 0, 1, 0, 0), GT_SEVERITY_NONE);   /* one is too few */
+	CAUSES_GIVE("g1-humongous", 2, causes(100, 0, 8, 0, 0), GT_SEVERITY_NONE);   /* 9 of 200: 4.5% */
+	CAUSES_GIVE("g1-humongous", 3, causes(0, 0, 6, 0, 0), GT_SEVERITY_INFO);     /* 15 of 200: 7.5% */
+	CAUSES_GIVE("g1-humongous", 4, causes(0, 0, 35, 0, 0), GT_SEVERITY_WARNING); /* 50 of 200: 25% */
+	const struct gt_finding *x = finding("g1-humongous");
+	CHECK_NEAR(evidence(x, "region_bytes"), 1 << 20, 0);
+	CHECK_NEAR(evidence(x, "humongous_from_bytes"), 1 << 19, 0);
+	CHECK_NEAR(evidence(x, "humongous_share"), 0.25, 1e-12);
+	CHECK(x && strstr(x->title, "0.5 MiB") && strstr(x->title, "1 MiB regions"));
+}
+
+static void test_region_size(void)
+{
+	struct gt_u64 none = { 0, false }, max = { 0, true };
+	CHECK_U64(gt_findings_g1_region_bytes("-XX:G1HeapRegionSize=4m", none), 4 << 20);
+	CHECK_U64(gt_findings_g1_region_bytes("-Xmx1g -XX:G1HeapRegionSize=8388608", none), 8 << 20);
+	CHECK_U64(gt_findings_g1_region_bytes("", none), 0);
+	max.value = 256ull << 20;   /* 128 KiB wanted: the 1 MiB floor */
+	CHECK_U64(gt_findings_g1_region_bytes("", max), 1 << 20);
+	max.value = 4ull << 30;     /* 2 MiB */
+	CHECK_U64(gt_findings_g1_region_bytes("-Xmx4g", max), 2 << 20);
+	max.value = 6ull << 30;     /* 3 MiB, down to 2 */
+	CHECK_U64(gt_findings_g1_region_bytes(NULL, max), 2 << 20);
+	max.value = 1ull << 40;     /* capped at 32 MiB */
+	CHECK_U64(gt_findings_g1_region_bytes(NULL, max), 32 << 20);
+}
+
+static void test_container(void)
+{
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	struct gt_derived *d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->cur.cgroup_limit_bytes, 1000000);
+	gt_u64_set(&d->cur.heap_committed_bytes, 899999);
+	gt_u64_set(&d->cur.rss_bytes, 899999);
+	push(d);
+	CHECK(severity_of("heap-near-limit") == GT_SEVERITY_NONE);
+	CHECK(severity_of("memory-near-limit") == GT_SEVERITY_NONE);
+	gt_u64_set(&newest.cur.heap_committed_bytes, 900000);
+	CHECK(severity_of("heap-near-limit") == GT_SEVERITY_WARNING);
+	gt_u64_set(&newest.cur.rss_bytes, 950000);
+	CHECK(severity_of("memory-near-limit") == GT_SEVERITY_WARNING);
+	/* no limit: nothing, however large the figures */
+	newest.cur.cgroup_limit_bytes.valid = false;
+	CHECK(severity_of("heap-near-limit") == GT_SEVERITY_NONE);
+	CHECK(severity_of("memory-near-limit") == GT_SEVERITY_NONE);
+	CHECK(severity_of("oom-kills") == GT_SEVERITY_NONE);
+	gt_u64_set(&newest.cur.oom_kills, 0);
+	CHECK(severity_of("oom-kills") == GT_SEVERITY_NONE);
+	gt_u64_set(&newest.cur.oom_kills, 2);
+	CHECK(severity_of("oom-kills") == GT_SEVERITY_WARNING);
+}
+
+static void test_config(void)
+{
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	push(interval(1, 1.0, UINT64_MAX));
+	gt_f64_set(&newest.heap_max_share_of_limit, 1.0);
+	CHECK(severity_of("heap-over-limit") == GT_SEVERITY_NONE);
+	gt_f64_set(&newest.heap_max_share_of_limit, 1.01);
+	CHECK(severity_of("heap-over-limit") == GT_SEVERITY_WARNING);
+
+	reset("Server", GT_RUNTIME_DOTNET);
+	snprintf(info.gc_mode, sizeof(info.gc_mode), "concurrent");
+	push(interval(1, 1.0, UINT64_MAX));
+	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);  /* heap count n/a */
+	gt_u64_set(&newest.cur.gc_heap_count, 2);
+	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);
+	gt_u64_set(&newest.cur.gc_heap_count, 1);
+	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_WARNING);
+	/* DATAS runs Server GC on one heap on purpose */
+	snprintf(info.gc_mode, sizeof(info.gc_mode), "concurrent, DATAS");
+	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);
+	snprintf(info.gc_name, sizeof(info.gc_name), "Workstation");
+	snprintf(info.gc_mode, sizeof(info.gc_mode), "concurrent");
+	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);
+}
+
+/* -b's section and --json's key carry every finding with its evidence. */
+static void test_outputs(void)
+{
+	double t = 0;
+	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL); /* as gctop's main */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	struct gt_findings f;
+	gt_findings_compute(&info, &newest, &hist, &f);
+	struct json_object *o = json_object_new_object();
+	gt_json_add_findings(o, &f);
+	CHECK_STR(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), "{\"findings\":[]}");
+	json_object_put(o);
+
+	steady(30, 150, &t);   /* 15% paused, the longest 150 ms */
+	gt_findings_compute(&info, &newest, &hist, &f);
+	CHECK_U64(f.count, 2);
+	o = json_object_new_object();
+	gt_json_add_findings(o, &f);
+	const char *js = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	CHECK(strstr(js, "{\"id\":\"pause-share\",\"severity\":\"warning\",\"title\":\"GC pauses took 15.0% of the worst 30 s\","
+			 "\"evidence\":{\"pause_share\":0.15") != NULL);
+	CHECK(strstr(js, "\"longest_pause_ms\":150") != NULL);
+	CHECK(strstr(js, "\"advice\":\"") != NULL);
+	json_object_put(o);
+
+	char buf[4096] = "";
+	FILE *out = fmemopen(buf, sizeof(buf) - 1, "w");
+	gt_text_write_findings(out, &f);
+	fclose(out);
+	CHECK(strstr(buf, "Findings: 2, worst warning\n") == buf);
+	CHECK(strstr(buf, "  warning  pause-share: GC pauses took 15.0% of the worst 30 s\n"
+			  "           evidence: pause share 15.0%, window 30 s\n           next: ") != NULL);
+	CHECK(strstr(buf, "evidence: longest pause 150.0 ms, window 30 s") != NULL);
+}
+
+int main(void)
+{
+	RUN_TEST(test_nothing_without_figures);
+	RUN_TEST(test_pause_share_thresholds);
+	RUN_TEST(test_pause_share_worst_window);
+	RUN_TEST(test_long_pause);
+	RUN_TEST(test_g1_full);
+	RUN_TEST(test_induced);
+	RUN_TEST(test_alloc_large);
+	RUN_TEST(test_humongous);
+	RUN_TEST(test_region_size);
+	RUN_TEST(test_container);
+	RUN_TEST(test_config);
+	RUN_TEST(test_outputs);
+	return check_summary();
+}

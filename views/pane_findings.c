@@ -1,0 +1,151 @@
+/* Findings: the worst of them on one line under the header, and all of them
+ * in an overlay (key f). They are computed from what the pane is given (the
+ * shown figures and their history), so frozen figures give frozen findings. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/findings.h"
+#include "views/findings_out.h"
+#include "views/format.h"
+#include "views/pane.h"
+#include "views/pane_findings.h"
+
+/* Continuation lines of a finding start here. */
+#define FINDINGS_INDENT 4
+/* Narrower than this, lines are cut rather than wrapped. */
+#define FINDINGS_MIN_WRAP 16
+
+static attr_t severity_attr(const struct gt_theme *t, enum gt_severity s)
+{
+	switch (s) {
+	case GT_SEVERITY_CRITICAL: return t->crit | A_BOLD;
+	case GT_SEVERITY_WARNING: return t->warn | A_BOLD;
+	case GT_SEVERITY_INFO: return t->value;
+	case GT_SEVERITY_NONE: break;
+	}
+	return t->label;
+}
+
+static void compute(const struct gt_view_ctx *ctx, struct gt_findings *f)
+{
+	gt_findings_compute(ctx->info, ctx->d, ctx->h, f);
+}
+
+static int findings_rows(const struct gt_view_ctx *ctx)
+{
+	(void)ctx;
+	return 1;
+}
+
+static void draw_findings(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	attr_t a = ctx->focused ? t->title_focus : t->title;
+	int x = gt_pane_print(w, 0, 0, a, " %d Findings ", ctx->number);
+	if (!ctx->d) {
+		gt_pane_print(w, 0, x + 1, t->na, "n/a: no sample yet");
+		return;
+	}
+	struct gt_findings f;
+	compute(ctx, &f);
+	if (f.count == 0) {
+		gt_pane_print(w, 0, x + 1, t->good, "none so far  (f: how they are judged)");
+		return;
+	}
+	const struct gt_finding *top = &f.items[0];
+	char more[48] = "";
+	if (f.count > 1)
+		snprintf(more, sizeof(more), "  +%u more, f: all", f.count - 1);
+	else
+		snprintf(more, sizeof(more), "  f: evidence");
+	/* the worst finding's title, cut to leave room for "+N more" */
+	x = gt_pane_print(w, 0, x + 1, severity_attr(t, top->severity), "%s", gt_severity_name(top->severity));
+	int room = getmaxx(w) - (x + 1) - (int)strlen(more);
+	if (room < 0)
+		room = 0;
+	x = gt_pane_print(w, 0, x + 1, t->value, "%.*s", room, top->title);
+	gt_pane_print(w, 0, x, t->label, "%s", more);
+}
+
+const struct gt_pane_ops gt_pane_findings = {
+	.name = "findings",
+	.title = "Findings",
+	.min_rows = 1,
+	.min_cols = 30,
+	.priority = 2,
+	.full_width = true,
+	.want_rows = findings_rows,
+	.draw = draw_findings,
+};
+
+/* ---- the overlay ---- */
+
+/* Walks the overlay's lines: counts them (w NULL) or draws those from
+ * `first` on. */
+struct overlay {
+	WINDOW *w;
+	const struct gt_theme *t;
+	int width, first, line;
+};
+
+static void put_line(struct overlay *o, int indent, attr_t attr, const char *text, int n)
+{
+	int y = o->line++ - o->first + 1;   /* row 0 is the overlay's title */
+	if (o->w && y >= 1 && y < getmaxy(o->w))
+		gt_pane_print(o->w, y, indent, attr, "%.*s", n, text);
+}
+
+/* text from column indent, broken at spaces to the width. */
+static void put_text(struct overlay *o, int indent, attr_t attr, const char *text)
+{
+	int room = o->width - indent;
+	if (room < FINDINGS_MIN_WRAP)
+		room = FINDINGS_MIN_WRAP;
+	const char *p = text;
+	do {
+		int n = gt_format_wrap_len(p, room);
+		put_line(o, indent, attr, p, n);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p);
+}
+
+static void walk(struct overlay *o, const struct gt_view_ctx *ctx)
+{
+	if (!ctx->d) {
+		put_text(o, 1, o->t->na, "n/a: no sample yet");
+		return;
+	}
+	struct gt_findings f;
+	compute(ctx, &f);
+	if (f.count == 0)
+		put_text(o, 1, o->t->good, "No findings: no figure so far crosses a rule's threshold.");
+	for (unsigned i = 0; i < f.count; i++) {
+		const struct gt_finding *x = &f.items[i];
+		char head[GT_FINDING_TITLE_LEN + 48], ev[512], line[600];
+		snprintf(head, sizeof(head), "%-8s %s: %s", gt_severity_name(x->severity), x->id, x->title);
+		put_text(o, 1, severity_attr(o->t, x->severity), head);
+		snprintf(line, sizeof(line), "evidence: %s", gt_findings_evidence_line(ev, sizeof(ev), x));
+		put_text(o, FINDINGS_INDENT, o->t->label, line);
+		snprintf(line, sizeof(line), "next: %s", x->advice);
+		put_text(o, FINDINGS_INDENT, o->t->value, line);
+		put_line(o, 0, o->t->label, "", 0);
+	}
+	put_text(o, 1, o->t->label, "Each rule and its threshold: gctop(1), FINDINGS. gctop --doctor prints these.");
+}
+
+int gt_findings_overlay_lines(const struct gt_view_ctx *ctx, int width)
+{
+	struct overlay o = { NULL, ctx->theme, width, 0, 0 };
+	walk(&o, ctx);
+	return o.line;
+}
+
+void gt_findings_overlay_draw(WINDOW *w, int first, const struct gt_view_ctx *ctx)
+{
+	struct overlay o = { w, ctx->theme, getmaxx(w), first, 0 };
+	gt_pane_print(w, 0, 0, ctx->theme->title | A_REVERSE, "%-*s", getmaxx(w),
+		      " gctop findings   q, Esc or f: close   Up/Down: scroll");
+	walk(&o, ctx);
+}
