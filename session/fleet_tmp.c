@@ -30,12 +30,15 @@ static void tmp_add_dir(struct gt_fleet_tmp *t, const char *name)
 	snprintf(t->dirs[t->n_dirs++], sizeof(*d), "%s", name);
 }
 
-/* Reads /tmp: its hsperfdata_* directories and its .NET sockets. */
-static void tmp_read(struct gt_fleet_tmp *t)
+/* Reads the directory open at tmp (the one whose time was just taken, not
+ * whatever the path names by now): its hsperfdata_* directories and its
+ * .NET sockets. */
+static void tmp_read(struct gt_fleet_tmp *t, int tmp)
 {
 	t->n_dirs = 0;
 	t->sockets = 0;
-	int fd = open(t->root ? t->root : FLEET_TMP, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* fdopendir takes its descriptor, closedir closes it: a copy of tmp */
+	int fd = fcntl(tmp, F_DUPFD_CLOEXEC, 0);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0)
@@ -60,7 +63,7 @@ uint64_t gt_fleet_tmp_stamp(struct gt_fleet_tmp *t)
 		return 0;
 	uint64_t dir = stat_stamp(tmp, ".");
 	if (dir != t->dir_stamp) {
-		tmp_read(t);
+		tmp_read(t, tmp);
 		t->dir_stamp = dir;
 	}
 	/* Not /tmp's own time, which every temporary file moves. */

@@ -10,7 +10,6 @@
  * front-end folder of its own: it is one more way the program runs. */
 #include "tui/serve.h"
 
-#include <errno.h>
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <pthread.h>
