@@ -20,8 +20,10 @@ run_one() {
 	name=$1
 	shift
 	log="$log_dir/$(echo "$name" | tr '/' '_').log"
+	started=$(date +%s)
 	"$@" >"$log" 2>&1
 	rc=$?
+	took=$(($(date +%s) - started))
 	p=$(grep -c '^PASS: ' "$log")
 	f=$(grep -c '^FAIL: ' "$log")
 	s=$(grep -c '^SKIP: ' "$log")
@@ -34,7 +36,7 @@ run_one() {
 		f=1
 	fi
 	grep -E '^(FAIL|SKIP): ' "$log"
-	printf '%-48s %3d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
+	printf '%-48s %3d passed %3d failed %3d skipped %4ds\n' "$name" "$p" "$f" "$s" "$took"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
