@@ -8,7 +8,7 @@
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 exe=$(dotnet_program AspAlloc) || { fail "cannot build tests/dotnet/AspAlloc (log: $WORK/dotnet-build-AspAlloc.log)"; exit 0; }
-EXPORT_SAMPLES=10 EXPORT_REQUESTS=75
+EXPORT_REQUESTS=75
 . tests/integration/record_compare_dotnet.shlib
 
 record_export workstation 0 DOTNET_gcServer=0
