@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # The same CSV export (built in memory) recorded under Workstation GC,
 # Server GC and Server GC with DATAS, and gctop --compare on the three: the
 # table names each configuration, and each run's figures hold to the app's
