@@ -76,7 +76,9 @@ struct gt_pane_ops {
 	 * five allocation sites...); the layout drops a pane rather than cut
 	 * one of them. NULL: min_rows. */
 	int (*need_rows)(const struct gt_view_ctx *ctx);
-	/* Rows it could use with this sample (>= its need). */
+	/* Rows its content fills with this sample (>= its need): a list one
+	 * per entry; the layout gives spare rows to the panes whose content
+	 * is cut before any other. */
 	int (*want_rows)(const struct gt_view_ctx *ctx);
 	/* Rows that would show everything, which the focused pane scrolls
 	 * through; NULL when that is want_rows. */
@@ -95,6 +97,10 @@ extern const struct gt_pane_ops gt_pane_allocators;
 extern const struct gt_pane_ops gt_pane_findings;
 extern const struct gt_pane_ops *const gt_panes[];
 extern const size_t gt_pane_count;
+
+/* What pane p asks of the layout with this sample: the rows it needs (at
+ * least its min_rows) and the rows its content fills (at least its need). */
+void gt_pane_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx, int *need, int *want);
 
 /* ---- drawing helpers shared by the panes (views/pane_draw.c) ---- */
 

@@ -516,10 +516,9 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 	int n = (int)gt_pane_count;
 	for (int i = 0; i < n; i++) {
 		const struct gt_pane_ops *p = gt_panes[i];
-		int need = p->need_rows ? p->need_rows(c) : p->min_rows;
-		int want = p->want_rows(c);
-		req[i] = (struct gt_layout_req){ true, p->full_width, need, p->min_cols, want > need ? want : need,
-						 p->priority, p->stretch };
+		int need, want;
+		gt_pane_rows(p, c, &need, &want);
+		req[i] = (struct gt_layout_req){ true, p->full_width, need, p->min_cols, want, p->priority, p->stretch };
 	}
 	struct gt_layout l;
 	gt_layout_compute(rows - 1, cols, req, n, &l);
@@ -594,6 +593,38 @@ static void test_essentials_at_80x24(void)
 	CHECK_HAS(t[6], "Program.BuildCsv");
 	CHECK_HAS(t[6], "AllocSites.siteB");
 	CHECK_HAS(t[6], "AllocSites.siteC");
+}
+
+/* Panes ask for the rows their content fills: the top allocators one per
+ * site and heading (and no more: it is no graph), the findings one per
+ * finding. At 140x45 the list gets every row it asks for. */
+static void test_panes_ask_for_their_content(void)
+{
+	static struct gt_alloc_derived a;
+	int need, want;
+	craft_allocators(&a, "AllocSites.siteA", false);
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.alloc = &a;
+	gt_pane_rows(&gt_pane_allocators, &c, &need, &want);
+	CHECK_U64(want, 2 + (1 + a.n_frames) + (1 + a.n_types));
+	CHECK_U64(a.n_frames, 3);
+	CHECK(!gt_pane_allocators.stretch);
+	const char *t[GT_LAYOUT_MAX_PANES];
+	lay_out(&c, 45, 140, t);
+	CHECK_HAS(t[6], "int[]");   /* the last site of the last section */
+	CHECK_LACKS(t[6], " of 10 lines");
+
+	gt_pane_rows(&gt_pane_findings, &c, &need, &want);
+	CHECK_U64(want, 1);
+	gt_u64_set(&derived.cur.rss_bytes, 240 * MIB);   /* a second finding */
+	gt_pane_rows(&gt_pane_findings, &c, &need, &want);
+	CHECK_U64(need, 1);
+	CHECK_U64(want, 2);
+	const char *f = draw_pane(&gt_pane_findings, &derived, 2, 100);
+	CHECK_HAS(f, "warning GC pauses took 12.3%");
+	CHECK_HAS(f, "the working set is at 94%");
+	CHECK_LACKS(f, "more, f: all");
+	craft();
 }
 
 static void test_spark_levels(void)
@@ -767,6 +798,7 @@ int main(void)
 	RUN_TEST(test_invalid_is_na_not_zero);
 	RUN_TEST(test_every_pane_every_small_size);
 	RUN_TEST(test_essentials_at_80x24);
+	RUN_TEST(test_panes_ask_for_their_content);
 	RUN_TEST(test_spark_levels);
 	RUN_TEST(test_membar_cells);
 	RUN_TEST(test_membar_group_usage);
