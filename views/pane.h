@@ -127,9 +127,10 @@ void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const str
 
 /* The memory bar: one scale from 0 to the container limit, or without one
  * to the largest of the process's own figures (heap max, committed, working
- * set), each cell the innermost figure it lies under. A cgroup usage that
- * counts other processes is left out unless there is a limit: then it is
- * what the OOM killer compares, whoever it counts. */
+ * set; never the group's usage), each cell the innermost figure it lies
+ * under. A cgroup usage that counts other processes is left out unless
+ * there is a limit: then it is what the OOM killer compares, whoever it
+ * counts. */
 enum gt_membar_cell {
 	GT_MEMBAR_FREE = 0,
 	GT_MEMBAR_CGROUP,      /* container usage beyond the process working set */

@@ -656,11 +656,36 @@ static void test_membar_cells(void)
 		GT_MEMBAR_LIMIT };
 	for (int i = 0; i < 11; i++)
 		CHECK_U64(c[i], want[i]);
-	/* no limit: the largest figure is the scale, and no limit cell */
+	/* no limit: the largest of the process's figures is the scale (the
+	 * working set here), not the group's usage, and no limit cell */
 	in.limit.valid = false;
-	per = gt_membar_cells(&in, 8, c);
+	per = gt_membar_cells(&in, 6, c);
 	CHECK_NEAR(per, 10, 1e-9);
-	CHECK_U64(c[7], GT_MEMBAR_CGROUP);
+	enum gt_membar_cell own[6] = { GT_MEMBAR_USED, GT_MEMBAR_USED, GT_MEMBAR_COMMITTED, GT_MEMBAR_COMMITTED,
+		GT_MEMBAR_RSS, GT_MEMBAR_RSS };
+	for (int i = 0; i < 6; i++)
+		CHECK_U64(c[i], own[i]);
+	/* the report: a group's usage of 1.87 GiB (its page cache, say) beside
+	 * a heap of 20 MiB used in 64 MiB max and a working set of 90 MiB: the
+	 * scale is the working set, the heap keeps its cells */
+	struct gt_membar_input big = { .heap_used = { 20 * MIB, true }, .heap_committed = { 40 * MIB, true },
+				       .heap_max = { 64 * MIB, true }, .rss = { 90 * MIB, true },
+				       .cgroup_usage = { 1915 * MIB, true } };
+	enum gt_membar_cell b[9];
+	per = gt_membar_cells(&big, 9, b);
+	CHECK_NEAR(per, 10 * MIB, 1);
+	CHECK_U64(b[0], GT_MEMBAR_USED);
+	CHECK_U64(b[1], GT_MEMBAR_USED);
+	CHECK_U64(b[2], GT_MEMBAR_COMMITTED);
+	CHECK_U64(b[8], GT_MEMBAR_RSS);
+	/* the group's usage shows where it lies under the scale: past the
+	 * working set, short of the heap max */
+	in.heap_max.value = 120;
+	per = gt_membar_cells(&in, 6, c);
+	CHECK_NEAR(per, 20, 1e-9);
+	CHECK_U64(c[2], GT_MEMBAR_RSS);
+	CHECK_U64(c[3], GT_MEMBAR_CGROUP);
+	CHECK_U64(c[4], GT_MEMBAR_FREE);
 	/* nothing known: all free, never a made-up fill */
 	struct gt_membar_input none = { 0 };
 	CHECK_NEAR(gt_membar_cells(&none, 8, c), 0, 0);
