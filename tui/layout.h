@@ -31,7 +31,7 @@ struct gt_layout_req {
 	int min_rows, min_cols;
 	int want_rows;      /* the rows its content fills: grows up to this when there is room */
 	int priority;       /* smaller is more important */
-	bool stretch;       /* uses rows past its wish (a graph, a list): takes what is left over */
+	bool stretch;       /* uses rows past its wish (a graph): takes what is left over */
 };
 
 struct gt_layout {

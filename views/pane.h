@@ -70,7 +70,7 @@ struct gt_pane_ops {
 	int min_rows, min_cols;  /* below this the pane is dropped */
 	int priority;            /* 0 is kept longest when space is short */
 	bool full_width;         /* spans the screen above the other panes */
-	bool stretch;            /* a graph or list that uses rows past its wish */
+	bool stretch;            /* a graph, which uses rows past its wish (a list has none to use) */
 	/* Rows it must have to be shown with this sample: its title and the
 	 * rows a person needs from it (every generation, every memory figure,
 	 * five allocation sites...); the layout drops a pane rather than cut

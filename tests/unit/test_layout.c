@@ -16,7 +16,7 @@ static const struct gt_layout_req real_panes[] = {
 	{ true, false, 3, 36, 7, 2, true },  /* pauses */
 	{ true, false, 2, 32, 3, 6, false },  /* large objects */
 	{ true, false, 3, 36, 6, 3, false },  /* memory */
-	{ true, false, 2, 32, 4, 5, true },  /* allocators */
+	{ true, false, 2, 32, 4, 5, false },  /* allocators */
 };
 #define N_REAL ((int)(sizeof(real_panes) / sizeof(real_panes[0])))
 
