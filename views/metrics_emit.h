@@ -18,6 +18,16 @@ enum gt_metrics_type { GT_METRICS_GAUGE, GT_METRICS_COUNTER, GT_METRICS_HISTOGRA
 
 struct gt_metrics_family;
 
+/* A target's _created times (when gctop began watching it, when it
+ * started), written once a round rather than at every counter. */
+#define GT_METRICS_CREATED_CACHE 2
+/* The longest number a point is written with. */
+#define GT_METRICS_VALUE_LEN 40
+struct gt_metrics_created_cache {
+	double v[GT_METRICS_CREATED_CACHE];
+	char text[GT_METRICS_CREATED_CACHE][GT_METRICS_VALUE_LEN];
+};
+
 /* One family being written for one target. */
 struct gt_metrics_emit {
 	FILE *out;
@@ -25,6 +35,7 @@ struct gt_metrics_emit {
 	const struct gt_metrics_family *fam;
 	bool header_done;
 	const char *base;            /* the target's pid, runtime and main labels */
+	const struct gt_metrics_created_cache *created;  /* the target's, or NULL */
 };
 
 struct gt_metrics_family {
