@@ -1,14 +1,17 @@
 """Checks shared by the record_compare_*.sh tests: each run of a gctop
 --compare --json document held to the app's own counts (the .truth files of
-record_compare_dotnet.shlib: /counts before gctop, before and after the
-requests, after gctop; then the requests made)."""
+record_compare_dotnet.shlib: /counts, "ALLOCATED GEN0 GEN1 GEN2 EXPORTS",
+before gctop, before and after the requests, after gctop; then the
+requests made)."""
 import json
 
 
 def truth(path):
     t = [int(x) for x in open(path).read().split()]
-    c = [t[i:i + 4] for i in range(0, 16, 4)]
-    return {"per_request": (c[2][0] - c[1][0]) / t[16], "gen2": c[3][3] - c[0][3]}
+    c = [t[i:i + 5] for i in range(0, 20, 5)]
+    answered = c[2][4] - c[1][4]
+    return {"per_request": (c[2][0] - c[1][0]) / max(1, answered), "gen2": c[3][3] - c[0][3],
+            "answered": answered, "made": t[20], "counts": c}
 
 
 def gen2_per_min(run):
@@ -25,6 +28,8 @@ def check_runs(test, cmp_json, pace, truth_files, configs=None):
     check(len(runs) == len(truths), "%d runs, one per recording" % len(runs))
     for i, (run, t) in enumerate(zip(runs, truths)):
         name = run["file"].rsplit("/", 1)[-1]
+        check(t["answered"] == t["made"], "%s: the app answered the %d export requests made between its counts (%d; counts %s)" % (
+            name, t["made"], t["answered"], t["counts"]))
         b = run["alloc"]["bytes_per_op_median"]
         check(run["alloc"]["ops_name"] == "requests", "%s: operations are requests (%s)" % (name, run["alloc"]["ops_name"]))
         # the bound dotnet_aspnet holds each steady interval to: 5% and one
