@@ -58,6 +58,15 @@ static const struct gt_record_field sample_strings_f[] = {
 };
 const struct gt_record_fields gt_record_sample_strings = { sample_strings_f, COUNT(sample_strings_f) };
 
+static const struct gt_record_field causes_u64_f[] = {
+	U64(struct gt_collection_causes, seen),
+	U64(struct gt_collection_causes, induced),
+	U64(struct gt_collection_causes, humongous),
+	U64(struct gt_collection_causes, gen2),
+	U64(struct gt_collection_causes, gen2_alloc_large),
+};
+const struct gt_record_fields gt_record_causes_u64 = { causes_u64_f, COUNT(causes_u64_f) };
+
 static const struct gt_record_field info_u64_f[] = {
 	U64(struct gt_target_info, start_time_ms),
 	U64(struct gt_target_info, heap_max_bytes),

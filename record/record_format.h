@@ -6,7 +6,9 @@
  *   "info"    the facts again, when they changed (a GC mode seen late);
  *   "sample"  one sample as taken: its cumulative counters, each a number
  *             or null when the runtime gave none ("n/a", never 0), and
- *             "allocators" (the sampler's reading) when sampling is on.
+ *             "allocators" (the sampler's reading) when sampling is on;
+ *             "causes", collections by cause (absent in recordings made
+ *             before it was written: every count n/a).
  * Each line is written with one write(), so a gctop killed while recording
  * leaves every line but perhaps a partial last one, which the reader skips.
  *
@@ -53,6 +55,7 @@ struct gt_record_fields {
 
 extern const struct gt_record_fields gt_record_sample_u64;
 extern const struct gt_record_fields gt_record_sample_strings;  /* const char *: alloc_bound_reason, ... */
+extern const struct gt_record_fields gt_record_causes_u64;     /* the sample's "causes" object */
 extern const struct gt_record_fields gt_record_info_u64;
 extern const struct gt_record_fields gt_record_generation_u64;
 extern const struct gt_record_fields gt_record_collector_u64;

@@ -270,6 +270,19 @@ static int parse_generations(struct gt_record_reader *r, struct json_object *o, 
 			   sizeof(s->collectors[0].name), &gt_record_collector_u64, &s->n_collectors, err);
 }
 
+/* Collections by cause; absent in a recording made before they were
+ * written, and then n/a. */
+static int parse_causes(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
+			struct gt_error *err)
+{
+	struct json_object *c = json_object_object_get(o, "causes");
+	if (!c)
+		return 0;
+	if (expect_object(r, c, "\"causes\"", err) != 0)
+		return -1;
+	return get_u64_fields(r, c, &s->causes, &gt_record_causes_u64, err);
+}
+
 /* The log as of this sample: the last one's, with the new pauses put in. */
 static int parse_pause_log(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
 			   struct gt_error *err)
@@ -416,7 +429,8 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 			return -1;
 	}
 	if (parse_alloc_at(r, o, s, err) != 0 || parse_generations(r, o, s, err) != 0 ||
-	    parse_pause_log(r, o, s, err) != 0 || parse_allocators(r, o, alloc, err) != 0)
+	    parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
+	    parse_allocators(r, o, alloc, err) != 0)
 		return -1;
 	/* derive divides by the time between samples */
 	if (r->have_last && s->mono_ns <= r->last.mono_ns)

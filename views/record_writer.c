@@ -178,6 +178,9 @@ struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pa
 							    &gt_record_generation_u64));
 	json_object_object_add(o, "collectors", json_named(s->collectors, sizeof(s->collectors[0]), nc,
 							   &gt_record_collector_u64));
+	struct json_object *causes = json_object_new_object();
+	add_u64_fields(causes, &s->causes, &gt_record_causes_u64);
+	json_object_object_add(o, "causes", causes);
 	json_object_object_add(o, "pause_log", json_pause_log(s, pause_from));
 	if (alloc)
 		json_object_object_add(o, "allocators", json_alloc_snapshot(alloc));

@@ -62,6 +62,8 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	snprintf(s->collectors[0].name, sizeof(s->collectors[0].name), "G1 young");
 	gt_u64_set(&s->collectors[0].invocations, 9);
 	snprintf(s->last_gc_cause, sizeof(s->last_gc_cause), "Allocation Failure");
+	gt_u64_set(&s->causes.seen, 40 + t / S);
+	gt_u64_set(&s->causes.humongous, 7);
 	s->gc_in_progress = true;
 	s->agent_pause_window = 64;
 	gt_f64_set(&s->memory_pressure_avg10, 1.25);
@@ -137,6 +139,9 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 	CHECK_STR(b->collectors[0].name, "G1 young");
 	CHECK(!b->collectors[0].time_ns.valid);
 	CHECK_STR(b->last_gc_cause, "Allocation Failure");
+	CHECK(b->causes.seen.valid && b->causes.seen.value == a->causes.seen.value);
+	CHECK(b->causes.humongous.valid && b->causes.humongous.value == 7);
+	CHECK(!b->causes.induced.valid && !b->causes.gen2_alloc_large.valid);
 	CHECK(b->gc_in_progress && b->agent_pause_window == 64);
 	CHECK_NEAR(b->memory_pressure_avg10.value, 1.25, 1e-12);
 	CHECK(b->pause_log.valid && b->pause_log.count == a->pause_log.count);
@@ -252,6 +257,8 @@ static void test_hostile_lines(void)
 		{ "deep nesting", HEADER "{\"type\":\"sample\",\"x\":[[[[[[[[[[[[1]]]]]]]]]]]]}\n" },
 		{ "psi past 100", HEADER SAMPLE(",\"memory_pressure_avg10\":101") },
 		{ "pid out of range", HEADER SAMPLE(",\"pid\":4294967296") },
+		{ "causes not an object", HEADER SAMPLE(",\"causes\":3") },
+		{ "negative cause count", HEADER SAMPLE(",\"causes\":{\"humongous\":-2}") },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct gt_error err = { 0 };
