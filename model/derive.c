@@ -223,6 +223,7 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
 	if (cur->alloc_at.valid && !(prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
 		ops.valid = false;
+	out->ops = ops;
 	out->ops_rate = rate_per_s(ops, cur->alloc_at.valid ? alloc_dt : dt);
 	if (ops.valid && alloc.valid)
 		out->bytes_per_op = ratio((double)alloc.value, (double)ops.value);
