@@ -6,7 +6,8 @@
 # --ops must give bytes per operation within 5% of that in every interval,
 # the same through a recording, its replay and --compare; a counter the JVM
 # does not publish is n/a with why, never 0; --doctor --ops exits with the
-# status its report calls for; JDK 25 as JDK 17. About 25 s.
+# status its report calls for, with the alloc-per-op warning where each
+# operation starts collections of its own; JDK 25 as JDK 17. About 30 s.
 . tests/lib.sh
 require_java
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
@@ -87,6 +88,8 @@ check "-b shows operations per second and bytes per op ($(grep '^Alloc' "$WORK/o
 rc=$?
 check "--doctor --ops exits with its report's status ($rc; report says $(doctor_status "$WORK/doctor"): $(head -c 200 "$WORK/doctor.err"))" \
 	[ "$rc" = "$(doctor_status "$WORK/doctor")" ]
+check "32 KiB operations with eden in the tens of MiB: no alloc-per-op finding ($(grep -E '^Findings|^  [a-z]' "$WORK/doctor" | tr '\n' ' '))" \
+	sh -c "! grep -q alloc-per-op '$WORK/doctor'"
 
 # The recording keeps the counter: its replay gives the same figures, and
 # --compare its median.
@@ -108,6 +111,22 @@ t = float(sys.argv[2])
 sys.exit(0 if r["ops_name"] == "operations" and r["bytes_per_op_median"] and abs(r["bytes_per_op_median"] - t) <= 0.05 * t else 1)
 ' "$WORK/cmp.json" "$truth"
 kill "$JPID" 2>/dev/null
+
+# 16 MiB operations with an 8 MiB young generation: each operation starts
+# collections of its own, the alloc-per-op warning, and --doctor exits 13
+# (or 14 with a worse finding), as its report says.
+# shellcheck disable=SC2086 # EXPORTS is two words
+start_java "$WORK/big.log" $EXPORTS -XX:+UseG1GC -Xmx128m -Xmn8m -cp "$CLASSES" OpsWorkload "$COUNTER" 2 3 16777216 8
+BIG=$JPID
+wait_until 100 grep -q '^ops ' "$WORK/big.log"
+"$GCTOP_BIN" --doctor -p "$BIG" -d 4 --ops "$COUNTER" >"$WORK/doctor-big" 2>"$WORK/doctor-big.err"
+rc=$?
+check "16 MiB operations: --doctor warns alloc-per-op with the collections per operation ($(grep -E '^Findings|^  [a-z]' "$WORK/doctor-big" | tr '\n' ' ' | head -c 400))" \
+	grep -Eq '^  warning +alloc-per-op: each operation allocates (at least )?[0-9.]+ MiB: [1-9][0-9]*\.[0-9]{2} collections per operation$' "$WORK/doctor-big"
+check "16 MiB operations: --doctor exits with its report's status ($rc; report says $(doctor_status "$WORK/doctor-big"))" \
+	[ "$rc" = "$(doctor_status "$WORK/doctor-big")" ]
+check "16 MiB operations: a warning at worst gives 13 or 14 ($rc)" test "$rc" -ge 13 -a "$rc" -le 14
+kill "$BIG" 2>/dev/null
 
 "$GCTOP_BIN" --serve 0 --ops "$COUNTER" >/dev/null 2>&1
 check "--ops with --serve is a usage error (2)" [ $? -eq 2 ]

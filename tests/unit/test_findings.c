@@ -381,6 +381,16 @@ static void test_alloc_per_op(void)
 	CHECK_NEAR(evidence(x, "collections"), 10, 0);
 	CHECK_NEAR(evidence(x, "collections_per_op"), 1.0, 1e-12);
 	CHECK_NEAR(evidence(x, "window_s"), 1, 1e-12);
+	/* collections faster than the estimate's tick: the bytes are a lower
+	 * bound, the collections exact */
+	struct gt_derived *d = interval(2, 1.0, UINT64_MAX);
+	gt_u64_set(&d->ops, 10);
+	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
+	gt_u64_set(&d->generations[0].collections, 30);
+	d->alloc_lower_bound = true;
+	push(d);
+	x = finding("alloc-per-op");
+	CHECK(x && strcmp(x->title, "each operation allocates at least 10.0 MiB: 2.00 collections per operation") == 0);
 	/* .NET's gen0 counts every GC, gen1 and gen2 the older ones again */
 	reset("Workstation", GT_RUNTIME_DOTNET);
 	newest.cur.ops_name = "requests";
