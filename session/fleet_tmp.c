@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/array.h"
+#include "base/dir.h"
 
 #define FLEET_TMP "/tmp"
 #define FLEET_HSPERF_PREFIX "hsperfdata_"
@@ -38,13 +39,9 @@ static void tmp_read(struct gt_fleet_tmp *t, int tmp)
 	t->n_dirs = 0;
 	t->sockets = 0;
 	/* fdopendir takes its descriptor, closedir closes it: a copy of tmp */
-	int fd = fcntl(tmp, F_DUPFD_CLOEXEC, 0);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = gt_dir_adopt(fcntl(tmp, F_DUPFD_CLOEXEC, 0));
+	if (!d)
 		return;
-	}
 	struct dirent *e;
 	int pid;
 	while ((e = readdir(d))) {

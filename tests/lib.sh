@@ -56,18 +56,29 @@ require_dotnet() {
 	command -v dotnet >/dev/null 2>&1 || missing_runtime "the .NET SDK (dotnet)"
 }
 
-# Compiles tests/java/*.java once into $GCTOP_BUILD/java (shared by all tests).
+# The test programs (tests/java, tests/dotnet) do not depend on how gctop is
+# built: they are built once into build/programs, shared by the plain and
+# the sanitizer runs, under a lock, as the two lanes of tests/run.sh may
+# ask for the same program at once.
+PROGRAMS="$PWD/build/programs"
+
+# under_lock NAME CMD...: runs CMD holding $PROGRAMS/NAME.lock.
+under_lock() {
+	mkdir -p "$PROGRAMS"
+	_lock="$PROGRAMS/$1.lock"
+	shift
+	flock "$_lock" "$@"
+}
+
+# Compiles tests/java/*.java once into build/programs/java (again when a
+# source is newer) and prints the directory.
 java_classes() {
-	case "$GCTOP_BUILD" in
-	/*) out="$GCTOP_BUILD/java" ;;
-	*) out="$PWD/$GCTOP_BUILD/java" ;;
-	esac
-	stamp="$out/.stamp"
-	if [ ! -f "$stamp" ] || [ -n "$(find tests/java -name '*.java' -newer "$stamp" 2>/dev/null)" ]; then
-		mkdir -p "$out"
-		javac -d "$out" tests/java/*.java || return 1
-		touch "$stamp"
-	fi
+	out="$PROGRAMS/java"
+	under_lock java sh -c '
+		stamp="$1/.stamp"
+		if [ ! -f "$stamp" ] || [ -n "$(find tests/java -name "*.java" -newer "$stamp" 2>/dev/null)" ]; then
+			mkdir -p "$1" && javac -d "$1" tests/java/*.java && touch "$stamp"
+		fi' - "$out" || return 1
 	echo "$out"
 }
 
@@ -145,41 +156,37 @@ PY
 }
 
 # dotnet_program NAME: builds tests/dotnet/NAME once into
-# $GCTOP_BUILD/dotnet/NAME (again when a source is newer) and prints the path
-# of its executable. On a build error it prints nothing and returns 1; the
-# build log is $WORK/dotnet-build-NAME.log.
+# build/programs/dotnet/NAME (again when a source is newer) and prints the
+# path of its executable. On a build error it prints nothing and returns 1;
+# the build log is $WORK/dotnet-build-NAME.log.
 dotnet_program() {
-	case "$GCTOP_BUILD" in
-	/*) dir="$GCTOP_BUILD/dotnet/$1" ;;
-	*) dir="$PWD/$GCTOP_BUILD/dotnet/$1" ;;
-	esac
-	if [ ! -x "$dir/$1" ] || [ -n "$(find "tests/dotnet/$1" -name '*.cs*' -newer "$dir/$1" 2>/dev/null)" ]; then
-		dotnet build -c Release -o "$dir" "tests/dotnet/$1" >"$WORK/dotnet-build-$1.log" 2>&1 || return 1
-	fi
+	dir="$PROGRAMS/dotnet/$1"
+	under_lock "dotnet-$1" sh -c '
+		if [ ! -x "$1/$2" ] || [ -n "$(find "tests/dotnet/$2" -name "*.cs*" -newer "$1/$2" 2>/dev/null)" ]; then
+			dotnet build -c Release -o "$1" "tests/dotnet/$2" >"$3" 2>&1
+		fi' - "$dir" "$1" "$WORK/dotnet-build-$1.log" || return 1
 	echo "$dir/$1"
 }
 
 # dotnet_program_net NAME MAJOR: tests/dotnet/NAME published self-contained
 # for .NET MAJOR (8, 9), with the runtime packs restored from NuGet (the
 # machine's SDK and shared runtime are .NET 10), into
-# $GCTOP_BUILD/dotnet/NAME-netMAJOR once (again when a source is newer);
+# build/programs/dotnet/NAME-netMAJOR once (again when a source is newer);
 # prints the executable's path. When the pack cannot be restored it prints
 # the first error line of the publish and returns 1.
 dotnet_program_net() {
-	case "$GCTOP_BUILD" in
-	/*) dir="$GCTOP_BUILD/dotnet/$1-net$2" ;;
-	*) dir="$PWD/$GCTOP_BUILD/dotnet/$1-net$2" ;;
-	esac
-	if [ ! -x "$dir/$1" ] || [ -n "$(find "tests/dotnet/$1" -name '*.cs*' -newer "$dir/$1" 2>/dev/null)" ]; then
-		src="$WORK/$1-net$2"
-		mkdir -p "$src"
-		cp "tests/dotnet/$1"/*.cs "tests/dotnet/$1"/*.csproj "$src"/
-		sed -i "s#<TargetFramework>net10.0</TargetFramework>#<TargetFramework>net$2.0</TargetFramework>#" "$src/$1.csproj"
-		if ! dotnet publish "$src" -c Release -r linux-x64 --self-contained -o "$dir" >"$WORK/publish-$1-$2.log" 2>&1; then
-			grep -m1 -E 'error' "$WORK/publish-$1-$2.log"
-			return 1
-		fi
-	fi
+	dir="$PROGRAMS/dotnet/$1-net$2"
+	under_lock "dotnet-$1-net$2" sh -c '
+		if [ ! -x "$1/$3" ] || [ -n "$(find "tests/dotnet/$3" -name "*.cs*" -newer "$1/$3" 2>/dev/null)" ]; then
+			src="$2/$3-net$4"
+			mkdir -p "$src"
+			cp "tests/dotnet/$3"/*.cs "tests/dotnet/$3"/*.csproj "$src"/
+			sed -i "s#<TargetFramework>net10.0</TargetFramework>#<TargetFramework>net$4.0</TargetFramework>#" "$src/$3.csproj"
+			if ! dotnet publish "$src" -c Release -r linux-x64 --self-contained -o "$1" >"$2/publish-$3-$4.log" 2>&1; then
+				grep -m1 -E "error" "$2/publish-$3-$4.log"
+				exit 1
+			fi
+		fi' - "$dir" "$WORK" "$1" "$2" || return 1
 	echo "$dir/$1"
 }
 

@@ -6,6 +6,13 @@
 # or "SKIP: name: why". A test program that exits non-zero without printing a
 # FAIL line counts as one failure, so a crash is never silent.
 # GCTOP_TESTS=pattern runs only the tests whose path matches the pattern.
+#
+# Two lanes run side by side: the scripts that hold gctop's figures to a
+# runtime's own (marked "# test-lane: measuring" in their first lines), one
+# after the other, so that no two measuring workloads share the 2 cores of
+# the machine CI runs on; and every other test beside them. The tests must
+# pass on a busy machine anyway; what the lanes keep apart is two workloads
+# that each load the cores. GCTOP_TEST_LANES=1 runs everything in one lane.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${GCTOP_BUILD:=build}"
@@ -46,19 +53,41 @@ selected() {
 	return 1
 }
 
-for t in "$GCTOP_BUILD"/tests/test_* "$GCTOP_BUILD"/tests/replay_fuzz_*; do
-	[ -x "$t" ] || continue
-	selected "$t" || continue
-	case "$t" in
-	*/replay_fuzz_*) corpus="tests/fuzz/corpus/${t##*/replay_fuzz_}"; run_one "$t" "$t" "$corpus" ;;
-	*) run_one "$t" "$t" ;;
-	esac
-done
-for t in tests/static/*.sh tests/integration/*.sh tests/tui/*.sh; do
-	[ -f "$t" ] || continue
-	selected "$t" || continue
-	run_one "$t" sh "$t"
-done
+measuring() {
+	[ "${GCTOP_TEST_LANES:-2}" != 1 ] && head -n 30 "$1" | grep -q '^# test-lane: measuring'
+}
 
+# run_lane measuring|other: the lane's tests; its totals go to $totals.LANE.
+run_lane() {
+	pass=0 fail=0 skip=0
+	if [ "$1" = other ]; then
+		for t in "$GCTOP_BUILD"/tests/test_* "$GCTOP_BUILD"/tests/replay_fuzz_*; do
+			[ -x "$t" ] || continue
+			selected "$t" || continue
+			case "$t" in
+			*/replay_fuzz_*) corpus="tests/fuzz/corpus/${t##*/replay_fuzz_}"; run_one "$t" "$t" "$corpus" ;;
+			*) run_one "$t" "$t" ;;
+			esac
+		done
+	fi
+	for t in tests/static/*.sh tests/integration/*.sh tests/tui/*.sh; do
+		[ -f "$t" ] || continue
+		selected "$t" || continue
+		if measuring "$t"; then lane=measuring; else lane=other; fi
+		[ "$lane" = "$1" ] && run_one "$t" sh "$t"
+	done
+	echo "$pass $fail $skip" >"$totals.$1"
+}
+
+totals="$log_dir/totals.$$"
+run_lane other &
+other=$!
+trap 'kill $other 2>/dev/null; exit 130' INT TERM
+run_lane measuring
+wait "$other"
+read -r p1 f1 s1 <"$totals.measuring"
+read -r p2 f2 s2 <"$totals.other" || { p2=0 f2=1 s2=0; echo "FAIL: tests/run.sh: the second lane left no totals"; }
+rm -f "$totals.measuring" "$totals.other"
+pass=$((p1 + p2)) fail=$((f1 + f2)) skip=$((s1 + s2))
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

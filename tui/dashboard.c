@@ -97,16 +97,14 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 	fill_ctx(db, &ctx, theme, interval_s, now_wall_ms);
 	for (int i = 0; i < n; i++) {
 		const struct gt_pane_ops *p = gt_panes[i];
-		int want = p->want_rows(&ctx);
-		int need = p->need_rows ? p->need_rows(&ctx) : p->min_rows;
-		if (need < p->min_rows)
-			need = p->min_rows;
+		int need, want;
+		gt_pane_rows(p, &ctx, &need, &want);
 		req[i] = (struct gt_layout_req){
 			.visible = db->visible[i],
 			.full_width = p->full_width,
 			.min_rows = need,
 			.min_cols = p->min_cols,
-			.want_rows = want > need ? want : need,
+			.want_rows = want,
 			.priority = p->priority,
 			.stretch = p->stretch,
 		};

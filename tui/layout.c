@@ -1,5 +1,6 @@
 #include "tui/layout.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* What place() works from: the body panes (not full width) in order, and
@@ -31,37 +32,166 @@ static bool plan_panes(int cols, const struct gt_layout_req *req, int n, const b
 	return true;
 }
 
-/* The tallest column's minimum rows when the body is split into k columns
- * (pane j goes to column j * k / nbody). */
-static int tallest_column(const struct gt_layout_req *req, const struct place_plan *p, int k)
+/* Which body panes go to which column: column c holds the body panes from
+ * start[c] up to start[c + 1], in screen order, none empty. */
+struct split {
+	int k;
+	int start[GT_LAYOUT_MAX_COLUMNS + 1];
+};
+
+/* The split of the plain flow, pane j in column j * k / nbody: the place
+ * each pane keeps while every pane's content fits. */
+static void default_split(const struct place_plan *p, int k, struct split *s)
 {
-	int tallest = 0;
-	for (int c = 0; c < k; c++) {
-		int sum = 0;
-		for (int j = 0; j < p->nbody; j++)
-			if (j * k / p->nbody == c)
-				sum += req[p->body[j]].min_rows;
-		if (sum > tallest)
-			tallest = sum;
+	s->k = k;
+	for (int c = 0; c <= k; c++)
+		s->start[c] = (c * p->nbody + k - 1) / k;
+}
+
+/* The first split of k columns (one pane in each of the first k - 1). */
+static void first_split(const struct place_plan *p, int k, struct split *s)
+{
+	s->k = k;
+	for (int c = 0; c < k; c++)
+		s->start[c] = c;
+	s->start[k] = p->nbody;
+}
+
+/* The next split in order of its boundaries (the combinations of k - 1
+ * boundaries among nbody - 1 places); false after the last. */
+static bool next_split(const struct place_plan *p, struct split *s)
+{
+	int k = s->k;
+	for (int c = k - 1; c >= 1; c--) {
+		if (s->start[c] < p->nbody - (k - c)) {
+			s->start[c]++;
+			for (int d = c + 1; d < k; d++)
+				s->start[d] = s->start[d - 1] + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The sums of the minimum and wished rows of column c. */
+static void column_rows(const struct gt_layout_req *req, const struct place_plan *p, const struct split *s, int c,
+			int *min_sum, int *want_sum)
+{
+	*min_sum = 0;
+	*want_sum = 0;
+	for (int j = s->start[c]; j < s->start[c + 1]; j++) {
+		const struct gt_layout_req *r = &req[p->body[j]];
+		*min_sum += r->min_rows;
+		*want_sum += r->want_rows > r->min_rows ? r->want_rows : r->min_rows;
+	}
+}
+
+/* The tallest column's minimum rows under split s. */
+static int tallest_min(const struct gt_layout_req *req, const struct place_plan *p, const struct split *s)
+{
+	int tallest = 0, min_sum, want_sum;
+	for (int c = 0; c < s->k; c++) {
+		column_rows(req, p, s, c, &min_sum, &want_sum);
+		if (min_sum > tallest)
+			tallest = min_sum;
 	}
 	return tallest;
 }
 
+/* What a split costs, least first: the rows of content it leaves unshown,
+ * how far it moves panes from the plain flow, and the rows it leaves
+ * blank (in a column with no graph to take them). */
+struct split_cost {
+	int cut, moved, blank;
+};
+
+static bool cheaper(const struct split_cost *a, const struct split_cost *b)
+{
+	if (a->cut != b->cut)
+		return a->cut < b->cut;
+	if (a->moved != b->moved)
+		return a->moved < b->moved;
+	return a->blank < b->blank;
+}
+
+/* A column gives its rows to its panes' wishes first, so what it cuts is
+ * what they wish for beyond its height, and what it has over goes to its
+ * graphs or stands blank. */
+static void split_cost(const struct gt_layout_req *req, const struct place_plan *p, const struct split *s,
+		       const struct split *plain, int rows, struct split_cost *cost)
+{
+	int min_sum, want_sum;
+	memset(cost, 0, sizeof(*cost));
+	for (int c = 0; c < s->k; c++) {
+		column_rows(req, p, s, c, &min_sum, &want_sum);
+		bool graph = false;
+		for (int j = s->start[c]; j < s->start[c + 1]; j++)
+			graph |= req[p->body[j]].stretch;
+		if (want_sum > rows)
+			cost->cut += want_sum - rows;
+		else if (!graph)
+			cost->blank += rows - want_sum;
+		if (c > 0)
+			cost->moved += abs(s->start[c] - plain->start[c]);
+	}
+}
+
+/* The split of k columns for a body `rows` tall that cuts the least
+ * content: a list too long for its column moves beside panes that leave
+ * room, rather than rows standing blank while it is cut. Among those, the
+ * one nearest the plain flow, so panes stay where they were while their
+ * content fits. False when no split holds every pane's minimum. */
+static bool best_split(const struct gt_layout_req *req, const struct place_plan *p, int k, int rows,
+		       struct split *best)
+{
+	struct split s, plain;
+	struct split_cost cost, best_cost;
+	bool found = false;
+	default_split(p, k, &plain);
+	first_split(p, k, &s);
+	do {
+		if (tallest_min(req, p, &s) > rows)
+			continue;
+		split_cost(req, p, &s, &plain, rows, &cost);
+		if (!found || cheaper(&cost, &best_cost)) {
+			*best = s;
+			best_cost = cost;
+			found = true;
+		}
+	} while (next_split(p, &s));
+	return found;
+}
+
+/* The fewest rows the body of k columns needs: its tallest column's
+ * minimum under the split that makes it smallest. */
+static int body_need(const struct gt_layout_req *req, const struct place_plan *p, int k)
+{
+	struct split s;
+	int need = -1;
+	first_split(p, k, &s);
+	do {
+		int t = tallest_min(req, p, &s);
+		if (need < 0 || t < need)
+			need = t;
+	} while (next_split(p, &s));
+	return need;
+}
+
 /* The most columns that fit both across and down wins: more columns keep
- * more panes on a short screen. Returns 0 when none fits; *body_rows is
- * the rows the body needs then. */
+ * more panes on a short screen. Returns 0 when none fits; *need is the
+ * rows the body needs then. */
 static int choose_columns(int rows, int cols, const struct gt_layout_req *req, const struct place_plan *p,
-			  int *body_rows)
+			  int *need)
 {
 	int max_k = p->nbody < GT_LAYOUT_MAX_COLUMNS ? p->nbody : GT_LAYOUT_MAX_COLUMNS;
-	*body_rows = 0;
+	*need = 0;
 	for (int k = max_k; k >= 1; k--) {
 		int colw = (cols - (k - 1)) / k;
 		if (colw < p->body_min_cols || (k > 1 && colw < GT_LAYOUT_SPLIT_COLS))
 			continue;
-		int tallest = tallest_column(req, p, k);
+		int tallest = body_need(req, p, k);
 		if (p->top_min + tallest <= rows) {
-			*body_rows = tallest;
+			*need = tallest;
 			return k;
 		}
 	}
@@ -92,10 +222,10 @@ static int place_top(int rows, int cols, const struct gt_layout_req *req, int n,
 }
 
 /* Shares `extra` rows among a column's m panes: first toward each pane's
- * wish, most important first; what nobody wished for goes to the panes
- * that can use it (graphs grow taller, lists longer), shared evenly. A
- * pane of fixed figures never gets blank rows inside it, so what no such
- * pane takes stays at the bottom of the column. */
+ * wish (all its content), most important first; what nobody wished for
+ * goes to the graphs, which grow taller, shared evenly. A list or a pane
+ * of figures never gets blank rows inside it, so what no graph takes
+ * stays at the bottom of the column. */
 static void share_rows(const struct gt_layout_req *req, const int *members, int m, int *heights, int extra)
 {
 	for (int pass = 0; pass < m && extra > 0; pass++) {
@@ -125,19 +255,18 @@ static void share_rows(const struct gt_layout_req *req, const int *members, int 
 	}
 }
 
-/* Places column c of k, from row y down to the bottom of the screen. */
-static void place_column(int rows, int cols, const struct gt_layout_req *req, const struct place_plan *p, int k,
-			 int c, int y, struct gt_layout *out)
+/* Places column c of split s, from row y down to the bottom of the screen. */
+static void place_column(int rows, int cols, const struct gt_layout_req *req, const struct place_plan *p,
+			 const struct split *s, int c, int y, struct gt_layout *out)
 {
 	int members[GT_LAYOUT_MAX_PANES], heights[GT_LAYOUT_MAX_PANES], m = 0, used = 0;
-	for (int j = 0; j < p->nbody; j++) {
-		if (j * k / p->nbody == c) {
-			members[m] = p->body[j];
-			heights[m] = req[p->body[j]].min_rows;
-			used += heights[m++];
-		}
+	for (int j = s->start[c]; j < s->start[c + 1]; j++) {
+		members[m] = p->body[j];
+		heights[m] = req[p->body[j]].min_rows;
+		used += heights[m++];
 	}
 	share_rows(req, members, m, heights, rows - y - used);
+	int k = s->k;
 	int colw = (cols - (k - 1)) / k;
 	int x = c * (colw + 1);
 	/* The last column takes the remainder of an uneven split. */
@@ -154,22 +283,25 @@ static bool place(int rows, int cols, const struct gt_layout_req *req, int n, co
 		  struct gt_layout *out)
 {
 	struct place_plan p;
+	struct split s;
 
 	memset(out->shown, 0, sizeof(out->shown));
 	memset(out->rects, 0, sizeof(out->rects));
 	out->columns = 0;
 	if (!plan_panes(cols, req, n, set, &p) || p.top_min > rows)
 		return false;
-	int body_rows = 0;
-	int k = choose_columns(rows, cols, req, &p, &body_rows);
+	int need = 0;
+	int k = choose_columns(rows, cols, req, &p, &need);
 	if (p.nbody > 0 && k == 0)
 		return false;
-	int y = place_top(rows, cols, req, n, set, &p, body_rows, out);
+	int y = place_top(rows, cols, req, n, set, &p, need, out);
 	if (p.nbody == 0)
 		return true;
+	if (!best_split(req, &p, k, rows - y, &s))
+		return false;   /* cannot be: the top left the body its need */
 	out->columns = k;
 	for (int c = 0; c < k; c++)
-		place_column(rows, cols, req, &p, k, c, y, out);
+		place_column(rows, cols, req, &p, &s, c, y, out);
 	return true;
 }
 

@@ -1,8 +1,14 @@
 /* Where each pane goes for a terminal of a given size. Pure: no ncurses.
  *
  * Full-width panes stack at the top; the others flow, in order, into one to
- * three equal columns below them. When the screen is short, the pane of the
- * largest priority number is dropped first, until the rest fit. */
+ * three equal columns below them. Each pane says the rows it needs and the
+ * rows its content fills (a list: one per entry). A column gives its rows
+ * to its panes' content first, most important first, and what is left to
+ * its graphs; where the plain flow would cut a pane's content, the panes
+ * are split among the columns (still in order) so that the least content
+ * is cut, rather than rows standing blank in one column while a list is cut
+ * in another. When the screen is short, the pane of the largest priority
+ * number is dropped first, until the rest fit. */
 #ifndef GCTOP_TUI_LAYOUT_H
 #define GCTOP_TUI_LAYOUT_H
 
@@ -23,9 +29,9 @@ struct gt_layout_req {
 	bool visible;       /* the user has not toggled it off */
 	bool full_width;
 	int min_rows, min_cols;
-	int want_rows;      /* grows up to this when there is room */
+	int want_rows;      /* the rows its content fills: grows up to this when there is room */
 	int priority;       /* smaller is more important */
-	bool stretch;       /* uses rows past its wish (a graph, a list): takes what is left over */
+	bool stretch;       /* uses rows past its wish (a graph): takes what is left over */
 };
 
 struct gt_layout {

@@ -70,13 +70,15 @@ struct gt_pane_ops {
 	int min_rows, min_cols;  /* below this the pane is dropped */
 	int priority;            /* 0 is kept longest when space is short */
 	bool full_width;         /* spans the screen above the other panes */
-	bool stretch;            /* a graph or list that uses rows past its wish */
+	bool stretch;            /* a graph, which uses rows past its wish (a list has none to use) */
 	/* Rows it must have to be shown with this sample: its title and the
 	 * rows a person needs from it (every generation, every memory figure,
 	 * five allocation sites...); the layout drops a pane rather than cut
 	 * one of them. NULL: min_rows. */
 	int (*need_rows)(const struct gt_view_ctx *ctx);
-	/* Rows it could use with this sample (>= its need). */
+	/* Rows its content fills with this sample (>= its need): a list one
+	 * per entry; the layout gives spare rows to the panes whose content
+	 * is cut before any other. */
 	int (*want_rows)(const struct gt_view_ctx *ctx);
 	/* Rows that would show everything, which the focused pane scrolls
 	 * through; NULL when that is want_rows. */
@@ -95,6 +97,10 @@ extern const struct gt_pane_ops gt_pane_allocators;
 extern const struct gt_pane_ops gt_pane_findings;
 extern const struct gt_pane_ops *const gt_panes[];
 extern const size_t gt_pane_count;
+
+/* What pane p asks of the layout with this sample: the rows it needs (at
+ * least its min_rows) and the rows its content fills (at least its need). */
+void gt_pane_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx, int *need, int *want);
 
 /* ---- drawing helpers shared by the panes (views/pane_draw.c) ---- */
 
@@ -121,9 +127,10 @@ void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const str
 
 /* The memory bar: one scale from 0 to the container limit, or without one
  * to the largest of the process's own figures (heap max, committed, working
- * set), each cell the innermost figure it lies under. A cgroup usage that
- * counts other processes is left out unless there is a limit: then it is
- * what the OOM killer compares, whoever it counts. */
+ * set; never the group's usage), each cell the innermost figure it lies
+ * under. A cgroup usage that counts other processes is left out unless
+ * there is a limit: then it is what the OOM killer compares, whoever it
+ * counts. */
 enum gt_membar_cell {
 	GT_MEMBAR_FREE = 0,
 	GT_MEMBAR_CGROUP,      /* container usage beyond the process working set */

@@ -9,8 +9,6 @@
 #include "views/format.h"
 #include "views/pane.h"
 
-/* Rows each section asks the layout for; longer lists scroll. */
-#define ALLOC_WANT_PER_SECTION 8
 /* Sites by frame that must show for the pane to be worth its place. */
 #define ALLOC_NEED_SITES 5
 /* Fewer samples than this in the window make shares rough; say so. */
@@ -31,16 +29,6 @@ static bool alloc_has_table(const struct gt_view_ctx *ctx)
 	return ctx->alloc && ctx->alloc->valid;
 }
 
-static int allocators_want_rows(const struct gt_view_ctx *ctx)
-{
-	const struct gt_alloc_derived *a = ctx->alloc;
-	if (!alloc_has_table(ctx))
-		return 4;
-	unsigned nf = a->n_frames < ALLOC_WANT_PER_SECTION ? a->n_frames : ALLOC_WANT_PER_SECTION;
-	unsigned nt = a->n_types < ALLOC_WANT_PER_SECTION ? a->n_types : ALLOC_WANT_PER_SECTION;
-	return 2 + section_lines(nf) + section_lines(nt);
-}
-
 /* Title, the method line, the frames heading and the top five frames; the
  * types come in rows beyond (or by scrolling). Without a table: its lines. */
 static int allocators_need_rows(const struct gt_view_ctx *ctx)
@@ -52,6 +40,9 @@ static int allocators_need_rows(const struct gt_view_ctx *ctx)
 	return 2 + section_lines(nf);
 }
 
+/* Every site of both sections: a list wants a row per entry, and the
+ * layout gives it the rows other panes leave (what still does not fit
+ * scrolls). It is no graph: rows past its last site would stand blank. */
 static int allocators_content_rows(const struct gt_view_ctx *ctx)
 {
 	const struct gt_alloc_derived *a = ctx->alloc;
@@ -255,9 +246,8 @@ const struct gt_pane_ops gt_pane_allocators = {
 	.min_rows = 2,
 	.min_cols = 32,
 	.priority = 5,
-	.stretch = true,
 	.need_rows = allocators_need_rows,
-	.want_rows = allocators_want_rows,
+	.want_rows = allocators_content_rows,
 	.content_rows = allocators_content_rows,
 	.draw = draw_allocators,
 };

@@ -156,8 +156,11 @@ void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const str
 
 double gt_membar_cells(const struct gt_membar_input *in, int width, enum gt_membar_cell *cells)
 {
-	const struct gt_u64 *figs[] = { &in->heap_used, &in->heap_committed, &in->heap_max, &in->rss,
-					&in->cgroup_usage };
+	/* Without a limit the scale is the process's own: its heap max and
+	 * working set (and the heap figures, should they pass them). A group's
+	 * usage is no bound: its page cache can be many times the process, and
+	 * would squeeze the heap to no cell. It shows up to the scale. */
+	const struct gt_u64 *figs[] = { &in->heap_used, &in->heap_committed, &in->heap_max, &in->rss };
 	double scale = 0;
 	int span = width;
 

@@ -31,10 +31,28 @@ static void compute(const struct gt_view_ctx *ctx, struct gt_findings *f)
 	gt_findings_compute(ctx->info, ctx->d, ctx->h, f);
 }
 
+/* A list: one row per finding (at least the one that says there is none);
+ * given fewer, it shows the worst and says how many more. */
 static int findings_rows(const struct gt_view_ctx *ctx)
 {
-	(void)ctx;
-	return 1;
+	if (!ctx->d)
+		return 1;
+	struct gt_findings f;
+	compute(ctx, &f);
+	return f.count > 1 ? (int)f.count : 1;
+}
+
+/* Finding i on row y from column x: its severity and title, cut to leave
+ * room for the hint after it. */
+static void draw_finding(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_finding *it,
+			 const char *hint)
+{
+	x = gt_pane_print(w, y, x + 1, severity_attr(t, it->severity), "%s", gt_severity_name(it->severity));
+	int room = getmaxx(w) - (x + 1) - (int)strlen(hint);
+	if (room < 0)
+		room = 0;
+	x = gt_pane_print(w, y, x + 1, t->value, "%.*s", room, it->title);
+	gt_pane_print(w, y, x, t->label, "%s", hint);
 }
 
 static void draw_findings(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -52,19 +70,17 @@ static void draw_findings(WINDOW *w, const struct gt_view_ctx *ctx)
 		gt_pane_print(w, 0, x + 1, t->good, "none so far  (f: how they are judged)");
 		return;
 	}
-	const struct gt_finding *top = &f.items[0];
-	char more[48] = "";
-	if (f.count > 1)
-		snprintf(more, sizeof(more), "  +%u more, f: all", f.count - 1);
-	else
-		snprintf(more, sizeof(more), "  f: evidence");
-	/* the worst finding's title, cut to leave room for "+N more" */
-	x = gt_pane_print(w, 0, x + 1, severity_attr(t, top->severity), "%s", gt_severity_name(top->severity));
-	int room = getmaxx(w) - (x + 1) - (int)strlen(more);
-	if (room < 0)
-		room = 0;
-	x = gt_pane_print(w, 0, x + 1, t->value, "%.*s", room, top->title);
-	gt_pane_print(w, 0, x, t->label, "%s", more);
+	/* The worst first, one per row under the title's end; the last row
+	 * shown says how many more the overlay holds. */
+	unsigned shown = f.count < (unsigned)getmaxy(w) ? f.count : (unsigned)getmaxy(w);
+	for (unsigned i = 0; i < shown; i++) {
+		char hint[48] = "";
+		if (i + 1 == shown && shown < f.count)
+			snprintf(hint, sizeof(hint), "  +%u more, f: all", f.count - shown);
+		else if (i == 0)
+			snprintf(hint, sizeof(hint), "  f: evidence");
+		draw_finding(w, (int)i, x, t, &f.items[i], hint);
+	}
 }
 
 const struct gt_pane_ops gt_pane_findings = {

@@ -1,4 +1,4 @@
-/* The panes in screen order: pane N is toggled by key N. */
+/* The panes in screen order (pane N is toggled by key N), and what each asks of the layout. */
 #include "views/pane.h"
 
 const struct gt_pane_ops *const gt_panes[] = {
@@ -13,3 +13,13 @@ const struct gt_pane_ops *const gt_panes[] = {
 };
 
 const size_t gt_pane_count = sizeof(gt_panes) / sizeof(gt_panes[0]);
+
+void gt_pane_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx, int *need, int *want)
+{
+	*need = p->need_rows ? p->need_rows(ctx) : p->min_rows;
+	if (*need < p->min_rows)
+		*need = p->min_rows;
+	*want = p->want_rows(ctx);
+	if (*want < *need)
+		*want = *need;
+}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/dir.h"
 #include "base/wait.h"
 #include "collectors/host/proc.h"
 #include "collectors/host/safe_path.h"
@@ -219,15 +220,10 @@ static bool hotspot_candidate(int dir, const char *name, uid_t owner, struct tim
  * read (errno kept). */
 static int hotspot_scan_tmp(int root, const char *shown, pid_t name, uid_t owner, char *path, size_t path_len)
 {
-	int tfd = gt_sp_openat(root, "tmp", O_RDONLY | O_DIRECTORY, 0);
-	DIR *d = tfd >= 0 ? fdopendir(tfd) : NULL;
-	if (!d) {
-		int e = errno;
-		if (tfd >= 0)
-			close(tfd);
-		errno = e;
+	DIR *d = gt_dir_adopt(gt_sp_openat(root, "tmp", O_RDONLY | O_DIRECTORY, 0));
+	if (!d)
 		return -1;
-	}
+	int tfd = dirfd(d);
 	char leaf[32];
 	snprintf(leaf, sizeof(leaf), "%d", (int)name);
 	struct dirent *e;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/dir.h"
 #include "collectors/host/proc.h"
 
 static bool hotspot_listed(const struct gt_list *out, size_t first, pid_t pid)
@@ -78,13 +79,9 @@ static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
 		/* Any user can put a link here: only real directories are read
 		 * (never followed), and each file must belong to its JVM's user
 		 * (hsperf_map_open). */
-		int dfd = openat(dirfd(tmp), u->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-		if (!d) {
-			if (dfd >= 0)
-				close(dfd);
+		DIR *d = gt_dir_adopt(openat(dirfd(tmp), u->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+		if (!d)
 			continue;
-		}
 		struct dirent *f;
 		while ((f = readdir(d))) {
 			pid_t pid;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # gctop's .NET pause and allocation figures against the runtime's own, on the
 # field's load shape (tests/dotnet/CsvLoad: 4 threads building large CSV
 # strings on the LOH; a high collection rate, background gen2 collections and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # Side by side with dotnet-counters, where the SDK can install it: started
 # while gctop watches, dotnet-counters must still work (gctop holds no
 # metrics session, of which the runtime allows one), and the allocation rate
@@ -6,7 +7,7 @@
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
-tools="$PWD/$GCTOP_BUILD/dotnet-tools"
+tools="$PROGRAMS/dotnet-tools"
 if [ ! -x "$tools/dotnet-counters" ]; then
 	timeout 180 dotnet tool install --tool-path "$tools" dotnet-counters >"$WORK/install.log" 2>&1 ||
 		{ skip "dotnet-counters cannot be installed here (no NuGet access?): $(tail -1 "$WORK/install.log")"; exit 0; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # gctop's HotSpot allocation estimate (perf data alone, no agent) against the
 # bytes the workload's JVM counts itself (ThreadMXBean), on a matrix of
 # collectors, JDKs, collection rates and large-array shares, with several

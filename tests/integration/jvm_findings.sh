@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # Findings on a JVM, and gctop --doctor's exit status. MixWorkload puts 90%
 # of its bytes in 3 MiB arrays on G1 with 1 MiB regions: humongous, so G1
 # starts its collections for them (sun.gc.lastCause "G1 Humongous

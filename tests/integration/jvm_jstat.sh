@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # gctop's collections, pause time and heap figures against jstat -gc read at
 # the same moment (one jstat read just before gctop's, one just after), for every collector of JDK 17 (and generational ZGC on
 # JDK 25 when it is installed). The workload allocates, then holds still so

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # gctop --serve scraped by a real Prometheus (Debian's 2.42): the series
 # Prometheus stores are held against the workloads' own truth, within the
 # tolerances of the --json tests:

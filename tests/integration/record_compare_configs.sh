@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # The same CSV export (built in memory) recorded under Workstation GC,
 # Server GC and Server GC with DATAS, and gctop --compare on the three: the
 # table names each configuration, and each run's figures hold to the app's
@@ -8,7 +9,7 @@
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 exe=$(dotnet_program AspAlloc) || { fail "cannot build tests/dotnet/AspAlloc (log: $WORK/dotnet-build-AspAlloc.log)"; exit 0; }
-EXPORT_SAMPLES=10 EXPORT_REQUESTS=75
+EXPORT_REQUESTS=75
 . tests/integration/record_compare_dotnet.shlib
 
 record_export workstation 0 DOTNET_gcServer=0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # Before and after on .NET: a CSV export service recorded with gctop -w
 # twice, the whole CSV built in memory per request, then streamed through
 # one pooled buffer, and gctop --compare on the two recordings. Held to the

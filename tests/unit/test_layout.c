@@ -16,7 +16,7 @@ static const struct gt_layout_req real_panes[] = {
 	{ true, false, 3, 36, 7, 2, true },  /* pauses */
 	{ true, false, 2, 32, 3, 6, false },  /* large objects */
 	{ true, false, 3, 36, 6, 3, false },  /* memory */
-	{ true, false, 2, 32, 4, 5, true },  /* allocators */
+	{ true, false, 2, 32, 4, 5, false },  /* allocators */
 };
 #define N_REAL ((int)(sizeof(real_panes) / sizeof(real_panes[0])))
 
@@ -194,6 +194,208 @@ static void test_allocators_on(void)
 	CHECK(lay.shown[1] && lay.shown[3] && lay.shown[5]);
 }
 
+/* ---- panes sized by what they hold ---- */
+
+/* The panes as they ask for rows with a target's content (views/pane_*.c,
+ * need and wish): a .NET target with five generations and allocation
+ * sampling on, its list of sites 20 rows long (12 by frame, 8 by type:
+ * 2 + 13 + 9 = 24 rows with the headings), two findings; and a JVM whose
+ * collector has two generations, sampling off, one finding. */
+enum { P_HEADER, P_ALLOC, P_COLL, P_PAUSES, P_LARGE, P_MEMORY, P_ALLOCATORS, P_FINDINGS, N_CONTENT };
+static const struct gt_layout_req dotnet_panes[N_CONTENT] = {
+	{ true, true, 1, 40, 2, 0, false },    /* header */
+	{ true, false, 4, 32, 7, 1, true },    /* allocation: a graph */
+	{ true, false, 8, 38, 8, 4, false },   /* collections: 5 generations */
+	{ true, false, 4, 36, 8, 2, true },    /* pauses: a graph */
+	{ true, false, 3, 32, 3, 6, false },   /* large objects */
+	{ true, false, 5, 36, 7, 3, false },   /* memory */
+	{ true, false, 8, 32, 24, 5, false },  /* top allocators: 5 sites needed, all 20 wished */
+	{ true, true, 1, 30, 2, 2, false },    /* findings: two */
+};
+static const struct gt_layout_req jvm_panes[N_CONTENT] = {
+	{ true, true, 1, 40, 2, 0, false },
+	{ true, false, 4, 32, 7, 1, true },
+	{ true, false, 5, 38, 5, 4, false },   /* collections: young and old */
+	{ true, false, 4, 36, 8, 2, true },
+	{ true, false, 3, 32, 3, 6, false },
+	{ true, false, 5, 36, 7, 3, false },
+	{ true, false, 4, 32, 4, 5, false },   /* top allocators: how to turn sampling on */
+	{ true, true, 1, 30, 1, 2, false },
+};
+
+/* Rows the panes below the full-width ones start at. */
+static int body_top(const struct gt_layout *lay, const struct gt_layout_req *req, int n)
+{
+	int top = 0;
+	for (int i = 0; i < n; i++)
+		if (lay->shown[i] && req[i].full_width && lay->rects[i].y + lay->rects[i].rows > top)
+			top = lay->rects[i].y + lay->rects[i].rows;
+	return top;
+}
+
+/* The rows of column x (the body panes at that x) the panes take. */
+static int column_taken(const struct gt_layout *lay, const struct gt_layout_req *req, int n, int x)
+{
+	int taken = 0;
+	for (int i = 0; i < n; i++)
+		if (lay->shown[i] && !req[i].full_width && lay->rects[i].x == x)
+			taken += lay->rects[i].rows;
+	return taken;
+}
+
+/* Whether any shown pane has fewer rows than its content fills. */
+static bool any_cut(const struct gt_layout *lay, const struct gt_layout_req *req, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (lay->shown[i] && lay->rects[i].rows < req[i].want_rows)
+			return true;
+	return false;
+}
+
+/* At rows x cols (the dashboard's rows: the footer's taken), every pane is
+ * shown; and while any pane's content is cut, no pane has a row beyond its
+ * content (no blank row in a list, no graph taller than its wish) and no
+ * column has a row left over. */
+static void check_no_blank_while_cut(int rows, int cols, const struct gt_layout_req *req, int n,
+				     struct gt_layout *lay)
+{
+	gt_layout_compute(rows, cols, req, n, lay);
+	CHECK(lay->usable);
+	for (int i = 0; i < n; i++)
+		if (!lay->shown[i])
+			check_fail(__FILE__, __LINE__, "%dx%d: pane %d is not shown", cols, rows, i);
+	if (!any_cut(lay, req, n))
+		return;
+	int body = rows - body_top(lay, req, n);
+	for (int i = 0; i < n; i++) {
+		if (!lay->shown[i])
+			continue;
+		if (lay->rects[i].rows > req[i].want_rows)
+			check_fail(__FILE__, __LINE__, "%dx%d: pane %d has %d rows past its content while another is cut",
+				   cols, rows, i, lay->rects[i].rows - req[i].want_rows);
+		if (!req[i].full_width && column_taken(lay, req, n, lay->rects[i].x) != body)
+			check_fail(__FILE__, __LINE__, "%dx%d: the column at x=%d has %d blank rows while a pane is cut",
+				   cols, rows, lay->rects[i].x, body - column_taken(lay, req, n, lay->rects[i].x));
+	}
+}
+
+/* 80x24, 140x45 and 200x60 on .NET and on a JVM: the footer takes a row. */
+static void test_no_blank_while_cut(void)
+{
+	static const int sizes[][2] = { { 24, 80 }, { 45, 140 }, { 60, 200 } };
+	struct gt_layout lay;
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		check_no_blank_while_cut(sizes[s][0] - 1, sizes[s][1], dotnet_panes, N_CONTENT, &lay);
+		check_no_blank_while_cut(sizes[s][0] - 1, sizes[s][1], jvm_panes, N_CONTENT, &lay);
+	}
+	/* 80x24 on .NET: 55 rows of content in two columns of 19, so some is
+	 * cut; both columns are full to the footer. */
+	gt_layout_compute(23, 80, dotnet_panes, N_CONTENT, &lay);
+	CHECK(any_cut(&lay, dotnet_panes, N_CONTENT));
+	/* 140x45 and 200x60 on .NET: everything is shown whole, the 20 sites too */
+	gt_layout_compute(44, 140, dotnet_panes, N_CONTENT, &lay);
+	CHECK(!any_cut(&lay, dotnet_panes, N_CONTENT));
+	CHECK_U64(lay.rects[P_ALLOCATORS].rows, 24);
+	CHECK_U64(lay.rects[P_FINDINGS].rows, 2);
+	gt_layout_compute(59, 200, dotnet_panes, N_CONTENT, &lay);
+	CHECK(!any_cut(&lay, dotnet_panes, N_CONTENT));
+	/* a JVM at 80x24: its content fits, every pane whole */
+	gt_layout_compute(23, 80, jvm_panes, N_CONTENT, &lay);
+	CHECK(!any_cut(&lay, jvm_panes, N_CONTENT));
+}
+
+/* The case of the report: at 140x45 on .NET a list longer than the room
+ * its column leaves beside the memory pane. The plain flow (memory and
+ * the allocators in the third column) would cut it; the panes move along
+ * one place so it has the column to itself, and the rows under the
+ * memory pane are not left blank but go to the pauses graph's column. */
+static void test_long_list_gets_a_column(void)
+{
+	struct gt_layout_req req[N_CONTENT];
+	struct gt_layout lay;
+	memcpy(req, dotnet_panes, sizeof(req));
+	req[P_ALLOCATORS].want_rows = 38;
+	gt_layout_compute(44, 140, req, N_CONTENT, &lay);
+	CHECK(lay.usable);
+	CHECK_U64(lay.columns, 3);
+	int body = 44 - body_top(&lay, req, N_CONTENT);
+	/* the premise: memory and the list do not fit one column */
+	CHECK(req[P_MEMORY].want_rows + req[P_ALLOCATORS].want_rows > body);
+	CHECK(!any_cut(&lay, req, N_CONTENT));
+	CHECK_U64(lay.rects[P_ALLOCATORS].rows, 38);
+	for (int i = 0; i < N_CONTENT; i++)
+		if (i != P_ALLOCATORS && !req[i].full_width)
+			CHECK(lay.rects[i].x != lay.rects[P_ALLOCATORS].x);
+	/* screen order kept: memory still above or left of the list */
+	CHECK(lay.rects[P_MEMORY].x < lay.rects[P_ALLOCATORS].x);
+	/* the memory pane shares its column with the pauses graph, which takes
+	 * the rows the memory pane leaves */
+	CHECK_U64(lay.rects[P_MEMORY].x, lay.rects[P_PAUSES].x);
+	CHECK_U64(column_taken(&lay, req, N_CONTENT, lay.rects[P_MEMORY].x), body);
+	/* longer than any column: cut, alone in its column, which it fills */
+	req[P_ALLOCATORS].want_rows = 100;
+	gt_layout_compute(44, 140, req, N_CONTENT, &lay);
+	CHECK_U64(lay.rects[P_ALLOCATORS].rows, body);
+	for (int i = 0; i < N_CONTENT; i++)
+		if (i != P_ALLOCATORS && !req[i].full_width)
+			CHECK(lay.rects[i].x != lay.rects[P_ALLOCATORS].x);
+}
+
+/* While every pane's content fits the plain flow, panes keep its places
+ * (pane j in column j * k / n), so a list that grows by a row does not
+ * move the panes around. */
+static void test_plain_flow_while_it_fits(void)
+{
+	struct gt_layout lay;
+	gt_layout_compute(59, 200, jvm_panes, N_CONTENT, &lay);
+	CHECK_U64(lay.columns, 3);
+	CHECK(lay.rects[P_ALLOC].x == lay.rects[P_COLL].x);
+	CHECK(lay.rects[P_PAUSES].x == lay.rects[P_LARGE].x);
+	CHECK(lay.rects[P_MEMORY].x == lay.rects[P_ALLOCATORS].x);
+	CHECK(lay.rects[P_ALLOC].x < lay.rects[P_PAUSES].x && lay.rects[P_PAUSES].x < lay.rects[P_MEMORY].x);
+}
+
+/* Over every size, with lists of several lengths: a pane is cut only when
+ * its column has no row to give it (none blank, no pane of its column
+ * past its wish). */
+static void test_sweep_cut_only_when_full(void)
+{
+	static const int lists[] = { 4, 12, 24, 40, 100 };
+	struct gt_layout_req req[N_CONTENT];
+	struct gt_layout lay;
+	int bad = 0;
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+		memcpy(req, dotnet_panes, sizeof(req));
+		req[P_ALLOCATORS].want_rows = lists[l];
+		if (req[P_ALLOCATORS].min_rows > lists[l])
+			req[P_ALLOCATORS].min_rows = lists[l];   /* a short list needs what it has */
+		for (int rows = 5; rows <= 100 && bad < 5; rows++) {
+			for (int cols = 20; cols <= 300 && bad < 5; cols += 3) {
+				bad += check_one(rows, cols, req, N_CONTENT);
+				gt_layout_compute(rows, cols, req, N_CONTENT, &lay);
+				int body = rows - body_top(&lay, req, N_CONTENT);
+				for (int i = 0; i < N_CONTENT && bad < 5; i++) {
+					if (!lay.shown[i] || req[i].full_width || lay.rects[i].rows >= req[i].want_rows)
+						continue;
+					int x = lay.rects[i].x;
+					if (column_taken(&lay, req, N_CONTENT, x) != body) {
+						check_fail(__FILE__, __LINE__, "%dx%d list %d: pane %d cut, its column not full",
+							   cols, rows, lists[l], i);
+						bad++;
+					}
+					for (int j = 0; j < N_CONTENT; j++)
+						if (lay.shown[j] && !req[j].full_width && lay.rects[j].x == x &&
+						    lay.rects[j].rows > req[j].want_rows) {
+							check_fail(__FILE__, __LINE__, "%dx%d list %d: pane %d cut beside pane %d past its wish",
+								   cols, rows, lists[l], i, j);
+							bad++;
+						}
+				}
+			}
+		}
+	}
+}
+
 static const char *wrap_line(const char *text, const struct gt_wrap_line *l)
 {
 	static char buf[256];
@@ -252,6 +454,10 @@ int main(void)
 	RUN_TEST(test_common_sizes);
 	RUN_TEST(test_nothing_visible);
 	RUN_TEST(test_allocators_on);
+	RUN_TEST(test_no_blank_while_cut);
+	RUN_TEST(test_long_list_gets_a_column);
+	RUN_TEST(test_plain_flow_while_it_fits);
+	RUN_TEST(test_sweep_cut_only_when_full);
 	RUN_TEST(test_footer_wrap);
 	return check_summary();
 }

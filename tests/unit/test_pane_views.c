@@ -516,10 +516,9 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 	int n = (int)gt_pane_count;
 	for (int i = 0; i < n; i++) {
 		const struct gt_pane_ops *p = gt_panes[i];
-		int need = p->need_rows ? p->need_rows(c) : p->min_rows;
-		int want = p->want_rows(c);
-		req[i] = (struct gt_layout_req){ true, p->full_width, need, p->min_cols, want > need ? want : need,
-						 p->priority, p->stretch };
+		int need, want;
+		gt_pane_rows(p, c, &need, &want);
+		req[i] = (struct gt_layout_req){ true, p->full_width, need, p->min_cols, want, p->priority, p->stretch };
 	}
 	struct gt_layout l;
 	gt_layout_compute(rows - 1, cols, req, n, &l);
@@ -596,6 +595,38 @@ static void test_essentials_at_80x24(void)
 	CHECK_HAS(t[6], "AllocSites.siteC");
 }
 
+/* Panes ask for the rows their content fills: the top allocators one per
+ * site and heading (and no more: it is no graph), the findings one per
+ * finding. At 140x45 the list gets every row it asks for. */
+static void test_panes_ask_for_their_content(void)
+{
+	static struct gt_alloc_derived a;
+	int need, want;
+	craft_allocators(&a, "AllocSites.siteA", false);
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.alloc = &a;
+	gt_pane_rows(&gt_pane_allocators, &c, &need, &want);
+	CHECK_U64(want, 2 + (1 + a.n_frames) + (1 + a.n_types));
+	CHECK_U64(a.n_frames, 3);
+	CHECK(!gt_pane_allocators.stretch);
+	const char *t[GT_LAYOUT_MAX_PANES];
+	lay_out(&c, 45, 140, t);
+	CHECK_HAS(t[6], "int[]");   /* the last site of the last section */
+	CHECK_LACKS(t[6], " of 10 lines");
+
+	gt_pane_rows(&gt_pane_findings, &c, &need, &want);
+	CHECK_U64(want, 1);
+	gt_u64_set(&derived.cur.rss_bytes, 240 * MIB);   /* a second finding */
+	gt_pane_rows(&gt_pane_findings, &c, &need, &want);
+	CHECK_U64(need, 1);
+	CHECK_U64(want, 2);
+	const char *f = draw_pane(&gt_pane_findings, &derived, 2, 100);
+	CHECK_HAS(f, "warning GC pauses took 12.3%");
+	CHECK_HAS(f, "the working set is at 94%");
+	CHECK_LACKS(f, "more, f: all");
+	craft();
+}
+
 static void test_spark_levels(void)
 {
 	struct gt_f64 v[5] = { { 0, true }, { 1, true }, { 2, true }, { 0, false }, { 4, true } };
@@ -625,11 +656,36 @@ static void test_membar_cells(void)
 		GT_MEMBAR_LIMIT };
 	for (int i = 0; i < 11; i++)
 		CHECK_U64(c[i], want[i]);
-	/* no limit: the largest figure is the scale, and no limit cell */
+	/* no limit: the largest of the process's figures is the scale (the
+	 * working set here), not the group's usage, and no limit cell */
 	in.limit.valid = false;
-	per = gt_membar_cells(&in, 8, c);
+	per = gt_membar_cells(&in, 6, c);
 	CHECK_NEAR(per, 10, 1e-9);
-	CHECK_U64(c[7], GT_MEMBAR_CGROUP);
+	enum gt_membar_cell own[6] = { GT_MEMBAR_USED, GT_MEMBAR_USED, GT_MEMBAR_COMMITTED, GT_MEMBAR_COMMITTED,
+		GT_MEMBAR_RSS, GT_MEMBAR_RSS };
+	for (int i = 0; i < 6; i++)
+		CHECK_U64(c[i], own[i]);
+	/* the report: a group's usage of 1.87 GiB (its page cache, say) beside
+	 * a heap of 20 MiB used in 64 MiB max and a working set of 90 MiB: the
+	 * scale is the working set, the heap keeps its cells */
+	struct gt_membar_input big = { .heap_used = { 20 * MIB, true }, .heap_committed = { 40 * MIB, true },
+				       .heap_max = { 64 * MIB, true }, .rss = { 90 * MIB, true },
+				       .cgroup_usage = { 1915 * MIB, true } };
+	enum gt_membar_cell b[9];
+	per = gt_membar_cells(&big, 9, b);
+	CHECK_NEAR(per, 10 * MIB, 1);
+	CHECK_U64(b[0], GT_MEMBAR_USED);
+	CHECK_U64(b[1], GT_MEMBAR_USED);
+	CHECK_U64(b[2], GT_MEMBAR_COMMITTED);
+	CHECK_U64(b[8], GT_MEMBAR_RSS);
+	/* the group's usage shows where it lies under the scale: past the
+	 * working set, short of the heap max */
+	in.heap_max.value = 120;
+	per = gt_membar_cells(&in, 6, c);
+	CHECK_NEAR(per, 20, 1e-9);
+	CHECK_U64(c[2], GT_MEMBAR_RSS);
+	CHECK_U64(c[3], GT_MEMBAR_CGROUP);
+	CHECK_U64(c[4], GT_MEMBAR_FREE);
 	/* nothing known: all free, never a made-up fill */
 	struct gt_membar_input none = { 0 };
 	CHECK_NEAR(gt_membar_cells(&none, 8, c), 0, 0);
@@ -767,6 +823,7 @@ int main(void)
 	RUN_TEST(test_invalid_is_na_not_zero);
 	RUN_TEST(test_every_pane_every_small_size);
 	RUN_TEST(test_essentials_at_80x24);
+	RUN_TEST(test_panes_ask_for_their_content);
 	RUN_TEST(test_spark_levels);
 	RUN_TEST(test_membar_cells);
 	RUN_TEST(test_membar_group_usage);

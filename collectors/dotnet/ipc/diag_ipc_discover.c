@@ -13,6 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "base/dir.h"
 #include "collectors/dotnet/proc/dotnet_proc.h"
 #include "collectors/host/proc.h"
 #include "collectors/host/safe_path.h"
@@ -67,13 +68,8 @@ static DIR *diag_open_tmpdir(pid_t pid, const char *tmpdir)
 	int dfd = gt_sp_openat(root, tmpdir, O_RDONLY | O_DIRECTORY, 0);
 	int e = errno;
 	close(root);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d && dfd >= 0) {
-		e = errno;
-		close(dfd);
-	}
 	errno = e;
-	return d;
+	return gt_dir_adopt(dfd);
 }
 
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
