@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: measuring
 # --ops in the full-screen view: the allocation pane shows bytes per
 # operation and operations per second from the JVM's own perf-data counter
 # (OpsWorkload: 32 KiB an operation, 2000 a second), and a counter the JVM
