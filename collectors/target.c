@@ -161,6 +161,16 @@ void gt_target_close(struct gt_target *t)
 	free(t);
 }
 
+int gt_target_set_ops(struct gt_target *t, const char *name, struct gt_error *err)
+{
+	/* Only .NET has none: its operations are the requests it counts itself. */
+	if (!t->ops->set_ops)
+		return gt_fail(err, GT_EXIT_USAGE,
+			       "--ops names a JVM's perf-data counter; process %d is a .NET process, whose operations "
+			       "are ASP.NET Core's requests where it serves them, shown without --ops", (int)t->pid);
+	return t->ops->set_ops(t->collector, name, err);
+}
+
 int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err)
 {
 	if (t->exited)

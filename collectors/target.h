@@ -24,6 +24,12 @@ void gt_target_poll(struct gt_target *t, uint64_t now_ns);
  * the process has gone (out then holds the last figures with state EXITED). */
 int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error *err);
 
+/* Bytes per operation from the counter NAME (--ops; name must outlive t):
+ * on a JVM a perf-data counter the application publishes, read from then
+ * on with every sample. Returns 0, or -1 with one sentence in err
+ * (GT_EXIT_USAGE) where the runtime takes no such counter (.NET). */
+int gt_target_set_ops(struct gt_target *t, const char *name, struct gt_error *err);
+
 /* Allocation sampling (--allocators, the TUI's `a` key after the user
  * confirms): loads gctop's agent into the JVM (or finds one already there)
  * and from then on each gt_target_sample also reads its segment: the exact

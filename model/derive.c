@@ -147,6 +147,21 @@ static void derive_causes(const struct gt_collection_causes *prev, const struct 
 	out->gen2_alloc_large = gt_u64_delta(prev->gen2_alloc_large, cur->gen2_alloc_large);
 }
 
+/* Operations of the interval, over the span the allocation total covers
+ * (ops_total is read as of the allocation total's moment), and the bytes
+ * allocated per operation. */
+static void derive_ops(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_u64 alloc, double span,
+		       struct gt_derived *out)
+{
+	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
+	if (cur->alloc_at.valid && !(prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
+		ops.valid = false;
+	out->ops = ops;
+	out->ops_rate = rate_per_s(ops, span);
+	if (ops.valid && alloc.valid)
+		out->bytes_per_op = ratio((double)alloc.value, (double)ops.value);
+}
+
 void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -219,11 +234,5 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	if (out->large_alloc_rate_bps.valid && out->alloc_rate_bps.valid)
 		out->large_alloc_share = ratio(out->large_alloc_rate_bps.value, out->alloc_rate_bps.value);
 
-	/* ops_total is read as of the allocation total's moment */
-	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
-	if (cur->alloc_at.valid && !(prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
-		ops.valid = false;
-	out->ops_rate = rate_per_s(ops, cur->alloc_at.valid ? alloc_dt : dt);
-	if (ops.valid && alloc.valid)
-		out->bytes_per_op = ratio((double)alloc.value, (double)ops.value);
+	derive_ops(prev, cur, alloc, cur->alloc_at.valid ? alloc_dt : dt, out);
 }

@@ -46,6 +46,7 @@ struct gt_derived {
 	struct gt_f64 large_alloc_rate_bps;
 	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval */
 
+	struct gt_u64 ops;               /* operations counted in the interval */
 	struct gt_f64 ops_rate;          /* operations per second */
 	struct gt_f64 bytes_per_op;
 

@@ -47,6 +47,15 @@
  * less memory. DATAS starts Server GC with one heap on purpose. */
 #define GT_FINDING_SERVER_ONE_HEAP 1
 
+/* gctop's own, after the lesson "every request triggers a collection
+ * because it allocates 60 MB": collections per operation (request), of at
+ * least 10 operations. From one collection every ten operations info (each
+ * allocates a tenth of what starts a collection), from one per operation
+ * a warning (each operation alone starts one or more). */
+#define GT_FINDING_OPS_MIN 10
+#define GT_FINDING_GC_PER_OP_INFO 0.10
+#define GT_FINDING_GC_PER_OP_WARNING 1.0
+
 /* G1's region size ergonomics (g1HeapRegionSize.cpp, JDK 15+): the heap
  * max over 2048 regions, rounded down to a power of two, 1 MiB to 32 MiB. */
 #define GT_G1_TARGET_REGIONS 2048
@@ -200,6 +209,36 @@ static bool worst_pause_window(const struct gt_history *h, double *share, double
 	return found;
 }
 
+/* Operations over the history: the intervals with both an operations count
+ * and bytes per operation, their bytes and their collections. nested: a
+ * generation's count includes the collections of the older ones (.NET's
+ * gen0 counts every GC), so the youngest alone counts them all; else each
+ * collection is counted in one generation (HotSpot's young and full). */
+struct ops_sums {
+	uint64_t ops;
+	double bytes, span_s;
+	struct gt_u64 collections;
+	bool lower_bound;   /* an interval's allocation was a lower bound */
+};
+
+static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (size_t age = 0; h && age < gt_history_count(h); age++) {
+		const struct gt_history_point *p = gt_history_at(h, age);
+		if (!p->ops.valid || !p->bytes_per_op.valid)
+			continue;
+		s->ops += p->ops.value;
+		s->bytes += p->bytes_per_op.value * (double)p->ops.value;
+		s->lower_bound |= p->alloc_lower_bound;
+		if (p->interval_s.valid)
+			s->span_s += p->interval_s.value;
+		unsigned gens = nested && p->n_generations ? 1 : p->n_generations;
+		for (unsigned g = 0; g < gens && g < GT_MAX_GENERATIONS; g++)
+			add_u64(&s->collections, p->collections[g]);
+	}
+}
+
 /* ---- the rules ---- */
 
 static void rule_pause_share(const struct gt_history *h, struct gt_findings *out)
@@ -330,6 +369,37 @@ static void rule_humongous(const struct gt_target_info *info, const struct gt_sa
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
 }
 
+static void rule_alloc_per_op(const struct gt_target_info *info, const struct gt_sample *cur,
+			      const struct gt_history *h, struct gt_findings *out)
+{
+	struct ops_sums s;
+	sum_ops(h, info && info->runtime == GT_RUNTIME_DOTNET, &s);
+	if (s.ops < GT_FINDING_OPS_MIN || !s.collections.valid)
+		return;
+	double per_op = (double)s.collections.value / (double)s.ops, bytes = s.bytes / (double)s.ops;
+	enum gt_severity sev = per_op >= GT_FINDING_GC_PER_OP_WARNING ? GT_SEVERITY_WARNING
+			     : per_op >= GT_FINDING_GC_PER_OP_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
+	if (sev == GT_SEVERITY_NONE)
+		return;
+	/* "requests" -> "request": the title speaks of one */
+	char what[32];
+	snprintf(what, sizeof(what), "%s", cur->ops_name ? cur->ops_name : "operations");
+	size_t n = strlen(what);
+	if (n > 1 && what[n - 1] == 's')
+		what[n - 1] = '\0';
+	struct gt_finding *f = add(out, "alloc-per-op", sev,
+				   "allocate less in each operation: reuse or pool its buffers, stream instead of "
+				   "building whole results; key a shows the sites",
+				   "each %s allocates %s%.1f %s: %.2f collections per %s", what,
+				   s.lower_bound ? "at least " : "", bytes >= GT_MIB ? bytes / GT_MIB : bytes / 1024.0, bytes >= GT_MIB ? "MiB" : "KiB",
+				   per_op, what);
+	evidence(f, "bytes_per_op", GT_EVIDENCE_BYTES, bytes);
+	evidence(f, "operations", GT_EVIDENCE_COUNT, (double)s.ops);
+	evidence(f, "collections", GT_EVIDENCE_COUNT, (double)s.collections.value);
+	evidence(f, "collections_per_op", GT_EVIDENCE_RATIO, per_op);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s.span_s);
+}
+
 /* One figure within GT_FINDING_LIMIT_NEAR of the limit. */
 static void near_limit(struct gt_findings *out, const char *id, const char *what, const char *key,
 		       struct gt_u64 v, struct gt_u64 limit)
@@ -405,6 +475,7 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	rule_g1_full(&sums, out);
 	rule_induced(info, &sums, out);
 	rule_alloc_large(&sums, out);
+	rule_alloc_per_op(info, &d->cur, h, out);
 	if (info)
 		rule_humongous(info, &d->cur, &sums, out);
 	rule_container(d, out);

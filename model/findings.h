@@ -29,6 +29,7 @@ enum gt_evidence_unit {
 	GT_EVIDENCE_SECONDS,
 	GT_EVIDENCE_MILLIS,
 	GT_EVIDENCE_BYTES,
+	GT_EVIDENCE_RATIO,        /* a plain number with fractions: collections per operation */
 };
 
 struct gt_evidence {

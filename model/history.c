@@ -48,6 +48,9 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 	p->heap_used_bytes = d->cur.heap_used_bytes;
 	p->rss_bytes = d->cur.rss_bytes;
 	p->causes = d->causes;
+	p->ops = d->ops;
+	p->bytes_per_op = d->bytes_per_op;
+	p->alloc_lower_bound = d->alloc_lower_bound;
 	h->head = (h->head + 1) % GT_HISTORY_CAPACITY;
 	if (h->count < GT_HISTORY_CAPACITY)
 		h->count++;

@@ -30,6 +30,9 @@ struct gt_history_point {
 	struct gt_u64 heap_used_bytes;
 	struct gt_u64 rss_bytes;
 	struct gt_collection_causes causes; /* collections by cause in the interval */
+	struct gt_u64 ops;                  /* operations counted in the interval */
+	struct gt_f64 bytes_per_op;         /* bytes allocated per operation in it */
+	bool alloc_lower_bound;             /* the allocation figures are at least these */
 };
 
 struct gt_history {

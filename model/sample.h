@@ -197,9 +197,14 @@ struct gt_sample {
 	struct gt_u64 metaspace_committed_bytes;
 	struct gt_u64 gc_hard_limit_bytes;     /* .NET GCHeapHardLimit */
 
-	/* operations, for bytes per operation (requests on ASP.NET Core) */
+	/* operations, for bytes per operation: requests on ASP.NET Core, the
+	 * perf-data counter of --ops on a JVM */
 	struct gt_u64 ops_total;
-	const char *ops_name;                  /* static string, e.g. "requests" */
+	const char *ops_name;                  /* static string: what is counted, "requests" or "operations" */
+	const char *ops_counter;               /* the counter read ("total-requests", --ops NAME), or NULL;
+						* lives as long as the process */
+	const char *ops_unavailable;           /* static string: why ops_total is invalid though a counter
+						* was asked for, or NULL */
 
 	/* events lost between the runtime and gctop */
 	struct gt_u64 dropped_events;

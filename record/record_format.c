@@ -53,6 +53,8 @@ static const struct gt_record_field sample_strings_f[] = {
 	U64(struct gt_sample, large_source),
 	U64(struct gt_sample, large_unavailable),
 	U64(struct gt_sample, ops_name),
+	U64(struct gt_sample, ops_counter),
+	U64(struct gt_sample, ops_unavailable),
 };
 const struct gt_record_fields gt_record_sample_strings = { sample_strings_f, COUNT(sample_strings_f) };
 

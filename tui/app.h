@@ -38,6 +38,7 @@ struct gt_app {
 	enum { CONFIRM_NONE, CONFIRM_ALLOC_START, CONFIRM_ALLOC_STOP } confirm;
 	bool allocators_at_open;   /* --allocators: the user agreed on the command line */
 	const char *allocator_packages;
+	const char *ops_counter;   /* --ops NAME, or NULL */
 	char note[640];            /* a one-off message for the footer: room for a prefix and an error sentence */
 	uint64_t note_until;       /* when the note goes (CLOCK_MONOTONIC) */
 

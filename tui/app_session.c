@@ -33,10 +33,17 @@ void gt_app_open_dashboard(struct gt_app *a, pid_t pid)
 /* The session's target is open: sampling starts. */
 void gt_app_dashboard_ready(struct gt_app *a)
 {
+	struct gt_error err = { 0 };
+	/* Before the sampler's job, which uses the target on its worker. */
+	bool ops_refused = a->ops_counter && gt_session_set_ops(&a->session, a->ops_counter, &err) != 0;
 	gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
 	clearok(curscr, TRUE);
 	if (a->allocators_at_open)
 		gt_app_start_allocators(a);
+	/* A .NET target counts its own requests: the footer says so and the
+	 * view goes on. After the sampler's start, which clears the footer. */
+	if (ops_refused)
+		gt_app_note(a, "%s", err.msg);
 }
 
 void gt_app_close_dashboard(struct gt_app *a)

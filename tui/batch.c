@@ -132,13 +132,26 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	return status;
 }
 
+/* Opens -p's target with its --ops counter. Returns 0, or -1 with err and
+ * s closed. */
+static int batch_open(const struct gt_options *opt, struct gt_session *s, struct gt_error *err)
+{
+	if (gt_session_open(s, opt->pid, err) != 0)
+		return -1;
+	if (opt->ops_counter && gt_session_set_ops(s, opt->ops_counter, err) != 0) {
+		gt_session_close(s);
+		return -1;
+	}
+	return 0;
+}
+
 int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 {
 	batch_install_signals();
 	if (opt->replay_path)
 		return batch_replay(opt, out, err);
 	struct gt_session s;
-	if (gt_session_open(&s, opt->pid, err) != 0)
+	if (batch_open(opt, &s, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	if (opt->allocators && gt_session_enable_allocators(&s, opt->allocator_packages, err) != 0) {
 		gt_session_close(&s);
@@ -181,7 +194,7 @@ int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 {
 	batch_install_signals();
 	struct gt_session s;
-	if (gt_session_open(&s, opt->pid, err) != 0)
+	if (batch_open(opt, &s, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	uint64_t start = gt_mono_ns(), end = start + opt->doctor_ns;
 	int status = GT_EXIT_OK;

@@ -1,5 +1,6 @@
 #include "tui/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -11,13 +12,13 @@
  * long option appears in both. */
 const char gt_help_text[] =
 	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
-	"             [--allocators [--allocator-packages LIST]]\n"
+	"             [--allocators [--allocator-packages LIST]] [--ops NAME]\n"
 	"             [-w FILE]\n"
 	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
 	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
 	"       gctop -l [--json]\n"
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
-	"       gctop --doctor -p PID [-d SECONDS]\n"
+	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
 	"pause time share, large objects and memory against the container limit of a\n"
@@ -43,6 +44,9 @@ const char gt_help_text[] =
 	"                        comma-separated package prefixes skipped as the runtime's own when\n"
 	"                        looking for the first application frame\n"
 	"                        (default java.,javax.,jdk.,sun.,com.sun.)\n"
+	"      --ops NAME        on a JVM, count operations with the perf-data counter\n"
+	"                        NAME the application publishes (see gctop(1)), for bytes\n"
+	"                        per operation and operations per second; read-only\n"
 	"      --serve [ADDR:]PORT\n"
 	"                        serve /metrics (OpenMetrics, or the Prometheus text format\n"
 	"                        when asked) for every JVM and .NET process, or those of -p,\n"
@@ -122,6 +126,21 @@ static int parse_pids(const char *s, struct gt_options *opt)
 	return 0;
 }
 
+/* A perf-data counter's name as HotSpot's own look ("sun.gc.cause") and
+ * as an application would choose one: printable, no spaces or quotes, so
+ * it can be shown and written anywhere unescaped. */
+#define GT_OPS_NAME_MAX 200
+static int parse_ops_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > GT_OPS_NAME_MAX)
+		return -1;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-$", *s))
+			return -1;
+	return 0;
+}
+
 /* [ADDR:]PORT; ADDR may be an IPv6 address in brackets. */
 static int parse_serve(const char *s, struct gt_options *opt)
 {
@@ -156,6 +175,8 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 		return gt_fail(err, GT_EXIT_USAGE, "--serve runs until interrupted and prints nothing; drop -b, --json and -n");
 	if (opt->allocators || opt->allocator_packages)
 		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
+	if (opt->ops_counter)
+		return gt_fail(err, GT_EXIT_USAGE, "--serve does not read --ops counters; drop --ops");
 	opt->mode = GT_MODE_SERVE;
 	return 0;
 }
@@ -163,7 +184,8 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 /* --compare FILE...: reads recordings and prints once; nothing live. */
 static int check_compare(struct gt_options *opt, bool batch, bool list, bool serve, struct gt_error *err)
 {
-	if (opt->pid || batch || list || serve || opt->count || opt->allocators || opt->record_path || opt->replay_path)
+	if (opt->pid || batch || list || serve || opt->count || opt->allocators || opt->record_path || opt->replay_path ||
+	    opt->ops_counter)
 		return gt_fail(err, GT_EXIT_USAGE, "--compare reads recordings only; it takes files, --json and --fail-if");
 	if (opt->n_compare == 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--compare wants recordings: gctop --compare BEFORE AFTER");
@@ -176,8 +198,8 @@ static int check_recording(const struct gt_options *opt, bool list, bool serve, 
 {
 	if ((opt->record_path || opt->replay_path) && (list || serve))
 		return gt_fail(err, GT_EXIT_USAGE, "-w and -r go with -b, --json or the interactive view, not --list or --serve");
-	if (opt->replay_path && (opt->pid || opt->record_path || opt->allocators))
-		return gt_fail(err, GT_EXIT_USAGE, "-r replays a recording: it takes no -p, -w or --allocators");
+	if (opt->replay_path && (opt->pid || opt->record_path || opt->allocators || opt->ops_counter))
+		return gt_fail(err, GT_EXIT_USAGE, "-r replays a recording: it takes no -p, -w, --allocators or --ops");
 	if (opt->record_path && !opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "-w records one process: add -p PID (gctop --list shows them)");
 	return 0;
@@ -191,7 +213,7 @@ static int check_doctor(struct gt_options *opt, bool other, bool delay, struct g
 {
 	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
 	    opt->n_compare)
-		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID and -d SECONDS only");
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID, -d SECONDS and --ops NAME only");
 	if (!opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor needs a process: add -p PID (gctop --list shows them)");
 	opt->doctor_ns = delay ? opt->interval_ns : GT_DOCTOR_DEFAULT_NS;
@@ -218,8 +240,8 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 	if (check_recording(opt, list, serve, err) != 0)
 		return -1;
 	if (list) {
-		if (opt->pid || batch || serve)
-			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p, -b or --serve; it lists every process once");
+		if (opt->pid || batch || serve || opt->ops_counter)
+			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p, -b, --serve or --ops; it lists every process once");
 		opt->mode = GT_MODE_LIST;
 		opt->list_json = json;
 		return 0;
@@ -274,6 +296,12 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 			return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
 		opt->allocator_packages = optarg;
 		break;
+	case 'O':
+		if (parse_ops_name(optarg) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--ops wants the name of a perf-data counter, e.g. "
+				       "com.example.requests (letters, digits and . _ - $ only), not '%s'", optarg);
+		opt->ops_counter = optarg;
+		break;
 	case 'w': opt->record_path = optarg; break;
 	case 'r': opt->replay_path = optarg; break;
 	case 'K': f->compare = true; break;
@@ -300,6 +328,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "allocators", no_argument, NULL, 'A' },
 		{ "allocator-packages", required_argument, NULL, 'P' },
+		{ "ops", required_argument, NULL, 'O' },
 		{ "serve", required_argument, NULL, 'S' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "read", required_argument, NULL, 'r' },

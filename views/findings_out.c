@@ -30,6 +30,7 @@ const char *gt_findings_evidence_text(char *buf, size_t len, const struct gt_evi
 	case GT_EVIDENCE_MILLIS: snprintf(v, sizeof(v), "%.1f ms", e->value); break;
 	case GT_EVIDENCE_BYTES: gt_format_bytes(v, sizeof(v), bytes); break;
 	case GT_EVIDENCE_COUNT: snprintf(v, sizeof(v), "%.0f", e->value); break;
+	case GT_EVIDENCE_RATIO: snprintf(v, sizeof(v), "%.2f", e->value); break;
 	}
 	snprintf(buf, len, "%s %s", name, v);
 	return buf;

@@ -67,6 +67,10 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 			if (d->ops_rate.valid)
 				gt_pane_print(w, y, x + 2, t->label, "%.1f %s/s", d->ops_rate.value,
 					      d->cur.ops_name ? d->cur.ops_name : "ops");
+		} else if (d && d->cur.ops_unavailable) {
+			/* --ops named a counter: which, and why it gives nothing */
+			gt_pane_print(w, y, x, t->na, "n/a (%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?",
+				      d->cur.ops_unavailable);
 		} else {
 			gt_pane_print(w, y, x, t->na, "n/a (no operations counter)");
 		}

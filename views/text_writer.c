@@ -83,6 +83,10 @@ static void write_alloc(FILE *out, const struct gt_derived *d)
 		else
 			fprintf(out, "n/a");
 		fprintf(out, ", %s per op", fig_bytes(&per_op, bpo));
+	} else if (s->ops_unavailable) {
+		struct text_str name;
+		fprintf(out, "   operations n/a (%s: %s)", clean(&name, s->ops_counter ? s->ops_counter : "?"),
+			s->ops_unavailable);
 	}
 	fprintf(out, "\n");
 }

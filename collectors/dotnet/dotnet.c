@@ -403,6 +403,7 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 	if (have_req && gt_dn_series_at(&k->requests, ts, &req)) {
 		gt_u64_set(&out->ops_total, req);
 		out->ops_name = "requests";
+		out->ops_counter = "Microsoft.AspNetCore.Hosting/total-requests";
 	}
 }
 

@@ -55,6 +55,7 @@ struct gt_backend {
 	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
 	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
 	struct hotspot_causes causes;
+	struct hotspot_ops ops;
 };
 
 /* The estimator must see eden between every two collections, so while they
@@ -237,8 +238,10 @@ static void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 		c->read_failed = true;
 		return;
 	}
-	if (hsperf_refresh(&c->perf) > 0)
+	if (hsperf_refresh(&c->perf) > 0) {
 		hotspot_counters_resolve(&c->counters, &c->perf);
+		hotspot_ops_resolve(&c->ops, &c->perf);
+	}
 	struct hotspot_alloc_reading r;
 	hotspot_counters_alloc_reading(&c->perf, &c->counters, &r);
 	r.mono_ns = now_ns;
@@ -442,6 +445,7 @@ static int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
 		hotspot_pause_log_fill(&c->pauses, out);
 	hotspot_causes_fill(&c->causes, c->counters.gc == HOTSPOT_GC_G1, out);
+	hotspot_ops_fill(&c->ops, out);
 	c->sampled = true;
 	if (c->last_pause_ns.valid)
 		out->last_pause_ns = c->last_pause_ns;
@@ -453,6 +457,14 @@ static int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt
 		out->alloc_blind_collections.valid = false; /* every byte is counted */
 		out->alloc_bound_reason = NULL;
 	}
+	return 0;
+}
+
+static int hotspot_set_ops(struct gt_backend *c, const char *name, struct gt_error *err)
+{
+	(void)err;
+	c->ops = (struct hotspot_ops){ .name = name };
+	hotspot_ops_resolve(&c->ops, &c->perf);
 	return 0;
 }
 
@@ -485,6 +497,7 @@ const struct gt_backend_ops gt_hotspot_ops = {
 	.sample = hotspot_sample,
 	.close = hotspot_close,
 	.list = hotspot_list,
+	.set_ops = hotspot_set_ops,
 	.enable_allocators = hotspot_enable_allocators,
 	.disable_allocators = hotspot_disable_allocators,
 	.allocators = hotspot_allocators,

@@ -7,7 +7,8 @@
  *   hotspot_alloc.c    the allocation estimator
  *   hotspot_pauses.c   the log of individual pauses
  *   hotspot_tick.c     when to poll while the JVM collects
- *   hotspot_causes.c   what caused the collections (sun.gc.lastCause at each poll) */
+ *   hotspot_causes.c   what caused the collections (sun.gc.lastCause at each poll)
+ *   hotspot_ops.c      the application's operations counter (--ops) */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_H
 #define GCTOP_COLLECTORS_HOTSPOT_H
 
@@ -167,6 +168,20 @@ struct hotspot_causes {
 void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_reading *r);
 /* Fills out->causes (humongous only for G1). */
 void hotspot_causes_fill(const struct hotspot_causes *c, bool g1, struct gt_sample *out);
+
+/* ---- hotspot_ops.c ---- */
+
+struct hotspot_ops {
+	const char *name;     /* --ops NAME, NULL: none asked for */
+	hsperf_long value;    /* NULL until the JVM publishes it as a long */
+	const char *why;      /* static: why value is NULL */
+};
+
+/* Looks the counter up (again, until found: an application creates it
+ * when its code first runs). Call after hsperf_refresh adds entries. */
+void hotspot_ops_resolve(struct hotspot_ops *o, const struct hsperf *p);
+/* Fills out's operations: the total, or why there is none. */
+void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out);
 
 /* ---- hotspot.c, hotspot_list.c ---- */
 

@@ -344,6 +344,69 @@ static void test_config(void)
 	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);
 }
 
+/* One interval with ops operations of bytes_per_op and young/old
+ * collections (UINT64_MAX: n/a). */
+static void push_ops(double t, uint64_t ops, double bytes_per_op, uint64_t young, uint64_t old)
+{
+	struct gt_derived *d = interval(t, 1.0, UINT64_MAX);
+	gt_u64_set(&d->ops, ops);
+	gt_f64_set(&d->bytes_per_op, bytes_per_op);
+	if (young != UINT64_MAX)
+		gt_u64_set(&d->generations[0].collections, young);
+	if (old != UINT64_MAX)
+		gt_u64_set(&d->generations[1].collections, old);
+	push(d);
+}
+
+/* Collections per operation over the history: info from one every ten
+ * operations, warning from one per operation; at least 10 operations. */
+static void test_alloc_per_op(void)
+{
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	newest.cur.ops_name = "operations";
+	push_ops(1, 9, 4e6, 9, 0);                 /* 9 operations are too few */
+	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
+	push_ops(2, 91, 1e5, 0, 0);                /* 9 collections in 100: 0.09 */
+	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
+	push_ops(3, 100, 1e5, 11, 0);              /* 20 in 200: 0.10 */
+	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_INFO);
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	newest.cur.ops_name = "operations";
+	push_ops(1, 10, 16.0 * 1048576, 9, 1);     /* young and full: 10 in 10 */
+	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_WARNING);
+	const struct gt_finding *x = finding("alloc-per-op");
+	CHECK(x && strcmp(x->title, "each operation allocates 16.0 MiB: 1.00 collections per operation") == 0);
+	CHECK_NEAR(evidence(x, "bytes_per_op"), 16.0 * 1048576, 1e-6);
+	CHECK_NEAR(evidence(x, "operations"), 10, 0);
+	CHECK_NEAR(evidence(x, "collections"), 10, 0);
+	CHECK_NEAR(evidence(x, "collections_per_op"), 1.0, 1e-12);
+	CHECK_NEAR(evidence(x, "window_s"), 1, 1e-12);
+	/* collections faster than the estimate's tick: the bytes are a lower
+	 * bound, the collections exact */
+	struct gt_derived *d = interval(2, 1.0, UINT64_MAX);
+	gt_u64_set(&d->ops, 10);
+	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
+	gt_u64_set(&d->generations[0].collections, 30);
+	d->alloc_lower_bound = true;
+	push(d);
+	x = finding("alloc-per-op");
+	CHECK(x && strcmp(x->title, "each operation allocates at least 10.0 MiB: 2.00 collections per operation") == 0);
+	/* .NET's gen0 counts every GC, gen1 and gen2 the older ones again */
+	reset("Workstation", GT_RUNTIME_DOTNET);
+	newest.cur.ops_name = "requests";
+	push_ops(1, 20, 60e6, 10, 10);
+	x = finding("alloc-per-op");
+	CHECK(x && x->severity == GT_SEVERITY_INFO && strstr(x->title, "each request allocates 57.2 MiB: 0.50 "
+								"collections per request"));
+	/* no collection figures, or no operations: nothing */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	push_ops(1, 100, 1e6, UINT64_MAX, UINT64_MAX);
+	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	steady(30, 0, &(double){ 0 });
+	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
+}
+
 /* -b's section and --json's key carry every finding with its evidence. */
 static void test_outputs(void)
 {
@@ -392,6 +455,7 @@ int main(void)
 	RUN_TEST(test_region_size);
 	RUN_TEST(test_container);
 	RUN_TEST(test_config);
+	RUN_TEST(test_alloc_per_op);
 	RUN_TEST(test_outputs);
 	return check_summary();
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collectors/hotspot/hotspot.h"
 #include "collectors/hotspot/perfdata/hsperf.h"
 #include "tests/unit/check.h"
 
@@ -235,6 +236,58 @@ static void test_crafted_valid(void)
 	char tiny[3];
 	CHECK(hsperf_read_string(&p, "sun.gc.cause", tiny, sizeof(tiny)) == 0);
 	CHECK_STR(tiny, "No");
+	hsperf_free(&p);
+}
+
+/* --ops: the application's counter by name, its value read through the
+ * copy; one it creates later is found after a refresh; a missing counter,
+ * a string and a negative number give no operations, each with why. */
+static void test_ops_counter(void)
+{
+	struct craft c;
+	craft_init(&c);
+	craft_string(&c, "app.text", "x", 8);
+	craft_long(&c, "app.negative", -1);
+	struct hsperf p;
+	struct gt_error err = { 0 };
+	CHECK(craft_parse(&c, sizeof(c.buf), &p, &err) == 0);
+
+	struct hotspot_ops ops = { .name = "app.ops" };
+	hotspot_ops_resolve(&ops, &p);
+	struct gt_sample s = { 0 };
+	hotspot_ops_fill(&ops, &s);
+	CHECK(!s.ops_total.valid);
+	CHECK_STR(s.ops_name, "operations");
+	CHECK_STR(s.ops_counter, "app.ops");
+	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "no perf-data counter of this name"));
+
+	uint32_t at = craft_long(&c, "app.ops", 41);
+	CHECK(hsperf_refresh(&p) == 1);
+	hotspot_ops_resolve(&ops, &p);
+	memset(&s, 0, sizeof(s));
+	hotspot_ops_fill(&ops, &s);
+	CHECK(s.ops_total.valid && s.ops_total.value == 41);
+	/* the application counts on: the header (20) and "app.ops" with its
+	 * NUL (8), padded to 8, put the value at 32 */
+	put64(c.buf + at + 32, 42);
+	hotspot_ops_fill(&ops, &s);
+	CHECK(s.ops_total.valid && s.ops_total.value == 42);
+	CHECK(s.ops_unavailable == NULL);
+
+	struct hotspot_ops text = { .name = "app.text" }, negative = { .name = "app.negative" };
+	hotspot_ops_resolve(&text, &p);
+	hotspot_ops_resolve(&negative, &p);
+	memset(&s, 0, sizeof(s));
+	hotspot_ops_fill(&text, &s);
+	CHECK(!s.ops_total.valid && s.ops_unavailable && strstr(s.ops_unavailable, "not one whole number"));
+	memset(&s, 0, sizeof(s));
+	hotspot_ops_fill(&negative, &s);
+	CHECK(!s.ops_total.valid && s.ops_unavailable && strstr(s.ops_unavailable, "negative"));
+
+	struct hotspot_ops none = { 0 };
+	memset(&s, 0, sizeof(s));
+	hotspot_ops_fill(&none, &s);
+	CHECK(!s.ops_total.valid && !s.ops_name && !s.ops_counter && !s.ops_unavailable);
 	hsperf_free(&p);
 }
 
@@ -538,6 +591,7 @@ int main(void)
 {
 	RUN_TEST(test_oracle_all_files);
 	RUN_TEST(test_crafted_valid);
+	RUN_TEST(test_ops_counter);
 	RUN_TEST(test_crafted_bad_prologue);
 	RUN_TEST(test_crafted_bad_entries);
 	RUN_TEST(test_crafted_zero_entries);

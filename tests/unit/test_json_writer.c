@@ -325,6 +325,44 @@ static void test_every_key_is_in_the_man_page(void)
 	json_object_put(o);
 }
 
+/* ops names what is counted and the counter; a counter asked for that
+ * gives nothing makes ops null and ops_unavailable say which and why. */
+static void test_ops_and_why_not(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample a = test_sample(1000000000ull, 0, 1), b = test_sample(2000000000ull, 64000, 1);
+	struct gt_derived d;
+	char text[8192];
+	a.ops_name = b.ops_name = "operations";
+	a.ops_counter = b.ops_counter = "com.example.ops";
+	gt_u64_set(&a.ops_total, 100);
+	gt_u64_set(&b.ops_total, 132);
+	gt_derive(&a, &b, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK_STR(json_object_get_string(get(o, "ops.name")), "operations");
+	CHECK_STR(json_object_get_string(get(o, "ops.counter")), "com.example.ops");
+	CHECK_U64(json_object_get_int64(get(o, "ops.total")), 132);
+	CHECK_NEAR(json_object_get_double(get(o, "ops.bytes_per_op")), 2000.0, 1e-9);
+	CHECK(get(o, "ops_unavailable") == NULL);
+	json_object_put(o);
+
+	a.ops_total.valid = b.ops_total.valid = false;
+	a.ops_unavailable = b.ops_unavailable = "the JVM publishes no perf-data counter of this name (yet)";
+	gt_derive(&a, &b, &d);
+	o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK(get(o, "ops") == NULL);
+	CHECK_STR(json_object_get_string(get(o, "ops_unavailable.counter")), "com.example.ops");
+	CHECK_STR(json_object_get_string(get(o, "ops_unavailable.reason")), b.ops_unavailable);
+	const char *man = man_text();
+	if (man)
+		check_keys_documented(man, o);
+	json_object_put(o);
+}
+
 int main(void)
 {
 	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL);
@@ -333,6 +371,7 @@ int main(void)
 	RUN_TEST(test_pause_distribution_and_alloc_age);
 	RUN_TEST(test_non_finite_becomes_null);
 	RUN_TEST(test_large_objects_object);
+	RUN_TEST(test_ops_and_why_not);
 	RUN_TEST(test_list_entry);
 	RUN_TEST(test_every_key_is_in_the_man_page);
 	return check_summary();

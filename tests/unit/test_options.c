@@ -171,11 +171,29 @@ static void test_doctor(void)
 	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* --ops NAME: a perf-data counter's name, for the live modes and --doctor. */
+static void test_ops(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "-p 12 --json --ops com.example.ops") == 0);
+	CHECK(o.mode == GT_MODE_JSON);
+	CHECK_STR(o.ops_counter, "com.example.ops");
+	CHECK(parse(&o, &e, "--doctor -p 12 --ops app_ops-1$x") == 0);
+	CHECK(o.mode == GT_MODE_DOCTOR);
+	CHECK_STR(o.ops_counter, "app_ops-1$x");
+	CHECK(parse(&o, &e, "-p 12") == 0);
+	CHECK(o.ops_counter == NULL);
+	static const char *const bad[] = { "-p 1 --ops", "-p 1 --ops a\"b", "-p 1 --ops a'b", "-p 1 --ops a/b",
+					   "--serve 9464 --ops x", "-l --ops x", "-r f --ops x", "--compare a b --ops x" };
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 static void test_help_and_man_page_agree(void)
 {
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
 						"--list", "--no-color", "--serve", "--write", "--read", "--compare",
-						"--fail-if", "--doctor", "--help", "--version" };
+						"--fail-if", "--doctor", "--ops", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
 	CHECK(man != NULL);
 	if (!man)
@@ -212,6 +230,7 @@ int main(void)
 	RUN_TEST(test_errors_are_usage);
 	RUN_TEST(test_serve);
 	RUN_TEST(test_record_replay_compare);
+	RUN_TEST(test_ops);
 	RUN_TEST(test_help_and_man_page_agree);
 	return check_summary();
 }

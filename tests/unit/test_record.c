@@ -45,6 +45,8 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 		if (i % 3 != 2)
 			gt_u64_set(u64_at(s, &gt_record_sample_u64.f[i]), t / MS + i);
 	s->ops_name = "requests";
+	s->ops_counter = "com.example.ops";
+	s->ops_unavailable = "why not";
 	s->large_source = "g1-humongous-estimate";
 	s->alloc_at.valid = true;
 	s->alloc_at.ns = t - 5 * MS;
@@ -126,6 +128,8 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 				   x->valid, (unsigned long long)x->value, y->valid, (unsigned long long)y->value);
 	}
 	CHECK_STR(b->ops_name, "requests");
+	CHECK_STR(b->ops_counter, "com.example.ops");
+	CHECK_STR(b->ops_unavailable, "why not");
 	CHECK(b->alloc_bound_reason == NULL);
 	CHECK(b->alloc_at.valid && b->alloc_at.ns == a->alloc_at.ns && b->alloc_at.prev_total == 12345);
 	CHECK_U64(b->n_generations, 3);

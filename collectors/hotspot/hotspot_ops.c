@@ -1,0 +1,37 @@
+/* The operations counter of --ops: a perf-data counter the application
+ * publishes itself (jdk.internal.perf.PerfCounter or Perf.createLong, which HotSpot puts
+ * in the same hsperfdata file as its own counters), for bytes per
+ * operation. It is read from the same copy of the file as the allocation
+ * estimate, so both figures are of one moment. */
+#include "collectors/hotspot/hotspot.h"
+
+#include <string.h>
+
+/* The reasons, static: the sample keeps only a pointer. The views name the
+ * counter beside them. */
+#define OPS_MISSING "the JVM publishes no perf-data counter of this name (yet); an application creates one " \
+		    "with jdk.internal.perf.PerfCounter.newPerfCounter, see gctop(1) under --ops"
+#define OPS_NOT_LONG "this perf-data counter is not one whole number (a string or an array)"
+#define OPS_NEGATIVE "this perf-data counter holds a negative number, which counts no operations"
+
+void hotspot_ops_resolve(struct hotspot_ops *o, const struct hsperf *p)
+{
+	if (!o->name || o->value)
+		return;
+	const struct hsperf_entry *e = hsperf_find(p, o->name);
+	o->value = e ? hsperf_resolve_long(p, o->name) : NULL;
+	o->why = !e ? OPS_MISSING : !o->value ? OPS_NOT_LONG : NULL;
+}
+
+void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out)
+{
+	if (!o->name)
+		return;
+	out->ops_name = "operations";
+	out->ops_counter = o->name;
+	int64_t v = o->value ? hsperf_load(o->value) : -1;
+	if (v >= 0)
+		gt_u64_set(&out->ops_total, (uint64_t)v);
+	else
+		out->ops_unavailable = o->value ? OPS_NEGATIVE : o->why;
+}
