@@ -621,18 +621,21 @@ static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, 
 		return -1;
 	}
 	gt_dn_alloc_set_pointer_size(a, c->gc.pointer_size);
-	/* One session at a time: the plain one ends before the rundown one
-	 * starts, and the sampling one starts after it. */
+	/* The plain session ends before the sampling one starts; the rundown
+	 * comes after that start, while the sampling session's events wait in
+	 * its buffer: a method compiled between a rundown and the start of the
+	 * loads would be named by neither, and its frames would read
+	 * [native] (seen: every frame of a serializer tiering up then). */
 	stop_session(c);
 	c->alloc = a;
-	harvest_rundown(c);
-	if (start_session(c, err) == 0) {
-		gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
-		gt_dn_alloc_stacks(c->alloc, c->alloc_stacks);
-		return 0;
+	if (start_session(c, err) != 0) {
+		back_to_plain_session(c);
+		return -1;
 	}
-	back_to_plain_session(c);
-	return -1;
+	harvest_rundown(c);
+	gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
+	gt_dn_alloc_stacks(c->alloc, c->alloc_stacks);
+	return 0;
 }
 
 /* Back to the session without stacks and allocation events. */

@@ -253,21 +253,27 @@ static long frame_site(struct gt_dn_alloc *a, uint32_t stack_id)
  * once per stack of a region, as its site is. */
 static long stack_slot(struct gt_dn_alloc *a, struct stack *s, long site)
 {
-	if (s->slot_known)
-		return s->stack_slot;
+	if (!s->slot_known) {
+		s->stack_slot = (int32_t)gt_dn_site_stacks_slot(&a->by_frame.v[site].stacks, s->ips, s->n, &a->n_stacks);
+		s->slot_known = true;
+	}
+	return s->stack_slot;
+}
+
+void gt_dn_alloc_stack_key(void *ctx, const uint64_t *ips, size_t n, struct gt_dn_stack_key *out)
+{
+	struct gt_dn_alloc *a = ctx;
 	uint64_t starts[FRAMES_MAX];
 	long app = -1;
-	for (size_t i = 0; i < s->n && i < FRAMES_MAX; i++) {
-		const struct gt_dn_method *m = gt_dn_methods_find(&a->methods, s->ips[i]);
+	if (n > FRAMES_MAX)
+		n = FRAMES_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_dn_method *m = gt_dn_methods_find(&a->methods, ips[i]);
 		starts[i] = m ? m->start : GT_DN_KEY_NATIVE;
 		if (m && app < 0 && !is_runtime_frame(a, m->name))
 			app = (long)i;
 	}
-	struct gt_dn_stack_key key;
-	gt_dn_stack_key(starts, s->n < FRAMES_MAX ? s->n : FRAMES_MAX, app, &key);
-	s->stack_slot = (int32_t)gt_dn_site_stacks_slot(&a->by_frame.v[site].stacks, &key, &a->n_stacks);
-	s->slot_known = true;
-	return s->stack_slot;
+	gt_dn_stack_key(starts, n, app, out);
 }
 
 /* One sample's weight to the stack behind its site; samples without a
@@ -390,7 +396,7 @@ void gt_dn_alloc_stacks(struct gt_dn_alloc *a, struct gt_alloc_stacks *out)
 		struct gt_alloc_site_stacks *o = &out->sites[out->n_sites++];
 		memcpy(o->site, order[i]->name, sizeof(o->site));
 		o->bytes = bytes_u64(order[i]->bytes);
-		gt_dn_site_stacks_top(&order[i]->stacks, &a->methods, out, o);
+		gt_dn_site_stacks_top(&order[i]->stacks, gt_dn_alloc_stack_key, a, &a->methods, out, o);
 	}
 	free(order);
 }

@@ -62,6 +62,11 @@ void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t 
  * everything sampled so far (the sites in the snapshot's order). */
 void gt_dn_alloc_stacks(struct gt_dn_alloc *a, struct gt_alloc_stacks *out);
 
+/* The key of a stack's instruction pointers (a gt_dn_key_fn, ctx the
+ * sampler): frames named by the methods known now. */
+struct gt_dn_stack_key;
+void gt_dn_alloc_stack_key(void *ctx, const uint64_t *ips, size_t n, struct gt_dn_stack_key *out);
+
 /* Fills s with the cumulative figures (generation 1, state RUNNING). */
 void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_alloc_snapshot *s);
 

@@ -40,15 +40,12 @@ void gt_dn_stack_key(const uint64_t *starts, size_t n, long app, struct gt_dn_st
 	out->n = GT_ALLOC_STACK_FRAMES;
 }
 
-static bool same_key(const struct gt_dn_stack_key *a, const struct gt_dn_stack_key *b)
+long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, size_t n, size_t *total)
 {
-	return a->n == b->n && memcmp(a->v, b->v, a->n * sizeof(a->v[0])) == 0;
-}
-
-long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const struct gt_dn_stack_key *key, size_t *total)
-{
+	if (n > GT_DN_STACK_IPS)
+		n = GT_DN_STACK_IPS;
 	for (size_t i = 0; i < s->n; i++)
-		if (same_key(&s->v[i].key, key))
+		if (s->v[i].n == n && memcmp(s->v[i].ips, ips, n * sizeof(ips[0])) == 0)
 			return (long)i;
 	if (s->n >= GT_DN_STACKS_PER_SITE || *total >= GT_DN_STACKS_MAX)
 		return -1;
@@ -57,7 +54,8 @@ long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const struct gt_dn_stac
 		return -1;
 	s->v = v;
 	memset(&s->v[s->n], 0, sizeof(s->v[0]));
-	s->v[s->n].key = *key;
+	memcpy(s->v[s->n].ips, ips, n * sizeof(ips[0]));
+	s->v[s->n].n = (unsigned)n;
 	(*total)++;
 	return (long)s->n++;
 }
@@ -88,34 +86,64 @@ static const char *frame_name(struct gt_dn_methods *methods, uint64_t v)
 	return m ? m->name : GT_DN_NATIVE_FRAME;
 }
 
-/* Index of the heaviest stack not yet taken, or -1. */
-static long heaviest(const struct gt_dn_site_stacks *s, const bool *taken)
+/* A key and the samples of every stack that has it. */
+struct merged {
+	struct gt_dn_stack_key key;
+	double bytes;
+	uint64_t count;
+};
+
+static bool same_key(const struct gt_dn_stack_key *a, const struct gt_dn_stack_key *b)
 {
-	long best = -1;
-	for (size_t i = 0; i < s->n; i++)
-		if (!taken[i] && (best < 0 || s->v[i].bytes > s->v[best].bytes))
-			best = (long)i;
-	return best;
+	return a->n == b->n && memcmp(a->v, b->v, a->n * sizeof(a->v[0])) == 0;
 }
 
-void gt_dn_site_stacks_top(const struct gt_dn_site_stacks *s, struct gt_dn_methods *methods,
-			   struct gt_alloc_stacks *pool, struct gt_alloc_site_stacks *out)
+/* The stacks of s by key into m (room for s->n); returns how many keys. */
+static size_t merge_by_key(const struct gt_dn_site_stacks *s, gt_dn_key_fn *key, void *ctx, struct merged *m)
 {
-	bool taken[GT_DN_STACKS_PER_SITE] = { false };
-	out->n = 0;
-	out->distinct = s->n;
-	out->dropped = s->dropped;
-	for (unsigned k = 0; k < GT_ALLOC_STACKS_TOP; k++) {
-		long i = heaviest(s, taken);
-		if (i < 0)
-			break;
-		taken[i] = true;
-		const struct gt_dn_agg_stack *a = &s->v[i];
-		struct gt_alloc_stack *st = &out->stacks[out->n++];
-		st->n_frames = a->key.n;
-		for (unsigned f = 0; f < a->key.n; f++)
-			st->frames[f] = gt_alloc_stacks_intern(pool, frame_name(methods, a->key.v[f]));
-		st->bytes = a->bytes > 0 ? (uint64_t)(a->bytes < 1.8e19 ? a->bytes : 1.8e19) : 0;
-		st->count = a->count;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		struct gt_dn_stack_key k;
+		key(ctx, s->v[i].ips, s->v[i].n, &k);
+		size_t j = 0;
+		while (j < n && !same_key(&m[j].key, &k))
+			j++;
+		if (j == n) {
+			m[n].key = k;
+			m[n].bytes = 0;
+			m[n++].count = 0;
+		}
+		m[j].bytes += s->v[i].bytes;
+		m[j].count += s->v[i].count;
 	}
+	return n;
+}
+
+static int by_bytes_desc(const void *x, const void *y)
+{
+	const struct merged *a = x, *b = y;
+	return a->bytes > b->bytes ? -1 : a->bytes < b->bytes;
+}
+
+void gt_dn_site_stacks_top(const struct gt_dn_site_stacks *s, gt_dn_key_fn *key, void *ctx,
+			   struct gt_dn_methods *methods, struct gt_alloc_stacks *pool, struct gt_alloc_site_stacks *out)
+{
+	out->n = 0;
+	out->distinct = 0;
+	out->dropped = s->dropped;
+	struct merged *m = s->n ? malloc(s->n * sizeof(*m)) : NULL;
+	if (!m)
+		return;
+	size_t n = merge_by_key(s, key, ctx, m);
+	qsort(m, n, sizeof(*m), by_bytes_desc);
+	out->distinct = n;
+	for (size_t k = 0; k < n && k < GT_ALLOC_STACKS_TOP; k++) {
+		struct gt_alloc_stack *st = &out->stacks[out->n++];
+		st->n_frames = m[k].key.n;
+		for (unsigned f = 0; f < m[k].key.n; f++)
+			st->frames[f] = gt_alloc_stacks_intern(pool, frame_name(methods, m[k].key.v[f]));
+		st->bytes = m[k].bytes > 0 ? (uint64_t)(m[k].bytes < 1.8e19 ? m[k].bytes : 1.8e19) : 0;
+		st->count = m[k].count;
+	}
+	free(m);
 }

@@ -1,8 +1,12 @@
-/* The stacks behind each .NET allocation site: a sampled stack's frames
- * from the allocation up to the first application frame and a few callers
- * beyond, as a key of method start addresses, and the sampled bytes per
- * distinct key of a site. Bounded: keys per site and keys in all are
- * capped, and samples whose key finds no room are counted as dropped. */
+/* The stacks behind each .NET allocation site: the sampled bytes per
+ * distinct stack (its innermost instruction pointers) of a site, named only
+ * when read out: a method's load event may come after the first samples in
+ * its code (seen: a serializer's tier-1 code, loaded on the tiering thread),
+ * so a name looked up at the sample would be [native] for good. Read out,
+ * each stack becomes its frames from the allocation up to the first
+ * application frame and a few callers beyond, as a key of method start
+ * addresses; stacks with one key are one. Bounded: stacks per site and in
+ * all are capped, and samples whose stack finds no room count as dropped. */
 #ifndef GCTOP_COLLECTORS_DOTNET_ALLOC_STACKS_H
 #define GCTOP_COLLECTORS_DOTNET_ALLOC_STACKS_H
 
@@ -16,8 +20,10 @@ struct gt_dn_methods;
 /* Callers kept beyond the first application frame: enough to tell which
  * code path of the application asked the library to allocate. */
 #define GT_DN_STACK_CALLERS 3
-#define GT_DN_STACKS_PER_SITE 64
-#define GT_DN_STACKS_MAX 16384
+#define GT_DN_STACKS_PER_SITE 128
+#define GT_DN_STACKS_MAX 8192
+/* Innermost instruction pointers kept of a sampled stack. */
+#define GT_DN_STACK_IPS 64
 /* Key values other than a method's start address. */
 #define GT_DN_KEY_NATIVE 0ull          /* code no method covers: one or more frames */
 #define GT_DN_KEY_ELIDED UINT64_MAX    /* frames left out of a long stack */
@@ -35,7 +41,8 @@ struct gt_dn_stack_key {
 void gt_dn_stack_key(const uint64_t *starts, size_t n, long app, struct gt_dn_stack_key *out);
 
 struct gt_dn_agg_stack {
-	struct gt_dn_stack_key key;
+	unsigned n;
+	uint64_t ips[GT_DN_STACK_IPS];
 	double bytes;
 	uint64_t count;
 };
@@ -47,16 +54,20 @@ struct gt_dn_site_stacks {
 	uint64_t dropped;
 };
 
-/* The slot of key in s (added when new), or -1 when s or the total of
+/* The slot of the stack ips[0..n) (innermost first; the first
+ * GT_DN_STACK_IPS count) in s, added when new; -1 when s or the total of
  * distinct stacks (*total, counted across sites) is at its cap. */
-long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const struct gt_dn_stack_key *key, size_t *total);
+long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, size_t n, size_t *total);
 /* One sample of weight w through slot (-1: dropped). */
 void gt_dn_site_stacks_add(struct gt_dn_site_stacks *s, long slot, double w);
 void gt_dn_site_stacks_free(struct gt_dn_site_stacks *s, size_t *total);
 
-/* The top GT_ALLOC_STACKS_TOP stacks of s into out (whose site name and
+/* Turns a stack's instruction pointers into its key (see gt_dn_stack_key). */
+typedef void gt_dn_key_fn(void *ctx, const uint64_t *ips, size_t n, struct gt_dn_stack_key *out);
+
+/* The top GT_ALLOC_STACKS_TOP keys of s into out (whose site name and
  * bytes the caller sets), frame names from methods interned in pool. */
-void gt_dn_site_stacks_top(const struct gt_dn_site_stacks *s, struct gt_dn_methods *methods,
-			   struct gt_alloc_stacks *pool, struct gt_alloc_site_stacks *out);
+void gt_dn_site_stacks_top(const struct gt_dn_site_stacks *s, gt_dn_key_fn *key, void *ctx,
+			   struct gt_dn_methods *methods, struct gt_alloc_stacks *pool, struct gt_alloc_site_stacks *out);
 
 #endif

@@ -604,6 +604,32 @@ static void test_stacks_by_site(void)
 	gt_dn_alloc_free(a);
 }
 
+/* A method's load may come after samples in its code (tier-1 code loaded
+ * on the tiering thread): the frame is named when the stacks are read. */
+static void test_stacks_named_late(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	const uint64_t ips[] = { 0x1010, 0x6010, 0x5010, 0x4010 };
+	event_on(a, 1, ips, 4, 2);
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_dn_alloc_stacks(a, st);
+	const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(st, "Program.Main");
+	CHECK(s != NULL && s->n == 1);
+	if (s)
+		CHECK_STR(frame(st, s, 0, 1), "[native]");
+	add_methods(a);
+	gt_dn_alloc_stacks(a, st);
+	s = gt_alloc_stacks_find(st, "Program.Main");
+	CHECK(s != NULL && s->n == 1);
+	if (s) {
+		CHECK_U64(s->stacks[0].n_frames, 4);
+		CHECK_STR(frame(st, s, 0, 1), "System.Text.Json.JsonSerializer.WriteString");
+		CHECK_STR(frame(st, s, 0, 2), "Program.<Main>$.Serialize");
+	}
+	free(st);
+	gt_dn_alloc_free(a);
+}
+
 static void test_stacks_bounded(void)
 {
 	struct gt_dn_alloc *a = sampler_with_methods(NULL);
@@ -673,6 +699,7 @@ int main(void)
 	RUN_TEST(test_tick_sampler_is_biased);
 	RUN_TEST(test_stack_key);
 	RUN_TEST(test_stacks_by_site);
+	RUN_TEST(test_stacks_named_late);
 	RUN_TEST(test_stacks_bounded);
 	RUN_TEST(test_stack_pool);
 	RUN_TEST(test_huge_amounts_saturate);
