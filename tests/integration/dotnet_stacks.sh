@@ -12,13 +12,8 @@
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
-exe=$(dotnet_program JsonText) || { fail "cannot build tests/dotnet/JsonText (log: $WORK/dotnet-build-JsonText.log)"; exit 0; }
-
 # ~40 MB/s of JSON text for at most 30 s; the cleanup kills it sooner
-"$exe" 100 30 >"$WORK/out" 2>&1 &
-DPID=$!
-CHILD_PIDS="$CHILD_PIDS $DPID"
-wait_until 100 lines_at_least "$WORK/out" 1
+start_dotnet JsonText 1 100 30
 # A few seconds of steady state first: the first application frame (the
 # site) is chosen as a sample arrives, and a method tiering up in the first
 # second may be loaded only after samples in its new code (its stack frames

@@ -9,11 +9,7 @@
 require_tmux
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
-exe=$(dotnet_program JsonText) || { fail "cannot build tests/dotnet/JsonText (log: $WORK/dotnet-build-JsonText.log)"; exit 0; }
-"$exe" 100 40 >"$WORK/out" 2>&1 &
-DPID=$!
-CHILD_PIDS="$CHILD_PIDS $DPID"
-wait_until 100 lines_at_least "$WORK/out" 1
+start_dotnet JsonText 1 100 40
 # steady state first, as in tests/integration/dotnet_stacks.sh
 sleep 3
 
@@ -24,12 +20,7 @@ if ! wait_screen "Serialize +[0-9.]+ [KMG]iB/s" 15; then
 fi
 # The focused pane marks its selected site with > in its first column.
 site_marked() { screen | grep -Eq '>(\.\.|Program\.)[^ ]*Serialize '; }
-i=0
-while ! site_marked && [ "$i" -lt 10 ]; do
-	tm send-keys Tab
-	sleep 0.3
-	i=$((i + 1))
-done
+tab_until site_marked
 check "Tab to the top-allocators pane marks its top site" site_marked
 tm send-keys Enter
 check "Enter opens the stacks overlay" wait_screen "gctop stacks behind a site" 5
