@@ -369,8 +369,64 @@ static void fill_table(const struct site_table *t, struct gt_alloc_table *out)
 	free(order);
 }
 
+/* Moves stack k of site i, with its bytes and samples, to site j; false
+ * when j has no room for it. */
+static bool move_stack(struct gt_dn_alloc *a, size_t i, size_t k, long j)
+{
+	struct site *from = &a->by_frame.v[i], *to = &a->by_frame.v[j];
+	struct gt_dn_agg_stack st = from->stacks.v[k];
+	long slot = gt_dn_site_stacks_slot(&to->stacks, st.ips, st.n, &a->n_stacks);
+	if (slot < 0)
+		return false;
+	to->stacks.v[slot].bytes += st.bytes;
+	to->stacks.v[slot].count += st.count;
+	to->stacks.v[slot].cut = st.cut;
+	to->bytes += st.bytes;
+	to->count += st.count;
+	from->bytes = from->bytes > st.bytes ? from->bytes - st.bytes : 0;
+	from->count = from->count > st.count ? from->count - st.count : 0;
+	gt_dn_site_stacks_remove(&from->stacks, k, &a->n_stacks);
+	return true;
+}
+
+/* A site is chosen when a sample arrives, with the methods known then; a
+ * method whose load comes later (tier-1 code) leaves its samples to the
+ * caller's site. Read out, each whole stack kept (not cut) is given its
+ * site again, and moves there with its bytes when that has changed. The
+ * window's rates take the move as one step. Not while the table is full:
+ * a new site would push out the last. */
+static void reattribute(struct gt_dn_alloc *a)
+{
+	char name[GT_ALLOC_SITE_NAME_LEN];
+	bool moved = false;
+	for (size_t i = 0; i < a->by_frame.n && a->by_frame.n < SITES_MAX; i++) {
+		for (size_t k = 0; k < a->by_frame.v[i].stacks.n;) {
+			struct gt_dn_agg_stack *st = &a->by_frame.v[i].stacks.v[k];
+			/* names change only with new methods */
+			if (st->cut || st->site_checked == a->methods.n) {
+				k++;
+				continue;
+			}
+			st->site_checked = a->methods.n;
+			gt_dn_alloc_first_frame(a, st->ips, st->n, name, sizeof(name));
+			long j = strcmp(name, a->by_frame.v[i].name) == 0 ? -1
+				 : site_index(&a->by_frame, name, GT_ALLOC_HEAP_UNKNOWN, &a->n_stacks);
+			if (j >= 0 && (size_t)j != i && move_stack(a, i, k, j))
+				moved = true;
+			else
+				k++;
+		}
+	}
+	/* the stacks of the region name sites and slots that may have moved */
+	for (size_t i = 0; moved && i < a->stacks_cap; i++) {
+		a->stacks[i].frame_site = -1;
+		a->stacks[i].slot_known = false;
+	}
+}
+
 void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_alloc_snapshot *s)
 {
+	reattribute(a);
 	memset(s, 0, sizeof(*s));
 	s->mono_ns = mono_ns;
 	s->generation = 1;
@@ -387,6 +443,7 @@ void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_all
 
 void gt_dn_alloc_stacks(struct gt_dn_alloc *a, struct gt_alloc_stacks *out)
 {
+	reattribute(a);
 	gt_alloc_stacks_clear(out);
 	struct site **order = sites_by_bytes(&a->by_frame);
 	if (!order)

@@ -42,7 +42,8 @@ void gt_dn_stack_key(const uint64_t *starts, size_t n, long app, struct gt_dn_st
 
 long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, size_t n, size_t *total)
 {
-	if (n > GT_DN_STACK_IPS)
+	bool cut = n > GT_DN_STACK_IPS;
+	if (cut)
 		n = GT_DN_STACK_IPS;
 	for (size_t i = 0; i < s->n; i++)
 		if (s->v[i].n == n && memcmp(s->v[i].ips, ips, n * sizeof(ips[0])) == 0)
@@ -56,8 +57,18 @@ long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, si
 	memset(&s->v[s->n], 0, sizeof(s->v[0]));
 	memcpy(s->v[s->n].ips, ips, n * sizeof(ips[0]));
 	s->v[s->n].n = (unsigned)n;
+	s->v[s->n].cut = cut;
 	(*total)++;
 	return (long)s->n++;
+}
+
+void gt_dn_site_stacks_remove(struct gt_dn_site_stacks *s, size_t slot, size_t *total)
+{
+	if (slot >= s->n)
+		return;
+	s->v[slot] = s->v[--s->n];
+	if (*total > 0)
+		(*total)--;
 }
 
 void gt_dn_site_stacks_add(struct gt_dn_site_stacks *s, long slot, double w)

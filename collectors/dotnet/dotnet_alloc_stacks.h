@@ -10,6 +10,7 @@
 #ifndef GCTOP_COLLECTORS_DOTNET_ALLOC_STACKS_H
 #define GCTOP_COLLECTORS_DOTNET_ALLOC_STACKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,8 @@ void gt_dn_stack_key(const uint64_t *starts, size_t n, long app, struct gt_dn_st
 
 struct gt_dn_agg_stack {
 	unsigned n;
+	bool cut;                     /* the sampled stack was deeper than ips */
+	size_t site_checked;          /* methods known when its site was last chosen again */
 	uint64_t ips[GT_DN_STACK_IPS];
 	double bytes;
 	uint64_t count;
@@ -58,6 +61,8 @@ struct gt_dn_site_stacks {
  * GT_DN_STACK_IPS count) in s, added when new; -1 when s or the total of
  * distinct stacks (*total, counted across sites) is at its cap. */
 long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, size_t n, size_t *total);
+/* Takes slot out of s (the last stack takes its place). */
+void gt_dn_site_stacks_remove(struct gt_dn_site_stacks *s, size_t slot, size_t *total);
 /* One sample of weight w through slot (-1: dropped). */
 void gt_dn_site_stacks_add(struct gt_dn_site_stacks *s, long slot, double w);
 void gt_dn_site_stacks_free(struct gt_dn_site_stacks *s, size_t *total);

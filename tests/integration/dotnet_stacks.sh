@@ -9,16 +9,15 @@
 #     the site and its caller, with shares of the site's bytes in 0..1
 #   no site and no frame is an address: unresolved code is [native]
 #   -b names the same top stack under the allocator tables
+# gctop attaches as soon as the workload starts, while its methods tier up.
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 # ~40 MB/s of JSON text for at most 30 s; the cleanup kills it sooner
 start_dotnet JsonText 1 100 30
-# A few seconds of steady state first: the first application frame (the
-# site) is chosen as a sample arrives, and a method tiering up in the first
-# second may be loaded only after samples in its new code (its stack frames
-# are named when read out, the site is not).
-sleep 3
+# Attached at once, while the serializer tiers up: a method whose load
+# comes after samples in its new code must still be named, and its samples
+# be the local function's site, not its caller's.
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 4 >"$WORK/g.json" 2>"$WORK/g.err"
 check "gctop --allocators --json exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]

@@ -10,8 +10,6 @@ require_tmux
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 start_dotnet JsonText 1 100 40
-# steady state first, as in tests/integration/dotnet_stacks.sh
-sleep 3
 
 start_gctop -p "$DPID" --allocators
 if ! wait_screen "Serialize +[0-9.]+ [KMG]iB/s" 15; then

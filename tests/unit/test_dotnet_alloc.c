@@ -605,7 +605,8 @@ static void test_stacks_by_site(void)
 }
 
 /* A method's load may come after samples in its code (tier-1 code loaded
- * on the tiering thread): the frame is named when the stacks are read. */
+ * on the tiering thread): the frame is named when the stacks are read, and
+ * the stack moves, with its bytes, to the site it has then. */
 static void test_stacks_named_late(void)
 {
 	struct gt_dn_alloc *a = sampler_with_methods(NULL);
@@ -618,14 +619,26 @@ static void test_stacks_named_late(void)
 	if (s)
 		CHECK_STR(frame(st, s, 0, 1), "[native]");
 	add_methods(a);
+	struct gt_alloc_snapshot *snap = calloc(1, sizeof(*snap));
+	gt_dn_alloc_snapshot(a, 1, snap);
 	gt_dn_alloc_stacks(a, st);
-	s = gt_alloc_stacks_find(st, "Program.Main");
+	s = gt_alloc_stacks_find(st, "Program.<Main>$.Serialize");
 	CHECK(s != NULL && s->n == 1);
 	if (s) {
 		CHECK_U64(s->stacks[0].n_frames, 4);
 		CHECK_STR(frame(st, s, 0, 1), "System.Text.Json.JsonSerializer.WriteString");
 		CHECK_STR(frame(st, s, 0, 2), "Program.<Main>$.Serialize");
+		CHECK_U64(s->stacks[0].count, 2);
 	}
+	/* the snapshot's sites agree: all bytes are the local function's */
+	CHECK_STR(snap->by_frame.sites[0].name, "Program.<Main>$.Serialize");
+	CHECK_U64(snap->by_frame.sites[0].count, 2);
+	CHECK(snap->by_frame.n == 1 || snap->by_frame.sites[1].bytes == 0);
+	/* a later sample of the same stack id goes to the new site */
+	event_on(a, 1, ips, 4, 1);
+	gt_dn_alloc_snapshot(a, 2, snap);
+	CHECK_U64(snap->by_frame.sites[0].count, 3);
+	free(snap);
 	free(st);
 	gt_dn_alloc_free(a);
 }
