@@ -93,10 +93,12 @@ void gt_session_feed_allocators(struct gt_session *s, const struct gt_alloc_snap
 void gt_session_feed_alloc_stacks(struct gt_session *s, const struct gt_alloc_stacks *stacks);
 /* A recorded sample (a replay, a comparison): fed as gt_session_sample
  * feeds a live one, with the facts as of it and the allocator reading it
- * brought (NULL: none), which turns the allocation window on. Returns 0,
- * or -1 with err (out of memory). */
+ * brought (NULL: none), which turns the allocation window on, with the
+ * stacks behind its sites (NULL: none recorded). Returns 0, or -1 with err
+ * (out of memory). */
 int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, const struct gt_alloc_snapshot *alloc,
-			     const struct gt_target_info *info, struct gt_error *err);
+			     const struct gt_alloc_stacks *stacks, const struct gt_target_info *info,
+			     struct gt_error *err);
 /* Takes one sample from the target and feeds it. */
 enum gt_session_step gt_session_sample(struct gt_session *s, struct gt_error *err);
 

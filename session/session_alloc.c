@@ -53,7 +53,8 @@ int gt_session_enable_allocators(struct gt_session *s, const char *packages, str
 }
 
 int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, const struct gt_alloc_snapshot *alloc,
-			     const struct gt_target_info *info, struct gt_error *err)
+			     const struct gt_alloc_stacks *stacks, const struct gt_target_info *info,
+			     struct gt_error *err)
 {
 	if (alloc && !s->live.alloc) {
 		if (gt_session_alloc_begin(s, err) != 0)
@@ -63,6 +64,9 @@ int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, 
 	gt_session_feed(s, cur);
 	s->info = *info;
 	gt_session_feed_allocators(s, alloc);
+	/* as live: the stacks come with the reading they go with */
+	if (alloc)
+		gt_session_feed_alloc_stacks(s, stacks);
 	return 0;
 }
 

@@ -113,7 +113,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	struct gt_sample cur;
 	const struct gt_alloc_snapshot *alloc;
 	while (!gt_quit_requested() && (rc = gt_record_next(r, &cur, &alloc, err)) > 0) {
-		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_info(r), err) != 0) {
+		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_stacks(r), gt_record_info(r), err) != 0) {
 			rc = -1;
 			break;
 		}
