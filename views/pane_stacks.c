@@ -59,7 +59,8 @@ static void walk(struct overlay *o, const struct gt_view_ctx *ctx, const char *s
 	const struct gt_alloc_stacks *st = ctx->alloc_stacks;
 	const struct gt_alloc_site_stacks *s = st ? gt_alloc_stacks_find(st, site) : NULL;
 	if (!st) {
-		put(o, 1, o->t->na, "n/a: this runtime's sampler takes no stacks");
+		put(o, 1, o->t->na, ctx->alloc ? "n/a: this runtime's sampler takes no stacks (the JVM agent takes none yet)"
+					       : "n/a: allocation sampling is off");
 		return;
 	}
 	if (!s || s->n == 0) {
