@@ -399,8 +399,8 @@ static void reattribute(struct gt_dn_alloc *a)
 {
 	char name[GT_ALLOC_SITE_NAME_LEN];
 	bool moved = false;
-	for (size_t i = 0; i < a->by_frame.n && a->by_frame.n < SITES_MAX; i++) {
-		for (size_t k = 0; k < a->by_frame.v[i].stacks.n;) {
+	for (size_t i = 0; i < a->by_frame.n; i++) {
+		for (size_t k = 0; k < a->by_frame.v[i].stacks.n && a->by_frame.n < SITES_MAX;) {
 			struct gt_dn_agg_stack *st = &a->by_frame.v[i].stacks.v[k];
 			/* names change only with new methods */
 			if (st->cut || st->site_checked == a->methods.n) {
