@@ -59,7 +59,7 @@ static void walk(struct overlay *o, const struct gt_view_ctx *ctx, const char *s
 	const struct gt_alloc_stacks *st = ctx->alloc_stacks;
 	const struct gt_alloc_site_stacks *s = st ? gt_alloc_stacks_find(st, site) : NULL;
 	if (!st) {
-		put(o, 1, o->t->na, ctx->alloc ? "n/a: this runtime's sampler takes no stacks (the JVM agent takes none yet)"
+		put(o, 1, o->t->na, ctx->alloc ? "n/a: this sampler takes no stacks (an agent loaded by an older gctop)"
 					       : "n/a: allocation sampling is off");
 		return;
 	}

@@ -401,7 +401,7 @@ static void test_stacks_overlay(void)
 	werase(w);
 	c.alloc_stacks = NULL;
 	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteA");
-	CHECK_HAS(window_text(w), "n/a: this runtime's sampler takes no stacks");
+	CHECK_HAS(window_text(w), "n/a: this sampler takes no stacks");
 	werase(w);
 	c.alloc = NULL;
 	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteA");
