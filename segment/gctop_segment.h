@@ -122,7 +122,8 @@ struct gctop_seg_site {
 	uint64_t count;   /* samples attributed to the site */
 	uint64_t bytes;   /* sum of sample weights: estimated bytes allocated */
 	uint32_t heap;    /* enum gctop_seg_heap (type table; 0 in the frame table) */
-	uint32_t reserved;
+	uint32_t stacks_dropped; /* atomic, frame table, layout_minor 1: the site's samples whose
+				    stack found no slot in the stack table (0 before) */
 	char name[GCTOP_SEG_NAME_LEN];
 };
 

@@ -314,6 +314,23 @@ bool gctop_pub_method(struct gctop_pub *p, uint64_t id, const char *name)
 	return false;
 }
 
+/* Counts a stack dropped on its site's frame slot (when the site has one). */
+static void pub_site_stack_dropped(struct gctop_pub *p, const char *site, uint64_t key)
+{
+	uint32_t slots;
+	struct gctop_seg_site *t = pub_table(p, false, &slots);
+	for (uint32_t i = 0; i < slots && i < PUB_MAX_PROBES; i++) {
+		struct gctop_seg_site *s = &t[(key + i) & (slots - 1)];
+		uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+		if (k == GCTOP_SEG_KEY_EMPTY)
+			return;
+		if (k == key && strncmp(s->name, site, sizeof(s->name) - 1) == 0) {
+			__atomic_fetch_add(&s->stacks_dropped, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
 static bool pub_same_stack(const struct gctop_seg_stack *s, uint64_t site_key, const uint64_t *frames, uint32_t n)
 {
 	return s->site_key == site_key && s->n_frames == n && memcmp(s->frames, frames, n * sizeof(frames[0])) == 0;
@@ -348,6 +365,7 @@ void gctop_pub_stack(struct gctop_pub *p, const char *site, const uint64_t *fram
 		}
 	}
 	__atomic_fetch_add(&h->stacks_dropped, 1, __ATOMIC_RELAXED);
+	pub_site_stack_dropped(p, site, site_key);
 }
 
 void gctop_pub_pause(struct gctop_pub *p, uint64_t duration_ns)

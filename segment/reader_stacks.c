@@ -48,9 +48,11 @@ static bool stack_tables(const void *buf, size_t len, struct tables *t)
 	       fits(t->mo, t->ms, sizeof(struct gctop_seg_method), size);
 }
 
-/* The frame table's key of each site of snap (0 where none is found):
- * names in the snapshot are cleaned copies, so they are matched cleaned. */
-static void site_keys(const void *buf, const struct tables *t, const struct gt_alloc_snapshot *snap, uint64_t *keys)
+/* The frame table's key of each site of snap (0 where none is found), and
+ * its dropped stacks into out's sites: names in the snapshot are cleaned
+ * copies, so they are matched cleaned. */
+static void site_keys(const void *buf, const struct tables *t, const struct gt_alloc_snapshot *snap, uint64_t *keys,
+		      struct gt_alloc_stacks *out)
 {
 	char name[GCTOP_SEG_NAME_LEN];
 	memset(keys, 0, GT_ALLOC_SITES_MAX * sizeof(keys[0]));
@@ -61,8 +63,10 @@ static void site_keys(const void *buf, const struct tables *t, const struct gt_a
 			continue;
 		gt_segment_copy_text(name, sizeof(name), buf, so + offsetof(struct gctop_seg_site, name), GCTOP_SEG_NAME_LEN);
 		for (unsigned j = 0; j < snap->by_frame.n && j < GT_ALLOC_SITES_MAX; j++)
-			if (!keys[j] && strcmp(snap->by_frame.sites[j].name, name) == 0)
+			if (!keys[j] && strcmp(snap->by_frame.sites[j].name, name) == 0) {
 				keys[j] = key;
+				out->sites[j].dropped = ld32(buf, so + offsetof(struct gctop_seg_site, stacks_dropped));
+			}
 	}
 }
 
@@ -142,7 +146,6 @@ int gt_segment_parse_stacks(const void *buf, size_t len, const struct gt_alloc_s
 	if (len < sizeof(struct gctop_seg_header) || !stack_tables(buf, len, &t))
 		return -1;
 	unsigned n = snap->by_frame.n < GT_ALLOC_SITES_MAX ? snap->by_frame.n : GT_ALLOC_SITES_MAX;
-	site_keys(buf, &t, snap, keys);
 	for (unsigned j = 0; j < n; j++) {
 		struct gt_alloc_site_stacks *s = &out->sites[j];
 		memset(s, 0, sizeof(*s));
@@ -150,6 +153,7 @@ int gt_segment_parse_stacks(const void *buf, size_t len, const struct gt_alloc_s
 		s->bytes = snap->by_frame.sites[j].bytes;
 	}
 	out->n_sites = n;
+	site_keys(buf, &t, snap, keys, out);
 	for (uint64_t i = 0; i < t.ss; i++) {
 		size_t so = t.so + i * sizeof(struct gctop_seg_stack);
 		uint64_t key = ld64(buf, so), site = ld64(buf, so + offsetof(struct gctop_seg_stack, site_key));

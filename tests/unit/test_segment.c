@@ -365,6 +365,23 @@ static void test_stacks_round_trip(void)
 	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == -1);
 	gctop_pub_close(&p);
 
+	/* a full stack table: the site says how many of its samples lost their stack */
+	snprintf(path, sizeof(path), "%s/stacks-full", dir);
+	struct gctop_pub_config one = { 64, 32, 0, "test-sampled", 1, 64 };
+	CHECK(gctop_pub_create(&p, path, &one, err, sizeof(err)) == 0);
+	if (!p.hdr)
+		return;
+	gctop_pub_set_state(&p, GCTOP_SEG_RUNNING, NULL);
+	for (int i = 0; i < 3; i++) {
+		gctop_pub_sample(&p, "App.line", NULL, GCTOP_SEG_HEAP_UNKNOWN, 100);
+		gctop_pub_stack(&p, "App.line", i == 0 ? lib : direct, i == 0 ? 4 : 2, 100);
+	}
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &e) == 0);
+	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == 0);
+	s = gt_alloc_stacks_find(&st, "App.line");
+	CHECK(s && s->n == 1 && s->dropped == 2 && p.hdr->stacks_dropped == 2);
+	gctop_pub_close(&p);
+
 	/* a segment made without stacks: none, and publishing one is a no-op */
 	CHECK(published(&p, "nostacks", 64, 32));
 	if (!p.hdr)
