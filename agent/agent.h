@@ -24,6 +24,11 @@
 #define AGENT_TICK_NS 100000000ull
 #define AGENT_FRAME_TABLE_SLOTS 1024u
 #define AGENT_TYPE_TABLE_SLOTS 512u
+/* The stacks behind the sites and the names of their methods: 1 MiB each. */
+#define AGENT_STACK_TABLE_SLOTS 4096u
+#define AGENT_METHOD_TABLE_SLOTS 4096u
+/* Callers kept beyond the first application frame. */
+#define AGENT_STACK_CALLERS 3
 
 struct agent {
 	JavaVM *vm;

@@ -46,6 +46,8 @@ int agent_ensure_segment(char *err, size_t errlen)
 	struct gctop_pub_config cfg = {
 		.frame_slots = AGENT_FRAME_TABLE_SLOTS,
 		.type_slots = AGENT_TYPE_TABLE_SLOTS,
+		.stack_slots = AGENT_STACK_TABLE_SLOTS,
+		.method_slots = AGENT_METHOD_TABLE_SLOTS,
 		.flags = GCTOP_SEG_F_ALLOC_TOTAL | (a->have_gc_events ? GCTOP_SEG_F_PAUSES : 0) |
 			 (a->opt.linger ? GCTOP_SEG_F_LINGER : 0),
 		.source = "jvmti-sampled",

@@ -17,6 +17,7 @@
 struct method_entry {
 	uintptr_t id;     /* 0 empty */
 	int ready;        /* name complete */
+	uint64_t named_in; /* the generation of the segment its name was published in */
 	char name[NAME_LEN];
 };
 
@@ -102,9 +103,11 @@ static uint64_t mix(uintptr_t x)
 }
 
 /* The method's name, from the cache or resolved into scratch. NULL when the
- * method cannot be resolved. */
-static const char *method_name(jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m, char *scratch)
+ * method cannot be resolved. *entry: its cache entry, NULL when it has none. */
+static const char *method_entry_name(jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m, char *scratch,
+				     struct method_entry **entry)
 {
+	*entry = NULL;
 	uintptr_t id = (uintptr_t)m;
 	uint64_t h = mix(id);
 	for (unsigned i = 0; i < CACHE_PROBES; i++) {
@@ -116,17 +119,31 @@ static const char *method_name(jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m, char *
 				if (!resolve_method(jvmti, jni, m, e->name, sizeof(e->name)))
 					snprintf(e->name, sizeof(e->name), "(unknown method)");
 				__atomic_store_n(&e->ready, 1, __ATOMIC_RELEASE);
+				*entry = e;
 				return e->name;
 			}
 			cur = expect;
 		}
 		if (cur == id) {
-			if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE))
+			if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE)) {
+				*entry = e;
 				return e->name;
+			}
 			break; /* another thread is resolving it right now */
 		}
 	}
 	return resolve_method(jvmti, jni, m, scratch, NAME_LEN) ? scratch : NULL;
+}
+
+/* Publishes a frame's method name, once per segment for a cached method
+ * (a name resolved into scratch is published each time). */
+static void publish_name(struct gctop_pub *pub, jmethodID m, const char *name, struct method_entry *e)
+{
+	uint64_t gen = pub->hdr->generation;
+	if (e && __atomic_load_n(&e->named_in, __ATOMIC_RELAXED) == gen)
+		return;
+	if (gctop_pub_method(pub, (uint64_t)(uintptr_t)m, name) && e)
+		__atomic_store_n(&e->named_in, gen, __ATOMIC_RELAXED);
 }
 
 static bool is_runtime_frame(const struct agent_prefixes *pf, const char *name)
@@ -137,12 +154,37 @@ static bool is_runtime_frame(const struct agent_prefixes *pf, const char *name)
 	return false;
 }
 
+/* The stack behind a sample: its frames up to the first application frame
+ * and a few callers beyond, each method's name published once. */
+struct sample_stack {
+	uint64_t ids[SAMPLE_MAX_DEPTH];
+	uint32_t n;
+};
+
+/* Innermost frames kept of a stack deeper than a slot holds; the mark and
+ * the frames up to the application's callers follow. */
+#define STACK_HEAD_FRAMES 8
+
+/* Fits st into GCTOP_SEG_STACK_FRAMES: its innermost frames, the elision
+ * mark, and its outermost (the application frame and its callers). */
+static void stack_fit(struct sample_stack *st)
+{
+	if (st->n <= GCTOP_SEG_STACK_FRAMES)
+		return;
+	uint32_t tail = GCTOP_SEG_STACK_FRAMES - STACK_HEAD_FRAMES - 1;
+	st->ids[STACK_HEAD_FRAMES] = GCTOP_SEG_FRAME_ELIDED;
+	memmove(st->ids + STACK_HEAD_FRAMES + 1, st->ids + st->n - tail, tail * sizeof(st->ids[0]));
+	st->n = GCTOP_SEG_STACK_FRAMES;
+}
+
 /* The first frame outside the runtime's packages; the top frame when the
- * whole visible stack is the runtime's. */
-static void first_app_frame(jvmtiEnv *jvmti, JNIEnv *jni, char *out, size_t len)
+ * whole visible stack is the runtime's. st (may be NULL): the stack's
+ * frames, whose names go into pub. */
+static void first_app_frame(jvmtiEnv *jvmti, JNIEnv *jni, char *out, size_t len, struct gctop_pub *pub,
+			    struct sample_stack *st)
 {
 	jvmtiFrameInfo frames[SAMPLE_MAX_DEPTH];
-	jint n = 0;
+	jint n = 0, app = -1;
 	const struct agent_prefixes *pf = __atomic_load_n(&agent_state.prefixes, __ATOMIC_ACQUIRE);
 	char scratch[NAME_LEN], top_scratch[NAME_LEN];
 	const char *top = NULL;
@@ -151,19 +193,28 @@ static void first_app_frame(jvmtiEnv *jvmti, JNIEnv *jni, char *out, size_t len)
 		snprintf(out, len, "(no Java frame)");
 		return;
 	}
-	for (jint i = 0; i < n; i++) {
-		const char *name = method_name(jvmti, jni, frames[i].method, scratch);
-		if (!name)
+	for (jint i = 0; i < n && (app < 0 || (st && i <= app + AGENT_STACK_CALLERS)); i++) {
+		struct method_entry *e;
+		const char *name = method_entry_name(jvmti, jni, frames[i].method, scratch, &e);
+		if (st && name && st->n < SAMPLE_MAX_DEPTH) {
+			st->ids[st->n++] = (uint64_t)(uintptr_t)frames[i].method;
+			publish_name(pub, frames[i].method, name, e);
+		}
+		if (!name || app >= 0)
 			continue;
 		if (!pf || !is_runtime_frame(pf, name)) {
 			snprintf(out, len, "%s", name);
-			return;
+			app = i;
+			continue;
 		}
 		if (!top) {
 			top = name == scratch ? memcpy(top_scratch, scratch, sizeof(top_scratch)) : name;
 		}
 	}
-	snprintf(out, len, "%s", top ? top : "(unknown method)");
+	if (app < 0)
+		snprintf(out, len, "%s", top ? top : "(unknown method)");
+	if (st)
+		stack_fit(st);
 }
 
 static void type_name(jvmtiEnv *jvmti, jclass klass, char *out, size_t len)
@@ -187,7 +238,8 @@ void JNICALL agent_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
 	struct gctop_pub *pub = __atomic_load_n(&agent_state.pub, __ATOMIC_SEQ_CST);
 	if (pub && __atomic_load_n(&agent_state.sampling, __ATOMIC_RELAXED)) {
 		char frame[NAME_LEN], type[NAME_LEN];
-		first_app_frame(jvmti, jni, frame, sizeof(frame));
+		struct sample_stack st = { .n = 0 };
+		first_app_frame(jvmti, jni, frame, sizeof(frame), pub, &st);
 		type_name(jvmti, klass, type, sizeof(type));
 		/* Geometric sampling: each byte is sampled with probability
 		 * 1/interval, and an object larger than the interval yields one
@@ -195,6 +247,8 @@ void JNICALL agent_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
 		uint64_t interval = __atomic_load_n(&agent_state.interval, __ATOMIC_RELAXED);
 		uint64_t w = size > 0 && (uint64_t)size > interval ? (uint64_t)size : interval;
 		gctop_pub_sample(pub, frame, type, GCTOP_SEG_HEAP_UNKNOWN, w);
+		if (st.n)
+			gctop_pub_stack(pub, frame, st.ids, st.n, w);
 	}
 	__atomic_fetch_sub(&agent_state.inflight, 1, __ATOMIC_SEQ_CST);
 }

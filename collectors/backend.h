@@ -20,6 +20,7 @@
 
 struct gt_backend; /* private to each runtime backend */
 struct gt_alloc_snapshot;
+struct gt_alloc_stacks;
 
 enum gt_probe {
 	GT_PROBE_NO = 0,     /* not this runtime */
@@ -74,6 +75,9 @@ struct gt_backend_ops {
 	void (*disable_allocators)(struct gt_backend *c);
 	/* The newest site tables, or NULL while sampling is off. */
 	const struct gt_alloc_snapshot *(*allocators)(const struct gt_backend *c);
+	/* The top stacks behind the newest reading's sites, or NULL (sampling
+	 * off, or a sampler that takes no stacks). May be NULL. */
+	const struct gt_alloc_stacks *(*alloc_stacks)(const struct gt_backend *c);
 };
 
 /* The registry: every runtime gctop knows, in probe order, NULL-terminated. */

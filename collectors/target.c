@@ -191,6 +191,11 @@ const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t)
 	return t->ops->allocators ? t->ops->allocators(t->collector) : NULL;
 }
 
+const struct gt_alloc_stacks *gt_target_alloc_stacks(const struct gt_target *t)
+{
+	return t->ops->alloc_stacks ? t->ops->alloc_stacks(t->collector) : NULL;
+}
+
 void gt_target_list_all(struct gt_list *out)
 {
 	for (const struct gt_backend_ops *const *o = gt_backends; *o; o++)

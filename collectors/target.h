@@ -4,6 +4,7 @@
 #define GCTOP_COLLECTORS_TARGET_H
 
 #include "model/allocators.h"
+#include "model/alloc_stacks.h"
 #include "base/error.h"
 #include "model/sample.h"
 #include "collectors/backend.h"
@@ -44,6 +45,9 @@ void gt_target_disable_allocators(struct gt_target *t);
 /* The newest reading of the sampler, refreshed by gt_target_sample; NULL
  * while sampling is off. Stays valid until the next sample or disable. */
 const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t);
+/* The stacks behind those sites (model/alloc_stacks.h), refreshed and valid
+ * as gt_target_allocators; NULL where the sampler takes none. */
+const struct gt_alloc_stacks *gt_target_alloc_stacks(const struct gt_target *t);
 
 void gt_target_close(struct gt_target *t);
 

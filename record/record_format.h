@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "model/allocators.h"
+#include "model/alloc_stacks.h"
 #include "model/sample.h"
 
 #define GT_RECORD_FORMAT "gctop-recording"
@@ -31,8 +32,12 @@
  * sample a second has some 600,000 samples. */
 #define GT_RECORD_LINE_MAX (256 * 1024)
 #define GT_RECORD_SAMPLES_MAX 2000000
-/* JSON nesting: a sample's deepest value is a site of an allocator table. */
+/* JSON nesting: a sample's deepest value is a frame of a stack behind a
+ * site (sample, alloc_stacks, sites, site, stacks, stack, frames). */
 #define GT_RECORD_DEPTH_MAX 8
+/* Distinct frame names of a sample's stacks (each at least one byte and a
+ * NUL in a pool of GT_ALLOC_STACK_POOL bytes). */
+#define GT_RECORD_STACK_NAMES_MAX (GT_ALLOC_STACK_POOL / 2)
 
 /* A member of a struct (a struct gt_u64, or a const char * where said), by its key. */
 struct gt_record_field {

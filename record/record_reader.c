@@ -32,6 +32,8 @@ struct gt_record_reader {
 	struct gt_sample last;            /* the pause log carries over */
 	bool have_last;
 	struct gt_alloc_snapshot alloc;
+	struct gt_alloc_stacks *stacks;   /* allocated at the first sample with stacks */
+	bool have_stacks;                 /* the last sample brought stacks */
 	unsigned n_strings;
 	char strings[RECORD_STRINGS_MAX][RECORD_STRING_LEN];
 };
@@ -381,6 +383,82 @@ static int parse_allocators(struct gt_record_reader *r, struct json_object *o,
 	return 0;
 }
 
+/* One recorded stack: frames are indexes into the line's names, whose
+ * pool offsets are off[0..n_names). */
+static int parse_stack(struct gt_record_reader *r, struct json_object *e, const uint32_t *off, size_t n_names,
+		       struct gt_alloc_stack *st, struct gt_error *err)
+{
+	struct json_object *a;
+	size_t n;
+	if (expect_object(r, e, "a stack", err) != 0 || req_u64(r, e, "bytes", &st->bytes, err) != 0 ||
+	    req_u64(r, e, "count", &st->count, err) != 0 ||
+	    get_array(r, e, "frames", GT_ALLOC_STACK_FRAMES, &a, &n, err) != 0)
+		return -1;
+	for (size_t f = 0; f < n; f++) {
+		struct json_object *x = json_object_array_get_idx(a, f);
+		int64_t i = json_object_is_type(x, json_type_int) ? json_object_get_int64(x) : -1;
+		if (i < 0 || (uint64_t)i >= n_names)
+			return bad(r, err, "a stack's frame names no entry of \"names\"");
+		st->frames[f] = off[i];
+	}
+	st->n_frames = (unsigned)n;
+	return 0;
+}
+
+static int parse_stack_site(struct gt_record_reader *r, struct json_object *e, const uint32_t *off, size_t n_names,
+			    struct gt_alloc_site_stacks *s, struct gt_error *err)
+{
+	struct json_object *a;
+	size_t n;
+	memset(s, 0, sizeof(*s));
+	if (expect_object(r, e, "a site's stacks", err) != 0 || get_text(r, e, "site", s->site, sizeof(s->site), err) != 0 ||
+	    req_u64(r, e, "bytes", &s->bytes, err) != 0 || req_u64(r, e, "distinct", &s->distinct, err) != 0 ||
+	    req_u64(r, e, "dropped", &s->dropped, err) != 0 ||
+	    get_array(r, e, "stacks", GT_ALLOC_STACKS_TOP, &a, &n, err) != 0)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		if (parse_stack(r, json_object_array_get_idx(a, k), off, n_names, &s->stacks[k], err) != 0)
+			return -1;
+	s->n = (unsigned)n;
+	return 0;
+}
+
+/* "alloc_stacks" (views/record_writer.c): the names once, then the sites. */
+static int parse_stacks(struct gt_record_reader *r, struct json_object *o, struct gt_error *err)
+{
+	struct json_object *x = json_object_object_get(o, "alloc_stacks"), *names, *sites;
+	size_t nn, ns;
+	r->have_stacks = false;
+	if (!x)
+		return 0;
+	if (!r->stacks && !(r->stacks = malloc(sizeof(*r->stacks))))
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	gt_alloc_stacks_clear(r->stacks);
+	if (expect_object(r, x, "\"alloc_stacks\"", err) != 0 ||
+	    get_array(r, x, "names", GT_RECORD_STACK_NAMES_MAX, &names, &nn, err) != 0 ||
+	    get_array(r, x, "sites", GT_ALLOC_SITES_MAX, &sites, &ns, err) != 0)
+		return -1;
+	uint32_t *off = malloc((nn ? nn : 1) * sizeof(*off));
+	if (!off)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	int rc = 0;
+	for (size_t i = 0; i < nn && rc == 0; i++) {
+		struct json_object *e = json_object_array_get_idx(names, i);
+		if (!json_object_is_type(e, json_type_string))
+			rc = bad(r, err, "a name of \"alloc_stacks\" is not a string");
+		else
+			off[i] = gt_alloc_stacks_intern(r->stacks, json_object_get_string(e));
+	}
+	for (size_t i = 0; i < ns && rc == 0; i++)
+		rc = parse_stack_site(r, json_object_array_get_idx(sites, i), off, nn, &r->stacks->sites[i], err);
+	free(off);
+	if (rc != 0)
+		return -1;
+	r->stacks->n_sites = (unsigned)ns;
+	r->have_stacks = true;
+	return 0;
+}
+
 /* The sample's enumerations, flags and single values. */
 static int parse_scalars(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s, struct gt_error *err)
 {
@@ -430,7 +508,7 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 	}
 	if (parse_alloc_at(r, o, s, err) != 0 || parse_generations(r, o, s, err) != 0 ||
 	    parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
-	    parse_allocators(r, o, alloc, err) != 0)
+	    parse_allocators(r, o, alloc, err) != 0 || parse_stacks(r, o, err) != 0)
 		return -1;
 	/* derive divides by the time between samples */
 	if (r->have_last && s->mono_ns <= r->last.mono_ns)
@@ -541,6 +619,7 @@ void gt_record_close(struct gt_record_reader *r)
 	if (r->tok)
 		json_tokener_free(r->tok);
 	free(r->line);
+	free(r->stacks);
 	fclose(r->f);
 	free(r);
 }
@@ -548,6 +627,11 @@ void gt_record_close(struct gt_record_reader *r)
 const struct gt_target_info *gt_record_info(const struct gt_record_reader *r)
 {
 	return &r->info;
+}
+
+const struct gt_alloc_stacks *gt_record_stacks(const struct gt_record_reader *r)
+{
+	return r->have_stacks ? r->stacks : NULL;
 }
 
 bool gt_record_truncated(const struct gt_record_reader *r)

@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "model/allocators.h"
+#include "model/alloc_stacks.h"
 #include "model/sample.h"
 
 struct gt_record_reader;
@@ -35,6 +36,9 @@ const struct gt_target_info *gt_record_info(const struct gt_record_reader *r);
  * with err (GT_EXIT_BAD_RECORDING). */
 int gt_record_next(struct gt_record_reader *r, struct gt_sample *out, const struct gt_alloc_snapshot **alloc,
 		   struct gt_error *err);
+/* The stacks behind the sites of the allocator reading the last sample
+ * brought, or NULL (none recorded); valid until the next call. */
+const struct gt_alloc_stacks *gt_record_stacks(const struct gt_record_reader *r);
 /* The recording ended in a partial line, which was skipped. */
 bool gt_record_truncated(const struct gt_record_reader *r);
 /* The number of the line read last (1 is the header). */

@@ -25,7 +25,19 @@
  *                                  application frame ("package.Class.method")
  *   offset type_offset             type_slots x struct gctop_seg_site: by
  *                                  allocated type ("byte[]", "java.lang.String")
+ *   offset stack_offset            (layout_minor >= 1, stack_slots > 0)
+ *                                  stack_slots x struct gctop_seg_stack: the
+ *                                  stacks behind the frame table's sites
+ *   offset method_offset           (likewise) method_slots x struct
+ *                                  gctop_seg_method: the names of the methods
+ *                                  the stacks' frames name
  *   file_size                      the end; tables lie inside it
+ *
+ * VERSIONS
+ *   version changes when a reader of the old layout would misread the new;
+ *   layout_minor (0 in the first files) counts additions an older reader
+ *   may ignore: 1 added the stack and method tables, in fields that were
+ *   zero (reserved3) before.
  *
  * WHO WRITES WHAT
  *   The publisher writes everything except reader_heartbeat and
@@ -44,7 +56,9 @@
  *     atomic counters, updated by many threads with fetch-add; they only grow.
  *   - A site slot is claimed by a compare-and-swap of key from 0 (empty) to 1
  *     (busy); the claimer writes name and heap, then stores the final key
- *     (release). A reader skips keys 0 and 1 and reads name after an acquire
+ *     (release). Stack and method slots are claimed the same way (a stack's
+ *     site_key, frames and n_frames, a method's id and name, are written
+ *     before its key). A reader skips keys 0 and 1 and reads name after an acquire
  *     load of key. A name never changes once its key is published. Keys are a
  *     hash of the name, so two names may share a key: a publisher compares
  *     names, never only keys, before adding to a slot.
@@ -61,6 +75,10 @@
 #define GCTOP_SEG_MESSAGE_LEN 160u
 #define GCTOP_SEG_SOURCE_LEN 16u
 #define GCTOP_SEG_PAUSE_RING 64u
+#define GCTOP_SEG_LAYOUT_MINOR 1u         /* what this header describes; see VERSIONS */
+#define GCTOP_SEG_STACK_FRAMES 24u        /* frames a stack slot holds */
+/* A frame id that marks where a deeper stack's middle frames were left out. */
+#define GCTOP_SEG_FRAME_ELIDED UINT64_MAX
 /* Bounds a reader enforces before trusting any offset. */
 #define GCTOP_SEG_MAX_SLOTS 65536u
 #define GCTOP_SEG_MAX_FILE_SIZE (64u * 1024 * 1024)
@@ -104,8 +122,31 @@ struct gctop_seg_site {
 	uint64_t count;   /* samples attributed to the site */
 	uint64_t bytes;   /* sum of sample weights: estimated bytes allocated */
 	uint32_t heap;    /* enum gctop_seg_heap (type table; 0 in the frame table) */
-	uint32_t reserved;
+	uint32_t stacks_dropped; /* atomic, frame table, layout_minor 1: the site's samples whose
+				    stack found no slot in the stack table (0 before) */
 	char name[GCTOP_SEG_NAME_LEN];
+};
+
+/* One stack behind a site: 256 bytes. Its frames run from the allocation
+ * (innermost) up to the first application frame and a few callers beyond;
+ * each is a method id, the key of a method slot. */
+struct gctop_seg_stack {
+	uint64_t key;       /* 0 empty, 1 being claimed, else a hash of site_key and frames (>= 2) */
+	uint64_t count;     /* samples through this stack */
+	uint64_t bytes;     /* their weights */
+	uint64_t site_key;  /* the key of its site in the frame table */
+	uint32_t n_frames;  /* at most GCTOP_SEG_STACK_FRAMES */
+	uint32_t reserved;
+	uint64_t frames[GCTOP_SEG_STACK_FRAMES];
+	uint64_t reserved2[3];
+};
+
+/* A method's name: 256 bytes. */
+struct gctop_seg_method {
+	uint64_t key;       /* 0 empty, 1 being claimed, else gctop_seg_method_key(id) */
+	uint64_t id;        /* the runtime's method id, as the stacks' frames give it */
+	uint64_t reserved[2];
+	char name[GCTOP_SEG_NAME_LEN];   /* "package.Class.method" */
 };
 
 /* The header: 1024 bytes. */
@@ -153,11 +194,23 @@ struct gctop_seg_header {
 	uint64_t pause_total_ns;       /*  352 their summed length */
 	uint64_t pause_ring[GCTOP_SEG_PAUSE_RING]; /* 360 lengths in ns of the last pauses: pause n
 					   (1-based) is at index (n - 1) % GCTOP_SEG_PAUSE_RING */
-	uint8_t reserved3[1024 - 872]; /*  872 zero */
+
+	/* layout_minor 1: the stacks (all zero in an older file). */
+	uint32_t layout_minor;         /*  872 GCTOP_SEG_LAYOUT_MINOR */
+	uint32_t stack_offset;         /*  876 byte offset of the stack table */
+	uint32_t stack_slots;          /*  880 a power of two; 0: no stacks */
+	uint32_t method_offset;        /*  884 byte offset of the method table */
+	uint32_t method_slots;         /*  888 a power of two */
+	uint32_t reserved4;            /*  892 */
+	uint64_t stacks_dropped;       /*  896 atomic: samples whose stack found no slot */
+	uint8_t reserved3[1024 - 904]; /*  904 zero */
 };
 
 _Static_assert(sizeof(struct gctop_seg_site) == 256, "site slot is 256 bytes");
 _Static_assert(sizeof(struct gctop_seg_header) == 1024, "header is 1024 bytes");
+_Static_assert(sizeof(struct gctop_seg_stack) == 256, "stack slot is 256 bytes");
+_Static_assert(sizeof(struct gctop_seg_method) == 256, "method slot is 256 bytes");
+_Static_assert(__builtin_offsetof(struct gctop_seg_header, layout_minor) == 872, "layout_minor offset");
 _Static_assert(__builtin_offsetof(struct gctop_seg_header, seq) == 112, "seq offset");
 _Static_assert(__builtin_offsetof(struct gctop_seg_header, samples) == 304, "samples offset");
 _Static_assert(__builtin_offsetof(struct gctop_seg_header, pause_ring) == 360, "pause ring offset");
@@ -168,6 +221,27 @@ static inline uint64_t gctop_seg_key(const char *name)
 	uint64_t h = 0xcbf29ce484222325ull;
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
 		h ^= *p;
+		h *= 0x100000001b3ull;
+	}
+	return h < 2 ? h + 2 : h;
+}
+
+/* A method slot's key: the id mixed (ids are aligned pointers), never 0 or 1. */
+static inline uint64_t gctop_seg_method_key(uint64_t id)
+{
+	uint64_t h = id;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h < 2 ? h + 2 : h;
+}
+
+/* A stack slot's key: FNV-1a over the site key and the frames. */
+static inline uint64_t gctop_seg_stack_key(uint64_t site_key, const uint64_t *frames, uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ site_key;
+	for (uint32_t i = 0; i < n; i++) {
+		h ^= frames[i];
 		h *= 0x100000001b3ull;
 	}
 	return h < 2 ? h + 2 : h;

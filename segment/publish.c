@@ -56,6 +56,13 @@ static void pub_init_header(struct gctop_seg_header *h, size_t size, const struc
 	h->type_offset = (uint32_t)(sizeof(*h) + (size_t)cfg->frame_slots * sizeof(struct gctop_seg_site));
 	h->type_slots = cfg->type_slots;
 	h->flags = cfg->flags;
+	h->layout_minor = GCTOP_SEG_LAYOUT_MINOR;
+	if (cfg->stack_slots) {
+		h->stack_offset = (uint32_t)(h->type_offset + (size_t)cfg->type_slots * sizeof(struct gctop_seg_site));
+		h->stack_slots = cfg->stack_slots;
+		h->method_offset = (uint32_t)(h->stack_offset + (size_t)cfg->stack_slots * sizeof(struct gctop_seg_stack));
+		h->method_slots = cfg->method_slots;
+	}
 	snprintf(h->source, sizeof(h->source), "%s", cfg->source ? cfg->source : "");
 	h->state = GCTOP_SEG_STARTING;
 	h->writer_heartbeat_ns = gctop_pub_now_ns();
@@ -65,12 +72,16 @@ int gctop_pub_create(struct gctop_pub *p, const char *path, const struct gctop_p
 		     char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
-	if (!pub_power_of_two(cfg->frame_slots) || !pub_power_of_two(cfg->type_slots)) {
+	if (!pub_power_of_two(cfg->frame_slots) || !pub_power_of_two(cfg->type_slots) ||
+	    (cfg->stack_slots && (!pub_power_of_two(cfg->stack_slots) || !pub_power_of_two(cfg->method_slots)))) {
 		snprintf(err, errlen, "segment table sizes must be powers of two up to %u", GCTOP_SEG_MAX_SLOTS);
 		return -EINVAL;
 	}
 	size_t size = sizeof(struct gctop_seg_header) +
 		((size_t)cfg->frame_slots + cfg->type_slots) * sizeof(struct gctop_seg_site);
+	if (cfg->stack_slots)
+		size += (size_t)cfg->stack_slots * sizeof(struct gctop_seg_stack) +
+			(size_t)cfg->method_slots * sizeof(struct gctop_seg_method);
 	if (size > GCTOP_SEG_MAX_FILE_SIZE) {
 		snprintf(err, errlen, "segment of %zu bytes is larger than %u", size, GCTOP_SEG_MAX_FILE_SIZE);
 		return -EINVAL;
@@ -205,14 +216,33 @@ static inline void pub_cpu_relax(void)
 #endif
 }
 
-static uint64_t pub_wait_claimed(const struct gctop_seg_site *s)
+static uint64_t pub_wait_claimed(uint64_t *keyp)
 {
-	uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+	uint64_t k = __atomic_load_n(keyp, __ATOMIC_ACQUIRE);
 	for (int i = 0; k == GCTOP_SEG_KEY_BUSY && i < PUB_BUSY_SPINS; i++) {
 		pub_cpu_relax();
-		k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+		k = __atomic_load_n(keyp, __ATOMIC_ACQUIRE);
 	}
 	return k;
+}
+
+/* The key of a slot, claimed for the caller when empty (*claimed: the
+ * caller fills the slot, then stores its key with release); waits out
+ * another claimer. GCTOP_SEG_KEY_BUSY when that one never finished. */
+static uint64_t pub_claim(uint64_t *keyp, bool *claimed)
+{
+	*claimed = false;
+	uint64_t k = __atomic_load_n(keyp, __ATOMIC_ACQUIRE);
+	if (k == GCTOP_SEG_KEY_EMPTY) {
+		uint64_t expect = GCTOP_SEG_KEY_EMPTY;
+		if (__atomic_compare_exchange_n(keyp, &expect, GCTOP_SEG_KEY_BUSY, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_ACQUIRE)) {
+			*claimed = true;
+			return GCTOP_SEG_KEY_BUSY;
+		}
+		k = expect;
+	}
+	return k == GCTOP_SEG_KEY_BUSY ? pub_wait_claimed(keyp) : k;
 }
 
 static bool pub_add_site(struct gctop_pub *p, bool types, const char *name, enum gctop_seg_heap heap, uint64_t weight)
@@ -223,21 +253,14 @@ static bool pub_add_site(struct gctop_pub *p, bool types, const char *name, enum
 
 	for (uint32_t i = 0; i < slots && i < PUB_MAX_PROBES; i++) {
 		struct gctop_seg_site *s = &t[(key + i) & (slots - 1)];
-		uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-		if (k == GCTOP_SEG_KEY_EMPTY) {
-			uint64_t expect = GCTOP_SEG_KEY_EMPTY;
-			if (__atomic_compare_exchange_n(&s->key, &expect, GCTOP_SEG_KEY_BUSY, false,
-							__ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-				snprintf(s->name, sizeof(s->name), "%s", name);
-				s->heap = (uint32_t)heap;
-				__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-				k = key;
-			} else {
-				k = expect;
-			}
+		bool claimed;
+		uint64_t k = pub_claim(&s->key, &claimed);
+		if (claimed) {
+			snprintf(s->name, sizeof(s->name), "%s", name);
+			s->heap = (uint32_t)heap;
+			__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+			k = key;
 		}
-		if (k == GCTOP_SEG_KEY_BUSY)
-			k = pub_wait_claimed(s);
 		if (k == GCTOP_SEG_KEY_BUSY)
 			return false;
 		/* Equal keys are not proof: two names may hash alike. The stored
@@ -264,6 +287,85 @@ void gctop_pub_sample(struct gctop_pub *p, const char *frame, const char *type,
 		ok = false;
 	if (!ok)
 		__atomic_fetch_add(&h->dropped, 1, __ATOMIC_RELAXED);
+}
+
+bool gctop_pub_method(struct gctop_pub *p, uint64_t id, const char *name)
+{
+	struct gctop_seg_header *h = p->hdr;
+	if (!h->stack_slots)
+		return false;
+	struct gctop_seg_method *t = (struct gctop_seg_method *)((char *)h + h->method_offset);
+	uint64_t key = gctop_seg_method_key(id);
+	for (uint32_t i = 0; i < h->method_slots && i < PUB_MAX_PROBES; i++) {
+		struct gctop_seg_method *m = &t[(key + i) & (h->method_slots - 1)];
+		bool claimed;
+		uint64_t k = pub_claim(&m->key, &claimed);
+		if (claimed) {
+			m->id = id;
+			snprintf(m->name, sizeof(m->name), "%s", name);
+			__atomic_store_n(&m->key, key, __ATOMIC_RELEASE);
+			return true;
+		}
+		if (k == GCTOP_SEG_KEY_BUSY)
+			return false;
+		if (k == key && m->id == id)
+			return true;
+	}
+	return false;
+}
+
+/* Counts a stack dropped on its site's frame slot (when the site has one). */
+static void pub_site_stack_dropped(struct gctop_pub *p, const char *site, uint64_t key)
+{
+	uint32_t slots;
+	struct gctop_seg_site *t = pub_table(p, false, &slots);
+	for (uint32_t i = 0; i < slots && i < PUB_MAX_PROBES; i++) {
+		struct gctop_seg_site *s = &t[(key + i) & (slots - 1)];
+		uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+		if (k == GCTOP_SEG_KEY_EMPTY)
+			return;
+		if (k == key && strncmp(s->name, site, sizeof(s->name) - 1) == 0) {
+			__atomic_fetch_add(&s->stacks_dropped, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
+static bool pub_same_stack(const struct gctop_seg_stack *s, uint64_t site_key, const uint64_t *frames, uint32_t n)
+{
+	return s->site_key == site_key && s->n_frames == n && memcmp(s->frames, frames, n * sizeof(frames[0])) == 0;
+}
+
+void gctop_pub_stack(struct gctop_pub *p, const char *site, const uint64_t *frames, uint32_t n, uint64_t weight)
+{
+	struct gctop_seg_header *h = p->hdr;
+	if (!h->stack_slots)
+		return;
+	if (n > GCTOP_SEG_STACK_FRAMES)
+		n = GCTOP_SEG_STACK_FRAMES;
+	struct gctop_seg_stack *t = (struct gctop_seg_stack *)((char *)h + h->stack_offset);
+	uint64_t site_key = gctop_seg_key(site), key = gctop_seg_stack_key(site_key, frames, n);
+	for (uint32_t i = 0; i < h->stack_slots && i < PUB_MAX_PROBES; i++) {
+		struct gctop_seg_stack *s = &t[(key + i) & (h->stack_slots - 1)];
+		bool claimed;
+		uint64_t k = pub_claim(&s->key, &claimed);
+		if (claimed) {
+			s->site_key = site_key;
+			memcpy(s->frames, frames, n * sizeof(frames[0]));
+			s->n_frames = n;
+			__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+			k = key;
+		}
+		if (k == GCTOP_SEG_KEY_BUSY)
+			break;
+		if (k == key && pub_same_stack(s, site_key, frames, n)) {
+			__atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&s->bytes, weight, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+	__atomic_fetch_add(&h->stacks_dropped, 1, __ATOMIC_RELAXED);
+	pub_site_stack_dropped(p, site, site_key);
 }
 
 void gctop_pub_pause(struct gctop_pub *p, uint64_t duration_ns)

@@ -25,6 +25,8 @@ struct gctop_pub_config {
 	uint32_t type_slots;    /* power of two, at most GCTOP_SEG_MAX_SLOTS */
 	uint32_t flags;         /* GCTOP_SEG_F_* */
 	const char *source;     /* e.g. "jvmti-sampled" */
+	uint32_t stack_slots;   /* 0 (no stacks) or a power of two, at most GCTOP_SEG_MAX_SLOTS */
+	uint32_t method_slots;  /* a power of two when stack_slots is not 0 */
 };
 
 /* "<dir>/.gctop-seg-<pid>" into buf. Returns 0, or -1 when it does not fit. */
@@ -52,6 +54,16 @@ uint64_t gctop_pub_est_bytes(const struct gctop_pub *p);
  * sites (either name may be NULL). Lock-free; safe from many threads. */
 void gctop_pub_sample(struct gctop_pub *p, const char *frame, const char *type,
 		      enum gctop_seg_heap heap, uint64_t weight);
+
+/* The stack behind one sample of `weight` bytes at site (the frame table's
+ * name): frames are method ids, innermost first, at most
+ * GCTOP_SEG_STACK_FRAMES counted. Each id should be named once with
+ * gctop_pub_method. Lock-free; a stack that finds no slot counts in
+ * stacks_dropped. No-op without a stack table. */
+void gctop_pub_stack(struct gctop_pub *p, const char *site, const uint64_t *frames, uint32_t n, uint64_t weight);
+/* Names method id (once: a later call for the same id changes nothing).
+ * Returns false when the table has no room or no stack table exists. */
+bool gctop_pub_method(struct gctop_pub *p, uint64_t id, const char *name);
 
 /* One stop-the-world pause. Call from one thread at a time. */
 void gctop_pub_pause(struct gctop_pub *p, uint64_t duration_ns);

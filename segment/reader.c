@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "segment/reader_stacks.h"
+
 
 _Static_assert(GT_ALLOC_MESSAGE_LEN == GCTOP_SEG_MESSAGE_LEN, "a sampler's message is as long as the segment's");
 _Static_assert(GT_ALLOC_SITE_NAME_LEN == GCTOP_SEG_NAME_LEN, "a site's name is as long as the segment's");
@@ -66,7 +68,7 @@ static size_t utf8_len(const unsigned char *s, size_t i, size_t n)
 /* Copies a fixed-size string field that another process may be writing:
  * bounded, NUL-terminated, control bytes and broken UTF-8 replaced by '?'
  * so every view can print it and JSON stays valid. */
-static void copy_text(char *dst, size_t dstlen, const void *base, size_t off, size_t field)
+void gt_segment_copy_text(char *dst, size_t dstlen, const void *base, size_t off, size_t field)
 {
 	unsigned char raw[GCTOP_SEG_NAME_LEN];
 	size_t n = 0;
@@ -157,7 +159,7 @@ static int read_seq_block(const void *buf, struct gt_segment_reading *out)
 		uint32_t state = ld32(buf, HOFF(state));
 		uint64_t total = ld64(buf, HOFF(alloc_total_bytes));
 		uint64_t total_ns = ld64(buf, HOFF(alloc_total_ns));
-		copy_text(out->snap.message, sizeof(out->snap.message), buf, HOFF(message), GCTOP_SEG_MESSAGE_LEN);
+		gt_segment_copy_text(out->snap.message, sizeof(out->snap.message), buf, HOFF(message), GCTOP_SEG_MESSAGE_LEN);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (ld64(buf, HOFF(seq)) != s1)
 			continue;
@@ -239,7 +241,7 @@ static void read_table(const void *buf, uint64_t off, uint64_t slots, struct gt_
 		s->bytes = bytes;
 		s->count = ld64(buf, so + offsetof(struct gctop_seg_site, count));
 		s->heap = map_heap(ld32(buf, so + offsetof(struct gctop_seg_site, heap)));
-		copy_text(s->name, sizeof(s->name), buf, so + offsetof(struct gctop_seg_site, name), GCTOP_SEG_NAME_LEN);
+		gt_segment_copy_text(s->name, sizeof(s->name), buf, so + offsetof(struct gctop_seg_site, name), GCTOP_SEG_NAME_LEN);
 		if (!s->name[0])
 			snprintf(s->name, sizeof(s->name), "(unnamed)");
 		if (t->n == GT_ALLOC_SITES_MAX)
@@ -259,7 +261,7 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	out->flags = ld32(buf, HOFF(flags));
 	out->writer_heartbeat_ns = ld64(buf, HOFF(writer_heartbeat_ns));
 	snap->generation = ld64(buf, HOFF(generation));
-	copy_text(snap->source, sizeof(snap->source), buf, HOFF(source), GCTOP_SEG_SOURCE_LEN);
+	gt_segment_copy_text(snap->source, sizeof(snap->source), buf, HOFF(source), GCTOP_SEG_SOURCE_LEN);
 	snap->interval_bytes = ld64(buf, HOFF(interval));
 	int rc = read_seq_block(buf, out);
 	if (rc == 0)
@@ -276,6 +278,11 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	read_table(buf, ld32(buf, HOFF(frame_offset)), ld32(buf, HOFF(frame_slots)), &snap->by_frame);
 	read_table(buf, ld32(buf, HOFF(type_offset)), ld32(buf, HOFF(type_slots)), &snap->by_type);
 	return 0;
+}
+
+int gt_segment_stacks(const struct gt_segment *s, const struct gt_alloc_snapshot *snap, struct gt_alloc_stacks *out)
+{
+	return gt_segment_parse_stacks(s->buf, s->size, snap, out);
 }
 
 int gt_segment_path_for(pid_t pid, pid_t nspid, char *buf, size_t len)

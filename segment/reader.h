@@ -59,6 +59,12 @@ int gt_segment_openat(int dir, const char *name, const char *path, uid_t owner_u
  * gt_segment_parse, and -1 with err when the file changed size under us. */
 int gt_segment_read(struct gt_segment *s, struct gt_segment_reading *out, struct gt_error *err);
 
+/* The stacks behind snap's sites from the copy the last gt_segment_read
+ * took (snap its reading): 0, or -1 when the segment has no stack table
+ * (an older agent). */
+struct gt_alloc_stacks;
+int gt_segment_stacks(const struct gt_segment *s, const struct gt_alloc_snapshot *snap, struct gt_alloc_stacks *out);
+
 /* Writes the reader heartbeat (the only write gctop makes). */
 void gt_segment_beat(struct gt_segment *s, uint64_t now_ns);
 

@@ -101,6 +101,7 @@ enum gt_session_step gt_session_sample(struct gt_session *s, struct gt_error *er
 	gt_session_feed(s, &cur);
 	s->info = *gt_target_info(s->target);
 	gt_session_feed_allocators(s, gt_target_allocators(s->target));
+	gt_session_feed_alloc_stacks(s, gt_target_alloc_stacks(s->target));
 	s->message[0] = '\0';
 	return GT_SESSION_SAMPLED;
 }
@@ -165,12 +166,14 @@ static void freeze_allocators(struct gt_session *s)
 	if (!s->live.alloc) {
 		free(f->alloc);
 		f->alloc = NULL;
+		gt_session_copy_stacks(&f->stacks, NULL);
 		return;
 	}
 	if (!f->alloc)
 		f->alloc = malloc(sizeof(*f->alloc));
 	if (f->alloc)
 		*f->alloc = *s->live.alloc;
+	gt_session_copy_stacks(&f->stacks, s->live.stacks);
 	memcpy(f->alloc_message, s->live.alloc_message, sizeof(f->alloc_message));
 }
 

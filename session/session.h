@@ -17,6 +17,7 @@
 
 #include "base/error.h"
 #include "model/allocators.h"
+#include "model/alloc_stacks.h"
 #include "model/derive.h"
 #include "model/history.h"
 #include "model/list.h"
@@ -38,6 +39,9 @@ struct gt_session_figures {
 	 * Kept out of the struct: a window of readings is a few hundred KiB. */
 	struct gt_alloc_derived *alloc;
 	char alloc_message[GT_ALLOC_MESSAGE_LEN];   /* the sampler's sentence, "" when none */
+	/* The top stacks behind the sites (since sampling started); NULL when
+	 * the sampler takes none. */
+	struct gt_alloc_stacks *stacks;
 };
 
 struct gt_session {
@@ -87,12 +91,16 @@ void gt_session_feed(struct gt_session *s, const struct gt_sample *cur);
 /* The sampler's newest reading (NULL: none this time). Ignored while
  * allocation sampling is off. */
 void gt_session_feed_allocators(struct gt_session *s, const struct gt_alloc_snapshot *snap);
+/* The stacks behind that reading's sites (NULL: the sampler takes none). */
+void gt_session_feed_alloc_stacks(struct gt_session *s, const struct gt_alloc_stacks *stacks);
 /* A recorded sample (a replay, a comparison): fed as gt_session_sample
  * feeds a live one, with the facts as of it and the allocator reading it
- * brought (NULL: none), which turns the allocation window on. Returns 0,
- * or -1 with err (out of memory). */
+ * brought (NULL: none), which turns the allocation window on, with the
+ * stacks behind its sites (NULL: none recorded). Returns 0, or -1 with err
+ * (out of memory). */
 int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, const struct gt_alloc_snapshot *alloc,
-			     const struct gt_target_info *info, struct gt_error *err);
+			     const struct gt_alloc_stacks *stacks, const struct gt_target_info *info,
+			     struct gt_error *err);
 /* Takes one sample from the target and feeds it. */
 enum gt_session_step gt_session_sample(struct gt_session *s, struct gt_error *err);
 
@@ -131,6 +139,9 @@ static inline bool gt_session_allocators_on(const struct gt_session *s)
 int gt_session_alloc_begin(struct gt_session *s, struct gt_error *err);
 void gt_session_alloc_end(struct gt_session *s, bool ok);
 void gt_session_free_allocators(struct gt_session *s);
+/* *dst becomes a copy of src (allocated when needed), or is freed to NULL
+ * when src is NULL or memory is short. */
+void gt_session_copy_stacks(struct gt_alloc_stacks **dst, const struct gt_alloc_stacks *src);
 
 /* Every process of every runtime the user can see (gctop -l, the picker). */
 void gt_session_list_all(struct gt_list *out);

@@ -53,7 +53,8 @@ int gt_session_enable_allocators(struct gt_session *s, const char *packages, str
 }
 
 int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, const struct gt_alloc_snapshot *alloc,
-			     const struct gt_target_info *info, struct gt_error *err)
+			     const struct gt_alloc_stacks *stacks, const struct gt_target_info *info,
+			     struct gt_error *err)
 {
 	if (alloc && !s->live.alloc) {
 		if (gt_session_alloc_begin(s, err) != 0)
@@ -63,7 +64,29 @@ int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, 
 	gt_session_feed(s, cur);
 	s->info = *info;
 	gt_session_feed_allocators(s, alloc);
+	/* as live: the stacks come with the reading they go with */
+	if (alloc)
+		gt_session_feed_alloc_stacks(s, stacks);
 	return 0;
+}
+
+void gt_session_copy_stacks(struct gt_alloc_stacks **dst, const struct gt_alloc_stacks *src)
+{
+	if (src && !*dst)
+		*dst = malloc(sizeof(**dst));
+	if (src && *dst) {
+		**dst = *src;
+		return;
+	}
+	/* none to copy, or no room for the copy: no stacks rather than old ones */
+	free(*dst);
+	*dst = NULL;
+}
+
+void gt_session_feed_alloc_stacks(struct gt_session *s, const struct gt_alloc_stacks *stacks)
+{
+	if (s->live.alloc)
+		gt_session_copy_stacks(&s->live.stacks, stacks);
 }
 
 void gt_session_disable_allocators(struct gt_session *s)
@@ -76,6 +99,7 @@ void gt_session_disable_allocators(struct gt_session *s)
 	s->alloc_window = NULL;
 	s->live.alloc = NULL;
 	s->live.alloc_message[0] = '\0';
+	gt_session_copy_stacks(&s->live.stacks, NULL);
 }
 
 void gt_session_free_allocators(struct gt_session *s)
@@ -84,6 +108,8 @@ void gt_session_free_allocators(struct gt_session *s)
 	free(s->alloc_pending);
 	free(s->live.alloc);
 	free(s->frozen_figures.alloc);
+	gt_session_copy_stacks(&s->live.stacks, NULL);
+	gt_session_copy_stacks(&s->frozen_figures.stacks, NULL);
 	s->alloc_window = NULL;
 	s->alloc_pending = NULL;
 	s->live.alloc = NULL;

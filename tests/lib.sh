@@ -168,6 +168,21 @@ dotnet_program() {
 	echo "$dir/$1"
 }
 
+# start_dotnet NAME LINES ARGS...: tests/dotnet/NAME (dotnet_program)
+# started with ARGS, its output in $WORK/NAME.out, waited for (10 s at
+# most) until it has printed LINES lines; sets DPID, which the cleanup
+# kills. A build error fails the test and ends it.
+start_dotnet() {
+	sd_name=$1 sd_lines=$2
+	shift 2
+	sd_exe=$(dotnet_program "$sd_name") ||
+		{ fail "cannot build tests/dotnet/$sd_name (log: $WORK/dotnet-build-$sd_name.log)"; exit 0; }
+	"$sd_exe" "$@" >"$WORK/$sd_name.out" 2>&1 &
+	DPID=$!
+	CHILD_PIDS="$CHILD_PIDS $DPID"
+	wait_until 100 lines_at_least "$WORK/$sd_name.out" "$sd_lines"
+}
+
 # dotnet_program_net NAME MAJOR: tests/dotnet/NAME published self-contained
 # for .NET MAJOR (8, 9), with the runtime packs restored from NuGet (the
 # machine's SDK and shared runtime are .NET 10), into

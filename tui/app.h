@@ -30,6 +30,7 @@ struct gt_app {
 
 	bool help;
 	bool findings;             /* the help overlay shows the findings instead (key f) */
+	bool stacks;               /* the help overlay shows a site's stacks instead (Enter) */
 	int help_first;
 	bool prompt;
 	bool prompt_sample;        /* the prompt asks for a replay's sample (b), not the interval (d) */

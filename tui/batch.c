@@ -24,20 +24,21 @@ static void batch_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* a: top allocators over the window, NULL when --allocators is off; f:
- * the session's findings. */
+/* a: top allocators over the window, NULL when --allocators is off; st:
+ * the stacks behind their sites, or NULL; f: the session's findings. */
 static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_target_info *info,
-		       const struct gt_derived *d, const struct gt_alloc_derived *a, const struct gt_findings *f)
+		       const struct gt_derived *d, const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st,
+		       const struct gt_findings *f)
 {
 	if (opt->mode == GT_MODE_JSON) {
 		struct json_object *o = gt_json_sample(info, d);
-		gt_json_add_allocators(o, a);
+		gt_json_add_allocators_stacks(o, a, st);
 		gt_json_add_findings(o, f);
 		int rc = gt_json_write_line(out, o);
 		json_object_put(o);
 		return rc;
 	}
-	return gt_text_write_block(out, info, d, a, f);
+	return gt_text_write_block_stacks(out, info, d, a, st, f);
 }
 
 /* Waits until `deadline`, until the collector's descriptor is readable or
@@ -62,7 +63,7 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 	const struct gt_alloc_derived *a = s->alloc_fresh ? s->live.alloc : NULL;
 	struct gt_findings f;
 	gt_findings_compute(&s->info, &s->live.derived, s->live.history, &f);
-	if (batch_write(opt, out, &s->info, &s->live.derived, a, &f) != 0) {
+	if (batch_write(opt, out, &s->info, &s->live.derived, a, a ? s->live.stacks : NULL, &f) != 0) {
 		if (errno == EPIPE)
 			return 1;
 		gt_fail(err, GT_EXIT_FAILURE, "cannot write the output: %s", strerror(errno));
@@ -112,7 +113,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	struct gt_sample cur;
 	const struct gt_alloc_snapshot *alloc;
 	while (!gt_quit_requested() && (rc = gt_record_next(r, &cur, &alloc, err)) > 0) {
-		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_info(r), err) != 0) {
+		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_stacks(r), gt_record_info(r), err) != 0) {
 			rc = -1;
 			break;
 		}

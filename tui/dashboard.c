@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "views/pane_findings.h"
+#include "views/pane_stacks.h"
 
 /* Pause share and longest pause "over the window": one minute. */
 #define GT_DASHBOARD_WINDOW_NS 60000000000ull
@@ -59,6 +60,8 @@ static void fill_ctx(const struct gt_dashboard *db, struct gt_view_ctx *ctx, con
 	/* While sampling is being turned on (session/job.h), the pane says so. */
 	ctx->alloc = f->alloc ? f->alloc : s->frozen ? NULL : s->alloc_pending;
 	ctx->alloc_message = f->alloc_message;
+	ctx->alloc_stacks = f->stacks;
+	ctx->alloc_selected = db->alloc_sel;
 }
 
 int gt_dashboard_findings_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width)
@@ -73,6 +76,72 @@ void gt_dashboard_draw_findings(const struct gt_dashboard *db, WINDOW *w, int fi
 	struct gt_view_ctx ctx;
 	fill_ctx(db, &ctx, theme, 0, 0);
 	gt_findings_overlay_draw(w, first, &ctx);
+}
+
+static int allocators_pane(void)
+{
+	for (size_t i = 0; i < gt_pane_count && i < GT_LAYOUT_MAX_PANES; i++)
+		if (gt_panes[i] == &gt_pane_allocators)
+			return (int)i;
+	return -1;
+}
+
+/* The table whose rows the selection moves over, or NULL. */
+static const struct gt_alloc_derived *shown_table(const struct gt_dashboard *db)
+{
+	const struct gt_alloc_derived *a = gt_session_shown(db->session)->alloc;
+	return a && a->valid && a->n_frames > 0 ? a : NULL;
+}
+
+bool gt_dashboard_allocators_focused(const struct gt_dashboard *db)
+{
+	int i = allocators_pane();
+	return i >= 0 && db->focus == i && db->layout.shown[i];
+}
+
+void gt_dashboard_select(struct gt_dashboard *db, int delta)
+{
+	const struct gt_alloc_derived *a = shown_table(db);
+	int i = allocators_pane();
+	if (!a || i < 0)
+		return;
+	int last = (int)a->n_frames - 1;
+	db->alloc_sel += delta;
+	db->alloc_sel = db->alloc_sel < 0 ? 0 : db->alloc_sel > last ? last : db->alloc_sel;
+	/* The selected row is list line alloc_sel + 1 (after the heading);
+	 * the pane shows lines scroll .. scroll + room - 1 under its title and
+	 * method line. */
+	int line = db->alloc_sel + 1, room = db->layout.rects[i].rows - 2;
+	if (line - 1 < db->scroll[i])
+		db->scroll[i] = line - 1;
+	else if (room > 0 && line >= db->scroll[i] + room)
+		db->scroll[i] = line - room + 1;
+}
+
+bool gt_dashboard_open_stacks(struct gt_dashboard *db)
+{
+	const struct gt_alloc_derived *a = shown_table(db);
+	if (!a || !gt_dashboard_allocators_focused(db))
+		return false;
+	/* the table may have fewer rows than when the row was chosen */
+	if (db->alloc_sel >= (int)a->n_frames)
+		db->alloc_sel = (int)a->n_frames - 1;
+	snprintf(db->stacks_site, sizeof(db->stacks_site), "%s", a->by_frame[db->alloc_sel].name);
+	return true;
+}
+
+int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme)
+{
+	struct gt_view_ctx ctx;
+	fill_ctx(db, &ctx, theme, 0, 0);
+	return gt_stacks_overlay_lines(&ctx, db->stacks_site);
+}
+
+void gt_dashboard_draw_stacks(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme)
+{
+	struct gt_view_ctx ctx;
+	fill_ctx(db, &ctx, theme, 0, 0);
+	gt_stacks_overlay_draw(w, first, &ctx, db->stacks_site);
 }
 
 /* Keeps one window per shown pane, made anew only when its place changes. */

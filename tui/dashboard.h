@@ -22,6 +22,8 @@ struct gt_dashboard {
 	WINDOW *win[GT_LAYOUT_MAX_PANES];
 	struct gt_rect win_rect[GT_LAYOUT_MAX_PANES];
 	struct gt_layout layout;
+	int alloc_sel;                   /* the top-allocators row Enter opens (index into by_frame) */
+	char stacks_site[GT_ALLOC_SITE_NAME_LEN];  /* the site whose stacks the overlay shows */
 };
 
 /* Shows session s: every pane visible, the focus on the second. */
@@ -50,5 +52,16 @@ void gt_dashboard_scroll(struct gt_dashboard *db, int delta);
  * columns, and its lines from `first` on drawn into w. */
 int gt_dashboard_findings_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width);
 void gt_dashboard_draw_findings(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme);
+
+/* Up/Down while the top-allocators pane has the focus: the selected site
+ * moves, and the pane scrolls to keep it in view. */
+bool gt_dashboard_allocators_focused(const struct gt_dashboard *db);
+void gt_dashboard_select(struct gt_dashboard *db, int delta);
+/* Enter: the selected site becomes the overlay's; false when there is none
+ * (the pane not focused, sampling off, no table yet). */
+bool gt_dashboard_open_stacks(struct gt_dashboard *db);
+/* The stacks overlay of that site: its length, and its lines from `first`. */
+int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme);
+void gt_dashboard_draw_stacks(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme);
 
 #endif

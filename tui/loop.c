@@ -247,7 +247,8 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 		return msg;
 	}
 	*attr = t->label;
-	return a->help ? (a->findings ? "q/Esc/f close findings" : "q/Esc/h close help")
+	return a->help ? (a->findings ? "q/Esc/f close findings" : a->stacks ? "q/Esc close stacks  Up/Down scroll"
+						 : "q/Esc/h close help")
 	       : gt_app_opening(a) ? "q/Esc cancel  h help"
 	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-8 panes"
 	       : a->in_dashboard ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators"
@@ -292,12 +293,16 @@ static void draw(struct gt_app *a)
 	}
 	if (a->help && a->body) {
 		werase(a->body);
-		int lines = a->findings ? gt_dashboard_findings_lines(&a->db, &a->theme, cols) : gt_help_lines(cols);
+		int lines = a->findings ? gt_dashboard_findings_lines(&a->db, &a->theme, cols)
+			    : a->stacks ? gt_dashboard_stacks_lines(&a->db, &a->theme)
+			    : gt_help_lines(cols);
 		int max_first = lines - (body_rows - 1);
 		if (a->help_first > max_first)
 			a->help_first = max_first > 0 ? max_first : 0;
 		if (a->findings)
 			gt_dashboard_draw_findings(&a->db, a->body, a->help_first, &a->theme);
+		else if (a->stacks)
+			gt_dashboard_draw_stacks(&a->db, a->body, a->help_first, &a->theme);
 		else
 			gt_help_draw(a->body, a->help_first, &a->theme);
 		wnoutrefresh(a->body);
@@ -400,9 +405,11 @@ static void help_key(struct gt_app *a, enum gt_action act)
 	case GT_ACT_QUIT: case GT_ACT_BACK: case GT_ACT_HELP:
 		a->help = false;
 		a->findings = false;
+		a->stacks = false;
 		break;
 	case GT_ACT_FINDINGS:
 		/* from the help to the findings (in a process view), or closed */
+		a->stacks = false;
 		a->findings = !a->findings && a->in_dashboard;
 		a->help = a->findings;
 		a->help_first = 0;
@@ -455,8 +462,22 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 			gt_app_close_dashboard(a);
 		break;
 	case GT_ACT_FREEZE: gt_session_toggle_freeze(&a->session); break;
-	case GT_ACT_UP: gt_dashboard_scroll(db, -1); break;
-	case GT_ACT_DOWN: gt_dashboard_scroll(db, +1); break;
+	case GT_ACT_UP: case GT_ACT_DOWN: {
+		int delta = b->action == GT_ACT_UP ? -1 : +1;
+		if (gt_dashboard_allocators_focused(db))
+			gt_dashboard_select(db, delta);
+		else
+			gt_dashboard_scroll(db, delta);
+		break;
+	}
+	case GT_ACT_STACKS:
+		if (gt_dashboard_open_stacks(db)) {
+			a->help = a->stacks = true;
+			a->help_first = 0;
+		} else {
+			gt_app_note(a, "Enter shows a site's stacks: Tab to the top-allocators pane while sampling (a)");
+		}
+		break;
 	case GT_ACT_PAGE_UP: gt_dashboard_scroll(db, -5); break;
 	case GT_ACT_PAGE_DOWN: gt_dashboard_scroll(db, +5); break;
 	case GT_ACT_FOCUS_NEXT: gt_dashboard_focus_next(db); break;
@@ -474,7 +495,7 @@ static void dashboard_key(struct gt_app *a, const struct gt_key_binding *b, int 
 		else
 			allocators_key(a);
 		break;
-	case GT_ACT_FINDINGS: a->help = a->findings = true; a->help_first = 0; break;
+	case GT_ACT_FINDINGS: a->help = a->findings = true; a->stacks = false; a->help_first = 0; break;
 	default: common_key(a, b->action); break;
 	}
 }

@@ -12,7 +12,8 @@ int gt_replay_next(struct gt_replay *r, struct gt_session *s, struct gt_error *e
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	const struct gt_alloc_snapshot *alloc;
 	int rc = gt_record_next(r->reader, cur, &alloc, err);
-	if (rc > 0 && gt_session_replay_sample(s, cur, alloc, gt_record_info(r->reader), err) != 0)
+	if (rc > 0 && gt_session_replay_sample(s, cur, alloc, gt_record_stacks(r->reader), gt_record_info(r->reader),
+					       err) != 0)
 		rc = -1;
 	free(cur);
 	if (rc == 0)

@@ -314,7 +314,33 @@ int gt_json_write_line(FILE *out, struct json_object *obj)
 	return 0;
 }
 
-static struct json_object *allocator_sites(const struct gt_alloc_rate *r, unsigned n, const char *name_key, bool heap)
+/* The stacks behind one site: null when the sampler takes none or the
+ * site is not among those it kept stacks for. */
+static struct json_object *site_stacks(const struct gt_alloc_stacks *st, const char *site, struct json_object *row)
+{
+	const struct gt_alloc_site_stacks *s = st ? gt_alloc_stacks_find(st, site) : NULL;
+	if (!s)
+		return NULL;
+	struct json_object *a = json_object_new_array_ext((int)s->n);
+	for (unsigned i = 0; i < s->n && i < GT_ALLOC_STACKS_TOP; i++) {
+		const struct gt_alloc_stack *k = &s->stacks[i];
+		struct json_object *frames = json_object_new_array_ext((int)k->n_frames);
+		for (unsigned f = 0; f < k->n_frames && f < GT_ALLOC_STACK_FRAMES; f++)
+			json_object_array_add(frames, jtext(gt_alloc_stacks_name(st, k->frames[f])));
+		struct json_object *o = json_object_new_object();
+		add(o, "frames", frames);
+		add(o, "share", jdouble(gt_alloc_stack_share(s, k)));
+		add(o, "samples", json_object_new_uint64(k->count));
+		json_object_array_add(a, o);
+	}
+	add(row, "stacks_distinct", json_object_new_uint64(s->distinct));
+	add(row, "stacks_dropped", json_object_new_uint64(s->dropped));
+	return a;
+}
+
+/* st: the stacks to put under each site, NULL for none (by type). */
+static struct json_object *allocator_sites(const struct gt_alloc_rate *r, unsigned n, const char *name_key, bool heap,
+					   bool stacks, const struct gt_alloc_stacks *st)
 {
 	unsigned shown = n < GT_JSON_ALLOCATORS_MAX ? n : GT_JSON_ALLOCATORS_MAX;
 	struct json_object *a = json_object_new_array_ext((int)shown);
@@ -325,12 +351,20 @@ static struct json_object *allocator_sites(const struct gt_alloc_rate *r, unsign
 			add(o, "heap", jstr(gt_alloc_heap_name(r[i].heap)));
 		add(o, "bytes_per_s", jdouble(r[i].bytes_per_s));
 		add(o, "share", jdouble(r[i].share));
+		if (stacks)
+			add(o, "stacks", site_stacks(st, r[i].name, o));
 		json_object_array_add(a, o);
 	}
 	return a;
 }
 
 void gt_json_add_allocators(struct json_object *sample, const struct gt_alloc_derived *a)
+{
+	gt_json_add_allocators_stacks(sample, a, NULL);
+}
+
+void gt_json_add_allocators_stacks(struct json_object *sample, const struct gt_alloc_derived *a,
+				   const struct gt_alloc_stacks *st)
 {
 	if (!a) {
 		add(sample, "top_allocators", NULL);
@@ -341,7 +375,7 @@ void gt_json_add_allocators(struct json_object *sample, const struct gt_alloc_de
 	add(o, "state", json_object_new_string(gt_sampler_state_name(a->state)));
 	add(o, "samples", a->valid ? json_object_new_uint64(a->samples) : NULL);
 	add(o, "window_s", jdouble((struct gt_f64){ a->window_s, a->valid }));
-	add(o, "by_frame", allocator_sites(a->by_frame, a->valid ? a->n_frames : 0, "frame", false));
-	add(o, "by_type", allocator_sites(a->by_type, a->valid ? a->n_types : 0, "type", true));
+	add(o, "by_frame", allocator_sites(a->by_frame, a->valid ? a->n_frames : 0, "frame", false, true, st));
+	add(o, "by_type", allocator_sites(a->by_type, a->valid ? a->n_types : 0, "type", true, false, NULL));
 	add(sample, "top_allocators", o);
 }

@@ -47,6 +47,8 @@ enum gt_view_status {
 };
 
 /* Everything a pane may read. d is NULL before the first sample. */
+struct gt_alloc_stacks;
+
 struct gt_view_ctx {
 	const struct gt_derived *d;
 	const struct gt_history *h;
@@ -62,6 +64,10 @@ struct gt_view_ctx {
 	/* Top allocators over their window; NULL while sampling is off. */
 	const struct gt_alloc_derived *alloc;
 	const char *alloc_message;   /* the sampler's own sentence (why busy or failed), or "" */
+	/* The stacks behind the sites (model/alloc_stacks.h); NULL when the
+	 * sampler takes none. */
+	const struct gt_alloc_stacks *alloc_stacks;
+	int alloc_selected;          /* the by-frame row Enter opens, marked while the pane is focused */
 };
 
 struct gt_pane_ops {

@@ -149,11 +149,15 @@ static void draw_heading(WINDOW *w, int y, const struct alloc_cols *c, const str
 	gt_pane_print(w, y, c->share_x, t->label, "%*s", ALLOC_SHARE_W, "share");
 }
 
+/* selected: the row Enter opens (marked in the free first column). */
 static void draw_site(WINDOW *w, int y, const struct alloc_cols *c, const struct gt_theme *t,
-		      const struct gt_alloc_rate *r)
+		      const struct gt_alloc_rate *r, bool selected)
 {
 	char tail[GT_ALLOC_SITE_NAME_LEN + 4], rate[32], share[32];
-	gt_pane_print(w, y, c->name_x, t->value, "%s", name_tail(r->name, c->name_w, tail, sizeof(tail)));
+	if (selected)
+		gt_pane_print(w, y, 0, t->value | A_BOLD, ">");
+	gt_pane_print(w, y, c->name_x, selected ? t->value | A_BOLD | A_UNDERLINE : t->value, "%s",
+		      name_tail(r->name, c->name_w, tail, sizeof(tail)));
 	if (c->heap_x >= 0) {
 		const char *heap = gt_alloc_heap_name(r->heap);
 		gt_pane_print(w, y, c->heap_x, heap ? t->label : t->na, "%-*s", ALLOC_HEAP_W, heap ? heap : "n/a");
@@ -164,9 +168,10 @@ static void draw_site(WINDOW *w, int y, const struct alloc_cols *c, const struct
 	gt_pane_print(w, y, c->share_x, r->share.valid ? t->value | A_BOLD : t->na, "%*s", ALLOC_SHARE_W, share);
 }
 
-/* Line i of the scrolling list: frames heading, frames, types heading, types. */
+/* Line i of the scrolling list: frames heading, frames, types heading,
+ * types; selected is the frame row marked, -1 none. */
 static void draw_list_line(WINDOW *w, int y, int i, const struct gt_alloc_derived *a, const struct gt_theme *t,
-			   const struct alloc_cols *frame_cols, const struct alloc_cols *type_cols)
+			   const struct alloc_cols *frame_cols, const struct alloc_cols *type_cols, int selected)
 {
 	int frame_lines = section_lines(a->n_frames);
 	const struct alloc_cols *c = i < frame_lines ? frame_cols : type_cols;
@@ -181,7 +186,7 @@ static void draw_list_line(WINDOW *w, int y, int i, const struct gt_alloc_derive
 	else if (n == 0)
 		gt_pane_print(w, y, c->name_x, t->na, "n/a: no samples in the window");
 	else
-		draw_site(w, y, c, t, &rows[j - 1]);
+		draw_site(w, y, c, t, &rows[j - 1], i < frame_lines && j - 1 == selected);
 }
 
 static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -237,7 +242,8 @@ static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 		heap = false;
 	struct alloc_cols frame_cols = columns_for(cols, false), type_cols = columns_for(cols, heap);
 	for (int y = 2; y < rows && first + y - 2 < total; y++)
-		draw_list_line(w, y, first + y - 2, a, t, &frame_cols, &type_cols);
+		draw_list_line(w, y, first + y - 2, a, t, &frame_cols, &type_cols,
+			       ctx->focused ? ctx->alloc_selected : -1);
 }
 
 const struct gt_pane_ops gt_pane_allocators = {

@@ -142,6 +142,72 @@ static struct json_object *json_alloc_snapshot(const struct gt_alloc_snapshot *a
 	return o;
 }
 
+/* Stack frames as indexes into a list of names, each name once. */
+struct names {
+	struct json_object *list;
+	int32_t *index;        /* by pool offset: the name's index, -1 not yet listed */
+	int32_t n;
+};
+
+static struct json_object *json_stack_site(const struct gt_alloc_stacks *st, const struct gt_alloc_site_stacks *s,
+					   struct names *nm)
+{
+	struct json_object *o = json_object_new_object(), *stacks = json_object_new_array();
+	json_object_object_add(o, "site", json_object_new_string(s->site));
+	json_object_object_add(o, "bytes", json_object_new_uint64(s->bytes));
+	json_object_object_add(o, "distinct", json_object_new_uint64(s->distinct));
+	json_object_object_add(o, "dropped", json_object_new_uint64(s->dropped));
+	for (unsigned k = 0; k < s->n && k < GT_ALLOC_STACKS_TOP; k++) {
+		const struct gt_alloc_stack *x = &s->stacks[k];
+		struct json_object *e = json_object_new_object(), *frames = json_object_new_array();
+		for (unsigned f = 0; f < x->n_frames && f < GT_ALLOC_STACK_FRAMES; f++) {
+			uint32_t off = x->frames[f] < st->pool_used ? x->frames[f] : 0;
+			if (nm->index[off] < 0) {
+				nm->index[off] = nm->n++;
+				json_object_array_add(nm->list, json_object_new_string(gt_alloc_stacks_name(st, off)));
+			}
+			json_object_array_add(frames, json_object_new_int(nm->index[off]));
+		}
+		json_object_object_add(e, "frames", frames);
+		json_object_object_add(e, "bytes", json_object_new_uint64(x->bytes));
+		json_object_object_add(e, "count", json_object_new_uint64(x->count));
+		json_object_array_add(stacks, e);
+	}
+	json_object_object_add(o, "stacks", stacks);
+	return o;
+}
+
+/* The stacks behind the window's sites (the rows a replay shows), or NULL
+ * when there are none or they would take more than half a line a reader
+ * accepts (names a hostile target made long). */
+static struct json_object *json_alloc_stacks(const struct gt_alloc_stacks *st, const struct gt_alloc_derived *d)
+{
+	if (!st || !d || !d->valid || st->pool_used == 0)
+		return NULL;
+	struct names nm = { json_object_new_array(), malloc(st->pool_used * sizeof(int32_t)), 0 };
+	struct json_object *o = json_object_new_object(), *sites = json_object_new_array();
+	json_object_object_add(o, "names", nm.list);
+	json_object_object_add(o, "sites", sites);
+	if (!nm.index) {
+		json_object_put(o);
+		return NULL;
+	}
+	memset(nm.index, 0xff, st->pool_used * sizeof(int32_t));
+	for (unsigned i = 0; i < d->n_frames && i < GT_ALLOC_SITES_MAX; i++) {
+		const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(st, d->by_frame[i].name);
+		if (s)
+			json_object_array_add(sites, json_stack_site(st, s, &nm));
+	}
+	free(nm.index);
+	size_t len;
+	json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN, &len);
+	if (len > GT_RECORD_LINE_MAX / 2) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static void add_sample_scalars(struct json_object *o, const struct gt_sample *s)
 {
 	json_object_object_add(o, "mono_ns", json_object_new_uint64(s->mono_ns));
@@ -242,7 +308,11 @@ int gt_recorder_write(struct gt_recorder *r, const struct gt_session *s, struct 
 	}
 	const struct gt_alloc_snapshot *a =
 		s->alloc_fresh && s->alloc_window ? gt_alloc_window_latest(s->alloc_window) : NULL;
-	if (write_line(r, gt_record_json_sample(&s->prev, r->pause_next, a), err) != 0)
+	struct json_object *o = gt_record_json_sample(&s->prev, r->pause_next, a);
+	struct json_object *st = a ? json_alloc_stacks(s->live.stacks, s->live.alloc) : NULL;
+	if (st)
+		json_object_object_add(o, "alloc_stacks", st);
+	if (write_line(r, o, err) != 0)
 		return -1;
 	r->pause_next = s->prev.pause_log.valid ? s->prev.pause_log.count : 0;
 	return 0;

@@ -197,6 +197,28 @@ static void write_allocators(FILE *out, const struct gt_alloc_derived *a)
 	}
 }
 
+/* The top stack behind each of the top few sites of the window. */
+static void write_alloc_stacks(FILE *out, const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st)
+{
+	struct text_fig share;
+	struct text_str name;
+
+	for (unsigned i = 0; a->valid && i < a->n_frames && i < GT_TEXT_STACK_SITES; i++) {
+		const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(st, a->by_frame[i].name);
+		if (!s || s->n == 0)
+			continue;
+		const struct gt_alloc_stack *k = &s->stacks[0];
+		fprintf(out, "  top stack of %s: %s of its bytes since sampling started (%llu stacks",
+			clean(&name, a->by_frame[i].name), fig_share(&share, gt_alloc_stack_share(s, k)),
+			(unsigned long long)s->distinct);
+		if (s->dropped)
+			fprintf(out, ", %llu samples in stacks not kept", (unsigned long long)s->dropped);
+		fprintf(out, ")\n");
+		for (unsigned f = 0; f < k->n_frames && f < GT_ALLOC_STACK_FRAMES; f++)
+			fprintf(out, "    %s\n", clean(&name, gt_alloc_stacks_name(st, k->frames[f])));
+	}
+}
+
 static void write_agent_pauses(FILE *out, const struct gt_sample *s)
 {
 	struct text_fig p50, p99, max;
@@ -222,6 +244,13 @@ int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info
 int gt_text_write_block(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
 			const struct gt_alloc_derived *a, const struct gt_findings *f)
 {
+	return gt_text_write_block_stacks(out, info, d, a, NULL, f);
+}
+
+int gt_text_write_block_stacks(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
+			       const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st,
+			       const struct gt_findings *f)
+{
 	write_header(out, info, d);
 	write_alloc(out, d);
 	write_generations(out, d);
@@ -230,6 +259,8 @@ int gt_text_write_block(FILE *out, const struct gt_target_info *info, const stru
 	write_memory(out, d);
 	if (a)
 		write_allocators(out, a);
+	if (a && st)
+		write_alloc_stacks(out, a, st);
 	if (f)
 		gt_text_write_findings(out, f);
 	fprintf(out, "\n");

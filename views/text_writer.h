@@ -6,6 +6,7 @@
 
 #include "model/list.h"
 #include "model/allocators.h"
+#include "model/alloc_stacks.h"
 #include "model/derive.h"
 
 /* Returns 0, or -1 on a write error (errno set). */
@@ -22,6 +23,13 @@ int gt_text_write_sample_allocators(FILE *out, const struct gt_target_info *info
 struct gt_findings;
 int gt_text_write_block(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
 			const struct gt_alloc_derived *a, const struct gt_findings *f);
+
+/* The same block with the top stack behind each of the top
+ * GT_TEXT_STACK_SITES sites after the allocator tables (st may be NULL). */
+#define GT_TEXT_STACK_SITES 3
+int gt_text_write_block_stacks(FILE *out, const struct gt_target_info *info, const struct gt_derived *d,
+			       const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st,
+			       const struct gt_findings *f);
 
 /* The --list table: a header line and one row per process. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms);

@@ -59,6 +59,7 @@ struct gt_backend {
 	int runtime_major;
 	struct gt_dn_alloc *alloc;           /* allocation sampling, when on */
 	struct gt_alloc_snapshot *alloc_snap;
+	struct gt_alloc_stacks *alloc_stacks;  /* the stacks behind alloc_snap's sites */
 	/* The stream is read into this, one backend's own: gctop may read two
 	 * targets' streams on two threads (session/job.h). */
 	uint8_t read_buf[65536];
@@ -515,8 +516,10 @@ static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_
 		out->heap_max_bytes = c->hard_limit;
 	}
 	gt_u64_set(&out->dropped_events, c->dropped_before + gt_nettrace_stats(c->parser)->dropped);
-	if (c->alloc && c->alloc_snap)
+	if (c->alloc && c->alloc_snap) {
 		gt_dn_alloc_snapshot(c->alloc, out->mono_ns ? out->mono_ns : gt_mono_ns(), c->alloc_snap);
+		gt_dn_alloc_stacks(c->alloc, c->alloc_stacks);
+	}
 	return 0;
 }
 
@@ -529,6 +532,7 @@ static void dotnet_close(struct gt_backend *c)
 	stop_session(c);
 	gt_dn_alloc_free(c->alloc);
 	free(c->alloc_snap);
+	free(c->alloc_stacks);
 	free(c);
 }
 
@@ -585,6 +589,8 @@ static void back_to_plain_session(struct gt_backend *c)
 	c->alloc = NULL;
 	free(c->alloc_snap);
 	c->alloc_snap = NULL;
+	free(c->alloc_stacks);
+	c->alloc_stacks = NULL;
 	struct gt_error err = { 0 };
 	if (start_session(c, &err) != 0) {
 		c->failed = true;
@@ -608,22 +614,29 @@ static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, 
 	if (!a)
 		return -1;
 	c->alloc_snap = gt_calloc(sizeof(*c->alloc_snap), err);
-	if (!c->alloc_snap) {
+	c->alloc_stacks = c->alloc_snap ? gt_calloc(sizeof(*c->alloc_stacks), err) : NULL;
+	if (!c->alloc_stacks) {
+		free(c->alloc_snap);
+		c->alloc_snap = NULL;
 		gt_dn_alloc_free(a);
 		return -1;
 	}
 	gt_dn_alloc_set_pointer_size(a, c->gc.pointer_size);
-	/* One session at a time: the plain one ends before the rundown one
-	 * starts, and the sampling one starts after it. */
+	/* The plain session ends before the sampling one starts; the rundown
+	 * comes after that start, while the sampling session's events wait in
+	 * its buffer: a method compiled between a rundown and the start of the
+	 * loads would be named by neither, and its frames would read
+	 * [native] (seen: every frame of a serializer tiering up then). */
 	stop_session(c);
 	c->alloc = a;
-	harvest_rundown(c);
-	if (start_session(c, err) == 0) {
-		gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
-		return 0;
+	if (start_session(c, err) != 0) {
+		back_to_plain_session(c);
+		return -1;
 	}
-	back_to_plain_session(c);
-	return -1;
+	harvest_rundown(c);
+	gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
+	gt_dn_alloc_stacks(c->alloc, c->alloc_stacks);
+	return 0;
 }
 
 /* Back to the session without stacks and allocation events. */
@@ -640,6 +653,11 @@ static const struct gt_alloc_snapshot *dotnet_allocators(const struct gt_backend
 	return c->alloc ? c->alloc_snap : NULL;
 }
 
+static const struct gt_alloc_stacks *dotnet_alloc_stacks(const struct gt_backend *c)
+{
+	return c->alloc ? c->alloc_stacks : NULL;
+}
+
 const struct gt_backend_ops gt_dotnet_ops = {
 	.name = "dotnet",
 	.probe = dotnet_probe,
@@ -652,4 +670,5 @@ const struct gt_backend_ops gt_dotnet_ops = {
 	.enable_allocators = dotnet_enable_allocators,
 	.disable_allocators = dotnet_disable_allocators,
 	.allocators = dotnet_allocators,
+	.alloc_stacks = dotnet_alloc_stacks,
 };

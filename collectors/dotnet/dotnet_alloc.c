@@ -8,6 +8,7 @@
 
 #include "base/cursor.h"
 #include "base/array.h"
+#include "collectors/dotnet/dotnet_alloc_stacks.h"
 
 #define PREFIXES_MAX 16
 #define PREFIX_LEN 64
@@ -22,6 +23,8 @@ struct stack {
 	uint64_t *ips;
 	uint32_t n;
 	int32_t frame_site;    /* by_frame index of its first application frame, -1 not yet */
+	bool slot_known;       /* stack_slot is its slot in frame_site's stacks */
+	int32_t stack_slot;    /* -1: no room */
 };
 
 struct site {
@@ -29,6 +32,7 @@ struct site {
 	enum gt_alloc_heap heap;
 	double bytes;
 	uint64_t count;
+	struct gt_dn_site_stacks stacks; /* by_frame only */
 };
 
 struct site_table {
@@ -45,6 +49,7 @@ struct gt_dn_alloc {
 	size_t stacks_cap;
 	struct gt_dn_methods methods;
 	struct site_table by_frame, by_type;
+	size_t n_stacks;                /* distinct stacks over all sites */
 	uint64_t samples;
 	double est_bytes;
 };
@@ -99,6 +104,8 @@ void gt_dn_alloc_free(struct gt_dn_alloc *a)
 	clear_stacks(a);
 	free(a->stacks);
 	gt_dn_methods_free(&a->methods);
+	for (size_t i = 0; i < a->by_frame.n; i++)
+		gt_dn_site_stacks_free(&a->by_frame.v[i].stacks, &a->n_stacks);
 	free(a->by_frame.v);
 	free(a->by_type.v);
 	free(a);
@@ -123,6 +130,7 @@ void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, u
 	s->ips = NULL;
 	s->n = 0;
 	s->frame_site = -1;
+	s->slot_known = false;
 	size_t ps = (size_t)a->pointer_size;
 	size_t n = size / ps;
 	if (n > FRAMES_MAX)
@@ -189,8 +197,9 @@ void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t 
 	snprintf(out, len, "(no stack)");
 }
 
-/* The site of (name, heap); the catch-all site when the table is full. */
-static long site_index(struct site_table *t, const char *name, enum gt_alloc_heap heap)
+/* The site of (name, heap); the catch-all site when the table is full.
+ * n_stacks: the distinct-stack total the table's stacks count in. */
+static long site_index(struct site_table *t, const char *name, enum gt_alloc_heap heap, size_t *n_stacks)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].heap == heap && strcmp(t->v[i].name, name) == 0)
@@ -203,6 +212,7 @@ static long site_index(struct site_table *t, const char *name, enum gt_alloc_hea
 				return (long)i;
 		/* the last slot becomes the catch-all */
 		t->n--;
+		gt_dn_site_stacks_free(&t->v[t->n].stacks, n_stacks);
 	}
 	struct site *v = gt_array_grow(t->v, &t->cap, t->n + 1, sizeof(*v), 64);
 	if (!v)
@@ -228,14 +238,53 @@ static long frame_site(struct gt_dn_alloc *a, uint32_t stack_id)
 	char name[GT_ALLOC_SITE_NAME_LEN];
 	struct stack *s = stack_id < a->stacks_cap ? &a->stacks[stack_id] : NULL;
 	if (!s || !s->ips)
-		return site_index(&a->by_frame, "(no stack)", GT_ALLOC_HEAP_UNKNOWN);
+		return site_index(&a->by_frame, "(no stack)", GT_ALLOC_HEAP_UNKNOWN, &a->n_stacks);
 	/* Stacks repeat within a region: the choice is made once per stack. */
 	if (s->frame_site >= 0 && (size_t)s->frame_site < a->by_frame.n)
 		return s->frame_site;
 	gt_dn_alloc_first_frame(a, s->ips, s->n, name, sizeof(name));
-	long i = site_index(&a->by_frame, name, GT_ALLOC_HEAP_UNKNOWN);
+	long i = site_index(&a->by_frame, name, GT_ALLOC_HEAP_UNKNOWN, &a->n_stacks);
 	s->frame_site = (int32_t)i;
+	s->slot_known = false;
 	return i;
+}
+
+/* The slot of stack s among the stacks of its site (-1: no room), chosen
+ * once per stack of a region, as its site is. */
+static long stack_slot(struct gt_dn_alloc *a, struct stack *s, long site)
+{
+	if (!s->slot_known) {
+		s->stack_slot = (int32_t)gt_dn_site_stacks_slot(&a->by_frame.v[site].stacks, s->ips, s->n, &a->n_stacks);
+		s->slot_known = true;
+	}
+	return s->stack_slot;
+}
+
+void gt_dn_alloc_stack_key(void *ctx, const uint64_t *ips, size_t n, struct gt_dn_stack_key *out)
+{
+	struct gt_dn_alloc *a = ctx;
+	uint64_t starts[FRAMES_MAX];
+	long app = -1;
+	if (n > FRAMES_MAX)
+		n = FRAMES_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_dn_method *m = gt_dn_methods_find(&a->methods, ips[i]);
+		starts[i] = m ? m->start : GT_DN_KEY_NATIVE;
+		if (m && app < 0 && !is_runtime_frame(a, m->name))
+			app = (long)i;
+	}
+	gt_dn_stack_key(starts, n, app, out);
+}
+
+/* One sample's weight to the stack behind its site; samples without a
+ * stack have none to name. */
+static void add_stack(struct gt_dn_alloc *a, uint32_t stack_id, long site, double w)
+{
+	struct stack *s = stack_id < a->stacks_cap ? &a->stacks[stack_id] : NULL;
+	if (site < 0 || !s || !s->ips)
+		return;
+	struct gt_dn_site_stacks *ss = &a->by_frame.v[site].stacks;
+	gt_dn_site_stacks_add(ss, stack_slot(a, s, site), w);
 }
 
 void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_id, const uint8_t *p, size_t n)
@@ -252,14 +301,16 @@ void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_
 		return;
 	a->samples++;
 	a->est_bytes += e.weight;
-	add_to(&a->by_frame, frame_site(a, stack_id), e.weight);
+	long site = frame_site(a, stack_id);
+	add_to(&a->by_frame, site, e.weight);
+	add_stack(a, stack_id, site, e.weight);
 	const char *type = e.type_name[0] ? e.type_name : NULL;
 	char addr[32];
 	if (!type) {
 		snprintf(addr, sizeof(addr), "type 0x%llx", (unsigned long long)e.type_id);
 		type = addr;
 	}
-	add_to(&a->by_type, site_index(&a->by_type, type, e.heap), e.weight);
+	add_to(&a->by_type, site_index(&a->by_type, type, e.heap, &a->n_stacks), e.weight);
 }
 
 /* Weights summed from a hostile stream can pass 2^64 (AllocationAmount64 is
@@ -281,20 +332,30 @@ static int by_bytes_desc(const void *x, const void *y)
 	return a->bytes > b->bytes ? -1 : a->bytes < b->bytes;
 }
 
+/* The sites of t by bytes, largest first (free it), or NULL when t is
+ * empty or memory is short. */
+static struct site **sites_by_bytes(const struct site_table *t)
+{
+	struct site **order = t->n ? malloc(t->n * sizeof(*order)) : NULL;
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < t->n; i++)
+		order[i] = &t->v[i];
+	qsort(order, t->n, sizeof(*order), by_bytes_desc);
+	return order;
+}
+
 static void fill_table(const struct site_table *t, struct gt_alloc_table *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->complete = true;
 	if (t->n == 0)
 		return;
-	const struct site **order = malloc(t->n * sizeof(*order));
+	struct site **order = sites_by_bytes(t);
 	if (!order) {
 		out->complete = false;
 		return;
 	}
-	for (size_t i = 0; i < t->n; i++)
-		order[i] = &t->v[i];
-	qsort(order, t->n, sizeof(*order), by_bytes_desc);
 	size_t shown = t->n < GT_ALLOC_SITES_MAX ? t->n : GT_ALLOC_SITES_MAX;
 	out->complete = shown == t->n;
 	for (size_t i = 0; i < shown; i++) {
@@ -308,8 +369,64 @@ static void fill_table(const struct site_table *t, struct gt_alloc_table *out)
 	free(order);
 }
 
+/* Moves stack k of site i, with its bytes and samples, to site j; false
+ * when j has no room for it. */
+static bool move_stack(struct gt_dn_alloc *a, size_t i, size_t k, long j)
+{
+	struct site *from = &a->by_frame.v[i], *to = &a->by_frame.v[j];
+	struct gt_dn_agg_stack st = from->stacks.v[k];
+	long slot = gt_dn_site_stacks_slot(&to->stacks, st.ips, st.n, &a->n_stacks);
+	if (slot < 0)
+		return false;
+	to->stacks.v[slot].bytes += st.bytes;
+	to->stacks.v[slot].count += st.count;
+	to->stacks.v[slot].cut = st.cut;
+	to->bytes += st.bytes;
+	to->count += st.count;
+	from->bytes = from->bytes > st.bytes ? from->bytes - st.bytes : 0;
+	from->count = from->count > st.count ? from->count - st.count : 0;
+	gt_dn_site_stacks_remove(&from->stacks, k, &a->n_stacks);
+	return true;
+}
+
+/* A site is chosen when a sample arrives, with the methods known then; a
+ * method whose load comes later (tier-1 code) leaves its samples to the
+ * caller's site. Read out, each whole stack kept (not cut) is given its
+ * site again, and moves there with its bytes when that has changed. The
+ * window's rates take the move as one step. Not while the table is full:
+ * a new site would push out the last. */
+static void reattribute(struct gt_dn_alloc *a)
+{
+	char name[GT_ALLOC_SITE_NAME_LEN];
+	bool moved = false;
+	for (size_t i = 0; i < a->by_frame.n; i++) {
+		for (size_t k = 0; k < a->by_frame.v[i].stacks.n && a->by_frame.n < SITES_MAX;) {
+			struct gt_dn_agg_stack *st = &a->by_frame.v[i].stacks.v[k];
+			/* names change only with new methods */
+			if (st->cut || st->site_checked == a->methods.n) {
+				k++;
+				continue;
+			}
+			st->site_checked = a->methods.n;
+			gt_dn_alloc_first_frame(a, st->ips, st->n, name, sizeof(name));
+			long j = strcmp(name, a->by_frame.v[i].name) == 0 ? -1
+				 : site_index(&a->by_frame, name, GT_ALLOC_HEAP_UNKNOWN, &a->n_stacks);
+			if (j >= 0 && (size_t)j != i && move_stack(a, i, k, j))
+				moved = true;
+			else
+				k++;
+		}
+	}
+	/* the stacks of the region name sites and slots that may have moved */
+	for (size_t i = 0; moved && i < a->stacks_cap; i++) {
+		a->stacks[i].frame_site = -1;
+		a->stacks[i].slot_known = false;
+	}
+}
+
 void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_alloc_snapshot *s)
 {
+	reattribute(a);
 	memset(s, 0, sizeof(*s));
 	s->mono_ns = mono_ns;
 	s->generation = 1;
@@ -322,4 +439,21 @@ void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_all
 	s->est_bytes = bytes_u64(a->est_bytes);
 	fill_table(&a->by_frame, &s->by_frame);
 	fill_table(&a->by_type, &s->by_type);
+}
+
+void gt_dn_alloc_stacks(struct gt_dn_alloc *a, struct gt_alloc_stacks *out)
+{
+	reattribute(a);
+	gt_alloc_stacks_clear(out);
+	struct site **order = sites_by_bytes(&a->by_frame);
+	if (!order)
+		return;
+	size_t shown = a->by_frame.n < GT_ALLOC_SITES_MAX ? a->by_frame.n : GT_ALLOC_SITES_MAX;
+	for (size_t i = 0; i < shown; i++) {
+		struct gt_alloc_site_stacks *o = &out->sites[out->n_sites++];
+		memcpy(o->site, order[i]->name, sizeof(o->site));
+		o->bytes = bytes_u64(order[i]->bytes);
+		gt_dn_site_stacks_top(&order[i]->stacks, gt_dn_alloc_stack_key, a, &a->methods, out, o);
+	}
+	free(order);
 }

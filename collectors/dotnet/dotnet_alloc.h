@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "model/allocators.h"
+#include "model/alloc_stacks.h"
 #include "base/error.h"
 #include "collectors/dotnet/dotnet_alloc_events.h"
 
@@ -56,6 +57,15 @@ void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_
  * named; the first unresolved frame as "0x..." when no named frame is the
  * application's; "(no stack)" for an empty stack. */
 void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t n, char *out, size_t len);
+
+/* The top stacks behind each site of the snapshot's by-frame table, over
+ * everything sampled so far (the sites in the snapshot's order). */
+void gt_dn_alloc_stacks(struct gt_dn_alloc *a, struct gt_alloc_stacks *out);
+
+/* The key of a stack's instruction pointers (a gt_dn_key_fn, ctx the
+ * sampler): frames named by the methods known now. */
+struct gt_dn_stack_key;
+void gt_dn_alloc_stack_key(void *ctx, const uint64_t *ips, size_t n, struct gt_dn_stack_key *out);
 
 /* Fills s with the cumulative figures (generation 1, state RUNNING). */
 void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_alloc_snapshot *s);

@@ -6,6 +6,7 @@
 
 #include "base/utf16.h"
 #include "base/cursor.h"
+#include "collectors/dotnet/dotnet_demangle.h"
 
 double gt_dn_sampled_weight(uint64_t size)
 {
@@ -102,8 +103,7 @@ int gt_dn_parse_method_verbose(const uint8_t *p, size_t n, struct gt_dn_method *
 		return -1;
 	out->start = gt_le(p + 16, 8);
 	out->size = size;
-	char full[2 * GT_DN_METHOD_NAME_LEN + 2];
-	snprintf(full, sizeof(full), "%s%s%s", ns, ns[0] ? "." : "", name);
-	snprintf(out->name, sizeof(out->name), "%.*s", (int)sizeof(out->name) - 1, full);
+	/* the name a developer wrote, not the compiler's for what it made */
+	gt_dn_demangle(ns, name, out->name, sizeof(out->name));
 	return 0;
 }

@@ -56,7 +56,7 @@ struct gt_dn_method {
 	uint64_t start;
 	uint32_t size;
 	uint32_t order;                    /* arrival, kept by gt_dn_methods_add */
-	char name[GT_DN_METHOD_NAME_LEN];  /* "Namespace.Type.Method" */
+	char name[GT_DN_METHOD_NAME_LEN];  /* "Namespace.Type.Method", in source form (dotnet_demangle.h) */
 };
 
 /* MethodLoadVerbose / MethodDCStartVerbose / MethodDCEndVerbose (V0-V2):

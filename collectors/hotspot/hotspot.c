@@ -487,6 +487,11 @@ static const struct gt_alloc_snapshot *hotspot_allocators(const struct gt_backen
 	return c->sampler ? gt_sampler_snapshot(c->sampler) : NULL;
 }
 
+static const struct gt_alloc_stacks *hotspot_alloc_stacks(const struct gt_backend *c)
+{
+	return c->sampler ? gt_sampler_stacks(c->sampler) : NULL;
+}
+
 const struct gt_backend_ops gt_hotspot_ops = {
 	.name = "hotspot",
 	.probe = hotspot_probe,
@@ -501,4 +506,5 @@ const struct gt_backend_ops gt_hotspot_ops = {
 	.enable_allocators = hotspot_enable_allocators,
 	.disable_allocators = hotspot_disable_allocators,
 	.allocators = hotspot_allocators,
+	.alloc_stacks = hotspot_alloc_stacks,
 };

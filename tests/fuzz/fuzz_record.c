@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_sample(cur, a);
 		require(s->samples == 0 || cur->mono_ns > last);
 		last = cur->mono_ns;
-		require(gt_session_replay_sample(s, cur, a, gt_record_info(r), &err) == 0);
+		require(gt_session_replay_sample(s, cur, a, gt_record_stacks(r), gt_record_info(r), &err) == 0);
 	}
 	require(rc == 0 || err.code == GT_EXIT_BAD_RECORDING || err.code == GT_EXIT_FAILURE);
 	gt_session_close(s);

@@ -1,10 +1,11 @@
 /* Fuzz target: a segment image of any bytes must be refused or read within
- * its bounds. The image is copied to an aligned buffer, as a mapping is. */
+ * its bounds, its stack and method tables too. The image is copied to an aligned buffer, as a mapping is. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "segment/reader.h"
+#include "segment/reader_stacks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,6 +27,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r.snap.by_frame.n > GT_ALLOC_SITES_MAX || r.snap.by_type.n > GT_ALLOC_SITES_MAX ||
 		    r.n_recent > GCTOP_SEG_PAUSE_RING)
 			abort();
+		/* the stacks behind the sites: bounded, every frame a name in the pool */
+		static struct gt_alloc_stacks st;
+		if (gt_segment_parse_stacks(buf, size, &r.snap, &st) == 0)
+			for (unsigned i = 0; i < st.n_sites; i++)
+				for (unsigned k = 0; k < st.sites[i].n; k++) {
+					if (k >= GT_ALLOC_STACKS_TOP || st.sites[i].stacks[k].n_frames > GT_ALLOC_STACK_FRAMES)
+						abort();
+					for (unsigned f = 0; f < st.sites[i].stacks[k].n_frames; f++)
+						if (st.sites[i].stacks[k].frames[f] >= st.pool_used)
+							abort();
+				}
 	}
 	free(buf);
 	return 0;

@@ -108,12 +108,7 @@ done
 
 # Tab to the pane and scroll: at 100x16 the table no longer fits.
 tm resize-window -x 100 -y 16
-i=0
-while ! allocators_focused && [ "$i" -lt 10 ]; do
-	tm send-keys Tab
-	sleep 0.2
-	i=$((i + 1))
-done
+tab_until allocators_focused
 check "Tab reaches the allocators pane" allocators_focused
 check "a short pane says which lines it shows" wait_screen "Top allocators +1-[0-9]+ of [0-9]+ lines" 5
 tm send-keys NPage

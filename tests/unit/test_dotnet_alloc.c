@@ -9,6 +9,7 @@
 
 #include "collectors/dotnet/ipc/diag_ipc_wire.h"
 #include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/dotnet_alloc_stacks.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 #include "tests/unit/bytes.h"
 #include "tests/unit/check.h"
@@ -494,6 +495,212 @@ static void test_live_capture(void)
 	gt_dn_alloc_free(l.a);
 }
 
+static void test_stack_key(void)
+{
+	struct gt_dn_stack_key k;
+	/* native run, runtime, app at 3, then 4 callers: 3 kept */
+	const uint64_t a[] = { 0, 0, 0x1000, 0x3000, 0x4000, 0x4100, 0x4200, 0x4300 };
+	gt_dn_stack_key(a, 8, 3, &k);
+	CHECK_U64(k.n, 6);
+	CHECK_U64(k.v[0], GT_DN_KEY_NATIVE);
+	CHECK_U64(k.v[1], 0x1000);
+	CHECK_U64(k.v[2], 0x3000);
+	CHECK_U64(k.v[5], 0x4200);
+	/* no application frame: the whole stack */
+	gt_dn_stack_key(a, 8, -1, &k);
+	CHECK_U64(k.n, 7);
+	/* fewer callers than the stack has: all of them */
+	gt_dn_stack_key(a, 5, 3, &k);
+	CHECK_U64(k.n, 4);
+	/* a native frame between managed ones stays where it is */
+	const uint64_t b[] = { 0x1000, 0, 0x2000, 0, 0 };
+	gt_dn_stack_key(b, 5, -1, &k);
+	CHECK_U64(k.n, 4);
+	CHECK_U64(k.v[3], GT_DN_KEY_NATIVE);
+	/* a deep library: innermost frames, a mark, the rest to the callers */
+	uint64_t deep[60];
+	for (int i = 0; i < 60; i++)
+		deep[i] = 0x10000 + 0x100 * (uint64_t)i;
+	gt_dn_stack_key(deep, 60, 50, &k);
+	CHECK_U64(k.n, GT_ALLOC_STACK_FRAMES);
+	CHECK_U64(k.v[0], 0x10000);
+	CHECK_U64(k.v[8], GT_DN_KEY_ELIDED);
+	CHECK_U64(k.v[GT_ALLOC_STACK_FRAMES - 1], 0x10000 + 0x100 * 53);
+	CHECK_U64(k.v[GT_ALLOC_STACK_FRAMES - 4], 0x10000 + 0x100 * 50);
+	/* an address equal to the mark is not taken for it */
+	const uint64_t hostile[] = { GT_DN_KEY_ELIDED, 0x1000 };
+	gt_dn_stack_key(hostile, 2, -1, &k);
+	CHECK_U64(k.v[0], GT_DN_KEY_NATIVE);
+}
+
+static void add_methods(struct gt_dn_alloc *a)
+{
+	struct bytes b;
+	method(&b, 0x5000, 0x100, "Program", "<<Main>$>g__Serialize|0_0");
+	gt_dn_alloc_method(a, b.d, b.n);
+	method(&b, 0x6000, 0x100, "System.Text.Json.JsonSerializer", "WriteString");
+	gt_dn_alloc_method(a, b.d, b.n);
+}
+
+static void event_on(struct gt_dn_alloc *a, uint32_t id, const uint64_t *ips, size_t n, int times)
+{
+	uint8_t raw[8 * 16];
+	struct bytes b;
+	stack_of(raw, ips, n);
+	gt_dn_alloc_stack(a, id, raw, (uint32_t)(8 * n));
+	sampled(&b, 0, "System.String", 24, false);
+	for (int i = 0; i < times; i++)
+		gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, id, b.d, b.n);
+}
+
+static const char *frame(const struct gt_alloc_stacks *st, const struct gt_alloc_site_stacks *s, unsigned k, unsigned f)
+{
+	return k < s->n && f < s->stacks[k].n_frames ? gt_alloc_stacks_name(st, s->stacks[k].frames[f]) : "(none)";
+}
+
+static void test_stacks_by_site(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	add_methods(a);
+	/* the serializer allocates for the local function, through native code */
+	const uint64_t via_json[] = { 0xabc0, 0xabd0, 0x1010, 0x6010, 0x5010, 0x4010 };
+	event_on(a, 1, via_json, 6, 3);
+	/* the same methods at other offsets: the same stack */
+	const uint64_t same[] = { 0xabc8, 0x1020, 0x6020, 0x5030, 0x4020 };
+	event_on(a, 2, same, 5, 1);
+	const uint64_t direct[] = { 0x1010, 0x5020, 0x4010 };
+	event_on(a, 3, direct, 3, 1);
+	/* the application frame, three callers, and no further */
+	const uint64_t deep[] = { 0x1010, 0x3010, 0x4010, 0x2010, 0x6010, 0x1010, 0x4010 };
+	event_on(a, 4, deep, 7, 1);
+
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_dn_alloc_stacks(a, st);
+	CHECK_U64(st->n_sites, 2);
+	const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(st, "Program.<Main>$.Serialize");
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(s == &st->sites[0]);
+		CHECK_U64(s->n, 2);
+		CHECK_U64(s->distinct, 2);
+		CHECK_U64(s->dropped, 0);
+		CHECK_U64(s->stacks[0].count, 4);
+		CHECK_NEAR(gt_alloc_stack_share(s, &s->stacks[0]).value, 0.8, 0.01);
+		CHECK_U64(s->stacks[0].n_frames, 5);
+		CHECK_STR(frame(st, s, 0, 0), "[native]");
+		CHECK_STR(frame(st, s, 0, 1), "System.String.Ctor");
+		CHECK_STR(frame(st, s, 0, 2), "System.Text.Json.JsonSerializer.WriteString");
+		CHECK_STR(frame(st, s, 0, 3), "Program.<Main>$.Serialize");
+		CHECK_STR(frame(st, s, 0, 4), "Program.Main");
+		CHECK_STR(frame(st, s, 1, 1), "Program.<Main>$.Serialize");
+		/* names are kept once */
+		CHECK(s->stacks[0].frames[3] == s->stacks[1].frames[1]);
+	}
+	s = gt_alloc_stacks_find(st, "Shop.Cart.Add");
+	CHECK(s != NULL && s->n == 1 && s->stacks[0].n_frames == 5);
+	if (s)
+		CHECK_STR(frame(st, s, 0, 4), "System.Text.Json.JsonSerializer.WriteString");
+	free(st);
+	gt_dn_alloc_free(a);
+}
+
+/* A method's load may come after samples in its code (tier-1 code loaded
+ * on the tiering thread): the frame is named when the stacks are read, and
+ * the stack moves, with its bytes, to the site it has then. */
+static void test_stacks_named_late(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	const uint64_t ips[] = { 0x1010, 0x6010, 0x5010, 0x4010 };
+	event_on(a, 1, ips, 4, 2);
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_dn_alloc_stacks(a, st);
+	const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(st, "Program.Main");
+	CHECK(s != NULL && s->n == 1);
+	if (s)
+		CHECK_STR(frame(st, s, 0, 1), "[native]");
+	add_methods(a);
+	struct gt_alloc_snapshot *snap = calloc(1, sizeof(*snap));
+	gt_dn_alloc_snapshot(a, 1, snap);
+	gt_dn_alloc_stacks(a, st);
+	s = gt_alloc_stacks_find(st, "Program.<Main>$.Serialize");
+	CHECK(s != NULL && s->n == 1);
+	if (s) {
+		CHECK_U64(s->stacks[0].n_frames, 4);
+		CHECK_STR(frame(st, s, 0, 1), "System.Text.Json.JsonSerializer.WriteString");
+		CHECK_STR(frame(st, s, 0, 2), "Program.<Main>$.Serialize");
+		CHECK_U64(s->stacks[0].count, 2);
+	}
+	/* the snapshot's sites agree: all bytes are the local function's */
+	CHECK_STR(snap->by_frame.sites[0].name, "Program.<Main>$.Serialize");
+	CHECK_U64(snap->by_frame.sites[0].count, 2);
+	CHECK(snap->by_frame.n == 1 || snap->by_frame.sites[1].bytes == 0);
+	/* a later sample of the same stack id goes to the new site */
+	event_on(a, 1, ips, 4, 1);
+	gt_dn_alloc_snapshot(a, 2, snap);
+	CHECK_U64(snap->by_frame.sites[0].count, 3);
+	free(snap);
+	free(st);
+	gt_dn_alloc_free(a);
+}
+
+static void test_stacks_bounded(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	struct bytes b;
+	char name[32];
+	for (int i = 0; i < GT_DN_STACKS_PER_SITE + 6; i++) {
+		snprintf(name, sizeof(name), "Caller%d", i);
+		method(&b, 0x100000 + 0x100 * (uint64_t)i, 0x100, "App", name);
+		gt_dn_alloc_method(a, b.d, b.n);
+	}
+	/* one site, Shop.Cart.Add, reached from more callers than are kept */
+	for (int i = 0; i < GT_DN_STACKS_PER_SITE + 6; i++) {
+		const uint64_t ips[] = { 0x3010, 0x100010 + 0x100 * (uint64_t)i };
+		event_on(a, (uint32_t)i, ips, 2, 1);
+	}
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_dn_alloc_stacks(a, st);
+	const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(st, "Shop.Cart.Add");
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_U64(s->distinct, GT_DN_STACKS_PER_SITE);
+		CHECK_U64(s->dropped, 6);
+		CHECK_U64(s->n, GT_ALLOC_STACKS_TOP);
+		/* the shares leave the dropped samples' bytes out of every stack */
+		double sum = 0;
+		for (unsigned i = 0; i < s->n; i++)
+			sum += gt_alloc_stack_share(s, &s->stacks[i]).value;
+		CHECK_NEAR(sum, 5.0 / (GT_DN_STACKS_PER_SITE + 6), 0.001);
+	}
+	free(st);
+	gt_dn_alloc_free(a);
+}
+
+static void test_stack_pool(void)
+{
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_alloc_stacks_clear(st);
+	uint32_t x = gt_alloc_stacks_intern(st, "A.B");
+	CHECK(x == gt_alloc_stacks_intern(st, "A.B"));
+	CHECK(x != gt_alloc_stacks_intern(st, "A.C"));
+	CHECK_STR(gt_alloc_stacks_name(st, x), "A.B");
+	CHECK_STR(gt_alloc_stacks_name(st, UINT32_MAX), "");
+	/* a full pool names what it cannot keep, and stays within itself */
+	char name[GT_ALLOC_SITE_NAME_LEN + 10];
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	uint32_t last = 0;
+	for (int i = 0; i < 2000; i++) {
+		snprintf(name, 12, "%011d", i);
+		name[11] = 'x';
+		last = gt_alloc_stacks_intern(st, name);
+	}
+	CHECK_STR(gt_alloc_stacks_name(st, last), GT_ALLOC_FRAME_LOST);
+	CHECK(st->pool_used <= GT_ALLOC_STACK_POOL);
+	CHECK_U64(strlen(gt_alloc_stacks_name(st, x + 4 + 4)), GT_ALLOC_SITE_NAME_LEN - 1);
+	free(st);
+}
+
 int main(void)
 {
 	RUN_TEST(test_weight);
@@ -503,6 +710,11 @@ int main(void)
 	RUN_TEST(test_first_frame);
 	RUN_TEST(test_aggregation_and_snapshot);
 	RUN_TEST(test_tick_sampler_is_biased);
+	RUN_TEST(test_stack_key);
+	RUN_TEST(test_stacks_by_site);
+	RUN_TEST(test_stacks_named_late);
+	RUN_TEST(test_stacks_bounded);
+	RUN_TEST(test_stack_pool);
 	RUN_TEST(test_huge_amounts_saturate);
 	RUN_TEST(test_stack_blocks);
 	RUN_TEST(test_session_options_on_the_wire);

@@ -283,6 +283,32 @@ static void check_keys_documented(const char *man, struct json_object *o)
 	}
 }
 
+/* The stacks behind the site "Main.run"... of 1000 bytes: two stacks, 750
+ * and 200 bytes, and 3 samples whose stack was not kept. */
+static struct gt_alloc_stacks *crafted_stacks(const char *site)
+{
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_alloc_stacks_clear(st);
+	struct gt_alloc_site_stacks *s = &st->sites[st->n_sites++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->site, sizeof(s->site), "%s", site);
+	s->bytes = 1000;
+	s->distinct = 2;
+	s->dropped = 3;
+	s->n = 2;
+	const char *a[] = { "[native]", "System.Text.Json.JsonSerializer.WriteString", "Main.run", "Main.main" };
+	for (unsigned i = 0; i < 4; i++)
+		s->stacks[0].frames[i] = gt_alloc_stacks_intern(st, a[i]);
+	s->stacks[0].n_frames = 4;
+	s->stacks[0].bytes = 750;
+	s->stacks[0].count = 30;
+	s->stacks[1].frames[0] = gt_alloc_stacks_intern(st, "Main.run");
+	s->stacks[1].n_frames = 1;
+	s->stacks[1].bytes = 200;
+	s->stacks[1].count = 8;
+	return st;
+}
+
 static void test_every_key_is_in_the_man_page(void)
 {
 	const char *man = man_text();
@@ -313,7 +339,9 @@ static void test_every_key_is_in_the_man_page(void)
 	alloc.n_frames = alloc.n_types = 1;
 	snprintf(alloc.by_frame[0].name, sizeof(alloc.by_frame[0].name), "Main.run");
 	snprintf(alloc.by_type[0].name, sizeof(alloc.by_type[0].name), "byte[]");
-	gt_json_add_allocators(o, &alloc);
+	struct gt_alloc_stacks *st = crafted_stacks("Main.run");
+	gt_json_add_allocators_stacks(o, &alloc, st);
+	free(st);
 	check_keys_documented(man, o);
 	json_object_put(o);
 
@@ -363,6 +391,36 @@ static void test_ops_and_why_not(void)
 	json_object_put(o);
 }
 
+static void test_allocator_stacks(void)
+{
+	struct gt_alloc_derived alloc;
+	memset(&alloc, 0, sizeof(alloc));
+	alloc.valid = true;
+	alloc.n_frames = 2;
+	snprintf(alloc.by_frame[0].name, sizeof(alloc.by_frame[0].name), "Main.run");
+	snprintf(alloc.by_frame[1].name, sizeof(alloc.by_frame[1].name), "Other.site");
+	struct gt_alloc_stacks *st = crafted_stacks("Main.run");
+	struct json_object *o = json_object_new_object();
+	gt_json_add_allocators_stacks(o, &alloc, st);
+	CHECK_STR(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+		  "{\"top_allocators\":{\"source\":null,\"state\":\"off\",\"samples\":0,\"window_s\":0.0,"
+		  "\"by_frame\":[{\"frame\":\"Main.run\",\"bytes_per_s\":null,\"share\":null,"
+		  "\"stacks_distinct\":2,\"stacks_dropped\":3,\"stacks\":["
+		  "{\"frames\":[\"[native]\",\"System.Text.Json.JsonSerializer.WriteString\",\"Main.run\",\"Main.main\"],"
+		  "\"share\":0.75,\"samples\":30},{\"frames\":[\"Main.run\"],\"share\":0.2,\"samples\":8}]},"
+		  "{\"frame\":\"Other.site\",\"bytes_per_s\":null,\"share\":null,\"stacks\":null}],\"by_type\":[]}}");
+	json_object_put(o);
+	/* a sampler without stacks: null, not an empty list */
+	o = json_object_new_object();
+	gt_json_add_allocators(o, &alloc);
+	struct json_object *top, *frames, *row, *stacks;
+	CHECK(json_object_object_get_ex(o, "top_allocators", &top) && json_object_object_get_ex(top, "by_frame", &frames));
+	row = json_object_array_get_idx(frames, 0);
+	CHECK(json_object_object_get_ex(row, "stacks", &stacks) && stacks == NULL);
+	json_object_put(o);
+	free(st);
+}
+
 int main(void)
 {
 	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL);
@@ -373,6 +431,7 @@ int main(void)
 	RUN_TEST(test_large_objects_object);
 	RUN_TEST(test_ops_and_why_not);
 	RUN_TEST(test_list_entry);
+	RUN_TEST(test_allocator_stacks);
 	RUN_TEST(test_every_key_is_in_the_man_page);
 	return check_summary();
 }

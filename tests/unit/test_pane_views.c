@@ -13,6 +13,8 @@
 #include "views/pane.h"
 #include "views/pane_findings.h"
 #include "views/pane_help.h"
+#include "views/pane_stacks.h"
+#include "model/alloc_stacks.h"
 #include "views/pane_picker.h"
 #include "tests/unit/check.h"
 
@@ -331,6 +333,80 @@ static void test_allocators_pane_table(void)
 	c.alloc = &a;
 	CHECK_U64(gt_pane_allocators.content_rows(&c), 10);
 	CHECK_U64(gt_pane_allocators.want_rows(&c), 10);
+}
+
+/* The focused pane marks the site Enter opens; an unfocused one marks none. */
+static void test_allocators_pane_marks_selection(void)
+{
+	static struct gt_alloc_derived a;
+	char line[512];
+	craft_allocators(&a, "AllocSites.siteA", false);
+	WINDOW *w = newwin(14, 60, 0, 0);
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.alloc = &a;
+	c.focused = true;
+	c.alloc_selected = 1;
+	gt_pane_allocators.draw(w, &c);
+	const char *t = window_text(w);
+	CHECK(line_with(t, "AllocSites.siteB", line, sizeof(line))[0] == '>');
+	CHECK(line_with(t, "AllocSites.siteA", line, sizeof(line))[0] == ' ');
+	werase(w);
+	c.focused = false;
+	gt_pane_allocators.draw(w, &c);
+	CHECK_LACKS(window_text(w), ">");
+	delwin(w);
+}
+
+static void test_stacks_overlay(void)
+{
+	static struct gt_alloc_derived a;
+	static struct gt_alloc_stacks st;
+	craft_allocators(&a, "AllocSites.siteA", false);
+	gt_alloc_stacks_clear(&st);
+	struct gt_alloc_site_stacks *s = &st.sites[st.n_sites++];
+	snprintf(s->site, sizeof(s->site), "AllocSites.siteA");
+	s->bytes = 1000;
+	s->distinct = 2;
+	s->dropped = 5;
+	s->n = 2;
+	const char *f[] = { "java.util.Arrays.copyOf", "com.fasterxml.jackson.core.JsonGenerator.writeString",
+			    "AllocSites.siteA", "AllocSites.main" };
+	for (unsigned i = 0; i < 4; i++)
+		s->stacks[0].frames[i] = gt_alloc_stacks_intern(&st, f[i]);
+	s->stacks[0].n_frames = 4;
+	s->stacks[0].bytes = 750;
+	s->stacks[0].count = 30;
+	s->stacks[1].frames[0] = gt_alloc_stacks_intern(&st, "AllocSites.siteA");
+	s->stacks[1].n_frames = 1;
+	s->stacks[1].bytes = 250;
+	s->stacks[1].count = 10;
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.alloc = &a;
+	c.alloc_stacks = &st;
+	WINDOW *w = newwin(30, 100, 0, 0);
+	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteA");
+	const char *t = window_text(w);
+	CHECK_HAS(t, "gctop stacks behind a site");
+	CHECK_HAS(t, "AllocSites.siteA  (60.0% of sampled bytes in the window)");
+	CHECK_HAS(t, "5 samples went to stacks gctop had no room for");
+	CHECK_HAS(t, " 75.0%  stack 1 of 2, 30 samples");
+	CHECK_HAS(t, "\n         com.fasterxml.jackson.core.JsonGenerator.writeString ");
+	CHECK_HAS(t, " 25.0%  stack 2 of 2, 10 samples");
+	/* title + every line counted */
+	int lines = gt_stacks_overlay_lines(&c, "AllocSites.siteA");
+	CHECK_U64(lines, 5 + 1 + 4 + 1 + 1 + 1 + 1);
+	werase(w);
+	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteB");
+	CHECK_HAS(window_text(w), "n/a: no stack of this site was kept");
+	werase(w);
+	c.alloc_stacks = NULL;
+	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteA");
+	CHECK_HAS(window_text(w), "n/a: this sampler takes no stacks");
+	werase(w);
+	c.alloc = NULL;
+	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteA");
+	CHECK_HAS(window_text(w), "n/a: allocation sampling is off");
+	delwin(w);
 }
 
 static void test_allocators_pane_heaps_and_long_names(void)
@@ -828,6 +904,8 @@ int main(void)
 	RUN_TEST(test_membar_cells);
 	RUN_TEST(test_membar_group_usage);
 	RUN_TEST(test_help_lists_every_key);
+	RUN_TEST(test_allocators_pane_marks_selection);
+	RUN_TEST(test_stacks_overlay);
 	RUN_TEST(test_picker_program_at_80);
 	endwin();
 	return check_summary();

@@ -106,7 +106,7 @@ static void write_recording(const char *path, const struct gt_sample *samples, s
 	CHECK(r != NULL);
 	CHECK(gt_session_init(s, &info, &err) == 0);
 	for (size_t i = 0; i < n && r; i++) {
-		CHECK(gt_session_replay_sample(s, &samples[i], alloc, &info, &err) == 0);
+		CHECK(gt_session_replay_sample(s, &samples[i], alloc, NULL, &info, &err) == 0);
 		CHECK(gt_recorder_write(r, s, &err) == 0);
 	}
 	gt_recorder_close(r);
@@ -235,6 +235,74 @@ static int read_text(const char *text, size_t len, struct gt_error *err)
 #define SAMPLE(extra) "{\"type\":\"sample\",\"mono_ns\":5,\"wall_ms\":1,\"pid\":1,\"agent_pause_window\":0,\"state\":\"live\"," \
 	"\"alloc_source\":\"exact\",\"alloc_since\":\"attach\",\"collections_since\":\"attach\"" extra "}\n"
 
+/* A session whose window has sites, recorded with the stacks behind them:
+ * a replay reads the same stacks back. */
+static void test_stacks_round_trip(void)
+{
+	char path[64];
+	temp_path(path, sizeof(path));
+	struct gt_sample in[3];
+	struct gt_alloc_snapshot alloc[3];
+	for (int i = 0; i < 3; i++) {
+		fill_sample(&in[i], (10 + (uint64_t)i) * S, 40 + (uint64_t)i);
+		fill_alloc(&alloc[i], (10 + (uint64_t)i) * S);
+		alloc[i].samples = 50 * (uint64_t)(i + 1);
+		alloc[i].est_bytes = (uint64_t)(i + 1) << 20;
+		alloc[i].by_frame.sites[0].bytes = 900 * (uint64_t)(i + 1);
+		alloc[i].by_frame.sites[1].bytes = 100 * (uint64_t)(i + 1);
+	}
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_alloc_stacks_clear(st);
+	struct gt_alloc_site_stacks *site = &st->sites[st->n_sites++];
+	memset(site, 0, sizeof(*site));
+	snprintf(site->site, sizeof(site->site), "com.example.Csv.export");
+	site->bytes = 2700;
+	site->distinct = 1;
+	site->dropped = 4;
+	site->n = 1;
+	const char *frames[] = { "[native]", "java.lang.String.<init>", "com.example.Csv.export", "[native]" };
+	for (unsigned f = 0; f < 4; f++)
+		site->stacks[0].frames[f] = gt_alloc_stacks_intern(st, frames[f]);
+	site->stacks[0].n_frames = 4;
+	site->stacks[0].bytes = 2000;
+	site->stacks[0].count = 9;
+
+	struct gt_error err = { 0 };
+	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_DOTNET };
+	struct gt_session *s = calloc(1, sizeof(*s));
+	struct gt_recorder *rec = gt_recorder_open(path, &err);
+	CHECK(rec != NULL && gt_session_init(s, &info, &err) == 0);
+	for (int i = 0; i < 3 && rec; i++) {
+		CHECK(gt_session_replay_sample(s, &in[i], &alloc[i], st, &info, &err) == 0);
+		CHECK(gt_recorder_write(rec, s, &err) == 0);
+	}
+	gt_recorder_close(rec);
+	gt_session_close(s);
+	free(s);
+
+	struct gt_record_reader *r = gt_record_open(path, &err);
+	CHECK(r != NULL);
+	struct gt_sample out;
+	const struct gt_alloc_snapshot *a;
+	for (int i = 0; r && i < 3; i++) {
+		CHECK(gt_record_next(r, &out, &a, &err) == 1);
+		const struct gt_alloc_stacks *got = gt_record_stacks(r);
+		/* the window has sites from its second reading on */
+		CHECK(i == 0 ? got == NULL : got != NULL);
+		const struct gt_alloc_site_stacks *g = got ? gt_alloc_stacks_find(got, "com.example.Csv.export") : NULL;
+		if (i == 0 || !g)
+			continue;
+		CHECK(g->bytes == 2700 && g->distinct == 1 && g->dropped == 4 && g->n == 1);
+		CHECK(g->stacks[0].n_frames == 4 && g->stacks[0].bytes == 2000 && g->stacks[0].count == 9);
+		for (unsigned f = 0; f < 4 && f < g->stacks[0].n_frames; f++)
+			CHECK_STR(gt_alloc_stacks_name(got, g->stacks[0].frames[f]), frames[f]);
+		CHECK(gt_alloc_stacks_find(got, "com.example.Other") == NULL);
+	}
+	gt_record_close(r);
+	free(st);
+	unlink(path);
+}
+
 static void test_hostile_lines(void)
 {
 	static const struct { const char *what, *text; } bad[] = {
@@ -259,6 +327,10 @@ static void test_hostile_lines(void)
 		{ "pid out of range", HEADER SAMPLE(",\"pid\":4294967296") },
 		{ "causes not an object", HEADER SAMPLE(",\"causes\":3") },
 		{ "negative cause count", HEADER SAMPLE(",\"causes\":{\"humongous\":-2}") },
+		{ "a stack frame past the names", HEADER SAMPLE(",\"alloc_stacks\":{\"names\":[\"a\"],\"sites\":[{\"site\":\"s\",\"bytes\":1,\"distinct\":1,\"dropped\":0,\"stacks\":[{\"frames\":[1],\"bytes\":1,\"count\":1}]}]}") },
+		{ "a negative stack frame", HEADER SAMPLE(",\"alloc_stacks\":{\"names\":[\"a\"],\"sites\":[{\"site\":\"s\",\"bytes\":1,\"distinct\":1,\"dropped\":0,\"stacks\":[{\"frames\":[-1],\"bytes\":1,\"count\":1}]}]}") },
+		{ "a stack name not a string", HEADER SAMPLE(",\"alloc_stacks\":{\"names\":[7],\"sites\":[]}") },
+		{ "six stacks behind a site", HEADER SAMPLE(",\"alloc_stacks\":{\"names\":[],\"sites\":[{\"site\":\"s\",\"bytes\":1,\"distinct\":1,\"dropped\":0,\"stacks\":[{},{},{},{},{},{}]}]}") },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct gt_error err = { 0 };
@@ -384,6 +456,7 @@ int main(void)
 {
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_cut_last_line_is_skipped);
+	RUN_TEST(test_stacks_round_trip);
 	RUN_TEST(test_hostile_lines);
 	RUN_TEST(test_compare_figures);
 	RUN_TEST(test_percentile);

@@ -10,6 +10,7 @@
 
 #include "segment/reader.h"
 #include "segment/publish.h"
+#include "segment/reader_stacks.h"
 #include "tests/unit/check.h"
 
 static char dir[64];
@@ -19,7 +20,7 @@ static int publish(struct gctop_pub *p, const char *name, uint32_t frames, uint3
 {
 	char path[256], err[200];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	struct gctop_pub_config cfg = { frames, types, GCTOP_SEG_F_ALLOC_TOTAL | GCTOP_SEG_F_PAUSES, "test-sampled" };
+	struct gctop_pub_config cfg = { frames, types, GCTOP_SEG_F_ALLOC_TOTAL | GCTOP_SEG_F_PAUSES, "test-sampled", 0, 0 };
 	return gctop_pub_create(p, path, &cfg, err, sizeof(err));
 }
 
@@ -297,6 +298,101 @@ static void test_open_refuses_unsafe_files(void)
 }
 
 /* A publisher replacing a stale file of the same name: O_EXCL temp + rename. */
+/* The stacks behind sites (layout_minor 1): published per sample with
+ * method ids, named once, read back per site, largest first; an id never
+ * named reads as unknown; a segment without the table gives none. */
+static void test_stacks_round_trip(void)
+{
+	static struct gt_alloc_stacks st;
+	char path[256], err[200];
+	snprintf(path, sizeof(path), "%s/stacks", dir);
+	struct gctop_pub p;
+	struct gctop_pub_config cfg = { 64, 32, 0, "test-sampled", 64, 64 };
+	CHECK(gctop_pub_create(&p, path, &cfg, err, sizeof(err)) == 0);
+	if (!p.hdr)
+		return;
+	gctop_pub_set_state(&p, GCTOP_SEG_RUNNING, NULL);
+	const uint64_t lib[] = { 0x1000, 0x2000, 0x3000, 0x4000 }, direct[] = { 0x3000, 0x4000 }, odd[] = { 0x9990 };
+	CHECK(gctop_pub_method(&p, 0x1000, "java.util.Arrays.copyOf"));
+	CHECK(gctop_pub_method(&p, 0x2000, "java.util.Formatter.format"));
+	CHECK(gctop_pub_method(&p, 0x3000, "App.line"));
+	CHECK(gctop_pub_method(&p, 0x3000, "ignored: named once"));
+	CHECK(gctop_pub_method(&p, 0x4000, "App.main\x01"));
+	for (int i = 0; i < 3; i++) {
+		gctop_pub_sample(&p, "App.line", NULL, GCTOP_SEG_HEAP_UNKNOWN, 100);
+		gctop_pub_stack(&p, "App.line", lib, 4, 100);
+	}
+	gctop_pub_sample(&p, "App.line", NULL, GCTOP_SEG_HEAP_UNKNOWN, 100);
+	gctop_pub_stack(&p, "App.line", direct, 2, 100);
+	gctop_pub_sample(&p, "Other.site", NULL, GCTOP_SEG_HEAP_UNKNOWN, 10);
+	gctop_pub_stack(&p, "Other.site", odd, 1, 10);
+	const uint64_t deep[] = { 0x1000, GCTOP_SEG_FRAME_ELIDED, 0x3000 };
+	gctop_pub_sample(&p, "Deep.site", NULL, GCTOP_SEG_HEAP_UNKNOWN, 10);
+	gctop_pub_stack(&p, "Deep.site", deep, 3, 10);
+	struct gt_error e = { 0 };
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &e) == 0);
+	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == 0);
+	const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(&st, "App.line");
+	CHECK(s && s->n == 2 && s->distinct == 2 && s->bytes == 400);
+	if (s && s->n == 2) {
+		CHECK_U64(s->stacks[0].bytes, 300);
+		CHECK_U64(s->stacks[0].count, 3);
+		CHECK_U64(s->stacks[0].n_frames, 4);
+		CHECK_STR(gt_alloc_stacks_name(&st, s->stacks[0].frames[1]), "java.util.Formatter.format");
+		CHECK_STR(gt_alloc_stacks_name(&st, s->stacks[0].frames[2]), "App.line");
+		CHECK_STR(gt_alloc_stacks_name(&st, s->stacks[0].frames[3]), "App.main?");
+		CHECK_U64(s->stacks[1].n_frames, 2);
+	}
+	s = gt_alloc_stacks_find(&st, "Other.site");
+	CHECK(s && s->n == 1);
+	if (s)
+		CHECK_STR(gt_alloc_stacks_name(&st, s->stacks[0].frames[0]), "(unknown method)");
+	s = gt_alloc_stacks_find(&st, "Deep.site");
+	CHECK(s && s->n == 1);
+	if (s)
+		CHECK_STR(gt_alloc_stacks_name(&st, s->stacks[0].frames[1]), GT_ALLOC_FRAME_ELIDED);
+	/* a hostile frame count is bounded */
+	struct gctop_seg_stack *t = (struct gctop_seg_stack *)((char *)p.hdr + p.hdr->stack_offset);
+	for (uint32_t i = 0; i < p.hdr->stack_slots; i++)
+		t[i].n_frames = t[i].key > 1 ? 999 : 0;
+	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == 0);
+	s = gt_alloc_stacks_find(&st, "App.line");
+	CHECK(s && s->n > 0 && s->stacks[0].n_frames == GCTOP_SEG_STACK_FRAMES);
+	/* tables outside the file, or an older layout: no stacks */
+	p.hdr->stack_offset = (uint32_t)p.size;
+	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == -1 && st.n_sites == 0);
+	p.hdr->layout_minor = 0;
+	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == -1);
+	gctop_pub_close(&p);
+
+	/* a full stack table: the site says how many of its samples lost their stack */
+	snprintf(path, sizeof(path), "%s/stacks-full", dir);
+	struct gctop_pub_config one = { 64, 32, 0, "test-sampled", 1, 64 };
+	CHECK(gctop_pub_create(&p, path, &one, err, sizeof(err)) == 0);
+	if (!p.hdr)
+		return;
+	gctop_pub_set_state(&p, GCTOP_SEG_RUNNING, NULL);
+	for (int i = 0; i < 3; i++) {
+		gctop_pub_sample(&p, "App.line", NULL, GCTOP_SEG_HEAP_UNKNOWN, 100);
+		gctop_pub_stack(&p, "App.line", i == 0 ? lib : direct, i == 0 ? 4 : 2, 100);
+	}
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &e) == 0);
+	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == 0);
+	s = gt_alloc_stacks_find(&st, "App.line");
+	CHECK(s && s->n == 1 && s->dropped == 2 && p.hdr->stacks_dropped == 2);
+	gctop_pub_close(&p);
+
+	/* a segment made without stacks: none, and publishing one is a no-op */
+	CHECK(published(&p, "nostacks", 64, 32));
+	if (!p.hdr)
+		return;
+	gctop_pub_stack(&p, "App.line", lib, 4, 100);
+	CHECK(!gctop_pub_method(&p, 0x1000, "x"));
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &e) == 0);
+	CHECK(gt_segment_parse_stacks(p.hdr, p.size, &reading.snap, &st) == -1);
+	gctop_pub_close(&p);
+}
+
 static void test_create_replaces_stale_file(void)
 {
 	char path[256];
@@ -327,6 +423,7 @@ int main(void)
 	RUN_TEST(test_strings_bounded_and_cleaned);
 	RUN_TEST(test_open_refuses_unsafe_files);
 	RUN_TEST(test_create_replaces_stale_file);
+	RUN_TEST(test_stacks_round_trip);
 	rmdir(dir);
 	return check_summary();
 }

@@ -31,6 +31,8 @@ struct gt_sampler {
 	/* The two latest distinct exact readings, for extrapolation. */
 	uint64_t exact_prev, exact_prev_ns, exact_last, exact_last_ns, exact_gen;
 	uint64_t reported;                   /* never report less than before */
+	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
+	bool have_stacks;
 };
 
 int gt_sampler_find_agent(char *buf, size_t len, struct gt_error *err)
@@ -291,6 +293,10 @@ void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
 	}
 	if (m->reading.snap.state != GT_SAMPLER_RUNNING)
 		return;
+	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
+	if (!m->stacks)
+		m->stacks = malloc(sizeof(*m->stacks));
+	m->have_stacks = m->stacks && gt_segment_stacks(m->seg, &m->reading.snap, m->stacks) == 0;
 	fill_alloc(m, s);
 	fill_pauses(&m->reading, s);
 	/* The snapshot shares the sample's clock, so rates from snapshots and
@@ -305,10 +311,16 @@ const struct gt_alloc_snapshot *gt_sampler_snapshot(const struct gt_sampler *m)
 	return &m->reading.snap;
 }
 
+const struct gt_alloc_stacks *gt_sampler_stacks(const struct gt_sampler *m)
+{
+	return m->have_stacks ? m->stacks : NULL;
+}
+
 void gt_sampler_close(struct gt_sampler *m)
 {
 	if (!m)
 		return;
 	gt_segment_close(m->seg);
+	free(m->stacks);
 	free(m);
 }

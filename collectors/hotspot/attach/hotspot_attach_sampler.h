@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "model/allocators.h"
+#include "model/alloc_stacks.h"
 #include "base/error.h"
 #include "model/sample.h"
 
@@ -36,6 +37,10 @@ const struct gt_alloc_snapshot *gt_sampler_snapshot(const struct gt_sampler *m);
 
 /* Stops reading. The agent stops sampling by itself when no reader has
  * beaten for its watchdog time (5 s), and removes its segment. */
+/* The stacks behind that snapshot's sites, or NULL (an agent that
+ * publishes none); valid as the snapshot. */
+const struct gt_alloc_stacks *gt_sampler_stacks(const struct gt_sampler *m);
+
 void gt_sampler_close(struct gt_sampler *m);
 
 /* The agent library gctop loads: $GCTOP_AGENT, else libgctop-agent.so next
