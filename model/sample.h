@@ -122,8 +122,10 @@ struct gt_sample {
 	enum gt_alloc_since alloc_since;
 	/* Cumulative count of collections before which the estimate could not
 	 * see how full eden was (several collections between two polls): while
-	 * it grows, alloc_bytes_total is a lower bound. Invalid where every
-	 * byte is counted (exact sources). */
+	 * it grows, alloc_bytes_total is a lower bound. On .NET, the
+	 * runtime's polls at which its total had fallen because DATAS took GC
+	 * heaps away (collectors/dotnet/dotnet_counters.c). Invalid where every
+	 * byte is counted (the agent's exact figure). */
 	struct gt_u64 alloc_blind_collections;
 	/* When alloc_bytes_total (and ops_total) was true, where that is not the
 	 * sample's own moment: .NET's counters are the runtime's polls, so the

@@ -317,7 +317,7 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	{ "gctop_allocated_bytes", COUNTER, "bytes",
 	  "Bytes allocated, exact or estimated from heap counters (gctop_target_info's allocation_source).", gctop_allocated, 0 },
 	{ "gctop_allocation_blind_collections", COUNTER, "",
-	  "Collections before which the estimate could not see the young generation's fill: allocation is a lower bound while it grows.",
+	  "Collections (HotSpot) or the runtime's polls (.NET, DATAS) at which allocation was not seen: it is a lower bound while this grows.",
 	  gctop_alloc_blind, 0 },
 	{ "gctop_gc_collections", COUNTER, "", "Collections that collected each generation.", gctop_collections, 0 },
 	{ "gctop_gc_pause_time_seconds", COUNTER, "seconds", "Stop-the-world time.", gctop_pause_time, 0 },

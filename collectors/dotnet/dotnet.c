@@ -392,6 +392,9 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 		prev_total = total;
 	}
 	gt_u64_set(&out->alloc_bytes_total, total);
+	gt_u64_set(&out->alloc_blind_collections, k->alloc_held_polls);
+	out->alloc_bound_reason = "DATAS took GC heaps away: the runtime's allocated-bytes total leaves out "
+				  "their bytes until they return (dotnet/runtime#131069)";
 	out->alloc_source = GT_ALLOC_SOURCE_EXACT;
 	out->alloc_since = GT_ALLOC_SINCE_ATTACH;
 	/* hostile timestamps: no signed overflow, and a time before the

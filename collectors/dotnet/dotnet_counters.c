@@ -81,9 +81,25 @@ static void on_field(void *ctx, const char *name, const struct gt_nettrace_value
 	}
 }
 
+/* The runtime's total is a sum over the GC heaps active at the poll
+ * (GCHeap::GetTotalAllocatedBytes): when DATAS takes heaps away it falls
+ * by what they had allocated, and rises by as much when they return
+ * (dotnet/runtime#131069, fixed after .NET 10). So the runtime's running
+ * total is followed as it is, and gctop's is its highest: never more than
+ * the truth, and equal to it again once every heap is back. While the
+ * runtime's is below its highest, what the remaining heaps allocate is not
+ * seen, and the polls are counted as held back. */
+#define ALLOC_RAW_LIMIT (INT64_C(1) << 62)
+
 static bool sane(double v)
 {
 	return isfinite(v) && v >= 0 && v < 1.8e19;
+}
+
+/* An alloc-rate increment: negative when DATAS took heaps away. */
+static bool sane_increment(double v)
+{
+	return isfinite(v) && fabs(v) < (double)ALLOC_RAW_LIMIT;
 }
 
 static int size_index(const char *name)
@@ -98,7 +114,7 @@ static int size_index(const char *name)
 	return -1;
 }
 
-static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment)
+static void alloc_poll(struct gt_dn_counters *c, int64_t ts, int64_t increment)
 {
 	if (c->have_alloc) {
 		/* events of one provider come from one thread in order: an older
@@ -108,7 +124,13 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment)
 		c->alloc_prev_ts = c->alloc_ts;
 		c->alloc_prev_total = c->alloc_total;
 		c->alloc_ts = ts;
-		c->alloc_total += increment;
+		c->alloc_raw += increment;
+		if (c->alloc_raw > ALLOC_RAW_LIMIT || c->alloc_raw < -ALLOC_RAW_LIMIT)
+			c->alloc_raw = c->alloc_raw > 0 ? ALLOC_RAW_LIMIT : -ALLOC_RAW_LIMIT;
+		if (c->alloc_raw > (int64_t)c->alloc_total)
+			c->alloc_total = (uint64_t)c->alloc_raw;
+		else if (c->alloc_raw < (int64_t)c->alloc_total)
+			c->alloc_held_polls++;
 		gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
 		return;
 	}
@@ -123,6 +145,7 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, uint64_t increment)
 	c->have_alloc = true;
 	c->alloc_ts = c->alloc_prev_ts = ts;
 	c->alloc_total = c->alloc_prev_total = 0;
+	c->alloc_raw = 0;
 	gt_dn_series_add(&c->alloc_polls, ts, 0);
 }
 
@@ -137,8 +160,8 @@ void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_eve
 	memset(&f, 0, sizeof(f));
 	if (gt_nettrace_decode(e->meta, e->payload, e->payload_len, on_field, &f) != 0)
 		return;
-	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane(f.increment)) {
-		alloc_poll(c, e->timestamp, (uint64_t)llround(f.increment));
+	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane_increment(f.increment)) {
+		alloc_poll(c, e->timestamp, (int64_t)llround(f.increment));
 	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {
 		int i = size_index(f.name);
 		c->size[i] = (uint64_t)llround(f.mean);

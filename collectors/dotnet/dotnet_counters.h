@@ -44,6 +44,10 @@ struct gt_dn_counters {
 	bool have_alloc;
 	int64_t alloc_ts, alloc_prev_ts;
 	uint64_t alloc_total, alloc_prev_total;
+	/* The runtime's own running total, which falls while DATAS has taken
+	 * GC heaps away; alloc_total is its highest (dotnet_counters.c). */
+	int64_t alloc_raw;
+	uint64_t alloc_held_polls;    /* polls at which alloc_raw was below alloc_total */
 	/* the same totals poll by poll (with the first interval's start), so
 	 * that they can be read as of an earlier poll than the last */
 	struct gt_dn_series alloc_polls;

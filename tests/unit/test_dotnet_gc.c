@@ -369,12 +369,29 @@ static void test_event_counters(void)
 	e.timestamp = 5500000000;
 	gt_dn_counters_event(&c, &e);
 	e.timestamp = 8000000000;
-	e.payload_len = (uint32_t)alloc_rate_payload(p, -5, 1.0f);
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 1e30, 1.0f);
 	gt_dn_counters_event(&c, &e);
 	e.payload_len = 7; /* cut short */
 	gt_dn_counters_event(&c, &e);
 	CHECK_U64(c.alloc_total, 10000000);
 	CHECK_U64((uint64_t)c.alloc_ts, 7000000000);
+	CHECK_U64(c.alloc_held_polls, 0);
+
+	/* DATAS takes two heaps away that had allocated 3 MB: the runtime's
+	 * total falls by that, less the 1 MB the other heaps allocated; gctop's
+	 * holds at its highest and counts the polls held back, and follows
+	 * again once the runtime's total is past it (the heaps returned). */
+	static const struct { double increment; uint64_t total, held; } datas[] = {
+		{ -2000000, 10000000, 1 }, { 1500000, 10000000, 2 }, { 3000000, 12500000, 2 }, { 1000000, 13500000, 2 },
+	};
+	for (size_t i = 0; i < sizeof(datas) / sizeof(datas[0]); i++) {
+		e.timestamp = 8000000000 + (int64_t)i * 1000000000;
+		e.payload_len = (uint32_t)alloc_rate_payload(p, datas[i].increment, 1.0f);
+		gt_dn_counters_event(&c, &e);
+		CHECK_U64(c.alloc_total, datas[i].total);
+		CHECK_U64(c.alloc_held_polls, datas[i].held);
+	}
+	CHECK_U64((uint64_t)c.alloc_ts, 11000000000);
 
 	/* .NET 8: the first increment is everything since the process
 	 * started; it too only starts the count */
