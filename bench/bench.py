@@ -36,6 +36,7 @@ SERVE_BASELINE = os.environ.get("GCTOP_SERVE_BASELINE")
 SEGPUB = os.path.join(B, "bench", "segpub")
 REPLAY = os.path.join(B, "bench", "nettrace_replay")
 RUSAGE = os.path.join(B, "bench", "rusage")
+WAKELOOP = os.path.join(B, "bench", "wakeloop")
 WORK = os.path.join(B, "bench")
 JCLS = os.path.join(WORK, "java")
 TOOLS = os.path.join(WORK, "tools")
@@ -1006,13 +1007,30 @@ def tick_round(binary, pid, secs):
             "intervals": len(lines) - 1, "maxrss_kib": rss, "rc": rc}
 
 
+def anchor_round(rate, secs):
+    """The wake-ups alone: bench/wakeloop sleeping and waking rate times a
+    second for secs, less a run of no time (its start-up); its CPU share."""
+    if not rate or rate <= 0:
+        return {"cpu_share": None, "wakeups_per_s": None}
+    cpu0 = measured([WAKELOOP, "%.1f" % rate, "0"])[0]
+    wake0 = read_wakeups(os.path.join(tmpdir, "rusage.txt"))
+    cpun = measured([WAKELOOP, "%.1f" % rate, str(secs)])[0]
+    waken = read_wakeups(os.path.join(tmpdir, "rusage.txt"))
+    share = (cpun - cpu0) / secs if cpun is not None and cpu0 is not None else None
+    wakes = (waken - wake0) / secs if waken is not None and wake0 is not None else None
+    return {"cpu_share": share, "wakeups_per_s": wakes, "gc_per_s": None, "lower_bound_intervals": None,
+            "intervals": None}
+
+
 def tick_cost(avail, res):
     """gctop's own CPU per second against a JVM collecting about 35 and 100
     times a second: the HotSpot collector's poll tick follows the collection
     rate (down to 1 ms), so this is what seeing every collection costs.
     GCTOP_TICK_BASE=PATH also measures another gctop binary (an earlier
     build) against the same JVMs, its rounds interleaved with this one's, so
-    that both see the same load."""
+    that both see the same load. After each round of each binary, the
+    anchor: a loop that only sleeps and wakes (bench/wakeloop) at the rate
+    that round woke up, which is what the wake-ups alone cost here."""
     secs = 6 if QUICK else 20
     rounds = ROUNDS or (1 if QUICK else 3)
     binaries = [("gctop", GCTOP)]
@@ -1025,26 +1043,34 @@ def tick_cost(avail, res):
         hsperf_ready(t.pid)
         time.sleep(3)
         runs = {b: [] for b, _ in binaries}
+        runs.update({"anchor " + b: [] for b, _ in binaries})
+        load = [loadavg()[0]]
         for r in range(rounds):
             # alternate which binary goes first
             for b, path in (binaries if r % 2 == 0 else binaries[::-1]):
                 runs[b].append(tick_round(path, t.pid, secs))
+                runs["anchor " + b].append(anchor_round(runs[b][-1]["wakeups_per_s"], secs))
+        load.append(loadavg()[0])
         kill(t)
-        for b, _ in binaries:
+        for b in runs:
             key = name if b == "gctop" else "%s (%s)" % (name, b)
             out[key] = {"cpu_share_median": med([x["cpu_share"] for x in runs[b]]),
                         "cpu_share_spread": spread([x["cpu_share"] for x in runs[b]]),
                         "gc_per_s_median": med([x["gc_per_s"] for x in runs[b]]),
-                        "wakeups_per_s_median": med([x["wakeups_per_s"] for x in runs[b]]), "raw": runs[b]}
+                        "wakeups_per_s_median": med([x["wakeups_per_s"] for x in runs[b]]), "raw": runs[b],
+                        "load_1min": load}
     rows = []
     for name, o in out.items():
         lo, hi = o["cpu_share_spread"]
+        last = o["raw"][-1]
         rows.append([name, fmt(o["gc_per_s_median"]), fmt(o["cpu_share_median"] and o["cpu_share_median"] * 100, "%"),
                      "%s-%s" % (fmt(lo and lo * 100, "%"), fmt(hi and hi * 100, "%")),
                      fmt(o["wakeups_per_s_median"]),
-                     "%s/%s" % (o["raw"][-1]["lower_bound_intervals"], o["raw"][-1]["intervals"])])
-    table("1e. gctop CPU against a collecting JVM (gctop -p PID --json -d 1, %d s, start-up excluded)" % secs,
-          ["target", "GC/s", "CPU of a core", "rounds", "wake-ups/s", "lower-bound intervals"], rows)
+                     "%s/%s" % (last["lower_bound_intervals"], last["intervals"]) if last["intervals"] else "-",
+                     "%.1f-%.1f" % tuple(o["load_1min"])])
+    table("1e. gctop CPU against a collecting JVM (gctop -p PID --json -d 1, %d s, start-up excluded); "
+          "anchor: a loop that only wakes at the rate that binary woke" % secs,
+          ["target", "GC/s", "CPU of a core", "rounds", "wake-ups/s", "lower-bound intervals", "load"], rows)
     res["tick"] = out
 
 
@@ -1070,7 +1096,7 @@ def main():
         else:
             print(__doc__)
             return 2
-    for f in (GCTOP, SEGPUB, REPLAY, RUSAGE):
+    for f in (GCTOP, SEGPUB, REPLAY, RUSAGE, WAKELOOP):
         if not os.path.exists(f):
             log("bench: %s is missing; run make bench (it builds it)" % f)
             return 1

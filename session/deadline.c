@@ -56,7 +56,12 @@ void gt_schedule_sampled(struct gt_schedule *s, uint64_t poll_ns, uint64_t now)
 void gt_schedule_polled(struct gt_schedule *s, uint64_t poll_ns, uint64_t now)
 {
 	s->poll_ns = poll_ns;
-	s->next_poll = poll_ns ? gt_deadline_next(s->next_poll, poll_ns, now) : GT_DEADLINE_NEVER;
+	/* From now, not from the deadline just passed: the collector's tick is
+	 * the time to the point it wants to read at, asked after the poll, so
+	 * adding it to a deadline the wake-up came late for made the next poll
+	 * early by that lateness (under load, sub-millisecond gaps between
+	 * polls that the tick keeps 1 ms apart at least). */
+	s->next_poll = poll_ns ? now + poll_ns : GT_DEADLINE_NEVER;
 }
 
 uint64_t gt_schedule_deadline(struct gt_schedule *s)

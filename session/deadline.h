@@ -49,7 +49,9 @@ static inline bool gt_schedule_poll_due(const struct gt_schedule *s, uint64_t no
  * too, so the tick may have changed (collections began), and a long tick
  * must not be waited out. */
 void gt_schedule_sampled(struct gt_schedule *s, uint64_t poll_ns, uint64_t now);
-/* After a poll tick, with the tick asked again. */
+/* After a poll tick at now, with the tick asked again: the next one
+ * poll_ns from now (a collector's tick is the time to when it next wants
+ * to read, not a fixed cadence). */
 void gt_schedule_polled(struct gt_schedule *s, uint64_t poll_ns, uint64_t now);
 /* The next wake-up: the sample or the tick, whichever comes first (a tick
  * just before the sample moves past it). */

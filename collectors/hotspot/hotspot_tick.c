@@ -91,16 +91,22 @@ uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, unsi
 		return hotspot_tick_clamp(period / HOTSPOT_TICK_DENSE_PER_INTERVAL);
 	if (!per_interval)
 		per_interval = HOTSPOT_TICK_MAX_PER_INTERVAL;
-	if (last_exit && last_exit <= now) {
-		/* The marks of this interval, then the first of the next. */
-		uint64_t share = period / per_interval;
-		for (unsigned j = 0; j <= per_interval; j++) {
-			uint64_t at = last_exit + share * j + share / 1000 * HOTSPOT_TICK_FIRST_PERMILLE;
-			if (at >= now + HOTSPOT_TICK_MIN_NS)
-				return hotspot_tick_clamp(at - now);
-		}
+	/* The exit is not known: a quarter of the interval at a time. */
+	if (!last_exit || last_exit > now)
+		return hotspot_tick_clamp(period / HOTSPOT_TICK_MAX_PER_INTERVAL);
+	/* The marks of this interval, then the first of the next. */
+	uint64_t share = period / per_interval;
+	for (unsigned j = 0; j <= per_interval; j++) {
+		uint64_t at = last_exit + share * j + share / 1000 * HOTSPOT_TICK_FIRST_PERMILLE;
+		if (at >= now + HOTSPOT_TICK_MIN_NS)
+			return hotspot_tick_clamp(at - now);
 	}
-	/* Past the last mark (the next collection is late) or the exit is not
-	 * known: a quarter of the interval at a time. */
-	return hotspot_tick_clamp(period / HOTSPOT_TICK_MAX_PER_INTERVAL);
+	/* Past the last mark: the next collection is late. The polls go on a
+	 * share apart, as between the marks: the one after it cannot come
+	 * sooner than the shortest interval, which the share does not exceed
+	 * (hotspot_tick_per_interval). Polling faster than the marks while it
+	 * is late (a quarter interval, earlier) only added wake-ups: 3-9 a
+	 * second of 220-259 at 100 collections a second (bench/ 1e), more
+	 * where the intervals vary. */
+	return hotspot_tick_clamp(share);
 }

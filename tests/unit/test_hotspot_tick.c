@@ -1,6 +1,6 @@
 /* The poll tick while a JVM collects: two to four polls at set points of
  * the interval after each collection (fewer while the intervals are
- * regular), then every quarter interval while one is late. */
+ * regular), then a share of the interval apart while one is late. */
 #include <string.h>
 
 #include "collectors/hotspot/hotspot.h"
@@ -16,10 +16,11 @@ static void test_two_marks_an_interval(void)
 	CHECK_U64(hotspot_tick_ns(exit, exit, period, 2, false), 6 * MS);
 	CHECK_U64(hotspot_tick_ns(exit + 6 * MS, exit, period, 2, false), 20 * MS);
 	CHECK_U64(hotspot_tick_ns(exit + 26 * MS, exit, period, 2, false), 20 * MS);
-	/* Past every mark (the next collection is late): a quarter interval,
-	 * also when the next mark is less than 1 ms away. */
-	CHECK_U64(hotspot_tick_ns(exit + 46 * MS, exit, period, 2, false), 10 * MS);
-	CHECK_U64(hotspot_tick_ns(exit + 45500000, exit, period, 2, false), 10 * MS);
+	/* Past every mark (the next collection is late): a share at a time,
+	 * as between the marks, also when the next mark is less than 1 ms away. */
+	CHECK_U64(hotspot_tick_ns(exit + 46 * MS, exit, period, 2, false), 20 * MS);
+	CHECK_U64(hotspot_tick_ns(exit + 45500000, exit, period, 2, false), 20 * MS);
+	CHECK_U64(hotspot_tick_ns(exit + 90 * MS, exit, period, 4, false), 10 * MS);
 }
 
 static void test_four_marks_an_interval(void)

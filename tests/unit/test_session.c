@@ -139,6 +139,10 @@ static void test_schedule(void)
 	CHECK(gt_schedule_poll_due(&sch, 10 * S + 100 * MS));
 	gt_schedule_polled(&sch, 100 * MS, 10 * S + 100 * MS);
 	CHECK_U64(sch.next_poll, 10 * S + 200 * MS);
+	/* a poll that woke 3 ms late: the tick counts from now, so the next
+	 * one is not early by those 3 ms */
+	gt_schedule_polled(&sch, 100 * MS, 10 * S + 203 * MS);
+	CHECK_U64(sch.next_poll, 10 * S + 303 * MS);
 	/* the collector slowed its tick: the next one is a long tick away, past the sample */
 	gt_schedule_polled(&sch, 2 * S, 10 * S + 200 * MS);
 	CHECK_U64(gt_schedule_deadline(&sch), 11 * S);
