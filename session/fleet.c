@@ -53,6 +53,7 @@ static void close_member(struct gt_fleet_member *m)
 		free(m->session);
 	}
 	m->session = NULL;
+	m->next_poll_ns = 0;
 }
 
 void gt_fleet_free(struct gt_fleet *f)
@@ -284,10 +285,26 @@ uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f)
 	return best;
 }
 
+/* A member's tick counts as due this close before its time: the loop wakes
+ * at the fastest member's tick, which may fall a hair before a slower one's. */
+#define FLEET_POLL_SLACK_NS 1000000ull
+
 void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns)
 {
+	for (size_t i = 0; i < f->count; i++) {
+		struct gt_fleet_member *m = &f->m[i];
+		if (!m->session || m->next_poll_ns > now_ns + FLEET_POLL_SLACK_NS)
+			continue;
+		gt_session_events(m->session, now_ns);
+		uint64_t every = gt_session_poll_interval_ns(m->session);
+		m->next_poll_ns = every ? now_ns + every : FLEET_NEVER;
+	}
+}
+
+void gt_fleet_events(struct gt_fleet *f, uint64_t now_ns)
+{
 	for (size_t i = 0; i < f->count; i++)
-		if (f->m[i].session)
+		if (f->m[i].session && gt_session_wait_fd(f->m[i].session) >= 0)
 			gt_session_events(f->m[i].session, now_ns);
 }
 

@@ -46,6 +46,7 @@ struct gt_fleet_member {
 	double watch_start_s;             /* when it opened, seconds since the epoch */
 	const char *note;                 /* why it has no live figures, or NULL */
 	uint64_t retry_ns;                /* CLOCK_MONOTONIC before which no open is tried */
+	uint64_t next_poll_ns;            /* CLOCK_MONOTONIC when its collector's tick is next due (0: now) */
 	bool sampled;                     /* the newest round sampled its session */
 	bool seen;                        /* still there at the newest round */
 };
@@ -82,9 +83,15 @@ static inline bool gt_fleet_member_live(const struct gt_fleet_member *m)
 	return m->session && m->session->have_prev;
 }
 
-/* The collectors' work between rounds (see struct gt_backend_ops). */
+/* The collectors' work between rounds (see struct gt_backend_ops): the
+ * shortest tick of any member, and a poll of the members whose own tick is
+ * due (an idle JVM's is a second, a collecting one's a few milliseconds:
+ * each is read at its own, not at the fastest one's). */
 uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f);
 void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns);
+/* A descriptor of gt_fleet_wait_fds became readable: reads the members
+ * that have one (their sessions are read continuously), not the others. */
+void gt_fleet_events(struct gt_fleet *f, uint64_t now_ns);
 /* Up to max descriptors to wait on; returns how many. */
 size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max);
 /* Closes every session, keeping the members; the next round opens them

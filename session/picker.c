@@ -177,6 +177,11 @@ void gt_picker_poll(struct gt_picker *p, uint64_t now_ns)
 	gt_fleet_poll(&p->fleet, now_ns);
 }
 
+void gt_picker_events(struct gt_picker *p, uint64_t now_ns)
+{
+	gt_fleet_events(&p->fleet, now_ns);
+}
+
 size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max)
 {
 	return gt_fleet_wait_fds(&p->fleet, fds, max);

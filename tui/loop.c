@@ -210,7 +210,7 @@ static void events(struct gt_app *a, uint64_t now)
 	if (a->in_dashboard)
 		gt_session_events(&a->session, now);
 	else if (a->picker_mode)
-		gt_picker_poll(&a->picker, now);
+		gt_picker_events(&a->picker, now);
 }
 
 /* ---- drawing ---- */

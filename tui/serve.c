@@ -298,7 +298,7 @@ static void serve_wait(struct gt_fleet *fleet, int *fds, uint64_t deadline)
 	for (size_t i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	if (gt_wait_poll(pfd, (nfds_t)n, deadline) > 0)
-		gt_fleet_poll(fleet, gt_mono_ns());
+		gt_fleet_events(fleet, gt_mono_ns());
 }
 
 static void serve_loop(const struct gt_options *opt, struct gt_fleet *fleet, struct exposition *x, int *fds)
