@@ -128,6 +128,20 @@ socket_count() {
 sockets_at_most() { [ "$(socket_count "$1")" -le "$2" ]; }
 # FILE has at least N non-empty lines.
 lines_at_least() { [ "$(grep -c . "$1" 2>/dev/null)" -ge "$2" ]; }
+# count_matching FILE PATTERN: how many lines of FILE match (0 when missing).
+count_matching() {
+	_n=$(grep -c "$2" "$1" 2>/dev/null)
+	echo "${_n:-0}"
+}
+# matching_at_least FILE PATTERN N
+matching_at_least() { [ "$(count_matching "$1" "$2")" -ge "$3" ]; }
+# wait_for_more FILE PATTERN N TENTHS: waits until FILE holds N more lines
+# matching PATTERN than now (a workload's reports, or gctop's samples, past
+# a point the comparison must cover); returns wait_until's status.
+wait_for_more() {
+	_more=$(($(count_matching "$1" "$2") + $3))
+	wait_until "$4" matching_at_least "$1" "$2" "$_more"
+}
 
 # wait_for_file PATH SECONDS
 wait_for_file() { wait_until $(($2 * 10)) file_exists "$1"; }

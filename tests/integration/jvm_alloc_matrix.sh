@@ -25,8 +25,6 @@ FIT=$((4 * MIB - 64))  # a 4-region humongous array on 1 MiB regions, header inc
 # gctop's 3.5 s of samples had begun).
 BUSY=60
 
-reports_past() { [ "$(grep -c '^alloc ' "$1")" -ge "$2" ]; }
-
 # row LABEL JAVA "JVM FLAGS" THREADS RATE_MB_S LARGE_SHARE LARGE_BYTES TOL LARGE_CHECK
 row() {
 	label=$1 javabin=$2 flags=$3 threads=$4 rate=$5 share=$6 large=$7 tol=$8 lcheck=$9
@@ -48,8 +46,7 @@ row() {
 	rc=$?
 	# the comparison interpolates the workload's reports (every 100 ms)
 	# around gctop's last sample: one more report, then stop the JVM
-	reports=$(grep -c '^alloc ' "$log")
-	wait_until 50 reports_past "$log" $((reports + 2))
+	wait_for_more "$log" '^alloc ' 2 50
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	if [ "$rc" -ne 0 ]; then

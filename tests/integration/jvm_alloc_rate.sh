@@ -9,17 +9,25 @@ require_java
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin
 TOLERANCE=0.10
+# The busy phase outlasts gctop's samples on any machine: the JVM is stopped
+# once gctop is done and the workload has reported past its last sample (a
+# fixed 7 s for 6 s of samples ran out on a loaded machine).
+BUSY=60
 
 # run_one LABEL JAVA GC_FLAG MODE
 run_one() {
 	label=$1 javabin=$2 flag=$3 mode=$4
 	log="$WORK/$label.log"
-	"$javabin" -Xmx128m "$flag" -cp "$CLASSES" AllocWorkload "$mode" 120 7 1 >"$log" 2>&1 &
+	"$javabin" -Xmx128m "$flag" -cp "$CLASSES" AllocWorkload "$mode" 120 $BUSY 1 >"$log" 2>&1 &
 	pid=$!
 	CHILD_PIDS="$CHILD_PIDS $pid"
 	wait_until 100 grep -q '^alloc ' "$log" 2>/dev/null
 	"$GCTOP_BIN" -p "$pid" --json -d 0.5 -n 13 >"$WORK/$label.json" 2>"$WORK/$label.err"
 	rc=$?
+	# the comparison interpolates the workload's reports (every 100 ms)
+	# around gctop's last sample: one more report, then stop the JVM
+	wait_for_more "$log" '^alloc ' 2 50
+	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	if [ "$rc" -ne 0 ]; then
 		fail "$label: gctop exited with $rc: $(cat "$WORK/$label.err")"
