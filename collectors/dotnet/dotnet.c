@@ -391,8 +391,11 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 		prev_ts = ts;
 		prev_total = total;
 	}
+	uint64_t held;
+	int64_t held_ts;
 	gt_u64_set(&out->alloc_bytes_total, total);
-	gt_u64_set(&out->alloc_blind_collections, k->alloc_held_polls);
+	if (gt_dn_series_nth(&k->alloc_held, age, &held_ts, &held))
+		gt_u64_set(&out->alloc_blind_collections, held);
 	out->alloc_bound_reason = "DATAS took GC heaps away: the runtime's allocated-bytes total leaves out "
 				  "their bytes until they return (dotnet/runtime#131069)";
 	out->alloc_source = GT_ALLOC_SOURCE_EXACT;

@@ -132,6 +132,7 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, int64_t increment)
 		else if (c->alloc_raw < (int64_t)c->alloc_total)
 			c->alloc_held_polls++;
 		gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
+		gt_dn_series_add(&c->alloc_held, ts, c->alloc_held_polls);
 		return;
 	}
 	/* The first poll only starts the count. Its increment runs from the
@@ -147,6 +148,7 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, int64_t increment)
 	c->alloc_total = c->alloc_prev_total = 0;
 	c->alloc_raw = 0;
 	gt_dn_series_add(&c->alloc_polls, ts, 0);
+	gt_dn_series_add(&c->alloc_held, ts, c->alloc_held_polls);
 }
 
 void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e)

@@ -49,8 +49,10 @@ struct gt_dn_counters {
 	int64_t alloc_raw;
 	uint64_t alloc_held_polls;    /* polls at which alloc_raw was below alloc_total */
 	/* the same totals poll by poll (with the first interval's start), so
-	 * that they can be read as of an earlier poll than the last */
-	struct gt_dn_series alloc_polls;
+	 * that they can be read as of an earlier poll than the last, and the
+	 * held polls as of each, so that a total read as of an earlier poll
+	 * is marked by that poll's count */
+	struct gt_dn_series alloc_polls, alloc_held;
 	int64_t qpc_freq;             /* event timestamp ticks per second */
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */

@@ -391,6 +391,11 @@ static void test_event_counters(void)
 		CHECK_U64(c.alloc_total, datas[i].total);
 		CHECK_U64(c.alloc_held_polls, datas[i].held);
 	}
+	/* the held count as of each poll, beside its total */
+	uint64_t held;
+	CHECK(gt_dn_series_nth(&c.alloc_held, 0, &ts, &held) && ts == 11000000000 && held == 2);
+	CHECK(gt_dn_series_nth(&c.alloc_held, 3, &ts, &held) && ts == 8000000000 && held == 1);
+	CHECK(gt_dn_series_nth(&c.alloc_held, 4, &ts, &held) && ts == 7000000000 && held == 0);
 	CHECK_U64((uint64_t)c.alloc_ts, 11000000000);
 
 	/* .NET 8: the first increment is everything since the process
