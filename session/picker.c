@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/array.h"
 
@@ -109,11 +110,28 @@ static void fill_row(struct gt_picker_row *r, const struct gt_fleet_member *m)
 		r->rss = cur->rss_bytes;
 }
 
-void gt_picker_refresh(struct gt_picker *p)
+/* A case-insensitive substring search: strcasestr is a GNU extension. */
+static bool holds_text(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return n == 0;
+}
+
+bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text)
+{
+	char pid[16];
+	snprintf(pid, sizeof(pid), "%d", (int)r->pid);
+	return holds_text(pid, text) || holds_text(r->user, text) || holds_text(r->program, text) ||
+	       holds_text(r->runtime, text) || holds_text(r->gc, text);
+}
+
+/* The rows from the fleet's members that pass the filter, sorted. */
+static void picker_rows(struct gt_picker *p)
 {
 	pid_t keep = gt_picker_selected_pid(p);
-
-	gt_fleet_refresh(&p->fleet);
 	size_t n = p->fleet.count;
 	struct gt_picker_slot *slots = n ? gt_array_grow(p->slots, &p->capacity, n, sizeof(*slots), 16) : p->slots;
 	if (!slots) {
@@ -122,15 +140,31 @@ void gt_picker_refresh(struct gt_picker *p)
 	} else {
 		p->slots = slots;
 	}
-	for (size_t i = 0; i < n; i++)
-		fill_row(&p->slots[i].row, &p->fleet.m[i]);
-	p->count = n;
+	p->count = 0;
+	for (size_t i = 0; i < n; i++) {
+		fill_row(&p->slots[p->count].row, &p->fleet.m[i]);
+		if (gt_picker_row_matches(&p->slots[p->count].row, p->filter))
+			p->count++;
+	}
+	p->found = n;
 	gt_picker_sort_rows(p->slots, p->count, p->sort);
 
 	p->selected = 0;
 	for (size_t i = 0; i < p->count; i++)
 		if (p->slots[i].row.pid == keep)
 			p->selected = i;
+}
+
+void gt_picker_refresh(struct gt_picker *p)
+{
+	gt_fleet_refresh(&p->fleet);
+	picker_rows(p);
+}
+
+void gt_picker_set_filter(struct gt_picker *p, const char *text)
+{
+	snprintf(p->filter, sizeof(p->filter), "%s", text);
+	picker_rows(p);
 }
 
 /* Descending by value, unknown figures last, then by PID. */

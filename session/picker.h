@@ -46,6 +46,11 @@ struct gt_picker {
 	size_t selected;
 	size_t top;                 /* first row on screen */
 	enum gt_picker_sort sort;
+	/* Rows are the processes whose PID, user, program, runtime or
+	 * collector holds this text (any case); "" shows every one. found
+	 * counts the processes before the filter. */
+	char filter[64];
+	size_t found;
 	struct gt_schedule schedule; /* a refresh samples every row */
 	char message[512];
 };
@@ -57,6 +62,15 @@ void gt_picker_free(struct gt_picker *p);
  * one), then the rows again, sorted; the selection stays on the same
  * process. */
 void gt_picker_refresh(struct gt_picker *p);
+
+/* Sets the filter (cut to its size) and makes the rows again from the
+ * fleet as it was last refreshed; the selection stays on its process
+ * while it matches. */
+void gt_picker_set_filter(struct gt_picker *p, const char *text);
+
+/* Whether a row holds text (any case) in its PID, user, program, runtime
+ * or collector; every row holds "". Pure. */
+bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text);
 
 /* The schedule, as a session's: refreshes every interval_ns from now. */
 void gt_picker_start(struct gt_picker *p, uint64_t interval_ns, uint64_t now);

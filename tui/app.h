@@ -34,7 +34,8 @@ struct gt_app {
 	int help_first;
 	bool prompt;
 	bool prompt_sample;        /* the prompt asks for a replay's sample (b), not the interval (d) */
-	char prompt_buf[16];
+	bool prompt_filter;        /* the prompt edits the picker's filter (/) */
+	char prompt_buf[64];
 	/* A y/N question on the footer; any other key than y is no. */
 	enum { CONFIRM_NONE, CONFIRM_ALLOC_START, CONFIRM_ALLOC_STOP } confirm;
 	bool allocators_at_open;   /* --allocators: the user agreed on the command line */

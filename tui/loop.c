@@ -147,6 +147,7 @@ static void replay_key(struct gt_app *a, enum gt_action act)
 	switch (act) {
 	case GT_ACT_BRANCH:
 		a->prompt = a->prompt_sample = true;
+		a->prompt_filter = false;
 		a->prompt_buf[0] = '\0';
 		break;
 	case GT_ACT_STEP_NEXT: replay_move(a, 0, true); break;
@@ -221,6 +222,11 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 {
 	const struct gt_theme *t = &a->theme;
 	*attr = t->title | A_BOLD;
+	if (a->prompt && a->prompt_filter) {
+		snprintf(buf, len, "filter (PID, user, program, runtime or collector; Enter keeps, Esc clears): %s",
+			 a->prompt_buf);
+		return buf;
+	}
 	if (a->prompt && a->prompt_sample) {
 		snprintf(buf, len, "jump to sample (2 or more, Enter/Esc): %s", a->prompt_buf);
 		return buf;
@@ -333,9 +339,31 @@ static void draw(struct gt_app *a)
 
 /* ---- keys ---- */
 
+/* The picker's filter applies as it is typed, as htop's does. */
+static void filter_prompt_key(struct gt_app *a, int ch)
+{
+	size_t len = strlen(a->prompt_buf);
+	if (ch == 27) {
+		a->prompt = false;
+		a->prompt_buf[0] = '\0';
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		a->prompt = false;
+	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+		a->prompt_buf[len - 1] = '\0';
+	} else if (ch >= ' ' && ch < 127 && len + 1 < sizeof(a->prompt_buf)) {
+		a->prompt_buf[len] = (char)ch;
+		a->prompt_buf[len + 1] = '\0';
+	}
+	gt_picker_set_filter(&a->picker, a->prompt_buf);
+}
+
 static void prompt_key(struct gt_app *a, int ch)
 {
 	size_t len = strlen(a->prompt_buf);
+	if (a->prompt_filter) {
+		filter_prompt_key(a, ch);
+		return;
+	}
 	if (ch == 27) {
 		a->prompt = false;
 	} else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && a->prompt_sample) {
@@ -429,7 +457,11 @@ static void common_key(struct gt_app *a, enum gt_action act)
 	switch (act) {
 	case GT_ACT_HELP: a->help = true; a->help_first = 0; break;
 	case GT_ACT_REFRESH: gt_schedule_sample_now(schedule(a), gt_mono_ns()); break;
-	case GT_ACT_INTERVAL: a->prompt = true; a->prompt_sample = false; a->prompt_buf[0] = '\0'; break;
+	case GT_ACT_INTERVAL:
+		a->prompt = true;
+		a->prompt_sample = a->prompt_filter = false;
+		a->prompt_buf[0] = '\0';
+		break;
 	case GT_ACT_SLOWER: step_interval(a, +1); break;
 	case GT_ACT_FASTER: step_interval(a, -1); break;
 	case GT_ACT_REDRAW: clearok(curscr, TRUE); break;
@@ -522,6 +554,11 @@ static void picker_key(struct gt_app *a, const struct gt_key_binding *b)
 		gt_app_note(a, "sorted by %s", gt_picker_sort_name(p->sort));
 		break;
 	}
+	case GT_ACT_FILTER:
+		a->prompt = a->prompt_filter = true;
+		a->prompt_sample = false;
+		snprintf(a->prompt_buf, sizeof(a->prompt_buf), "%s", p->filter);
+		break;
 	case GT_ACT_OPEN:
 		if (gt_picker_selected_pid(p))
 			gt_app_open_dashboard(a, gt_picker_selected_pid(p));

@@ -14,6 +14,7 @@ enum gt_action {
 	GT_ACT_HELP,
 	GT_ACT_REFRESH,
 	GT_ACT_INTERVAL,      /* prompt for a new interval */
+	GT_ACT_FILTER,        /* prompt for the picker's filter */
 	GT_ACT_SLOWER,
 	GT_ACT_FASTER,
 	GT_ACT_FREEZE,

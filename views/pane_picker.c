@@ -90,8 +90,12 @@ void gt_picker_draw(WINDOW *w, struct gt_picker *p, const struct gt_theme *t)
 	int rows = getmaxy(w);
 	int list_rows = rows - 2;
 
-	gt_pane_print(w, 0, 0, t->title, "gctop: pick a process (%zu found, sorted by %s)", p->count,
-		      gt_picker_sort_name(p->sort));
+	if (p->filter[0])
+		gt_pane_print(w, 0, 0, t->title, "gctop: pick a process (%zu of %zu found match \"%s\", sorted by %s)",
+			      p->count, p->found, p->filter, gt_picker_sort_name(p->sort));
+	else
+		gt_pane_print(w, 0, 0, t->title, "gctop: pick a process (%zu found, sorted by %s)", p->count,
+			      gt_picker_sort_name(p->sort));
 	bool shown[COL_COUNT];
 	const char *heads[COL_COUNT];
 	for (int c = 0; c < COL_COUNT; c++)
@@ -101,6 +105,11 @@ void gt_picker_draw(WINDOW *w, struct gt_picker *p, const struct gt_theme *t)
 	picker_line(w, 1, t->title | A_REVERSE, shown, heads, NULL, 0, "PROGRAM", t->title | A_REVERSE);
 	if (list_rows <= 0)
 		return;
+	if (p->count == 0 && p->found) {
+		gt_pane_print(w, 2, 1, t->na, "no process matches \"%s\" (/ changes the filter; Esc in it clears it)",
+			      p->filter);
+		return;
+	}
 	if (p->count == 0) {
 		gt_pane_print(w, 2, 1, t->na, "no JVM or .NET process that this user can watch is running; watching for one");
 		return;

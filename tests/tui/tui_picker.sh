@@ -27,16 +27,21 @@ check "the later JVM gets a live allocation rate" wait_screen "^ *$LATE .* [0-9.
 
 tm send-keys s
 check "s sorts by the next column" wait_screen "sorted by GC%" 5
-# Other JVMs may run on this machine: walk down to the workload's row, in
-# PID order, which (unlike GC%) does not change between refreshes.
 tm send-keys s s s
 check "s cycles to the PID order" wait_screen "sorted by PID" 5
-row=$(screen | awk -v pid="$JPID" 'NR > 2 && $1 == pid { print NR - 3; exit }')
-# The selection stays on its process across sorts: walk from the top.
-tm send-keys Home
-i=0
-while [ "$i" -lt "${row:-0}" ]; do tm send-keys Down; i=$((i + 1)); done
-tm send-keys Enter
+# Other JVMs may run on this machine, more than the screen holds: the
+# filter keeps the rows holding the workload's PID, the first of which in
+# PID order is the workload's own (any other holds more digits).
+tm send-keys /
+check "/ asks for a filter" wait_screen "filter \\(PID, user" 5
+tm send-keys -l "nomatch-$$"
+check "a filter that matches nothing says so" wait_screen "no process matches \"nomatch-$$\"" 5
+tm send-keys Escape
+check "Esc clears the filter" wait_screen "pick a process \([0-9]+ found" 5
+tm send-keys / && tm send-keys -l "$JPID" && tm send-keys Enter
+check "the filter keeps the workload's row" wait_screen "of [0-9]+ found match \"$JPID\"" 5
+check "the filtered list shows the workload" wait_screen "^ *$JPID .*TuiWorkload" 5
+tm send-keys Home Enter
 check "Enter opens the selected process" wait_screen "PID $JPID .*TuiWorkload" 10
 check "its panes are shown" wait_screen " Allocation " 5
 tm send-keys q

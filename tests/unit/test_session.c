@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -224,6 +225,50 @@ static void test_picker_sort(void)
 	CHECK(s[0].row.note == NULL);
 }
 
+/* The filter keeps the rows holding its text in any column it names, in
+ * any case; the selection stays on its process while it matches. */
+static void test_picker_filter(void)
+{
+	struct gt_picker_row r = { .pid = 41234, .user = "svc", .program = "com.acme.OrderService",
+				   .runtime = "JVM", .gc = "G1" };
+	CHECK(gt_picker_row_matches(&r, ""));
+	CHECK(gt_picker_row_matches(&r, "1234"));
+	CHECK(gt_picker_row_matches(&r, "orderservice"));
+	CHECK(gt_picker_row_matches(&r, "SVC"));
+	CHECK(gt_picker_row_matches(&r, "jvm"));
+	CHECK(gt_picker_row_matches(&r, "g1"));
+	CHECK(!gt_picker_row_matches(&r, "dotnet"));
+	CHECK(!gt_picker_row_matches(&r, "OrderServices"));
+
+	struct gt_fleet_member m[3];
+	memset(m, 0, sizeof(m));
+	const char *mains[3] = { "OrderService", "Billing", "orders.Worker" };
+	for (int i = 0; i < 3; i++) {
+		m[i].pid = 100 + i;
+		snprintf(m[i].listed.main_class, sizeof(m[i].listed.main_class), "%s", mains[i]);
+	}
+	struct gt_picker p;
+	gt_picker_init(&p);
+	p.sort = GT_SORT_PID;
+	p.fleet.m = m;
+	p.fleet.count = 3;
+	gt_picker_set_filter(&p, "");
+	CHECK_U64(p.count, 3);
+	gt_picker_move(&p, 2);
+	CHECK_U64(gt_picker_selected_pid(&p), 102);
+	gt_picker_set_filter(&p, "ORDER");
+	CHECK_U64(p.count, 2);
+	CHECK_U64(p.found, 3);
+	CHECK_U64(gt_picker_selected_pid(&p), 102);
+	gt_picker_set_filter(&p, "bill");
+	CHECK_U64(p.count, 1);
+	CHECK_U64(gt_picker_selected_pid(&p), 101);
+	gt_picker_set_filter(&p, "nothing");
+	CHECK_U64(p.count, 0);
+	CHECK_U64(gt_picker_selected_pid(&p), 0);
+	free(p.slots);
+}
+
 /* Waits (bounded) for the job's descriptor, then collects it. */
 static enum gt_job_result finish_within(struct gt_session *s, unsigned ms, struct gt_error *err)
 {
@@ -280,6 +325,7 @@ int main(void)
 	RUN_TEST(test_schedule);
 	RUN_TEST(test_session_without_target_never_waits);
 	RUN_TEST(test_picker_sort);
+	RUN_TEST(test_picker_filter);
 	RUN_TEST(test_open_job_reports_failure);
 	RUN_TEST(test_open_job_cancels_at_once);
 	return check_summary();
