@@ -74,9 +74,9 @@ uint64_t gt_sampler_track_at(struct gt_sampler_track *t, uint64_t gen, uint64_t 
 		t->gen = gen;
 		t->last_ns = t->prev_ns = 0;
 	}
-	if (!t->hold && value < t->reported) {
+	if (!t->hold && t->last_ns && value < t->last) {
 		/* Counted again from less (an MBean went, a counter was reset):
-		 * no rate across that. */
+		 * no rate across that, and nothing held from before. */
 		t->last_ns = t->prev_ns = 0;
 		t->reported = 0;
 	}
