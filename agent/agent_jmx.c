@@ -188,17 +188,26 @@ static void jmx_forget(JNIEnv *env, struct jmx_served *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static bool jmx_printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s >= 0x7f)
+			return false;
+	return true;
+}
+
 /* The request's ObjectName and attribute as Java objects; false with the
  * answer when the JVM refuses the name. */
 static bool jmx_take_request(JNIEnv *env, const struct jmx_java *j, const struct gctop_pub_ops_request *r,
 			     struct jmx_served *s, struct jmx_answer *a)
 {
-	for (const char *p = r->name; *p; p++)
-		if (*p < 0x20 || *p >= 0x7f) {
-			a->status = GCTOP_SEG_OPS_BAD_NAME;
-			snprintf(a->reason, sizeof(a->reason), "not printable ASCII");
-			return false;
-		}
+	/* Outside input: JNI takes modified UTF-8 only, so both strings are
+	 * held to printable ASCII (as gctop writes them) before Java sees them. */
+	if (!jmx_printable(r->name) || !jmx_printable(r->attr) || !r->attr[0]) {
+		a->status = GCTOP_SEG_OPS_BAD_NAME;
+		snprintf(a->reason, sizeof(a->reason), "not printable ASCII");
+		return false;
+	}
 	jstring str = (*env)->NewStringUTF(env, r->name);
 	jobject name = !jmx_cleared(env) && str ? (*env)->NewObject(env, j->objname, j->ctor, str) : NULL;
 	if ((*env)->ExceptionCheck(env)) {
