@@ -76,4 +76,8 @@ void agent_mark_own_thread(void);
 /* agent_watchdog.c */
 int agent_start_watchdog(void);
 
+/* agent_jmx.c: the thread that answers --ops jmx: (once the VM is live;
+ * with agent_state.lock held). */
+void agent_jmx_start(void);
+
 #endif

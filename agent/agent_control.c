@@ -51,6 +51,7 @@ int agent_ensure_segment(char *err, size_t errlen)
 		.flags = GCTOP_SEG_F_ALLOC_TOTAL | (a->have_gc_events ? GCTOP_SEG_F_PAUSES : 0) |
 			 (a->opt.linger ? GCTOP_SEG_F_LINGER : 0),
 		.source = "jvmti-sampled",
+		.ops = true,
 	};
 	if (gctop_pub_path(path, sizeof(path), a->opt.segment_dir, getpid()) != 0 ||
 	    gctop_pub_create(p, path, &cfg, err, errlen) != 0) {

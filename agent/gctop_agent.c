@@ -22,6 +22,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 	pthread_mutex_lock(&agent_state.lock);
 	agent_state.vm_live = true;
 	agent_start_watchdog();
+	agent_jmx_start();
 	pthread_mutex_unlock(&agent_state.lock);
 }
 
@@ -151,6 +152,8 @@ static int agent_load(JavaVM *vm, const char *options, bool live)
 	 * watchdog starts from VMInit. */
 	if (a->vm_live && agent_start_watchdog() != 0)
 		gctop_pub_set_state(a->pub, GCTOP_SEG_FAILED, "the agent could not start its watchdog thread");
+	if (a->vm_live)
+		agent_jmx_start();
 out:
 	pthread_mutex_unlock(&a->lock);
 	return rc;

@@ -77,7 +77,7 @@ int main(int argc, char **argv)
 	if (gctop_pub_path(path, sizeof(path), "/tmp", pid) != 0)
 		return 1;
 	struct gctop_pub pub;
-	struct gctop_pub_config cfg = { frame_slots, type_slots, GCTOP_SEG_F_ALLOC_TOTAL, "bench-crafted", 0, 0 };
+	struct gctop_pub_config cfg = { frame_slots, type_slots, GCTOP_SEG_F_ALLOC_TOTAL, "bench-crafted", 0, 0, false };
 	int rc = gctop_pub_create(&pub, path, &cfg, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "segpub: %s\n", err);

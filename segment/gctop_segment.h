@@ -31,17 +31,23 @@
  *   offset method_offset           (likewise) method_slots x struct
  *                                  gctop_seg_method: the names of the methods
  *                                  the stacks' frames name
+ *   offset ops_offset              (layout_minor >= 2, ops_offset > 0) one
+ *                                  struct gctop_seg_ops: an operations counter
+ *                                  a reader asks the publisher to read (gctop
+ *                                  --ops jmx:, an MBean attribute) and its answer
  *   file_size                      the end; tables lie inside it
  *
  * VERSIONS
  *   version changes when a reader of the old layout would misread the new;
  *   layout_minor (0 in the first files) counts additions an older reader
  *   may ignore: 1 added the stack and method tables, in fields that were
- *   zero (reserved3) before.
+ *   zero (reserved3) before; 2 the ops block, likewise (a reader finds
+ *   ops_offset 0 in an older file and says the agent is too old for it).
  *
  * WHO WRITES WHAT
- *   The publisher writes everything except reader_heartbeat and
- *   requested_interval, which only a reader writes. Counters are cumulative
+ *   The publisher writes everything except reader_heartbeat,
+ *   requested_interval and the ops block's req_* fields, which only a reader
+ *   writes. Counters are cumulative
  *   since the segment was created (generation); a reader computes rates from
  *   two readings of the same generation.
  *
@@ -62,6 +68,14 @@
  *     load of key. A name never changes once its key is published. Keys are a
  *     hash of the name, so two names may share a key: a publisher compares
  *     names, never only keys, before adding to a slot.
+ *   - The ops block has two seqlocks: req_seq over req_id, req_name and
+ *     req_attr, written by a reader (with pwrite, one field at a time, in
+ *     that order: req_seq odd, the fields, req_seq even), and seq over the
+ *     answer, written by the publisher's one thread that reads the
+ *     counter. req_beat is outside both: a reader that wants answers
+ *     changes it at least once a second; a publisher answers only while it
+ *     changes. The request is outside input to the publisher: it bounds
+ *     both strings and refuses what its runtime refuses.
  */
 #ifndef GCTOP_SEGMENT_H
 #define GCTOP_SEGMENT_H
@@ -75,7 +89,7 @@
 #define GCTOP_SEG_MESSAGE_LEN 160u
 #define GCTOP_SEG_SOURCE_LEN 16u
 #define GCTOP_SEG_PAUSE_RING 64u
-#define GCTOP_SEG_LAYOUT_MINOR 1u         /* what this header describes; see VERSIONS */
+#define GCTOP_SEG_LAYOUT_MINOR 2u         /* what this header describes; see VERSIONS */
 #define GCTOP_SEG_STACK_FRAMES 24u        /* frames a stack slot holds */
 /* A frame id that marks where a deeper stack's middle frames were left out. */
 #define GCTOP_SEG_FRAME_ELIDED UINT64_MAX
@@ -203,7 +217,53 @@ struct gctop_seg_header {
 	uint32_t method_slots;         /*  888 a power of two */
 	uint32_t reserved4;            /*  892 */
 	uint64_t stacks_dropped;       /*  896 atomic: samples whose stack found no slot */
-	uint8_t reserved3[1024 - 904]; /*  904 zero */
+
+	/* layout_minor 2: the ops block (zero in an older file). */
+	uint32_t ops_offset;           /*  904 byte offset of struct gctop_seg_ops; 0: none */
+	uint32_t ops_size;             /*  908 sizeof(struct gctop_seg_ops) */
+	uint8_t reserved3[1024 - 912]; /*  912 zero */
+};
+
+/* The ops block (layout_minor 2). */
+#define GCTOP_SEG_OPS_NAME_LEN 256u    /* an ObjectName or ObjectName pattern */
+#define GCTOP_SEG_OPS_ATTR_LEN 64u     /* an attribute's name */
+#define GCTOP_SEG_OPS_REASON_LEN 128u
+/* A pattern is summed over at most this many MBeans; more is TOO_MANY. */
+#define GCTOP_SEG_OPS_MAX_MBEANS 64u
+
+enum gctop_seg_ops_status {
+	GCTOP_SEG_OPS_NONE = 0,         /* no answer yet */
+	GCTOP_SEG_OPS_OK = 1,           /* value: the attribute summed over matched MBeans */
+	GCTOP_SEG_OPS_NO_MBEAN = 2,     /* no MBean has the name (or matches the pattern) */
+	GCTOP_SEG_OPS_NO_ATTRIBUTE = 3, /* an MBean has no attribute of that name */
+	GCTOP_SEG_OPS_NOT_NUMBER = 4,   /* the value is no java.lang.Number; reason: its class */
+	GCTOP_SEG_OPS_NEGATIVE = 5,     /* a value below 0 */
+	GCTOP_SEG_OPS_FAILED = 6,       /* reading threw; reason: the exception's class */
+	GCTOP_SEG_OPS_BAD_NAME = 7,     /* the runtime refuses the name; reason: why */
+	GCTOP_SEG_OPS_TOO_MANY = 8,     /* matched (> GCTOP_SEG_OPS_MAX_MBEANS) MBeans match */
+	GCTOP_SEG_OPS_NO_JMX = 9,       /* the runtime has no MBean server; reason: why */
+};
+#define GCTOP_SEG_OPS_STATUS_MAX GCTOP_SEG_OPS_NO_JMX
+
+/* 1024 bytes. */
+struct gctop_seg_ops {
+	/* READER-WRITTEN. */
+	uint64_t req_seq;              /*    0 seqlock of the request */
+	uint64_t req_id;               /*    8 the reader's id for this request; 0: none */
+	uint64_t req_beat;             /*   16 changes while the requester wants answers */
+	uint64_t req_reserved;         /*   24 */
+	char req_name[GCTOP_SEG_OPS_NAME_LEN]; /* 32 e.g. "Catalina:type=GlobalRequestProcessor,name=*" */
+	char req_attr[GCTOP_SEG_OPS_ATTR_LEN]; /* 288 e.g. "requestCount" */
+
+	/* PUBLISHER-WRITTEN, under seq. */
+	uint64_t seq;                  /*  352 seqlock of the answer */
+	uint64_t answer_id;            /*  360 the req_id answered */
+	uint64_t value;                /*  368 the sum, when OK */
+	uint64_t read_ns;              /*  376 CLOCK_MONOTONIC of the reading */
+	uint32_t status;               /*  384 enum gctop_seg_ops_status */
+	uint32_t matched;              /*  388 MBeans summed (found, for TOO_MANY) */
+	char reason[GCTOP_SEG_OPS_REASON_LEN]; /* 392 a short detail, ASCII, or "" */
+	uint8_t reserved[1024 - 520];  /*  520 zero */
 };
 
 _Static_assert(sizeof(struct gctop_seg_site) == 256, "site slot is 256 bytes");
@@ -211,6 +271,10 @@ _Static_assert(sizeof(struct gctop_seg_header) == 1024, "header is 1024 bytes");
 _Static_assert(sizeof(struct gctop_seg_stack) == 256, "stack slot is 256 bytes");
 _Static_assert(sizeof(struct gctop_seg_method) == 256, "method slot is 256 bytes");
 _Static_assert(__builtin_offsetof(struct gctop_seg_header, layout_minor) == 872, "layout_minor offset");
+_Static_assert(__builtin_offsetof(struct gctop_seg_header, ops_offset) == 904, "ops_offset offset");
+_Static_assert(sizeof(struct gctop_seg_ops) == 1024, "ops block is 1024 bytes");
+_Static_assert(__builtin_offsetof(struct gctop_seg_ops, seq) == 352, "ops seq offset");
+_Static_assert(__builtin_offsetof(struct gctop_seg_ops, reserved) == 520, "ops reserved offset");
 _Static_assert(__builtin_offsetof(struct gctop_seg_header, seq) == 112, "seq offset");
 _Static_assert(__builtin_offsetof(struct gctop_seg_header, samples) == 304, "samples offset");
 _Static_assert(__builtin_offsetof(struct gctop_seg_header, pause_ring) == 360, "pause ring offset");

@@ -63,6 +63,10 @@ static void pub_init_header(struct gctop_seg_header *h, size_t size, const struc
 		h->method_offset = (uint32_t)(h->stack_offset + (size_t)cfg->stack_slots * sizeof(struct gctop_seg_stack));
 		h->method_slots = cfg->method_slots;
 	}
+	if (cfg->ops) {
+		h->ops_offset = (uint32_t)(size - sizeof(struct gctop_seg_ops));
+		h->ops_size = sizeof(struct gctop_seg_ops);
+	}
 	snprintf(h->source, sizeof(h->source), "%s", cfg->source ? cfg->source : "");
 	h->state = GCTOP_SEG_STARTING;
 	h->writer_heartbeat_ns = gctop_pub_now_ns();
@@ -82,6 +86,8 @@ int gctop_pub_create(struct gctop_pub *p, const char *path, const struct gctop_p
 	if (cfg->stack_slots)
 		size += (size_t)cfg->stack_slots * sizeof(struct gctop_seg_stack) +
 			(size_t)cfg->method_slots * sizeof(struct gctop_seg_method);
+	if (cfg->ops)
+		size += sizeof(struct gctop_seg_ops); /* last: pub_init_header finds it there */
 	if (size > GCTOP_SEG_MAX_FILE_SIZE) {
 		snprintf(err, errlen, "segment of %zu bytes is larger than %u", size, GCTOP_SEG_MAX_FILE_SIZE);
 		return -EINVAL;

@@ -27,6 +27,15 @@ struct gctop_pub_config {
 	const char *source;     /* e.g. "jvmti-sampled" */
 	uint32_t stack_slots;   /* 0 (no stacks) or a power of two, at most GCTOP_SEG_MAX_SLOTS */
 	uint32_t method_slots;  /* a power of two when stack_slots is not 0 */
+	bool ops;               /* with an ops block (layout_minor 2) */
+};
+
+/* A reader's request in the ops block, as the publisher copied it. */
+struct gctop_pub_ops_request {
+	uint64_t id;            /* 0: none */
+	uint64_t beat;          /* req_beat */
+	char name[GCTOP_SEG_OPS_NAME_LEN];
+	char attr[GCTOP_SEG_OPS_ATTR_LEN];
 };
 
 /* "<dir>/.gctop-seg-<pid>" into buf. Returns 0, or -1 when it does not fit. */
@@ -67,6 +76,16 @@ bool gctop_pub_method(struct gctop_pub *p, uint64_t id, const char *name);
 
 /* One stop-the-world pause. Call from one thread at a time. */
 void gctop_pub_pause(struct gctop_pub *p, uint64_t duration_ns);
+
+/* The request in the ops block: false when there is no block, the
+ * request is being written, or a string fills its whole field (no NUL);
+ * then out->id is 0. The strings are as the reader wrote them: the caller
+ * checks what it accepts. */
+bool gctop_pub_ops_request(const struct gctop_pub *p, struct gctop_pub_ops_request *out);
+/* Under the ops block's seqlock: the answer to request id (reason NULL for
+ * none; cut to GCTOP_SEG_OPS_REASON_LEN - 1). One thread at a time. */
+void gctop_pub_set_ops(struct gctop_pub *p, uint64_t id, enum gctop_seg_ops_status status, uint64_t value,
+		       uint32_t matched, uint64_t read_ns, const char *reason);
 
 /* Removes the file's name; the mapping stays valid for threads still in it. */
 void gctop_pub_unlink(struct gctop_pub *p);

@@ -28,6 +28,7 @@ struct gt_segment {
 	ino_t ino;
 	char name[64];
 	char path[512];
+	uint32_t ops_offset; /* the ops block of the last good reading, 0: none */
 };
 
 static uint64_t ld64(const void *base, size_t off)
@@ -41,6 +42,7 @@ static uint32_t ld32(const void *base, size_t off)
 }
 
 #define HOFF(field) offsetof(struct gctop_seg_header, field)
+#define OOFF(field) offsetof(struct gctop_seg_ops, field)
 
 /* One byte of a UTF-8 sequence starting at s[i] of n: its length if valid. */
 static size_t utf8_len(const unsigned char *s, size_t i, size_t n)
@@ -150,6 +152,43 @@ static int check_layout(const void *buf, size_t len, struct gt_error *err)
 	return 0;
 }
 
+/* The ops block's offset, 0 when the segment has none; -1 when it claims
+ * one that is not inside the file. The layout is checked already. */
+static int64_t ops_offset(const void *buf)
+{
+	uint64_t off = ld32(buf, HOFF(ops_offset));
+	if (ld32(buf, HOFF(layout_minor)) < 2 || off == 0)
+		return 0;
+	if (ld32(buf, HOFF(ops_size)) != sizeof(struct gctop_seg_ops) || off % 8 != 0 ||
+	    off < sizeof(struct gctop_seg_header) || off + sizeof(struct gctop_seg_ops) > ld64(buf, HOFF(file_size)))
+		return -1;
+	return (int64_t)off;
+}
+
+static uint32_t map_ops_status(uint32_t s)
+{
+	return s <= GCTOP_SEG_OPS_STATUS_MAX ? s : GCTOP_SEG_OPS_FAILED;
+}
+
+/* The request in the file and the answer, when the answer's seqlock is
+ * even (gt_segment_read copied it while it stood still). */
+static void read_ops_block(const void *buf, uint64_t off, struct gt_segment_ops *o)
+{
+	o->present = true;
+	o->req_id = ld64(buf, off + OOFF(req_id));
+	uint64_t s1 = __atomic_load_n((const uint64_t *)((const uint8_t *)buf + off + OOFF(seq)), __ATOMIC_ACQUIRE);
+	if (s1 & 1)
+		return;
+	o->answer_id = ld64(buf, off + OOFF(answer_id));
+	o->value = ld64(buf, off + OOFF(value));
+	o->read_ns = ld64(buf, off + OOFF(read_ns));
+	o->status = map_ops_status(ld32(buf, off + OOFF(status)));
+	o->matched = ld32(buf, off + OOFF(matched));
+	gt_segment_copy_text(o->reason, sizeof(o->reason), buf, off + OOFF(reason), GCTOP_SEG_OPS_REASON_LEN);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	o->answered = ld64(buf, off + OOFF(seq)) == s1;
+}
+
 static int read_seq_block(const void *buf, struct gt_segment_reading *out)
 {
 	for (int i = 0; i < SEG_SEQ_TRIES; i++) {
@@ -256,6 +295,9 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	memset(out, 0, sizeof(*out));
 	if (check_layout(buf, len, err) != 0)
 		return -1;
+	int64_t ops = ops_offset(buf);
+	if (ops < 0)
+		return gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment has its ops block outside the file");
 	struct gt_alloc_snapshot *snap = &out->snap;
 	out->writer_pid = (int32_t)ld32(buf, HOFF(writer_pid));
 	out->flags = ld32(buf, HOFF(flags));
@@ -277,6 +319,8 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	snap->dropped = ld64(buf, HOFF(dropped));
 	read_table(buf, ld32(buf, HOFF(frame_offset)), ld32(buf, HOFF(frame_slots)), &snap->by_frame);
 	read_table(buf, ld32(buf, HOFF(type_offset)), ld32(buf, HOFF(type_slots)), &snap->by_type);
+	if (ops > 0)
+		read_ops_block(buf, (uint64_t)ops, &out->ops);
 	return 0;
 }
 
@@ -412,6 +456,26 @@ static int seg_copy_header(struct gt_segment *s)
 	return GT_SEGMENT_TORN;
 }
 
+/* Copies the ops block's answer again while its seqlock stands still (the
+ * copy of the rest was one pread, which may cut through a write); when it
+ * never does, the copy keeps an odd seq and reads as not answered. */
+static int seg_copy_ops(struct gt_segment *s)
+{
+	uint64_t off = ld32(s->buf, HOFF(ops_offset));
+	if (ld32(s->buf, HOFF(layout_minor)) < 2 || off == 0 || off % 8 || off + sizeof(struct gctop_seg_ops) > s->size)
+		return 0;
+	size_t from = off + OOFF(seq), n = OOFF(reserved) - OOFF(seq);
+	for (int i = 0; i < SEG_SEQ_TRIES; i++) {
+		uint64_t a1, a2;
+		if (seg_pread(s->fd, &a1, 8, from) || seg_pread(s->fd, s->buf + from, n, from) ||
+		    seg_pread(s->fd, &a2, 8, from))
+			return -1;
+		if (a1 == a2 && !(a1 & 1))
+			return 0;
+	}
+	return 0;
+}
+
 int gt_segment_read(struct gt_segment *s, struct gt_segment_reading *out, struct gt_error *err)
 {
 	/* The owner may truncate the file at any moment: it is copied with
@@ -424,9 +488,12 @@ int gt_segment_read(struct gt_segment *s, struct gt_segment_reading *out, struct
 		return rc;
 	}
 	size_t hs = sizeof(struct gctop_seg_header);
-	if (rc != 0 || seg_pread(s->fd, s->buf + hs, s->size - hs, hs) != 0)
+	if (rc != 0 || seg_pread(s->fd, s->buf + hs, s->size - hs, hs) != 0 || seg_copy_ops(s) != 0)
 		return gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment %s changed size; not reading it", s->path);
-	return gt_segment_parse(s->buf, s->size, out, err);
+	rc = gt_segment_parse(s->buf, s->size, out, err);
+	if (rc == 0)
+		s->ops_offset = out->ops.present ? ld32(s->buf, HOFF(ops_offset)) : 0;
+	return rc;
 }
 
 void gt_segment_beat(struct gt_segment *s, uint64_t now_ns)
@@ -439,6 +506,39 @@ void gt_segment_request_interval(struct gt_segment *s, uint64_t bytes)
 {
 	if (pwrite(s->fd, &bytes, sizeof(bytes), HOFF(requested_interval)) != (ssize_t)sizeof(bytes))
 		return;
+}
+
+static int seg_pwrite(int fd, const void *buf, size_t len, size_t off)
+{
+	return pwrite(fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
+}
+
+int gt_segment_request_ops(struct gt_segment *s, uint64_t id, const char *name, const char *attr)
+{
+	if (!s->ops_offset)
+		return -1;
+	size_t off = s->ops_offset;
+	char n[GCTOP_SEG_OPS_NAME_LEN] = { 0 }, a[GCTOP_SEG_OPS_ATTR_LEN] = { 0 };
+	snprintf(n, sizeof(n), "%s", name);
+	snprintf(a, sizeof(a), "%s", attr);
+	/* Each pwrite is one system call, done in order: the publisher sees
+	 * req_seq odd before any field changes, even only after all did. */
+	uint64_t seq;
+	if (seg_pread(s->fd, &seq, 8, off + OOFF(req_seq)) != 0)
+		return -1;
+	seq |= 1; /* odd (already odd when a reader died mid-write) */
+	uint64_t done = seq + 1;
+	if (seg_pwrite(s->fd, &seq, 8, off + OOFF(req_seq)) || seg_pwrite(s->fd, &id, 8, off + OOFF(req_id)) ||
+	    seg_pwrite(s->fd, n, sizeof(n), off + OOFF(req_name)) || seg_pwrite(s->fd, a, sizeof(a), off + OOFF(req_attr)) ||
+	    seg_pwrite(s->fd, &done, 8, off + OOFF(req_seq)))
+		return -1;
+	return 0;
+}
+
+void gt_segment_ops_beat(struct gt_segment *s, uint64_t now_ns)
+{
+	if (s->ops_offset && seg_pwrite(s->fd, &now_ns, 8, (size_t)s->ops_offset + OOFF(req_beat)) != 0)
+		return; /* the publisher then stops answering, which is the safe side */
 }
 
 bool gt_segment_replaced(const struct gt_segment *s)

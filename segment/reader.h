@@ -17,6 +17,20 @@
  * the segment, read again later. */
 #define GT_SEGMENT_TORN (-2)
 
+/* The ops block (layout_minor 2): the request in the file and the
+ * publisher's answer, as read. */
+struct gt_segment_ops {
+	bool present;                   /* the segment has an ops block */
+	bool answered;                  /* the answer below was read whole (its seqlock was even and still) */
+	uint64_t req_id;                /* the request in the file now, 0: none */
+	uint64_t answer_id;             /* the request the answer is for */
+	uint32_t status;                /* enum gctop_seg_ops_status; a value past the known ones reads FAILED */
+	uint32_t matched;
+	uint64_t value;
+	uint64_t read_ns;               /* the publisher's CLOCK_MONOTONIC */
+	char reason[GCTOP_SEG_OPS_REASON_LEN]; /* cleaned as every text of the segment */
+};
+
 struct gt_segment_reading {
 	struct gt_alloc_snapshot snap;
 	int32_t writer_pid;
@@ -28,6 +42,7 @@ struct gt_segment_reading {
 	struct gt_u64 pause_total_ns;
 	unsigned n_recent;              /* lengths of the last pauses, oldest first */
 	uint64_t recent_ns[GCTOP_SEG_PAUSE_RING];
+	struct gt_segment_ops ops;
 };
 
 /* Pure: checks a segment image of len bytes (8-byte aligned) and fills out.
@@ -65,8 +80,16 @@ int gt_segment_read(struct gt_segment *s, struct gt_segment_reading *out, struct
 struct gt_alloc_stacks;
 int gt_segment_stacks(const struct gt_segment *s, const struct gt_alloc_snapshot *snap, struct gt_alloc_stacks *out);
 
-/* Writes the reader heartbeat (the only write gctop makes). */
+/* Writes the reader heartbeat. */
 void gt_segment_beat(struct gt_segment *s, uint64_t now_ns);
+
+/* Asks the publisher for an operations counter (an MBean attribute summed
+ * over the MBeans name matches) under the reader's id (not 0), in the ops
+ * block of the last successful gt_segment_read. Returns 0, or -1 when that
+ * reading had no ops block (an older agent) or a write failed. */
+int gt_segment_request_ops(struct gt_segment *s, uint64_t id, const char *name, const char *attr);
+/* Tells the publisher the request is still wanted (at least once a second). */
+void gt_segment_ops_beat(struct gt_segment *s, uint64_t now_ns);
 
 /* Asks the publisher for a sampling interval (0: let it decide). */
 void gt_segment_request_interval(struct gt_segment *s, uint64_t bytes);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ops_spec.h"
+
 /* Kept in step with man/gctop.1; tests/unit/test_options.c checks that every
  * long option appears in both. */
 const char gt_help_text[] =
@@ -47,7 +49,10 @@ const char gt_help_text[] =
 	"                        (default java.,javax.,jdk.,sun.,com.sun.)\n"
 	"      --ops NAME        on a JVM, count operations with the perf-data counter\n"
 	"                        NAME the application publishes (see gctop(1)), for bytes\n"
-	"                        per operation and operations per second; read-only\n"
+	"                        per operation and operations per second; read-only.\n"
+	"                        --ops jmx:OBJECTNAME:ATTRIBUTE reads an MBean attribute\n"
+	"                        instead (summed over a pattern's MBeans, at most 64),\n"
+	"                        through the agent: only with --allocators\n"
 	"      --serve [ADDR:]PORT\n"
 	"                        serve /metrics (OpenMetrics, or the Prometheus text format\n"
 	"                        when asked) for every JVM and .NET process, or those of -p,\n"
@@ -142,6 +147,25 @@ static int parse_ops_name(const char *s)
 	return 0;
 }
 
+/* --ops: a perf-data counter's name, or jmx:OBJECTNAME:ATTRIBUTE
+ * (model/ops_spec.h). 0, or -1 with err. */
+static int parse_ops(const char *arg, struct gt_error *err)
+{
+	if (gt_ops_is_jmx(arg)) {
+		char name[GT_OPS_JMX_NAME_MAX + 1], attr[GT_OPS_JMX_ATTR_MAX + 1];
+		const char *why;
+		if (gt_ops_jmx_split(arg, name, attr, &why) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: %s, e.g. jmx:Catalina:type=GlobalRequestProcessor,"
+				       "name=*:requestCount; not '%.240s'", why, arg);
+		return 0;
+	}
+	if (parse_ops_name(arg) != 0)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops wants the name of a perf-data counter, e.g. "
+			       "com.example.requests (letters, digits and . _ - $ only), or jmx:OBJECTNAME:ATTRIBUTE, "
+			       "not '%s'", arg);
+	return 0;
+}
+
 /* [ADDR:]PORT; ADDR may be an IPv6 address in brackets. */
 static int parse_serve(const char *s, struct gt_options *opt)
 {
@@ -215,6 +239,9 @@ static int check_doctor(struct gt_options *opt, bool other, bool delay, struct g
 	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
 	    opt->n_compare)
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID, -d SECONDS and --ops NAME only");
+	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter))
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor never loads gctop's agent, which --ops jmx: needs; "
+			       "give it a perf-data counter, or watch with --allocators --ops jmx:... -b");
 	if (!opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor needs a process: add -p PID (gctop --list shows them)");
 	opt->doctor_ns = delay ? opt->interval_ns : GT_DOCTOR_DEFAULT_NS;
@@ -253,6 +280,10 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 		return gt_fail(err, GT_EXIT_USAGE, "-p takes one process, or a list with --serve");
 	if (opt->allocator_packages && !opt->allocators)
 		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
+	/* Loading code into the target is asked for by name, once: --allocators. */
+	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter) && !opt->allocators)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the JVM, "
+			       "which only --allocators loads; add --allocators");
 	if ((batch || json) && !opt->pid && !opt->replay_path)
 		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
 	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;
@@ -298,9 +329,8 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 		opt->allocator_packages = optarg;
 		break;
 	case 'O':
-		if (parse_ops_name(optarg) != 0)
-			return gt_fail(err, GT_EXIT_USAGE, "--ops wants the name of a perf-data counter, e.g. "
-				       "com.example.requests (letters, digits and . _ - $ only), not '%s'", optarg);
+		if (parse_ops(optarg, err) != 0)
+			return -1;
 		opt->ops_counter = optarg;
 		break;
 	case 'w': opt->record_path = optarg; break;

@@ -462,17 +462,25 @@ static int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt
 
 static int hotspot_set_ops(struct gt_backend *c, const char *name, struct gt_error *err)
 {
-	(void)err;
-	c->ops = (struct hotspot_ops){ .name = name };
+	hotspot_ops_init(&c->ops, name);
 	hotspot_ops_resolve(&c->ops, &c->perf);
+	/* With the agent already read (key a before), it is asked at once. */
+	if (c->ops.jmx && c->sampler)
+		return gt_sampler_set_ops(c->sampler, name, err);
 	return 0;
 }
+
+static void hotspot_disable_allocators(struct gt_backend *c);
 
 static int hotspot_enable_allocators(struct gt_backend *c, const char *packages, struct gt_error *err)
 {
 	if (c->sampler)
 		return 0;
 	c->sampler = gt_sampler_start(c->pid, packages, err);
+	if (c->sampler && c->ops.jmx && gt_sampler_set_ops(c->sampler, c->ops.name, err) != 0) {
+		hotspot_disable_allocators(c);
+		return -1;
+	}
 	return c->sampler ? 0 : -1;
 }
 

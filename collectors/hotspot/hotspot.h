@@ -173,10 +173,12 @@ void hotspot_causes_fill(const struct hotspot_causes *c, bool g1, struct gt_samp
 
 struct hotspot_ops {
 	const char *name;     /* --ops NAME, NULL: none asked for */
+	bool jmx;             /* NAME is jmx:...: the agent's sampler reads it */
 	hsperf_long value;    /* NULL until the JVM publishes it as a long */
 	const char *why;      /* static: why value is NULL */
 };
 
+void hotspot_ops_init(struct hotspot_ops *o, const char *name);
 /* Looks the counter up (again, until found: an application creates it
  * when its code first runs). Call after hsperf_refresh adds entries. */
 void hotspot_ops_resolve(struct hotspot_ops *o, const struct hsperf *p);

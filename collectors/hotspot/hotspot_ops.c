@@ -2,10 +2,15 @@
  * publishes itself (jdk.internal.perf.PerfCounter or Perf.createLong, which HotSpot puts
  * in the same hsperfdata file as its own counters), for bytes per
  * operation. It is read from the same copy of the file as the allocation
- * estimate, so both figures are of one moment. */
+ * estimate, so both figures are of one moment. An MBean attribute
+ * (--ops jmx:...) is read by gctop's agent instead
+ * (collectors/hotspot/attach/hotspot_attach_ops.c); until the agent's
+ * sampler fills it, the sample says that it is not being read. */
 #include "collectors/hotspot/hotspot.h"
 
 #include <string.h>
+
+#include "model/ops_spec.h"
 
 /* The reasons, static: the sample keeps only a pointer. The views name the
  * counter beside them. */
@@ -13,10 +18,17 @@
 		    "with jdk.internal.perf.PerfCounter.newPerfCounter, see gctop(1) under --ops"
 #define OPS_NOT_LONG "this perf-data counter is not one whole number (a string or an array)"
 #define OPS_NEGATIVE "this perf-data counter holds a negative number, which counts no operations"
+#define OPS_NO_AGENT "gctop's agent reads this attribute, and gctop is not reading the agent now (the allocators " \
+		     "pane says why); --allocators loads it"
+
+void hotspot_ops_init(struct hotspot_ops *o, const char *name)
+{
+	*o = (struct hotspot_ops){ .name = name, .jmx = name && gt_ops_is_jmx(name) };
+}
 
 void hotspot_ops_resolve(struct hotspot_ops *o, const struct hsperf *p)
 {
-	if (!o->name || o->value)
+	if (!o->name || o->value || o->jmx)
 		return;
 	const struct hsperf_entry *e = hsperf_find(p, o->name);
 	o->value = e ? hsperf_resolve_long(p, o->name) : NULL;
@@ -29,6 +41,10 @@ void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out)
 		return;
 	out->ops_name = "operations";
 	out->ops_counter = o->name;
+	if (o->jmx) {
+		out->ops_unavailable = OPS_NO_AGENT;
+		return;
+	}
 	int64_t v = o->value ? hsperf_load(o->value) : -1;
 	if (v >= 0)
 		gt_u64_set(&out->ops_total, (uint64_t)v);

@@ -1,5 +1,5 @@
 /* Fuzz target: a segment image of any bytes must be refused or read within
- * its bounds, its stack and method tables too. The image is copied to an aligned buffer, as a mapping is. */
+ * its bounds, its stack and method tables and ops block too. The image is copied to an aligned buffer, as a mapping is. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r.snap.by_frame.n > GT_ALLOC_SITES_MAX || r.snap.by_type.n > GT_ALLOC_SITES_MAX ||
 		    r.n_recent > GCTOP_SEG_PAUSE_RING)
 			abort();
+		/* the ops block's answer: a known status, a terminated printable reason */
+		if (r.ops.status > GCTOP_SEG_OPS_STATUS_MAX || !memchr(r.ops.reason, 0, sizeof(r.ops.reason)))
+			abort();
+		for (const char *c = r.ops.reason; *c; c++)
+			if ((unsigned char)*c < 0x20)
+				abort();
 		/* the stacks behind the sites: bounded, every frame a name in the pool */
 		static struct gt_alloc_stacks st;
 		if (gt_segment_parse_stacks(buf, size, &r.snap, &st) == 0)

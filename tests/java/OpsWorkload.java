@@ -3,6 +3,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.management.ObjectName;
 
 /**
  * A multi-threaded service stand-in that counts its operations in a
@@ -13,8 +14,16 @@ import java.util.concurrent.locks.LockSupport;
  * tests compile it with plain javac; run it with
  * --add-exports java.base/jdk.internal.perf=ALL-UNNAMED).
  *
+ * Or it counts them in standard MBeans of its own, one a thread, as an
+ * application's JMX instrumentation would (gctop --ops jmx:...,
+ * tests/integration/jvm_ops_jmx.sh): COUNTER "mbean:DOMAIN" registers
+ * DOMAIN:type=Ops,worker=N (N from 0) with the attributes Count (a long,
+ * the thread's operations) and Name (a string, for a counter that is no
+ * number); then no perf-data counter is made, and no --add-exports is
+ * needed.
+ *
  * Usage: OpsWorkload COUNTER THREADS OPS_PER_S BYTES_PER_OP SECONDS
- *   COUNTER       the perf-data counter's name (e.g. gctop.test.ops)
+ *   COUNTER       the perf-data counter's name (e.g. gctop.test.ops), or mbean:DOMAIN
  *   THREADS       threads doing operations
  *   OPS_PER_S     operations a second, all threads together
  *   BYTES_PER_OP  bytes each operation allocates, in 1 KiB arrays
@@ -32,6 +41,21 @@ public final class OpsWorkload {
     private static volatile boolean stop;
     private static volatile Object sink;
 
+    /** The standard MBean interface of a thread's counter. */
+    public interface CountMBean {
+        long getCount();
+        String getName();
+    }
+
+    /** One thread's operations, as an MBean. */
+    public static final class Count implements CountMBean {
+        private final AtomicLong n = new AtomicLong();
+        private final String name;
+        Count(String name) { this.name = name; }
+        @Override public long getCount() { return n.get(); }
+        @Override public String getName() { return name; }
+    }
+
     public static void main(String[] args) throws Throwable {
         if (args.length != 5) {
             System.err.println("usage: OpsWorkload COUNTER THREADS OPS_PER_S BYTES_PER_OP SECONDS");
@@ -42,9 +66,20 @@ public final class OpsWorkload {
         int arrays = Integer.parseInt(args[3]) / 1024;
         double seconds = Double.parseDouble(args[4]);
 
-        Class<?> pc = Class.forName("jdk.internal.perf.PerfCounter");
-        Object counter = pc.getMethod("newPerfCounter", String.class).invoke(null, args[0]);
-        MethodHandle increment = MethodHandles.lookup().unreflect(pc.getMethod("increment")).bindTo(counter);
+        MethodHandle increment = null;
+        Count[] beans = new Count[threads];
+        if (args[0].startsWith("mbean:")) {
+            String domain = args[0].substring(6);
+            for (int t = 0; t < threads; t++) {
+                beans[t] = new Count("worker " + t);
+                ManagementFactory.getPlatformMBeanServer().registerMBean(beans[t],
+                        new ObjectName(domain + ":type=Ops,worker=" + t));
+            }
+        } else {
+            Class<?> pc = Class.forName("jdk.internal.perf.PerfCounter");
+            Object counter = pc.getMethod("newPerfCounter", String.class).invoke(null, args[0]);
+            increment = MethodHandles.lookup().unreflect(pc.getMethod("increment")).bindTo(counter);
+        }
         System.out.println("counter " + args[0]);
 
         com.sun.management.ThreadMXBean mx =
@@ -52,7 +87,9 @@ public final class OpsWorkload {
         mx.setThreadAllocatedMemoryEnabled(true);
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
-            workers[t] = new Thread(() -> work(rate / threads, arrays, increment), "op-" + t);
+            MethodHandle inc = increment;
+            Count bean = beans[t];
+            workers[t] = new Thread(() -> work(rate / threads, arrays, inc, bean), "op-" + t);
             workers[t].setDaemon(true);
             workers[t].start();
         }
@@ -68,8 +105,9 @@ public final class OpsWorkload {
         report(mx);
     }
 
-    /* Paced: an operation is due every 1/rate s from the start. */
-    private static void work(double rate, int arrays, MethodHandle increment) {
+    /* Paced: an operation is due every 1/rate s from the start. It is
+     * counted in the perf-data counter (increment) or the thread's MBean. */
+    private static void work(double rate, int arrays, MethodHandle increment, Count bean) {
         long start = System.nanoTime(), done = 0;
         try {
             while (!stop) {
@@ -83,7 +121,10 @@ public final class OpsWorkload {
                     sink = b;
                 }
                 ops.incrementAndGet();
-                increment.invokeExact();
+                if (increment != null)
+                    increment.invokeExact();
+                else
+                    bean.n.incrementAndGet();
                 done++;
             }
         } catch (Throwable e) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tui/options.h"
+#include "model/ops_spec.h"
 #include "tests/unit/check.h"
 
 /* Outlive parse(): the options point into argv (-w FILE, --compare's files). */
@@ -189,6 +190,43 @@ static void test_ops(void)
 	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* --ops jmx:OBJECTNAME:ATTRIBUTE: the attribute after the last colon (an
+ * ObjectName holds colons of its own, quoted values too); only with
+ * --allocators, which loads the agent that reads it; never --doctor. */
+static void test_ops_jmx(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "-p 12 --json --allocators --ops jmx:Catalina:type=GlobalRequestProcessor,name=*:requestCount") == 0);
+	CHECK(o.mode == GT_MODE_JSON && o.allocators);
+	CHECK_STR(o.ops_counter, "jmx:Catalina:type=GlobalRequestProcessor,name=*:requestCount");
+	char name[GT_OPS_JMX_NAME_MAX + 1], attr[GT_OPS_JMX_ATTR_MAX + 1];
+	const char *why;
+	CHECK(gt_ops_jmx_split(o.ops_counter, name, attr, &why) == 0);
+	CHECK_STR(name, "Catalina:type=GlobalRequestProcessor,name=*");
+	CHECK_STR(attr, "requestCount");
+	CHECK(gt_ops_jmx_split("jmx:d:k=\"a:b\",x=y:Count_$-1", name, attr, &why) == 0);
+	CHECK_STR(name, "d:k=\"a:b\",x=y");
+	CHECK_STR(attr, "Count_$-1");
+	CHECK(gt_ops_jmx_split("jmx::k=v:n", name, attr, &why) == 0); /* the default domain */
+	CHECK_STR(name, ":k=v");
+	CHECK(parse(&o, &e, "-p 12 --ops jmx:d:k=v:n") == -1 && e.code == GT_EXIT_USAGE && strstr(e.msg, "add --allocators"));
+	CHECK(parse(&o, &e, "--doctor -p 12 --ops jmx:d:k=v:n") == -1 && e.code == GT_EXIT_USAGE &&
+	      strstr(e.msg, "never loads"));
+	CHECK(parse(&o, &e, "-p 12 --allocators --ops jmx:d") == -1 && strstr(e.msg, "jmx:DOMAIN:KEY=VALUE"));
+	static const char *const bad[] = { "-p 1 --allocators --ops jmx:", "-p 1 --allocators --ops jmx:d:k=v",
+					   "-p 1 --allocators --ops jmx:d:k=v:", "-p 1 --allocators --ops jmx:d::n",
+					   "-p 1 --allocators --ops jmx:d:k=v:a.b", "-p 1 --allocators --ops jmx:d:k=\x01:n",
+					   "-p 1 --allocators --ops jmx:d:k=\xc3\xa9:n", "--serve 9464 --ops jmx:d:k=v:n",
+					   "-p 1 -b --ops jmx:d:k=v:n" };
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
+	char longer[300];
+	snprintf(longer, sizeof(longer), "jmx:d:k=%0201d:n", 0);
+	CHECK(gt_ops_jmx_split(longer, name, attr, &why) == -1 && strstr(why, "200"));
+	snprintf(longer, sizeof(longer), "jmx:d:k=v:%064d", 0);
+	CHECK(gt_ops_jmx_split(longer, name, attr, &why) == -1 && strstr(why, "63"));
+}
+
 static void test_help_and_man_page_agree(void)
 {
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
@@ -231,6 +269,7 @@ int main(void)
 	RUN_TEST(test_serve);
 	RUN_TEST(test_record_replay_compare);
 	RUN_TEST(test_ops);
+	RUN_TEST(test_ops_jmx);
 	RUN_TEST(test_help_and_man_page_agree);
 	return check_summary();
 }

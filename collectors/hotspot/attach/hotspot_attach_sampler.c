@@ -13,14 +13,16 @@
 #include "base/wait.h"
 #include "collectors/host/safe_path.h"
 #include "collectors/hotspot/attach/hotspot_attach.h"
+#include "collectors/hotspot/attach/hotspot_attach_ops.h"
 #include "segment/reader.h"
 
 #define SAMPLER_START_WAIT_MS 3000
 #define SAMPLER_START_STEP_MS 50
 /* A writer heartbeat older than this belongs to a dead or frozen agent. */
 #define SAMPLER_STALE_NS 2000000000ull
-/* Extrapolate the exact total at most this far past its reading. */
-#define SAMPLER_EXTRAPOLATE_MAX_NS 500000000ull
+/* The agent's first answer to --ops jmx: comes within its idle tick (1 s)
+ * and one reading; a getter that blocks is waited for no longer. */
+#define SAMPLER_OPS_WAIT_MS 2500
 
 struct gt_sampler {
 	pid_t pid;
@@ -28,9 +30,8 @@ struct gt_sampler {
 	char path[256];
 	struct gt_segment *seg;
 	struct gt_segment_reading reading;   /* the newest */
-	/* The two latest distinct exact readings, for extrapolation. */
-	uint64_t exact_prev, exact_prev_ns, exact_last, exact_last_ns, exact_gen;
-	uint64_t reported;                   /* never report less than before */
+	struct gt_sampler_track exact;       /* the exact total, never less than reported before */
+	struct gt_sampler_ops ops;           /* --ops jmx:, when asked for */
 	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
 	bool have_stacks;
 };
@@ -236,27 +237,9 @@ static void fill_alloc(struct gt_sampler *m, struct gt_sample *s)
 	const struct gt_segment_reading *r = &m->reading;
 	if (!r->alloc_total.valid)
 		return;
-	if (m->exact_gen != r->snap.generation) {
-		m->exact_gen = r->snap.generation;
-		m->exact_last_ns = m->exact_prev_ns = 0;
-	}
-	if (r->alloc_total_ns != m->exact_last_ns) {
-		m->exact_prev = m->exact_last;
-		m->exact_prev_ns = m->exact_last_ns;
-		m->exact_last = r->alloc_total.value;
-		m->exact_last_ns = r->alloc_total_ns;
-	}
-	double value = (double)m->exact_last;
-	if (m->exact_prev_ns && m->exact_last_ns > m->exact_prev_ns && m->exact_last >= m->exact_prev &&
-	    s->mono_ns > m->exact_last_ns && s->mono_ns - m->exact_last_ns <= SAMPLER_EXTRAPOLATE_MAX_NS) {
-		double rate = (double)(m->exact_last - m->exact_prev) / (double)(m->exact_last_ns - m->exact_prev_ns);
-		value += rate * (double)(s->mono_ns - m->exact_last_ns);
-	}
-	uint64_t v = (uint64_t)value;
-	if (v < m->reported && m->reported - v < (1ull << 40))
-		v = m->reported;
-	m->reported = v;
-	gt_u64_set(&s->alloc_bytes_total, v);
+	m->exact.hold = true;
+	gt_u64_set(&s->alloc_bytes_total,
+		   gt_sampler_track_at(&m->exact, r->snap.generation, r->alloc_total.value, r->alloc_total_ns, s->mono_ns));
 	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
 	s->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
 }
@@ -265,33 +248,51 @@ void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns)
 {
 	/* A replaced segment is followed at the next sample; a beat into the
 	 * old mapping meanwhile is harmless. */
-	if (m && m->seg)
+	if (m && m->seg) {
 		gt_segment_beat(m->seg, now_ns);
+		if (m->ops.spec)
+			gt_segment_ops_beat(m->seg, now_ns);
+	}
 }
 
-void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
+/* Follows, beats and reads the segment: 0 with a new reading,
+ * GT_SEGMENT_TORN keeping the previous one, -1 when there is none (no
+ * segment, or one its owner damaged: the reading's state says so). */
+static int sampler_refresh(struct gt_sampler *m)
 {
 	if (!m->seg || gt_segment_replaced(m->seg)) {
 		if (!sampler_open_segment(m)) {
 			memset(&m->reading, 0, sizeof(m->reading));
 			m->reading.snap.state = GT_SAMPLER_OFF;
-			return;
+			return -1;
 		}
 	}
-	gt_segment_beat(m->seg, gt_mono_ns());
+	gt_sampler_beat(m, gt_mono_ns());
 	struct gt_error e;
 	int rc = sampler_read(m, &e);
 	if (rc == GT_SEGMENT_TORN)
-		return; /* being rewritten: keep the previous reading */
+		return rc; /* being rewritten: keep the previous reading */
 	if (rc != 0) {
 		/* Cut short or damaged by its owner: say so rather than show the
 		 * last figures as current. */
 		m->reading.snap.state = GT_SAMPLER_FAILED;
 		snprintf(m->reading.snap.message, sizeof(m->reading.snap.message),
 			 "the allocation segment was cut short or damaged by its owner; not reading it");
-		return;
+		return -1;
 	}
-	if (m->reading.snap.state != GT_SAMPLER_RUNNING)
+	/* A segment the agent made again has not heard the request yet. */
+	gt_sampler_ops_ask(&m->ops, m->seg, &m->reading);
+	return 0;
+}
+
+void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
+{
+	int rc = sampler_refresh(m);
+	/* The operations whatever the sampling state: the agent answers while
+	 * gctop beats the request. */
+	if (rc != -1)
+		gt_sampler_ops_fill(&m->ops, &m->reading, gt_mono_ns(), s);
+	if (rc != 0 || m->reading.snap.state != GT_SAMPLER_RUNNING)
 		return;
 	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
 	if (!m->stacks)
@@ -304,6 +305,23 @@ void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
 	m->reading.snap.mono_ns = s->mono_ns;
 	if (s->alloc_source == GT_ALLOC_SOURCE_EXACT)
 		m->reading.snap.exact_total = s->alloc_bytes_total;
+}
+
+int gt_sampler_set_ops(struct gt_sampler *m, const char *spec, struct gt_error *err)
+{
+	if (gt_sampler_ops_init(&m->ops, spec) != 0)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops %s is no jmx:OBJECTNAME:ATTRIBUTE", spec);
+	struct gt_retry retry;
+	gt_retry_start(&retry, SAMPLER_OPS_WAIT_MS, SAMPLER_START_STEP_MS);
+	/* The first answer is waited for, so that the first sample has it;
+	 * one that does not come is no error: the samples say why. */
+	for (;;) {
+		if (sampler_refresh(m) == 0 && (!m->reading.ops.present || gt_sampler_ops_answered(&m->ops, &m->reading)))
+			return 0;
+		int again = gt_retry_again(&retry, err);
+		if (again <= 0)
+			return again;
+	}
 }
 
 const struct gt_alloc_snapshot *gt_sampler_snapshot(const struct gt_sampler *m)

@@ -27,6 +27,13 @@ struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_e
  * segment leaves s untouched and the snapshot's state says why. */
 void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s);
 
+/* --ops jmx:OBJECTNAME:ATTRIBUTE (spec outlives the sampler): asks the
+ * agent to read the attribute (summed over the MBeans a pattern matches)
+ * and waits, bounded, for its first answer; from then on every sample's
+ * operations are the agent's (or why there are none). Returns 0, or -1
+ * with err when interrupted. */
+int gt_sampler_set_ops(struct gt_sampler *m, const char *spec, struct gt_error *err);
+
 /* Only the reader heartbeat, for the poll tick between samples: with an
  * interval longer than the agent's watchdog (5 s) the agent would otherwise
  * stop sampling between two samples. */

@@ -1,0 +1,123 @@
+/* --ops jmx: on gctop's side (collectors/hotspot/attach/hotspot_attach_ops.c):
+ * what a reading of the agent's ops block makes of the sample's operations,
+ * and the counter carried to the sample's moment. */
+#include <stdio.h>
+#include <string.h>
+
+#include "collectors/hotspot/attach/hotspot_attach_ops.h"
+#include "tests/unit/check.h"
+
+#define GEN 77
+#define SPEC "jmx:d:type=Ops,*:Count"
+
+static struct gt_segment_reading reading;
+
+/* A reading of segment GEN answering o's request with status, value at read_ns. */
+static const struct gt_segment_reading *answer(const struct gt_sampler_ops *o, uint32_t status, uint64_t value,
+					       uint64_t read_ns, const char *reason)
+{
+	memset(&reading, 0, sizeof(reading));
+	reading.snap.generation = GEN;
+	reading.ops = (struct gt_segment_ops){ .present = true, .answered = true, .req_id = o->id,
+					       .answer_id = o->id, .status = status, .value = value, .read_ns = read_ns };
+	snprintf(reading.ops.reason, sizeof(reading.ops.reason), "%s", reason);
+	return &reading;
+}
+
+static void fill(struct gt_sampler_ops *o, uint64_t now, struct gt_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->mono_ns = now;
+	gt_sampler_ops_fill(o, &reading, now, s);
+}
+
+static void test_statuses(void)
+{
+	struct gt_sampler_ops o;
+	struct gt_sample s;
+	CHECK(gt_sampler_ops_init(&o, "perf.counter") == -1);
+	CHECK(gt_sampler_ops_init(&o, SPEC) == 0 && o.id != 0);
+	CHECK_STR(o.name, "d:type=Ops,*");
+	CHECK_STR(o.attr, "Count");
+	o.asked_gen = GEN;
+
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
+	reading.ops.present = false; /* an agent older than the ops block */
+	fill(&o, 1000, &s);
+	CHECK(!s.ops_total.valid && s.ops_unavailable && strstr(s.ops_unavailable, "older than --ops jmx:"));
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
+	reading.ops.req_id = o.id + 1; /* another gctop asked since */
+	fill(&o, 1000, &s);
+	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "another gctop"));
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
+	reading.ops.answer_id = 0; /* not answered yet */
+	fill(&o, 1000, &s);
+	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "not read the attribute yet"));
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
+	reading.ops.answered = false; /* torn */
+	fill(&o, 1000, &s);
+	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "not read the attribute yet"));
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
+	fill(&o, 1000 + 2500000000ull, &s); /* a getter that blocks */
+	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "over 2 s old"));
+
+	answer(&o, GCTOP_SEG_OPS_NO_MBEAN, 0, 1000, "");
+	fill(&o, 1000, &s);
+	CHECK_STR(s.ops_unavailable, "no MBean of this name is registered (yet)");
+	answer(&o, GCTOP_SEG_OPS_NOT_NUMBER, 0, 1000, "java.lang.String");
+	fill(&o, 1000, &s);
+	CHECK_STR(s.ops_unavailable, "the attribute is not a number: java.lang.String");
+	const char *first = s.ops_unavailable;
+	fill(&o, 1000, &s);
+	CHECK(s.ops_unavailable == first); /* kept once: samples keep the pointer */
+	answer(&o, GCTOP_SEG_OPS_TOO_MANY, 0, 1000, "");
+	fill(&o, 1000, &s);
+	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "more than 64 MBeans"));
+	/* past the store of detailed sentences: the sentence alone */
+	char detail[32];
+	for (int i = 0; i < 20; i++) {
+		snprintf(detail, sizeof(detail), "com.example.E%d", i);
+		answer(&o, GCTOP_SEG_OPS_FAILED, 0, 1000, detail);
+		fill(&o, 1000, &s);
+		CHECK(s.ops_unavailable && strncmp(s.ops_unavailable, "reading the attribute threw", 27) == 0);
+	}
+	CHECK_STR(s.ops_unavailable, "reading the attribute threw");
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
+	fill(&o, 1000, &s);
+	CHECK(s.ops_total.valid && s.ops_total.value == 10 && s.ops_unavailable == NULL);
+}
+
+/* Two readings 100 ms apart give the rate the total is carried at to the
+ * sample's moment (at most 500 ms on); a sum that falls (an MBean went)
+ * starts over instead of holding or going back. */
+static void test_carried_to_sample(void)
+{
+	struct gt_sampler_ops o;
+	struct gt_sample s;
+	CHECK(gt_sampler_ops_init(&o, SPEC) == 0);
+	o.asked_gen = GEN;
+	uint64_t t = 10000000000ull;
+	answer(&o, GCTOP_SEG_OPS_OK, 1000, t, "");
+	fill(&o, t + 50000000, &s);
+	CHECK_U64(s.ops_total.value, 1000); /* one reading: no rate yet */
+	answer(&o, GCTOP_SEG_OPS_OK, 1200, t + 100000000, ""); /* 2000/s */
+	fill(&o, t + 150000000, &s);
+	CHECK_U64(s.ops_total.value, 1300);
+	fill(&o, t + 900000000, &s); /* past the 500 ms bound: the reading itself, never less than given */
+	CHECK_U64(s.ops_total.value, 1300);
+	answer(&o, GCTOP_SEG_OPS_OK, 400, t + 200000000, "");
+	fill(&o, t + 250000000, &s);
+	CHECK_U64(s.ops_total.value, 400);
+
+	/* the allocation total holds instead (hotspot_attach_sampler.c) */
+	struct gt_sampler_track k = { .hold = true };
+	CHECK_U64(gt_sampler_track_at(&k, 1, 5000, 100, 100), 5000);
+	CHECK_U64(gt_sampler_track_at(&k, 1, 4000, 200, 200), 5000);
+}
+
+int main(void)
+{
+	RUN_TEST(test_statuses);
+	RUN_TEST(test_carried_to_sample);
+	return check_summary();
+}
