@@ -4,8 +4,8 @@ dotnet-counters, its cost to the target, and how its cost grows. Prints
 tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
-  sections: own, tick, startup, tui, picker, serve, target-java, target-dotnet,
-            sites, events
+  sections: own, tick, startup, tui, picker, serve, target-java, target-java-mt,
+            target-dotnet, sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
             quote
   --rounds  rounds of the interleaved sections (own cost, target cost;
@@ -852,6 +852,163 @@ def target_dotnet(avail, res):
     res["target_dotnet"] = out
 
 
+# ---------------------------------------------------------------- 2c. multi-threaded Java target
+
+# The JDKs 2c runs on: JDK 17 (the issue's) and Temurin 25 when installed.
+MT_JDKS = [("JDK 17", "/usr/lib/jvm/java-17-openjdk-amd64"), ("Temurin 25", "/usr/lib/jvm/temurin-25-jdk-amd64")]
+MT_CONFIGS = ["gctop hsperf", "gctop --allocators", "jfr profile"]
+
+
+def mt_agents():
+    """GCTOP_MT_AGENTS="NAME=PATH,...": more gctop --allocators rows, each
+    loading the agent at PATH (GCTOP_AGENT), measured in the same rounds:
+    an agent change side by side with the agent it replaces."""
+    out = []
+    for item in (os.environ.get("GCTOP_MT_AGENTS") or "").split(","):
+        if "=" in item:
+            name, path = item.split("=", 1)
+            out.append(("gctop --allocators (%s)" % name, os.path.abspath(path)))
+    return out
+
+
+def mt_watch(java, pid, name, agent, jfr_path):
+    """Starts what config name runs against pid; returns a stop function."""
+    if name == "jfr profile":
+        jcmd = os.path.join(os.path.dirname(java), "jcmd")
+        subprocess.run([jcmd, str(pid), "JFR.start", "name=bench", "settings=profile",
+                        "filename=%s" % os.path.join(jfr_path, "bench.jfr")], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        return None, lambda: subprocess.run([jcmd, str(pid), "JFR.stop", "name=bench"], stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL)
+    argv = [GCTOP, "-p", str(pid), "--json", "-d", "1"]
+    if "--allocators" in name:
+        argv.insert(3, "--allocators")
+    env = dict(os.environ, GCTOP_AGENT=agent) if agent else None
+    w = spawn(argv, stdout=open(os.path.join(tmpdir, "watch.out"), "w"), env=env)
+    return w, lambda: kill(w)
+
+
+def mt_block(t, secs):
+    """The target's per-second ops for secs seconds (its first, partial,
+    line dropped) and its CPU share of a core over them."""
+    c0 = proc_cpu_ns(t.pid)
+    v = collect_lines(t, secs + 1, r"ops_per_s (\d+)")[1:]
+    return v, (proc_cpu_ns(t.pid) - c0) / 1e9 / (secs + 1)
+
+
+def mt_round(java, configs, agents, warm, secs, jfr_path, threads):
+    """One JVM: warm-up, then alone, and each config followed by alone
+    again. A config's ratio is its throughput over the mean of the alone
+    blocks either side of it, so the spread between JVMs (their JIT's
+    choices: +-6% here) does not enter it."""
+    argv = [java] + LOOP_JVM + ["-cp", JCLS, "Exporter", "3600", str(threads)]
+    t = spawn(argv, stdout=subprocess.PIPE, text=True, bufsize=1)
+    hsperf_ready(t.pid)
+    collect_lines(t, warm, r"ops_per_s (\d+)")
+    blocks = [("alone",) + mt_block(t, secs) + ({},)]
+    for c in configs:
+        w, stop = mt_watch(java, t.pid, c, agents.get(c), jfr_path)
+        # Attach, the agent's first interval, JFR's start-up: not measured.
+        collect_lines(t, 5 if c == "jfr profile" else 3, r"ops_per_s (\d+)")
+        c0 = proc_cpu_ns(w.pid) if w else 0
+        v, share = mt_block(t, secs)
+        info = {}
+        if w:
+            info["watcher_cpu_share"] = (proc_cpu_ns(w.pid) - c0) / 1e9 / (secs + 1)
+        stop()
+        if "--allocators" in c:
+            info.update(last_allocators(os.path.join(tmpdir, "watch.out")))
+        blocks.append((c, v, share, info))
+        # The agent stops sampling when no reader has beaten for 5 s.
+        collect_lines(t, 7 if "--allocators" in c else 2, r"ops_per_s (\d+)")
+        blocks.append(("alone",) + mt_block(t, secs) + ({},))
+    kill(t)
+    return blocks
+
+
+def upper_quartile(v):
+    """A block's throughput: other work on the two cores only ever takes
+    throughput away, a second at a time, and an undisturbed block's seconds
+    are within about 1% of each other; so its upper quartile, not its
+    median, is the estimate that a stolen second does not move."""
+    v = sorted(x for x in v if x is not None)
+    return v[(3 * len(v)) // 4] if v else None
+
+
+def block_ratio(blocks, i, est):
+    """Block i's throughput over the mean of the alone blocks either side."""
+    mine, around = est(blocks[i][1]), [est(blocks[i - 1][1]), est(blocks[i + 1][1])]
+    return mine / statistics.mean(around) if mine and all(around) else None
+
+
+def mt_summary(rounds_blocks, configs):
+    out = {c: {"ratios": [], "median_ratios": [], "ops": [], "target_cpu": [], "infos": []}
+           for c in ["alone"] + configs}
+    for blocks in rounds_blocks:
+        for i, (c, v, share, info) in enumerate(blocks):
+            out[c]["ops"].append(upper_quartile(v))
+            out[c]["target_cpu"].append(share)
+            if c == "alone":
+                continue
+            out[c]["ratios"].append(block_ratio(blocks, i, upper_quartile))
+            out[c]["median_ratios"].append(block_ratio(blocks, i, med))
+            out[c]["infos"].append(info)
+    for c, o in out.items():
+        o["ratio"] = med(o["ratios"]) if c != "alone" else 1.0
+        o["ratio_spread"] = spread(o["ratios"]) if c != "alone" else (1.0, 1.0)
+        o["ratio_of_medians"] = med(o["median_ratios"]) if c != "alone" else 1.0
+        o["median_ops_per_s"] = med(o["ops"])
+        o["target_cpu_share"] = med(o["target_cpu"])
+        share = med([i.get("watcher_cpu_share") for i in o["infos"]])
+        sps = med([i.get("samples_per_s") for i in o["infos"]])
+        notes = ["target CPU %s%%" % fmt(o["target_cpu_share"] * 100)] if o["target_cpu_share"] else []
+        if c != "alone":
+            notes.append("medians' ratio %s" % fmt(o["ratio_of_medians"], "", 4))
+        if share is not None:
+            notes.append("watcher CPU %s%%" % fmt(share * 100))
+        if sps:
+            notes.append("%s samples/s" % fmt(sps))
+        o["note"] = ", ".join(notes)
+    return out
+
+
+def target_java_mt(avail, res):
+    """2c: the throughput of a multi-threaded, allocation-heavy target (a
+    statement exporter on one thread per core) alone, watched by gctop with
+    and without its agent, and under JFR's profile settings, in blocks of
+    one JVM per round (see mt_round), on every JDK of MT_JDKS installed."""
+    rounds = ROUNDS or (1 if QUICK else 3)
+    # String.format and friends take the JIT some 5 s to compile at full
+    # speed on two cores: a longer warm-up than AllocLoop's.
+    warm, secs = (8, 4) if QUICK else (12, 8)
+    threads = os.cpu_count() or 2
+    subprocess.run(["javac", "--release", "17", "-d", JCLS, os.path.join(ROOT, "bench", "java", "Exporter.java")],
+                   check=True)
+    agents = dict(mt_agents())
+    gctops = [c for c in MT_CONFIGS if c.startswith("gctop")] + list(agents)
+    jdks = [(label, os.path.join(home, "bin", "java")) for label, home in MT_JDKS
+            if os.path.exists(os.path.join(home, "bin", "java"))]
+    if os.environ.get("GCTOP_MT_JDKS"):
+        jdks = [j for j in jdks if j[0] in os.environ["GCTOP_MT_JDKS"].split(",")]
+    jfr = os.path.join(tmpdir, "jfr-repository")
+    os.makedirs(jfr, exist_ok=True)
+    res["target_java_mt"] = {}
+    for label, java in jdks:
+        load, raw = [loadavg()[0]], []
+        for r in range(rounds):
+            # gctop's configs rotate; JFR goes last, as what it leaves in the
+            # JVM once stopped (its threads, instrumented classes) stays.
+            order = gctops[r % len(gctops):] + gctops[:r % len(gctops)] + ["jfr profile"]
+            log("target java mt (%s): round %d/%d, %s" % (label, r + 1, rounds, ", ".join(order)))
+            raw.append(mt_round(java, order, agents, warm, secs, jfr, threads))
+        load.append(loadavg()[0])
+        out = mt_summary(raw, gctops + ["jfr profile"])
+        res["target_java_mt"][label] = {"configs": out, "raw": raw, "load_1min": load, "threads": threads}
+        target_table("2c. Java Exporter throughput, %s, %d threads (%d rounds, one JVM each: %d s blocks, "
+                     "each config between two alone blocks; load %.1f-%.1f)"
+                     % (label, threads, rounds, secs, load[0], load[1]), out)
+
+
 # ---------------------------------------------------------------- 3. growth
 
 def sites(avail, res):
@@ -1078,7 +1235,8 @@ def tick_cost(avail, res):
 
 SECTIONS = [("own", own_cost), ("tick", tick_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
             ("serve", serve),
-            ("target-java", target_java), ("target-dotnet", target_dotnet), ("sites", sites), ("events", events)]
+            ("target-java", target_java), ("target-java-mt", target_java_mt),
+            ("target-dotnet", target_dotnet), ("sites", sites), ("events", events)]
 
 
 def main():
