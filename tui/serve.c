@@ -298,13 +298,12 @@ static void serve_wait(struct gt_fleet *fleet, int *fds, uint64_t deadline)
 	for (size_t i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	if (gt_wait_poll(pfd, (nfds_t)n, deadline) > 0)
-		gt_fleet_events(fleet, gt_mono_ns());
+		gt_fleet_events(fleet, pfd, n, gt_mono_ns());
 }
 
 static void serve_loop(const struct gt_options *opt, struct gt_fleet *fleet, struct exposition *x, int *fds)
 {
 	uint64_t next_round = gt_mono_ns();
-	uint64_t next_poll = UINT64_MAX;
 	while (!gt_quit_requested()) {
 		uint64_t now = gt_mono_ns();
 		if (now >= next_round) {
@@ -315,15 +314,12 @@ static void serve_loop(const struct gt_options *opt, struct gt_fleet *fleet, str
 			if (next_round <= now)
 				next_round = now + opt->interval_ns;
 		}
-		/* the collectors' ticks (HotSpot's estimator must see every eden fill) */
-		uint64_t every = gt_fleet_poll_interval_ns(fleet);
-		if (!every) {
-			next_poll = UINT64_MAX;
-		} else if (next_poll == UINT64_MAX) {
-			next_poll = now + every;
-		} else if (now >= next_poll) {
+		/* the collectors' ticks (HotSpot's estimator must see every eden
+		 * fill), each member at its own */
+		uint64_t next_poll = gt_fleet_next_poll_ns(fleet);
+		if (now >= next_poll) {
 			gt_fleet_poll(fleet, now);
-			next_poll = now + every;
+			next_poll = gt_fleet_next_poll_ns(fleet);
 		}
 		serve_wait(fleet, fds, next_round < next_poll ? next_round : next_poll);
 	}
