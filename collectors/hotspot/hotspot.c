@@ -56,6 +56,7 @@ struct gt_backend {
 	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
 	struct hotspot_causes causes;
 	struct hotspot_ops ops;
+	struct hsperf_range watch[HOTSPOT_WATCH_MAX]; /* what a poll copies (hotspot_watch.c) */
 };
 
 /* The estimator must see eden between every two collections, so while they
@@ -227,6 +228,17 @@ static void hotspot_track_period(struct gt_backend *c, uint64_t collections, uin
 	c->prev_poll_ns = now_ns;
 }
 
+/* From the next poll on, the perf data's copy takes only what the counters
+ * read, until the JVM adds entries (then every byte again, until this is
+ * called once more). Not while an entry is still being filled in: its
+ * bytes must come with every copy until it is parsed. */
+static void hotspot_watch(struct gt_backend *c)
+{
+	if (c->perf.complete)
+		hsperf_map_watch(&c->map, c->watch,
+				 hotspot_watch_ranges(&c->perf, &c->counters, &c->ops, c->watch, HOTSPOT_WATCH_MAX));
+}
+
 /* Copies the perf data and loads from the copy only, at the tick (hotspot_poll_interval); with
  * sampling on, also gctop's heartbeat to the agent, so that it never stops
  * between two samples of a long interval. */
@@ -242,6 +254,8 @@ static void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 		hotspot_counters_resolve(&c->counters, &c->perf);
 		hotspot_ops_resolve(&c->ops, &c->perf);
 	}
+	if (!c->map.watched)
+		hotspot_watch(c);
 	struct hotspot_alloc_reading r;
 	hotspot_counters_alloc_reading(&c->perf, &c->counters, &r);
 	r.mono_ns = now_ns;
@@ -465,6 +479,7 @@ static int hotspot_set_ops(struct gt_backend *c, const char *name, struct gt_err
 	(void)err;
 	c->ops = (struct hotspot_ops){ .name = name };
 	hotspot_ops_resolve(&c->ops, &c->perf);
+	hotspot_watch(c);
 	return 0;
 }
 

@@ -52,26 +52,60 @@ static size_t used_bytes(const uint8_t *p, size_t size)
 	return n >= PROLOGUE_SIZE && n <= size ? n : size;
 }
 
+/* Where the prologue's key (HSPERF_PROLOGUE_KEY_LEN bytes from 8) starts. */
+#define PROLOGUE_KEY 8
+
 struct hsperf_copy {
+	struct hsperf_map *m;
 	uint8_t *dst;
-	const uint8_t *src;
-	size_t size;
+	bool watched;   /* out: only the watched ranges were copied */
 };
 
-/* The prologue, then the bytes in use, under the SIGBUS guard (base/fault.h). */
+/* The watched ranges, each rounded out to whole words (a string's bytes
+ * need not be aligned) and skipped unless inside the file. */
+static void copy_watched(uint8_t *dst, const struct hsperf_map *m)
+{
+	for (size_t i = 0; i < m->n_watch; i++) {
+		uint64_t from = m->watch[i].off & ~(uint64_t)7;
+		uint64_t to = ((uint64_t)m->watch[i].off + m->watch[i].len + 7) & ~(uint64_t)7;
+		if (to <= m->size && from < to)
+			copy_words(dst + from, m->shared + from, (size_t)(to - from));
+	}
+}
+
+/* The prologue, then the watched ranges while its key is as when they were
+ * set (hsperf_map_watch), else the bytes in use, under the SIGBUS guard
+ * (base/fault.h). */
 static void copy_in_use(void *arg)
 {
-	const struct hsperf_copy *c = arg;
-	size_t head = c->size < PROLOGUE_SIZE ? c->size : PROLOGUE_SIZE;
-	copy_words(c->dst, c->src, head);
-	copy_words(c->dst + head, c->src + head, used_bytes(c->dst, c->size) - head);
+	struct hsperf_copy *c = arg;
+	const struct hsperf_map *m = c->m;
+	size_t head = m->size < PROLOGUE_SIZE ? m->size : PROLOGUE_SIZE;
+	copy_words(c->dst, m->shared, head);
+	if (m->n_watch && head == PROLOGUE_SIZE &&
+	    memcmp(c->dst + PROLOGUE_KEY, m->watch_key, HSPERF_PROLOGUE_KEY_LEN) == 0) {
+		copy_watched(c->dst, m);
+		c->watched = true;
+		return;
+	}
+	copy_words(c->dst + head, m->shared + head, used_bytes(c->dst, m->size) - head);
 }
 
 /* 0, or -1 when the copy hit SIGBUS (the owner truncated the file). */
-static int guarded_copy(uint8_t *dst, const uint8_t *src, size_t size)
+static int guarded_copy(struct hsperf_map *m)
 {
-	struct hsperf_copy c = { dst, src, size };
-	return gt_fault_guarded(copy_in_use, &c);
+	struct hsperf_copy c = { m, (uint8_t *)m->base, false };
+	int rc = gt_fault_guarded(copy_in_use, &c);
+	m->watched = rc == 0 && c.watched;
+	return rc;
+}
+
+void hsperf_map_watch(struct hsperf_map *m, const struct hsperf_range *ranges, size_t n)
+{
+	m->watch = ranges;
+	m->n_watch = m->size >= PROLOGUE_SIZE ? n : 0;
+	if (m->n_watch)
+		memcpy(m->watch_key, m->base + PROLOGUE_KEY, HSPERF_PROLOGUE_KEY_LEN);
 }
 
 static int shrank(const struct hsperf_map *m, long long now, struct gt_error *err)
@@ -99,7 +133,7 @@ int hsperf_map_update(struct hsperf_map *m, struct gt_error *err)
 	}
 	/* The prologue first (its used size grows as the JVM adds counters),
 	 * then what is in use. The owner may truncate at any time. */
-	if (guarded_copy((uint8_t *)m->base, m->shared, m->size) != 0)
+	if (guarded_copy(m) != 0)
 		return shrank(m, -1, err);
 	return 0;
 }
