@@ -97,13 +97,13 @@ static struct gt_fleet_member *add(struct gt_fleet *f, const struct gt_target_in
 	return m;
 }
 
-/* Opens the member's session. The history goes: see fleet.h. */
+/* Opens the member's session, without a history: see fleet.h. */
 static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 {
 	struct gt_error err = { 0 };
 	m->note = NULL;
 	m->session = malloc(sizeof(*m->session));
-	if (!m->session || gt_session_open(m->session, m->pid, &err) != 0) {
+	if (!m->session || gt_session_open_without_history(m->session, m->pid, &err) != 0) {
 		free(m->session);
 		m->session = NULL;
 		m->note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
@@ -114,8 +114,6 @@ static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 			m->retry_ns = err.code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
 		return;
 	}
-	free(m->session->live.history);
-	m->session->live.history = NULL;
 	/* its first tick is its own collector's (the open polled it) */
 	uint64_t every = gt_session_poll_interval_ns(m->session);
 	m->next_poll_ns = every ? gt_mono_ns() + every : FLEET_NEVER;

@@ -7,16 +7,20 @@
 #include "collectors/target.h"
 #include "session/job.h"
 
-int gt_session_init(struct gt_session *s, const struct gt_target_info *info, struct gt_error *err)
+static int init_session(struct gt_session *s, const struct gt_target_info *info, bool history, struct gt_error *err)
 {
 	memset(s, 0, sizeof(*s));
-	s->live.history = calloc(1, sizeof(*s->live.history));
-	if (!s->live.history)
+	if (history && !(s->live.history = calloc(1, sizeof(*s->live.history))))
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	if (info)
 		s->info = *info;
 	gt_schedule_stop(&s->schedule);
 	return 0;
+}
+
+int gt_session_init(struct gt_session *s, const struct gt_target_info *info, struct gt_error *err)
+{
+	return init_session(s, info, true, err);
 }
 
 void gt_session_adopt(struct gt_session *s, struct gt_target *t)
@@ -25,9 +29,9 @@ void gt_session_adopt(struct gt_session *s, struct gt_target *t)
 	s->info = *gt_target_info(t);
 }
 
-int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
+static int open_session(struct gt_session *s, pid_t pid, bool history, struct gt_error *err)
 {
-	if (gt_session_init(s, NULL, err) != 0)
+	if (init_session(s, NULL, history, err) != 0)
 		return -1;
 	struct gt_target *t = gt_target_open(pid, err);
 	if (!t) {
@@ -36,6 +40,16 @@ int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
 	}
 	gt_session_adopt(s, t);
 	return 0;
+}
+
+int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
+{
+	return open_session(s, pid, true, err);
+}
+
+int gt_session_open_without_history(struct gt_session *s, pid_t pid, struct gt_error *err)
+{
+	return open_session(s, pid, false, err);
 }
 
 int gt_session_set_ops(struct gt_session *s, const char *name, struct gt_error *err)
