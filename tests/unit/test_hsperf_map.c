@@ -74,6 +74,7 @@ static void test_sigbus_during_copy(void)
 	m.base = aligned_alloc(8, FILE_SIZE);
 	m.shared = shared;
 	m.size = FILE_SIZE;
+	m.mapped = FILE_SIZE;
 	m.fd = whole;
 	snprintf(m.path, sizeof(m.path), "crafted");
 	struct gt_error err = { 0 };
@@ -108,6 +109,7 @@ static void test_watch_copies_only_the_ranges(void)
 	struct hsperf_map m;
 	struct gt_error err = { 0 };
 	CHECK(hsperf_map_open(path, geteuid(), &m, &err) == 0);
+	CHECK(m.mapped == 4096);   /* the pages in use only, not the file's 32 KiB */
 	/* a counter at 1000, a 5-byte string at 2003 (not word-aligned),
 	 * and ranges outside the file: skipped, never read */
 	const struct hsperf_range r[] = { { 1000, 8 }, { 2003, 5 }, { FILE_SIZE - 4, 8 }, { UINT32_MAX - 3, 8 },
@@ -129,6 +131,7 @@ static void test_watch_copies_only_the_ranges(void)
 	CHECK(pwrite(fd, "\x42", 1, 6000) == 1);
 	CHECK(hsperf_map_update(&m, &err) == 0);
 	CHECK(!m.watched);
+	CHECK(m.mapped == 8192);   /* mapped as far as the JVM now uses */
 	CHECK(m.base[3000] == 0x99 && m.base[6000] == 0x42);
 	CHECK(pwrite(fd, "\x43", 1, 6000) == 1);
 	CHECK(hsperf_map_update(&m, &err) == 0);

@@ -119,6 +119,11 @@ struct hsperf_map {
 	dev_t dev;
 	ino_t ino;
 	const uint8_t *shared;   /* the mapping */
+	/* How much of the file is mapped: the pages in use, grown when the
+	 * JVM uses more. The kernel maps up to 16 pages around each fault, so
+	 * a mapping of the whole file (32 KiB by default) was all resident
+	 * where a small JVM uses 12 KiB. */
+	size_t mapped;
 	int fd;                  /* kept to see the file's size */
 	uint64_t stat_ns;        /* when its size was last looked at (CLOCK_MONOTONIC) */
 	char path[256];          /* for messages (cut if longer) */

@@ -59,6 +59,7 @@ struct hsperf_copy {
 	struct hsperf_map *m;
 	uint8_t *dst;
 	bool watched;   /* out: only the watched ranges were copied */
+	size_t want;    /* out: the bytes in use, mapped or not */
 };
 
 /* The watched ranges, each rounded out to whole words (a string's bytes
@@ -68,7 +69,7 @@ static void copy_watched(uint8_t *dst, const struct hsperf_map *m)
 	for (size_t i = 0; i < m->n_watch; i++) {
 		uint64_t from = m->watch[i].off & ~(uint64_t)7;
 		uint64_t to = ((uint64_t)m->watch[i].off + m->watch[i].len + 7) & ~(uint64_t)7;
-		if (to <= m->size && from < to)
+		if (to <= m->mapped && from < to)
 			copy_words(dst + from, m->shared + from, (size_t)(to - from));
 	}
 }
@@ -80,22 +81,48 @@ static void copy_in_use(void *arg)
 {
 	struct hsperf_copy *c = arg;
 	const struct hsperf_map *m = c->m;
-	size_t head = m->size < PROLOGUE_SIZE ? m->size : PROLOGUE_SIZE;
+	size_t head = m->mapped < PROLOGUE_SIZE ? m->mapped : PROLOGUE_SIZE;
 	copy_words(c->dst, m->shared, head);
+	c->want = head;
 	if (m->n_watch && head == PROLOGUE_SIZE &&
 	    memcmp(c->dst + PROLOGUE_KEY, m->watch_key, HSPERF_PROLOGUE_KEY_LEN) == 0) {
 		copy_watched(c->dst, m);
 		c->watched = true;
 		return;
 	}
-	copy_words(c->dst + head, m->shared + head, used_bytes(c->dst, m->size) - head);
+	c->want = used_bytes(c->dst, m->size);
+	size_t n = c->want < m->mapped ? c->want : m->mapped;
+	copy_words(c->dst + head, m->shared + head, n > head ? n - head : 0);
+}
+
+/* Maps the first len bytes of the file instead (whole pages, at most the
+ * file); the old mapping stays when that fails. */
+static void remap(struct hsperf_map *m, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t p = page > 0 ? (size_t)page : 4096;
+	len = (len + p - 1) / p * p;
+	if (len > m->size)
+		len = m->size;
+	void *n = mmap(NULL, len, PROT_READ, MAP_SHARED, m->fd, 0);
+	if (n == MAP_FAILED)
+		return;
+	if (m->shared)
+		munmap((void *)m->shared, m->mapped);
+	m->shared = n;
+	m->mapped = len;
 }
 
 /* 0, or -1 when the copy hit SIGBUS (the owner truncated the file). */
 static int guarded_copy(struct hsperf_map *m)
 {
-	struct hsperf_copy c = { m, (uint8_t *)m->base, false };
+	struct hsperf_copy c = { m, (uint8_t *)m->base, false, 0 };
 	int rc = gt_fault_guarded(copy_in_use, &c);
+	/* the JVM uses more than is mapped: map it and copy again */
+	if (rc == 0 && c.want > m->mapped && m->mapped < m->size) {
+		remap(m, c.want);
+		rc = gt_fault_guarded(copy_in_use, &c);
+	}
 	m->watched = rc == 0 && c.watched;
 	return rc;
 }
@@ -194,17 +221,21 @@ int hsperf_map_open(const char *path, uid_t owner_uid, struct hsperf_map *out, s
 		close(fd);
 		return -1;
 	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	/* the prologue's page first: the first update maps what is in use */
+	long page = sysconf(_SC_PAGESIZE);
+	size_t first = page > 0 && (size_t)page < (size_t)st.st_size ? (size_t)page : (size_t)st.st_size;
+	void *m = mmap(NULL, first, PROT_READ, MAP_SHARED, fd, 0);
 	int e = errno;
 	void *copy = m == MAP_FAILED ? NULL : aligned_alloc(sizeof(uint64_t), (size_t)st.st_size);
 	if (!copy) {
 		if (m != MAP_FAILED)
-			munmap(m, (size_t)st.st_size);
+			munmap(m, first);
 		close(fd);
 		return m == MAP_FAILED ? gt_fail(err, GT_EXIT_FAILURE, "cannot map %s: %s", path, strerror(e))
 				       : gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	}
 	out->shared = m;
+	out->mapped = first;
 	out->base = copy;
 	out->fd = fd;
 	out->size = (size_t)st.st_size;
@@ -221,7 +252,7 @@ int hsperf_map_open(const char *path, uid_t owner_uid, struct hsperf_map *out, s
 void hsperf_map_close(struct hsperf_map *m)
 {
 	if (m->shared)
-		munmap((void *)m->shared, m->size);
+		munmap((void *)m->shared, m->mapped);
 	free((void *)m->base);
 	if (m->shared)
 		close(m->fd);
