@@ -66,7 +66,9 @@ void gt_session_close(struct gt_session *s)
 		gt_target_close(s->target);
 	gt_session_free_allocators(s);
 	free(s->live.history);
-	free(s->frozen_figures.history);
+	if (s->frozen_figures)
+		free(s->frozen_figures->history);
+	free(s->frozen_figures);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -176,7 +178,7 @@ void gt_session_events(struct gt_session *s, uint64_t now)
 /* The frozen copy of the allocation table, or none when sampling is off. */
 static void freeze_allocators(struct gt_session *s)
 {
-	struct gt_session_figures *f = &s->frozen_figures;
+	struct gt_session_figures *f = s->frozen_figures;
 	if (!s->live.alloc) {
 		free(f->alloc);
 		f->alloc = NULL;
@@ -193,11 +195,13 @@ static void freeze_allocators(struct gt_session *s)
 
 void gt_session_toggle_freeze(struct gt_session *s)
 {
-	struct gt_session_figures *f = &s->frozen_figures;
-	if (!f->history)
+	if (!s->frozen_figures)
+		s->frozen_figures = calloc(1, sizeof(*s->frozen_figures));
+	struct gt_session_figures *f = s->frozen_figures;
+	if (f && !f->history)
 		f->history = malloc(sizeof(*f->history));
 	/* Without room for the copy, the picture stays live. */
-	if (!f->history || !s->live.history)
+	if (!f || !f->history || !s->live.history)
 		return;
 	s->frozen = !s->frozen;
 	if (!s->frozen)
@@ -210,7 +214,7 @@ void gt_session_toggle_freeze(struct gt_session *s)
 
 const struct gt_session_figures *gt_session_shown(const struct gt_session *s)
 {
-	return s->frozen ? &s->frozen_figures : &s->live;
+	return s->frozen ? s->frozen_figures : &s->live;
 }
 
 int64_t gt_session_shown_wall_ms(const struct gt_session *s)
@@ -219,8 +223,8 @@ int64_t gt_session_shown_wall_ms(const struct gt_session *s)
 	 * frozen display's at the sample it shows. */
 	if (s->exited && s->have_prev)
 		return s->prev.wall_ms;
-	if (s->frozen && s->frozen_figures.have_derived)
-		return s->frozen_figures.derived.cur.wall_ms;
+	if (s->frozen && s->frozen_figures->have_derived)
+		return s->frozen_figures->derived.cur.wall_ms;
 	return 0;
 }
 

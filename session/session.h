@@ -56,7 +56,9 @@ struct gt_session {
 
 	struct gt_session_figures live;
 	bool frozen;                     /* p: the picture stays as it was while sampling goes on */
-	struct gt_session_figures frozen_figures;
+	/* Made at the first freeze: a fleet's hundreds of sessions never
+	 * freeze, and it is 5 KiB. */
+	struct gt_session_figures *frozen_figures;
 
 	struct gt_alloc_window *alloc_window;   /* NULL while sampling is off */
 	struct gt_alloc_derived *alloc_pending; /* between alloc_begin and alloc_end */
