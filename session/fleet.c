@@ -97,6 +97,14 @@ static struct gt_fleet_member *add(struct gt_fleet *f, const struct gt_target_in
 	return m;
 }
 
+/* The member's next tick, its collector's interval from now (now: it was
+ * just read). */
+static void schedule_poll(struct gt_fleet_member *m, uint64_t now_ns)
+{
+	uint64_t every = gt_session_poll_interval_ns(m->session);
+	m->next_poll_ns = every ? now_ns + every : FLEET_NEVER;
+}
+
 /* Opens the member's session, without a history: see fleet.h. */
 static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 {
@@ -115,8 +123,7 @@ static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 		return;
 	}
 	/* its first tick is its own collector's (the open polled it) */
-	uint64_t every = gt_session_poll_interval_ns(m->session);
-	m->next_poll_ns = every ? gt_mono_ns() + every : FLEET_NEVER;
+	schedule_poll(m, gt_mono_ns());
 	/* counted again from here, with a new _created (a reset to Prometheus) */
 	m->watch_start_s = (double)gt_wall_ms() / 1000.0;
 	memset(&m->pauses, 0, sizeof(m->pauses));
@@ -153,6 +160,11 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 	if (step == GT_SESSION_SAMPLED) {
 		gt_pause_hist_add(&m->pauses, &m->session->prev);
 		m->sampled = true;
+		/* A sample reads the collector as a poll does (both backends
+		 * poll in it), so the next tick counts from here: an idle JVM's
+		 * one-second tick then falls at the rounds instead of waking the
+		 * loop once more a second for each JVM. */
+		schedule_poll(m, gt_mono_ns());
 		return;
 	}
 	if (step == GT_SESSION_IDLE)
@@ -311,8 +323,7 @@ void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns)
 		if (!m->session || m->next_poll_ns > now_ns + FLEET_POLL_SLACK_NS)
 			continue;
 		gt_session_events(m->session, now_ns);
-		uint64_t every = gt_session_poll_interval_ns(m->session);
-		m->next_poll_ns = every ? now_ns + every : FLEET_NEVER;
+		schedule_poll(m, now_ns);
 	}
 }
 
