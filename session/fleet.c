@@ -289,11 +289,24 @@ static void refresh_known(struct gt_fleet *f)
 	refresh_seen(f);
 }
 
+/* Every pid of -p has an open session: a listing would skip them all
+ * (listing_skips) and find nothing, so neither it nor the look at /tmp
+ * that decides on one is needed (/tmp, shared by everyone, changes often). */
+static bool only_all_open(const struct gt_fleet *f)
+{
+	if (!f->n_only)
+		return false;
+	size_t open = 0;
+	for (size_t i = 0; i < f->count; i++)
+		open += f->m[i].session && wanted(f, f->m[i].pid);
+	return open >= f->n_only;
+}
+
 void gt_fleet_refresh(struct gt_fleet *f)
 {
 	/* Processes often share a cgroup: its files are read once a round. */
 	gt_cgroup_round_begin();
-	if (listing_due(&f->policy, &f->disc, gt_mono_ns()))
+	if (!only_all_open(f) && listing_due(&f->policy, &f->disc, gt_mono_ns()))
 		refresh_listed(f);
 	else
 		refresh_known(f);
