@@ -97,13 +97,21 @@ static struct gt_fleet_member *add(struct gt_fleet *f, const struct gt_target_in
 	return m;
 }
 
-/* Opens the member's session. The history goes: see fleet.h. */
+/* The member's next tick, its collector's interval from now (now: it was
+ * just read). */
+static void schedule_poll(struct gt_fleet_member *m, uint64_t now_ns)
+{
+	uint64_t every = gt_session_poll_interval_ns(m->session);
+	m->next_poll_ns = every ? now_ns + every : FLEET_NEVER;
+}
+
+/* Opens the member's session, without a history: see fleet.h. */
 static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 {
 	struct gt_error err = { 0 };
 	m->note = NULL;
 	m->session = malloc(sizeof(*m->session));
-	if (!m->session || gt_session_open(m->session, m->pid, &err) != 0) {
+	if (!m->session || gt_session_open_without_history(m->session, m->pid, &err) != 0) {
 		free(m->session);
 		m->session = NULL;
 		m->note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
@@ -114,8 +122,8 @@ static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 			m->retry_ns = err.code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
 		return;
 	}
-	free(m->session->live.history);
-	m->session->live.history = NULL;
+	/* its first tick is its own collector's (the open polled it) */
+	schedule_poll(m, gt_mono_ns());
 	/* counted again from here, with a new _created (a reset to Prometheus) */
 	m->watch_start_s = (double)gt_wall_ms() / 1000.0;
 	memset(&m->pauses, 0, sizeof(m->pauses));
@@ -141,7 +149,7 @@ static void open_member(struct gt_fleet *f, struct gt_fleet_member *m, uint64_t 
 }
 
 /* A member whose process exited keeps its note until the next round finds
- * it gone. */
+ * it gone; one that is gone already (not a zombie) goes this round. */
 static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 {
 	struct gt_error err = { 0 };
@@ -152,12 +160,19 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 	if (step == GT_SESSION_SAMPLED) {
 		gt_pause_hist_add(&m->pauses, &m->session->prev);
 		m->sampled = true;
+		/* A sample reads the collector as a poll does (both backends
+		 * poll in it), so the next tick counts from here: an idle JVM's
+		 * one-second tick then falls at the rounds instead of waking the
+		 * loop once more a second for each JVM. */
+		schedule_poll(m, gt_mono_ns());
 		return;
 	}
 	if (step == GT_SESSION_IDLE)
 		return;   /* a job has the target */
 	bool exited = step == GT_SESSION_EXITED;
 	m->note = exited ? "exited" : "unreadable";
+	if (exited)
+		m->seen = gt_proc_exists(m->pid);
 	close_member(m);
 	m->retry_ns = exited || !f->policy.retry ? FLEET_NEVER : gt_mono_ns() + FLEET_RETRY_NS;
 }
@@ -221,6 +236,18 @@ static void refresh_seen(struct gt_fleet *f)
 	}
 }
 
+/* Whether a member with a session is still there. Its sample finds out
+ * (a process gone from /proc is always an exit: collectors/target.c), and
+ * sample_member drops it then; a stat of /proc/PID beside every sample was
+ * 2.7% of gctop --serve's CPU with 220 processes (perf). A session
+ * busy with a job takes no sample, so its process is looked for here. */
+static bool member_there(const struct gt_fleet_member *m)
+{
+	if (m->session && !m->session->job)
+		return true;
+	return m->session && gt_proc_exists(m->pid);
+}
+
 /* What a listing leaves out: pids not watched, and members with an open
  * session, which see their own target's exit. A member without one (not
  * yet readable, or its process gone) is listed again, so that a pid that
@@ -240,7 +267,7 @@ static void refresh_listed(struct gt_fleet *f)
 	struct gt_list list = { .skip = listing_skips, .skip_ctx = f };
 	gt_session_list_all(&list);
 	for (size_t i = 0; i < f->count; i++)
-		f->m[i].seen = f->m[i].session && gt_proc_exists(f->m[i].pid);
+		f->m[i].seen = member_there(&f->m[i]);
 	for (size_t i = 0; i < list.count; i++) {
 		const struct gt_list_entry *e = &list.entries[i];
 		struct gt_fleet_member *m = find(f, e->info.pid);
@@ -258,15 +285,28 @@ static void refresh_listed(struct gt_fleet *f)
 static void refresh_known(struct gt_fleet *f)
 {
 	for (size_t i = 0; i < f->count; i++)
-		f->m[i].seen = gt_proc_exists(f->m[i].pid);
+		f->m[i].seen = f->m[i].session ? member_there(&f->m[i]) : gt_proc_exists(f->m[i].pid);
 	refresh_seen(f);
+}
+
+/* Every pid of -p has an open session: a listing would skip them all
+ * (listing_skips) and find nothing, so neither it nor the look at /tmp
+ * that decides on one is needed (/tmp, shared by everyone, changes often). */
+static bool only_all_open(const struct gt_fleet *f)
+{
+	if (!f->n_only)
+		return false;
+	size_t open = 0;
+	for (size_t i = 0; i < f->count; i++)
+		open += f->m[i].session && wanted(f, f->m[i].pid);
+	return open >= f->n_only;
 }
 
 void gt_fleet_refresh(struct gt_fleet *f)
 {
 	/* Processes often share a cgroup: its files are read once a round. */
 	gt_cgroup_round_begin();
-	if (listing_due(&f->policy, &f->disc, gt_mono_ns()))
+	if (!only_all_open(f) && listing_due(&f->policy, &f->disc, gt_mono_ns()))
 		refresh_listed(f);
 	else
 		refresh_known(f);
@@ -296,16 +336,43 @@ void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns)
 		if (!m->session || m->next_poll_ns > now_ns + FLEET_POLL_SLACK_NS)
 			continue;
 		gt_session_events(m->session, now_ns);
-		uint64_t every = gt_session_poll_interval_ns(m->session);
-		m->next_poll_ns = every ? now_ns + every : FLEET_NEVER;
+		schedule_poll(m, now_ns);
 	}
 }
 
-void gt_fleet_events(struct gt_fleet *f, uint64_t now_ns)
+/* What poll said of fd: ready to read (data, end or error). */
+static bool fd_ready(const struct pollfd *polled, size_t n, size_t *k, int fd)
 {
+	/* polled follows the members' order (gt_fleet_wait_fds), so the
+	 * cursor usually finds fd at once; a search covers the rest. */
+	if (*k >= n || polled[*k].fd != fd) {
+		size_t j = 0;
+		while (j < n && polled[j].fd != fd)
+			j++;
+		if (j == n)
+			return false;
+		*k = j;
+	}
+	return polled[(*k)++].revents & (POLLIN | POLLHUP | POLLERR);
+}
+
+uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f)
+{
+	uint64_t next = FLEET_NEVER;
 	for (size_t i = 0; i < f->count; i++)
-		if (f->m[i].session && gt_session_wait_fd(f->m[i].session) >= 0)
+		if (f->m[i].session && f->m[i].next_poll_ns < next)
+			next = f->m[i].next_poll_ns;
+	return next;
+}
+
+void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < f->count; i++) {
+		int fd = f->m[i].session ? gt_session_wait_fd(f->m[i].session) : -1;
+		if (fd >= 0 && fd_ready(polled, n, &k, fd))
 			gt_session_events(f->m[i].session, now_ns);
+	}
 }
 
 size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max)

@@ -12,6 +12,7 @@
 #ifndef GCTOP_SESSION_FLEET_H
 #define GCTOP_SESSION_FLEET_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,9 +90,14 @@ static inline bool gt_fleet_member_live(const struct gt_fleet_member *m)
  * each is read at its own, not at the fastest one's). */
 uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f);
 void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns);
-/* A descriptor of gt_fleet_wait_fds became readable: reads the members
- * that have one (their sessions are read continuously), not the others. */
-void gt_fleet_events(struct gt_fleet *f, uint64_t now_ns);
+/* When gt_fleet_poll is next due: the earliest of the members' own ticks
+ * (CLOCK_MONOTONIC; UINT64_MAX when none polls). Cheaper than
+ * gt_fleet_poll_interval_ns, which asks every collector. */
+uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f);
+/* The descriptors of gt_fleet_wait_fds after a poll (n of them, in the
+ * same order): reads the members whose descriptor is ready (their sessions
+ * are read continuously), not the others. */
+void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns);
 /* Up to max descriptors to wait on; returns how many. */
 size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max);
 /* Closes every session, keeping the members; the next round opens them

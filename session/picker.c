@@ -211,9 +211,9 @@ void gt_picker_poll(struct gt_picker *p, uint64_t now_ns)
 	gt_fleet_poll(&p->fleet, now_ns);
 }
 
-void gt_picker_events(struct gt_picker *p, uint64_t now_ns)
+void gt_picker_events(struct gt_picker *p, const struct pollfd *polled, size_t n, uint64_t now_ns)
 {
-	gt_fleet_events(&p->fleet, now_ns);
+	gt_fleet_events(&p->fleet, polled, n, now_ns);
 }
 
 size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max)

@@ -83,8 +83,9 @@ uint64_t gt_picker_deadline(struct gt_picker *p);
  * heap counters lost at each collection. 0: no row needs a tick. */
 uint64_t gt_picker_poll_interval_ns(const struct gt_picker *p);
 void gt_picker_poll(struct gt_picker *p, uint64_t now_ns);
-/* A descriptor of gt_picker_wait_fds became readable. */
-void gt_picker_events(struct gt_picker *p, uint64_t now_ns);
+/* The descriptors of gt_picker_wait_fds after a poll: reads the rows
+ * whose descriptor is ready (see gt_fleet_events). */
+void gt_picker_events(struct gt_picker *p, const struct pollfd *polled, size_t n, uint64_t now_ns);
 /* Up to max descriptors to wait on; returns how many. */
 size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max);
 /* Closes every row's target, keeping the rows; the next refresh opens

@@ -7,16 +7,20 @@
 #include "collectors/target.h"
 #include "session/job.h"
 
-int gt_session_init(struct gt_session *s, const struct gt_target_info *info, struct gt_error *err)
+static int init_session(struct gt_session *s, const struct gt_target_info *info, bool history, struct gt_error *err)
 {
 	memset(s, 0, sizeof(*s));
-	s->live.history = calloc(1, sizeof(*s->live.history));
-	if (!s->live.history)
+	if (history && !(s->live.history = calloc(1, sizeof(*s->live.history))))
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	if (info)
 		s->info = *info;
 	gt_schedule_stop(&s->schedule);
 	return 0;
+}
+
+int gt_session_init(struct gt_session *s, const struct gt_target_info *info, struct gt_error *err)
+{
+	return init_session(s, info, true, err);
 }
 
 void gt_session_adopt(struct gt_session *s, struct gt_target *t)
@@ -25,9 +29,9 @@ void gt_session_adopt(struct gt_session *s, struct gt_target *t)
 	s->info = *gt_target_info(t);
 }
 
-int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
+static int open_session(struct gt_session *s, pid_t pid, bool history, struct gt_error *err)
 {
-	if (gt_session_init(s, NULL, err) != 0)
+	if (init_session(s, NULL, history, err) != 0)
 		return -1;
 	struct gt_target *t = gt_target_open(pid, err);
 	if (!t) {
@@ -36,6 +40,16 @@ int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
 	}
 	gt_session_adopt(s, t);
 	return 0;
+}
+
+int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
+{
+	return open_session(s, pid, true, err);
+}
+
+int gt_session_open_without_history(struct gt_session *s, pid_t pid, struct gt_error *err)
+{
+	return open_session(s, pid, false, err);
 }
 
 int gt_session_set_ops(struct gt_session *s, const char *name, struct gt_error *err)
@@ -52,7 +66,9 @@ void gt_session_close(struct gt_session *s)
 		gt_target_close(s->target);
 	gt_session_free_allocators(s);
 	free(s->live.history);
-	free(s->frozen_figures.history);
+	if (s->frozen_figures)
+		free(s->frozen_figures->history);
+	free(s->frozen_figures);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -162,7 +178,7 @@ void gt_session_events(struct gt_session *s, uint64_t now)
 /* The frozen copy of the allocation table, or none when sampling is off. */
 static void freeze_allocators(struct gt_session *s)
 {
-	struct gt_session_figures *f = &s->frozen_figures;
+	struct gt_session_figures *f = s->frozen_figures;
 	if (!s->live.alloc) {
 		free(f->alloc);
 		f->alloc = NULL;
@@ -179,11 +195,13 @@ static void freeze_allocators(struct gt_session *s)
 
 void gt_session_toggle_freeze(struct gt_session *s)
 {
-	struct gt_session_figures *f = &s->frozen_figures;
-	if (!f->history)
+	if (!s->frozen_figures)
+		s->frozen_figures = calloc(1, sizeof(*s->frozen_figures));
+	struct gt_session_figures *f = s->frozen_figures;
+	if (f && !f->history)
 		f->history = malloc(sizeof(*f->history));
 	/* Without room for the copy, the picture stays live. */
-	if (!f->history || !s->live.history)
+	if (!f || !f->history || !s->live.history)
 		return;
 	s->frozen = !s->frozen;
 	if (!s->frozen)
@@ -196,7 +214,7 @@ void gt_session_toggle_freeze(struct gt_session *s)
 
 const struct gt_session_figures *gt_session_shown(const struct gt_session *s)
 {
-	return s->frozen ? &s->frozen_figures : &s->live;
+	return s->frozen ? s->frozen_figures : &s->live;
 }
 
 int64_t gt_session_shown_wall_ms(const struct gt_session *s)
@@ -205,8 +223,8 @@ int64_t gt_session_shown_wall_ms(const struct gt_session *s)
 	 * frozen display's at the sample it shows. */
 	if (s->exited && s->have_prev)
 		return s->prev.wall_ms;
-	if (s->frozen && s->frozen_figures.have_derived)
-		return s->frozen_figures.derived.cur.wall_ms;
+	if (s->frozen && s->frozen_figures->have_derived)
+		return s->frozen_figures->derived.cur.wall_ms;
 	return 0;
 }
 

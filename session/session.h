@@ -56,7 +56,9 @@ struct gt_session {
 
 	struct gt_session_figures live;
 	bool frozen;                     /* p: the picture stays as it was while sampling goes on */
-	struct gt_session_figures frozen_figures;
+	/* Made at the first freeze: a fleet's hundreds of sessions never
+	 * freeze, and it is 5 KiB. */
+	struct gt_session_figures *frozen_figures;
 
 	struct gt_alloc_window *alloc_window;   /* NULL while sampling is off */
 	struct gt_alloc_derived *alloc_pending; /* between alloc_begin and alloc_end */
@@ -79,6 +81,9 @@ int gt_session_init(struct gt_session *s, const struct gt_target_info *info, str
 /* gt_session_init, then opens pid (may wait, bounded, for a runtime that is
  * still starting). Returns 0, or -1 with err and the session closed. */
 int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err);
+/* The same without a history (live.history NULL): a fleet's member, whose
+ * holders show none, and at 352 KiB a history would be most of a session. */
+int gt_session_open_without_history(struct gt_session *s, pid_t pid, struct gt_error *err);
 /* Takes an opened target (owned from now on) into an initialised session. */
 void gt_session_adopt(struct gt_session *s, struct gt_target *t);
 void gt_session_close(struct gt_session *s);

@@ -107,11 +107,13 @@ void gt_session_free_allocators(struct gt_session *s)
 	free(s->alloc_window);
 	free(s->alloc_pending);
 	free(s->live.alloc);
-	free(s->frozen_figures.alloc);
 	gt_session_copy_stacks(&s->live.stacks, NULL);
-	gt_session_copy_stacks(&s->frozen_figures.stacks, NULL);
+	if (s->frozen_figures) {
+		free(s->frozen_figures->alloc);
+		s->frozen_figures->alloc = NULL;
+		gt_session_copy_stacks(&s->frozen_figures->stacks, NULL);
+	}
 	s->alloc_window = NULL;
 	s->alloc_pending = NULL;
 	s->live.alloc = NULL;
-	s->frozen_figures.alloc = NULL;
 }

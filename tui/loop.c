@@ -205,13 +205,14 @@ static size_t wait_fds(const struct gt_app *a, int *fds, size_t max)
 	return a->picker_mode ? gt_picker_wait_fds(&a->picker, fds, max) : 0;
 }
 
-/* A collector's descriptor became readable. */
-static void events(struct gt_app *a, uint64_t now)
+/* A collector's descriptor became readable: polled holds the n of
+ * wait_fds after the poll. */
+static void events(struct gt_app *a, const struct pollfd *polled, size_t n, uint64_t now)
 {
 	if (a->in_dashboard)
 		gt_session_events(&a->session, now);
 	else if (a->picker_mode)
-		gt_picker_events(&a->picker, now);
+		gt_picker_events(&a->picker, polled, n, now);
 }
 
 /* ---- drawing ---- */
@@ -663,7 +664,7 @@ static void run(struct gt_app *a)
 		for (nfds_t i = 1; i < nfds; i++)
 			ready = ready || (fds[i].revents & (POLLIN | POLLHUP | POLLERR));
 		if (ready)
-			events(a, gt_mono_ns());
+			events(a, fds + 1, nw, gt_mono_ns());
 	}
 }
 

@@ -1,16 +1,15 @@
-/* Process facts of one PID through libproc2 (procps 4.0.2).
- *
- * Each tick selects just the watched PID (PIDS_SELECT_PID opens /proc/PID
- * only; procps_pids_get and _reap would walk all of /proc). Results belong to
- * the pids_info and are overwritten by its next call, so values are copied
- * out at once. */
+/* Process facts of one PID: each sample from /proc/PID/stat and status
+ * (collectors/host/proc_stat.c), the user and command line through libproc2
+ * (procps 4.0.2) when a target opens. A select of one PID
+ * (PIDS_SELECT_PID) opens /proc/PID only; procps_pids_get and _reap would
+ * walk all of /proc. Results belong to the pids_info and are overwritten by
+ * its next call, so values are copied out at once. */
 #include "collectors/host/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libproc2/misc.h>
 #include <libproc2/pids.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,19 +19,6 @@
 /* PIDS_VAL lost its info argument in procps 4.0.5; this spelling of the same
  * access works with both. */
 #define PROC_RESULT(stack, slot, member) ((stack)->head[(slot)].result.member)
-
-/* Positions in sample_items below. */
-enum sample_slot {
-	SLOT_STATE,
-	SLOT_RSS,
-	SLOT_ANON,
-	SLOT_FILE,
-	SLOT_SWAP,
-	SLOT_TICS,
-	SLOT_THREADS,
-	SLOT_BEGAN,
-	SLOT_COUNT
-};
 
 enum info_slot {
 	INFO_EUSER,
@@ -58,14 +44,6 @@ int gt_proc_check_mounted(struct gt_error *err)
 	return 0;
 }
 
-/* One context for every gt_proc: a context holds about 150 KiB of result
- * stacks, and a fleet watches hundreds of processes. Its results are
- * overwritten by the next select, so each select and the copy of its
- * results hold the lock (sessions open targets on worker threads). */
-static struct pids_info *shared_pids;
-static unsigned shared_refs;
-static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static struct pids_fetch *select_one(struct pids_info *pids, pid_t pid)
 {
 	unsigned id = (unsigned)pid;
@@ -82,30 +60,6 @@ static int check_target(pid_t pid, struct gt_error *err)
 	return 0;
 }
 
-/* Takes a reference to the shared context (shared_lock held). */
-static int shared_ref(void)
-{
-	if (!shared_pids) {
-		enum pids_item items[SLOT_COUNT] = {
-			[SLOT_STATE] = PIDS_STATE,
-			[SLOT_RSS] = PIDS_VM_RSS,
-			[SLOT_ANON] = PIDS_VM_RSS_ANON,
-			[SLOT_FILE] = PIDS_VM_RSS_FILE,
-			[SLOT_SWAP] = PIDS_VM_SWAP,
-			[SLOT_TICS] = PIDS_TICS_ALL,
-			[SLOT_THREADS] = PIDS_NLWP,
-			[SLOT_BEGAN] = PIDS_TICS_BEGAN,
-		};
-		int rc = procps_pids_new(&shared_pids, items, SLOT_COUNT);
-		if (rc < 0) {
-			shared_pids = NULL;
-			return rc;
-		}
-	}
-	shared_refs++;
-	return 0;
-}
-
 struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 {
 	if (check_target(pid, err) != 0)
@@ -114,21 +68,12 @@ struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 	if (!p)
 		return NULL;
 	p->pid = pid;
-	pthread_mutex_lock(&shared_lock);
-	int rc = shared_ref();
-	if (rc < 0) {
-		pthread_mutex_unlock(&shared_lock);
-		gt_fail(err, GT_EXIT_FAILURE, "cannot read process facts: %s", strerror(-rc));
-		free(p);
-		return NULL;
-	}
 	p->hz = procps_hertz_get();
-	struct pids_fetch *f = select_one(shared_pids, pid);
-	if (f && f->counts->total >= 1) {
-		p->began = PROC_RESULT(f->stacks[0], SLOT_BEGAN, ull_int);
+	struct gt_proc_stat st;
+	if (gt_proc_read_stat(pid, &st) == 0) {
+		p->began = st.start_ticks;
 		p->began_valid = true;
 	}
-	pthread_mutex_unlock(&shared_lock);
 	if (!p->began_valid && !gt_proc_exists(pid)) {
 		gt_fail(err, GT_EXIT_NO_PROCESS, "process %d has exited", (int)pid);
 		gt_proc_close(p);
@@ -144,51 +89,36 @@ static bool has_exited(char state)
 	return state == 'Z' || state == 'X';
 }
 
-/* gt_proc_sample with shared_lock held. */
-static int sample_locked(struct gt_proc *p, struct gt_sample *out)
+int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
 {
-	struct pids_fetch *f = select_one(shared_pids, p->pid);
-	if (!f)
-		return 0; /* a library failure (ENOMEM) says nothing about the process */
-	if (f->counts->total < 1) {
+	struct gt_proc_stat st;
+	if (gt_proc_read_stat(p->pid, &st) != 0) {
 		/* A directory we cannot read (hidepid) still means a live process. */
 		return gt_proc_exists(p->pid) ? 0 : 1;
 	}
-	struct pids_stack *s = f->stacks[0];
-	if (has_exited((char)PROC_RESULT(s, SLOT_STATE, s_ch)))
+	if (has_exited(st.state))
 		return 1;
-	unsigned long long began = PROC_RESULT(s, SLOT_BEGAN, ull_int);
-	if (p->began_valid && began != p->began)
+	if (p->began_valid && st.start_ticks != p->began)
 		return 1; /* the PID now names another process */
 
-	/* libproc2 reports a status line it could not read as 0 without an
-	 * error. A live user process always has resident pages and a thread,
-	 * so 0 there means "not given", and the companions from the same file
-	 * are no better. */
-	unsigned long rss_kib = PROC_RESULT(s, SLOT_RSS, ul_int);
-	if (rss_kib > 0) {
-		gt_u64_set(&out->rss_bytes, (uint64_t)rss_kib * 1024);
-		gt_u64_set(&out->rss_anon_bytes, (uint64_t)PROC_RESULT(s, SLOT_ANON, ul_int) * 1024);
-		gt_u64_set(&out->rss_file_bytes, (uint64_t)PROC_RESULT(s, SLOT_FILE, ul_int) * 1024);
-		gt_u64_set(&out->swap_bytes, (uint64_t)PROC_RESULT(s, SLOT_SWAP, ul_int) * 1024);
+	/* A live user process always has resident pages and a thread, so 0
+	 * (or a status file that could not be read) means "not given", and
+	 * the companions from the same file are no better. */
+	struct gt_proc_status mem;
+	if (gt_proc_read_status(p->pid, &mem) == 0 && mem.rss_kib > 0) {
+		gt_u64_set(&out->rss_bytes, (uint64_t)mem.rss_kib * 1024);
+		gt_u64_set(&out->rss_anon_bytes, (uint64_t)mem.anon_kib * 1024);
+		gt_u64_set(&out->rss_file_bytes, (uint64_t)mem.file_kib * 1024);
+		gt_u64_set(&out->swap_bytes, (uint64_t)mem.swap_kib * 1024);
 	}
-	int threads = PROC_RESULT(s, SLOT_THREADS, s_int);
-	if (threads > 0) {
-		gt_u64_set(&out->threads, (uint64_t)threads);
+	if (st.threads > 0) {
+		gt_u64_set(&out->threads, (uint64_t)st.threads);
 		/* stat gave a thread count, so the tick counts beside it are real. */
-		gt_u64_set(&out->cpu_ticks, PROC_RESULT(s, SLOT_TICS, ull_int));
+		gt_u64_set(&out->cpu_ticks, st.utime + st.stime);
 		if (p->hz > 0)
 			gt_u64_set(&out->cpu_hz, (uint64_t)p->hz);
 	}
 	return 0;
-}
-
-int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
-{
-	pthread_mutex_lock(&shared_lock);
-	int rc = sample_locked(p, out);
-	pthread_mutex_unlock(&shared_lock);
-	return rc;
 }
 
 /* libproc2 shows what it could not read (another user's process, a kernel
@@ -232,12 +162,6 @@ void gt_proc_fill_info(pid_t pid, struct gt_target_info *info)
 
 void gt_proc_close(struct gt_proc *p)
 {
-	if (!p)
-		return;
-	pthread_mutex_lock(&shared_lock);
-	if (shared_refs && --shared_refs == 0)
-		procps_pids_unref(&shared_pids);
-	pthread_mutex_unlock(&shared_lock);
 	free(p);
 }
 
@@ -359,22 +283,11 @@ static int boot_time_s(uint64_t *btime)
 
 int gt_proc_start_ticks(pid_t pid, unsigned long long *ticks)
 {
-	char path[32], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (gt_proc_read_small(path, buf, sizeof(buf)) < 0)
+	struct gt_proc_stat st;
+	if (gt_proc_read_stat(pid, &st) != 0)
 		return -1;
-	/* The command name (field 2) may hold spaces and ')'; fields after the
-	 * last ')' are plain. starttime is field 22, the 20th after it. */
-	const char *p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	p++;
-	for (int field = 3; field < 22; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -1;
-	}
-	return sscanf(p, " %llu", ticks) == 1 ? 0 : -1;
+	*ticks = st.start_ticks;
+	return 0;
 }
 
 int gt_proc_start_time_ms(pid_t pid, uint64_t *ms)

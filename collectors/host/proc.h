@@ -1,4 +1,6 @@
-/* Process facts through libproc2, one PID at a time (no /proc walk per tick). */
+/* Process facts of one PID at a time (no /proc walk per tick): the user and
+ * command line through libproc2 when a target opens, each sample's figures
+ * from /proc/PID/stat and status (proc_stat.c says why by hand). */
 #ifndef GCTOP_COLLECTORS_PROC_H
 #define GCTOP_COLLECTORS_PROC_H
 
@@ -25,6 +27,26 @@ int gt_proc_sample(struct gt_proc *p, struct gt_sample *out);
 void gt_proc_fill_info(pid_t pid, struct gt_target_info *info);
 
 void gt_proc_close(struct gt_proc *p);
+
+/* /proc/PID/stat's fields that a sample uses. */
+struct gt_proc_stat {
+	char state;
+	unsigned long long utime, stime;   /* clock ticks */
+	unsigned long long threads;
+	unsigned long long start_ticks;    /* field 22: clock ticks since boot */
+};
+
+/* /proc/PID/status's memory lines, in KiB (0: the line is missing). */
+struct gt_proc_status {
+	unsigned long long rss_kib, anon_kib, file_kib, swap_kib;
+};
+
+/* Parse a stat file's text: 0, or -1 when it is not one. */
+int gt_proc_parse_stat(const char *text, struct gt_proc_stat *out);
+void gt_proc_parse_status(const char *text, struct gt_proc_status *out);
+/* Read and parse pid's files: 0, or -1 (gone, hidden or unreadable). */
+int gt_proc_read_stat(pid_t pid, struct gt_proc_stat *out);
+int gt_proc_read_status(pid_t pid, struct gt_proc_status *out);
 
 /* Cheap helpers shared by collectors (plain /proc reads). */
 int gt_proc_exists(pid_t pid);

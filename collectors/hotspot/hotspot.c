@@ -27,8 +27,7 @@
 
 struct gt_backend {
 	pid_t pid;
-	char path[4096];
-	struct hsperf_map map;
+	struct hsperf_map map;     /* its path (cut at 255 bytes) names the file in messages */
 	struct hsperf perf;
 	struct hotspot_counters counters;
 	struct hotspot_alloc alloc;
@@ -56,6 +55,7 @@ struct gt_backend {
 	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
 	struct hotspot_causes causes;
 	struct hotspot_ops ops;
+	struct hsperf_range watch[HOTSPOT_WATCH_MAX]; /* what a poll copies (hotspot_watch.c) */
 };
 
 /* The estimator must see eden between every two collections, so while they
@@ -144,7 +144,7 @@ static bool hotspot_vm_created(const struct hsperf *p)
 
 /* Waits until the JVM has made its file accessible and finished creating
  * the VM, taking a fresh copy of the file each time. */
-static int hotspot_wait_accessible(struct gt_backend *c, struct gt_error *err)
+static int hotspot_wait_accessible(struct gt_backend *c, const char *path, struct gt_error *err)
 {
 	struct gt_retry retry;
 	gt_retry_start(&retry, HOTSPOT_WAIT_MS, HOTSPOT_WAIT_STEP_MS);
@@ -152,7 +152,7 @@ static int hotspot_wait_accessible(struct gt_backend *c, struct gt_error *err)
 		if (hsperf_map_update(&c->map, err) != 0)
 			return -1;
 		if (hsperf_refresh(&c->perf) < 0)
-			return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", c->path);
+			return gt_fail(err, GT_EXIT_FAILURE, "out of memory while reading %s", path);
 		if (hsperf_accessible(&c->perf) && hotspot_vm_created(&c->perf))
 			return 0;
 		if (!hotspot_find_alive(c->pid))
@@ -227,6 +227,17 @@ static void hotspot_track_period(struct gt_backend *c, uint64_t collections, uin
 	c->prev_poll_ns = now_ns;
 }
 
+/* From the next poll on, the perf data's copy takes only what the counters
+ * read, until the JVM adds entries (then every byte again, until this is
+ * called once more). Not while an entry is still being filled in: its
+ * bytes must come with every copy until it is parsed. */
+static void hotspot_watch(struct gt_backend *c)
+{
+	if (c->perf.complete)
+		hsperf_map_watch(&c->map, c->watch,
+				 hotspot_watch_ranges(&c->perf, &c->counters, &c->ops, c->watch, HOTSPOT_WATCH_MAX));
+}
+
 /* Copies the perf data and loads from the copy only, at the tick (hotspot_poll_interval); with
  * sampling on, also gctop's heartbeat to the agent, so that it never stops
  * between two samples of a long interval. */
@@ -242,6 +253,8 @@ static void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 		hotspot_counters_resolve(&c->counters, &c->perf);
 		hotspot_ops_resolve(&c->ops, &c->perf);
 	}
+	if (!c->map.watched)
+		hotspot_watch(c);
 	struct hotspot_alloc_reading r;
 	hotspot_counters_alloc_reading(&c->perf, &c->counters, &r);
 	r.mono_ns = now_ns;
@@ -337,19 +350,21 @@ static const char *hotspot_alloc_unavailable(enum hotspot_gc gc)
  * finishes within moments. */
 static int hotspot_open_file(struct gt_backend *c, pid_t pid, uid_t owner, bool *stale, struct gt_error *err)
 {
+	/* only while opening: 4 KiB a JVM kept for nothing in a fleet of hundreds */
+	char path[4096];
 	*stale = false;
-	if (hotspot_locate(pid, c->path, sizeof(c->path), err) != 0)
+	if (hotspot_locate(pid, path, sizeof(path), err) != 0)
 		return -1;
-	if (hsperf_map_open(c->path, owner, &c->map, err) != 0) {
+	if (hsperf_map_open(path, owner, &c->map, err) != 0) {
 		*stale = err && err->code == GT_EXIT_BAD_DATA;
 		return -1;
 	}
-	if (hsperf_init(&c->perf, c->map.base, c->map.size, c->path, err) != 0)
+	if (hsperf_init(&c->perf, c->map.base, c->map.size, path, err) != 0)
 		return -1;
-	if (hotspot_wait_accessible(c, err) != 0)
+	if (hotspot_wait_accessible(c, path, err) != 0)
 		return -1;
 	hotspot_counters_resolve(&c->counters, &c->perf);
-	if (hotspot_check_same_process(pid, &c->counters, c->path, &c->start_time_ms, err) != 0) {
+	if (hotspot_check_same_process(pid, &c->counters, path, &c->start_time_ms, err) != 0) {
 		*stale = true;
 		return -1;
 	}
@@ -464,6 +479,7 @@ static int hotspot_set_ops(struct gt_backend *c, const char *name, struct gt_err
 {
 	hotspot_ops_init(&c->ops, name);
 	hotspot_ops_resolve(&c->ops, &c->perf);
+	hotspot_watch(c);
 	/* With the agent already read (key a before), it is asked at once. */
 	if (c->ops.jmx && c->sampler)
 		return gt_sampler_set_ops(c->sampler, name, err);

@@ -8,7 +8,8 @@
  *   hotspot_pauses.c   the log of individual pauses
  *   hotspot_tick.c     when to poll while the JVM collects
  *   hotspot_causes.c   what caused the collections (sun.gc.lastCause at each poll)
- *   hotspot_ops.c      the application's operations counter (--ops) */
+ *   hotspot_ops.c      the application's operations counter (--ops)
+ *   hotspot_watch.c    the parts of the perf data a poll copies */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_H
 #define GCTOP_COLLECTORS_HOTSPOT_H
 
@@ -184,6 +185,16 @@ void hotspot_ops_init(struct hotspot_ops *o, const char *name);
 void hotspot_ops_resolve(struct hotspot_ops *o, const struct hsperf *p);
 /* Fills out's operations: the total, or why there is none. */
 void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out);
+
+/* ---- hotspot_watch.c ---- */
+
+/* Every counter of c and o (o may be NULL) is in this many ranges at most. */
+#define HOTSPOT_WATCH_MAX 128
+
+/* Fills out (up to max) with the ranges of p's copy that c and o point
+ * into: what a poll reads. Returns how many. */
+size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counters *c, const struct hotspot_ops *o,
+			    struct hsperf_range *out, size_t max);
 
 /* ---- hotspot.c, hotspot_list.c ---- */
 

@@ -278,6 +278,70 @@ static void test_corpus_layouts(void)
 		check_one(&expectations[i]);
 }
 
+/* A poll copies only hotspot_watch_ranges (hsperf_map_watch): with every
+ * other byte after the prologue wiped, a sample and the estimator's
+ * reading come out the same, so nothing they read is left out. */
+static void check_watch_covers(const char *file)
+{
+	size_t len = 0;
+	uint8_t *buf = load_file(file, &len);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	struct hsperf p;
+	struct gt_error err = { 0 };
+	CHECK(hsperf_init(&p, buf, len, file, &err) == 0);
+	struct hotspot_counters c;
+	hotspot_counters_resolve(&c, &p);
+	struct hotspot_ops o = { .name = "sun.rt.safepoints" };
+	hotspot_ops_resolve(&o, &p);
+	struct hsperf_range r[HOTSPOT_WATCH_MAX];
+	size_t n = hotspot_watch_ranges(&p, &c, &o, r, HOTSPOT_WATCH_MAX);
+	if (n < 20 || n >= HOTSPOT_WATCH_MAX)   /* a few dozen counters: not the whole file */
+		check_fail(__FILE__, __LINE__, "%s: %zu ranges", file, n);
+
+	struct gt_sample before, after;
+	struct hotspot_alloc_reading ra, rb;
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	hotspot_counters_fill_sample(&p, &c, &before);
+	hotspot_ops_fill(&o, &before);
+	hotspot_counters_alloc_reading(&p, &c, &ra);
+
+	uint8_t *keep = calloc(1, len);
+	CHECK(keep != NULL);
+	if (keep) {
+		memset(keep, 1, HSPERF_PROLOGUE_SIZE);
+		size_t covered = 0;
+		for (size_t i = 0; i < n; i++) {
+			CHECK(r[i].off + (size_t)r[i].len <= len);
+			memset(keep + r[i].off, 1, r[i].len);
+			covered += r[i].len;
+		}
+		CHECK(covered < len / 8);
+		for (size_t i = 0; i < len; i++)
+			if (!keep[i])
+				buf[i] = 0;
+		free(keep);
+	}
+	hotspot_counters_fill_sample(&p, &c, &after);
+	hotspot_ops_fill(&o, &after);
+	hotspot_counters_alloc_reading(&p, &c, &rb);
+	CHECK(before.ops_total.valid && before.heap_used_bytes.valid);
+	CHECK(memcmp(&before, &after, sizeof(before)) == 0);
+	CHECK(memcmp(&ra, &rb, sizeof(ra)) == 0);
+	hsperf_free(&p);
+	free(buf);
+}
+
+static void test_watch_covers_every_read(void)
+{
+	for (size_t i = 0; i < sizeof(expectations) / sizeof(expectations[0]); i++)
+		check_watch_covers(expectations[i].file);
+}
+
 static void test_heap_flags(void)
 {
 	char out[512] = "";
@@ -311,6 +375,7 @@ static void test_ticks_to_ns(void)
 int main(void)
 {
 	RUN_TEST(test_corpus_layouts);
+	RUN_TEST(test_watch_covers_every_read);
 	RUN_TEST(test_heap_flags);
 	RUN_TEST(test_ticks_to_ns);
 	return check_summary();

@@ -231,8 +231,46 @@ static void test_exited_child(void)
 	CHECK(info.user[0] == '\0' && info.command_line[0] == '\0');
 }
 
+static void test_parse_stat(void)
+{
+	struct gt_proc_stat st;
+	memset(&st, 0, sizeof(st));
+	/* a command name with spaces and ')' in it: the fields after the last ')' */
+	const char *text = "4242 (a) b) (c) S 1 4242 4242 0 -1 4194560 900 0 3 0 "
+			   "150 27 0 0 20 0 19 0 88812 3210000 4000 18446744073709551615\n";
+	CHECK(gt_proc_parse_stat(text, &st) == 0);
+	CHECK(st.state == 'S');
+	CHECK_U64(st.utime, 150);
+	CHECK_U64(st.stime, 27);
+	CHECK_U64(st.threads, 19);
+	CHECK_U64(st.start_ticks, 88812);
+	CHECK(gt_proc_parse_stat("4242 (cut) S 1 4242 4242 0 -1 4194560 900 0 3 0 150", &st) == -1);
+	CHECK(gt_proc_parse_stat("4242 no parenthesis S 1 2 3", &st) == -1);
+	CHECK(gt_proc_parse_stat("4242 (x)", &st) == -1);
+	CHECK(gt_proc_parse_stat("4242 (x) S 1 2 3 4 5 6 7 8 9 10 x 12", &st) == -1);
+}
+
+static void test_parse_status(void)
+{
+	struct gt_proc_status m;
+	gt_proc_parse_status("Name:\tjava\nVmPeak:\t 9 kB\nVmRSS:\t   51200 kB\nRssAnon:\t   30000 kB\n"
+			     "RssFile:\t   21000 kB\nRssShmem:\t 200 kB\nVmSwap:\t  12 kB\nThreads:\t19\n", &m);
+	CHECK_U64(m.rss_kib, 51200);
+	CHECK_U64(m.anon_kib, 30000);
+	CHECK_U64(m.file_kib, 21000);
+	CHECK_U64(m.swap_kib, 12);
+	/* a kernel thread has no memory lines: 0, as libproc2 gave them */
+	gt_proc_parse_status("Name:\tkthreadd\nState:\tS (sleeping)\nThreads:\t1\n", &m);
+	CHECK(m.rss_kib == 0 && m.anon_kib == 0 && m.file_kib == 0 && m.swap_kib == 0);
+	/* a key is matched at the start of a line only */
+	gt_proc_parse_status("Name:\tVmRSS: 5\nVmRSS:\t7 kB\n", &m);
+	CHECK_U64(m.rss_kib, 7);
+}
+
 int main(void)
 {
+	RUN_TEST(test_parse_stat);
+	RUN_TEST(test_parse_status);
 	RUN_TEST(test_check_mounted);
 	RUN_TEST(test_self_sample);
 	RUN_TEST(test_self_info);

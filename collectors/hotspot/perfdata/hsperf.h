@@ -98,6 +98,15 @@ int hsperf_read_string(const struct hsperf *p, const char *name, char *out, size
 
 void hsperf_free(struct hsperf *p);
 
+/* A part of the file a reader loads between two parses (an entry's data). */
+struct hsperf_range {
+	uint32_t off, len;
+};
+
+/* The prologue's fields that change when the JVM adds entries: used at 8,
+ * the modification stamp at 16, the entry count at 28. */
+#define HSPERF_PROLOGUE_KEY_LEN 24
+
 /* A read-only shared mapping of a live perf-data file, read through a
  * private copy. The file's owner can truncate it under the mapping, and a
  * load past the new end would kill gctop with SIGBUS; so the mapping is only
@@ -110,9 +119,21 @@ struct hsperf_map {
 	dev_t dev;
 	ino_t ino;
 	const uint8_t *shared;   /* the mapping */
+	/* How much of the file is mapped: the pages in use, grown when the
+	 * JVM uses more. The kernel maps up to 16 pages around each fault, so
+	 * a mapping of the whole file (32 KiB by default) was all resident
+	 * where a small JVM uses 12 KiB. */
+	size_t mapped;
 	int fd;                  /* kept to see the file's size */
 	uint64_t stat_ns;        /* when its size was last looked at (CLOCK_MONOTONIC) */
 	char path[256];          /* for messages (cut if longer) */
+	/* hsperf_map_watch: the ranges to copy while the prologue's key is
+	 * as it was then (the caller's array), and whether the last update
+	 * copied only them. */
+	const struct hsperf_range *watch;
+	size_t n_watch;
+	uint8_t watch_key[HSPERF_PROLOGUE_KEY_LEN];
+	bool watched;
 };
 
 /* Opens path without following links and maps it after checking that it is
@@ -126,6 +147,18 @@ int hsperf_map_open(const char *path, uid_t owner_uid, struct hsperf_map *out, s
  * (GT_EXIT_BAD_DATA) when the file shrank under it; the copy then keeps its
  * last contents. */
 int hsperf_map_update(struct hsperf_map *m, struct gt_error *err);
+
+/* From now on an update copies the prologue and only these ranges (the
+ * counters a reader resolved: a few hundred bytes instead of every byte in
+ * use), for as long as the prologue's used size, modification stamp and
+ * entry count stay as in the copy now; when they change (the JVM added
+ * entries) updates copy every byte in use again (m->watched false) until
+ * the next call. The ranges stay the caller's. Each is checked against the
+ * file at each copy: one outside it is skipped. A truncation that leaves
+ * the ranges whole is seen at the next size check (HSPERF_STAT_EVERY_NS),
+ * one that cuts them by the copy's SIGBUS guard, as without ranges.
+ * n 0: every byte always. */
+void hsperf_map_watch(struct hsperf_map *m, const struct hsperf_range *ranges, size_t n);
 
 void hsperf_map_close(struct hsperf_map *m);
 

@@ -52,26 +52,87 @@ static size_t used_bytes(const uint8_t *p, size_t size)
 	return n >= PROLOGUE_SIZE && n <= size ? n : size;
 }
 
+/* Where the prologue's key (HSPERF_PROLOGUE_KEY_LEN bytes from 8) starts. */
+#define PROLOGUE_KEY 8
+
 struct hsperf_copy {
+	struct hsperf_map *m;
 	uint8_t *dst;
-	const uint8_t *src;
-	size_t size;
+	bool watched;   /* out: only the watched ranges were copied */
+	size_t want;    /* out: the bytes in use, mapped or not */
 };
 
-/* The prologue, then the bytes in use, under the SIGBUS guard (base/fault.h). */
+/* The watched ranges, each rounded out to whole words (a string's bytes
+ * need not be aligned) and skipped unless inside the file. */
+static void copy_watched(uint8_t *dst, const struct hsperf_map *m)
+{
+	for (size_t i = 0; i < m->n_watch; i++) {
+		uint64_t from = m->watch[i].off & ~(uint64_t)7;
+		uint64_t to = ((uint64_t)m->watch[i].off + m->watch[i].len + 7) & ~(uint64_t)7;
+		if (to <= m->mapped && from < to)
+			copy_words(dst + from, m->shared + from, (size_t)(to - from));
+	}
+}
+
+/* The prologue, then the watched ranges while its key is as when they were
+ * set (hsperf_map_watch), else the bytes in use, under the SIGBUS guard
+ * (base/fault.h). */
 static void copy_in_use(void *arg)
 {
-	const struct hsperf_copy *c = arg;
-	size_t head = c->size < PROLOGUE_SIZE ? c->size : PROLOGUE_SIZE;
-	copy_words(c->dst, c->src, head);
-	copy_words(c->dst + head, c->src + head, used_bytes(c->dst, c->size) - head);
+	struct hsperf_copy *c = arg;
+	const struct hsperf_map *m = c->m;
+	size_t head = m->mapped < PROLOGUE_SIZE ? m->mapped : PROLOGUE_SIZE;
+	copy_words(c->dst, m->shared, head);
+	c->want = head;
+	if (m->n_watch && head == PROLOGUE_SIZE &&
+	    memcmp(c->dst + PROLOGUE_KEY, m->watch_key, HSPERF_PROLOGUE_KEY_LEN) == 0) {
+		copy_watched(c->dst, m);
+		c->watched = true;
+		return;
+	}
+	c->want = used_bytes(c->dst, m->size);
+	size_t n = c->want < m->mapped ? c->want : m->mapped;
+	copy_words(c->dst + head, m->shared + head, n > head ? n - head : 0);
+}
+
+/* Maps the first len bytes of the file instead (whole pages, at most the
+ * file); the old mapping stays when that fails. */
+static void remap(struct hsperf_map *m, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t p = page > 0 ? (size_t)page : 4096;
+	len = (len + p - 1) / p * p;
+	if (len > m->size)
+		len = m->size;
+	void *n = mmap(NULL, len, PROT_READ, MAP_SHARED, m->fd, 0);
+	if (n == MAP_FAILED)
+		return;
+	if (m->shared)
+		munmap((void *)m->shared, m->mapped);
+	m->shared = n;
+	m->mapped = len;
 }
 
 /* 0, or -1 when the copy hit SIGBUS (the owner truncated the file). */
-static int guarded_copy(uint8_t *dst, const uint8_t *src, size_t size)
+static int guarded_copy(struct hsperf_map *m)
 {
-	struct hsperf_copy c = { dst, src, size };
-	return gt_fault_guarded(copy_in_use, &c);
+	struct hsperf_copy c = { m, (uint8_t *)m->base, false, 0 };
+	int rc = gt_fault_guarded(copy_in_use, &c);
+	/* the JVM uses more than is mapped: map it and copy again */
+	if (rc == 0 && c.want > m->mapped && m->mapped < m->size) {
+		remap(m, c.want);
+		rc = gt_fault_guarded(copy_in_use, &c);
+	}
+	m->watched = rc == 0 && c.watched;
+	return rc;
+}
+
+void hsperf_map_watch(struct hsperf_map *m, const struct hsperf_range *ranges, size_t n)
+{
+	m->watch = ranges;
+	m->n_watch = m->size >= PROLOGUE_SIZE ? n : 0;
+	if (m->n_watch)
+		memcpy(m->watch_key, m->base + PROLOGUE_KEY, HSPERF_PROLOGUE_KEY_LEN);
 }
 
 static int shrank(const struct hsperf_map *m, long long now, struct gt_error *err)
@@ -99,7 +160,7 @@ int hsperf_map_update(struct hsperf_map *m, struct gt_error *err)
 	}
 	/* The prologue first (its used size grows as the JVM adds counters),
 	 * then what is in use. The owner may truncate at any time. */
-	if (guarded_copy((uint8_t *)m->base, m->shared, m->size) != 0)
+	if (guarded_copy(m) != 0)
 		return shrank(m, -1, err);
 	return 0;
 }
@@ -160,17 +221,26 @@ int hsperf_map_open(const char *path, uid_t owner_uid, struct hsperf_map *out, s
 		close(fd);
 		return -1;
 	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	/* the prologue's page first: the first update maps what is in use */
+	long page = sysconf(_SC_PAGESIZE);
+	size_t first = page > 0 && (size_t)page < (size_t)st.st_size ? (size_t)page : (size_t)st.st_size;
+	void *m = mmap(NULL, first, PROT_READ, MAP_SHARED, fd, 0);
 	int e = errno;
-	void *copy = m == MAP_FAILED ? NULL : aligned_alloc(sizeof(uint64_t), (size_t)st.st_size);
-	if (!copy) {
+	/* The copy is a mapping of its own, not the heap's: only the pages in
+	 * use are ever touched (12 of a small JVM's 32 KiB), and the rest stay
+	 * out of gctop's memory; in the heap they would sit among pages that
+	 * other allocations touch. */
+	void *copy = m == MAP_FAILED ? MAP_FAILED
+				     : mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (copy == MAP_FAILED) {
 		if (m != MAP_FAILED)
-			munmap(m, (size_t)st.st_size);
+			munmap(m, first);
 		close(fd);
 		return m == MAP_FAILED ? gt_fail(err, GT_EXIT_FAILURE, "cannot map %s: %s", path, strerror(e))
 				       : gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	}
 	out->shared = m;
+	out->mapped = first;
 	out->base = copy;
 	out->fd = fd;
 	out->size = (size_t)st.st_size;
@@ -187,8 +257,9 @@ int hsperf_map_open(const char *path, uid_t owner_uid, struct hsperf_map *out, s
 void hsperf_map_close(struct hsperf_map *m)
 {
 	if (m->shared)
-		munmap((void *)m->shared, m->size);
-	free((void *)m->base);
+		munmap((void *)m->shared, m->mapped);
+	if (m->base)
+		munmap((void *)m->base, m->size);
 	if (m->shared)
 		close(m->fd);
 	memset(m, 0, sizeof(*m));
