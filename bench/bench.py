@@ -862,6 +862,21 @@ SVC_THREADS = 4
 # start_session); dotnet-trace walks stacks by default.
 SVC_TRACE_PROVIDERS = "Microsoft-Windows-DotNETRuntime:0x80000000011:5"
 SVC_CONFIGS = ["alone", "gctop --allocators", "gctop session", "dotnet-trace alloc"]
+# GCTOP_SVC_BASE=/path/to/another/gctop: also its --allocators, in the same rounds
+SVC_BASE = os.environ.get("GCTOP_SVC_BASE")
+
+
+def rotated_rounds(configs, rounds, label, run):
+    """run(config) -> (values, info) for every config in every round, the
+    order rotated each round so that no config always runs first."""
+    raw, infos = {c: [] for c in configs}, {c: [] for c in configs}
+    for r in range(rounds):
+        for c in configs[r % len(configs):] + configs[:r % len(configs)]:
+            log("%s: round %d/%d, %s" % (label, r + 1, rounds, c))
+            v, info = run(c)
+            raw[c].append(v)
+            infos[c].append(info)
+    return raw, infos
 
 
 def service_build():
@@ -876,6 +891,7 @@ def service_watcher(name, pid, avail):
     file and how to stop it."""
     out = os.path.join(tmpdir, "svc-watch.out")
     argv = {"gctop --allocators": [GCTOP, "-p", str(pid), "--allocators", "--json", "-d", "1"],
+            "base --allocators": [SVC_BASE, "-p", str(pid), "--allocators", "--json", "-d", "1"],
             "gctop session": [GCTOP, "-p", str(pid), "--json", "-d", "1"],
             "dotnet-trace alloc": [avail["dotnet_trace"] or "dotnet-trace", "collect", "-p", str(pid),
                                    "--providers", SVC_TRACE_PROVIDERS, "-o", os.path.join(tmpdir, "svc.nettrace")]}.get(name)
@@ -894,6 +910,7 @@ def service_run(name, warm, secs, avail):
     # the watcher's start (and gctop's rundown) is not measured
     collect_lines(t, 2, r"^rps (\d+)")
     c0 = proc_cpu_ns(watcher.pid) if watcher else 0
+    t0 = proc_cpu_ns(t.pid)
     v, mb = [], []
     deadline = time.monotonic() + secs
     while time.monotonic() < deadline:
@@ -904,11 +921,12 @@ def service_run(name, warm, secs, avail):
         if m:
             v.append(float(m.group(1)))
             mb.append(float(m.group(2)))
-    info = {"alloc_mb_s": med(mb)}
+    tcpu = (proc_cpu_ns(t.pid) - t0) / 1e9
+    info = {"alloc_mb_s": med(mb), "target_cpu_s": tcpu, "requests_per_cpu_s": sum(v) / tcpu if tcpu > 0 else None}
     if watcher:
         info["watcher_cpu_share"] = (proc_cpu_ns(watcher.pid) - c0) / 1e9 / secs
         kill(watcher, signal.SIGINT, 10)
-        if name == "gctop --allocators":
+        if name.endswith("--allocators"):
             info.update(last_allocators(out))
         if name == "dotnet-trace alloc":
             path = os.path.join(tmpdir, "svc.nettrace")
@@ -935,31 +953,34 @@ def target_dotnet_service(avail, res):
         return
     rounds = ROUNDS or (1 if QUICK else 3)
     warm, secs = (4, 4) if QUICK else (6, 10)
-    configs = [c for c in SVC_CONFIGS if (avail["dotnet_collector"] or not c.startswith("gctop"))
+    configs = [c for c in SVC_CONFIGS + (["base --allocators"] if SVC_BASE else []) if (avail["dotnet_collector"] or not c.startswith("gctop"))
                and (avail["dotnet_trace"] or not c.startswith("dotnet-trace"))]
-    raw, infos = {c: [] for c in configs}, {c: [] for c in configs}
     load = [loadavg()[0]]
-    for r in range(rounds):
-        order = configs[r % len(configs):] + configs[:r % len(configs)]
-        for c in order:
-            log("target dotnet service: round %d/%d, %s" % (r + 1, rounds, c))
-            v, info = service_run(c, warm, secs, avail)
-            raw[c].append(v)
-            infos[c].append(info)
+    raw, infos = rotated_rounds(configs, rounds, "target dotnet service",
+                                lambda c: service_run(c, warm, secs, avail))
     load.append(loadavg()[0])
     out = summarize_target(raw, infos)
+    alone_rpc = [i.get("requests_per_cpu_s") for i in infos["alone"]]
     for c in configs:
         out[c]["alloc_mb_s"] = med([i.get("alloc_mb_s") for i in infos[c]])
+        # per CPU second of the target: what its own threads paid per
+        # request, less sensitive to other work on a shared machine
+        cr = [i.get("requests_per_cpu_s") / a for i, a in zip(infos[c], alone_rpc)
+              if i.get("requests_per_cpu_s") and a]
+        out[c]["cpu_ratio"], out[c]["cpu_ratio_spread"] = med(cr), spread(cr)
         mib = med([i.get("trace_mib") for i in infos[c]])
         if mib is not None:
             out[c]["note"] = (out[c].get("note", "") + ", trace %s MiB" % fmt(mib)).lstrip(", ")
     out["_load_1min"] = load
     rows = [[c, fmt(out[c]["median_ops_per_s"]), fmt(out[c]["ratio"], "", 4),
              "%s-%s" % (fmt(out[c]["ratio_spread"][0], "", 4), fmt(out[c]["ratio_spread"][1], "", 4)),
+             fmt(out[c]["cpu_ratio"], "", 4),
+             "%s-%s" % (fmt(out[c]["cpu_ratio_spread"][0], "", 4), fmt(out[c]["cpu_ratio_spread"][1], "", 4)),
              fmt(out[c]["alloc_mb_s"], " MB/s"), out[c].get("note", "")] for c in configs]
     table("2c. C# Service, %d threads (%d rounds of %d s after %d s warm-up and 2 s of the watcher starting; "
           "median of per-second requests; load %.1f-%.1f)" % (SVC_THREADS, rounds, secs, warm, load[0], load[1]),
-          ["config", "requests/s", "ratio to alone", "round ratios", "allocated", "note"], rows)
+          ["config", "requests/s", "ratio to alone", "round ratios", "per target CPU s", "rounds", "allocated", "note"],
+          rows)
     res["target_dotnet_service"] = out
 
 
