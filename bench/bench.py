@@ -5,7 +5,7 @@ tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
   sections: own, tick, startup, tui, picker, serve, target-java, target-java-mt,
-            target-dotnet, sites, events
+            target-dotnet, target-dotnet-service, sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
             quote
   --rounds  rounds of the interleaved sections (own cost, target cost;
@@ -1009,6 +1009,138 @@ def target_java_mt(avail, res):
                      % (label, threads, rounds, secs, load[0], load[1]), out)
 
 
+# ---------------------------------------------------------------- 2d. a .NET service, sampled
+
+SVC_OUT = os.path.join(WORK, "dotnet", "Service")
+SVC_BIN = os.path.join(SVC_OUT, "Service")
+SVC_THREADS = 4
+# What gctop --allocators enables on .NET 10: the runtime provider's GC, JIT
+# and AllocationSampling keywords at Verbose, with stacks (dotnet.c,
+# start_session); dotnet-trace walks stacks by default.
+SVC_TRACE_PROVIDERS = "Microsoft-Windows-DotNETRuntime:0x80000000011:5"
+SVC_CONFIGS = ["alone", "gctop --allocators", "gctop session", "dotnet-trace alloc"]
+# GCTOP_SVC_BASE=/path/to/another/gctop: also its --allocators, in the same rounds
+SVC_BASE = os.environ.get("GCTOP_SVC_BASE")
+
+
+def rotated_rounds(configs, rounds, label, run):
+    """run(config) -> (values, info) for every config in every round, the
+    order rotated each round so that no config always runs first."""
+    raw, infos = {c: [] for c in configs}, {c: [] for c in configs}
+    for r in range(rounds):
+        for c in configs[r % len(configs):] + configs[:r % len(configs)]:
+            log("%s: round %d/%d, %s" % (label, r + 1, rounds, c))
+            v, info = run(c)
+            raw[c].append(v)
+            infos[c].append(info)
+    return raw, infos
+
+
+def service_build():
+    env = dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1", DOTNET_NOLOGO="1")
+    r = subprocess.run(["dotnet", "build", "-c", "Release", "-o", SVC_OUT, os.path.join(ROOT, "bench", "dotnet", "Service")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    return None if r.returncode == 0 and os.path.exists(SVC_BIN) else r.stdout[-2000:]
+
+
+def service_watcher(name, pid, avail):
+    """The watching process of a configuration (None: alone), its output
+    file and how to stop it."""
+    out = os.path.join(tmpdir, "svc-watch.out")
+    argv = {"gctop --allocators": [GCTOP, "-p", str(pid), "--allocators", "--json", "-d", "1"],
+            "base --allocators": [SVC_BASE, "-p", str(pid), "--allocators", "--json", "-d", "1"],
+            "gctop session": [GCTOP, "-p", str(pid), "--json", "-d", "1"],
+            "dotnet-trace alloc": [avail["dotnet_trace"] or "dotnet-trace", "collect", "-p", str(pid),
+                                   "--providers", SVC_TRACE_PROVIDERS, "-o", os.path.join(tmpdir, "svc.nettrace")]}.get(name)
+    if not argv:
+        return None, out
+    return spawn(argv, stdout=open(out, "w"), stdin=subprocess.PIPE), out
+
+
+def service_run(name, warm, secs, avail):
+    """One measurement: a fresh Service, warm s, the watcher, secs measured.
+    Returns (per-second requests, info)."""
+    t = spawn([SVC_BIN, str(SVC_THREADS), str(warm + secs + 6)], stdout=subprocess.PIPE, text=True, bufsize=1,
+              env=dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1"))
+    collect_lines(t, warm, r"^rps (\d+)")
+    watcher, out = service_watcher(name, t.pid, avail)
+    # the watcher's start (and gctop's rundown) is not measured
+    collect_lines(t, 2, r"^rps (\d+)")
+    c0 = proc_cpu_ns(watcher.pid) if watcher else 0
+    t0 = proc_cpu_ns(t.pid)
+    v, mb = [], []
+    deadline = time.monotonic() + secs
+    while time.monotonic() < deadline:
+        line = t.stdout.readline()
+        m = re.search(r"^rps (\d+) alloc_mb_s (\d+)", line or "")
+        if not line:
+            break
+        if m:
+            v.append(float(m.group(1)))
+            mb.append(float(m.group(2)))
+    tcpu = (proc_cpu_ns(t.pid) - t0) / 1e9
+    info = {"alloc_mb_s": med(mb), "target_cpu_s": tcpu, "requests_per_cpu_s": sum(v) / tcpu if tcpu > 0 else None}
+    if watcher:
+        info["watcher_cpu_share"] = (proc_cpu_ns(watcher.pid) - c0) / 1e9 / secs
+        kill(watcher, signal.SIGINT, 10)
+        if name.endswith("--allocators"):
+            info.update(last_allocators(out))
+        if name == "dotnet-trace alloc":
+            path = os.path.join(tmpdir, "svc.nettrace")
+            info["trace_mib"] = os.path.getsize(path) / 1048576 if os.path.exists(path) else None
+            if os.path.exists(path):
+                os.unlink(path)
+    kill(t)
+    return v, info
+
+
+def target_dotnet_service(avail, res):
+    """A multi-threaded, allocation-heavy .NET target (bench/dotnet/Service,
+    4 threads, ~2 GB/s) alone, with gctop --allocators, with gctop's session
+    alone and with dotnet-trace on the keywords gctop --allocators enables,
+    in an order rotated each round."""
+    if not avail["dotnet"]:
+        print("\n2c. C# Service: skipped (%s)" % "; ".join(avail["notes"]))
+        res["target_dotnet_service"] = {"skipped": avail["notes"]}
+        return
+    err = service_build()
+    if err:
+        print("\n2c. C# Service: did not build\n" + err)
+        res["target_dotnet_service"] = {"skipped": ["did not build"]}
+        return
+    rounds = ROUNDS or (1 if QUICK else 3)
+    warm, secs = (4, 4) if QUICK else (6, 10)
+    configs = [c for c in SVC_CONFIGS + (["base --allocators"] if SVC_BASE else []) if (avail["dotnet_collector"] or not c.startswith("gctop"))
+               and (avail["dotnet_trace"] or not c.startswith("dotnet-trace"))]
+    load = [loadavg()[0]]
+    raw, infos = rotated_rounds(configs, rounds, "target dotnet service",
+                                lambda c: service_run(c, warm, secs, avail))
+    load.append(loadavg()[0])
+    out = summarize_target(raw, infos)
+    alone_rpc = [i.get("requests_per_cpu_s") for i in infos["alone"]]
+    for c in configs:
+        out[c]["alloc_mb_s"] = med([i.get("alloc_mb_s") for i in infos[c]])
+        # per CPU second of the target: what its own threads paid per
+        # request, less sensitive to other work on a shared machine
+        cr = [i.get("requests_per_cpu_s") / a for i, a in zip(infos[c], alone_rpc)
+              if i.get("requests_per_cpu_s") and a]
+        out[c]["cpu_ratio"], out[c]["cpu_ratio_spread"] = med(cr), spread(cr)
+        mib = med([i.get("trace_mib") for i in infos[c]])
+        if mib is not None:
+            out[c]["note"] = (out[c].get("note", "") + ", trace %s MiB" % fmt(mib)).lstrip(", ")
+    out["_load_1min"] = load
+    rows = [[c, fmt(out[c]["median_ops_per_s"]), fmt(out[c]["ratio"], "", 4),
+             "%s-%s" % (fmt(out[c]["ratio_spread"][0], "", 4), fmt(out[c]["ratio_spread"][1], "", 4)),
+             fmt(out[c]["cpu_ratio"], "", 4),
+             "%s-%s" % (fmt(out[c]["cpu_ratio_spread"][0], "", 4), fmt(out[c]["cpu_ratio_spread"][1], "", 4)),
+             fmt(out[c]["alloc_mb_s"], " MB/s"), out[c].get("note", "")] for c in configs]
+    table("2d. C# Service, %d threads (%d rounds of %d s after %d s warm-up and 2 s of the watcher starting; "
+          "median of per-second requests; load %.1f-%.1f)" % (SVC_THREADS, rounds, secs, warm, load[0], load[1]),
+          ["config", "requests/s", "ratio to alone", "round ratios", "per target CPU s", "rounds", "allocated", "note"],
+          rows)
+    res["target_dotnet_service"] = out
+
+
 # ---------------------------------------------------------------- 3. growth
 
 def sites(avail, res):
@@ -1236,7 +1368,8 @@ def tick_cost(avail, res):
 SECTIONS = [("own", own_cost), ("tick", tick_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
             ("serve", serve),
             ("target-java", target_java), ("target-java-mt", target_java_mt),
-            ("target-dotnet", target_dotnet), ("sites", sites), ("events", events)]
+            ("target-dotnet", target_dotnet), ("target-dotnet-service", target_dotnet_service),
+            ("sites", sites), ("events", events)]
 
 
 def main():

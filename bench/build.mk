@@ -1,7 +1,7 @@
 # Benchmark helpers (make bench only; nothing here is part of make all or
 # make check): the crafted-segment publisher and the EventPipe parser replay.
 BENCH_TOOLS := $(BUILD)/bench/segpub $(BUILD)/bench/nettrace_replay $(BUILD)/bench/hsperf_copy $(BUILD)/bench/rusage \
-	$(BUILD)/bench/wakeloop
+	$(BUILD)/bench/wakeloop $(BUILD)/bench/epsession
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -26,6 +26,7 @@
 #include "collectors/dotnet/dotnet_info.h"
 #include "collectors/dotnet/dotnet_counters.h"
 #include "collectors/dotnet/dotnet_gc_events.h"
+#include "collectors/dotnet/dotnet_sampler.h"
 #include "collectors/dotnet/proc/dotnet_proc.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 
@@ -60,6 +61,7 @@ struct gt_backend {
 	struct gt_dn_alloc *alloc;           /* allocation sampling, when on */
 	struct gt_alloc_snapshot *alloc_snap;
 	struct gt_alloc_stacks *alloc_stacks;  /* the stacks behind alloc_snap's sites */
+	struct gt_dn_sampler *sampler;       /* .NET 10: AllocationSampled in a session of its own */
 	/* The stream is read into this, one backend's own: gctop may read two
 	 * targets' streams on two threads (session/job.h). */
 	uint8_t read_buf[65536];
@@ -78,17 +80,19 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 		gt_dn_alloc_set_pointer_size(c->alloc, t->pointer_size);
 }
 
+/* Stacks of this session's stream; with a sampler the samples and their
+ * stacks come in its stream instead, numbered there. */
 static void on_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
 {
 	struct gt_backend *c = ctx;
-	if (c->alloc)
+	if (c->alloc && !c->sampler)
 		gt_dn_alloc_stack(c->alloc, id, ips, size);
 }
 
 static void on_sequence_point(void *ctx)
 {
 	struct gt_backend *c = ctx;
-	if (c->alloc)
+	if (c->alloc && !c->sampler)
 		gt_dn_alloc_sequence_point(c->alloc);
 }
 
@@ -206,8 +210,10 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
 		       "if it runs in a container, run gctop as root on the host", (int)pid, SOCKET_WAIT_MS / 1000);
 }
 
-/* gctop's one session: the GC events and counters, and while sampling
- * also stacks, method loads (Verbose) and the allocation events. */
+/* gctop's session: the GC events and counters, and while sampling also
+ * method loads (Verbose). On 8 and 9 also AllocationTick with stacks; on
+ * 10 AllocationSampled comes in the sampler's own session (dotnet_sampler.h),
+ * and this one walks no stacks. */
 static int start_session(struct gt_backend *c, struct gt_error *err)
 {
 	uint64_t keywords = GT_DN_KEYWORD_GC;
@@ -217,10 +223,8 @@ static int start_session(struct gt_backend *c, struct gt_error *err)
 		/* MethodLoadVerbose, with the names, needs Verbose; Verbose with
 		 * the GC keyword is also what AllocationTick needs on 8 and 9. */
 		keywords |= GT_DN_KEYWORD_JIT;
-		if (c->runtime_major >= 10)
-			keywords |= GT_DN_KEYWORD_ALLOCATION_SAMPLING;
 		level = GT_EP_LEVEL_VERBOSE;
-		opts.stacks = true;
+		opts.stacks = c->runtime_major < 10;
 	}
 	struct gt_diag_provider providers[] = {
 		{ RUNTIME_PROVIDER, keywords, level, NULL },
@@ -316,7 +320,6 @@ static int dotnet_wait_fd(const struct gt_backend *c)
 
 static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 {
-	(void)now_ns;
 	if (c->ended || c->failed)
 		return;
 	uint8_t *buf = c->read_buf;
@@ -346,6 +349,13 @@ static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 			break;
 		}
 	}
+	if (c->sampler && !c->ended && !c->failed)
+		gt_dn_sampler_poll(c->sampler, now_ns ? now_ns : gt_mono_ns());
+}
+
+static uint64_t dotnet_poll_interval(const struct gt_backend *c)
+{
+	return c->sampler ? gt_dn_sampler_next_ns(c->sampler, gt_mono_ns()) : 0;
 }
 
 /* ---- sample ---- */
@@ -493,6 +503,16 @@ static void fill_heap(const struct gt_backend *c, struct gt_sample *out)
 		gt_u64_set(&out->heap_committed_bytes, k->committed);
 }
 
+/* The figures say when they come from a share of the time only. */
+static void sampled_share_message(struct gt_backend *c)
+{
+	double share = c->sampler ? gt_dn_sampler_share(c->sampler) : 1;
+	if (share < 1)
+		snprintf(c->alloc_snap->message, sizeof(c->alloc_snap->message),
+			 "sampled %.0f%% of each second (%.0f events/s at full rate), bytes scaled up",
+			 share * 100, gt_dn_sampler_rate(c->sampler));
+}
+
 static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *err)
 {
 	dotnet_poll(c, 0);
@@ -521,10 +541,12 @@ static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_
 		out->gc_hard_limit_bytes = c->hard_limit;
 		out->heap_max_bytes = c->hard_limit;
 	}
-	gt_u64_set(&out->dropped_events, c->dropped_before + gt_nettrace_stats(c->parser)->dropped);
+	gt_u64_set(&out->dropped_events, c->dropped_before + gt_nettrace_stats(c->parser)->dropped +
+					     (c->sampler ? gt_dn_sampler_dropped(c->sampler) : 0));
 	if (c->alloc && c->alloc_snap) {
 		gt_dn_alloc_snapshot(c->alloc, out->mono_ns ? out->mono_ns : gt_mono_ns(), c->alloc_snap);
 		gt_dn_alloc_stacks(c->alloc, c->alloc_stacks);
+		sampled_share_message(c);
 	}
 	return 0;
 }
@@ -535,6 +557,7 @@ static void dotnet_close(struct gt_backend *c)
 {
 	if (!c)
 		return;
+	gt_dn_sampler_free(c->sampler);
 	stop_session(c);
 	gt_dn_alloc_free(c->alloc);
 	free(c->alloc_snap);
@@ -591,6 +614,8 @@ static void harvest_rundown(struct gt_backend *c)
  * says why. */
 static void back_to_plain_session(struct gt_backend *c)
 {
+	gt_dn_sampler_free(c->sampler);
+	c->sampler = NULL;
 	gt_dn_alloc_free(c->alloc);
 	c->alloc = NULL;
 	free(c->alloc_snap);
@@ -640,6 +665,14 @@ static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, 
 		return -1;
 	}
 	harvest_rundown(c);
+	if (c->runtime_major >= 10) {
+		c->sampler = gt_dn_sampler_new(c->pid, c->socket_path, c->alloc, err);
+		if (!c->sampler) {
+			stop_session(c);
+			back_to_plain_session(c);
+			return -1;
+		}
+	}
 	gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
 	gt_dn_alloc_stacks(c->alloc, c->alloc_stacks);
 	return 0;
@@ -650,6 +683,8 @@ static void dotnet_disable_allocators(struct gt_backend *c)
 {
 	if (!c->alloc)
 		return;
+	gt_dn_sampler_free(c->sampler);
+	c->sampler = NULL;
 	stop_session(c);
 	back_to_plain_session(c);
 }
@@ -670,6 +705,7 @@ const struct gt_backend_ops gt_dotnet_ops = {
 	.open = dotnet_open,
 	.wait_fd = dotnet_wait_fd,
 	.poll = dotnet_poll,
+	.poll_interval_ns = dotnet_poll_interval,
 	.sample = dotnet_sample,
 	.close = dotnet_close,
 	.list = gt_dn_list,

@@ -43,6 +43,7 @@ struct site_table {
 struct gt_dn_alloc {
 	bool sampled;
 	int pointer_size;
+	double scale;                   /* each sample's weight times this */
 	char prefixes[PREFIXES_MAX][PREFIX_LEN];
 	unsigned n_prefixes;
 	struct stack *stacks;           /* indexed by id */
@@ -81,6 +82,7 @@ struct gt_dn_alloc *gt_dn_alloc_new(bool sampled, const char *packages, struct g
 		return NULL;
 	a->sampled = sampled;
 	a->pointer_size = 8;
+	a->scale = 1;
 	if (parse_packages(a, packages, err) != 0) {
 		free(a);
 		return NULL;
@@ -115,6 +117,12 @@ void gt_dn_alloc_set_pointer_size(struct gt_dn_alloc *a, int pointer_size)
 {
 	if (pointer_size == 4 || pointer_size == 8)
 		a->pointer_size = pointer_size;
+}
+
+void gt_dn_alloc_set_scale(struct gt_dn_alloc *a, double scale)
+{
+	if (scale >= 1)
+		a->scale = scale;
 }
 
 void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, uint32_t size)
@@ -299,6 +307,7 @@ void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_
 		return;
 	if (rc != 0)
 		return;
+	e.weight *= a->scale;
 	a->samples++;
 	a->est_bytes += e.weight;
 	long site = frame_site(a, stack_id);

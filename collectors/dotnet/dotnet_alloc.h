@@ -40,6 +40,9 @@ struct gt_dn_alloc *gt_dn_alloc_new(bool sampled, const char *packages, struct g
 void gt_dn_alloc_free(struct gt_dn_alloc *a);
 
 void gt_dn_alloc_set_pointer_size(struct gt_dn_alloc *a, int pointer_size);
+/* Samples from now on weigh scale times their own weight (>= 1): the
+ * inverse of the share of time they were taken in (dotnet_sampler.h). */
+void gt_dn_alloc_set_scale(struct gt_dn_alloc *a, double scale);
 /* A stack of a StackBlock (see gt_nettrace_set_stack_callbacks). */
 void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, uint32_t size);
 void gt_dn_alloc_sequence_point(struct gt_dn_alloc *a);

@@ -284,6 +284,31 @@ static void test_tick_sampler_is_biased(void)
 	gt_dn_alloc_free(a);
 }
 
+/* Samples taken in a share of the time weigh its inverse, from the scale
+ * set on: the bytes estimate is scaled, the sample count and the shares
+ * are not; a scale below 1 (more than all the time) is refused. */
+static void test_scaled_samples(void)
+{
+	struct gt_error err = { 0 };
+	struct gt_dn_alloc *a = gt_dn_alloc_new(true, NULL, &err);
+	struct bytes b;
+	double w = gt_dn_sampled_weight(1000);
+	sampled(&b, 0, "System.String", 1000, false);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 0, b.d, b.n);
+	gt_dn_alloc_set_scale(a, 10);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 0, b.d, b.n);
+	gt_dn_alloc_set_scale(a, 0.5);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 0, b.d, b.n);
+	struct gt_alloc_snapshot *s = calloc(1, sizeof(*s));
+	gt_dn_alloc_snapshot(a, 1, s);
+	CHECK_U64(s->samples, 3);
+	CHECK_NEAR((double)s->est_bytes, 21 * w, 2);
+	CHECK_NEAR((double)s->by_type.sites[0].bytes, 21 * w, 2);
+	CHECK_U64(s->by_type.sites[0].count, 3);
+	free(s);
+	gt_dn_alloc_free(a);
+}
+
 /* AllocationAmount64 is the target's word: sums past 2^64 saturate instead
  * of an undefined double-to-integer conversion (UBSan caught it). */
 static void test_huge_amounts_saturate(void)
@@ -710,6 +735,7 @@ int main(void)
 	RUN_TEST(test_first_frame);
 	RUN_TEST(test_aggregation_and_snapshot);
 	RUN_TEST(test_tick_sampler_is_biased);
+	RUN_TEST(test_scaled_samples);
 	RUN_TEST(test_stack_key);
 	RUN_TEST(test_stacks_by_site);
 	RUN_TEST(test_stacks_named_late);

@@ -1,0 +1,297 @@
+/* The duty-cycled AllocationSampled session (dotnet_sampler.h).
+ *
+ * A cycle is a second. Always on while the events stay within the budget;
+ * past it (by a margin, so that a rate near the budget does not flap), the
+ * session is stopped and from then on started for share = budget / rate of
+ * each cycle, at a random offset within it. A stopped session's stream is
+ * read to its end before the next one starts: stack ids are per stream,
+ * and the samples of a session weigh 1/share of that session. The rate is
+ * measured again from every session (its samples over its time on). */
+#include "collectors/dotnet/dotnet_sampler.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "collectors/dotnet/dotnet_alloc_events.h"
+#include "collectors/dotnet/ipc/diag_ipc.h"
+#include "collectors/dotnet/nettrace/nettrace.h"
+
+#define CYCLE_NS 1000000000ull
+/* The least share of a cycle: 50 ms, a few hundred samples a second still. */
+#define SHARE_MIN 0.05
+/* Past budget * this, an always-on session starts cycling. */
+#define OVER_BUDGET 1.25
+/* The session's buffer: a second of samples at the budget is ~1 MB. */
+#define SAMPLER_BUFFER_MB 4
+#define IPC_TIMEOUT_MS 2000
+#define STOP_TIMEOUT_MS 500
+/* A stopped stream that has not ended by then is closed (its samples lost). */
+#define DRAIN_NS 2000000000ull
+/* While always on, how often the stream is read and the rate checked. */
+#define ON_READ_NS 100000000ull
+#define STOPPING_READ_NS 10000000ull
+#define READ_SIZE 65536
+
+enum sampler_state { SAMPLER_OFF, SAMPLER_ON, SAMPLER_STOPPING };
+
+struct gt_dn_sampler {
+	pid_t pid;
+	char socket_path[GT_DIAG_PATH_MAX];
+	struct gt_dn_alloc *alloc;
+	enum sampler_state state;
+	int fd;
+	uint64_t session_id;
+	struct gt_nettrace *parser;
+	double share;            /* of each cycle the session is on; 1: always */
+	double rate;             /* events a second at full rate, last measured */
+	uint64_t cycle_start;
+	uint64_t on_at, off_at;  /* the current cycle's window */
+	uint64_t started_ns, stopped_ns;
+	uint64_t events;         /* of the current session */
+	uint64_t check_ns, check_events;  /* always on: the last rate check */
+	uint64_t dropped;
+	uint64_t rng;
+	uint8_t *buf;
+};
+
+static const char RUNTIME_PROVIDER[] = "Microsoft-Windows-DotNETRuntime";
+
+static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
+{
+	struct gt_dn_sampler *s = ctx;
+	gt_dn_alloc_set_pointer_size(s->alloc, t->pointer_size);
+}
+
+static void on_event(void *ctx, const struct gt_nettrace_event *e)
+{
+	struct gt_dn_sampler *s = ctx;
+	if (e->meta->event_id != GT_DN_EV_ALLOCATION_SAMPLED || strcmp(e->meta->provider, RUNTIME_PROVIDER) != 0)
+		return;
+	s->events++;
+	gt_dn_alloc_event(s->alloc, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
+}
+
+static void on_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+	struct gt_dn_sampler *s = ctx;
+	gt_dn_alloc_stack(s->alloc, id, ips, size);
+}
+
+static void on_sequence_point(void *ctx)
+{
+	struct gt_dn_sampler *s = ctx;
+	gt_dn_alloc_sequence_point(s->alloc);
+}
+
+static int start(struct gt_dn_sampler *s, uint64_t now, struct gt_error *err)
+{
+	struct gt_diag_session_opts opts = { 0, true };
+	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_ALLOCATION_SAMPLING, GT_EP_LEVEL_VERBOSE, NULL };
+	struct gt_nettrace_callbacks cb = { s, on_trace, on_event };
+	s->parser = gt_nettrace_new(&cb);
+	if (!s->parser)
+		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+	s->fd = gt_diag_collect_tracing(s->pid, s->socket_path, IPC_TIMEOUT_MS, SAMPLER_BUFFER_MB, &opts, &p, 1,
+					&s->session_id, err);
+	if (s->fd < 0) {
+		gt_nettrace_free(s->parser);
+		s->parser = NULL;
+		return -1;
+	}
+	fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
+	gt_nettrace_set_stack_callbacks(s->parser, on_stack, on_sequence_point);
+	/* a new stream numbers its stacks from the start */
+	gt_dn_alloc_sequence_point(s->alloc);
+	gt_dn_alloc_set_scale(s->alloc, 1.0 / s->share);
+	s->state = SAMPLER_ON;
+	s->started_ns = s->check_ns = now;
+	s->events = s->check_events = 0;
+	return 0;
+}
+
+static void stop(struct gt_dn_sampler *s, uint64_t now)
+{
+	gt_diag_stop_tracing(s->socket_path, STOP_TIMEOUT_MS, s->session_id);
+	s->state = SAMPLER_STOPPING;
+	s->stopped_ns = now;
+}
+
+static double clamp_share(double budget_share)
+{
+	return budget_share >= 1 ? 1 : budget_share < SHARE_MIN ? SHARE_MIN : budget_share;
+}
+
+static double uniform(struct gt_dn_sampler *s)
+{
+	/* xorshift64: no need for more, only for no pattern a workload follows */
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return (double)(s->rng >> 11) / 9007199254740992.0;
+}
+
+/* The window of the cycle after the one that ended: share of it, at a
+ * random offset; a cycle already past starts now. */
+static void next_window(struct gt_dn_sampler *s, uint64_t now)
+{
+	s->cycle_start += CYCLE_NS;
+	if (s->cycle_start + CYCLE_NS <= now)
+		s->cycle_start = now;
+	uint64_t on = (uint64_t)(s->share * (double)CYCLE_NS);
+	s->on_at = s->cycle_start + (uint64_t)(uniform(s) * (double)(CYCLE_NS - on));
+	s->off_at = s->on_at + on;
+}
+
+/* The stopped stream has ended (or is given up): the rate it saw sets the
+ * share of the cycles to come. */
+static void finished(struct gt_dn_sampler *s, uint64_t now)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	if (s->parser)
+		s->dropped += gt_nettrace_stats(s->parser)->dropped;
+	gt_nettrace_free(s->parser);
+	s->parser = NULL;
+	s->state = SAMPLER_OFF;
+	uint64_t on_ns = s->stopped_ns - s->started_ns;
+	if (on_ns > 0 && s->share < 1)
+		s->rate = (double)s->events / ((double)on_ns / 1e9);
+	s->share = s->rate > 0 ? clamp_share(GT_DN_SAMPLER_BUDGET_PER_S / s->rate) : 1;
+	next_window(s, now);
+	if (s->share >= 1)
+		s->on_at = now;
+}
+
+/* Reads what the stream holds; false when it ended or failed. */
+static bool drain(struct gt_dn_sampler *s)
+{
+	for (;;) {
+		ssize_t n = read(s->fd, s->buf, READ_SIZE);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK;
+		if (n == 0 || gt_nettrace_feed(s->parser, s->buf, (size_t)n) != 0)
+			return false;
+	}
+}
+
+/* Always on: past the budget, the session stops and cycling begins. */
+static void check_rate(struct gt_dn_sampler *s, uint64_t now)
+{
+	if (now - s->check_ns < CYCLE_NS)
+		return;
+	s->rate = (double)(s->events - s->check_events) / ((double)(now - s->check_ns) / 1e9);
+	s->check_ns = now;
+	s->check_events = s->events;
+	if (s->rate <= GT_DN_SAMPLER_BUDGET_PER_S * OVER_BUDGET)
+		return;
+	s->share = clamp_share(GT_DN_SAMPLER_BUDGET_PER_S / s->rate);
+	s->cycle_start = now;
+	stop(s, now);
+}
+
+void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
+{
+	struct gt_error err = { 0 };
+	switch (s->state) {
+	case SAMPLER_ON:
+		if (!drain(s)) {
+			s->stopped_ns = now;
+			finished(s, now);
+		} else if (s->share >= 1) {
+			check_rate(s, now);
+		} else if (now >= s->off_at) {
+			stop(s, now);
+		}
+		break;
+	case SAMPLER_STOPPING:
+		if (!drain(s) || now - s->stopped_ns >= DRAIN_NS)
+			finished(s, now);
+		break;
+	case SAMPLER_OFF:
+		/* a start that fails is tried again at the next window */
+		if (now >= s->on_at && start(s, now, &err) != 0)
+			next_window(s, now);
+		break;
+	}
+}
+
+uint64_t gt_dn_sampler_next_ns(const struct gt_dn_sampler *s, uint64_t now)
+{
+	uint64_t at;
+	switch (s->state) {
+	case SAMPLER_ON:
+		at = s->share >= 1 ? now + ON_READ_NS : s->off_at;
+		break;
+	case SAMPLER_STOPPING:
+		at = now + STOPPING_READ_NS;
+		break;
+	default:
+		at = s->on_at;
+		break;
+	}
+	/* never 0, which means no tick at all */
+	return at > now ? at - now : 1000000;
+}
+
+struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, struct gt_dn_alloc *alloc,
+					struct gt_error *err)
+{
+	struct gt_dn_sampler *s = gt_calloc(sizeof(*s), err);
+	if (!s)
+		return NULL;
+	s->buf = gt_calloc(READ_SIZE, err);
+	if (!s->buf) {
+		free(s);
+		return NULL;
+	}
+	s->pid = pid;
+	memcpy(s->socket_path, socket_path, sizeof(s->socket_path));
+	s->socket_path[sizeof(s->socket_path) - 1] = '\0';
+	s->alloc = alloc;
+	s->fd = -1;
+	s->share = 1;
+	uint64_t now = gt_mono_ns();
+	s->rng = now | 1;
+	s->cycle_start = now;
+	if (start(s, now, err) != 0) {
+		free(s->buf);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void gt_dn_sampler_free(struct gt_dn_sampler *s)
+{
+	if (!s)
+		return;
+	if (s->state == SAMPLER_ON)
+		gt_diag_stop_tracing(s->socket_path, STOP_TIMEOUT_MS, s->session_id);
+	if (s->fd >= 0)
+		close(s->fd);
+	gt_nettrace_free(s->parser);
+	free(s->buf);
+	free(s);
+}
+
+double gt_dn_sampler_share(const struct gt_dn_sampler *s)
+{
+	return s->share;
+}
+
+double gt_dn_sampler_rate(const struct gt_dn_sampler *s)
+{
+	return s->rate;
+}
+
+uint64_t gt_dn_sampler_dropped(const struct gt_dn_sampler *s)
+{
+	return s->dropped + (s->parser ? gt_nettrace_stats(s->parser)->dropped : 0);
+}
