@@ -62,6 +62,7 @@ void gt_derive_allocators(const struct gt_alloc_snapshot *prev, const struct gt_
 	memcpy(out->source, cur->source, sizeof(out->source));
 	out->source[sizeof(out->source) - 1] = '\0';
 	out->state = cur->state;
+	out->sampled_share = cur->sampled_share;
 	if (!prev || prev->generation != cur->generation || !(dt > 0) || !isfinite(dt) ||
 	    cur->samples < prev->samples || cur->est_bytes < prev->est_bytes)
 		return;
@@ -110,6 +111,22 @@ const struct gt_alloc_snapshot *gt_alloc_window_base(const struct gt_alloc_windo
 	return best;
 }
 
+/* The least sampled share of the readings after base up to the newest:
+ * the samples between two readings were taken at the later one's share.
+ * n/a when any of them does not say. */
+static struct gt_f64 least_share(const struct gt_alloc_window *w, const struct gt_alloc_snapshot *base)
+{
+	struct gt_f64 least = window_at(w, 0)->sampled_share;
+	for (unsigned i = 1; base && i < w->n && window_at(w, i) != base; i++) {
+		struct gt_f64 s = window_at(w, i)->sampled_share;
+		if (!s.valid)
+			return s;
+		if (least.valid && s.value < least.value)
+			least = s;
+	}
+	return least;
+}
+
 void gt_alloc_window_derive(const struct gt_alloc_window *w, uint64_t window_ns, struct gt_alloc_derived *out)
 {
 	const struct gt_alloc_snapshot *cur = gt_alloc_window_latest(w);
@@ -125,6 +142,7 @@ void gt_alloc_window_derive(const struct gt_alloc_window *w, uint64_t window_ns,
 	    dt > 0)
 		gt_f64_set(&exact, (double)(cur->exact_total.value - base->exact_total.value) / dt);
 	gt_derive_allocators(base, cur, dt, exact, out);
+	out->sampled_share = least_share(w, base);
 }
 
 const char *gt_sampler_state_name(enum gt_sampler_state s)

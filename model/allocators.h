@@ -60,6 +60,11 @@ struct gt_alloc_snapshot {
 	uint64_t dropped;
 	uint64_t interval_bytes;
 	struct gt_u64 exact_total;  /* the runtime's exact allocated bytes at mono_ns, when given */
+	/* Of each second, the share the sampler was taking samples when read:
+	 * 1 for a sampler that never pauses, below 1 for one that runs part of
+	 * each second and weighs its samples by the inverse; n/a when unknown
+	 * (a recording from before the field). */
+	struct gt_f64 sampled_share;
 	struct gt_alloc_table by_frame;
 	struct gt_alloc_table by_type;
 };
@@ -78,6 +83,7 @@ struct gt_alloc_derived {
 	uint64_t samples;           /* samples in the window */
 	double window_s;
 	struct gt_f64 sampled_bps;  /* sum of weights per second */
+	struct gt_f64 sampled_share; /* the least of the readings' in the window */
 	unsigned n_frames, n_types;
 	struct gt_alloc_rate by_frame[GT_ALLOC_SITES_MAX]; /* by bytes_per_s, largest first */
 	struct gt_alloc_rate by_type[GT_ALLOC_SITES_MAX];

@@ -114,6 +114,23 @@ static int get_text(struct gt_record_reader *r, struct json_object *o, const cha
 	return 0;
 }
 
+/* key of o: absent or null leaves *v invalid; else a number in 0..hi. */
+static int get_f64_in(struct gt_record_reader *r, struct json_object *o, const char *key, double hi,
+		      struct gt_f64 *v, struct gt_error *err)
+{
+	struct json_object *x = json_object_object_get(o, key);
+	v->valid = false;
+	v->value = 0;
+	if (!x)
+		return 0;
+	double d = json_object_get_double(x);
+	if (!(json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)) || !isfinite(d) ||
+	    d < 0 || d > hi)
+		return bad(r, err, "\"%s\" is not a number from 0 to %g", key, hi);
+	gt_f64_set(v, d);
+	return 0;
+}
+
 static int get_bool(struct gt_record_reader *r, struct json_object *o, const char *key, bool *out,
 		    struct gt_error *err)
 {
@@ -375,6 +392,7 @@ static int parse_allocators(struct gt_record_reader *r, struct json_object *o,
 	    req_u64(r, x, "dropped", &a->dropped, err) != 0 ||
 	    req_u64(r, x, "interval_bytes", &a->interval_bytes, err) != 0 ||
 	    get_u64(r, x, "exact_total", &a->exact_total, err) != 0 ||
+	    get_f64_in(r, x, "sampled_share", 1, &a->sampled_share, err) != 0 ||
 	    parse_alloc_table(r, x, "by_frame", &a->by_frame, err) != 0 ||
 	    parse_alloc_table(r, x, "by_type", &a->by_type, err) != 0)
 		return -1;
@@ -483,15 +501,7 @@ static int parse_scalars(struct gt_record_reader *r, struct json_object *o, stru
 	s->alloc_source = (enum gt_alloc_source)source;
 	s->alloc_since = (enum gt_alloc_since)since;
 	s->collections_since = (enum gt_alloc_since)csince;
-	struct json_object *psi = json_object_object_get(o, "memory_pressure_avg10");
-	if (psi) {
-		double v = json_object_get_double(psi);
-		if (!(json_object_is_type(psi, json_type_double) || json_object_is_type(psi, json_type_int)) ||
-		    !isfinite(v) || v < 0 || v > 100)
-			return bad(r, err, "\"memory_pressure_avg10\" is not a percentage");
-		gt_f64_set(&s->memory_pressure_avg10, v);
-	}
-	return 0;
+	return get_f64_in(r, o, "memory_pressure_avg10", 100, &s->memory_pressure_avg10, err);
 }
 
 static int parse_sample(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,

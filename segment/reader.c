@@ -305,6 +305,7 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	snap->generation = ld64(buf, HOFF(generation));
 	gt_segment_copy_text(snap->source, sizeof(snap->source), buf, HOFF(source), GCTOP_SEG_SOURCE_LEN);
 	snap->interval_bytes = ld64(buf, HOFF(interval));
+	gt_f64_set(&snap->sampled_share, 1);   /* the agent samples without pause */
 	int rc = read_seq_block(buf, out);
 	if (rc == 0)
 		rc = read_pause_block(buf, out);

@@ -375,6 +375,7 @@ void gt_json_add_allocators_stacks(struct json_object *sample, const struct gt_a
 	add(o, "state", json_object_new_string(gt_sampler_state_name(a->state)));
 	add(o, "samples", a->valid ? json_object_new_uint64(a->samples) : NULL);
 	add(o, "window_s", jdouble((struct gt_f64){ a->window_s, a->valid }));
+	add(o, "sampled_share", jdouble(a->sampled_share));
 	add(o, "by_frame", allocator_sites(a->by_frame, a->valid ? a->n_frames : 0, "frame", false, true, st));
 	add(o, "by_type", allocator_sites(a->by_type, a->valid ? a->n_types : 0, "type", true, false, NULL));
 	add(sample, "top_allocators", o);

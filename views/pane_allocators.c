@@ -197,6 +197,8 @@ static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)
 	x = gt_pane_print(w, 1, x, a->samples < ALLOC_FEW_SAMPLES ? t->warn | A_BOLD : t->value, "%llu samples",
 			  (unsigned long long)a->samples);
 	x = gt_pane_print(w, 1, x, t->label, " in %.0fs", a->window_s);
+	if (a->sampled_share.valid && a->sampled_share.value < 1)   /* the bytes are scaled up */
+		x = gt_pane_print(w, 1, x + 2, t->warn, "sampled %.0f%% of each second", a->sampled_share.value * 100);
 	if (a->state != GT_SAMPLER_RUNNING)
 		x = gt_pane_print(w, 1, x + 2, t->warn | A_BOLD, "%s", gt_sampler_state_name(a->state));
 	if (a->samples < ALLOC_FEW_SAMPLES)

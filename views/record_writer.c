@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,11 @@ struct gt_recorder {
 static struct json_object *u64_or_null(struct gt_u64 v)
 {
 	return v.valid ? json_object_new_uint64(v.value) : NULL;
+}
+
+static struct json_object *f64_or_null(struct gt_f64 v)
+{
+	return v.valid && isfinite(v.value) ? json_object_new_double(v.value) : NULL;
 }
 
 static void add_u64_fields(struct json_object *o, const void *base, const struct gt_record_fields *t)
@@ -137,6 +143,7 @@ static struct json_object *json_alloc_snapshot(const struct gt_alloc_snapshot *a
 	json_object_object_add(o, "dropped", json_object_new_uint64(a->dropped));
 	json_object_object_add(o, "interval_bytes", json_object_new_uint64(a->interval_bytes));
 	json_object_object_add(o, "exact_total", u64_or_null(a->exact_total));
+	json_object_object_add(o, "sampled_share", f64_or_null(a->sampled_share));
 	json_object_object_add(o, "by_frame", json_alloc_table(&a->by_frame));
 	json_object_object_add(o, "by_type", json_alloc_table(&a->by_type));
 	return o;
@@ -221,8 +228,7 @@ static void add_sample_scalars(struct json_object *o, const struct gt_sample *s)
 	json_object_object_add(o, "last_gc_cause", json_object_new_string(s->last_gc_cause));
 	json_object_object_add(o, "gc_in_progress", json_object_new_boolean(s->gc_in_progress));
 	json_object_object_add(o, "agent_pause_window", json_object_new_int64(s->agent_pause_window));
-	json_object_object_add(o, "memory_pressure_avg10",
-			       s->memory_pressure_avg10.valid ? json_object_new_double(s->memory_pressure_avg10.value) : NULL);
+	json_object_object_add(o, "memory_pressure_avg10", f64_or_null(s->memory_pressure_avg10));
 	json_object_object_add(o, "memory_pressure_system_wide", json_object_new_boolean(s->memory_pressure_system_wide));
 }
 

@@ -184,8 +184,11 @@ static void write_allocators(FILE *out, const struct gt_alloc_derived *a)
 			gt_sampler_state_name(a->state));
 		return;
 	}
-	fprintf(out, "Allocators: %s, %llu samples over %.1fs%s\n", clean(&src, a->source),
-		(unsigned long long)a->samples, a->window_s, a->state == GT_SAMPLER_RUNNING ? "" : " (sampling stopped)");
+	fprintf(out, "Allocators: %s, %llu samples over %.1fs", clean(&src, a->source), (unsigned long long)a->samples,
+		a->window_s);
+	if (a->sampled_share.valid && a->sampled_share.value < 1)
+		fprintf(out, ", sampled %.0f%% of each second (bytes scaled up)", a->sampled_share.value * 100);
+	fprintf(out, "%s\n", a->state == GT_SAMPLER_RUNNING ? "" : " (sampling stopped)");
 	for (unsigned i = 0; i < a->n_frames && i < GT_TEXT_ALLOCATORS_MAX; i++)
 		fprintf(out, "  frame %10s %7s  %s\n", fig_rate(&rate, a->by_frame[i].bytes_per_s),
 			fig_share(&share, a->by_frame[i].share), clean(&name, a->by_frame[i].name));

@@ -507,6 +507,7 @@ static void fill_heap(const struct gt_backend *c, struct gt_sample *out)
 static void sampled_share_message(struct gt_backend *c)
 {
 	double share = c->sampler ? gt_dn_sampler_share(c->sampler) : 1;
+	gt_f64_set(&c->alloc_snap->sampled_share, share);
 	if (share < 1)
 		snprintf(c->alloc_snap->message, sizeof(c->alloc_snap->message),
 			 "sampled %.0f%% of each second (%.0f events/s at full rate), bytes scaled up",

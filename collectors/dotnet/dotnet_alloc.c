@@ -441,6 +441,7 @@ void gt_dn_alloc_snapshot(struct gt_dn_alloc *a, uint64_t mono_ns, struct gt_all
 	s->generation = 1;
 	snprintf(s->source, sizeof(s->source), "%s", a->sampled ? GT_DN_SOURCE_SAMPLED : GT_DN_SOURCE_TICK);
 	s->state = GT_SAMPLER_RUNNING;
+	gt_f64_set(&s->sampled_share, 1);   /* a duty-cycled sampler says less (dotnet.c) */
 	if (!a->sampled)
 		snprintf(s->message, sizeof(s->message),
 			 "AllocationTick gives each ~100 KB to one object's type and stack: shares are biased");

@@ -136,6 +136,30 @@ static void test_window(void)
 	CHECK(!out.valid);
 }
 
+/* The least share of the readings after the window's base: a reading's
+ * samples were taken at its own share; the base's were taken before. */
+static void test_window_least_share(void)
+{
+	static const double share[21] = { [5] = 0.05, [10] = 0.1, [15] = 0.25, [18] = 0.5 };
+	memset(&win, 0, sizeof(win));
+	for (int i = 0; i <= 20; i++) {
+		snap(&a, i, 1, (uint64_t)i * 10, (uint64_t)i * 600, (uint64_t)i * 300, (uint64_t)i * 100);
+		gt_f64_set(&a.sampled_share, share[i] > 0 ? share[i] : 1);
+		gt_alloc_window_push(&win, &a);
+	}
+	gt_alloc_window_derive(&win, 10000000000ull, &out);
+	CHECK(out.valid && out.sampled_share.valid);
+	CHECK_NEAR(out.sampled_share.value, 0.25, 1e-12);
+	gt_alloc_window_derive(&win, 3000000000ull, &out);   /* base 17: 18..20 */
+	CHECK_NEAR(out.sampled_share.value, 0.5, 1e-12);
+	snap(&a, 21, 1, 210, 12600, 6300, 2100);   /* a reading that does not say */
+	gt_alloc_window_push(&win, &a);
+	gt_alloc_window_derive(&win, 10000000000ull, &out);
+	CHECK(out.valid && !out.sampled_share.valid);
+	gt_derive_allocators(NULL, &a, 1.0, no_exact, &out);
+	CHECK(!out.sampled_share.valid);
+}
+
 int main(void)
 {
 	RUN_TEST(test_shares_and_rates);
@@ -144,5 +168,6 @@ int main(void)
 	RUN_TEST(test_restart_and_first);
 	RUN_TEST(test_idle_sites_left_out);
 	RUN_TEST(test_window);
+	RUN_TEST(test_window_least_share);
 	return check_summary();
 }

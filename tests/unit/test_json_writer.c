@@ -397,13 +397,14 @@ static void test_allocator_stacks(void)
 	memset(&alloc, 0, sizeof(alloc));
 	alloc.valid = true;
 	alloc.n_frames = 2;
+	gt_f64_set(&alloc.sampled_share, 0.25);
 	snprintf(alloc.by_frame[0].name, sizeof(alloc.by_frame[0].name), "Main.run");
 	snprintf(alloc.by_frame[1].name, sizeof(alloc.by_frame[1].name), "Other.site");
 	struct gt_alloc_stacks *st = crafted_stacks("Main.run");
 	struct json_object *o = json_object_new_object();
 	gt_json_add_allocators_stacks(o, &alloc, st);
 	CHECK_STR(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
-		  "{\"top_allocators\":{\"source\":null,\"state\":\"off\",\"samples\":0,\"window_s\":0.0,"
+		  "{\"top_allocators\":{\"source\":null,\"state\":\"off\",\"samples\":0,\"window_s\":0.0,\"sampled_share\":0.25,"
 		  "\"by_frame\":[{\"frame\":\"Main.run\",\"bytes_per_s\":null,\"share\":null,"
 		  "\"stacks_distinct\":2,\"stacks_dropped\":3,\"stacks\":["
 		  "{\"frames\":[\"[native]\",\"System.Text.Json.JsonSerializer.WriteString\",\"Main.run\",\"Main.main\"],"

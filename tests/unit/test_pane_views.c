@@ -312,6 +312,7 @@ static void test_allocators_pane_table(void)
 	CHECK_HAS(t, "JVMTI sampling");
 	CHECK_HAS(t, "5000 samples in 10s");
 	CHECK_LACKS(t, "few samples");
+	CHECK_LACKS(t, "of each second");   /* the window's readings do not say */
 	CHECK_HAS(t, "by first application frame");
 	CHECK_HAS(t, "by type");
 	CHECK_LACKS(t, "of 8 lines");   /* everything fits: no scroll position */
@@ -333,6 +334,11 @@ static void test_allocators_pane_table(void)
 	c.alloc = &a;
 	CHECK_U64(gt_pane_allocators.content_rows(&c), 10);
 	CHECK_U64(gt_pane_allocators.want_rows(&c), 10);
+	/* a sampler on for part of each second says so: its bytes are scaled up */
+	gt_f64_set(&a.sampled_share, 0.12);
+	CHECK_HAS(draw_allocators(&a, "", 14, 80, 0), "sampled 12% of each second");
+	gt_f64_set(&a.sampled_share, 1);
+	CHECK_LACKS(draw_allocators(&a, "", 14, 80, 0), "of each second");
 }
 
 /* The focused pane marks the site Enter opens; an unfocused one marks none. */

@@ -83,6 +83,7 @@ static void fill_alloc(struct gt_alloc_snapshot *a, uint64_t t)
 	a->samples = 50;
 	a->est_bytes = 1 << 20;
 	gt_u64_set(&a->exact_total, 4 << 20);
+	gt_f64_set(&a->sampled_share, 0.125);
 	a->by_frame.n = 2;
 	a->by_frame.complete = true;
 	snprintf(a->by_frame.sites[0].name, GT_ALLOC_SITE_NAME_LEN, "com.example.Csv.export");
@@ -184,6 +185,7 @@ static void test_round_trip(void)
 	CHECK(a->by_frame.sites[0].heap == GT_ALLOC_HEAP_LARGE && a->by_frame.complete && a->by_frame.n == 2);
 	CHECK(a->by_frame.sites[1].heap == GT_ALLOC_HEAP_UNKNOWN);
 	CHECK(a->exact_total.valid && a->exact_total.value == 4 << 20);
+	CHECK(a->sampled_share.valid && a->sampled_share.value == 0.125);
 	CHECK_STR(a->by_type.sites[0].name, "byte[]");
 	CHECK(gt_record_next(r, &out, &a, &err) == 0);
 	CHECK(!gt_record_truncated(r));
@@ -324,6 +326,8 @@ static void test_hostile_lines(void)
 		{ "an array", HEADER "[1]\n" },
 		{ "deep nesting", HEADER "{\"type\":\"sample\",\"x\":[[[[[[[[[[[[1]]]]]]]]]]]]}\n" },
 		{ "psi past 100", HEADER SAMPLE(",\"memory_pressure_avg10\":101") },
+		{ "sampled share past 1", HEADER SAMPLE(",\"allocators\":{\"mono_ns\":1,\"generation\":1,\"samples\":1,\"est_bytes\":1,\"dropped\":0,\"interval_bytes\":1,\"sampled_share\":1.5,\"by_frame\":{\"sites\":[]},\"by_type\":{\"sites\":[]}}") },
+		{ "sampled share a string", HEADER SAMPLE(",\"allocators\":{\"mono_ns\":1,\"generation\":1,\"samples\":1,\"est_bytes\":1,\"dropped\":0,\"interval_bytes\":1,\"sampled_share\":\"half\",\"by_frame\":{\"sites\":[]},\"by_type\":{\"sites\":[]}}") },
 		{ "pid out of range", HEADER SAMPLE(",\"pid\":4294967296") },
 		{ "causes not an object", HEADER SAMPLE(",\"causes\":3") },
 		{ "negative cause count", HEADER SAMPLE(",\"causes\":{\"humongous\":-2}") },
