@@ -72,6 +72,10 @@ void JNICALL agent_on_gc_start(jvmtiEnv *jvmti);
 void JNICALL agent_on_gc_finish(jvmtiEnv *jvmti);
 /* Marks the calling thread as the agent's own: its allocations are not sampled. */
 void agent_mark_own_thread(void);
+/* Clears a pending exception; true when there was one. Every JNI call that
+ * can raise is followed by it before the next call: -Xcheck:jni reports a
+ * call made with an exception pending, or one left unchecked. */
+bool agent_jni_cleared(JNIEnv *env);
 
 /* agent_watchdog.c */
 int agent_start_watchdog(void);

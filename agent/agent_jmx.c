@@ -51,19 +51,10 @@ struct jmx_answer {
 
 static bool jmx_started;
 
-/* Clears a pending exception; true when there was one. */
-static bool jmx_cleared(JNIEnv *env)
-{
-	if (!(*env)->ExceptionCheck(env))
-		return false;
-	(*env)->ExceptionClear(env);
-	return true;
-}
-
 static jclass jmx_global_class(JNIEnv *env, const char *name)
 {
 	jclass c = (*env)->FindClass(env, name);
-	if (jmx_cleared(env) || !c)
+	if (agent_jni_cleared(env) || !c)
 		return NULL;
 	jclass g = (*env)->NewGlobalRef(env, c);
 	(*env)->DeleteLocalRef(env, c);
@@ -110,7 +101,7 @@ static bool jmx_java_init(JNIEnv *env, struct jmx_java *j, struct jmx_answer *a)
 	j->get_message = (*env)->GetMethodID(env, thr, "getMessage", "()Ljava/lang/String;");
 	j->class_name = (*env)->GetMethodID(env, cls, "getName", "()Ljava/lang/String;");
 	j->get_class = (*env)->GetMethodID(env, obj, "getClass", "()Ljava/lang/Class;");
-	jmx_cleared(env);
+	agent_jni_cleared(env);
 	j->mf = mf; /* last: the check above */
 	return true;
 }
@@ -122,7 +113,7 @@ static void jmx_ascii(JNIEnv *env, jstring s, char *buf, size_t len)
 	if (!s)
 		return;
 	const char *u = (*env)->GetStringUTFChars(env, s, NULL);
-	if (jmx_cleared(env) || !u)
+	if (agent_jni_cleared(env) || !u)
 		return;
 	size_t o = 0;
 	for (const char *p = u; *p && o + 1 < len; p++)
@@ -136,8 +127,8 @@ static void jmx_class_name(JNIEnv *env, const struct jmx_java *j, jobject o, cha
 {
 	buf[0] = '\0';
 	jobject c = o ? (*env)->CallObjectMethod(env, o, j->get_class) : NULL;
-	jstring n = !jmx_cleared(env) && c ? (*env)->CallObjectMethod(env, c, j->class_name) : NULL;
-	if (!jmx_cleared(env))
+	jstring n = !agent_jni_cleared(env) && c ? (*env)->CallObjectMethod(env, c, j->class_name) : NULL;
+	if (!agent_jni_cleared(env))
 		jmx_ascii(env, n, buf, len);
 }
 
@@ -162,7 +153,7 @@ static void jmx_exception(JNIEnv *env, const struct jmx_java *j, struct jmx_answ
 	for (int i = 0; i < 3; i++) {
 		if (j->mbe_wrapped[i] && (*env)->IsInstanceOf(env, t, j->mbe_wrapped[i])) {
 			jthrowable cause = (*env)->CallObjectMethod(env, t, j->get_cause);
-			if (!jmx_cleared(env) && cause)
+			if (!agent_jni_cleared(env) && cause)
 				t = cause;
 			break;
 		}
@@ -209,18 +200,18 @@ static bool jmx_take_request(JNIEnv *env, const struct jmx_java *j, const struct
 		return false;
 	}
 	jstring str = (*env)->NewStringUTF(env, r->name);
-	jobject name = !jmx_cleared(env) && str ? (*env)->NewObject(env, j->objname, j->ctor, str) : NULL;
+	jobject name = !agent_jni_cleared(env) && str ? (*env)->NewObject(env, j->objname, j->ctor, str) : NULL;
 	if ((*env)->ExceptionCheck(env)) {
 		jthrowable t = (*env)->ExceptionOccurred(env);
 		(*env)->ExceptionClear(env);
 		a->status = GCTOP_SEG_OPS_BAD_NAME;
 		jstring m = (*env)->CallObjectMethod(env, t, j->get_message);
-		if (!jmx_cleared(env))
+		if (!agent_jni_cleared(env))
 			jmx_ascii(env, m, a->reason, sizeof(a->reason));
 		return false;
 	}
 	jstring attr = (*env)->NewStringUTF(env, r->attr);
-	if (jmx_cleared(env) || !name || !attr) {
+	if (agent_jni_cleared(env) || !name || !attr) {
 		a->status = GCTOP_SEG_OPS_FAILED;
 		return false;
 	}
@@ -238,7 +229,7 @@ static bool jmx_resolve(JNIEnv *env, const struct jmx_java *j, struct jmx_served
 		return true;
 	jmx_drop_beans(env, s);
 	jboolean pattern = (*env)->CallBooleanMethod(env, s->name, j->is_pattern);
-	if (jmx_cleared(env))
+	if (agent_jni_cleared(env))
 		pattern = JNI_TRUE;
 	if (!pattern) {
 		s->beans[0] = (*env)->NewGlobalRef(env, s->name);
@@ -259,7 +250,7 @@ static bool jmx_resolve(JNIEnv *env, const struct jmx_java *j, struct jmx_served
 	jsize len = arr ? (*env)->GetArrayLength(env, arr) : 0;
 	for (jsize i = 0; i < len && s->n_beans < GCTOP_SEG_OPS_MAX_MBEANS; i++) {
 		jobject o = (*env)->GetObjectArrayElement(env, arr, i);
-		if (jmx_cleared(env) || !o)
+		if (agent_jni_cleared(env) || !o)
 			continue;
 		s->beans[s->n_beans] = (*env)->NewGlobalRef(env, o);
 		if (s->beans[s->n_beans])
@@ -384,12 +375,12 @@ static uint64_t jmx_tick(JNIEnv *env, struct jmx_java *j, struct jmx_served *s)
 	memset(&ans, 0, sizeof(ans));
 	uint64_t read_ns = now;
 	if ((*env)->PushLocalFrame(env, AGENT_JMX_LOCALS) != 0) {
-		jmx_cleared(env);
+		agent_jni_cleared(env);
 		return AGENT_JMX_TICK_NS;
 	}
 	jmx_answer(env, j, s, &r, &ans, &read_ns);
 	(*env)->PopLocalFrame(env, NULL);
-	jmx_cleared(env);
+	agent_jni_cleared(env);
 	s->ticks++;
 	pthread_mutex_lock(&a->lock);
 	if (!a->dead && a->pub == pub && pub->hdr->generation == gen)

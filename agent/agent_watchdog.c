@@ -12,20 +12,24 @@ struct exact_total {
 	jmethodID total;
 };
 
+/* Each step runs only if the one before raised nothing (agent.h). */
 static void exact_init(JNIEnv *env, struct exact_total *x)
 {
 	memset(x, 0, sizeof(*x));
-	jclass mf = (*env)->FindClass(env, "java/lang/management/ManagementFactory");
-	jmethodID get = mf ? (*env)->GetStaticMethodID(env, mf, "getThreadMXBean",
-							"()Ljava/lang/management/ThreadMXBean;") : NULL;
-	jobject bean = get ? (*env)->CallStaticObjectMethod(env, mf, get) : NULL;
+	jobject bean = NULL;
+	jclass tmx = NULL, mf = (*env)->FindClass(env, "java/lang/management/ManagementFactory");
+	jmethodID get = NULL, m = NULL;
+	if (!agent_jni_cleared(env) && mf)
+		get = (*env)->GetStaticMethodID(env, mf, "getThreadMXBean", "()Ljava/lang/management/ThreadMXBean;");
+	if (!agent_jni_cleared(env) && get)
+		bean = (*env)->CallStaticObjectMethod(env, mf, get);
 	/* getTotalThreadAllocatedBytes: JDK 21, backported to 17.0.x and 11.0.x;
 	 * without it gctop falls back to the sampled sum. */
-	jclass tmx = bean ? (*env)->FindClass(env, "com/sun/management/ThreadMXBean") : NULL;
-	jmethodID m = tmx ? (*env)->GetMethodID(env, tmx, "getTotalThreadAllocatedBytes", "()J") : NULL;
-	if ((*env)->ExceptionCheck(env))
-		(*env)->ExceptionClear(env);
-	if (m && bean && (*env)->IsInstanceOf(env, bean, tmx)) {
+	if (!agent_jni_cleared(env) && bean)
+		tmx = (*env)->FindClass(env, "com/sun/management/ThreadMXBean");
+	if (!agent_jni_cleared(env) && tmx)
+		m = (*env)->GetMethodID(env, tmx, "getTotalThreadAllocatedBytes", "()J");
+	if (!agent_jni_cleared(env) && m && (*env)->IsInstanceOf(env, bean, tmx)) {
 		x->bean = (*env)->NewGlobalRef(env, bean);
 		x->total = m;
 	}
@@ -42,10 +46,8 @@ static bool exact_read(JNIEnv *env, struct exact_total *x, uint64_t *out)
 	if (!x->bean)
 		return false;
 	jlong v = (*env)->CallLongMethod(env, x->bean, x->total);
-	if ((*env)->ExceptionCheck(env)) {
-		(*env)->ExceptionClear(env);
+	if (agent_jni_cleared(env))
 		return false;
-	}
 	if (v < 0) /* thread allocated memory measurement is turned off */
 		return false;
 	*out = (uint64_t)v;

@@ -10,6 +10,8 @@
 # MBean that is not there, an attribute that is not, and one that is no
 # number are n/a with the counter and why, never 0; without --allocators
 # (the one option that loads the agent) --ops jmx: is a usage error (2).
+# JDK 17 runs under -Xcheck:jni: the agent's JNI calls (the JMX thread,
+# the watchdog's exact total, the sampling callback) must draw no warning.
 # JDK 25 as JDK 17. About 40 s.
 . tests/lib.sh
 . tests/integration/jvm_ops.shlib
@@ -19,7 +21,7 @@ CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
 COUNTER=mbean:gctop.test
 SPEC='jmx:gctop.test:type=Ops,*:Count'
 
-ops_start jmx17.log 24 "$COUNTER"
+ops_start jmx17.log 24 "$COUNTER" -Xcheck:jni
 "$GCTOP_BIN" --json -p "$JPID" --allocators --ops "$SPEC" -d 2 -n 4 -w "$WORK/rec.ndjson" >"$WORK/ops.json" 2>"$WORK/ops.err"
 check "gctop --json --allocators --ops jmx: exits 0 ($(head -c 300 "$WORK/ops.err"))" [ $? -eq 0 ]
 ops_judge "JDK 17" "$WORK/ops.json" "$WORK/jmx17.log" "$SPEC"
@@ -51,6 +53,8 @@ rc=$?
 check "--ops jmx: without --allocators is a usage error that says so (status $rc: $(head -c 200 "$WORK/usage.err"))" \
 	sh -c '[ "$1" -eq 2 ] && grep -q "add --allocators" "$2"' _ "$rc" "$WORK/usage.err"
 kill "$JPID" 2>/dev/null
+check "-Xcheck:jni found nothing in the agent's calls ($(grep -m1 -A2 'WARNING in native method' "$WORK/jmx17.log" | tr '\n' ' ' | head -c 300))" \
+	sh -c '! grep -q "WARNING in native method" "$1"' _ "$WORK/jmx17.log"
 
 j25=/usr/lib/jvm/temurin-25-jdk-amd64/bin
 if [ -x "$j25/java" ]; then
