@@ -122,6 +122,10 @@ static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 			m->retry_ns = err.code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
 		return;
 	}
+	/* A JVM that does not publish the counter has its operations n/a, as
+	 * with -p (the session says why); .NET counts its own requests. */
+	if (f->policy.ops_counter && m->session->info.runtime == GT_RUNTIME_HOTSPOT)
+		(void)gt_session_set_ops(m->session, f->policy.ops_counter, &err);
 	/* its first tick is its own collector's (the open polled it) */
 	schedule_poll(m, gt_mono_ns());
 	/* counted again from here, with a new _created (a reset to Prometheus) */

@@ -36,6 +36,9 @@ struct gt_fleet_policy {
 	 * note says why) until gt_fleet_close_sessions. true: it is tried again
 	 * FLEET_RETRY_NS later, unless it refused permission or exited. */
 	bool retry;
+	/* --serve --ops NAME: the perf-data counter of operations every JVM's
+	 * session counts (a .NET process counts its own requests), or NULL. */
+	const char *ops_counter;
 };
 
 struct gt_fleet_member {

@@ -19,7 +19,7 @@ const char gt_help_text[] =
 	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
 	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
 	"       gctop -l [--json]\n"
-	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
+	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS] [--ops NAME]\n"
 	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
@@ -52,7 +52,8 @@ const char gt_help_text[] =
 	"                        per operation and operations per second; read-only.\n"
 	"                        --ops jmx:OBJECTNAME:ATTRIBUTE reads an MBean attribute\n"
 	"                        instead (summed over a pattern's MBeans, at most 64),\n"
-	"                        through the agent: only with --allocators\n"
+	"                        through the agent: only with --allocators. With --serve,\n"
+	"                        every JVM that publishes NAME is served with its operations\n"
 	"      --serve [ADDR:]PORT\n"
 	"                        serve /metrics (OpenMetrics, or the Prometheus text format\n"
 	"                        when asked) for every JVM and .NET process, or those of -p,\n"
@@ -200,8 +201,9 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 		return gt_fail(err, GT_EXIT_USAGE, "--serve runs until interrupted and prints nothing; drop -b, --json and -n");
 	if (opt->allocators || opt->allocator_packages)
 		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
-	if (opt->ops_counter)
-		return gt_fail(err, GT_EXIT_USAGE, "--serve does not read --ops counters; drop --ops");
+	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter))
+		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads gctop's agent, which --ops jmx: needs; "
+			       "give it a perf-data counter");
 	opt->mode = GT_MODE_SERVE;
 	return 0;
 }

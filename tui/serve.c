@@ -353,6 +353,14 @@ static const struct gt_fleet_policy serve_policy = {
 	.retry = true,
 };
 
+/* serve_policy, with the --ops counter every JVM counts operations in. */
+static struct gt_fleet_policy serve_policy_for(const struct gt_options *opt)
+{
+	struct gt_fleet_policy p = serve_policy;
+	p.ops_counter = opt->ops_counter;
+	return p;
+}
+
 /* Sleeps until the deadline, reading every .NET session that has data
  * meanwhile: a session gctop opened is read continuously or closed. The
  * fleet is the server's while this thread waits (fleet_lock). */
@@ -403,7 +411,8 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	struct gt_fleet *fleet = malloc(sizeof(*fleet));
 	int *fds = malloc(SERVE_MAX_WAIT_FDS * sizeof(*fds));
 	int status = GT_EXIT_FAILURE;
-	if (fleet && gt_fleet_init(fleet, &serve_policy, opt->pids, opt->n_pids) != 0) {
+	struct gt_fleet_policy policy = serve_policy_for(opt);
+	if (fleet && gt_fleet_init(fleet, &policy, opt->pids, opt->n_pids) != 0) {
 		free(fleet);
 		fleet = NULL;
 	}

@@ -330,7 +330,7 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	{ "gctop_heap_max_bytes", GAUGE, "bytes", "The most the heap may grow to (.NET: the GC's hard limit).", gctop_heap_max, 0 },
 	{ "gctop_large_object_bytes", GAUGE, "bytes", "Large objects in the heap (.NET LOH; G1 humongous estimate).", NULL, FIELD(large_bytes) },
 	{ "gctop_large_object_allocated_bytes", COUNTER, "bytes", "Bytes allocated as large objects.", gctop_large_allocated, 0 },
-	{ "gctop_requests", COUNTER, "", "Requests served (ASP.NET Core).", gctop_requests, 0 },
+	{ "gctop_requests", COUNTER, "", "Requests served (ASP.NET Core), or a JVM's operations (--ops).", gctop_requests, 0 },
 	/* a ratio: OpenMetrics wants a unit's name as the name's suffix */
 	{ "gctop_bytes_per_request", GAUGE, "", "Bytes allocated per request over the last interval.",
 	  gctop_bytes_per_request, 0 },

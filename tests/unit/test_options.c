@@ -183,10 +183,13 @@ static void test_ops(void)
 	CHECK(parse(&o, &e, "--doctor -p 12 --ops app_ops-1$x") == 0);
 	CHECK(o.mode == GT_MODE_DOCTOR);
 	CHECK_STR(o.ops_counter, "app_ops-1$x");
+	CHECK(parse(&o, &e, "--serve 9464 --ops app.ops") == 0);   /* every JVM that publishes it */
+	CHECK(o.mode == GT_MODE_SERVE);
+	CHECK_STR(o.ops_counter, "app.ops");
 	CHECK(parse(&o, &e, "-p 12") == 0);
 	CHECK(o.ops_counter == NULL);
 	static const char *const bad[] = { "-p 1 --ops", "-p 1 --ops a\"b", "-p 1 --ops a'b", "-p 1 --ops a/b",
-					   "--serve 9464 --ops x", "-l --ops x", "-r f --ops x", "--compare a b --ops x" };
+					   "--serve 9464 --ops a/b", "-l --ops x", "-r f --ops x", "--compare a b --ops x" };
 	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
