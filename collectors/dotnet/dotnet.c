@@ -260,10 +260,7 @@ static void stop_session(struct gt_backend *c)
 		close(c->fd);
 		c->fd = -1;
 	}
-	if (c->parser)
-		c->dropped_before += gt_nettrace_stats(c->parser)->dropped;
-	gt_nettrace_free(c->parser);
-	c->parser = NULL;
+	c->dropped_before += gt_nettrace_end(&c->parser);
 	/* A pause cut in half by the restart is not measured. */
 	gt_dn_gc_forget_suspensions(&c->gc);
 }

@@ -153,10 +153,7 @@ static void finished(struct gt_dn_sampler *s, uint64_t now)
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
-	if (s->parser)
-		s->dropped += gt_nettrace_stats(s->parser)->dropped;
-	gt_nettrace_free(s->parser);
-	s->parser = NULL;
+	s->dropped += gt_nettrace_end(&s->parser);
 	s->state = SAMPLER_OFF;
 	uint64_t on_ns = s->stopped_ns - s->started_ns;
 	if (on_ns > 0 && s->share < 1)

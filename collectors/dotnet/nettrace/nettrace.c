@@ -39,6 +39,14 @@ void gt_nettrace_free(struct gt_nettrace *p)
 	free(p);
 }
 
+uint64_t gt_nettrace_end(struct gt_nettrace **p)
+{
+	uint64_t dropped = *p ? (*p)->stats.dropped : 0;
+	gt_nettrace_free(*p);
+	*p = NULL;
+	return dropped;
+}
+
 const char *gt_nettrace_error(const struct gt_nettrace *p)
 {
 	return p->err.msg;

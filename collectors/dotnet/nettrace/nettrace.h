@@ -99,6 +99,9 @@ struct gt_nettrace;
 
 struct gt_nettrace *gt_nettrace_new(const struct gt_nettrace_callbacks *cb);
 void gt_nettrace_free(struct gt_nettrace *p);
+/* Frees *p and sets it NULL; returns the events it counted as dropped
+ * (0 for NULL), which a session that ends keeps in its own count. */
+uint64_t gt_nettrace_end(struct gt_nettrace **p);
 
 /* Feeds the next len bytes of the stream. Returns 0 (more expected), 1 when
  * the end-of-stream tag was read, -1 on malformed or unsupported input
