@@ -70,8 +70,6 @@ check "16 MiB operations: --doctor exits with its report's status ($rc; report s
 check "16 MiB operations: a warning at worst gives 13 or 14 ($rc)" test "$rc" -ge 13 -a "$rc" -le 14
 kill "$BIG" 2>/dev/null
 
-"$GCTOP_BIN" --serve 0 --ops "$COUNTER" >/dev/null 2>&1
-check "--ops with --serve is a usage error (2)" [ $? -eq 2 ]
 "$GCTOP_BIN" -p "$$" --json --ops 'bad name' >/dev/null 2>&1
 check "--ops with a name that is no counter's is a usage error (2)" [ $? -eq 2 ]
 
