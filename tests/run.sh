@@ -6,6 +6,7 @@
 # or "SKIP: name: why". A test program that exits non-zero without printing a
 # FAIL line counts as one failure, so a crash is never silent.
 # GCTOP_TESTS=pattern runs only the tests whose path matches the pattern.
+# A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
 # Two lanes run side by side: the scripts that hold gctop's figures to a
 # runtime's own (marked "# test-lane: measuring" in their first lines), one
@@ -22,15 +23,23 @@ export GCTOP_BIN
 log_dir="$GCTOP_BUILD/test-logs"
 mkdir -p "$log_dir"
 pass=0 fail=0 skip=0
+# The longest test takes a few minutes on 2 busy cores.
+test_deadline=${GCTOP_TEST_DEADLINE:-900}
 
 run_one() {
 	name=$1
 	shift
 	log="$log_dir/$(echo "$name" | tr '/' '_').log"
 	started=$(date +%s)
-	"$@" >"$log" 2>&1
+	# A deadline, so that a test that hangs (a gctop that never exits)
+	# fails with a reason instead of holding the suite: timeout signals the
+	# test's whole process group, its workloads too.
+	timeout -k 10 "$test_deadline" "$@" >"$log" 2>&1
 	rc=$?
 	took=$(($(date +%s) - started))
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "FAIL: $name: did not finish within ${test_deadline}s (GCTOP_TEST_DEADLINE; log: $log)" >>"$log"
+	fi
 	p=$(grep -c '^PASS: ' "$log")
 	f=$(grep -c '^FAIL: ' "$log")
 	s=$(grep -c '^SKIP: ' "$log")
