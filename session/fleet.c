@@ -63,6 +63,7 @@ void gt_fleet_free(struct gt_fleet *f)
 	free(f->m);
 	free(f->only);
 	gt_fleet_tmp_free(&f->disc.tmp);
+	gt_cgroup_rounds_free();
 	memset(f, 0, sizeof(*f));
 }
 
