@@ -133,19 +133,23 @@ static void open_kept(struct gt_proc_files *f, pid_t pid)
 }
 
 /* The file's whole text from its start, NUL-terminated and cut at cap - 1
- * bytes: its length, or -1. */
+ * bytes: its length, or -1. A read shorter than asked is the whole file:
+ * the kernel writes a /proc/PID file whole and a read takes all of it that
+ * fits, while a pread at any other offset than 0 writes it all again to
+ * find its place (a second do_task_stat for nothing: half the cost). */
 static long pread_text(int fd, char *buf, size_t cap)
 {
 	size_t len = 0;
 	while (len + 1 < cap) {
-		ssize_t n = pread(fd, buf + len, cap - 1 - len, (off_t)len);
+		size_t want = cap - 1 - len;
+		ssize_t n = pread(fd, buf + len, want, (off_t)len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -1;
-		if (n == 0)
-			break;
 		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
 	}
 	buf[len] = '\0';
 	return (long)len;
