@@ -50,6 +50,13 @@ struct gt_fleet_member {
 	uint64_t next_poll_ns;            /* CLOCK_MONOTONIC when its collector's tick is next due (0: now) */
 	bool sampled;                     /* the newest round sampled its session */
 	bool seen;                        /* still there at the newest round */
+	int wait_fd;                      /* its session's descriptor to wait on, or -1 (fleet.c: wait list) */
+};
+
+/* A descriptor to wait on, and whose it is (an index into the members). */
+struct gt_fleet_wait {
+	int fd;
+	size_t member;
 };
 
 /* What the last full listing saw, to tell whether another is needed. */
@@ -67,6 +74,9 @@ struct gt_fleet {
 	struct gt_fleet_discovery disc;
 	struct gt_fleet_member *m; /* by pid */
 	size_t count, capacity;
+	struct gt_fleet_wait *waits;  /* the members' wait_fd that are open, in member order */
+	size_t n_waits, waits_capacity;
+	bool waits_stale;             /* a member's wait_fd or the members changed */
 };
 
 /* only: the pids to watch (n_only 0: every process). Returns 0, or -1 when
