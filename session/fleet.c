@@ -55,6 +55,7 @@ static void close_member(struct gt_fleet_member *m)
 	m->session = NULL;
 	m->next_poll_ns = 0;
 	m->wait_fd = -1;
+	m->wait_lags = false;
 }
 
 /* The wait list: what each member's session waits on, asked of the session
@@ -65,9 +66,11 @@ static void close_member(struct gt_fleet_member *m)
 static void note_wait_fd(struct gt_fleet *f, struct gt_fleet_member *m)
 {
 	int fd = m->session ? gt_session_wait_fd(m->session) : -1;
-	if (fd != m->wait_fd)
+	bool lags = fd >= 0 && gt_session_wait_may_lag(m->session);
+	if (fd != m->wait_fd || lags != m->wait_lags)
 		f->waits_stale = true;
 	m->wait_fd = fd;
+	m->wait_lags = lags;
 }
 
 static void rebuild_waits(struct gt_fleet *f)
@@ -82,7 +85,7 @@ static void rebuild_waits(struct gt_fleet *f)
 		if (!w)
 			return;   /* stays stale: tried again after the next change */
 		f->waits = w;
-		f->waits[f->n_waits++] = (struct gt_fleet_wait){ f->m[i].wait_fd, i };
+		f->waits[f->n_waits++] = (struct gt_fleet_wait){ f->m[i].wait_fd, i, f->m[i].wait_lags };
 	}
 	f->waits_stale = false;
 }
@@ -419,12 +422,23 @@ void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, 
 	rebuild_waits(f);
 }
 
-size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max)
+static size_t wait_fds(const struct gt_fleet *f, int *fds, size_t max, bool lagging_too)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < f->n_waits && n < max; i++)
-		fds[n++] = f->waits[i].fd;
+		if (lagging_too || !f->waits[i].lags)
+			fds[n++] = f->waits[i].fd;
 	return n;
+}
+
+size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max)
+{
+	return wait_fds(f, fds, max, true);
+}
+
+size_t gt_fleet_wait_fds_prompt(const struct gt_fleet *f, int *fds, size_t max)
+{
+	return wait_fds(f, fds, max, false);
 }
 
 void gt_fleet_close_sessions(struct gt_fleet *f)

@@ -51,12 +51,14 @@ struct gt_fleet_member {
 	bool sampled;                     /* the newest round sampled its session */
 	bool seen;                        /* still there at the newest round */
 	int wait_fd;                      /* its session's descriptor to wait on, or -1 (fleet.c: wait list) */
+	bool wait_lags;                   /* ... whose data may wait a little (gt_session_wait_may_lag) */
 };
 
 /* A descriptor to wait on, and whose it is (an index into the members). */
 struct gt_fleet_wait {
 	int fd;
 	size_t member;
+	bool lags;
 };
 
 /* What the last full listing saw, to tell whether another is needed. */
@@ -110,6 +112,10 @@ uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f);
 void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns);
 /* Up to max descriptors to wait on; returns how many. */
 size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max);
+/* The same, leaving out those whose data may wait a little (a .NET
+ * session's: gt_session_wait_may_lag), for a loop that reads those only
+ * every so often. */
+size_t gt_fleet_wait_fds_prompt(const struct gt_fleet *f, int *fds, size_t max);
 /* Closes every session, keeping the members; the next round opens them
  * again (their rates restart), whatever stopped them before. */
 void gt_fleet_close_sessions(struct gt_fleet *f);

@@ -330,6 +330,15 @@ static int dotnet_wait_fd(const struct gt_backend *c)
 	return c->ended || c->failed ? -1 : c->fd;
 }
 
+/* The stream's events are timed by their own timestamps, and a sample
+ * reads whatever is pending; only the arrival times that learn the clock
+ * offset of another time namespace (on_event) and the sampler's own tick
+ * want the stream read at once. */
+static bool dotnet_wait_may_lag(const struct gt_backend *c)
+{
+	return c->same_clock && !c->sampler && !c->alloc;
+}
+
 static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 {
 	if (c->ended || c->failed)
@@ -717,6 +726,7 @@ const struct gt_backend_ops gt_dotnet_ops = {
 	.probe = dotnet_probe,
 	.open = dotnet_open,
 	.wait_fd = dotnet_wait_fd,
+	.wait_may_lag = dotnet_wait_may_lag,
 	.poll = dotnet_poll,
 	.poll_interval_ns = dotnet_poll_interval,
 	.sample = dotnet_sample,
