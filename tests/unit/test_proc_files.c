@@ -3,6 +3,7 @@
  * gone, never read by path for a number that may name another process, and
  * within the descriptor budget. */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,37 +42,49 @@ static void child_reap(pid_t pid, int fd)
 	waitpid(pid, NULL, 0);
 }
 
+/* A test's child, the descriptors kept before it, and its files. */
+struct fixture {
+	pid_t pid;
+	int fd;
+	size_t kept0;
+	struct gt_proc_files f;
+};
+
+static bool fixture_start(struct fixture *x)
+{
+	x->pid = child_start(&x->fd);
+	CHECK(x->pid > 0);
+	x->kept0 = gt_proc_files_kept();
+	gt_proc_files_init(&x->f);
+	return x->pid > 0;
+}
+
 static void test_kept_from_second_read(void)
 {
-	int fd;
-	pid_t pid = child_start(&fd);
-	CHECK(pid > 0);
-	if (pid <= 0)
+	struct fixture x;
+	if (!fixture_start(&x))
 		return;
-	size_t kept0 = gt_proc_files_kept();
-	struct gt_proc_files f;
-	gt_proc_files_init(&f);
 	struct gt_proc_stat by_path, first, second;
 	struct gt_proc_status mem;
-	CHECK(gt_proc_read_stat(pid, &by_path) == 0);
-	CHECK(gt_proc_files_stat(&f, pid, &first) == 0);
-	CHECK(f.stat_fd < 0 && f.status_fd < 0);     /* read once: by path */
-	CHECK(gt_proc_files_stat(&f, pid, &second) == 0);
-	CHECK(f.stat_fd >= 0 && f.status_fd >= 0);
-	CHECK_U64(gt_proc_files_kept(), kept0 + 2);
+	CHECK(gt_proc_read_stat(x.pid, &by_path) == 0);
+	CHECK(gt_proc_files_stat(&x.f, x.pid, &first) == 0);
+	CHECK(x.f.stat_fd < 0 && x.f.status_fd < 0);     /* read once: by path */
+	CHECK(gt_proc_files_stat(&x.f, x.pid, &second) == 0);
+	CHECK(x.f.stat_fd >= 0 && x.f.status_fd >= 0);
+	CHECK_U64(gt_proc_files_kept(), x.kept0 + 2);
 	/* the kept descriptor reads the same process, again and again */
 	CHECK_U64(second.start_ticks, by_path.start_ticks);
 	CHECK_U64(first.start_ticks, by_path.start_ticks);
 	CHECK(second.state == 'S' || second.state == 'R');
-	CHECK(gt_proc_files_stat(&f, pid, &second) == 0);
+	CHECK(gt_proc_files_stat(&x.f, x.pid, &second) == 0);
 	CHECK_U64(second.start_ticks, by_path.start_ticks);
 	memset(&mem, 0, sizeof(mem));
-	CHECK(gt_proc_files_status(&f, pid, &mem) == 0);
+	CHECK(gt_proc_files_status(&x.f, x.pid, &mem) == 0);
 	CHECK(mem.rss_kib > 0);
-	gt_proc_files_close(&f);
-	CHECK(f.stat_fd < 0 && f.status_fd < 0);
-	CHECK_U64(gt_proc_files_kept(), kept0);
-	child_reap(pid, fd);
+	gt_proc_files_close(&x.f);
+	CHECK(x.f.stat_fd < 0 && x.f.status_fd < 0);
+	CHECK_U64(gt_proc_files_kept(), x.kept0);
+	child_reap(x.pid, x.fd);
 }
 
 /* A reaped child's kept descriptors read nothing; they are closed, and
@@ -79,53 +92,45 @@ static void test_kept_from_second_read(void)
  * process now (our own, here), whose file must not pass for the child's. */
 static void test_gone_not_read_by_path(void)
 {
-	int fd;
-	pid_t pid = child_start(&fd);
-	CHECK(pid > 0);
-	if (pid <= 0)
+	struct fixture x;
+	if (!fixture_start(&x))
 		return;
-	size_t kept0 = gt_proc_files_kept();
-	struct gt_proc_files f;
-	gt_proc_files_init(&f);
 	struct gt_proc_stat st, child;
 	struct gt_proc_status mem;
-	CHECK(gt_proc_files_stat(&f, pid, &child) == 0);
-	CHECK(gt_proc_files_stat(&f, pid, &child) == 0);
-	CHECK(f.stat_fd >= 0);
-	child_reap(pid, fd);
-	int stat_fd = f.stat_fd;
+	CHECK(gt_proc_files_stat(&x.f, x.pid, &child) == 0);
+	CHECK(gt_proc_files_stat(&x.f, x.pid, &child) == 0);
+	CHECK(x.f.stat_fd >= 0);
+	child_reap(x.pid, x.fd);
+	int stat_fd = x.f.stat_fd;
 	char buf[64];
 	errno = 0;
 	CHECK(pread(stat_fd, buf, sizeof(buf), 0) < 0 && errno == ESRCH); /* what the module counts on */
 
-	CHECK(gt_proc_files_status(&f, getpid(), &mem) == -1);
-	CHECK(f.stat_fd < 0 && f.status_fd < 0);
-	CHECK_U64(gt_proc_files_kept(), kept0);
+	CHECK(gt_proc_files_status(&x.f, getpid(), &mem) == -1);
+	CHECK(x.f.stat_fd < 0 && x.f.status_fd < 0);
+	CHECK_U64(gt_proc_files_kept(), x.kept0);
 
 	/* stat, with no kept descriptor left, is read by path: what the number
 	 * names now, whose start time tells it from the child */
-	CHECK(gt_proc_files_stat(&f, getpid(), &st) == 0);
+	CHECK(gt_proc_files_stat(&x.f, getpid(), &st) == 0);
 	struct gt_proc_stat self;
 	CHECK(gt_proc_read_stat(getpid(), &self) == 0);
 	CHECK_U64(st.start_ticks, self.start_ticks);
-	gt_proc_files_close(&f);
+	gt_proc_files_close(&x.f);
 }
 
 /* The same through a sample: a zombie and a reaped child are exits, and the
  * session's descriptors go with the gt_proc. */
 static void test_sample_sees_exit(void)
 {
-	int fd;
-	pid_t pid = child_start(&fd);
-	CHECK(pid > 0);
-	if (pid <= 0)
+	struct fixture x;
+	if (!fixture_start(&x))
 		return;
-	size_t kept0 = gt_proc_files_kept();
 	struct gt_error err = { 0 };
-	struct gt_proc *p = gt_proc_open(pid, &err);
+	struct gt_proc *p = gt_proc_open(x.pid, &err);
 	CHECK(p != NULL);
 	if (!p) {
-		child_reap(pid, fd);
+		child_reap(x.pid, x.fd);
 		return;
 	}
 	struct gt_sample s;
@@ -133,15 +138,15 @@ static void test_sample_sees_exit(void)
 	CHECK(gt_proc_sample(p, &s) == 0);
 	CHECK(gt_proc_sample(p, &s) == 0);
 	CHECK(s.rss_bytes.valid && s.threads.valid);
-	CHECK_U64(gt_proc_files_kept(), kept0 + 2);
-	close(fd);
+	CHECK_U64(gt_proc_files_kept(), x.kept0 + 2);
+	close(x.fd);
 	siginfo_t si;
-	CHECK(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
+	CHECK(waitid(P_PID, (id_t)x.pid, &si, WEXITED | WNOWAIT) == 0);
 	CHECK(gt_proc_sample(p, &s) == 1); /* a zombie, read through the kept descriptor */
-	CHECK(waitpid(pid, NULL, 0) == pid);
+	CHECK(waitpid(x.pid, NULL, 0) == x.pid);
 	CHECK(gt_proc_sample(p, &s) == 1); /* reaped */
 	gt_proc_close(p);
-	CHECK_U64(gt_proc_files_kept(), kept0);
+	CHECK_U64(gt_proc_files_kept(), x.kept0);
 }
 
 /* Past the budget a process's files are read by path, as without kept
