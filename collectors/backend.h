@@ -45,6 +45,10 @@ struct gt_backend_ops {
 
 	/* A descriptor the main loop should wait on (event stream), or -1. */
 	int (*wait_fd)(const struct gt_backend *c);
+	/* Whether wait_fd's data may wait a little before it is read (nothing
+	 * in it is timed by when it arrives; a sample reads it all anyway), so
+	 * that a loop over many targets wakes once for several. May be NULL: no. */
+	bool (*wait_may_lag)(const struct gt_backend *c);
 
 	/* Cheap work between samples: called after each poll interval and whenever
 	 * wait_fd is readable. May be NULL. */

@@ -99,6 +99,11 @@ int gt_target_wait_fd(const struct gt_target *t)
 	return t->ops->wait_fd(t->collector);
 }
 
+bool gt_target_wait_may_lag(const struct gt_target *t)
+{
+	return !t->exited && t->ops->wait_may_lag && t->ops->wait_may_lag(t->collector);
+}
+
 uint64_t gt_target_poll_interval_ns(const struct gt_target *t)
 {
 	if (t->exited || !t->ops->poll_interval_ns)

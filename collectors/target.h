@@ -18,6 +18,8 @@ const struct gt_target_info *gt_target_info(const struct gt_target *t);
 
 /* Work between samples; see struct gt_backend_ops. */
 int gt_target_wait_fd(const struct gt_target *t);
+/* See struct gt_backend_ops' wait_may_lag. */
+bool gt_target_wait_may_lag(const struct gt_target *t);
 uint64_t gt_target_poll_interval_ns(const struct gt_target *t);
 void gt_target_poll(struct gt_target *t, uint64_t now_ns);
 

@@ -54,6 +54,40 @@ static void close_member(struct gt_fleet_member *m)
 	}
 	m->session = NULL;
 	m->next_poll_ns = 0;
+	m->wait_fd = -1;
+	m->wait_lags = false;
+}
+
+/* The wait list: what each member's session waits on, asked of the session
+ * only after a call that may change it (an open, a sample, a read, a
+ * close: a fleet's sessions are touched by nothing else), not at every
+ * wake-up. Asking all 220 members' sessions (through their targets and
+ * collectors) twice a wake-up was 9% of gctop --serve's CPU (perf). */
+static void note_wait_fd(struct gt_fleet *f, struct gt_fleet_member *m)
+{
+	int fd = m->session ? gt_session_wait_fd(m->session) : -1;
+	bool lags = fd >= 0 && gt_session_wait_may_lag(m->session);
+	if (fd != m->wait_fd || lags != m->wait_lags)
+		f->waits_stale = true;
+	m->wait_fd = fd;
+	m->wait_lags = lags;
+}
+
+static void rebuild_waits(struct gt_fleet *f)
+{
+	if (!f->waits_stale)
+		return;
+	f->n_waits = 0;
+	for (size_t i = 0; i < f->count; i++) {
+		if (f->m[i].wait_fd < 0)
+			continue;
+		struct gt_fleet_wait *w = gt_array_grow(f->waits, &f->waits_capacity, f->n_waits + 1, sizeof(*w), 16);
+		if (!w)
+			return;   /* stays stale: tried again after the next change */
+		f->waits = w;
+		f->waits[f->n_waits++] = (struct gt_fleet_wait){ f->m[i].wait_fd, i, f->m[i].wait_lags };
+	}
+	f->waits_stale = false;
 }
 
 void gt_fleet_free(struct gt_fleet *f)
@@ -61,8 +95,10 @@ void gt_fleet_free(struct gt_fleet *f)
 	for (size_t i = 0; i < f->count; i++)
 		close_member(&f->m[i]);
 	free(f->m);
+	free(f->waits);
 	free(f->only);
 	gt_fleet_tmp_free(&f->disc.tmp);
+	gt_cgroup_rounds_free();
 	memset(f, 0, sizeof(*f));
 }
 
@@ -94,6 +130,7 @@ static struct gt_fleet_member *add(struct gt_fleet *f, const struct gt_target_in
 	memset(m, 0, sizeof(*m));
 	m->pid = info->pid;
 	m->listed = *info;
+	m->wait_fd = -1;
 	return m;
 }
 
@@ -128,6 +165,7 @@ static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 		(void)gt_session_set_ops(m->session, f->policy.ops_counter, &err);
 	/* its first tick is its own collector's (the open polled it) */
 	schedule_poll(m, gt_mono_ns());
+	note_wait_fd(f, m);
 	/* counted again from here, with a new _created (a reset to Prometheus) */
 	m->watch_start_s = (double)gt_wall_ms() / 1000.0;
 	memset(&m->pauses, 0, sizeof(m->pauses));
@@ -161,6 +199,7 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 	if (!m->session)
 		return;
 	enum gt_session_step step = gt_session_sample(m->session, &err);
+	note_wait_fd(f, m);
 	if (step == GT_SESSION_SAMPLED) {
 		gt_pause_hist_add(&m->pauses, &m->session->prev);
 		m->sampled = true;
@@ -178,6 +217,7 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 	if (exited)
 		m->seen = gt_proc_exists(m->pid);
 	close_member(m);
+	f->waits_stale = true;
 	m->retry_ns = exited || !f->policy.retry ? FLEET_NEVER : gt_mono_ns() + FLEET_RETRY_NS;
 }
 
@@ -316,6 +356,9 @@ void gt_fleet_refresh(struct gt_fleet *f)
 		refresh_known(f);
 	gt_cgroup_round_end();
 	prune(f);
+	/* members went, came or moved (prune sorts them) */
+	f->waits_stale = true;
+	rebuild_waits(f);
 }
 
 uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f)
@@ -340,24 +383,10 @@ void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns)
 		if (!m->session || m->next_poll_ns > now_ns + FLEET_POLL_SLACK_NS)
 			continue;
 		gt_session_events(m->session, now_ns);
+		note_wait_fd(f, m);
 		schedule_poll(m, now_ns);
 	}
-}
-
-/* What poll said of fd: ready to read (data, end or error). */
-static bool fd_ready(const struct pollfd *polled, size_t n, size_t *k, int fd)
-{
-	/* polled follows the members' order (gt_fleet_wait_fds), so the
-	 * cursor usually finds fd at once; a search covers the rest. */
-	if (*k >= n || polled[*k].fd != fd) {
-		size_t j = 0;
-		while (j < n && polled[j].fd != fd)
-			j++;
-		if (j == n)
-			return false;
-		*k = j;
-	}
-	return polled[(*k)++].revents & (POLLIN | POLLHUP | POLLERR);
+	rebuild_waits(f);
 }
 
 uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f)
@@ -369,33 +398,61 @@ uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f)
 	return next;
 }
 
+/* The wait list's entry of fd: polled follows the list's order
+ * (gt_fleet_wait_fds), so entry i is usually it; a search covers a list
+ * that changed since. */
+static const struct gt_fleet_wait *wait_of(const struct gt_fleet *f, size_t i, int fd)
+{
+	if (i < f->n_waits && f->waits[i].fd == fd)
+		return &f->waits[i];
+	for (size_t j = 0; j < f->n_waits; j++)
+		if (f->waits[j].fd == fd)
+			return &f->waits[j];
+	return NULL;
+}
+
 void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < f->count; i++) {
-		int fd = f->m[i].session ? gt_session_wait_fd(f->m[i].session) : -1;
-		if (fd >= 0 && fd_ready(polled, n, &k, fd))
-			gt_session_events(f->m[i].session, now_ns);
+	for (size_t i = 0; i < n; i++) {
+		if (!(polled[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		const struct gt_fleet_wait *w = wait_of(f, i, polled[i].fd);
+		struct gt_fleet_member *m = w && w->member < f->count ? &f->m[w->member] : NULL;
+		if (!m || !m->session || m->wait_fd != polled[i].fd)
+			continue;
+		gt_session_events(m->session, now_ns);
+		note_wait_fd(f, m);
 	}
+	rebuild_waits(f);
+}
+
+static size_t wait_fds(const struct gt_fleet *f, int *fds, size_t max, bool lagging_too)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n_waits && n < max; i++)
+		if (lagging_too || !f->waits[i].lags)
+			fds[n++] = f->waits[i].fd;
+	return n;
 }
 
 size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < f->count && n < max; i++) {
-		int fd = f->m[i].session ? gt_session_wait_fd(f->m[i].session) : -1;
-		if (fd >= 0)
-			fds[n++] = fd;
-	}
-	return n;
+	return wait_fds(f, fds, max, true);
+}
+
+size_t gt_fleet_wait_fds_prompt(const struct gt_fleet *f, int *fds, size_t max)
+{
+	return wait_fds(f, fds, max, false);
 }
 
 void gt_fleet_close_sessions(struct gt_fleet *f)
 {
+	f->waits_stale = true;
 	for (size_t i = 0; i < f->count; i++) {
 		close_member(&f->m[i]);
 		f->m[i].retry_ns = 0;
 		f->m[i].note = NULL;
 		f->m[i].sampled = false;
 	}
+	rebuild_waits(f);
 }

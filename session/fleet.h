@@ -53,6 +53,15 @@ struct gt_fleet_member {
 	uint64_t next_poll_ns;            /* CLOCK_MONOTONIC when its collector's tick is next due (0: now) */
 	bool sampled;                     /* the newest round sampled its session */
 	bool seen;                        /* still there at the newest round */
+	int wait_fd;                      /* its session's descriptor to wait on, or -1 (fleet.c: wait list) */
+	bool wait_lags;                   /* ... whose data may wait a little (gt_session_wait_may_lag) */
+};
+
+/* A descriptor to wait on, and whose it is (an index into the members). */
+struct gt_fleet_wait {
+	int fd;
+	size_t member;
+	bool lags;
 };
 
 /* What the last full listing saw, to tell whether another is needed. */
@@ -70,6 +79,9 @@ struct gt_fleet {
 	struct gt_fleet_discovery disc;
 	struct gt_fleet_member *m; /* by pid */
 	size_t count, capacity;
+	struct gt_fleet_wait *waits;  /* the members' wait_fd that are open, in member order */
+	size_t n_waits, waits_capacity;
+	bool waits_stale;             /* a member's wait_fd or the members changed */
 };
 
 /* only: the pids to watch (n_only 0: every process). Returns 0, or -1 when
@@ -103,6 +115,10 @@ uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f);
 void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns);
 /* Up to max descriptors to wait on; returns how many. */
 size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max);
+/* The same, leaving out those whose data may wait a little (a .NET
+ * session's: gt_session_wait_may_lag), for a loop that reads those only
+ * every so often. */
+size_t gt_fleet_wait_fds_prompt(const struct gt_fleet *f, int *fds, size_t max);
 /* Closes every session, keeping the members; the next round opens them
  * again (their rates restart), whatever stopped them before. */
 void gt_fleet_close_sessions(struct gt_fleet *f);

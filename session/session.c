@@ -169,6 +169,12 @@ int gt_session_wait_fd(const struct gt_session *s)
 	return s->target && !s->exited ? gt_target_wait_fd(s->target) : -1;
 }
 
+bool gt_session_wait_may_lag(const struct gt_session *s)
+{
+	/* a job's descriptor says it is done: read at once */
+	return !s->job && s->target && !s->exited && gt_target_wait_may_lag(s->target);
+}
+
 void gt_session_events(struct gt_session *s, uint64_t now)
 {
 	if (s->target && !s->exited && !s->job)

@@ -120,6 +120,9 @@ uint64_t gt_session_deadline(struct gt_session *s);
 /* A descriptor to wait on (the event stream, or a job's end: see
  * session/job.h), or -1; when readable, call gt_session_events. */
 int gt_session_wait_fd(const struct gt_session *s);
+/* Whether the data on gt_session_wait_fd may wait a little before it is
+ * read (collectors/backend.h: wait_may_lag). */
+bool gt_session_wait_may_lag(const struct gt_session *s);
 void gt_session_events(struct gt_session *s, uint64_t now);
 uint64_t gt_session_poll_interval_ns(const struct gt_session *s);
 

@@ -63,9 +63,15 @@ struct gt_backend {
 	struct gt_alloc_stacks *alloc_stacks;  /* the stacks behind alloc_snap's sites */
 	struct gt_dn_sampler *sampler;       /* .NET 10: AllocationSampled in a session of its own */
 	/* The stream is read into this, one backend's own: gctop may read two
-	 * targets' streams on two threads (session/job.h). */
-	uint8_t read_buf[65536];
+	 * targets' streams on two threads (session/job.h). Allocated apart and
+	 * not cleared: a read touches only the pages it fills (a few KiB a
+	 * second for an idle runtime), where a buffer inside the calloc'd
+	 * backend was cleared whole, 64 KiB of each .NET process resident in
+	 * gctop --serve. */
+	uint8_t *read_buf;
 };
+
+#define READ_BUF_SIZE 65536
 
 static const char RUNTIME_PROVIDER[] = "Microsoft-Windows-DotNETRuntime";
 static const char RUNDOWN_PROVIDER[] = "Microsoft-Windows-DotNETRuntimeRundown";
@@ -283,6 +289,11 @@ static struct gt_backend *dotnet_open(pid_t pid, struct gt_target_info *info, st
 		return NULL;
 	c->pid = pid;
 	c->fd = -1;
+	c->read_buf = malloc(READ_BUF_SIZE);
+	if (!c->read_buf) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		goto fail;
+	}
 	if (wait_for_socket(pid, c->socket_path, sizeof(c->socket_path), err) != 0)
 		goto fail;
 	struct gt_diag_process_info pi;
@@ -304,6 +315,7 @@ static struct gt_backend *dotnet_open(pid_t pid, struct gt_target_info *info, st
 fail:
 	if (c->fd >= 0)
 		close(c->fd);
+	free(c->read_buf);
 	free(c);
 	return NULL;
 }
@@ -315,6 +327,15 @@ static int dotnet_wait_fd(const struct gt_backend *c)
 	return c->ended || c->failed ? -1 : c->fd;
 }
 
+/* The stream's events are timed by their own timestamps, and a sample
+ * reads whatever is pending; only the arrival times that learn the clock
+ * offset of another time namespace (on_event) and the sampler's own tick
+ * want the stream read at once. */
+static bool dotnet_wait_may_lag(const struct gt_backend *c)
+{
+	return c->same_clock && !c->sampler && !c->alloc;
+}
+
 static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 {
 	if (c->ended || c->failed)
@@ -323,7 +344,7 @@ static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 	size_t total = 0;
 	/* A budget per call keeps the main loop responsive under a flood. */
 	while (total < READ_BUDGET) {
-		ssize_t n = read(c->fd, buf, sizeof(c->read_buf));
+		ssize_t n = read(c->fd, buf, READ_BUF_SIZE);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -560,6 +581,7 @@ static void dotnet_close(struct gt_backend *c)
 	gt_dn_alloc_free(c->alloc);
 	free(c->alloc_snap);
 	free(c->alloc_stacks);
+	free(c->read_buf);
 	free(c);
 }
 
@@ -596,7 +618,7 @@ static void harvest_rundown(struct gt_backend *c)
 		for (;;) {
 			if (gt_wait_fd(fd, POLLIN, deadline) != GT_WAIT_READY)
 				break;
-			ssize_t n = read(fd, buf, sizeof(c->read_buf));
+			ssize_t n = read(fd, buf, READ_BUF_SIZE);
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n <= 0 || gt_nettrace_feed(parser, buf, (size_t)n) != 0)
@@ -702,6 +724,7 @@ const struct gt_backend_ops gt_dotnet_ops = {
 	.probe = dotnet_probe,
 	.open = dotnet_open,
 	.wait_fd = dotnet_wait_fd,
+	.wait_may_lag = dotnet_wait_may_lag,
 	.poll = dotnet_poll,
 	.poll_interval_ns = dotnet_poll_interval,
 	.sample = dotnet_sample,

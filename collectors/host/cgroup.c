@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/array.h"
+#include "base/clock.h"
 #include "collectors/host/cgroup_parse.h"
 
 /* Processes move between groups (systemd, container restarts); looking the
@@ -304,7 +305,8 @@ static void sample_processes(const struct gt_cgroup *cg, struct gt_cgroup_figure
 	gt_u64_set(&out->cgroup_processes, procs);
 }
 
-/* The group's own figures, the same for every process in it. */
+/* The group's own figures, the same for every process in it; the count
+ * of its processes apart (read_processes_counted). */
 static void read_figures(const struct gt_cgroup *cg, struct gt_cgroup_figures *out)
 {
 	char stat[CGROUP_FILE_MAX];
@@ -335,19 +337,31 @@ static void read_figures(const struct gt_cgroup *cg, struct gt_cgroup_figures *o
 		gt_u64_set(&out->oom_kills, v);
 
 	sample_pressure(cg, out);
-	sample_processes(cg, out);
 }
 
-/* Within a round (gt_cgroup_round_begin), each group is read once. */
+/* Rounds (gt_cgroup_round_begin): each group is read once a round, and the
+ * count of its processes once every CGROUP_PROCS_EVERY_NS. cgroup v1
+ * builds and sorts a group's whole list of pids at every open of
+ * cgroup.procs, however little is read: with 220 processes in one group,
+ * 7-8% of gctop --serve's CPU (perf, bench/README.md 1f). The count only
+ * says whose memory the group's usage counts (text and full-screen views;
+ * not exported by --serve), and a group's members come and go far less
+ * often than a fleet's rounds. */
+#define CGROUP_PROCS_EVERY_NS 10000000000ull
+
 struct round_entry {
 	int version;
 	char *path;
+	bool read, used;              /* this round: figures read, group sampled */
 	struct gt_cgroup_figures figures;
+	uint64_t procs_read_ns;       /* when figures.cgroup_processes was read */
 };
 
+/* The groups of the last round, kept for the next. */
 struct round {
 	struct round_entry *e;
 	size_t count, capacity;
+	bool open;
 };
 
 /* Per thread: a round belongs to the loop that began it, and a worker
@@ -358,9 +372,31 @@ void gt_cgroup_round_begin(void)
 {
 	if (!round_now)
 		round_now = calloc(1, sizeof(*round_now));
+	if (!round_now)
+		return;
+	round_now->open = true;
+	for (size_t i = 0; i < round_now->count; i++)
+		round_now->e[i].read = round_now->e[i].used = false;
 }
 
+/* Drops the groups no process of this round was in. */
 void gt_cgroup_round_end(void)
+{
+	struct round *r = round_now;
+	if (!r)
+		return;
+	size_t w = 0;
+	for (size_t i = 0; i < r->count; i++) {
+		if (r->e[i].used)
+			r->e[w++] = r->e[i];
+		else
+			free(r->e[i].path);
+	}
+	r->count = w;
+	r->open = false;
+}
+
+void gt_cgroup_rounds_free(void)
 {
 	if (!round_now)
 		return;
@@ -371,32 +407,51 @@ void gt_cgroup_round_end(void)
 	round_now = NULL;
 }
 
+static struct round_entry *round_entry(struct round *r, const struct gt_cgroup *cg)
+{
+	for (size_t i = 0; i < r->count; i++)
+		if (r->e[i].version == cg->version && strcmp(r->e[i].path, cg->path) == 0)
+			return &r->e[i];
+	struct round_entry *e = gt_array_grow(r->e, &r->capacity, r->count + 1, sizeof(*e), 16);
+	if (!e)
+		return NULL;
+	r->e = e;
+	e = &r->e[r->count];
+	memset(e, 0, sizeof(*e));
+	e->path = strdup(cg->path);
+	if (!e->path)
+		return NULL;
+	e->version = cg->version;
+	r->count++;
+	return e;
+}
+
 /* The group's figures, read now or earlier in this round. */
 static void group_figures(const struct gt_cgroup *cg, struct gt_cgroup_figures *out)
 {
 	struct round *r = round_now;
-	if (!r) {
+	struct round_entry *e = r && r->open ? round_entry(r, cg) : NULL;
+	if (!e) {
+		/* read again next time: right, only slower */
 		read_figures(cg, out);
+		sample_processes(cg, out);
 		return;
 	}
-	for (size_t i = 0; i < r->count; i++) {
-		if (r->e[i].version == cg->version && strcmp(r->e[i].path, cg->path) == 0) {
-			*out = r->e[i].figures;
-			return;
+	e->used = true;
+	if (!e->read) {
+		struct gt_u64 procs = e->figures.cgroup_processes;
+		memset(&e->figures, 0, sizeof(e->figures));
+		read_figures(cg, &e->figures);
+		uint64_t now = gt_mono_ns();
+		if (!e->procs_read_ns || now - e->procs_read_ns >= CGROUP_PROCS_EVERY_NS) {
+			sample_processes(cg, &e->figures);
+			e->procs_read_ns = now;
+		} else {
+			e->figures.cgroup_processes = procs;
 		}
+		e->read = true;
 	}
-	read_figures(cg, out);
-	struct round_entry *e = gt_array_grow(r->e, &r->capacity, r->count + 1, sizeof(*e), 16);
-	if (!e)
-		return;   /* read again next time: right, only slower */
-	r->e = e;
-	e = &r->e[r->count];
-	e->path = strdup(cg->path);
-	if (!e->path)
-		return;
-	e->version = cg->version;
-	e->figures = *out;
-	r->count++;
+	*out = e->figures;
 }
 
 void gt_cgroup_sample(struct gt_cgroup *cg, struct gt_sample *out)

@@ -24,5 +24,9 @@ void gt_cgroup_close(struct gt_cgroup *cg);
  * Outside a round every sample reads them. */
 void gt_cgroup_round_begin(void);
 void gt_cgroup_round_end(void);
+/* A round keeps what the next one reuses (the count of a group's
+ * processes, read every 10 s: collectors/host/cgroup.c); this frees it,
+ * when the thread's rounds are over. */
+void gt_cgroup_rounds_free(void);
 
 #endif

@@ -5,6 +5,7 @@
  * walk all of /proc. Results belong to the pids_info and are overwritten by
  * its next call, so values are copied out at once. */
 #include "collectors/host/proc.h"
+#include "collectors/host/proc_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@ struct gt_proc {
 	unsigned long long began;  /* start ticks at open: a different value means PID reuse */
 	bool began_valid;
 	long hz;
+	struct gt_proc_files files;  /* stat and status, kept open between samples */
 };
 
 int gt_proc_check_mounted(struct gt_error *err)
@@ -69,6 +71,7 @@ struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 		return NULL;
 	p->pid = pid;
 	p->hz = procps_hertz_get();
+	gt_proc_files_init(&p->files);
 	struct gt_proc_stat st;
 	if (gt_proc_read_stat(pid, &st) == 0) {
 		p->began = st.start_ticks;
@@ -92,7 +95,7 @@ static bool has_exited(char state)
 int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
 {
 	struct gt_proc_stat st;
-	if (gt_proc_read_stat(p->pid, &st) != 0) {
+	if (gt_proc_files_stat(&p->files, p->pid, &st) != 0) {
 		/* A directory we cannot read (hidepid) still means a live process. */
 		return gt_proc_exists(p->pid) ? 0 : 1;
 	}
@@ -105,7 +108,7 @@ int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
 	 * (or a status file that could not be read) means "not given", and
 	 * the companions from the same file are no better. */
 	struct gt_proc_status mem;
-	if (gt_proc_read_status(p->pid, &mem) == 0 && mem.rss_kib > 0) {
+	if (gt_proc_files_status(&p->files, p->pid, &mem) == 0 && mem.rss_kib > 0) {
 		gt_u64_set(&out->rss_bytes, (uint64_t)mem.rss_kib * 1024);
 		gt_u64_set(&out->rss_anon_bytes, (uint64_t)mem.anon_kib * 1024);
 		gt_u64_set(&out->rss_file_bytes, (uint64_t)mem.file_kib * 1024);
@@ -162,6 +165,8 @@ void gt_proc_fill_info(pid_t pid, struct gt_target_info *info)
 
 void gt_proc_close(struct gt_proc *p)
 {
+	if (p)
+		gt_proc_files_close(&p->files);
 	free(p);
 }
 

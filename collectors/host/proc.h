@@ -41,6 +41,12 @@ struct gt_proc_status {
 	unsigned long long rss_kib, anon_kib, file_kib, swap_kib;
 };
 
+/* Room for either file: stat is one line of 52 numbers (a few hundred
+ * bytes), status about 1.5 KiB; a cut status still holds the Vm lines
+ * gctop reads, which come before the signal masks and the cpu lists. */
+#define GT_PROC_STAT_TEXT 2048
+#define GT_PROC_STATUS_TEXT 4096
+
 /* Parse a stat file's text: 0, or -1 when it is not one. */
 int gt_proc_parse_stat(const char *text, struct gt_proc_stat *out);
 void gt_proc_parse_status(const char *text, struct gt_proc_status *out);

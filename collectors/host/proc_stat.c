@@ -15,11 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for either file: stat is one line of 52 numbers (a few hundred
- * bytes), status about 1.5 KiB; a cut status still holds the Vm lines
- * gctop reads, which come before the signal masks and the cpu lists. */
-#define PROC_STAT_TEXT 2048
-#define PROC_STATUS_TEXT 4096
 /* /proc/PID/stat's fields, counted from 1 (proc(5)). */
 #define STAT_FIELD_STATE 3
 #define STAT_FIELD_UTIME 14
@@ -82,7 +77,7 @@ void gt_proc_parse_status(const char *text, struct gt_proc_status *out)
 
 int gt_proc_read_stat(pid_t pid, struct gt_proc_stat *out)
 {
-	char path[32], text[PROC_STAT_TEXT];
+	char path[32], text[GT_PROC_STAT_TEXT];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if (gt_proc_read_small(path, text, sizeof(text)) <= 0)
 		return -1;
@@ -91,7 +86,7 @@ int gt_proc_read_stat(pid_t pid, struct gt_proc_stat *out)
 
 int gt_proc_read_status(pid_t pid, struct gt_proc_status *out)
 {
-	char path[32], text[PROC_STATUS_TEXT];
+	char path[32], text[GT_PROC_STATUS_TEXT];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	if (gt_proc_read_small(path, text, sizeof(text)) <= 0)
 		return -1;

@@ -244,6 +244,58 @@ static void run_limited_group(void)
 	rmdir(dir); /* already gone when the test got that far */
 }
 
+/* Rounds read a group's count of processes once every 10 s and the rest at
+ * every round: a second process moved into the group shows in the usage
+ * figures' round at once, in the count only outside rounds (and 10 s on). */
+static void test_rounds_keep_count(const char *dir, pid_t first, pid_t second)
+{
+	struct gt_target_info info;
+	memset(&info, 0, sizeof(info));
+	struct gt_cgroup *cg = gt_cgroup_open(first, &info);
+	struct gt_sample r1, r2, outside;
+	memset(&r1, 0, sizeof(r1));
+	memset(&r2, 0, sizeof(r2));
+	memset(&outside, 0, sizeof(outside));
+	gt_cgroup_round_begin();
+	gt_cgroup_sample(cg, &r1);
+	gt_cgroup_round_end();
+	char pid_text[32];
+	snprintf(pid_text, sizeof(pid_text), "%d\n", (int)second);
+	CHECK(write_file(dir, "cgroup.procs", pid_text) == 0);
+	gt_cgroup_round_begin();
+	gt_cgroup_sample(cg, &r2);
+	gt_cgroup_round_end();
+	gt_cgroup_sample(cg, &outside);
+	CHECK(r1.cgroup_processes.valid && r1.cgroup_processes.value == 1);
+	CHECK(r2.cgroup_processes.valid && r2.cgroup_processes.value == 1);  /* kept */
+	CHECK(r2.cgroup_usage_bytes.valid);                                    /* read */
+	CHECK(outside.cgroup_processes.valid && outside.cgroup_processes.value == 2);
+	gt_cgroup_rounds_free();
+	gt_cgroup_close(cg);
+}
+
+static void run_rounds_group(void)
+{
+	char dir[sizeof(self.dir) + 64], pid_text[32];
+	snprintf(dir, sizeof(dir), "%s/gctop-unit-rounds-%d", self.dir, (int)getpid());
+	if (mkdir(dir, 0755) != 0) {
+		printf("SKIP: test_rounds_keep_count: cannot create a cgroup here (%s)\n", strerror(errno));
+		return;
+	}
+	pid_t a = start_sleeper(), b = start_sleeper();
+	snprintf(pid_text, sizeof(pid_text), "%d\n", (int)a);
+	if (a > 0 && b > 0 && write_file(dir, "cgroup.procs", pid_text) == 0) {
+		check_begin("test_rounds_keep_count");
+		test_rounds_keep_count(dir, a, b);
+		check_end();
+	} else {
+		printf("SKIP: test_rounds_keep_count: cannot move a process into a cgroup here\n");
+	}
+	stop(a);
+	stop(b);
+	rmdir(dir);
+}
+
 /* libcgroup 2.0.2's default logger prints to stdout (later versions: stderr)
  * and takes its level from CGROUP_LOGLEVEL; either stream would spoil the
  * TUI's screen or the NDJSON. A child makes libcgroup's first use under the
@@ -315,6 +367,7 @@ int main(void)
 		RUN_TEST(test_own_group);
 		RUN_TEST(test_round_shares_group);
 		run_limited_group();
+		run_rounds_group();
 	} else {
 		printf("SKIP: test_own_group: this process is in no readable memory cgroup\n");
 	}

@@ -27,7 +27,10 @@ const struct gt_nettrace_meta *nt_meta_find(const struct gt_nettrace *p, uint32_
 
 static int meta_grow(struct gt_nettrace *p)
 {
-	size_t cap = p->meta_cap ? p->meta_cap * 2 : 256;
+	/* A session of gctop's own (GC events and counters) describes a few
+	 * dozen events: a small first table, for each of a fleet's .NET
+	 * processes (256 slots were 60 KiB each). */
+	size_t cap = p->meta_cap ? p->meta_cap * 2 : 64;
 	struct gt_nettrace_meta *m = calloc(cap, sizeof(*m));
 	if (!m)
 		return -1;
