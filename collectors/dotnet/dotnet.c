@@ -509,7 +509,7 @@ static void sampled_share_message(struct gt_backend *c)
 	double share = c->sampler ? gt_dn_sampler_share(c->sampler) : 1;
 	if (share < 1)
 		snprintf(c->alloc_snap->message, sizeof(c->alloc_snap->message),
-			 "sampled %.0f%% of the time (%.0f events/s at full rate), bytes scaled up",
+			 "sampled %.0f%% of each second (%.0f events/s at full rate), bytes scaled up",
 			 share * 100, gt_dn_sampler_rate(c->sampler));
 }
 

@@ -1,16 +1,17 @@
 /* The duty cycle of .NET's allocation sampling session (dotnet_sampler.h),
- * without the sessions: which share of the time to sample, from the event
- * rate measured, and when. Pure, so that the math the cost and the
- * accuracy rest on is tested without a runtime.
+ * without the sessions: which share of each second to sample, from the
+ * event rate measured, and where in the second. Pure, so that the math the
+ * cost and the accuracy rest on is tested without a runtime.
  *
- * Past the budget the session is on for windows of share x 1 s, each after
- * a random gap, uniform in [0, 2 (1 - share) s]: a second a window on
- * average, and, since the gaps have no period, every instant is sampled
- * with the same probability, share, also for work that repeats every
- * second (a window placed at random within each second would sample the
- * middle of the second more often than its edges: a burst at a fixed
- * point of each second was counted 21% low or 16% high that way,
- * tests/unit/test_dotnet_duty.c). */
+ * Past the budget the session is on for share x 1 s of each second, from a
+ * random offset in [0, 1 s); a window that would run past the second's end
+ * wraps to its start (two sessions in that second). So every instant of a
+ * second is sampled with the same probability, share, also in work that
+ * repeats every second, and every second holds the same time sampled. (A
+ * window kept within the second, its offset in [0, 1 s - window), samples
+ * the middle of the second more often than its edges: a burst at a fixed
+ * point of each second came out 21% low or 16% high that way;
+ * tests/unit/test_dotnet_duty.c.) */
 #ifndef GCTOP_COLLECTORS_DOTNET_DUTY_H
 #define GCTOP_COLLECTORS_DOTNET_DUTY_H
 
@@ -19,7 +20,7 @@
 
 /* Events a second the target may pay for; below it the session stays on. */
 #define GT_DN_SAMPLER_BUDGET_PER_S 2000.0
-/* A window and its gap: a second on average. */
+/* A cycle is a second. */
 #define GT_DN_DUTY_CYCLE_NS 1000000000ull
 /* The least share of a cycle: 50 ms, a few hundred samples a second still. */
 #define GT_DN_DUTY_SHARE_MIN 0.05
@@ -29,7 +30,11 @@
 struct gt_dn_duty {
 	double share;            /* of each cycle the session is on; 1: always */
 	double rate;             /* events a second at full rate, last measured; 0: not yet */
-	uint64_t on_at, off_at;  /* the current (or last) window */
+	uint64_t cycle_start;
+	uint64_t on_at, off_at;  /* the current window */
+	bool wrapped;            /* the cycle's second window is still to come */
+	uint64_t wrap_on, wrap_off;
+	uint64_t cycle_events, cycle_on_ns;  /* of the cycle's windows so far */
 	uint64_t rng;
 };
 
@@ -39,17 +44,16 @@ void gt_dn_duty_init(struct gt_dn_duty *d, uint64_t now, uint64_t seed);
  * [GT_DN_DUTY_SHARE_MIN, 1]; 1 while the rate is unknown (0). */
 double gt_dn_duty_share_for(double rate);
 /* Always on: events seen over span_ns set the rate; true when it is past
- * the budget (by GT_DN_DUTY_OVER_BUDGET): the share is set and the windows
- * are timed from now (the caller stops the session). */
+ * the budget (by GT_DN_DUTY_OVER_BUDGET): the share is set and the first
+ * cycle begins at now (the caller stops the session). */
 bool gt_dn_duty_check(struct gt_dn_duty *d, uint64_t events, uint64_t span_ns, uint64_t now);
-/* A stopped session was on for on_ns and saw events: while cycling they
- * measure the rate again; the share follows, and the next window is set
- * (at once when the share is 1). */
+/* A stopped session was on for on_ns and saw events: while cycling, a
+ * cycle's windows measure the rate again, and the share follows from the
+ * next cycle on (a cycle's two windows have one share); the next window is
+ * set (at once when the share is 1). */
 void gt_dn_duty_session_done(struct gt_dn_duty *d, uint64_t events, uint64_t on_ns, uint64_t now);
-/* The window after the last one: share x 1 s after a random gap from the
- * last window's end; not before now. */
+/* The next window: the current cycle's second one, else the next cycle's
+ * (a cycle already past starts at now). Also after a start that failed. */
 void gt_dn_duty_next_window(struct gt_dn_duty *d, uint64_t now);
-/* A session that did not start: the next window is timed from now. */
-void gt_dn_duty_retry(struct gt_dn_duty *d, uint64_t now);
 
 #endif

@@ -1,10 +1,10 @@
 /* The duty-cycled AllocationSampled session (dotnet_sampler.h).
  *
- * Always on while the events stay within the budget; past it (by a margin,
- * so that a rate near the budget does not flap), the session is stopped and
- * from then on started for windows of share = budget / rate of a second,
- * after random gaps of (1 - share) s on average (dotnet_duty.h). A stopped
- * session's stream is
+ * A cycle is a second. Always on while the events stay within the budget;
+ * past it (by a margin, so that a rate near the budget does not flap), the
+ * session is stopped and from then on started for share = budget / rate of
+ * each cycle, at a random offset within it, wrapping at its end
+ * (dotnet_duty.h). A stopped session's stream is
  * read to its end before the next one starts: stack ids are per stream,
  * and the samples of a session weigh 1/share of that session. The rate is
  * measured again from every session (its samples over its time on). */
@@ -42,7 +42,7 @@ struct gt_dn_sampler {
 	int fd;
 	uint64_t session_id;
 	struct gt_nettrace *parser;
-	struct gt_dn_duty duty;  /* the share of the time, the windows */
+	struct gt_dn_duty duty;  /* the share of each second, its windows */
 	uint64_t started_ns, stopped_ns;
 	uint64_t events;         /* of the current session */
 	uint64_t check_ns, check_events;  /* always on: the last rate check */
@@ -174,7 +174,7 @@ void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
 	case SAMPLER_OFF:
 		/* a start that fails is tried again at the next window */
 		if (now >= s->duty.on_at && start(s, now, &err) != 0)
-			gt_dn_duty_retry(&s->duty, now);
+			gt_dn_duty_next_window(&s->duty, now);
 		break;
 	}
 }

@@ -3,9 +3,10 @@
  * target follows the event rate (about one event per 100 KiB allocated; a
  * service allocating 2 GB/s lost 7% of its requests to the keyword alone,
  * bench/README.md 2d), so above a budget of events a second the session is
- * on for only a share of the time, in windows after random gaps (every
- * instant equally likely to be sampled, so shares stay unbiased even for
- * periodic work: dotnet_duty.h), and each sample weighs 1/share. */
+ * on for only a share of each second, from a random point of it, wrapping
+ * at its end (every instant equally likely to be sampled, so shares stay
+ * unbiased even for periodic work: dotnet_duty.h), and each sample weighs
+ * 1/share. */
 #ifndef GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 #define GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 
