@@ -1076,7 +1076,7 @@ def machine_busy_s():
 # A block is quiet when the rest of the machine took at most this share of
 # a core (the watcher's own CPU is not counted as other work)
 SVC_QUIET = 0.05
-SVC_FIELDS = ("rps", "alloc_mb_s", "gc0", "gc1", "gc2", "heaps", "pause_ms", "gen0_mb")
+SVC_FIELDS = ("rps", "alloc_mb_s", "gc0", "gc1", "gc2", "heaps", "pause_ms", "gen0_mb", "heap_mb", "committed_mb")
 
 
 def svc_lines(t, secs):

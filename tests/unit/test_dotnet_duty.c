@@ -191,7 +191,7 @@ static double periodic_bytes(uint64_t t, double burst)
  * stream drained 2 ms after each stop. Over 4,000 seconds the estimate is
  * within 3% of the truth wherever the burst falls (its spread, from the
  * windows that catch the burst or not, is under 1% here). A window kept
- * within the second was off by -21% to +16% on this workload. */
+ * within the second was off by -22% to +17% on this workload. */
 static void test_periodic_work_unbiased(void)
 {
 	const double bursts[] = { 0.0, 0.35, 0.75, 0.95 };

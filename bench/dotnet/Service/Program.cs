@@ -14,7 +14,8 @@
 //   100 KiB of it), the collections of each generation in that second, the
 //   GC's heap count now (Server GC with DATAS changes it as it goes), the
 //   milliseconds the GC paused the threads in that second and gen0's size
-//   when the last collection began (its budget, in MB): what an
+//   when the last collection began (its budget, in MB), the heap's size
+//   after the last collection and the memory the GC has committed: what an
 //   attached session may change in the GC, to tell it from the session's
 //   own cost.
 using System;
@@ -142,6 +143,7 @@ static class Program
             // gen0's size when the last collection began: its budget, all heaps
             var info = GC.GetGCMemoryInfo(GCKind.Any);
             line.Append(" gen0_mb " + (info.Index > 0 ? info.GenerationInfo[0].SizeBeforeBytes / 1000000 : 0));
+            line.Append(" heap_mb " + info.HeapSizeBytes / 1000000 + " committed_mb " + info.TotalCommittedBytes / 1000000);
             lastPause = pause;
             Console.WriteLine(line.ToString());
             lastReq = req;
