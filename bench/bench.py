@@ -1022,6 +1022,11 @@ SVC_TRACE_PROVIDERS = "Microsoft-Windows-DotNETRuntime:0x80000000011:5"
 SVC_CONFIGS = ["alone", "gctop --allocators", "gctop session", "dotnet-trace alloc"]
 # GCTOP_SVC_BASE=/path/to/another/gctop: also its --allocators, in the same rounds
 SVC_BASE = os.environ.get("GCTOP_SVC_BASE")
+# GCTOP_SVC_EP="KEYWORDS:LEVEL[:stacks],...": also bare EventPipe sessions
+# (bench/epsession) on the runtime provider, rows "epsession KEYWORDS:LEVEL",
+# to tell which part of a configuration the runtime pays for
+SVC_EP = ["epsession " + x for x in (os.environ.get("GCTOP_SVC_EP") or "").split(",") if x]
+EPSESSION = os.path.join(B, "bench", "epsession")
 
 
 def heavy_lock():
@@ -1058,6 +1063,9 @@ def service_build():
 def service_watcher(name, pid, avail):
     """The watching process of a configuration and its output file."""
     out = os.path.join(tmpdir, "svc-watch.out")
+    if name.startswith("epsession "):
+        kw, level, *stacks = name.split()[1].split(":")
+        return spawn([EPSESSION, str(pid), kw, level, "1" if stacks else "0", "3600"], stdout=open(out, "w")), out
     argv = {"gctop --allocators": [GCTOP, "-p", str(pid), "--allocators", "--json", "-d", "1"],
             "base --allocators": [SVC_BASE, "-p", str(pid), "--allocators", "--json", "-d", "1"],
             "gctop session": [GCTOP, "-p", str(pid), "--json", "-d", "1"],
@@ -1173,7 +1181,7 @@ def target_dotnet_service(avail, res):
     # the first 3-4 s run at a fraction of the speed (tier-0 code, the GC's
     # first budgets); 12 s leave a margin as on the JVM
     warm, secs = (6, 4) if QUICK else (12, 10)
-    configs = [c for c in SVC_CONFIGS[1:] + (["base --allocators"] if SVC_BASE else [])
+    configs = [c for c in SVC_CONFIGS[1:] + (["base --allocators"] if SVC_BASE else []) + SVC_EP
                if (avail["dotnet_collector"] or not c.startswith("gctop"))
                and (avail["dotnet_trace"] or not c.startswith("dotnet-trace"))]
     load, raw = [loadavg()[0]], []

@@ -187,7 +187,7 @@ static double periodic_bytes(uint64_t t, double burst)
 
 /* The duty cycle run against that workload, one event per 100 bytes: each
  * window's bytes weighted by 1/share (the share it was started with) and
- * the rate measured again from each window, as the sampler does, the
+ * the rate measured again from each cycle, as the sampler does, the
  * stream drained 2 ms after each stop. Over 4,000 seconds the estimate is
  * within 3% of the truth wherever the burst falls (its spread, from the
  * windows that catch the burst or not, is under 1% here). A window kept
