@@ -1048,6 +1048,9 @@ def heavy_unlock(f):
     if f:
         fcntl.flock(f, fcntl.LOCK_UN)
         f.close()
+        # flock is not first come, first served: without a pause the next
+        # round would take the lock again before the work waiting for it
+        time.sleep(2)
 
 
 def service_build():
