@@ -1184,7 +1184,9 @@ def target_dotnet_service(avail, res):
     # the first 3-4 s run at a fraction of the speed (tier-0 code, the GC's
     # first budgets); 12 s leave a margin as on the JVM
     warm, secs = (6, 4) if QUICK else (12, 10)
-    configs = [c for c in SVC_CONFIGS[1:] + (["base --allocators"] if SVC_BASE else []) + SVC_EP
+    # GCTOP_SVC_CONFIGS=none: only the epsession rows (GCTOP_SVC_EP)
+    listed = [] if os.environ.get("GCTOP_SVC_CONFIGS") == "none" else SVC_CONFIGS[1:]
+    configs = [c for c in listed + (["base --allocators"] if SVC_BASE else []) + SVC_EP
                if (avail["dotnet_collector"] or not c.startswith("gctop"))
                and (avail["dotnet_trace"] or not c.startswith("dotnet-trace"))]
     load, raw = [loadavg()[0]], []
