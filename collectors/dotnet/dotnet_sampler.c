@@ -3,7 +3,8 @@
  * A cycle is a second. Always on while the events stay within the budget;
  * past it (by a margin, so that a rate near the budget does not flap), the
  * session is stopped and from then on started for share = budget / rate of
- * each cycle, at a random offset within it. A stopped session's stream is
+ * each cycle, at a random offset within it, wrapping at its end
+ * (dotnet_duty.h). A stopped session's stream is
  * read to its end before the next one starts: stack ids are per stream,
  * and the samples of a session weigh 1/share of that session. The rate is
  * measured again from every session (its samples over its time on). */
@@ -20,11 +21,6 @@
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 
-#define CYCLE_NS 1000000000ull
-/* The least share of a cycle: 50 ms, a few hundred samples a second still. */
-#define SHARE_MIN 0.05
-/* Past budget * this, an always-on session starts cycling. */
-#define OVER_BUDGET 1.25
 /* The session's buffer: a second of samples at the budget is ~1 MB. */
 #define SAMPLER_BUFFER_MB 4
 #define IPC_TIMEOUT_MS 2000
@@ -46,15 +42,11 @@ struct gt_dn_sampler {
 	int fd;
 	uint64_t session_id;
 	struct gt_nettrace *parser;
-	double share;            /* of each cycle the session is on; 1: always */
-	double rate;             /* events a second at full rate, last measured */
-	uint64_t cycle_start;
-	uint64_t on_at, off_at;  /* the current cycle's window */
+	struct gt_dn_duty duty;  /* the share of each second, its windows */
 	uint64_t started_ns, stopped_ns;
 	uint64_t events;         /* of the current session */
 	uint64_t check_ns, check_events;  /* always on: the last rate check */
 	uint64_t dropped;
-	uint64_t rng;
 	uint8_t *buf;
 };
 
@@ -106,7 +98,7 @@ static int start(struct gt_dn_sampler *s, uint64_t now, struct gt_error *err)
 	gt_nettrace_set_stack_callbacks(s->parser, on_stack, on_sequence_point);
 	/* a new stream numbers its stacks from the start */
 	gt_dn_alloc_sequence_point(s->alloc);
-	gt_dn_alloc_set_scale(s->alloc, 1.0 / s->share);
+	gt_dn_alloc_set_scale(s->alloc, 1.0 / s->duty.share);
 	s->state = SAMPLER_ON;
 	s->started_ns = s->check_ns = now;
 	s->events = s->check_events = 0;
@@ -120,32 +112,6 @@ static void stop(struct gt_dn_sampler *s, uint64_t now)
 	s->stopped_ns = now;
 }
 
-static double clamp_share(double budget_share)
-{
-	return budget_share >= 1 ? 1 : budget_share < SHARE_MIN ? SHARE_MIN : budget_share;
-}
-
-static double uniform(struct gt_dn_sampler *s)
-{
-	/* xorshift64: no need for more, only for no pattern a workload follows */
-	s->rng ^= s->rng << 13;
-	s->rng ^= s->rng >> 7;
-	s->rng ^= s->rng << 17;
-	return (double)(s->rng >> 11) / 9007199254740992.0;
-}
-
-/* The window of the cycle after the one that ended: share of it, at a
- * random offset; a cycle already past starts now. */
-static void next_window(struct gt_dn_sampler *s, uint64_t now)
-{
-	s->cycle_start += CYCLE_NS;
-	if (s->cycle_start + CYCLE_NS <= now)
-		s->cycle_start = now;
-	uint64_t on = (uint64_t)(s->share * (double)CYCLE_NS);
-	s->on_at = s->cycle_start + (uint64_t)(uniform(s) * (double)(CYCLE_NS - on));
-	s->off_at = s->on_at + on;
-}
-
 /* The stopped stream has ended (or is given up): the rate it saw sets the
  * share of the cycles to come. */
 static void finished(struct gt_dn_sampler *s, uint64_t now)
@@ -155,13 +121,7 @@ static void finished(struct gt_dn_sampler *s, uint64_t now)
 	s->fd = -1;
 	s->dropped += gt_nettrace_end(&s->parser);
 	s->state = SAMPLER_OFF;
-	uint64_t on_ns = s->stopped_ns - s->started_ns;
-	if (on_ns > 0 && s->share < 1)
-		s->rate = (double)s->events / ((double)on_ns / 1e9);
-	s->share = s->rate > 0 ? clamp_share(GT_DN_SAMPLER_BUDGET_PER_S / s->rate) : 1;
-	next_window(s, now);
-	if (s->share >= 1)
-		s->on_at = now;
+	gt_dn_duty_session_done(&s->duty, s->events, s->stopped_ns - s->started_ns, now);
 }
 
 /* Reads what the stream holds; false when it ended or failed. */
@@ -181,16 +141,13 @@ static bool drain(struct gt_dn_sampler *s)
 /* Always on: past the budget, the session stops and cycling begins. */
 static void check_rate(struct gt_dn_sampler *s, uint64_t now)
 {
-	if (now - s->check_ns < CYCLE_NS)
+	if (now - s->check_ns < GT_DN_DUTY_CYCLE_NS)
 		return;
-	s->rate = (double)(s->events - s->check_events) / ((double)(now - s->check_ns) / 1e9);
+	bool over = gt_dn_duty_check(&s->duty, s->events - s->check_events, now - s->check_ns, now);
 	s->check_ns = now;
 	s->check_events = s->events;
-	if (s->rate <= GT_DN_SAMPLER_BUDGET_PER_S * OVER_BUDGET)
-		return;
-	s->share = clamp_share(GT_DN_SAMPLER_BUDGET_PER_S / s->rate);
-	s->cycle_start = now;
-	stop(s, now);
+	if (over)
+		stop(s, now);
 }
 
 void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
@@ -201,9 +158,9 @@ void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
 		if (!drain(s)) {
 			s->stopped_ns = now;
 			finished(s, now);
-		} else if (s->share >= 1) {
+		} else if (s->duty.share >= 1) {
 			check_rate(s, now);
-		} else if (now >= s->off_at) {
+		} else if (now >= s->duty.off_at) {
 			stop(s, now);
 		}
 		break;
@@ -213,8 +170,8 @@ void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
 		break;
 	case SAMPLER_OFF:
 		/* a start that fails is tried again at the next window */
-		if (now >= s->on_at && start(s, now, &err) != 0)
-			next_window(s, now);
+		if (now >= s->duty.on_at && start(s, now, &err) != 0)
+			gt_dn_duty_next_window(&s->duty, now);
 		break;
 	}
 }
@@ -224,13 +181,13 @@ uint64_t gt_dn_sampler_next_ns(const struct gt_dn_sampler *s, uint64_t now)
 	uint64_t at;
 	switch (s->state) {
 	case SAMPLER_ON:
-		at = s->share >= 1 ? now + ON_READ_NS : s->off_at;
+		at = s->duty.share >= 1 ? now + ON_READ_NS : s->duty.off_at;
 		break;
 	case SAMPLER_STOPPING:
 		at = now + STOPPING_READ_NS;
 		break;
 	default:
-		at = s->on_at;
+		at = s->duty.on_at;
 		break;
 	}
 	/* never 0, which means no tick at all */
@@ -253,10 +210,8 @@ struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, stru
 	s->socket_path[sizeof(s->socket_path) - 1] = '\0';
 	s->alloc = alloc;
 	s->fd = -1;
-	s->share = 1;
 	uint64_t now = gt_mono_ns();
-	s->rng = now | 1;
-	s->cycle_start = now;
+	gt_dn_duty_init(&s->duty, now, now | 1);
 	if (start(s, now, err) != 0) {
 		free(s->buf);
 		free(s);
@@ -280,12 +235,12 @@ void gt_dn_sampler_free(struct gt_dn_sampler *s)
 
 double gt_dn_sampler_share(const struct gt_dn_sampler *s)
 {
-	return s->share;
+	return s->duty.share;
 }
 
 double gt_dn_sampler_rate(const struct gt_dn_sampler *s)
 {
-	return s->rate;
+	return s->duty.rate;
 }
 
 uint64_t gt_dn_sampler_dropped(const struct gt_dn_sampler *s)

@@ -2,10 +2,11 @@
  * EventPipe session of its own, beside gctop's GC session. Its cost to the
  * target follows the event rate (about one event per 100 KiB allocated; a
  * service allocating 2 GB/s lost 7% of its requests to the keyword alone,
- * bench/README.md 2c), so above a budget of events a second the session is
- * on for only a share of each second, at a random point of it (every instant
- * equally likely to be sampled, so shares stay unbiased even for periodic
- * work), and each sample weighs 1/share. */
+ * bench/README.md 2d), so above a budget of events a second the session is
+ * on for only a share of each second, from a random point of it, wrapping
+ * at its end (every instant equally likely to be sampled, so shares stay
+ * unbiased even for periodic work: dotnet_duty.h), and each sample weighs
+ * 1/share. */
 #ifndef GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 #define GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 
@@ -14,9 +15,7 @@
 
 #include "base/error.h"
 #include "collectors/dotnet/dotnet_alloc.h"
-
-/* Events a second the target may pay for; below it the session stays on. */
-#define GT_DN_SAMPLER_BUDGET_PER_S 2000.0
+#include "collectors/dotnet/dotnet_duty.h"
 
 struct gt_dn_sampler;
 

@@ -8,9 +8,16 @@
 //   System.Text.Json, parses the JSON back, makes a summary string, and
 //   every 16th request fills a 96 KiB buffer (the large object heap, like
 //   a report or an upload). Prints once a second
-//   "rps N alloc_mb_s M": the requests answered in that second and the
-//   runtime's own allocated megabytes per second (AllocationSampled events
-//   come at about one per 100 KiB of it).
+//   "rps N alloc_mb_s M gc0 A gc1 B gc2 C heaps H pause_ms P": the
+//   requests answered in that second, the runtime's own allocated
+//   megabytes per second (AllocationSampled events come at about one per
+//   100 KiB of it), the collections of each generation in that second, the
+//   GC's heap count now (Server GC with DATAS changes it as it goes), the
+//   milliseconds the GC paused the threads in that second and gen0's size
+//   when the last collection began (its budget, in MB), the heap's size
+//   after the last collection and the memory the GC has committed: what an
+//   attached session may change in the GC, to tell it from the session's
+//   own cost.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -93,6 +100,12 @@ static class Program
             Console.WriteLine("");
     }
 
+    // The GC's heap count as it reports it (DATAS adapts it under Server GC).
+    static object HeapCount()
+    {
+        return GC.GetConfigurationVariables().TryGetValue("HeapCount", out var v) ? v : "?";
+    }
+
     static int Main(string[] args)
     {
         int threads = args.Length > 0 ? int.Parse(args[0]) : 4;
@@ -107,13 +120,32 @@ static class Program
         var sw = Stopwatch.StartNew();
         long freq = Stopwatch.Frequency, next = freq, end = (long)(seconds * freq);
         long lastReq = 0, lastBytes = GC.GetTotalAllocatedBytes(false);
+        var lastGcs = new int[3];
+        for (int g = 0; g < 3; g++)
+            lastGcs[g] = GC.CollectionCount(g);
+        var lastPause = GC.GetTotalPauseDuration();
         while (true)
         {
             long wait = (next - sw.ElapsedTicks) * 1000 / freq;
             if (wait > 0)
                 Thread.Sleep((int)wait);
             long req = Interlocked.Read(ref requests), bytes = GC.GetTotalAllocatedBytes(false);
-            Console.WriteLine("rps " + (req - lastReq) + " alloc_mb_s " + (bytes - lastBytes) / 1000000);
+            var line = new StringBuilder("rps " + (req - lastReq) + " alloc_mb_s " + (bytes - lastBytes) / 1000000);
+            var gcs = new int[3];
+            for (int g = 0; g < 3; g++)
+                gcs[g] = GC.CollectionCount(g);
+            // CollectionCount(g) counts the collections of g and older ones
+            for (int g = 0; g < 3; g++)
+                line.Append(" gc" + g + " " + (gcs[g] - lastGcs[g] - (g < 2 ? gcs[g + 1] - lastGcs[g + 1] : 0)));
+            lastGcs = gcs;
+            var pause = GC.GetTotalPauseDuration();
+            line.Append(" heaps " + HeapCount() + " pause_ms " + (long)(pause - lastPause).TotalMilliseconds);
+            // gen0's size when the last collection began: its budget, all heaps
+            var info = GC.GetGCMemoryInfo(GCKind.Any);
+            line.Append(" gen0_mb " + (info.Index > 0 ? info.GenerationInfo[0].SizeBeforeBytes / 1000000 : 0));
+            line.Append(" heap_mb " + info.HeapSizeBytes / 1000000 + " committed_mb " + info.TotalCommittedBytes / 1000000);
+            lastPause = pause;
+            Console.WriteLine(line.ToString());
             lastReq = req;
             lastBytes = bytes;
             next += freq;
