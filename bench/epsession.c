@@ -2,9 +2,11 @@
  * drains its stream, to tell the runtime's cost of a session configuration
  * (keywords, level, stacks) from the cost of parsing it.
  *
- * usage: epsession PID KEYWORDS LEVEL STACKS(0|1) SECONDS
+ * usage: epsession PID KEYWORDS LEVEL STACKS(0|1) SECONDS [SKIP_IDS]
  *
- * KEYWORDS of Microsoft-Windows-DotNETRuntime (hex), LEVEL 4 or 5. Prints
+ * KEYWORDS of Microsoft-Windows-DotNETRuntime (hex), LEVEL 4 or 5;
+ * SKIP_IDS, comma-separated event ids the session leaves out (.NET 10's
+ * event filter, as gctop's own session does while sampling). Prints
  * "bytes N" (the stream's size) when SECONDS have passed or on SIGINT. */
 #include <errno.h>
 #include <poll.h>
@@ -28,8 +30,8 @@ static void on_sigint(int sig)
 
 int main(int argc, char **argv)
 {
-	if (argc != 6) {
-		fprintf(stderr, "usage: epsession PID KEYWORDS LEVEL STACKS SECONDS\n");
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: epsession PID KEYWORDS LEVEL STACKS SECONDS [SKIP_IDS]\n");
 		return 2;
 	}
 	pid_t pid = (pid_t)atoi(argv[1]);
@@ -40,8 +42,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct gt_diag_session_opts opts = { 0, atoi(argv[4]) != 0 };
+	uint32_t skip[64];
+	uint32_t n_skip = 0;
+	for (char *s = argc == 7 ? argv[6] : NULL, *end; s && *s && n_skip < 64; s = *end ? end + 1 : end)
+		skip[n_skip++] = (uint32_t)strtoul(s, &end, 10);
 	struct gt_diag_provider p = { "Microsoft-Windows-DotNETRuntime", strtoull(argv[2], NULL, 16),
-				      (uint32_t)atoi(argv[3]), NULL };
+				      (uint32_t)atoi(argv[3]), NULL, skip, n_skip };
 	uint64_t id;
 	int fd = gt_diag_collect_tracing(pid, path, 2000, 16, &opts, &p, 1, &id, &err);
 	if (fd < 0) {

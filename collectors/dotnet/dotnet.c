@@ -220,6 +220,16 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
  * method loads (Verbose). On 8 and 9 also AllocationTick with stacks; on
  * 10 AllocationSampled comes in the sampler's own session (dotnet_sampler.h),
  * and this one walks no stacks. */
+/* The GC keyword's Verbose events, which gctop does not read: Verbose is
+ * there for the JIT's method names (and, on 8 and 9, AllocationTick). On
+ * a multi-threaded Server GC service they cost more than the sampling did
+ * (bench/README.md, 2d: GCJoin per join of every heap, AllocationTick per
+ * 100 KB, pins and finalized objects per object): CollectTracing 5's
+ * filter (.NET 10) leaves them out. AllocationTick 10, FinalizeObject 29,
+ * PinObjectAtGCTime 33, Increase/DecreaseMemoryPressure 200/201, GCJoin_V2
+ * 203, GCFitBucketInfo 209 [runtime gcevents.h, ClrEtwAll.man]. */
+static const uint32_t gc_verbose_unread[] = { 10, 29, 33, 200, 201, 203, 209 };
+
 static int start_session(struct gt_backend *c, struct gt_error *err)
 {
 	uint64_t keywords = GT_DN_KEYWORD_GC;
@@ -233,10 +243,14 @@ static int start_session(struct gt_backend *c, struct gt_error *err)
 		opts.stacks = c->runtime_major < 10;
 	}
 	struct gt_diag_provider providers[] = {
-		{ RUNTIME_PROVIDER, keywords, level, NULL },
-		{ "System.Runtime", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL },
-		{ "Microsoft.AspNetCore.Hosting", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL },
+		{ RUNTIME_PROVIDER, keywords, level, NULL, NULL, 0 },
+		{ "System.Runtime", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL, NULL, 0 },
+		{ "Microsoft.AspNetCore.Hosting", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL, NULL, 0 },
 	};
+	if (c->alloc && c->runtime_major >= 10) {
+		providers[0].skip_ids = gc_verbose_unread;
+		providers[0].n_skip = sizeof(gc_verbose_unread) / sizeof(gc_verbose_unread[0]);
+	}
 	size_t n = sizeof(providers) / sizeof(providers[0]);
 	c->fd = gt_diag_collect_tracing(c->pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, &opts,
 					     providers, n, &c->session_id, err);
@@ -600,7 +614,7 @@ static void harvest_rundown(struct gt_backend *c)
 	struct gt_diag_session_opts opts = { GT_DIAG_RUNDOWN_DEFAULT, false };
 	/* A provider is required; the JIT keyword at Informational adds only
 	 * the few unnamed MethodLoad events of the moment. */
-	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_JIT, GT_EP_LEVEL_INFORMATIONAL, NULL };
+	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_JIT, GT_EP_LEVEL_INFORMATIONAL, NULL, NULL, 0 };
 	uint64_t id;
 	struct gt_error err = { 0 };
 	int fd = gt_diag_collect_tracing(c->pid, c->socket_path, IPC_TIMEOUT_MS, 1, &opts, &p, 1, &id, &err);

@@ -82,7 +82,7 @@ static void on_sequence_point(void *ctx)
 static int start(struct gt_dn_sampler *s, uint64_t now, struct gt_error *err)
 {
 	struct gt_diag_session_opts opts = { 0, true };
-	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_ALLOCATION_SAMPLING, GT_EP_LEVEL_VERBOSE, NULL };
+	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_ALLOCATION_SAMPLING, GT_EP_LEVEL_VERBOSE, NULL, NULL, 0 };
 	struct gt_nettrace_callbacks cb = { s, on_trace, on_event };
 	s->parser = gt_nettrace_new(&cb);
 	if (!s->parser)

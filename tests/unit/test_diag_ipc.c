@@ -20,7 +20,7 @@ static void test_collect_tracing2_matches_the_reference_bytes(void)
 {
 	/* The CollectTracing2 example of the protocol reference, with gctop's
 	 * fields: 64 MB, NetTrace, no rundown, GC keyword at Informational. */
-	struct gt_diag_provider p = { "Microsoft-Windows-DotNETRuntime", 0x1, 4, NULL };
+	struct gt_diag_provider p = { "Microsoft-Windows-DotNETRuntime", 0x1, 4, NULL, NULL, 0 };
 	static struct gt_diag_msg m;
 	CHECK(gt_diag_build_collect(&m, 2, 64, &p, 1) == 0);
 	CHECK_U64(m.len, 117);
@@ -33,7 +33,7 @@ static void test_collect_tracing2_matches_the_reference_bytes(void)
 
 static void test_collect_versions_lay_out_their_flags(void)
 {
-	struct gt_diag_provider p = { "P", 0, 4, "EventCounterIntervalSec=1" };
+	struct gt_diag_provider p = { "P", 0, 4, "EventCounterIntervalSec=1", NULL, 0 };
 	static struct gt_diag_msg m;
 	CHECK(gt_diag_build_collect(&m, 5, 16, &p, 1) == 0);
 	CHECK_U64(m.data[17], 0x06);
@@ -51,11 +51,28 @@ static void test_collect_versions_lay_out_their_flags(void)
 	CHECK(gt_diag_build_collect(&m, 6, 16, &p, 1) == -1);
 }
 
+/* CollectTracing 5's event filter: enable 0 and the ids left out, after
+ * the provider's arguments; older commands have no filter to send. */
+static void test_collect5_leaves_out_the_skipped_ids(void)
+{
+	static const uint32_t skip[] = { 10, 203, 0x12345678 };
+	struct gt_diag_provider p = { "P", 1, 5, NULL, skip, 3 };
+	static struct gt_diag_msg m;
+	CHECK(gt_diag_build_collect(&m, 5, 16, &p, 1) == 0);
+	/* 20 + 4+4+4+8+1+4 + provider (8+4+4+2*2+4) + filter (1+4+3*4) */
+	size_t filter = 20 + 25 + 24;
+	CHECK_U64(m.len, filter + 1 + 4 + 12);
+	static const uint8_t want[] = { 0, 3, 0, 0, 0, 10, 0, 0, 0, 203, 0, 0, 0, 0x78, 0x56, 0x34, 0x12 };
+	CHECK(memcmp(m.data + filter, want, sizeof(want)) == 0);
+	CHECK(gt_diag_build_collect(&m, 4, 16, &p, 1) == 0);
+	CHECK_U64(m.len, 20 + 4 + 4 + 8 + 1 + 4 + 24);
+}
+
 static void test_oversized_message_is_refused(void)
 {
 	static char big[70000];
 	memset(big, 'a', sizeof(big) - 1);
-	struct gt_diag_provider p = { big, 0, 4, NULL };
+	struct gt_diag_provider p = { big, 0, 4, NULL, NULL, 0 };
 	static struct gt_diag_msg m;
 	CHECK(gt_diag_build_collect(&m, 2, 16, &p, 1) == -1);
 }
@@ -236,6 +253,7 @@ int main(void)
 {
 	RUN_TEST(test_collect_tracing2_matches_the_reference_bytes);
 	RUN_TEST(test_collect_versions_lay_out_their_flags);
+	RUN_TEST(test_collect5_leaves_out_the_skipped_ids);
 	RUN_TEST(test_oversized_message_is_refused);
 	RUN_TEST(test_header_parsing);
 	RUN_TEST(test_process_info_versions);

@@ -417,7 +417,7 @@ static void test_stack_blocks(void)
 /* The sampling session asks for stacks; the rundown one for rundown only. */
 static void test_session_options_on_the_wire(void)
 {
-	struct gt_diag_provider p = { "P", 0x80000000011ull, 5, NULL };
+	struct gt_diag_provider p = { "P", 0x80000000011ull, 5, NULL, NULL, 0 };
 	static struct gt_diag_msg m;
 	struct gt_diag_session_opts stacks = { 0, true }, rundown = { GT_DIAG_RUNDOWN_DEFAULT, false };
 	CHECK(gt_diag_build_collect_opts(&m, 5, 16, &stacks, &p, 1) == 0);

@@ -159,8 +159,11 @@ int gt_diag_build_collect_opts(struct gt_diag_msg *m, int command_version, uint3
 		gt_diag_put_string(m, providers[i].name);
 		gt_diag_put_string(m, providers[i].arguments);
 		if (command_version == GT_DIAG_COLLECT_VERSION_MAX) {
-			gt_diag_put_u8(m, 0);  /* event filter off: every event the keywords allow */
-			gt_diag_put_u32(m, 0); /* no event ids */
+			/* enable 0: every event the keywords allow except those listed */
+			gt_diag_put_u8(m, 0);
+			gt_diag_put_u32(m, providers[i].n_skip);
+			for (uint32_t k = 0; k < providers[i].n_skip; k++)
+				gt_diag_put_u32(m, providers[i].skip_ids[k]);
 		}
 	}
 	return gt_diag_msg_finish(m);

@@ -100,6 +100,11 @@ struct gt_diag_provider {
 	uint64_t keywords;
 	uint32_t level;
 	const char *arguments;  /* "key=value;key=value" or NULL */
+	/* Events of this provider left out although its keywords and level
+	 * enable them (CollectTracing 5's event filter, .NET 10; older
+	 * commands have none, and the runtime then sends them). */
+	const uint32_t *skip_ids;
+	uint32_t n_skip;
 };
 
 /* Builds CollectTracing (command 1..5, i.e. 0x0202..0x0206) for a streaming
