@@ -221,11 +221,13 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
  * 10 AllocationSampled comes in the sampler's own session (dotnet_sampler.h),
  * and this one walks no stacks. */
 /* The GC keyword's Verbose events, which gctop does not read: Verbose is
- * there for the JIT's method names (and, on 8 and 9, AllocationTick). On
- * a multi-threaded Server GC service they cost more than the sampling did
- * (bench/README.md, 2d: GCJoin per join of every heap, AllocationTick per
- * 100 KB, pins and finalized objects per object): CollectTracing 5's
- * filter (.NET 10) leaves them out. AllocationTick 10, FinalizeObject 29,
+ * there for the JIT's method names (and, on 8 and 9, AllocationTick).
+ * CollectTracing 5's filter (.NET 10) keeps them out of the stream: on a
+ * multi-threaded Server GC service 71% of its bytes (GCJoin per join of
+ * every heap, AllocationTick per 100 KB), which gctop then neither
+ * receives nor parses. The runtime still prepares them before the filter,
+ * so the process's own cost of Verbose stays (bench/README.md, 2d).
+ * AllocationTick 10, FinalizeObject 29,
  * PinObjectAtGCTime 33, Increase/DecreaseMemoryPressure 200/201, GCJoin_V2
  * 203, GCFitBucketInfo 209 [runtime gcevents.h, ClrEtwAll.man]. */
 static const uint32_t gc_verbose_unread[] = { 10, 29, 33, 200, 201, 203, 209 };
