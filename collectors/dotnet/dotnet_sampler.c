@@ -79,7 +79,7 @@ static void on_sequence_point(void *ctx)
 	gt_dn_alloc_sequence_point(s->alloc);
 }
 
-static int start(struct gt_dn_sampler *s, uint64_t now, struct gt_error *err)
+static int start(struct gt_dn_sampler *s, struct gt_error *err)
 {
 	struct gt_diag_session_opts opts = { 0, true };
 	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_ALLOCATION_SAMPLING, GT_EP_LEVEL_VERBOSE, NULL, NULL, 0 };
@@ -100,7 +100,14 @@ static int start(struct gt_dn_sampler *s, uint64_t now, struct gt_error *err)
 	gt_dn_alloc_sequence_point(s->alloc);
 	gt_dn_alloc_set_scale(s->alloc, 1.0 / s->duty.share);
 	s->state = SAMPLER_ON;
-	s->started_ns = s->check_ns = now;
+	/* The window's length counts from when the session is known to be on:
+	 * the start's round trip, and a poll that came late, would otherwise
+	 * come out of the window, and the samples then stand for more time
+	 * than was sampled (on a busy machine, 6% fewer than the share). */
+	uint64_t on = gt_mono_ns();
+	if (s->duty.share < 1 && s->duty.off_at > s->duty.on_at && on > s->duty.on_at)
+		s->duty.off_at = on + (s->duty.off_at - s->duty.on_at);
+	s->started_ns = s->check_ns = on;
 	s->events = s->check_events = 0;
 	return 0;
 }
@@ -170,7 +177,7 @@ void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
 		break;
 	case SAMPLER_OFF:
 		/* a start that fails is tried again at the next window */
-		if (now >= s->duty.on_at && start(s, now, &err) != 0)
+		if (now >= s->duty.on_at && start(s, &err) != 0)
 			gt_dn_duty_next_window(&s->duty, now);
 		break;
 	}
@@ -212,7 +219,7 @@ struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, stru
 	s->fd = -1;
 	uint64_t now = gt_mono_ns();
 	gt_dn_duty_init(&s->duty, now, now | 1);
-	if (start(s, now, err) != 0) {
+	if (start(s, err) != 0) {
 		free(s->buf);
 		free(s);
 		return NULL;
