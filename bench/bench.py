@@ -1184,8 +1184,11 @@ def target_dotnet_service(avail, res):
     # the first 3-4 s run at a fraction of the speed (tier-0 code, the GC's
     # first budgets); 12 s leave a margin as on the JVM
     warm, secs = (6, 4) if QUICK else (12, 10)
-    # GCTOP_SVC_CONFIGS=none: only the epsession rows (GCTOP_SVC_EP)
-    listed = [] if os.environ.get("GCTOP_SVC_CONFIGS") == "none" else SVC_CONFIGS[1:]
+    # GCTOP_SVC_CONFIGS=none: only the epsession rows (GCTOP_SVC_EP) and
+    # base; GCTOP_SVC_CONFIGS="gctop --allocators,gctop session": those
+    chosen = os.environ.get("GCTOP_SVC_CONFIGS")
+    listed = [] if chosen == "none" else [c for c in chosen.split(",") if c in SVC_CONFIGS[1:]] if chosen \
+        else SVC_CONFIGS[1:]
     configs = [c for c in listed + (["base --allocators"] if SVC_BASE else []) + SVC_EP
                if (avail["dotnet_collector"] or not c.startswith("gctop"))
                and (avail["dotnet_trace"] or not c.startswith("dotnet-trace"))]

@@ -73,8 +73,7 @@ struct gt_backend {
 
 #define READ_BUF_SIZE 65536
 
-static const char RUNTIME_PROVIDER[] = "Microsoft-Windows-DotNETRuntime";
-static const char RUNDOWN_PROVIDER[] = "Microsoft-Windows-DotNETRuntimeRundown";
+static const char RUNTIME_PROVIDER[] = GT_DN_RUNTIME_PROVIDER;
 
 static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
@@ -102,22 +101,14 @@ static void on_sequence_point(void *ctx)
 		gt_dn_alloc_sequence_point(c->alloc);
 }
 
-/* Method names for the sampler: loads in the live session, and the rundown
- * session's end enumeration (DCStop/DCEnd, and DCStart where a runtime
- * sends it, share the load events' layout). */
+/* Method names for the sampler: loads in the live session (on 8 and 9),
+ * and the rundown session's end enumeration. */
 static bool alloc_method_event(struct gt_backend *c, const struct gt_nettrace_event *e)
 {
-	if (!c->alloc)
+	if (!c->alloc || !gt_dn_is_method_name_event(e->meta->provider, e->meta->event_id))
 		return false;
-	const char *prov = e->meta->provider;
-	uint32_t id = e->meta->event_id;
-	if ((strcmp(prov, RUNTIME_PROVIDER) == 0 && id == GT_DN_EV_METHOD_LOAD_VERBOSE) ||
-	    (strcmp(prov, RUNDOWN_PROVIDER) == 0 &&
-	     (id == GT_DN_EV_METHOD_LOAD_VERBOSE || id == GT_DN_EV_METHOD_DC_END_VERBOSE))) {
-		gt_dn_alloc_method(c->alloc, e->payload, e->payload_len);
-		return true;
-	}
-	return false;
+	gt_dn_alloc_method(c->alloc, e->payload, e->payload_len);
+	return true;
 }
 
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
@@ -216,43 +207,37 @@ static int wait_for_socket(pid_t pid, char *path, size_t size, struct gt_error *
 		       "if it runs in a container, run gctop as root on the host", (int)pid, SOCKET_WAIT_MS / 1000);
 }
 
-/* gctop's session: the GC events and counters, and while sampling also
- * method loads (Verbose). On 8 and 9 also AllocationTick with stacks; on
- * 10 AllocationSampled comes in the sampler's own session (dotnet_sampler.h),
- * and this one walks no stacks. */
-/* The GC keyword's Verbose events, which gctop does not read: Verbose is
- * there for the JIT's method names (and, on 8 and 9, AllocationTick).
- * CollectTracing 5's filter (.NET 10) keeps them out of the stream: on a
- * multi-threaded Server GC service 71% of its bytes (GCJoin per join of
- * every heap, AllocationTick per 100 KB), which gctop then neither
- * receives nor parses. The runtime still prepares them before the filter,
- * so the process's own cost of Verbose stays (bench/README.md, 2d).
- * AllocationTick 10, FinalizeObject 29,
- * PinObjectAtGCTime 33, Increase/DecreaseMemoryPressure 200/201, GCJoin_V2
- * 203, GCFitBucketInfo 209 [runtime gcevents.h, ClrEtwAll.man]. */
-static const uint32_t gc_verbose_unread[] = { 10, 29, 33, 200, 201, 203, 209 };
+/* On 8 and 9 allocations are sampled in gctop's own session (AllocationTick,
+ * GC keyword at Verbose); on 10 in the sampler's (dotnet_sampler.h), and
+ * gctop's session stays as it was. */
+static bool main_session_samples(const struct gt_backend *c)
+{
+	return c->alloc && c->runtime_major < 10;
+}
 
+/* gctop's session: the GC events and counters, at Informational. On 8 and
+ * 9, while sampling, also AllocationTick with stacks and the method loads
+ * that name their frames, at Verbose. Not on 10: the runtime raises the GC
+ * to the highest level any session asks of its provider, and at Verbose
+ * it prepares events gctop does not read (AllocationTick names a type per
+ * ~100 KB, GCJoin at every join of every heap, some inside the pause): on a
+ * Server GC service 3-10% of its throughput (bench/README.md, 2d). */
 static int start_session(struct gt_backend *c, struct gt_error *err)
 {
 	uint64_t keywords = GT_DN_KEYWORD_GC;
 	uint32_t level = GT_EP_LEVEL_INFORMATIONAL;
 	struct gt_diag_session_opts opts = { 0, false };
-	if (c->alloc) {
-		/* MethodLoadVerbose, with the names, needs Verbose; Verbose with
-		 * the GC keyword is also what AllocationTick needs on 8 and 9. */
+	if (main_session_samples(c)) {
+		/* MethodLoadVerbose, with the names, and AllocationTick need Verbose */
 		keywords |= GT_DN_KEYWORD_JIT;
 		level = GT_EP_LEVEL_VERBOSE;
-		opts.stacks = c->runtime_major < 10;
+		opts.stacks = true;
 	}
 	struct gt_diag_provider providers[] = {
 		{ RUNTIME_PROVIDER, keywords, level, NULL, NULL, 0 },
 		{ "System.Runtime", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL, NULL, 0 },
 		{ "Microsoft.AspNetCore.Hosting", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL, NULL, 0 },
 	};
-	if (c->alloc && c->runtime_major >= 10) {
-		providers[0].skip_ids = gc_verbose_unread;
-		providers[0].n_skip = sizeof(gc_verbose_unread) / sizeof(gc_verbose_unread[0]);
-	}
 	size_t n = sizeof(providers) / sizeof(providers[0]);
 	c->fd = gt_diag_collect_tracing(c->pid, c->socket_path, IPC_TIMEOUT_MS, SESSION_BUFFER_MB, &opts,
 					     providers, n, &c->session_id, err);
@@ -645,10 +630,8 @@ static void harvest_rundown(struct gt_backend *c)
 	close(fd);
 }
 
-/* Sampling off, and the session without it started again (the one before
- * has ended). When even that fails, the collector fails: the next sample
- * says why. */
-static void back_to_plain_session(struct gt_backend *c)
+/* Sampling's state freed. */
+static void free_sampling(struct gt_backend *c)
 {
 	gt_dn_sampler_free(c->sampler);
 	c->sampler = NULL;
@@ -658,56 +641,70 @@ static void back_to_plain_session(struct gt_backend *c)
 	c->alloc_snap = NULL;
 	free(c->alloc_stacks);
 	c->alloc_stacks = NULL;
+}
+
+/* Sampling off, and on 8 and 9 the session without it started again (the
+ * one before has ended). When even that fails, the collector fails: the
+ * next sample says why. */
+static void stop_sampling(struct gt_backend *c)
+{
+	bool restart = main_session_samples(c);
+	if (restart)
+		stop_session(c);
+	free_sampling(c);
 	struct gt_error err = { 0 };
-	if (start_session(c, &err) != 0) {
+	if (restart && start_session(c, &err) != 0) {
 		c->failed = true;
 		c->fail_code = err.code;
 		snprintf(c->fail_msg, sizeof(c->fail_msg), "%.290s", err.msg);
 	}
 }
 
-/* Restarts gctop's EventPipe session with stacks, the method load events
- * and the allocation events (AllocationSampled on .NET 10, AllocationTick
- * on 8 and 9), after a short rundown session that names the methods
- * already compiled. Nothing is loaded into the process. On failure the
- * collector keeps (or gets back) its session without sampling. */
+/* The method names come after the loads have started, in the sampling
+ * session's stream (or, on 8 and 9, gctop's own): a method compiled between a
+ * rundown and the start of the loads would be named by neither, and its
+ * frames would read [native] (seen: every frame of a serializer tiering up
+ * then). The sampling session's events wait in its buffer meanwhile. */
+static int start_sampling(struct gt_backend *c, struct gt_error *err)
+{
+	if (c->runtime_major >= 10) {
+		c->sampler = gt_dn_sampler_new(c->pid, c->socket_path, c->alloc, err);
+		if (!c->sampler)
+			return -1;
+	} else {
+		stop_session(c);
+		if (start_session(c, err) != 0)
+			return -1;
+	}
+	harvest_rundown(c);
+	return 0;
+}
+
+/* Starts allocation sampling, after a short rundown session that names the
+ * methods already compiled: on 10, AllocationSampled and the method loads
+ * in a session of their own (dotnet_sampler.h); on 8 and 9, gctop's session
+ * restarted with stacks, the method loads and AllocationTick. Nothing is
+ * loaded into the process. On failure the collector keeps (or gets back)
+ * its session without sampling. */
 static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, struct gt_error *err)
 {
 	if (c->alloc)
 		return 0;
 	if (c->ended || c->failed)
 		return gt_fail(err, GT_EXIT_NO_DATA, "gctop's EventPipe session of process %d has ended", (int)c->pid);
-	struct gt_dn_alloc *a = gt_dn_alloc_new(c->runtime_major >= 10, packages, err);
-	if (!a)
+	c->alloc = gt_dn_alloc_new(c->runtime_major >= 10, packages, err);
+	if (!c->alloc)
 		return -1;
 	c->alloc_snap = gt_calloc(sizeof(*c->alloc_snap), err);
 	c->alloc_stacks = c->alloc_snap ? gt_calloc(sizeof(*c->alloc_stacks), err) : NULL;
 	if (!c->alloc_stacks) {
-		free(c->alloc_snap);
-		c->alloc_snap = NULL;
-		gt_dn_alloc_free(a);
+		free_sampling(c);
 		return -1;
 	}
-	gt_dn_alloc_set_pointer_size(a, c->gc.pointer_size);
-	/* The plain session ends before the sampling one starts; the rundown
-	 * comes after that start, while the sampling session's events wait in
-	 * its buffer: a method compiled between a rundown and the start of the
-	 * loads would be named by neither, and its frames would read
-	 * [native] (seen: every frame of a serializer tiering up then). */
-	stop_session(c);
-	c->alloc = a;
-	if (start_session(c, err) != 0) {
-		back_to_plain_session(c);
+	gt_dn_alloc_set_pointer_size(c->alloc, c->gc.pointer_size);
+	if (start_sampling(c, err) != 0) {
+		stop_sampling(c);
 		return -1;
-	}
-	harvest_rundown(c);
-	if (c->runtime_major >= 10) {
-		c->sampler = gt_dn_sampler_new(c->pid, c->socket_path, c->alloc, err);
-		if (!c->sampler) {
-			stop_session(c);
-			back_to_plain_session(c);
-			return -1;
-		}
 	}
 	gt_dn_alloc_snapshot(c->alloc, gt_mono_ns(), c->alloc_snap);
 	gt_dn_alloc_stacks(c->alloc, c->alloc_stacks);
@@ -717,12 +714,8 @@ static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, 
 /* Back to the session without stacks and allocation events. */
 static void dotnet_disable_allocators(struct gt_backend *c)
 {
-	if (!c->alloc)
-		return;
-	gt_dn_sampler_free(c->sampler);
-	c->sampler = NULL;
-	stop_session(c);
-	back_to_plain_session(c);
+	if (c->alloc)
+		stop_sampling(c);
 }
 
 static const struct gt_alloc_snapshot *dotnet_allocators(const struct gt_backend *c)

@@ -9,6 +9,7 @@
 #include "base/cursor.h"
 #include "base/array.h"
 #include "collectors/dotnet/dotnet_alloc_stacks.h"
+#include "collectors/dotnet/dotnet_alloc_unnamed.h"
 
 #define PREFIXES_MAX 16
 #define PREFIX_LEN 64
@@ -49,6 +50,7 @@ struct gt_dn_alloc {
 	struct stack *stacks;           /* indexed by id */
 	size_t stacks_cap;
 	struct gt_dn_methods methods;
+	struct gt_dn_unnamed unnamed;   /* sampled: code no method named yet */
 	struct site_table by_frame, by_type;
 	size_t n_stacks;                /* distinct stacks over all sites */
 	uint64_t samples;
@@ -106,6 +108,7 @@ void gt_dn_alloc_free(struct gt_dn_alloc *a)
 	clear_stacks(a);
 	free(a->stacks);
 	gt_dn_methods_free(&a->methods);
+	gt_dn_unnamed_free(&a->unnamed);
 	for (size_t i = 0; i < a->by_frame.n; i++)
 		gt_dn_site_stacks_free(&a->by_frame.v[i].stacks, &a->n_stacks);
 	free(a->by_frame.v);
@@ -151,6 +154,21 @@ void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, u
 	for (size_t i = 0; i < n; i++)
 		s->ips[i] = gt_le(ips + i * ps, a->pointer_size);
 	s->n = (uint32_t)n;
+	/* AllocationSampled's method loads come in a session that is not
+	 * always on (dotnet_alloc_unnamed.h) */
+	for (size_t i = 0; a->sampled && i < n; i++)
+		if (!gt_dn_methods_find(&a->methods, s->ips[i]))
+			gt_dn_unnamed_note(&a->unnamed, s->ips[i]);
+}
+
+bool gt_dn_alloc_names_wanted(const struct gt_dn_alloc *a)
+{
+	return gt_dn_unnamed_wanted(&a->unnamed);
+}
+
+void gt_dn_alloc_names_settled(struct gt_dn_alloc *a)
+{
+	gt_dn_unnamed_settle(&a->unnamed);
 }
 
 void gt_dn_alloc_sequence_point(struct gt_dn_alloc *a)

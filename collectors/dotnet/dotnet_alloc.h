@@ -48,6 +48,10 @@ void gt_dn_alloc_stack(struct gt_dn_alloc *a, uint32_t id, const uint8_t *ips, u
 void gt_dn_alloc_sequence_point(struct gt_dn_alloc *a);
 /* A method load or rundown payload. */
 void gt_dn_alloc_method(struct gt_dn_alloc *a, const uint8_t *p, size_t n);
+/* Sampled (.NET 10): a stack held code no method names, seen since the
+ * last rundown ended (dotnet_alloc_unnamed.h); a rundown's stream ended. */
+bool gt_dn_alloc_names_wanted(const struct gt_dn_alloc *a);
+void gt_dn_alloc_names_settled(struct gt_dn_alloc *a);
 /* The site of stacks with no application frame whose frames include code no
  * method covers (native code, stubs). */
 #define GT_DN_NATIVE_FRAME "[native]"

@@ -107,3 +107,11 @@ int gt_dn_parse_method_verbose(const uint8_t *p, size_t n, struct gt_dn_method *
 	gt_dn_demangle(ns, name, out->name, sizeof(out->name));
 	return 0;
 }
+
+bool gt_dn_is_method_name_event(const char *provider, uint32_t event_id)
+{
+	if (strcmp(provider, GT_DN_RUNTIME_PROVIDER) == 0)
+		return event_id == GT_DN_EV_METHOD_LOAD_VERBOSE;
+	return strcmp(provider, GT_DN_RUNDOWN_PROVIDER) == 0 &&
+	       (event_id == GT_DN_EV_METHOD_LOAD_VERBOSE || event_id == GT_DN_EV_METHOD_DC_END_VERBOSE);
+}

@@ -6,6 +6,7 @@
 #ifndef GCTOP_COLLECTORS_DOTNET_ALLOC_EVENTS_H
 #define GCTOP_COLLECTORS_DOTNET_ALLOC_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,9 @@ enum {
 	GT_DN_EV_METHOD_DC_END_VERBOSE = 144, /* DotNETRuntimeRundown, at a session's end */
 	GT_DN_EV_ALLOCATION_SAMPLED = 303,   /* DotNETRuntime, keyword 0x80000000000 */
 };
+
+#define GT_DN_RUNTIME_PROVIDER "Microsoft-Windows-DotNETRuntime"
+#define GT_DN_RUNDOWN_PROVIDER "Microsoft-Windows-DotNETRuntimeRundown"
 
 #define GT_DN_KEYWORD_GC 0x1ull
 #define GT_DN_KEYWORD_JIT 0x10ull
@@ -62,5 +66,9 @@ struct gt_dn_method {
 /* MethodLoadVerbose / MethodDCStartVerbose / MethodDCEndVerbose (V0-V2):
  * the code range and the name. 0, or -1 when malformed or empty. */
 int gt_dn_parse_method_verbose(const uint8_t *p, size_t n, struct gt_dn_method *out);
+/* The event names code (gt_dn_parse_method_verbose reads it): a live load,
+ * or a rundown's enumeration at a session's end (DCStop/DCEnd, and DCStart
+ * where a runtime sends it, share the load events' layout). */
+bool gt_dn_is_method_name_event(const char *provider, uint32_t event_id);
 
 #endif

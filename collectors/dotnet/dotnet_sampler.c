@@ -30,6 +30,13 @@
 /* While always on, how often the stream is read and the rate checked. */
 #define ON_READ_NS 100000000ull
 #define STOPPING_READ_NS 10000000ull
+/* The least time between two rundowns that name code compiled while the
+ * session was off: each enumerates every method of the process. */
+#define RUNDOWN_GAP_NS 10000000000ull
+/* StopTracing of a session with a rundown: the runtime answers only once
+ * the rundown is written into the stream, which is read after the call;
+ * the answer does not matter, and the screen's loop must not wait. */
+#define RUNDOWN_STOP_TIMEOUT_MS 20
 #define READ_SIZE 65536
 
 enum sampler_state { SAMPLER_OFF, SAMPLER_ON, SAMPLER_STOPPING };
@@ -47,10 +54,10 @@ struct gt_dn_sampler {
 	uint64_t events;         /* of the current session */
 	uint64_t check_ns, check_events;  /* always on: the last rate check */
 	uint64_t dropped;
+	bool rundown;            /* the current session ends with a rundown */
+	uint64_t rundown_ns;     /* when the last one was asked for */
 	uint8_t *buf;
 };
-
-static const char RUNTIME_PROVIDER[] = "Microsoft-Windows-DotNETRuntime";
 
 static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
@@ -61,7 +68,11 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
 {
 	struct gt_dn_sampler *s = ctx;
-	if (e->meta->event_id != GT_DN_EV_ALLOCATION_SAMPLED || strcmp(e->meta->provider, RUNTIME_PROVIDER) != 0)
+	if (gt_dn_is_method_name_event(e->meta->provider, e->meta->event_id)) {
+		gt_dn_alloc_method(s->alloc, e->payload, e->payload_len);
+		return;
+	}
+	if (e->meta->event_id != GT_DN_EV_ALLOCATION_SAMPLED || strcmp(e->meta->provider, GT_DN_RUNTIME_PROVIDER) != 0)
 		return;
 	s->events++;
 	gt_dn_alloc_event(s->alloc, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
@@ -79,10 +90,23 @@ static void on_sequence_point(void *ctx)
 	gt_dn_alloc_sequence_point(s->alloc);
 }
 
+/* A window's session ends with a rundown when its stacks held code no
+ * method named (compiled while the session was off), at most every
+ * RUNDOWN_GAP_NS. Always on, the session's own loads name everything
+ * compiled since it started. */
+static bool want_rundown(const struct gt_dn_sampler *s, uint64_t now)
+{
+	return s->duty.share < 1 && gt_dn_alloc_names_wanted(s->alloc) &&
+	       (s->rundown_ns == 0 || now - s->rundown_ns >= RUNDOWN_GAP_NS);
+}
+
 static int start(struct gt_dn_sampler *s, struct gt_error *err)
 {
-	struct gt_diag_session_opts opts = { 0, true };
-	struct gt_diag_provider p = { RUNTIME_PROVIDER, GT_DN_KEYWORD_ALLOCATION_SAMPLING, GT_EP_LEVEL_VERBOSE, NULL, NULL, 0 };
+	uint64_t asked = gt_mono_ns();
+	bool rundown = want_rundown(s, asked);
+	struct gt_diag_session_opts opts = { rundown ? GT_DIAG_RUNDOWN_DEFAULT : 0, true };
+	struct gt_diag_provider p = { GT_DN_RUNTIME_PROVIDER, GT_DN_KEYWORD_ALLOCATION_SAMPLING | GT_DN_KEYWORD_JIT,
+				      GT_EP_LEVEL_VERBOSE, NULL, NULL, 0 };
 	struct gt_nettrace_callbacks cb = { s, on_trace, on_event };
 	s->parser = gt_nettrace_new(&cb);
 	if (!s->parser)
@@ -96,6 +120,9 @@ static int start(struct gt_dn_sampler *s, struct gt_error *err)
 	}
 	fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
 	gt_nettrace_set_stack_callbacks(s->parser, on_stack, on_sequence_point);
+	s->rundown = rundown;
+	if (rundown)
+		s->rundown_ns = asked;
 	/* a new stream numbers its stacks from the start */
 	gt_dn_alloc_sequence_point(s->alloc);
 	gt_dn_alloc_set_scale(s->alloc, 1.0 / s->duty.share);
@@ -114,15 +141,19 @@ static int start(struct gt_dn_sampler *s, struct gt_error *err)
 
 static void stop(struct gt_dn_sampler *s, uint64_t now)
 {
-	gt_diag_stop_tracing(s->socket_path, STOP_TIMEOUT_MS, s->session_id);
+	gt_diag_stop_tracing(s->socket_path, s->rundown ? RUNDOWN_STOP_TIMEOUT_MS : STOP_TIMEOUT_MS, s->session_id);
 	s->state = SAMPLER_STOPPING;
 	s->stopped_ns = now;
 }
 
-/* The stopped stream has ended (or is given up): the rate it saw sets the
- * share of the cycles to come. */
-static void finished(struct gt_dn_sampler *s, uint64_t now)
+/* The stopped stream has ended (or is given up: ended false): the rate it
+ * saw sets the share of the cycles to come, and its rundown, read to the
+ * end, has named what it could. */
+static void finished(struct gt_dn_sampler *s, uint64_t now, bool ended)
 {
+	if (s->rundown && ended)
+		gt_dn_alloc_names_settled(s->alloc);
+	s->rundown = false;
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
@@ -163,8 +194,9 @@ void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
 	switch (s->state) {
 	case SAMPLER_ON:
 		if (!drain(s)) {
+			/* ended by the runtime: no rundown came */
 			s->stopped_ns = now;
-			finished(s, now);
+			finished(s, now, false);
 		} else if (s->duty.share >= 1) {
 			check_rate(s, now);
 		} else if (now >= s->duty.off_at) {
@@ -172,8 +204,10 @@ void gt_dn_sampler_poll(struct gt_dn_sampler *s, uint64_t now)
 		}
 		break;
 	case SAMPLER_STOPPING:
-		if (!drain(s) || now - s->stopped_ns >= DRAIN_NS)
-			finished(s, now);
+		if (!drain(s))
+			finished(s, now, true);
+		else if (now - s->stopped_ns >= DRAIN_NS)
+			finished(s, now, false);
 		break;
 	case SAMPLER_OFF:
 		/* a start that fails is tried again at the next window */
@@ -232,7 +266,8 @@ void gt_dn_sampler_free(struct gt_dn_sampler *s)
 	if (!s)
 		return;
 	if (s->state == SAMPLER_ON)
-		gt_diag_stop_tracing(s->socket_path, STOP_TIMEOUT_MS, s->session_id);
+		gt_diag_stop_tracing(s->socket_path, s->rundown ? RUNDOWN_STOP_TIMEOUT_MS : STOP_TIMEOUT_MS,
+				     s->session_id);
 	if (s->fd >= 0)
 		close(s->fd);
 	gt_nettrace_free(s->parser);

@@ -6,7 +6,15 @@
  * on for only a share of each second, from a random point of it, wrapping
  * at its end (every instant equally likely to be sampled, so shares stay
  * unbiased even for periodic work: dotnet_duty.h), and each sample weighs
- * 1/share. */
+ * 1/share.
+ *
+ * The method loads that name the stacks' frames (JIT keyword, Verbose) come
+ * in the same session, not in gctop's: the runtime runs its GC at the
+ * highest level any session asks of its provider, and gctop's GC session
+ * at Verbose cost a Server GC service 3-10% of its throughput (bench 2d);
+ * here the GC is at Verbose only while a window is on. A method compiled while the
+ * session was off is named by a rundown at the end of a later window, asked
+ * for when a stack holds code no method names (dotnet_alloc_unnamed.h). */
 #ifndef GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 #define GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 

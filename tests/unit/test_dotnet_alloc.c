@@ -10,6 +10,7 @@
 #include "collectors/dotnet/ipc/diag_ipc_wire.h"
 #include "collectors/dotnet/dotnet_alloc.h"
 #include "collectors/dotnet/dotnet_alloc_stacks.h"
+#include "collectors/dotnet/dotnet_alloc_unnamed.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 #include "tests/unit/bytes.h"
 #include "tests/unit/check.h"
@@ -668,6 +669,73 @@ static void test_stacks_named_late(void)
 	gt_dn_alloc_free(a);
 }
 
+/* A stack with code no method names asks for a rundown; once one has
+ * ended, the same address (native code) asks for none, a new one does. */
+static void test_unnamed_code_asks_for_a_rundown(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	const uint64_t named[] = { 0x1010, 0x4010 };
+	event_on(a, 1, named, 2, 1);
+	CHECK(!gt_dn_alloc_names_wanted(a));
+	const uint64_t late[] = { 0x5010, 0x4010 };
+	event_on(a, 2, late, 2, 1);
+	CHECK(gt_dn_alloc_names_wanted(a));
+	/* the rundown names 0x5010 */
+	add_methods(a);
+	gt_dn_alloc_names_settled(a);
+	CHECK(!gt_dn_alloc_names_wanted(a));
+	/* named now, and a native frame the rundown left unnamed: no new ask */
+	const uint64_t native[] = { 0xabc0, 0x5010, 0x4010 };
+	event_on(a, 3, native, 3, 1);
+	CHECK(gt_dn_alloc_names_wanted(a));
+	gt_dn_alloc_names_settled(a);
+	gt_dn_alloc_sequence_point(a);
+	event_on(a, 1, native, 3, 1);
+	CHECK(!gt_dn_alloc_names_wanted(a));
+	const uint64_t other[] = { 0xdef0, 0x4010 };
+	event_on(a, 2, other, 2, 1);
+	CHECK(gt_dn_alloc_names_wanted(a));
+	gt_dn_alloc_free(a);
+	/* AllocationTick's loads come in gctop's own session: never asks */
+	struct gt_error err = { 0 };
+	a = gt_dn_alloc_new(false, NULL, &err);
+	event_on(a, 1, other, 2, 1);
+	CHECK(!gt_dn_alloc_names_wanted(a));
+	gt_dn_alloc_free(a);
+}
+
+/* The set keeps at most GT_DN_UNNAMED_MAX addresses: past that a new one
+ * asks for nothing (a stream of random addresses cannot grow it, nor ask
+ * for a rundown each window). */
+static void test_unnamed_set_is_bounded(void)
+{
+	struct gt_dn_unnamed u = { 0 };
+	for (uint64_t i = 1; i <= GT_DN_UNNAMED_MAX; i++)
+		gt_dn_unnamed_note(&u, i * 16);
+	CHECK_U64(u.n, GT_DN_UNNAMED_MAX);
+	gt_dn_unnamed_note(&u, 16);
+	CHECK_U64(u.n, GT_DN_UNNAMED_MAX);
+	gt_dn_unnamed_settle(&u);
+	gt_dn_unnamed_note(&u, 0x7fff0000);
+	CHECK_U64(u.n, GT_DN_UNNAMED_MAX);
+	CHECK(!gt_dn_unnamed_wanted(&u));
+	gt_dn_unnamed_note(&u, 0);
+	CHECK(!gt_dn_unnamed_wanted(&u));
+	gt_dn_unnamed_free(&u);
+}
+
+/* Which events name code: live loads of the runtime provider, and the
+ * rundown provider's enumeration; not the runtime's own DCEnd id. */
+static void test_method_name_events(void)
+{
+	CHECK(gt_dn_is_method_name_event(GT_DN_RUNTIME_PROVIDER, GT_DN_EV_METHOD_LOAD_VERBOSE));
+	CHECK(!gt_dn_is_method_name_event(GT_DN_RUNTIME_PROVIDER, GT_DN_EV_METHOD_DC_END_VERBOSE));
+	CHECK(!gt_dn_is_method_name_event(GT_DN_RUNTIME_PROVIDER, GT_DN_EV_ALLOCATION_SAMPLED));
+	CHECK(gt_dn_is_method_name_event(GT_DN_RUNDOWN_PROVIDER, GT_DN_EV_METHOD_DC_END_VERBOSE));
+	CHECK(gt_dn_is_method_name_event(GT_DN_RUNDOWN_PROVIDER, GT_DN_EV_METHOD_LOAD_VERBOSE));
+	CHECK(!gt_dn_is_method_name_event("System.Runtime", GT_DN_EV_METHOD_LOAD_VERBOSE));
+}
+
 static void test_stacks_bounded(void)
 {
 	struct gt_dn_alloc *a = sampler_with_methods(NULL);
@@ -740,6 +808,9 @@ int main(void)
 	RUN_TEST(test_stacks_by_site);
 	RUN_TEST(test_stacks_named_late);
 	RUN_TEST(test_stacks_bounded);
+	RUN_TEST(test_unnamed_code_asks_for_a_rundown);
+	RUN_TEST(test_unnamed_set_is_bounded);
+	RUN_TEST(test_method_name_events);
 	RUN_TEST(test_stack_pool);
 	RUN_TEST(test_huge_amounts_saturate);
 	RUN_TEST(test_stack_blocks);
