@@ -1022,10 +1022,20 @@ SVC_TRACE_PROVIDERS = "Microsoft-Windows-DotNETRuntime:0x80000000011:5"
 SVC_CONFIGS = ["alone", "gctop --allocators", "gctop session", "dotnet-trace alloc"]
 # GCTOP_SVC_BASE=/path/to/another/gctop: also its --allocators, in the same rounds
 SVC_BASE = os.environ.get("GCTOP_SVC_BASE")
-# GCTOP_SVC_EP="KEYWORDS:LEVEL[:stacks],...": also bare EventPipe sessions
-# (bench/epsession) on the runtime provider, rows "epsession KEYWORDS:LEVEL",
-# to tell which part of a configuration the runtime pays for
+# GCTOP_SVC_EP="KEYWORDS:LEVEL[:stacks][:cycleON_MS/PERIOD_MS],...": also bare
+# EventPipe sessions (bench/epsession) on the runtime provider, rows
+# "epsession KEYWORDS:LEVEL...", to tell which part of a configuration the
+# runtime pays for; cycle: a new session on for ON_MS of every PERIOD_MS, as
+# gctop's duty-cycled sampler opens them
 SVC_EP = ["epsession " + x for x in (os.environ.get("GCTOP_SVC_EP") or "").split(",") if x]
+# GCTOP_SVC_SHAPE=steady: the Service without its large buffers and with
+# DATAS off, as Server GC ran before .NET 9: no gen2 collections and a
+# tenth of the field shape's pause time (its 30 gen2 collections a second
+# come from the large object heap's budget under DATAS). Its rounds vary
+# as much as the field shape's (bench/README.md, 2d): what varies is the
+# machine, not the GC
+SVC_SHAPE = os.environ.get("GCTOP_SVC_SHAPE") or "field"
+SVC_SHAPES = {"field": ([], {}), "steady": (["0"], {"DOTNET_GCDynamicAdaptationMode": "0"})}
 EPSESSION = os.path.join(B, "bench", "epsession")
 
 
@@ -1063,12 +1073,24 @@ def service_build():
     return None if r.returncode == 0 and os.path.exists(SVC_BIN) else r.stdout[-2000:]
 
 
-def service_watcher(name, pid, avail):
+# a configuration "A + B" runs B beside A (A's process is the watcher whose
+# CPU is counted): B by A's pid
+svc_companions = {}
+
+
+def service_watcher(name, pid, avail, out_name="svc-watch.out"):
     """The watching process of a configuration and its output file."""
-    out = os.path.join(tmpdir, "svc-watch.out")
+    out = os.path.join(tmpdir, out_name)
+    if " + " in name:
+        first, second = name.split(" + ", 1)
+        w, out = service_watcher(first, pid, avail)
+        svc_companions[w.pid] = service_watcher(second, pid, avail, "svc-companion.out")[0]
+        return w, out
     if name.startswith("epsession "):
-        kw, level, *stacks = name.split()[1].split(":")
-        return spawn([EPSESSION, str(pid), kw, level, "1" if stacks else "0", "3600"], stdout=open(out, "w")), out
+        kw, level, *more = name.split()[1].split(":")
+        cycle = [m[len("cycle"):] for m in more if m.startswith("cycle")]
+        return spawn([EPSESSION] + (["-c", cycle[0]] if cycle else []) +
+                     [str(pid), kw, level, "1" if "stacks" in more else "0", "3600"], stdout=open(out, "w")), out
     argv = {"gctop --allocators": [GCTOP, "-p", str(pid), "--allocators", "--json", "-d", "1"],
             "base --allocators": [SVC_BASE, "-p", str(pid), "--allocators", "--json", "-d", "1"],
             "gctop session": [GCTOP, "-p", str(pid), "--json", "-d", "1"],
@@ -1128,6 +1150,7 @@ def svc_stop(name, watcher, out, t):
     """Stops a configuration's watcher (gctop ends its sessions, dotnet-trace
     writes its rundown) and returns what it said."""
     kill(watcher, signal.SIGINT, 10)
+    kill(svc_companions.pop(watcher.pid, None), signal.SIGINT, 10)
     info = {}
     if name.endswith("--allocators"):
         info.update(last_allocators(out))
@@ -1144,8 +1167,9 @@ def svc_round(configs, warm, secs, avail):
     alone again (as mt_round for the JVM), so that a config is compared
     with the same process just before and after it. Returns blocks as
     mt_summary takes them: (config, per-second requests, target CPU, info)."""
-    t = spawn([SVC_BIN, str(SVC_THREADS), "3600"], stdout=subprocess.PIPE, text=True, bufsize=1,
-              env=dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1"))
+    args, env = SVC_SHAPES[SVC_SHAPE]
+    t = spawn([SVC_BIN, str(SVC_THREADS), "3600"] + args, stdout=subprocess.PIPE, text=True, bufsize=1,
+              env=dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1", **env))
     svc_lines(t, warm)
 
     def block(name, watcher=None):
@@ -1187,8 +1211,8 @@ def target_dotnet_service(avail, res):
     # GCTOP_SVC_CONFIGS=none: only the epsession rows (GCTOP_SVC_EP) and
     # base; GCTOP_SVC_CONFIGS="gctop --allocators,gctop session": those
     chosen = os.environ.get("GCTOP_SVC_CONFIGS")
-    listed = [] if chosen == "none" else [c for c in chosen.split(",") if c in SVC_CONFIGS[1:]] if chosen \
-        else SVC_CONFIGS[1:]
+    listed = [] if chosen == "none" else [c for c in chosen.split(",") if c.split(" + ")[0] in SVC_CONFIGS[1:]] \
+        if chosen else SVC_CONFIGS[1:]
     configs = [c for c in listed + (["base --allocators"] if SVC_BASE else []) + SVC_EP
                if (avail["dotnet_collector"] or not c.startswith("gctop"))
                and (avail["dotnet_trace"] or not c.startswith("dotnet-trace"))]
@@ -1207,6 +1231,7 @@ def target_dotnet_service(avail, res):
     out["_load_1min"] = load
     out["_raw"] = raw
     svc_table(out, configs, rounds, warm, secs, load)
+    out["_shape"] = SVC_SHAPE
     res["target_dotnet_service"] = out
 
 
@@ -1254,9 +1279,9 @@ def svc_table(out, configs, rounds, warm, secs, load):
         note += ", quiet rounds %d: %s" % (len(o["quiet_ratios"]), " ".join(fmt(x, "", 4) for x in o["quiet_ratios"]))
         rows.append([c, fmt(o["median_ops_per_s"]), fmt(o["ratio"], "", 4), rng(o["ratio_spread"]),
                      fmt(o["cpu_ratio"], "", 4), rng(o["cpu_ratio_spread"]), fmt(o["alloc_mb_s"], " MB/s"), gc, note])
-    table("2d. C# Service, %d threads (%d rounds, one process each: %d s warm-up, %d s blocks, each config "
+    table("2d. C# Service, %s shape, %d threads (%d rounds, one process each: %d s warm-up, %d s blocks, each config "
           "between two alone blocks; upper quartile of per-second requests; load %.1f-%.1f)"
-          % (SVC_THREADS, rounds, warm, secs, load[0], load[1]),
+          % (SVC_SHAPE, SVC_THREADS, rounds, warm, secs, load[0], load[1]),
           ["config", "requests/s", "ratio to alone", "round ratios", "per target CPU s", "rounds", "allocated", "GC",
            "note"], rows)
 

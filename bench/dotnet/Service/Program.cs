@@ -2,12 +2,12 @@
 // request, on several threads at once, without the network (a load
 // generator on the same two cores would take the CPU it measures).
 //
-// usage: Service THREADS SECONDS
+// usage: Service THREADS SECONDS [LARGE_EVERY]
 //   Each thread handles "requests" in a loop: it builds an order of 24
 //   lines (strings formatted per line), serialises it to JSON with
 //   System.Text.Json, parses the JSON back, makes a summary string, and
-//   every 16th request fills a 96 KiB buffer (the large object heap, like
-//   a report or an upload). Prints once a second
+//   every LARGE_EVERY-th request (16; 0: never) fills a 96 KiB buffer (the
+//   large object heap, like a report or an upload). Prints once a second
 //   "rps N alloc_mb_s M gc0 A gc1 B gc2 C heaps H pause_ms P": the
 //   requests answered in that second, the runtime's own allocated
 //   megabytes per second (AllocationSampled events come at about one per
@@ -46,7 +46,7 @@ static class Program
 {
     static long requests;
     static volatile bool stop;
-    const int LargeEvery = 16;
+    static int largeEvery = 16;
     const int LargeBytes = 96 * 1024;
 
     static Order Build(long id, Random rng)
@@ -78,7 +78,7 @@ static class Program
           .Append(total.ToString("F2"));
         string summary = sb.ToString();
         long sink = json.Length + summary.Split(' ').Length;
-        if (id % LargeEvery == 0)
+        if (largeEvery > 0 && id % largeEvery == 0)
         {
             var buf = new byte[LargeBytes];
             int n = Encoding.UTF8.GetBytes(json, 0, Math.Min(json.Length, LargeBytes / 4), buf, 0);
@@ -110,6 +110,7 @@ static class Program
     {
         int threads = args.Length > 0 ? int.Parse(args[0]) : 4;
         double seconds = args.Length > 1 ? double.Parse(args[1]) : 60;
+        largeEvery = args.Length > 2 ? int.Parse(args[2]) : 16;
         var workers = new Thread[threads];
         for (int i = 0; i < threads; i++)
         {
