@@ -1190,6 +1190,17 @@ def svc_round(configs, warm, secs, avail):
     return blocks
 
 
+def svc_known(config):
+    """Whether every part of a configuration ("A" or "A + B") is one
+    service_watcher starts: a misspelled part is left out at the start, with
+    a word, not at its first round."""
+    parts = config.split(" + ")
+    ok = parts[0] in SVC_CONFIGS[1:] and all(p in SVC_CONFIGS[1:] or p.startswith("epsession ") for p in parts[1:])
+    if not ok:
+        print("2d: configuration %r left out: not one of %s (or epsession ... after +)" % (config, SVC_CONFIGS[1:]))
+    return ok
+
+
 def target_dotnet_service(avail, res):
     """2d: a multi-threaded, allocation-heavy .NET target (bench/dotnet/Service,
     4 threads, ~2 GB/s) alone, with gctop --allocators, with gctop's session
@@ -1211,7 +1222,7 @@ def target_dotnet_service(avail, res):
     # GCTOP_SVC_CONFIGS=none: only the epsession rows (GCTOP_SVC_EP) and
     # base; GCTOP_SVC_CONFIGS="gctop --allocators,gctop session": those
     chosen = os.environ.get("GCTOP_SVC_CONFIGS")
-    listed = [] if chosen == "none" else [c for c in chosen.split(",") if c.split(" + ")[0] in SVC_CONFIGS[1:]] \
+    listed = [] if chosen == "none" else [c for c in chosen.split(",") if svc_known(c)] \
         if chosen else SVC_CONFIGS[1:]
     configs = [c for c in listed + (["base --allocators"] if SVC_BASE else []) + SVC_EP
                if (avail["dotnet_collector"] or not c.startswith("gctop"))

@@ -668,7 +668,7 @@ static void stop_sampling(struct gt_backend *c)
 static int start_sampling(struct gt_backend *c, struct gt_error *err)
 {
 	if (c->runtime_major >= 10) {
-		c->sampler = gt_dn_sampler_new(c->pid, c->socket_path, c->alloc, err);
+		c->sampler = gt_dn_sampler_new(c->pid, c->socket_path, c->same_clock, c->alloc, err);
 		if (!c->sampler)
 			return -1;
 	} else {

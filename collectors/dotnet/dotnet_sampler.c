@@ -7,7 +7,19 @@
  * (dotnet_duty.h). A stopped session's stream is
  * read to its end before the next one starts: stack ids are per stream,
  * and the samples of a session weigh 1/share of that session. The rate is
- * measured again from every session (its samples over its time on). */
+ * measured again from every session (its samples over its time on).
+ *
+ * A window is share x 1 s of the target's clock, not of gctop's requests:
+ * the runtime enables a session before it answers the start and disables
+ * it only when it reads the stop, so a session is on longer than gctop
+ * asked by both round trips and by a poll that came late. Its samples would
+ * then stand for more time than the window (on a busy machine, +5% at a
+ * share of a third, +6% at a sixth: dotnet_duty_cycle). The events carry
+ * CLOCK_MONOTONIC timestamps (the runtime's QueryPerformanceCounter on
+ * Linux, in ns), so in the same time namespace only the samples stamped
+ * within [the start's answer, that + share x 1 s] count, a window the
+ * session surely covered; in another time namespace, whose clock gctop
+ * cannot compare, all count, from the start's answer to the stop. */
 #include "collectors/dotnet/dotnet_sampler.h"
 
 #include <errno.h>
@@ -38,6 +50,8 @@
  * the answer does not matter, and the screen's loop must not wait. */
 #define RUNDOWN_STOP_TIMEOUT_MS 20
 #define READ_SIZE 65536
+/* Event timestamps in ns: the runtime's QueryPerformanceCounter on Linux. */
+#define NS_PER_S 1000000000
 
 enum sampler_state { SAMPLER_OFF, SAMPLER_ON, SAMPLER_STOPPING };
 
@@ -51,7 +65,10 @@ struct gt_dn_sampler {
 	struct gt_nettrace *parser;
 	struct gt_dn_duty duty;  /* the share of each second, its windows */
 	uint64_t started_ns, stopped_ns;
-	uint64_t events;         /* of the current session */
+	bool same_clock;         /* the target's CLOCK_MONOTONIC is gctop's */
+	bool timed;              /* this stream's timestamps are that clock, in ns */
+	uint64_t window_from, window_to;  /* the samples that count, by timestamp */
+	uint64_t events;         /* of the current session, in its window */
 	uint64_t check_ns, check_events;  /* always on: the last rate check */
 	uint64_t dropped;
 	bool rundown;            /* the current session ends with a rundown */
@@ -63,6 +80,16 @@ static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
 	struct gt_dn_sampler *s = ctx;
 	gt_dn_alloc_set_pointer_size(s->alloc, t->pointer_size);
+	s->timed = s->same_clock && t->qpc_freq == NS_PER_S;
+}
+
+/* Whether a sample stamped ts falls in the window (always, untimed). */
+static bool in_window(const struct gt_dn_sampler *s, int64_t ts)
+{
+	if (!s->timed)
+		return true;
+	/* a hostile timestamp is outside, never a wrapped-around inside */
+	return ts >= 0 && (uint64_t)ts >= s->window_from && (uint64_t)ts <= s->window_to;
 }
 
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
@@ -73,6 +100,8 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 		return;
 	}
 	if (e->meta->event_id != GT_DN_EV_ALLOCATION_SAMPLED || strcmp(e->meta->provider, GT_DN_RUNTIME_PROVIDER) != 0)
+		return;
+	if (!in_window(s, e->timestamp))
 		return;
 	s->events++;
 	gt_dn_alloc_event(s->alloc, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
@@ -134,6 +163,9 @@ static int start(struct gt_dn_sampler *s, struct gt_error *err)
 	uint64_t on = gt_mono_ns();
 	if (s->duty.share < 1 && s->duty.off_at > s->duty.on_at && on > s->duty.on_at)
 		s->duty.off_at = on + (s->duty.off_at - s->duty.on_at);
+	s->timed = false;   /* until the stream's header says its clock */
+	s->window_from = s->duty.share < 1 ? on : 0;
+	s->window_to = s->duty.share < 1 ? s->duty.off_at : UINT64_MAX;
 	s->started_ns = s->check_ns = on;
 	s->events = s->check_events = 0;
 	return 0;
@@ -144,6 +176,17 @@ static void stop(struct gt_dn_sampler *s, uint64_t now)
 	gt_diag_stop_tracing(s->socket_path, s->rundown ? RUNDOWN_STOP_TIMEOUT_MS : STOP_TIMEOUT_MS, s->session_id);
 	s->state = SAMPLER_STOPPING;
 	s->stopped_ns = now;
+}
+
+/* How long the session's counted samples cover: its window when timed
+ * (cut short if the runtime ended the session first), else from the
+ * start's answer to the stop. */
+static uint64_t time_on(const struct gt_dn_sampler *s)
+{
+	if (!s->timed || s->window_to == UINT64_MAX)
+		return s->stopped_ns - s->started_ns;
+	uint64_t end = s->stopped_ns < s->window_to ? s->stopped_ns : s->window_to;
+	return end > s->window_from ? end - s->window_from : 0;
 }
 
 /* The stopped stream has ended (or is given up: ended false): the rate it
@@ -159,7 +202,7 @@ static void finished(struct gt_dn_sampler *s, uint64_t now, bool ended)
 	s->fd = -1;
 	s->dropped += gt_nettrace_end(&s->parser);
 	s->state = SAMPLER_OFF;
-	gt_dn_duty_session_done(&s->duty, s->events, s->stopped_ns - s->started_ns, now);
+	gt_dn_duty_session_done(&s->duty, s->events, time_on(s), now);
 }
 
 /* Reads what the stream holds; false when it ended or failed. */
@@ -235,8 +278,8 @@ uint64_t gt_dn_sampler_next_ns(const struct gt_dn_sampler *s, uint64_t now)
 	return at > now ? at - now : 1000000;
 }
 
-struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, struct gt_dn_alloc *alloc,
-					struct gt_error *err)
+struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, bool same_clock,
+					struct gt_dn_alloc *alloc, struct gt_error *err)
 {
 	struct gt_dn_sampler *s = gt_calloc(sizeof(*s), err);
 	if (!s)
@@ -250,6 +293,7 @@ struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, stru
 	memcpy(s->socket_path, socket_path, sizeof(s->socket_path));
 	s->socket_path[sizeof(s->socket_path) - 1] = '\0';
 	s->alloc = alloc;
+	s->same_clock = same_clock;
 	s->fd = -1;
 	uint64_t now = gt_mono_ns();
 	gt_dn_duty_init(&s->duty, now, now | 1);

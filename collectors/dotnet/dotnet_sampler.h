@@ -6,7 +6,8 @@
  * on for only a share of each second, from a random point of it, wrapping
  * at its end (every instant equally likely to be sampled, so shares stay
  * unbiased even for periodic work: dotnet_duty.h), and each sample weighs
- * 1/share.
+ * 1/share; a window is timed by the events' own timestamps, so the
+ * session's start and stop add no time to it (dotnet_sampler.c).
  *
  * The method loads that name the stacks' frames (JIT keyword, Verbose) come
  * in the same session, not in gctop's: the runtime runs its GC at the
@@ -18,6 +19,7 @@
 #ifndef GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 #define GCTOP_COLLECTORS_DOTNET_SAMPLER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -27,9 +29,12 @@
 
 struct gt_dn_sampler;
 
-/* Starts the session; its samples go to alloc. NULL with err set. */
-struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, struct gt_dn_alloc *alloc,
-					struct gt_error *err);
+/* Starts the session; its samples go to alloc. same_clock: the target is
+ * in gctop's time namespace, so its event timestamps are gctop's
+ * CLOCK_MONOTONIC and a window counts by them (dotnet_sampler.c). NULL
+ * with err set. */
+struct gt_dn_sampler *gt_dn_sampler_new(pid_t pid, const char *socket_path, bool same_clock,
+					struct gt_dn_alloc *alloc, struct gt_error *err);
 /* Stops the session. */
 void gt_dn_sampler_free(struct gt_dn_sampler *s);
 /* Reads what arrived, and starts or stops the session when due. */

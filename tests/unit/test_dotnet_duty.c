@@ -11,37 +11,45 @@
 #include "tests/unit/check.h"
 
 #define S 1000000000ull
+/* The budget, events a second: the rates below are multiples of it. */
+#define B GT_DN_SAMPLER_BUDGET_PER_S
+
+/* Events in ns at rate events a second, whole ones as a stream holds. */
+static uint64_t events_in(uint64_t ns, double rate)
+{
+	return (uint64_t)((double)ns * rate / 1e9);
+}
 
 static void test_share_for(void)
 {
 	CHECK_NEAR(gt_dn_duty_share_for(0), 1, 0);        /* not measured yet */
 	CHECK_NEAR(gt_dn_duty_share_for(-5), 1, 0);
 	CHECK_NEAR(gt_dn_duty_share_for(NAN), 1, 0);
-	CHECK_NEAR(gt_dn_duty_share_for(500), 1, 0);
-	CHECK_NEAR(gt_dn_duty_share_for(2000), 1, 0);
-	CHECK_NEAR(gt_dn_duty_share_for(4000), 0.5, 1e-12);
-	CHECK_NEAR(gt_dn_duty_share_for(18000), 2000.0 / 18000, 1e-12);
-	CHECK_NEAR(gt_dn_duty_share_for(40000), 0.05, 1e-12);
+	CHECK_NEAR(gt_dn_duty_share_for(B / 4), 1, 0);
+	CHECK_NEAR(gt_dn_duty_share_for(B), 1, 0);
+	CHECK_NEAR(gt_dn_duty_share_for(2 * B), 0.5, 1e-12);
+	CHECK_NEAR(gt_dn_duty_share_for(9 * B), 1.0 / 9, 1e-12);
+	CHECK_NEAR(gt_dn_duty_share_for(20 * B), 0.05, 1e-12);
 	CHECK_NEAR(gt_dn_duty_share_for(1e7), GT_DN_DUTY_SHARE_MIN, 0);   /* the floor */
 }
 
-/* Always on, the rate is checked a second at a time: up to 2,500 events a
- * second (the budget and its margin) it stays on; past it cycling begins,
- * its first cycle at once. */
+/* Always on, the rate is checked a second at a time: up to 1.25 times the
+ * budget (its margin) it stays on; past it cycling begins, its first cycle
+ * at once. */
 static void test_check_starts_cycling(void)
 {
 	struct gt_dn_duty d;
 	gt_dn_duty_init(&d, 5 * S, 7);
 	CHECK_NEAR(d.share, 1, 0);
-	CHECK(!gt_dn_duty_check(&d, 2400, S, 6 * S));
-	CHECK_NEAR(d.rate, 2400, 1e-9);
+	CHECK(!gt_dn_duty_check(&d, events_in(S, 1.2 * B), S, 6 * S));
+	CHECK_NEAR(d.rate, 1.2 * B, 1e-9);
 	CHECK_NEAR(d.share, 1, 0);
-	CHECK(!gt_dn_duty_check(&d, 2500, S, 7 * S));
+	CHECK(!gt_dn_duty_check(&d, events_in(S, 1.25 * B), S, 7 * S));
 	CHECK(!gt_dn_duty_check(&d, 0, 0, 7 * S));     /* no time: no rate */
-	CHECK(gt_dn_duty_check(&d, 5200, 2 * S, 9 * S));
-	CHECK_NEAR(d.rate, 2600, 1e-9);
-	CHECK_NEAR(d.share, 2000.0 / 2600, 1e-12);
-	gt_dn_duty_session_done(&d, 5200, 2 * S, 9 * S + 1000000);
+	CHECK(gt_dn_duty_check(&d, events_in(2 * S, 1.3 * B), 2 * S, 9 * S));
+	CHECK_NEAR(d.rate, 1.3 * B, 1e-9);
+	CHECK_NEAR(d.share, 1 / 1.3, 1e-12);
+	gt_dn_duty_session_done(&d, events_in(2 * S, 1.3 * B), 2 * S, 9 * S + 1000000);
 	CHECK_U64(d.cycle_start, 9 * S);
 }
 
@@ -74,19 +82,19 @@ static void test_session_done_sets_the_next_window(void)
 {
 	struct gt_dn_duty d;
 	gt_dn_duty_init(&d, 0, 99);
-	CHECK(gt_dn_duty_check(&d, 10000, S, S));
+	CHECK(gt_dn_duty_check(&d, events_in(S, 5 * B), S, S));
 	CHECK_NEAR(d.share, 0.2, 1e-12);
-	gt_dn_duty_session_done(&d, 10000, S, S + 3000000);
+	gt_dn_duty_session_done(&d, events_in(S, 5 * B), S, S + 3000000);
 	CHECK_U64(d.cycle_start, S);
 	check_cycle(&d, 0.2);
 	int wraps = 0;
 	for (int i = 0; i < 200; i++) {
 		uint64_t cycle = d.cycle_start;
-		/* 5,000 events a second: share 0.4, from the next cycle; the
+		/* 2.5 budgets a second: share 0.4, from the next cycle; the
 		 * rate of a cycle of two windows from both */
 		double before = d.share;
 		bool second = d.wrapped;
-		session_ends(&d, (d.off_at - d.on_at) / 200000, 1000000);
+		session_ends(&d, events_in(d.off_at - d.on_at, 2.5 * B), 1000000);
 		if (second) {
 			wraps++;
 			CHECK_U64(d.cycle_start, cycle);
@@ -95,8 +103,8 @@ static void test_session_done_sets_the_next_window(void)
 			CHECK_U64(d.cycle_start, cycle + S);
 			/* whole events in each window: a cycle's rate is low by
 			 * at most two events over its time on */
-			CHECK(d.rate <= 5000 && d.rate >= 5000 - 2 / 0.2);
-			CHECK_NEAR(d.share, 2000 / d.rate, 1e-12);
+			CHECK(d.rate <= 2.5 * B && d.rate >= 2.5 * B - 2 / 0.2);
+			CHECK_NEAR(d.share, B / d.rate, 1e-12);
 			check_cycle(&d, d.share);
 		}
 	}
@@ -105,12 +113,12 @@ static void test_session_done_sets_the_next_window(void)
 	/* a stream that drained for 5 s: the next cycle starts then */
 	uint64_t late = d.off_at + 5 * S;
 	d.wrapped = false;
-	gt_dn_duty_session_done(&d, 2000, d.off_at - d.on_at, late);
+	gt_dn_duty_session_done(&d, events_in(d.off_at - d.on_at, 2.5 * B), d.off_at - d.on_at, late);
 	CHECK_U64(d.cycle_start, late);
 	/* the rate fell within the budget: always on, from now */
 	d.wrapped = false;
-	gt_dn_duty_session_done(&d, 100, 400000000, late + S);
-	CHECK_NEAR(d.rate, 250, 1e-9);
+	gt_dn_duty_session_done(&d, events_in(400000000, B / 4), 400000000, late + S);
+	CHECK_NEAR(d.rate, B / 4, 1e-9);
 	CHECK_NEAR(d.share, 1, 0);
 	CHECK_U64(d.on_at, late + S);
 }
@@ -121,8 +129,8 @@ static void test_retry(void)
 {
 	struct gt_dn_duty d;
 	gt_dn_duty_init(&d, 0, 3);
-	CHECK(gt_dn_duty_check(&d, 8000, S, S));
-	gt_dn_duty_session_done(&d, 8000, S, S);
+	CHECK(gt_dn_duty_check(&d, events_in(S, 4 * B), S, S));
+	gt_dn_duty_session_done(&d, events_in(S, 4 * B), S, S);
 	for (int i = 0; i < 100; i++) {
 		uint64_t cycle = d.cycle_start;
 		bool second = d.wrapped;
@@ -143,8 +151,8 @@ static void test_every_instant_equally_likely(void)
 {
 	struct gt_dn_duty d;
 	gt_dn_duty_init(&d, 0, 12345);
-	CHECK(gt_dn_duty_check(&d, 10000, S, S));
-	gt_dn_duty_session_done(&d, 10000, S, S);
+	CHECK(gt_dn_duty_check(&d, events_in(S, 5 * B), S, S));
+	gt_dn_duty_session_done(&d, events_in(S, 5 * B), S, S);
 	const int cycles = 20000, phases = 10;
 	double covered[10] = { 0 };
 	uint64_t first = d.cycle_start, cycle = first, in_cycle = 0;
@@ -166,9 +174,9 @@ static void test_every_instant_equally_likely(void)
 			covered[((t - first) % S) / (S / phases)] += (double)step;
 			t += step;
 		}
-		/* 10,000 events a second keep the share at 0.2 (a little over:
+		/* 5 budgets a second keep the share at 0.2 (a little over:
 		 * whole events in each window) */
-		session_ends(&d, (d.off_at - d.on_at) / 100000, 0);
+		session_ends(&d, events_in(d.off_at - d.on_at, 5 * B), 0);
 	}
 	CHECK(bad_cycles == 0);
 	for (int p = 0; p < phases; p++)
@@ -185,7 +193,12 @@ static double periodic_bytes(uint64_t t, double burst)
 	return whole * 1e6 + (x < 0.1 ? x * 5e6 : 5e5 + (x - 0.1) * (5e5 / 0.9));
 }
 
-/* The duty cycle run against that workload, one event per 100 bytes: each
+/* One event per this many bytes of that workload: 5 budgets a second, a
+ * share of 0.2. */
+#define PERIODIC_EVENT_BYTES (1e6 / (5 * B))
+
+/* The duty cycle run against that workload, an event per
+ * PERIODIC_EVENT_BYTES: each
  * window's bytes weighted by 1/share (the share it was started with) and
  * the rate measured again from each cycle, as the sampler does, the
  * stream drained 2 ms after each stop. Over 4,000 seconds the estimate is
@@ -199,7 +212,7 @@ static void test_periodic_work_unbiased(void)
 		struct gt_dn_duty d;
 		gt_dn_duty_init(&d, 0, 2024 + b);
 		uint64_t start = 1300000000ull;
-		double events = (periodic_bytes(start, bursts[b]) - periodic_bytes(start - S, bursts[b])) / 100;
+		double events = (periodic_bytes(start, bursts[b]) - periodic_bytes(start - S, bursts[b])) / PERIODIC_EVENT_BYTES;
 		CHECK(gt_dn_duty_check(&d, (uint64_t)events, S, start));
 		gt_dn_duty_session_done(&d, (uint64_t)events, S, start);
 		uint64_t first = d.cycle_start, end = first + 4000 * S;
@@ -207,7 +220,7 @@ static void test_periodic_work_unbiased(void)
 		while (d.cycle_start < end) {
 			double bytes = periodic_bytes(d.off_at, bursts[b]) - periodic_bytes(d.on_at, bursts[b]);
 			est += bytes / d.share;
-			session_ends(&d, (uint64_t)(bytes / 100), 2000000);
+			session_ends(&d, (uint64_t)(bytes / PERIODIC_EVENT_BYTES), 2000000);
 		}
 		CHECK_NEAR(est / (periodic_bytes(end, bursts[b]) - periodic_bytes(first, bursts[b])), 1, 0.03);
 	}
