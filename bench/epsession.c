@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/wait.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 
 #define BUF_SIZE 65536
@@ -127,12 +127,8 @@ int main(int argc, char **argv)
 		for (uint64_t at = gt_mono_ns(); !stop && at < end; at += period_ns) {
 			if (one_session(&a, buf, at + on_ns, &bytes) == 0)
 				sessions++;
-			uint64_t now = gt_mono_ns();
-			if (!stop && now < at + period_ns) {
-				struct timespec ts = { (time_t)((at + period_ns - now) / 1000000000ull),
-						       (long)((at + period_ns - now) % 1000000000ull) };
-				nanosleep(&ts, NULL);
-			}
+			if (!stop)
+				gt_wait_sleep(at + period_ns);
 		}
 	}
 	free(buf);
