@@ -1,13 +1,14 @@
 #!/bin/sh
 # test-lane: measuring
 # Method names on .NET 10 when the sampler duty-cycles: the method loads come
-# in the sampling session, on for about a sixth of each second here, so a
-# method compiled while it is off must be named by a rundown at the end of
-# a later window (collectors/dotnet/dotnet_sampler.c, want_rundown).
+# in the sampling session, on for about a twelfth of each second here
+# (budget/rate, collectors/dotnet/dotnet_duty.h), so a method compiled
+# while it is off must be named by a rundown at the end of a later window
+# (collectors/dotnet/dotnet_sampler.c, want_rundown).
 # AllocSites at ~800 MB/s (some 6,000 events a second: cycling) hands its
 # small-object work, from 6 s on, to six methods compiled one by one 0.7 s
 # apart, each once (no tier-up), at moments no window is timed to: all six
-# loads fall inside windows with a chance of about 0.17^6. Asserted, over
+# loads fall inside windows with a chance of about 0.08^6. Asserted, over
 # the last 12 s of a 30 s recording (by then every late method has run for
 # 20 s, past the 10 s between two rundowns):
 #   each Late.X is a site, with its share of the sampled bytes within
