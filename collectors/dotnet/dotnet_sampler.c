@@ -35,6 +35,8 @@
 
 /* The session's buffer: a second of samples at the budget is ~1 MB. */
 #define SAMPLER_BUFFER_MB 4
+/* settle_runtime's session writes nothing but its header. */
+#define SETTLE_BUFFER_MB 1
 #define IPC_TIMEOUT_MS 2000
 #define STOP_TIMEOUT_MS 500
 /* A stopped stream that has not ended by then is closed (its samples lost). */
@@ -189,6 +191,36 @@ static uint64_t time_on(const struct gt_dn_sampler *s)
 	return end > s->window_from ? end - s->window_from : 0;
 }
 
+/* Hands the runtime back the keywords and level of the sessions that are
+ * still on. EventPipe tells the runtime which keywords and level its
+ * provider has (what gates the runtime's own work: allocation sampling
+ * with its type names, the GC's event level) from all sessions, and on a
+ * stop it counts the stopping session still (ep.c, disable_holding_lock:
+ * config_enable_disable before the session leaves the array). So after a
+ * window the runtime went on sampling allocations and ran its GC at
+ * Verbose for no session, until the next session started: on the bench's
+ * Service the sampling's log() ran all second long, not in the windows
+ * alone, and --allocators cost as much at 500 events a second as at 1,000.
+ * A session asking only what gctop's own asks, started and stopped at
+ * once, is that next start; its stop leaves behind only what gctop's own
+ * session has. Called once the stopped stream has ended: the runtime's
+ * diagnostics server has then finished the stop (it serves one command at
+ * a time), so neither round trip waits on a rundown. */
+static void settle_runtime(const struct gt_dn_sampler *s)
+{
+	struct gt_diag_session_opts opts = { 0, false };
+	struct gt_diag_provider p = { GT_DN_RUNTIME_PROVIDER, GT_DN_KEYWORD_GC, GT_EP_LEVEL_INFORMATIONAL,
+				      NULL, NULL, 0 };
+	struct gt_error err = { 0 };
+	uint64_t id;
+	int fd = gt_diag_collect_tracing(s->pid, s->socket_path, IPC_TIMEOUT_MS, SETTLE_BUFFER_MB, &opts, &p, 1,
+					 &id, &err);
+	if (fd < 0)
+		return;
+	gt_diag_stop_tracing(s->socket_path, STOP_TIMEOUT_MS, id);
+	close(fd);
+}
+
 /* The stopped stream has ended (or is given up: ended false): the rate it
  * saw sets the share of the cycles to come, and its rundown, read to the
  * end, has named what it could. */
@@ -200,6 +232,7 @@ static void finished(struct gt_dn_sampler *s, uint64_t now, bool ended)
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
+	settle_runtime(s);
 	s->dropped += gt_nettrace_end(&s->parser);
 	s->state = SAMPLER_OFF;
 	gt_dn_duty_session_done(&s->duty, s->events, time_on(s), now);
@@ -314,6 +347,11 @@ void gt_dn_sampler_free(struct gt_dn_sampler *s)
 				     s->session_id);
 	if (s->fd >= 0)
 		close(s->fd);
+	/* Sampling off while gctop watches on: the runtime's sampling stops
+	 * too (not after a rundown, which the server may still be writing:
+	 * that start would wait for it, and gctop's loop with it). */
+	if (s->state != SAMPLER_OFF && !s->rundown)
+		settle_runtime(s);
 	gt_nettrace_free(s->parser);
 	free(s->buf);
 	free(s);
