@@ -277,7 +277,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	}
 	case GT_DN_EV_GC_END:
 		if (len >= 4)
-			gt_dn_frag_gc_end(&g->frag, thread_id, (uint32_t)gt_le(payload, 4));
+			gt_dn_frag_gc_end(&g->frag, thread_id, (uint32_t)gt_le(payload, 4), ts);
 		/* A background GC ends with its own GCEnd at depth 2; ephemeral GCs
 		 * during it end earlier, so only the depth-2 end clears the flag. */
 		if (len >= 8 && gt_le(payload + 4, 4) == 2)
@@ -295,19 +295,23 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		break;
 	case GT_DN_EV_HEAP_STATS: {
 		struct gt_dn_heap_stats h;
-		if (gt_dn_parse_heap_stats(payload, len, &h) == 0) {
+		if (gt_dn_parse_heap_stats(payload, len, &h) == 0 && (!g->have_heap || ts >= g->heap_ts)) {
 			g->heap = h;
+			g->heap_ts = ts;
 			g->have_heap = true;
 		}
 		break;
 	}
 	case GT_DN_EV_GLOBAL_HEAP_HISTORY: {
 		struct gt_dn_global_history h;
-		if (gt_dn_parse_global_history(payload, len, &h) == 0) {
+		if (gt_dn_parse_global_history(payload, len, &h) != 0)
+			break;
+		if (!g->have_history || ts >= g->history_ts) {
 			g->history = h;
+			g->history_ts = ts;
 			g->have_history = true;
-			gt_dn_frag_global(&g->frag, thread_id, h.num_heaps);
 		}
+		gt_dn_frag_global(&g->frag, thread_id, h.num_heaps);
 		break;
 	}
 	case GT_DN_EV_PER_HEAP_HISTORY: {

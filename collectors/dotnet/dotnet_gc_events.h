@@ -124,12 +124,16 @@ struct gt_dn_gc {
 	uint64_t window_max_pause_ns;  /* longest since gt_dn_gc_take_window_max */
 	bool have_pause;
 
-	/* heap after the last GC */
+	/* heap after the last GC: the one that ended last by the runtime's
+	 * clock (heap_ts), which is not always the one read last (see
+	 * dotnet_gc_frag.h) */
 	bool have_heap;
+	int64_t heap_ts;
 	struct gt_dn_heap_stats heap;
 	bool have_committed;
 	uint64_t committed;
 	bool have_history;
+	int64_t history_ts;
 	struct gt_dn_global_history history;
 
 	int pointer_size;             /* the Trace object's, for GCPerHeapHistory */

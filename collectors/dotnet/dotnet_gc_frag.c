@@ -33,6 +33,7 @@ void gt_dn_frag_global(struct gt_dn_frag *f, uint64_t tid, int32_t heaps)
 	g->heaps = heaps > 0 ? heaps : 1;
 	/* a background GC: its GCEnd came first */
 	g->index = t->pending_end;
+	g->end_ts = t->pending_end_ts;
 	t->pending_end = 0;
 	t->group = slot;
 }
@@ -50,17 +51,25 @@ void gt_dn_frag_heap(struct gt_dn_frag *f, uint64_t tid, const uint64_t fragment
 	g->records++;
 }
 
-void gt_dn_frag_gc_end(struct gt_dn_frag *f, uint64_t tid, uint32_t index)
+void gt_dn_frag_gc_end(struct gt_dn_frag *f, uint64_t tid, uint32_t index, int64_t ts)
 {
 	struct gt_dn_frag_thread *t = thread_of(f, tid);
 	if (t->group >= 0 && f->groups[t->group].index == 0) {
 		/* a blocking GC: its group came first */
 		f->groups[t->group].index = index;
+		f->groups[t->group].end_ts = ts;
 		t->group = -1;
 		return;
 	}
 	t->group = -1;
 	t->pending_end = index;
+	t->pending_end_ts = ts;
+}
+
+/* Ended later: by the runtime's clock, and by number on a tie. */
+static bool ended_after(const struct gt_dn_frag_group *a, const struct gt_dn_frag_group *b)
+{
+	return a->end_ts != b->end_ts ? a->end_ts > b->end_ts : a->index > b->index;
 }
 
 bool gt_dn_frag_latest(const struct gt_dn_frag *f, uint64_t out[GT_DN_GENS])
@@ -68,7 +77,7 @@ bool gt_dn_frag_latest(const struct gt_dn_frag *f, uint64_t out[GT_DN_GENS])
 	const struct gt_dn_frag_group *best = NULL;
 	for (unsigned i = 0; i < GT_DN_FRAG_GROUPS; i++) {
 		const struct gt_dn_frag_group *g = &f->groups[i];
-		if (g->used && g->index && g->records == g->heaps && (!best || g->index > best->index))
+		if (g->used && g->index && g->records == g->heaps && (!best || ended_after(g, best)))
 			best = g;
 	}
 	if (!best)

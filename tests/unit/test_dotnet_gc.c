@@ -153,38 +153,64 @@ static void test_pause_log_wraps(void)
 	CHECK_U64(g.pause_log[3], 13);
 }
 
-static void test_fragmentation_belongs_to_the_latest_finished_gc(void)
+static void test_fragmentation_belongs_to_the_gc_that_ended_last(void)
 {
 	static struct gt_dn_frag f;
 	memset(&f, 0, sizeof(f));
 	uint64_t out[5];
 	const uint64_t a[5] = { 1, 2, 3, 4, 5 }, b[5] = { 10, 20, 30, 40, 50 }, c[5] = { 100, 200, 300, 400, 500 };
 	CHECK(!gt_dn_frag_latest(&f, out));
-	/* blocking GC 26 on thread 1, two heaps: history, heaps, then its end */
+	/* blocking GC 26 on thread 1, two heaps: history, heaps, then its end
+	 * at time 2000 */
 	gt_dn_frag_global(&f, 1, 2);
 	gt_dn_frag_heap(&f, 1, b);
 	CHECK(!gt_dn_frag_latest(&f, out));   /* no number yet */
 	gt_dn_frag_heap(&f, 1, c);
-	gt_dn_frag_gc_end(&f, 1, 26);
+	gt_dn_frag_gc_end(&f, 1, 26, 2000);
 	CHECK(gt_dn_frag_latest(&f, out));
 	CHECK_U64(out[0], 110);
 	CHECK_U64(out[4], 550);
-	/* background GC 25 (started before 26) ends later on thread 2: end
-	 * first, then its group; GC 26 stays the latest */
-	gt_dn_frag_gc_end(&f, 2, 25);
+	/* background GC 25 (started before 26) ended at 1000, before 26, but
+	 * its events, from thread 2, are read after 26's: end first, then its
+	 * group; GC 26 stays the figure */
+	gt_dn_frag_gc_end(&f, 2, 25, 1000);
 	gt_dn_frag_global(&f, 2, 1);
 	gt_dn_frag_heap(&f, 2, a);
 	CHECK(gt_dn_frag_latest(&f, out));
 	CHECK_U64(out[2], 330);
-	/* background GC 27: end, then its group, which is now the latest */
-	gt_dn_frag_gc_end(&f, 2, 27);
+	/* background GC 27 ends at 4000; blocking GC 28, nested in it, ended
+	 * at 3000 and is read first: 27 ended last, so it is the figure, as
+	 * GC.GetGCMemoryInfo reports it, although 28 has the higher number */
+	gt_dn_frag_global(&f, 1, 1);
+	gt_dn_frag_heap(&f, 1, b);
+	gt_dn_frag_gc_end(&f, 1, 28, 3000);
+	CHECK(gt_dn_frag_latest(&f, out));
+	CHECK_U64(out[2], 30);
+	gt_dn_frag_gc_end(&f, 2, 27, 4000);
 	gt_dn_frag_global(&f, 2, 1);
 	CHECK(gt_dn_frag_latest(&f, out));
-	CHECK_U64(out[2], 330);               /* GC 27's group is not complete */
+	CHECK_U64(out[2], 30);                /* GC 27's group is not complete */
 	gt_dn_frag_heap(&f, 2, a);
 	gt_dn_frag_heap(&f, 2, c);            /* more records than heaps: ignored */
 	CHECK(gt_dn_frag_latest(&f, out));
 	CHECK_U64(out[2], 3);
+}
+
+/* The heap after the last GC: a GCHeapStats read late from another thread,
+ * written before the one already read, does not replace it. */
+static void test_heap_stats_of_the_gc_that_ended_last(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	uint8_t later[sizeof(heap_stats)];
+	memcpy(later, heap_stats, sizeof(later));
+	later[48] = 0x11;       /* LOH size's low byte */
+	gt_dn_gc_event(&g, GT_DN_EV_HEAP_STATS, 1, 5000, later, sizeof(later));
+	gt_dn_gc_event(&g, GT_DN_EV_HEAP_STATS, 2, 4000, heap_stats, sizeof(heap_stats));
+	CHECK(g.have_heap);
+	CHECK_U64(g.heap.gen_size[3], 0x64bc11);
+	gt_dn_gc_event(&g, GT_DN_EV_HEAP_STATS, 2, 6000, heap_stats, sizeof(heap_stats));
+	CHECK_U64(g.heap.gen_size[3], 0x64bc78);
 }
 
 static void test_per_heap_history_layout(void)
@@ -494,7 +520,8 @@ int main(void)
 	RUN_TEST(test_pauses_pair_on_the_suspending_thread);
 	RUN_TEST(test_pauses_of_two_threads_interleaved_in_the_stream);
 	RUN_TEST(test_pause_log_wraps);
-	RUN_TEST(test_fragmentation_belongs_to_the_latest_finished_gc);
+	RUN_TEST(test_fragmentation_belongs_to_the_gc_that_ended_last);
+	RUN_TEST(test_heap_stats_of_the_gc_that_ended_last);
 	RUN_TEST(test_per_heap_history_layout);
 	RUN_TEST(test_loh_allocation_counted_at_each_gc);
 	RUN_TEST(test_series_interpolates_between_observations);
