@@ -57,6 +57,43 @@ double gt_compare_percentile(double *v, size_t n, unsigned pct)
 	return v[rank > 0 ? rank - 1 : 0];
 }
 
+static int cmp_weighted(const void *a, const void *b)
+{
+	return cmp_double(&((const struct gt_weighted *)a)->value, &((const struct gt_weighted *)b)->value);
+}
+
+double gt_compare_weighted_median(struct gt_weighted *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_weighted);
+	double total = 0, below = 0;
+	for (size_t i = 0; i < n; i++)
+		total += v[i].weight;
+	for (size_t i = 0; i < n; i++) {
+		below += v[i].weight;
+		if (2 * below >= total)
+			return v[i].value;
+	}
+	return v[n - 1].value;
+}
+
+/* Intervals' bytes per operation, each weighted by its operations. */
+struct per_op_values {
+	struct gt_weighted *v;
+	size_t n, cap;
+};
+
+static int push_per_op(struct per_op_values *vs, double per_op, double ops, size_t max)
+{
+	if (vs->n == max)
+		return 0;
+	struct gt_weighted *nv = gt_array_grow(vs->v, &vs->cap, vs->n + 1, sizeof(*vs->v), 256);
+	if (!nv)
+		return -1;
+	vs->v = nv;
+	vs->v[vs->n++] = (struct gt_weighted){ per_op, ops };
+	return 0;
+}
+
 static void set_percentile(struct gt_f64 *out, struct values *vs, unsigned pct, double scale)
 {
 	if (vs->n)
@@ -70,7 +107,8 @@ static void peak(struct gt_f64 *f, struct gt_u64 v)
 }
 
 struct gather {
-	struct values rates, per_op, pauses;
+	struct values rates, pauses;
+	struct per_op_values per_op;
 	struct gt_sample first;
 };
 
@@ -100,7 +138,8 @@ static int gather_sample(struct gather *g, struct gt_session *s, struct gt_run *
 	const struct gt_derived *d = &s->live.derived;
 	if (!d->first && d->alloc_rate_bps.valid && push(&g->rates, d->alloc_rate_bps.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
-	if (!d->first && d->bytes_per_op.valid && push(&g->per_op, d->bytes_per_op.value, GT_RECORD_SAMPLES_MAX) != 0)
+	if (!d->first && d->bytes_per_op.valid && d->ops.valid && d->ops.value > 0 &&
+	    push_per_op(&g->per_op, d->bytes_per_op.value, (double)d->ops.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
 	if (cur->ops_name)
 		snprintf(run->ops_name, sizeof(run->ops_name), "%s", cur->ops_name);
@@ -129,7 +168,14 @@ static void whole_run(struct gather *g, const struct gt_session *s, struct gt_ru
 	}
 	set_percentile(&run->fig[GT_FIG_ALLOC_RATE_MEDIAN], &g->rates, 50, 1);
 	set_percentile(&run->fig[GT_FIG_ALLOC_RATE_P95], &g->rates, 95, 1);
-	set_percentile(&run->fig[GT_FIG_BYTES_PER_OP_MEDIAN], &g->per_op, 50, 1);
+	/* Weighted by operations: an interval at either end of the load holds
+	 * a few operations, and a request cut by its edge (counted when it
+	 * starts, its bytes on both sides) moves its figure by a large share;
+	 * with few intervals in a run, the plain median of the intervals can
+	 * be such an end. Weighted, it is the bytes per operation of the
+	 * median operation. */
+	if (g->per_op.n)
+		gt_f64_set(&run->fig[GT_FIG_BYTES_PER_OP_MEDIAN], gt_compare_weighted_median(g->per_op.v, g->per_op.n));
 	set_percentile(&run->fig[GT_FIG_PAUSE_P50_MS], &g->pauses, 50, 1e-6);
 	set_percentile(&run->fig[GT_FIG_PAUSE_P99_MS], &g->pauses, 99, 1e-6);
 	set_percentile(&run->fig[GT_FIG_PAUSE_MAX_MS], &g->pauses, 100, 1e-6);

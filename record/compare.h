@@ -86,4 +86,13 @@ int gt_fail_if_judge(const struct gt_fail_if *f, const struct gt_run *first, con
 /* Nearest-rank percentile of n values (sorted in place); n > 0. */
 double gt_compare_percentile(double *v, size_t n, unsigned pct);
 
+/* A value that stands for `weight` observations (an interval's bytes per
+ * operation, for each of its operations). */
+struct gt_weighted {
+	double value, weight;
+};
+/* The weighted median of n values (sorted in place): the smallest value
+ * with at least half the total weight at or below it; n > 0, weights > 0. */
+double gt_compare_weighted_median(struct gt_weighted *v, size_t n);
+
 #endif

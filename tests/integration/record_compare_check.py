@@ -43,7 +43,11 @@ def check_runs(test, cmp_json, pace, truth_files, configs=None):
             t = dict(t, per_request=t["handler_per_request"])
         check(run["alloc"]["ops_name"] == "requests", "%s: operations are requests (%s)" % (name, run["alloc"]["ops_name"]))
         # the bound dotnet_aspnet holds each steady interval to: 5% and one
-        # interval's share of a request; the median is one of those intervals
+        # interval's share of a request (one request cut by the interval's
+        # edge: counted when it starts, its bytes on both sides). The
+        # median is weighted by operations, so it is a steady interval's:
+        # the intervals at the two ends of the requests hold fewer than a
+        # second's requests each, together less than half of them
         check(b is not None and abs(b - t["per_request"]) <= 0.05 * t["per_request"] + t["per_request"] / pace,
               "%s: bytes per request %s vs the app's %.0f%s (5%% and 1/%d request)" % (
                   name, b, t["per_request"], " (its handlers' own, as DATAS makes the total unreliable)" if datas else "", pace))

@@ -456,6 +456,25 @@ static void test_percentile(void)
 	CHECK_NEAR(gt_compare_percentile(v, 1, 99), 1, 0);
 }
 
+/* Intervals of a short load (75 requests of 2.75 MB at 15 a second) as a
+ * loaded machine records them: two polls merged into one interval of 30
+ * requests, and the last interval cut through a request (8 counted, the
+ * bytes of 7). The plain median of the intervals falls on the cut one. */
+static void test_weighted_median(void)
+{
+	struct gt_weighted v[] = { { 2.41e6, 8 }, { 2.75e6, 30 }, { 2.95e6, 14 } };
+	CHECK_NEAR(gt_compare_weighted_median(v, 3), 2.75e6, 0);
+	struct gt_weighted two[] = { { 2.75e6, 60 }, { 2.41e6, 8 } };
+	CHECK_NEAR(gt_compare_weighted_median(two, 2), 2.75e6, 0);
+	double plain[] = { 2.75e6, 2.41e6 };
+	CHECK_NEAR(gt_compare_percentile(plain, 2, 50), 2.41e6, 0);
+	/* half the weight at or below: the smaller of two equal weights */
+	struct gt_weighted even[] = { { 2, 1 }, { 1, 1 } };
+	CHECK_NEAR(gt_compare_weighted_median(even, 2), 1, 0);
+	struct gt_weighted one[] = { { 7, 3 } };
+	CHECK_NEAR(gt_compare_weighted_median(one, 1), 7, 0);
+}
+
 int main(void)
 {
 	RUN_TEST(test_round_trip);
@@ -464,5 +483,6 @@ int main(void)
 	RUN_TEST(test_hostile_lines);
 	RUN_TEST(test_compare_figures);
 	RUN_TEST(test_percentile);
+	RUN_TEST(test_weighted_median);
 	return check_summary();
 }
