@@ -21,7 +21,6 @@
 #include "collectors/backend.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "model/allocators.h"
-#include "collectors/backend.h"
 #include "collectors/dotnet/dotnet_alloc.h"
 #include "collectors/dotnet/dotnet_info.h"
 #include "collectors/dotnet/dotnet_counters.h"
@@ -224,8 +223,8 @@ static bool main_session_samples(const struct gt_backend *c)
  * Server GC service 3-10% of its throughput (bench/README.md, 2d). */
 static int start_session(struct gt_backend *c, struct gt_error *err)
 {
-	uint64_t keywords = GT_DN_KEYWORD_GC;
-	uint32_t level = GT_EP_LEVEL_INFORMATIONAL;
+	uint64_t keywords = GT_DN_WATCH_KEYWORDS;
+	uint32_t level = GT_DN_WATCH_LEVEL;
 	struct gt_diag_session_opts opts = { 0, false };
 	if (main_session_samples(c)) {
 		/* MethodLoadVerbose, with the names, and AllocationTick need Verbose */

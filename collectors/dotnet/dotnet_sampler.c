@@ -209,8 +209,7 @@ static uint64_t time_on(const struct gt_dn_sampler *s)
 static void settle_runtime(const struct gt_dn_sampler *s)
 {
 	struct gt_diag_session_opts opts = { 0, false };
-	struct gt_diag_provider p = { GT_DN_RUNTIME_PROVIDER, GT_DN_KEYWORD_GC, GT_EP_LEVEL_INFORMATIONAL,
-				      NULL, NULL, 0 };
+	struct gt_diag_provider p = { GT_DN_RUNTIME_PROVIDER, GT_DN_WATCH_KEYWORDS, GT_DN_WATCH_LEVEL, NULL, NULL, 0 };
 	struct gt_error err = { 0 };
 	uint64_t id;
 	int fd = gt_diag_collect_tracing(s->pid, s->socket_path, IPC_TIMEOUT_MS, SETTLE_BUFFER_MB, &opts, &p, 1,

@@ -27,6 +27,13 @@
 #include "collectors/dotnet/dotnet_alloc.h"
 #include "collectors/dotnet/dotnet_duty.h"
 
+/* What gctop's own session asks of the runtime provider when that session
+ * does not sample (dotnet.c's start_session): after each window, the
+ * sampler hands the runtime back exactly this (settle_runtime), so both
+ * must name the same keywords and level. Levels are diag_ipc.h's. */
+#define GT_DN_WATCH_KEYWORDS GT_DN_KEYWORD_GC
+#define GT_DN_WATCH_LEVEL GT_EP_LEVEL_INFORMATIONAL
+
 struct gt_dn_sampler;
 
 /* Starts the session; its samples go to alloc. same_clock: the target is
