@@ -138,7 +138,9 @@ static int gather_sample(struct gather *g, struct gt_session *s, struct gt_run *
 	const struct gt_derived *d = &s->live.derived;
 	if (!d->first && d->alloc_rate_bps.valid && push(&g->rates, d->alloc_rate_bps.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
-	if (!d->first && d->bytes_per_op.valid && d->ops.valid && d->ops.value > 0 &&
+	/* bytes_per_op is valid only over a valid count of operations above 0
+	 * (derive_ops): every weight is at least one */
+	if (!d->first && d->bytes_per_op.valid &&
 	    push_per_op(&g->per_op, d->bytes_per_op.value, (double)d->ops.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
 	if (cur->ops_name)

@@ -26,11 +26,12 @@
 #include "base/error.h"
 #include "collectors/dotnet/dotnet_alloc.h"
 #include "collectors/dotnet/dotnet_duty.h"
+#include "collectors/dotnet/ipc/diag_ipc.h"
 
 /* What gctop's own session asks of the runtime provider when that session
  * does not sample (dotnet.c's start_session): after each window, the
  * sampler hands the runtime back exactly this (settle_runtime), so both
- * must name the same keywords and level. Levels are diag_ipc.h's. */
+ * must name the same keywords and level. */
 #define GT_DN_WATCH_KEYWORDS GT_DN_KEYWORD_GC
 #define GT_DN_WATCH_LEVEL GT_EP_LEVEL_INFORMATIONAL
 
