@@ -19,7 +19,7 @@ require_dotnet
 # the local function's site, not its caller's.
 stacks_case() {
 	label=$1
-	"$2" 1 100 30 >"$WORK/$label.out" 2>&1 &
+	"$2" 100 30 >"$WORK/$label.out" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	wait_until 100 lines_at_least "$WORK/$label.out" 1
