@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gt_sanitize(out, out_size, in, mode);
 		if (strlen(out) >= out_size)
 			abort();
-		fuzz_text_check(out, strlen(out), mode == GT_SANITIZE_ASCII ? FUZZ_TEXT_ASCII : 0);
+		fuzz_text_check(out, strlen(out), mode == GT_SANITIZE_ASCII ? TEXT_ASCII : 0);
 		gt_sanitize(again, out_size, out, mode);
 		if (strcmp(out, again) != 0)
 			abort();
