@@ -185,17 +185,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f)
 		return 0;
 	fixture_init(f, data, size);
+	static const enum gt_metrics_format fmts[2] = { GT_METRICS_OPENMETRICS, GT_METRICS_TEXT };
+	char *buf[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
 	for (int k = 0; k < 2; k++) {
-		enum gt_metrics_format fmt = k ? GT_METRICS_TEXT : GT_METRICS_OPENMETRICS;
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-		if (!m || gt_metrics_write(m, fmt, f->t, TARGETS) != 0)
+		FILE *m = open_memstream(&buf[k], &len[k]);
+		if (!m || gt_metrics_write(m, fmts[k], f->t, TARGETS) != 0)
 			abort();
 		fclose(m);
-		check_exposition(buf, len, fmt);
-		keep(buf, len, fmt);
-		free(buf);
+		keep(buf[k], len[k], fmts[k]);  /* both first: a failing output is left for promtool too */
+	}
+	for (int k = 0; k < 2; k++) {
+		check_exposition(buf[k], len[k], fmts[k]);
+		free(buf[k]);
 	}
 	free(f);
 	return 0;
