@@ -3,10 +3,8 @@
 # text output, crafted with every kind of family (the unit test leaves it
 # behind). `promtool check metrics` reads the classic format only; the
 # OpenMetrics output is checked by a real Prometheus scraping it
-# (prometheus_exporter.sh) and here by `promtool tsdb create-blocks-from
-# openmetrics`, Prometheus' own OpenMetrics parser, which refuses a label
-# value that is not UTF-8 and wants a timestamp on every sample (the one
-# thing added to the writer's text).
+# (prometheus_exporter.sh) and here by Prometheus' own OpenMetrics parser
+# (om_ok, tests/integration/hostile_text.shlib).
 # Then hostile target strings, in both formats: the metrics_writer fuzz
 # corpus (a main class of 101 double quotes and 60 euro signs as a JVM's
 # and as a .NET process's, bidi controls, escapes, C1 controls, invalid
@@ -14,6 +12,7 @@
 # well-named process; promtool accepts every output (issue 25: one such
 # name made it refuse every target's /metrics).
 . tests/lib.sh
+. tests/integration/hostile_text.shlib
 command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
 bin="$GCTOP_BUILD/tests/test_metrics_writer"
 [ -x "$bin" ] || { fail "$bin is not built (make test-bins)"; exit 0; }
@@ -27,11 +26,6 @@ check "promtool check metrics passes, no lint problem ($(tr '\n' ' ' <"$WORK/pro
 check "the crafted output has histograms, counters and an info series" \
 	grep -q '^gctop_gc_pause_seconds_bucket{.*le="+Inf"}' "$WORK/text.txt"
 
-# om_ok FILE: Prometheus' OpenMetrics parser takes FILE whole.
-om_ok() {
-	awk '/^#/ { print; next } { print $0 " 1796023541" }' "$1" >"$1.ts" &&
-		promtool tsdb create-blocks-from openmetrics "$1.ts" "$WORK/blocks" >"$WORK/om.log" 2>&1
-}
 if om_ok "$WORK/openmetrics.txt"; then
 	pass "promtool's OpenMetrics parser takes the crafted output"
 else
