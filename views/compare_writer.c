@@ -28,10 +28,20 @@ static const char *fig_text(char *buf, size_t len, struct gt_f64 v, enum gt_fig_
 	return buf;
 }
 
+/* Text a recording names (its target's names, the reader made them valid
+ * UTF-8) as the terminal can take it: printable ASCII only when the locale
+ * is not UTF-8, where a byte of a UTF-8 character may read as a C1 control
+ * (base/sanitize.h). */
+static const char *term_text(char *buf, size_t len, const char *s)
+{
+	return gt_sanitize(buf, len, s, gt_sanitize_terminal_mode());
+}
+
 /* One row: the label, then each run's value, later runs with their ratio. */
 static void row(FILE *out, const char *label, const struct gt_f64 *v, size_t n, enum gt_fig_unit unit)
 {
-	fprintf(out, "%-*s", LABEL_W, label);
+	char clean[LABEL_W * 4 + 1];
+	fprintf(out, "%-*s", LABEL_W, term_text(clean, sizeof(clean), label));
 	for (size_t i = 0; i < n; i++) {
 		char text[48], cell[80];
 		fig_text(text, sizeof(text), v[i], unit);
@@ -49,8 +59,9 @@ static void text_row(FILE *out, const char *label, const char *const *cells, siz
 {
 	fprintf(out, "%-*s", LABEL_W, label);
 	for (size_t i = 0; i < n; i++) {
-		char cut[COLUMN_W * 4 + 1];
-		fprintf(out, " %-*s", COLUMN_W, gt_format_cut(cut, sizeof(cut), cells[i], COLUMN_W));
+		char clean[320], cut[COLUMN_W * 4 + 1];
+		fprintf(out, " %-*s", COLUMN_W, gt_format_cut(cut, sizeof(cut), term_text(clean, sizeof(clean), cells[i]),
+							      COLUMN_W));
 	}
 	fputc('\n', out);
 }

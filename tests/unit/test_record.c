@@ -12,6 +12,7 @@
 #include "record/record_format.h"
 #include "record/record_reader.h"
 #include "session/session.h"
+#include "views/compare_writer.h"
 #include "views/record_writer.h"
 #include "tests/fuzz/clean_text.h"
 #include "tests/unit/check.h"
@@ -417,6 +418,32 @@ static void test_target_strings_written_clean(void)
 	unlink(path);
 }
 
+/* --compare's table of a recording's names, in a locale that is not UTF-8
+ * (a unit test runs in "C"): printable ASCII only, as -b prints. U+00DC is
+ * C3 9C in UTF-8, and 9C is ST to a terminal that reads bytes as Latin-1. */
+static void test_compare_text_ascii_locale(void)
+{
+	static struct gt_run runs[2];
+	for (int i = 0; i < 2; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].file = "/tmp/r\xc3\x9c.ndjson";
+		snprintf(runs[i].info.main_class, sizeof(runs[i].info.main_class), "App\xc3\x9c");
+		snprintf(runs[i].info.gc_name, sizeof(runs[i].info.gc_name), "G\xc3\x9c");
+		snprintf(runs[i].ops_name, sizeof(runs[i].ops_name), "req\xc3\x9c");
+		runs[i].n_generations = 1;
+		snprintf(runs[i].generation[0], sizeof(runs[i].generation[0]), "gen\xc3\x9c");
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(m != NULL && gt_compare_write_text(m, runs, 2) == 0);
+	fclose(m);
+	CHECK(text_clean(buf, len, TEXT_LF_OK | TEXT_ASCII));
+	CHECK(strstr(buf, "App?, PID 0") != NULL);
+	CHECK(strstr(buf, "collections gen?") != NULL);
+	free(buf);
+}
+
 static void test_hostile_lines(void)
 {
 	static const struct { const char *what, *text; } bad[] = {
@@ -594,6 +621,7 @@ int main(void)
 	RUN_TEST(test_stacks_round_trip);
 	RUN_TEST(test_hostile_lines);
 	RUN_TEST(test_target_strings_written_clean);
+	RUN_TEST(test_compare_text_ascii_locale);
 	RUN_TEST(test_compare_figures);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_weighted_median);
