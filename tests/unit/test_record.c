@@ -420,7 +420,8 @@ static void test_target_strings_written_clean(void)
 
 /* --compare's table of a recording's names, in a locale that is not UTF-8
  * (a unit test runs in "C"): printable ASCII only, as -b prints. U+00DC is
- * C3 9C in UTF-8, and 9C is ST to a terminal that reads bytes as Latin-1. */
+ * C3 9C in UTF-8, and 9C is ST to a terminal that reads bytes as Latin-1.
+ * Its JSON: valid UTF-8 with no control character, whatever the names. */
 static void test_compare_text_ascii_locale(void)
 {
 	static struct gt_run runs[2];
@@ -442,6 +443,15 @@ static void test_compare_text_ascii_locale(void)
 	CHECK(strstr(buf, "App?, PID 0") != NULL);
 	CHECK(strstr(buf, "collections gen?") != NULL);
 	free(buf);
+	/* --compare --json: valid UTF-8 whatever a file's name holds */
+	runs[1].file = "/tmp/\xff\xc0\x1b[2J.ndjson";
+	struct json_object *o = gt_compare_json(runs, 2);
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	CHECK(text_clean(text, strlen(text), 0));
+	struct json_object *back = json_tokener_parse(text);
+	CHECK(back != NULL && check_strings(back) == 0);
+	json_object_put(back);
+	json_object_put(o);
 }
 
 static void test_hostile_lines(void)
