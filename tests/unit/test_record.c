@@ -117,6 +117,33 @@ static void write_recording(const char *path, const struct gt_sample *samples, s
 	free(s);
 }
 
+/* Readings that grow from one sample to the next, so that the window has
+ * sites and, with stacks, stacks behind them. */
+static void grow_alloc(struct gt_alloc_snapshot *a, int i)
+{
+	a->samples = 50 * (uint64_t)(i + 1);
+	a->est_bytes = (uint64_t)(i + 1) << 20;
+	a->by_frame.sites[0].bytes = 900 * (uint64_t)(i + 1);
+	a->by_frame.sites[1].bytes = 100 * (uint64_t)(i + 1);
+}
+
+/* Records 3 samples with their allocator readings and st, as -w does. */
+static void record_with_stacks(const char *path, const struct gt_target_info *info, const struct gt_sample *in,
+			       const struct gt_alloc_snapshot *alloc, const struct gt_alloc_stacks *st)
+{
+	struct gt_error err = { 0 };
+	struct gt_session *s = calloc(1, sizeof(*s));
+	struct gt_recorder *rec = gt_recorder_open(path, &err);
+	CHECK(rec != NULL && gt_session_init(s, info, &err) == 0);
+	for (int i = 0; i < 3 && rec; i++) {
+		CHECK(gt_session_replay_sample(s, &in[i], &alloc[i], st, info, &err) == 0);
+		CHECK(gt_recorder_write(rec, s, &err) == 0);
+	}
+	gt_recorder_close(rec);
+	gt_session_close(s);
+	free(s);
+}
+
 static void check_same_sample(const struct gt_sample *a, const struct gt_sample *b, uint64_t new_from)
 {
 	CHECK_U64(b->mono_ns, a->mono_ns);
@@ -250,10 +277,7 @@ static void test_stacks_round_trip(void)
 	for (int i = 0; i < 3; i++) {
 		fill_sample(&in[i], (10 + (uint64_t)i) * S, 40 + (uint64_t)i);
 		fill_alloc(&alloc[i], (10 + (uint64_t)i) * S);
-		alloc[i].samples = 50 * (uint64_t)(i + 1);
-		alloc[i].est_bytes = (uint64_t)(i + 1) << 20;
-		alloc[i].by_frame.sites[0].bytes = 900 * (uint64_t)(i + 1);
-		alloc[i].by_frame.sites[1].bytes = 100 * (uint64_t)(i + 1);
+		grow_alloc(&alloc[i], i);
 	}
 	struct gt_alloc_stacks *st = malloc(sizeof(*st));
 	gt_alloc_stacks_clear(st);
@@ -271,19 +295,10 @@ static void test_stacks_round_trip(void)
 	site->stacks[0].bytes = 2000;
 	site->stacks[0].count = 9;
 
-	struct gt_error err = { 0 };
 	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_DOTNET };
-	struct gt_session *s = calloc(1, sizeof(*s));
-	struct gt_recorder *rec = gt_recorder_open(path, &err);
-	CHECK(rec != NULL && gt_session_init(s, &info, &err) == 0);
-	for (int i = 0; i < 3 && rec; i++) {
-		CHECK(gt_session_replay_sample(s, &in[i], &alloc[i], st, &info, &err) == 0);
-		CHECK(gt_recorder_write(rec, s, &err) == 0);
-	}
-	gt_recorder_close(rec);
-	gt_session_close(s);
-	free(s);
+	record_with_stacks(path, &info, in, alloc, st);
 
+	struct gt_error err = { 0 };
 	struct gt_record_reader *r = gt_record_open(path, &err);
 	CHECK(r != NULL);
 	struct gt_sample out;
@@ -376,24 +391,10 @@ static void test_target_strings_written_clean(void)
 	for (int i = 0; i < 3; i++) {
 		fill_sample(&in[i], (10 + (uint64_t)i) * S, 40);
 		fill_alloc(&alloc[i], (10 + (uint64_t)i) * S);
-		/* readings that grow, so the window has sites and stacks */
-		alloc[i].samples = 50 * (uint64_t)(i + 1);
-		alloc[i].est_bytes = (uint64_t)(i + 1) << 20;
-		alloc[i].by_frame.sites[0].bytes = 900 * (uint64_t)(i + 1);
-		alloc[i].by_frame.sites[1].bytes = 100 * (uint64_t)(i + 1);
+		grow_alloc(&alloc[i], i);
 	}
 	plant_evil(&info, in, alloc, st);
-	struct gt_error err = { 0 };
-	struct gt_session *s = calloc(1, sizeof(*s));
-	struct gt_recorder *rec = gt_recorder_open(path, &err);
-	CHECK(rec != NULL && gt_session_init(s, &info, &err) == 0);
-	for (int i = 0; i < 3 && rec; i++) {
-		CHECK(gt_session_replay_sample(s, &in[i], &alloc[i], st, &info, &err) == 0);
-		CHECK(gt_recorder_write(rec, s, &err) == 0);
-	}
-	gt_recorder_close(rec);
-	gt_session_close(s);
-	free(s);
+	record_with_stacks(path, &info, in, alloc, st);
 	free(st);
 	/* the file's own bytes, not what the reader (which cleans too) makes of them */
 	FILE *f = fopen(path, "r");
