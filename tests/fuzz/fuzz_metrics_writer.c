@@ -164,15 +164,18 @@ static void check_exposition(const char *buf, size_t len, enum gt_metrics_format
 		abort();
 }
 
+/* The number of the input being written out (keep): a replay is one
+ * process per corpus. */
+static unsigned kept;
+
 /* Leaves the output for promtool when asked to. */
 static void keep(const char *buf, size_t len, enum gt_metrics_format fmt)
 {
-	static unsigned n;  /* a test's own counter, one process per corpus */
 	const char *dir = getenv("GCTOP_FUZZ_METRICS_OUT");
 	if (!dir)
 		return;
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%u.%s", dir, fmt == GT_METRICS_OPENMETRICS ? n : n++,
+	snprintf(path, sizeof(path), "%s/%u.%s", dir, fmt == GT_METRICS_OPENMETRICS ? kept : kept++,
 		 fmt == GT_METRICS_OPENMETRICS ? "om" : "txt");
 	FILE *f = fopen(path, "w");
 	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
