@@ -45,6 +45,18 @@ static bool is_c1(const unsigned char *s, size_t n)
 	return n == 2 && s[0] == 0xC2 && s[1] <= 0x9F;
 }
 
+/* The bidirectional embeddings, overrides and isolates (Unicode UAX #9):
+ * U+202A..U+202E are E2 80 AA..AE, U+2066..U+2069 are E2 81 A6..A9. They
+ * reorder what follows them on a terminal, in a browser or an editor, so a
+ * target's name could show another name or move a figure (the "Trojan
+ * Source" trick); they are treated as control characters. */
+static bool is_bidi(const unsigned char *s, size_t n)
+{
+	if (n != 3 || s[0] != 0xE2)
+		return false;
+	return (s[1] == 0x80 && s[2] >= 0xAA && s[2] <= 0xAE) || (s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9);
+}
+
 char *gt_sanitize(char *out, size_t size, const char *in, enum gt_sanitize_mode mode)
 {
 	const unsigned char *s = (const unsigned char *)(in ? in : "");
@@ -55,7 +67,7 @@ char *gt_sanitize(char *out, size_t size, const char *in, enum gt_sanitize_mode 
 			continue;
 		}
 		size_t n = *s >= 0x80 ? utf8_len(s) : 0;
-		if (n == 0 || is_c1(s, n) || mode == GT_SANITIZE_ASCII) {
+		if (n == 0 || is_c1(s, n) || is_bidi(s, n) || mode == GT_SANITIZE_ASCII) {
 			out[o++] = REPLACEMENT;
 			s += n ? n : 1;
 			continue;

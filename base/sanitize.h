@@ -2,9 +2,12 @@
  * line, perf-data strings, .NET names, method and type names, cgroup paths)
  * before it reaches a terminal or a JSON document. A hostile target must not
  * be able to move the cursor, set the terminal title, clear the screen or
- * swallow the following output, nor make --json invalid:
+ * swallow the following output, reorder what is shown, nor make --json,
+ * a recording or /metrics invalid:
  *   - C0 controls (ESC, BEL, CR, LF, TAB ...), DEL and C1 controls
  *     (U+0080..U+009F, e.g. the single-byte CSI U+009B) become '?';
+ *   - the bidirectional controls U+202A..U+202E and U+2066..U+2069, which
+ *     reorder the text shown after them, become '?' as controls do;
  *   - bytes that are not well-formed UTF-8 (stray continuation bytes, overlong
  *     forms, surrogates U+D800..U+DFFF, code points past U+10FFFF, sequences
  *     cut short) become '?', one per byte;

@@ -5,6 +5,7 @@
 
 #include "base/sanitize.h"
 #include "views/format.h"
+#include "views/json_text.h"
 
 #define LABEL_W 32
 #define COLUMN_W 26
@@ -28,10 +29,20 @@ static const char *fig_text(char *buf, size_t len, struct gt_f64 v, enum gt_fig_
 	return buf;
 }
 
+/* Text a recording names (its target's names, the reader made them valid
+ * UTF-8) as the terminal can take it: printable ASCII only when the locale
+ * is not UTF-8, where a byte of a UTF-8 character may read as a C1 control
+ * (base/sanitize.h). */
+static const char *term_text(char *buf, size_t len, const char *s)
+{
+	return gt_sanitize(buf, len, s, gt_sanitize_terminal_mode());
+}
+
 /* One row: the label, then each run's value, later runs with their ratio. */
 static void row(FILE *out, const char *label, const struct gt_f64 *v, size_t n, enum gt_fig_unit unit)
 {
-	fprintf(out, "%-*s", LABEL_W, label);
+	char clean[LABEL_W * 4 + 1];
+	fprintf(out, "%-*s", LABEL_W, term_text(clean, sizeof(clean), label));
 	for (size_t i = 0; i < n; i++) {
 		char text[48], cell[80];
 		fig_text(text, sizeof(text), v[i], unit);
@@ -49,8 +60,9 @@ static void text_row(FILE *out, const char *label, const char *const *cells, siz
 {
 	fprintf(out, "%-*s", LABEL_W, label);
 	for (size_t i = 0; i < n; i++) {
-		char cut[COLUMN_W * 4 + 1];
-		fprintf(out, " %-*s", COLUMN_W, gt_format_cut(cut, sizeof(cut), cells[i], COLUMN_W));
+		char clean[320], cut[COLUMN_W * 4 + 1];
+		fprintf(out, " %-*s", COLUMN_W, gt_format_cut(cut, sizeof(cut), term_text(clean, sizeof(clean), cells[i]),
+							      COLUMN_W));
 	}
 	fputc('\n', out);
 }
@@ -176,22 +188,25 @@ static void add_path(struct json_object *o, const char *key, struct json_object 
 	json_object_object_add(sub, dot + 1, v);
 }
 
+/* The recordings' strings (cleaned by the reader) and the file names (the
+ * user's, any bytes) go through views/json_text.h too: JSON is valid
+ * UTF-8 whatever a name holds. */
 static struct json_object *json_target(const struct gt_run *r)
 {
 	struct json_object *t = json_object_new_object();
 	json_object_object_add(t, "pid", json_object_new_int64(r->info.pid));
 	json_object_object_add(t, "runtime", json_object_new_string(gt_runtime_name(r->info.runtime)));
-	json_object_object_add(t, "runtime_version", json_object_new_string(r->info.runtime_version));
-	json_object_object_add(t, "main_class", json_object_new_string(r->info.main_class));
+	json_object_object_add(t, "runtime_version", gt_json_text(r->info.runtime_version));
+	json_object_object_add(t, "main_class", gt_json_text(r->info.main_class));
 	return t;
 }
 
 static struct json_object *json_gc(const struct gt_run *r)
 {
 	struct json_object *g = json_object_new_object();
-	json_object_object_add(g, "name", json_object_new_string(r->info.gc_name));
-	json_object_object_add(g, "mode", json_object_new_string(r->info.gc_mode));
-	json_object_object_add(g, "heap_flags", json_object_new_string(r->info.heap_flags));
+	json_object_object_add(g, "name", gt_json_text(r->info.gc_name));
+	json_object_object_add(g, "mode", gt_json_text(r->info.gc_mode));
+	json_object_object_add(g, "heap_flags", gt_json_text(r->info.heap_flags));
 	json_object_object_add(g, "heaps", r->gc_heaps_max.valid ? json_object_new_uint64(r->gc_heaps_max.value) : NULL);
 	return g;
 }
@@ -199,7 +214,7 @@ static struct json_object *json_gc(const struct gt_run *r)
 static struct json_object *json_run(const struct gt_run *r, const struct gt_run *first)
 {
 	struct json_object *o = json_object_new_object();
-	json_object_object_add(o, "file", json_object_new_string(r->file));
+	json_object_object_add(o, "file", gt_json_text(r->file));
 	json_object_object_add(o, "target", json_target(r));
 	json_object_object_add(o, "gc", json_gc(r));
 	json_object_object_add(o, "samples", json_object_new_uint64(r->samples));
@@ -209,7 +224,7 @@ static struct json_object *json_run(const struct gt_run *r, const struct gt_run 
 		add_path(o, gt_fig_descs[f].key, fig_json(r->fig[f], gt_fig_descs[f].unit));
 		json_object_object_add(ratio, gt_fig_descs[f].key, f64_or_null(gt_compare_ratio(first->fig[f], r->fig[f])));
 	}
-	add_path(o, "alloc.ops_name", r->ops_name[0] ? json_object_new_string(r->ops_name) : NULL);
+	add_path(o, "alloc.ops_name", r->ops_name[0] ? gt_json_text(r->ops_name) : NULL);
 	struct json_object *gens = json_object_new_array();
 	for (unsigned g = 0; g < r->n_generations; g++) {
 		struct json_object *e = json_object_new_object();
@@ -217,7 +232,7 @@ static struct json_object *json_run(const struct gt_run *r, const struct gt_run 
 		struct gt_f64 base;
 		snprintf(key, sizeof(key), "collections_per_min.%s", r->generation[g]);
 		gt_compare_figure(first, key, &base);
-		json_object_object_add(e, "generation", json_object_new_string(r->generation[g]));
+		json_object_object_add(e, "generation", gt_json_text(r->generation[g]));
 		json_object_object_add(e, "per_min", f64_or_null(r->per_min[g]));
 		json_object_object_add(ratio, key, f64_or_null(gt_compare_ratio(base, r->per_min[g])));
 		json_object_array_add(gens, e);

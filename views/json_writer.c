@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/sanitize.h"
+#include "views/json_text.h"
 
 /* json-c writes NaN and Infinity as bare words, which is not JSON: every
  * double goes through here, and so does every "n/a". */
@@ -21,23 +21,10 @@ static struct json_object *ju64(struct gt_u64 v)
 	return v.valid ? json_object_new_uint64(v.value) : NULL;
 }
 
-/* Every string may come from the target: cleaned of control characters
- * and broken UTF-8 (base/sanitize.h), so the document is always valid
- * UTF-8 and prints safely. Cleaning never lengthens a string. */
-static struct json_object *jtext(const char *s)
-{
-	size_t size = strlen(s) + 1;
-	char *clean = malloc(size);
-	if (!clean)
-		return NULL;
-	struct json_object *o = json_object_new_string(gt_sanitize(clean, size, s, GT_SANITIZE_UTF8));
-	free(clean);
-	return o;
-}
-
+/* A string from the target, cleaned (views/json_text.h); "" is n/a. */
 static struct json_object *jstr(const char *s)
 {
-	return s && *s ? jtext(s) : NULL;
+	return s && *s ? gt_json_text(s) : NULL;
 }
 
 static struct json_object *jseconds(struct gt_u64 ns)
@@ -100,7 +87,7 @@ static struct json_object *generations_array(const struct gt_derived *d)
 	for (unsigned i = 0; i < s->n_generations; i++) {
 		const struct gt_generation *g = &s->generations[i];
 		struct json_object *o = json_object_new_object();
-		add(o, "name", jtext(g->name));
+		add(o, "name", gt_json_text(g->name));
 		add(o, "collections", ju64(g->collections));
 		add(o, "collections_since", json_object_new_string(gt_alloc_since_name(s->collections_since)));
 		add(o, "collections_delta", ju64(d->generations[i].collections));
@@ -121,7 +108,7 @@ static struct json_object *collectors_array(const struct gt_derived *d)
 	for (unsigned i = 0; i < s->n_collectors; i++) {
 		const struct gt_collector_stat *c = &s->collectors[i];
 		struct json_object *o = json_object_new_object();
-		add(o, "name", jtext(c->name));
+		add(o, "name", gt_json_text(c->name));
 		add(o, "collections", ju64(c->invocations));
 		add(o, "collections_delta", ju64(d->collectors[i].invocations));
 		add(o, "time_s", jseconds(c->time_ns));
@@ -326,7 +313,7 @@ static struct json_object *site_stacks(const struct gt_alloc_stacks *st, const c
 		const struct gt_alloc_stack *k = &s->stacks[i];
 		struct json_object *frames = json_object_new_array_ext((int)k->n_frames);
 		for (unsigned f = 0; f < k->n_frames && f < GT_ALLOC_STACK_FRAMES; f++)
-			json_object_array_add(frames, jtext(gt_alloc_stacks_name(st, k->frames[f])));
+			json_object_array_add(frames, gt_json_text(gt_alloc_stacks_name(st, k->frames[f])));
 		struct json_object *o = json_object_new_object();
 		add(o, "frames", frames);
 		add(o, "share", jdouble(gt_alloc_stack_share(s, k)));
@@ -346,7 +333,7 @@ static struct json_object *allocator_sites(const struct gt_alloc_rate *r, unsign
 	struct json_object *a = json_object_new_array_ext((int)shown);
 	for (unsigned i = 0; i < shown; i++) {
 		struct json_object *o = json_object_new_object();
-		add(o, name_key, jtext(r[i].name));
+		add(o, name_key, gt_json_text(r[i].name));
 		if (heap)
 			add(o, "heap", jstr(gt_alloc_heap_name(r[i].heap)));
 		add(o, "bytes_per_s", jdouble(r[i].bytes_per_s));

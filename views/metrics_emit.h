@@ -54,7 +54,9 @@ extern const struct gt_metrics_family gt_metrics_families[];
 extern const char *const gt_metrics_pause_le[GT_PAUSE_HIST_BOUNDS + 1];
 extern const size_t gt_metrics_family_count;
 
-/* Sets extra to key="value" (escaped), or appends ,key="value". */
+/* Sets extra to key="value" (cleaned, then escaped), or appends
+ * ,key="value"; a value that does not fit is cut between whole characters
+ * and escapes, its closing quote kept (views/metrics_writer.c). */
 void gt_metrics_label(char *extra, size_t size, const char *key, const char *value);
 void gt_metrics_label_add(char *extra, size_t size, const char *key, const char *value);
 

@@ -10,9 +10,13 @@
 
 #define OPENMETRICS_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 #define TEXT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+/* The longest label value gctop takes from a target, sanitised. */
+#define LABEL_VALUE_MAX 255
 /* pid, runtime and main, escaped: main is at most 255 bytes, each of which
- * may double when escaped. */
+ * may double when escaped, so a main class is never cut. */
 #define BASE_LABELS_LEN 640
+_Static_assert(BASE_LABELS_LEN >= sizeof("pid=\"-2147483648\",runtime=\"unknown\",main=\"\"") + 2 * LABEL_VALUE_MAX,
+	       "room for the longest main label escaped");
 #define VALUE_LEN GT_METRICS_VALUE_LEN
 
 enum gt_metrics_format gt_metrics_negotiate(const char *accept)
@@ -25,51 +29,56 @@ const char *gt_metrics_content_type(enum gt_metrics_format f)
 	return f == GT_METRICS_OPENMETRICS ? OPENMETRICS_TYPE : TEXT_TYPE;
 }
 
-/* A label value: sanitised (valid UTF-8, no control characters), then
- * backslash, double quote and newline escaped as both formats want. */
-static void escape_label(char *out, size_t size, const char *in)
+/* Appends value to out (len bytes held, size in all, room kept for
+ * `reserve` more bytes): sanitised first (valid UTF-8, no control
+ * characters), then backslash, double quote and newline escaped as both
+ * formats want. When it must be cut, it is cut after escaping and on a
+ * character's boundary: a cut inside a character, or between a backslash
+ * and what it escapes, would make the whole exposition invalid. */
+static size_t append_value(char *out, size_t size, size_t len, size_t reserve, const char *value)
 {
-	char clean[256];
-	gt_sanitize(clean, sizeof(clean), in, GT_SANITIZE_UTF8);
-	size_t o = 0;
-	for (const char *p = clean; *p && o + 3 < size; p++) {
-		if (*p == '\\' || *p == '"' || *p == '\n') {
-			out[o++] = '\\';
-			out[o++] = *p == '\n' ? 'n' : *p;
+	char clean[LABEL_VALUE_MAX + 1];
+	gt_sanitize(clean, sizeof(clean), value, GT_SANITIZE_UTF8);
+	for (const char *p = clean; *p;) {
+		bool esc = *p == '\\' || *p == '"' || *p == '\n';
+		size_t n = 1;
+		while (!esc && ((unsigned char)p[n] & 0xC0) == 0x80)
+			n++;  /* the continuation bytes of a well-formed character */
+		if (len + (esc ? 2 : n) + reserve + 1 > size)
+			break;
+		if (esc) {
+			out[len++] = '\\';
+			out[len++] = *p == '\n' ? 'n' : *p;
 		} else {
-			out[o++] = *p;
+			memcpy(out + len, p, n);
+			len += n;
 		}
+		p += n;
 	}
-	out[o] = '\0';
+	out[len] = '\0';
+	return len;
 }
 
-/* Appends s to out (len bytes held, size in all), cut where it must be. */
-static size_t append(char *out, size_t size, size_t len, const char *s)
-{
-	size_t n = strlen(s);
-	if (len + 1 >= size)
-		return len;
-	if (n > size - len - 1)
-		n = size - len - 1;
-	memcpy(out + len, s, n);
-	out[len + n] = '\0';
-	return len + n;
-}
-
-/* Appends ,key="value" (or key="value" at the start) to labels. By hand
- * rather than by snprintf: labels are built for every point of every
- * process a round, and the format parsing was a third of the writer. */
+/* Appends ,key="value" (or key="value" at the start) to labels, the value
+ * cut (append_value) to leave room for its closing quote. By hand rather
+ * than by snprintf: labels are built for every point of every process a
+ * round, and the format parsing was a third of the writer. */
 void gt_metrics_label_add(char *labels, size_t size, const char *key, const char *value)
 {
-	char v[GT_METRICS_EXTRA_LEN];
-	escape_label(v, sizeof(v), value);
-	size_t len = strlen(labels);
+	size_t len = strlen(labels), k = strlen(key);
+	/* ,key="" never fails to fit with gctop's own keys and sizes; were it
+	 * to, the label is left out whole rather than written half. */
+	if (len + (len ? 1 : 0) + k + 3 + 1 > size)
+		return;
 	if (len)
-		len = append(labels, size, len, ",");
-	len = append(labels, size, len, key);
-	len = append(labels, size, len, "=\"");
-	len = append(labels, size, len, v);
-	append(labels, size, len, "\"");
+		labels[len++] = ',';
+	memcpy(labels + len, key, k);
+	len += k;
+	labels[len++] = '=';
+	labels[len++] = '"';
+	len = append_value(labels, size, len, 1, value);
+	labels[len++] = '"';
+	labels[len] = '\0';
 }
 
 static void base_labels(char *out, size_t size, const struct gt_target_info *info)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "record/record_format.h"
+#include "views/json_text.h"
 
 /* json_named reads each entry's name from the start of its struct. */
 _Static_assert(offsetof(struct gt_generation, name) == 0, "a generation starts with its name");
@@ -40,11 +41,6 @@ static void add_u64_fields(struct json_object *o, const void *base, const struct
 	}
 }
 
-static struct json_object *str_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 struct json_object *gt_record_json_info(const char *type, const struct gt_target_info *info)
 {
 	struct json_object *o = json_object_new_object();
@@ -59,7 +55,7 @@ struct json_object *gt_record_json_info(const char *type, const struct gt_target
 	json_object_object_add(i, "runtime", json_object_new_string(gt_runtime_name(info->runtime)));
 	for (size_t k = 0; k < gt_record_info_text_count; k++) {
 		const char *t = (const char *)info + gt_record_info_text[k].offset;
-		json_object_object_add(i, gt_record_info_text[k].key, json_object_new_string(t));
+		json_object_object_add(i, gt_record_info_text[k].key, gt_json_text(t));
 	}
 	add_u64_fields(i, info, &gt_record_info_u64);
 	json_object_object_add(i, "cgroup_version", json_object_new_int(info->cgroup_version));
@@ -75,7 +71,7 @@ static struct json_object *json_named(const void *base, size_t size, unsigned n,
 	for (unsigned k = 0; k < n; k++) {
 		const char *e = (const char *)base + k * size;
 		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "name", json_object_new_string(e));
+		json_object_object_add(o, "name", gt_json_text(e));
 		add_u64_fields(o, e, t);
 		json_object_array_add(a, o);
 	}
@@ -120,8 +116,8 @@ static struct json_object *json_alloc_table(const struct gt_alloc_table *t)
 	for (unsigned i = 0; i < t->n && i < GT_ALLOC_SITES_MAX; i++) {
 		const struct gt_alloc_site *site = &t->sites[i];
 		struct json_object *e = json_object_new_object();
-		json_object_object_add(e, "name", json_object_new_string(site->name));
-		json_object_object_add(e, "heap", str_or_null(gt_alloc_heap_name(site->heap)));
+		json_object_object_add(e, "name", gt_json_text(site->name));
+		json_object_object_add(e, "heap", gt_json_text(gt_alloc_heap_name(site->heap)));
 		json_object_object_add(e, "bytes", json_object_new_uint64(site->bytes));
 		json_object_object_add(e, "count", json_object_new_uint64(site->count));
 		json_object_array_add(a, e);
@@ -135,9 +131,9 @@ static struct json_object *json_alloc_snapshot(const struct gt_alloc_snapshot *a
 	struct json_object *o = json_object_new_object();
 	json_object_object_add(o, "mono_ns", json_object_new_uint64(a->mono_ns));
 	json_object_object_add(o, "generation", json_object_new_uint64(a->generation));
-	json_object_object_add(o, "source", json_object_new_string(a->source));
+	json_object_object_add(o, "source", gt_json_text(a->source));
 	json_object_object_add(o, "state", json_object_new_string(gt_sampler_state_name(a->state)));
-	json_object_object_add(o, "message", json_object_new_string(a->message));
+	json_object_object_add(o, "message", gt_json_text(a->message));
 	json_object_object_add(o, "samples", json_object_new_uint64(a->samples));
 	json_object_object_add(o, "est_bytes", json_object_new_uint64(a->est_bytes));
 	json_object_object_add(o, "dropped", json_object_new_uint64(a->dropped));
@@ -160,7 +156,7 @@ static struct json_object *json_stack_site(const struct gt_alloc_stacks *st, con
 					   struct names *nm)
 {
 	struct json_object *o = json_object_new_object(), *stacks = json_object_new_array();
-	json_object_object_add(o, "site", json_object_new_string(s->site));
+	json_object_object_add(o, "site", gt_json_text(s->site));
 	json_object_object_add(o, "bytes", json_object_new_uint64(s->bytes));
 	json_object_object_add(o, "distinct", json_object_new_uint64(s->distinct));
 	json_object_object_add(o, "dropped", json_object_new_uint64(s->dropped));
@@ -171,7 +167,7 @@ static struct json_object *json_stack_site(const struct gt_alloc_stacks *st, con
 			uint32_t off = x->frames[f] < st->pool_used ? x->frames[f] : 0;
 			if (nm->index[off] < 0) {
 				nm->index[off] = nm->n++;
-				json_object_array_add(nm->list, json_object_new_string(gt_alloc_stacks_name(st, off)));
+				json_object_array_add(nm->list, gt_json_text(gt_alloc_stacks_name(st, off)));
 			}
 			json_object_array_add(frames, json_object_new_int(nm->index[off]));
 		}
@@ -225,7 +221,7 @@ static void add_sample_scalars(struct json_object *o, const struct gt_sample *s)
 	json_object_object_add(o, "alloc_since", json_object_new_string(gt_alloc_since_name(s->alloc_since)));
 	json_object_object_add(o, "collections_since",
 			       json_object_new_string(gt_alloc_since_name(s->collections_since)));
-	json_object_object_add(o, "last_gc_cause", json_object_new_string(s->last_gc_cause));
+	json_object_object_add(o, "last_gc_cause", gt_json_text(s->last_gc_cause));
 	json_object_object_add(o, "gc_in_progress", json_object_new_boolean(s->gc_in_progress));
 	json_object_object_add(o, "agent_pause_window", json_object_new_int64(s->agent_pause_window));
 	json_object_object_add(o, "memory_pressure_avg10", f64_or_null(s->memory_pressure_avg10));
@@ -241,7 +237,7 @@ struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pa
 	add_u64_fields(o, s, &gt_record_sample_u64);
 	for (size_t i = 0; i < gt_record_sample_strings.n; i++) {
 		const struct gt_record_field *f = &gt_record_sample_strings.f[i];
-		json_object_object_add(o, f->key, str_or_null(*(const char *const *)((const char *)s + f->offset)));
+		json_object_object_add(o, f->key, gt_json_text(*(const char *const *)((const char *)s + f->offset)));
 	}
 	json_object_object_add(o, "alloc_at", json_alloc_at(s));
 	unsigned ng = s->n_generations < GT_MAX_GENERATIONS ? s->n_generations : GT_MAX_GENERATIONS;

@@ -1,5 +1,8 @@
 /* gctop -w FILE: every sample written to FILE as it is taken, in the
- * format of record/record_format.h. Reads only the session's figures. */
+ * format of record/record_format.h. Reads only the session's figures. Every
+ * string a target names (its facts, causes, generation, collector, site and
+ * frame names) is cleaned as for --json (views/json_text.h), so a
+ * recording is valid UTF-8 with no control character in it. */
 #ifndef GCTOP_VIEWS_RECORD_WRITER_H
 #define GCTOP_VIEWS_RECORD_WRITER_H
 

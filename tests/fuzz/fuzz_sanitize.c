@@ -1,25 +1,15 @@
 /* Fuzz target for the sanitiser of target strings: whatever the input, the
- * output holds no control byte (C0, DEL), no C1 control, only well-formed
- * UTF-8 (ASCII only in ASCII mode), fits its buffer, and cleaning it again
- * changes nothing. */
+ * output holds no control byte (C0, DEL), no C1 or bidirectional control,
+ * only well-formed UTF-8 (ASCII only in ASCII mode; tests/fuzz/clean_text.h),
+ * fits its buffer, and cleaning it again changes nothing. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/sanitize.h"
+#include "tests/fuzz/clean_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void check_clean(const char *s, enum gt_sanitize_mode mode)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	for (size_t i = 0; p[i]; i++) {
-		if (p[i] < 0x20 || p[i] == 0x7f || (mode == GT_SANITIZE_ASCII && p[i] >= 0x80))
-			abort();
-		if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
-			abort();
-	}
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gt_sanitize(out, out_size, in, mode);
 		if (strlen(out) >= out_size)
 			abort();
-		check_clean(out, mode);
+		fuzz_text_check(out, strlen(out), mode == GT_SANITIZE_ASCII ? TEXT_ASCII : 0);
 		gt_sanitize(again, out_size, out, mode);
 		if (strcmp(out, again) != 0)
 			abort();

@@ -12,8 +12,9 @@ MODE:
   stop      ProcessInfo and CollectTracing answer at once (the stream then
             stays silent); the StopTracing reply is sent one byte every
             DRIBBLE_S seconds (default 0.45)
-READYFILE gets the socket path once it listens. Not a test itself (run.sh
-runs only *.sh).
+READYFILE gets the socket path once it listens. FAKE_ENTRY_ASSEMBLY, when
+set, is the entry assembly ProcessInfo names (Python escapes such as \u202e
+are decoded; default "Fake"). Not a test itself (run.sh runs only *.sh).
 """
 import ctypes
 import os
@@ -39,9 +40,14 @@ def utf16(s):
     return struct.pack("<I", len(s) + 1) + data
 
 
+def entry_assembly():
+    name = os.environ.get("FAKE_ENTRY_ASSEMBLY")
+    return name.encode("utf-8").decode("unicode_escape") if name else "Fake"
+
+
 def process_info3():
     p = struct.pack("<I", 0) + struct.pack("<Q", os.getpid()) + b"\0" * 16
-    for s in ("fake", "Linux", "x64", "Fake", "10.0.0", "linux-x64"):
+    for s in ("fake", "Linux", "x64", entry_assembly(), "10.0.0", "linux-x64"):
         p += utf16(s)
     return header(len(p)) + p
 

@@ -364,6 +364,68 @@ static void test_classic_text(void)
 	free(t);
 }
 
+/* issue 25: a main class of 101 double quotes and then euro signs, 255
+ * bytes in all, as a JVM's perf data or a .NET entry assembly can name it.
+ * Escaped it takes 356 bytes; the old writer cut it at 316, inside a euro
+ * sign, and promtool then refused the whole exposition, every target's. */
+#define QUOTES 101
+#define EUROS 51
+static void hostile_main(char *main_class, const char *tail)
+{
+	char *p = main_class;
+	memset(p, '"', QUOTES);
+	p += QUOTES;
+	for (int k = 0; k < EUROS; k++, p += 3)
+		memcpy(p, "\xe2\x82\xac", 3);
+	strcpy(p, tail);
+}
+
+static void test_long_escaped_main_kept_whole(void)
+{
+	struct fixture f;
+	fixture_init(&f);
+	hostile_main(f.info[0].main_class, "J");
+	hostile_main(f.info[1].main_class, "N");
+	CHECK_U64(strlen(f.info[0].main_class), 255);
+	char want[1024], *w = want;
+	for (int k = 0; k < QUOTES; k++, w += 2)
+		memcpy(w, "\\\"", 2);
+	for (int k = 0; k < EUROS; k++, w += 3)
+		memcpy(w, "\xe2\x82\xac", 3);
+	*w = '\0';
+	char line[1200];
+	for (int fmt = 0; fmt < 2; fmt++) {
+		char *text = render(&f, fmt ? GT_METRICS_TEXT : GT_METRICS_OPENMETRICS);
+		snprintf(line, sizeof(line), "gctop_target_info{pid=\"100\",runtime=\"hotspot\",main=\"%sJ\",gc=\"G1\","
+			 "runtime_version=\"\",allocation_source=\"estimate\"} 1", want);
+		CHECK_LINE(text, line);
+		snprintf(line, sizeof(line), "gctop_target_info{pid=\"200\",runtime=\"dotnet\",main=\"%sN\",gc=\"\","
+			 "runtime_version=\"\",allocation_source=\"exact\"} 1", want);
+		CHECK_LINE(text, line);
+		free(text);
+	}
+}
+
+/* A label that does not fit is cut after escaping, on a character's
+ * boundary, and keeps its closing quote: never half a euro sign, never a
+ * backslash without what it escapes. */
+static void test_label_cut_on_boundaries(void)
+{
+	char buf[16];
+	gt_metrics_label(buf, 11, "k", "a\"\xe2\x82\xac\xe2\x82\xac");
+	CHECK_STR(buf, "k=\"a\\\"\xe2\x82\xac\"");
+	gt_metrics_label(buf, 10, "k", "a\"\xe2\x82\xac\xe2\x82\xac");
+	CHECK_STR(buf, "k=\"a\\\"\"");
+	gt_metrics_label(buf, 7, "k", "a\"b");
+	CHECK_STR(buf, "k=\"a\"");
+	gt_metrics_label(buf, 7, "k", "a\\b");
+	CHECK_STR(buf, "k=\"a\"");
+	/* a second label with no room even for k="" is left out whole */
+	gt_metrics_label(buf, 9, "k", "ab");
+	gt_metrics_label_add(buf, 9, "j", "c");
+	CHECK_STR(buf, "k=\"ab\"");
+}
+
 static void test_negotiate(void)
 {
 	/* what Prometheus 2.42 sends */
@@ -408,6 +470,8 @@ int main(void)
 	RUN_TEST(test_man_page_lists_every_family);
 	RUN_TEST(test_classic_text);
 	RUN_TEST(test_negotiate);
+	RUN_TEST(test_long_escaped_main_kept_whole);
+	RUN_TEST(test_label_cut_on_boundaries);
 	RUN_TEST(write_examples);
 	return check_summary();
 }

@@ -12,7 +12,9 @@
 #include "record/record_format.h"
 #include "record/record_reader.h"
 #include "session/session.h"
+#include "views/compare_writer.h"
 #include "views/record_writer.h"
+#include "tests/fuzz/clean_text.h"
 #include "tests/unit/check.h"
 
 #define MS 1000000ull
@@ -111,6 +113,33 @@ static void write_recording(const char *path, const struct gt_sample *samples, s
 		CHECK(gt_recorder_write(r, s, &err) == 0);
 	}
 	gt_recorder_close(r);
+	gt_session_close(s);
+	free(s);
+}
+
+/* Readings that grow from one sample to the next, so that the window has
+ * sites and, with stacks, stacks behind them. */
+static void grow_alloc(struct gt_alloc_snapshot *a, int i)
+{
+	a->samples = 50 * (uint64_t)(i + 1);
+	a->est_bytes = (uint64_t)(i + 1) << 20;
+	a->by_frame.sites[0].bytes = 900 * (uint64_t)(i + 1);
+	a->by_frame.sites[1].bytes = 100 * (uint64_t)(i + 1);
+}
+
+/* Records 3 samples with their allocator readings and st, as -w does. */
+static void record_with_stacks(const char *path, const struct gt_target_info *info, const struct gt_sample *in,
+			       const struct gt_alloc_snapshot *alloc, const struct gt_alloc_stacks *st)
+{
+	struct gt_error err = { 0 };
+	struct gt_session *s = calloc(1, sizeof(*s));
+	struct gt_recorder *rec = gt_recorder_open(path, &err);
+	CHECK(rec != NULL && gt_session_init(s, info, &err) == 0);
+	for (int i = 0; i < 3 && rec; i++) {
+		CHECK(gt_session_replay_sample(s, &in[i], &alloc[i], st, info, &err) == 0);
+		CHECK(gt_recorder_write(rec, s, &err) == 0);
+	}
+	gt_recorder_close(rec);
 	gt_session_close(s);
 	free(s);
 }
@@ -248,10 +277,7 @@ static void test_stacks_round_trip(void)
 	for (int i = 0; i < 3; i++) {
 		fill_sample(&in[i], (10 + (uint64_t)i) * S, 40 + (uint64_t)i);
 		fill_alloc(&alloc[i], (10 + (uint64_t)i) * S);
-		alloc[i].samples = 50 * (uint64_t)(i + 1);
-		alloc[i].est_bytes = (uint64_t)(i + 1) << 20;
-		alloc[i].by_frame.sites[0].bytes = 900 * (uint64_t)(i + 1);
-		alloc[i].by_frame.sites[1].bytes = 100 * (uint64_t)(i + 1);
+		grow_alloc(&alloc[i], i);
 	}
 	struct gt_alloc_stacks *st = malloc(sizeof(*st));
 	gt_alloc_stacks_clear(st);
@@ -269,19 +295,10 @@ static void test_stacks_round_trip(void)
 	site->stacks[0].bytes = 2000;
 	site->stacks[0].count = 9;
 
-	struct gt_error err = { 0 };
 	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_DOTNET };
-	struct gt_session *s = calloc(1, sizeof(*s));
-	struct gt_recorder *rec = gt_recorder_open(path, &err);
-	CHECK(rec != NULL && gt_session_init(s, &info, &err) == 0);
-	for (int i = 0; i < 3 && rec; i++) {
-		CHECK(gt_session_replay_sample(s, &in[i], &alloc[i], st, &info, &err) == 0);
-		CHECK(gt_recorder_write(rec, s, &err) == 0);
-	}
-	gt_recorder_close(rec);
-	gt_session_close(s);
-	free(s);
+	record_with_stacks(path, &info, in, alloc, st);
 
+	struct gt_error err = { 0 };
 	struct gt_record_reader *r = gt_record_open(path, &err);
 	CHECK(r != NULL);
 	struct gt_sample out;
@@ -303,6 +320,139 @@ static void test_stacks_round_trip(void)
 	gt_record_close(r);
 	free(st);
 	unlink(path);
+}
+
+/* issue 25: a target's strings reach the recording cleaned, as they reach
+ * --json: an OSC and a clear screen, BEL, a raw CSI byte, the C1 CSI
+ * U+009B, a right-to-left override and bytes that are not UTF-8, in every
+ * string a target names (its facts, the last cause, generation and
+ * collector names, allocation sites, the sampler's words, stack frames). */
+#define EVIL "\x1b[2J\x07" "C\x9b\xc2\x9b" "x\xe2\x80\xae" "y\xff\xc0z"
+#define EVIL_CLEAN "?[2J?C??x?y??z"
+
+/* Every string and key of o, at any depth, is clean; returns how many of
+ * the strings are EVIL_CLEAN. */
+static int check_strings(struct json_object *o)
+{
+	int n = 0;
+	if (json_object_is_type(o, json_type_string)) {
+		const char *t = json_object_get_string(o);
+		if (!text_clean(t, strlen(t), 0))
+			check_fail(__FILE__, __LINE__, "a string not clean: %s", t);
+		return strcmp(t, EVIL_CLEAN) == 0;
+	}
+	if (json_object_is_type(o, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			n += check_strings(json_object_array_get_idx(o, i));
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, v) {
+			CHECK(text_clean(key, strlen(key), 0));
+			n += check_strings(v);
+		}
+	}
+	return n;
+}
+
+static void plant_evil(struct gt_target_info *info, struct gt_sample *in, struct gt_alloc_snapshot *alloc,
+		       struct gt_alloc_stacks *st)
+{
+	snprintf(info->main_class, sizeof(info->main_class), EVIL);
+	snprintf(info->command_line, sizeof(info->command_line), "java " EVIL);
+	snprintf(info->gc_name, sizeof(info->gc_name), EVIL);
+	for (int i = 0; i < 3; i++) {
+		snprintf(in[i].last_gc_cause, sizeof(in[i].last_gc_cause), EVIL);
+		snprintf(in[i].generations[0].name, sizeof(in[i].generations[0].name), EVIL);
+		snprintf(in[i].collectors[0].name, sizeof(in[i].collectors[0].name), EVIL);
+		snprintf(alloc[i].source, sizeof(alloc[i].source), EVIL);
+		snprintf(alloc[i].message, sizeof(alloc[i].message), EVIL);
+		snprintf(alloc[i].by_frame.sites[0].name, GT_ALLOC_SITE_NAME_LEN, EVIL);
+		snprintf(alloc[i].by_type.sites[0].name, GT_ALLOC_SITE_NAME_LEN, EVIL);
+	}
+	gt_alloc_stacks_clear(st);
+	struct gt_alloc_site_stacks *site = &st->sites[st->n_sites++];
+	memset(site, 0, sizeof(*site));
+	snprintf(site->site, sizeof(site->site), EVIL);
+	site->bytes = 2700;
+	site->n = 1;
+	site->stacks[0].frames[0] = gt_alloc_stacks_intern(st, EVIL "()");
+	site->stacks[0].frames[1] = gt_alloc_stacks_intern(st, EVIL);
+	site->stacks[0].n_frames = 2;
+	site->stacks[0].bytes = 2000;
+}
+
+static void test_target_strings_written_clean(void)
+{
+	char path[64];
+	temp_path(path, sizeof(path));
+	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_HOTSPOT };
+	struct gt_sample in[3];
+	struct gt_alloc_snapshot alloc[3];
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	for (int i = 0; i < 3; i++) {
+		fill_sample(&in[i], (10 + (uint64_t)i) * S, 40);
+		fill_alloc(&alloc[i], (10 + (uint64_t)i) * S);
+		grow_alloc(&alloc[i], i);
+	}
+	plant_evil(&info, in, alloc, st);
+	record_with_stacks(path, &info, in, alloc, st);
+	free(st);
+	/* the file's own bytes, not what the reader (which cleans too) makes of them */
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	char line[GT_RECORD_LINE_MAX];
+	int lines = 0, evil = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		CHECK(text_clean(line, strlen(line), TEXT_LF_OK));
+		struct json_object *o = json_tokener_parse(line);
+		CHECK(o != NULL);
+		evil += o ? check_strings(o) : 0;
+		json_object_put(o);
+		lines++;
+	}
+	if (f)
+		fclose(f);
+	CHECK_U64(lines, 4);  /* the header and the three samples */
+	/* header: main, gc (the command line is "java " EVIL); each sample:
+	 * cause, generation, collector, source, message, a frame site, a type
+	 * site; the stacks' site and a frame from the second sample on */
+	CHECK_U64(evil, 2 + 3 * 7 + 2 * 2);
+	unlink(path);
+}
+
+/* --compare's table of a recording's names, in a locale that is not UTF-8
+ * (a unit test runs in "C"): printable ASCII only, as -b prints. U+00DC is
+ * C3 9C in UTF-8, and 9C is ST to a terminal that reads bytes as Latin-1.
+ * Its JSON: valid UTF-8 with no control character, whatever the names. */
+static void test_compare_text_ascii_locale(void)
+{
+	static struct gt_run runs[2];
+	for (int i = 0; i < 2; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].file = "/tmp/r\xc3\x9c.ndjson";
+		snprintf(runs[i].info.main_class, sizeof(runs[i].info.main_class), "App\xc3\x9c");
+		snprintf(runs[i].info.gc_name, sizeof(runs[i].info.gc_name), "G\xc3\x9c");
+		snprintf(runs[i].ops_name, sizeof(runs[i].ops_name), "req\xc3\x9c");
+		runs[i].n_generations = 1;
+		snprintf(runs[i].generation[0], sizeof(runs[i].generation[0]), "gen\xc3\x9c");
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(m != NULL && gt_compare_write_text(m, runs, 2) == 0);
+	fclose(m);
+	CHECK(text_clean(buf, len, TEXT_LF_OK | TEXT_ASCII));
+	CHECK(strstr(buf, "App?, PID 0") != NULL);
+	CHECK(strstr(buf, "collections gen?") != NULL);
+	free(buf);
+	/* --compare --json: valid UTF-8 whatever a file's name holds */
+	runs[1].file = "/tmp/\xff\xc0\x1b[2J.ndjson";
+	struct json_object *o = gt_compare_json(runs, 2);
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	CHECK(text_clean(text, strlen(text), 0));
+	struct json_object *back = json_tokener_parse(text);
+	CHECK(back != NULL && check_strings(back) == 0);
+	json_object_put(back);
+	json_object_put(o);
 }
 
 static void test_hostile_lines(void)
@@ -481,6 +631,8 @@ int main(void)
 	RUN_TEST(test_cut_last_line_is_skipped);
 	RUN_TEST(test_stacks_round_trip);
 	RUN_TEST(test_hostile_lines);
+	RUN_TEST(test_target_strings_written_clean);
+	RUN_TEST(test_compare_text_ascii_locale);
 	RUN_TEST(test_compare_figures);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_weighted_median);

@@ -45,6 +45,23 @@ static void test_c1_controls(void)
 	CHECK_STR(u("\xc2\x80\xc2\x9f\xc2\xa0"), "??\xc2\xa0");
 }
 
+/* Bidirectional controls reorder what follows them: "txt.exe" shown for
+ * "exe.txt", a figure moved into another column. Every one of them, as a
+ * .NET type name or an ops text would carry it, becomes one '?'; the
+ * characters next to them in the block stay. */
+static void test_bidi_controls(void)
+{
+	CHECK_STR(u("Evil\xe2\x80\xaeMain"), "Evil?Main");            /* U+202E RIGHT-TO-LEFT OVERRIDE */
+	CHECK_STR(u("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad"), "????"); /* U+202A..U+202D */
+	CHECK_STR(u("a\xe2\x81\xa6" "b\xe2\x81\xa7" "c\xe2\x81\xa8" "d\xe2\x81\xa9"), "a?b?c?d?"); /* U+2066..U+2069 */
+	/* the neighbours: U+2029, U+202F, U+2065, U+206A are not bidi controls */
+	CHECK_STR(u("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa"), "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+	CHECK_STR(a("x\xe2\x80\xaey"), "x?y");
+	/* a control that no longer fits is not half-written either */
+	char out[4];
+	CHECK_STR(gt_sanitize(out, sizeof(out), "ab\xe2\x80\xae", GT_SANITIZE_UTF8), "ab?");
+}
+
 static void test_invalid_utf8(void)
 {
 	CHECK_STR(u("\xc0\xaf"), "??");                /* overlong '/' */
@@ -94,6 +111,7 @@ int main(void)
 	RUN_TEST(test_plain_text_kept);
 	RUN_TEST(test_escape_sequences);
 	RUN_TEST(test_c1_controls);
+	RUN_TEST(test_bidi_controls);
 	RUN_TEST(test_invalid_utf8);
 	RUN_TEST(test_ascii_mode);
 	RUN_TEST(test_bounds);
