@@ -143,6 +143,9 @@ wait_for_more() {
 	wait_until "$4" matching_at_least "$1" "$2" "$_more"
 }
 
+# now_ms: CLOCK_REALTIME in milliseconds, for the tests that time how soon gctop answers.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
 # wait_for_file PATH SECONDS
 wait_for_file() { wait_until $(($2 * 10)) file_exists "$1"; }
 
