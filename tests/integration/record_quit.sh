@@ -1,8 +1,8 @@
 #!/bin/sh
 # Quit while a recording is read: -r (-b, --json) and --compare end within
 # 1 s of SIGINT, SIGTERM or SIGHUP, with status 0, whatever the input does:
-# a pipe fed empty lines without end, a pipe fed samples without end, a pipe
-# whose writer never writes. (Before: -r of a pipe of `yes ''` never ended,
+# a pipe fed empty lines, info lines or samples without end, a pipe whose
+# writer never writes. (Before: -r of a pipe of `yes ''` never ended,
 # one that stayed silent ended with status 1, --compare died by the signal.)
 . tests/lib.sh
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
@@ -37,6 +37,10 @@ done
 feed "$WORK/endless" python3 "$SYNTH" 0
 signal_after TERM 1 -r "$WORK/endless" --json
 expect_quit "SIGTERM, -r --json of a pipe fed samples without end"
+
+feed "$WORK/info" python3 "$SYNTH" 0 --info
+signal_after INT 1 -r "$WORK/info" --json
+expect_quit "SIGINT, -r --json of a pipe fed info lines (no sample) without end"
 
 # A writer that opens the pipe and never writes: the read waits, and the
 # signal must end the wait however close before it lands.

@@ -2,7 +2,8 @@
 """Writes a crafted gctop recording of a JVM to stdout: the header, then
 COUNT samples (0: without end, for a pipe), each a second apart with 10 MiB
 allocated per second; with --blank, the header and then empty lines without
-end. Kept small per line (some 230 bytes) so that a few hundred thousand
+end; with --info, the header and then info lines (the target's facts
+again) without end. Kept small per line (some 230 bytes) so that a few hundred thousand
 samples are made in seconds. Used by the tests of quitting while a
 recording is read (tests/integration/record_quit.sh, tests/tui/tui_replay_quit.sh)."""
 import itertools
@@ -24,6 +25,10 @@ def main():
         if "--blank" in sys.argv:
             while True:
                 out.write("\n" * 65536)
+        if "--info" in sys.argv:
+            line = json.dumps({"type": "info", "info": INFO}) + "\n"
+            while True:
+                out.write(line * 256)
         for i in itertools.count() if count == 0 else range(count):
             out.write(SAMPLE % ((1000 + i) * 10**9, 1796000100000 + i * 1000, i * 10 * MIB))
         out.flush()

@@ -29,6 +29,9 @@ jump() {
 	sleep 0.2
 }
 
+# not_reading: the footer shows no jump under way.
+not_reading() { ! screen | grep -q "reading to sample"; }
+
 # ends_within_1s WHAT: gctop has ended within 1 s of t0, with status 0.
 ends_within_1s() {
 	wait_for_file "$WORK/status" 10
@@ -49,6 +52,15 @@ if jump; then
 	t0=$(now_ms)
 	tm send-keys q
 	ends_within_1s "q during the jump"
+fi
+if jump; then
+	t0=$(now_ms)
+	tm send-keys r
+	wait_screen "replay: sample 2," 5
+	ms=$(($(now_ms) - t0))
+	check "r during the jump goes back to the first interval within 1 s instead ($ms ms)" [ "$ms" -lt 1000 ]
+	sleep 0.3
+	check "and reads no further (the footer says sample 2, not a jump)" not_reading
 fi
 for sig in TERM HUP INT; do
 	jump || continue
