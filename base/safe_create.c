@@ -26,6 +26,13 @@ struct walk {
 	const char *why;
 };
 
+/* -1 with errno e. */
+static int fail_with(int e)
+{
+	errno = e;
+	return -1;
+}
+
 /* Only root and we can change what a link means: its owner, and the
  * owner of the directory holding it, are root or us, and no one else may
  * rename entries there (group- or world-writable needs the sticky bit,
@@ -49,17 +56,19 @@ static int follow(struct walk *w, const char *name)
 	struct stat st;
 	char target[CREATE_PATH_MAX], joined[CREATE_PATH_MAX];
 	if (fstatat(w->cur, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
-		return errno = ENOTDIR, -1;
+		return fail_with(ENOTDIR);
 	if (!link_trusted(w->cur, &st)) {
 		w->why = "lies under a symbolic link another user could have made or changed";
-		return errno = ELOOP, -1;
+		return fail_with(ELOOP);
 	}
 	ssize_t n = readlinkat(w->cur, name, target, sizeof(target) - 1);
-	if (n < 0 || ++w->links > CREATE_LINKS_MAX)
-		return n < 0 ? -1 : (errno = ELOOP, -1);
+	if (n < 0)
+		return -1;
+	if (++w->links > CREATE_LINKS_MAX)
+		return fail_with(ELOOP);
 	target[n] = '\0';
 	if (snprintf(joined, sizeof(joined), "%s/%s", target, w->rest) >= (int)sizeof(joined))
-		return errno = ENAMETOOLONG, -1;
+		return fail_with(ENAMETOOLONG);
 	memcpy(w->buf, joined, sizeof(joined));
 	w->rest = w->buf;
 	if (target[0] == '/') {
@@ -91,7 +100,7 @@ static int step(struct walk *w, const char *name)
 static int walk_to_parent(struct walk *w, const char *path, char **last)
 {
 	if (snprintf(w->buf, sizeof(w->buf), "%s", path) >= (int)sizeof(w->buf))
-		return errno = ENAMETOOLONG, -1;
+		return fail_with(ENAMETOOLONG);
 	w->cur = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (w->cur < 0)
 		return -1;
@@ -102,7 +111,7 @@ static int walk_to_parent(struct walk *w, const char *path, char **last)
 		char *name = w->rest, *slash = strchr(name, '/');
 		if (!slash || slash[strspn(slash, "/")] == '\0') {
 			if (slash)   /* "dir/": names a directory, not a file */
-				return errno = EISDIR, -1;
+				return fail_with(EISDIR);
 			*last = name;
 			return 0;
 		}
@@ -111,7 +120,7 @@ static int walk_to_parent(struct walk *w, const char *path, char **last)
 		/* follow() rewrites buf; name is copied out first. */
 		char comp[NAME_MAX + 1];
 		if (snprintf(comp, sizeof(comp), "%s", name) >= (int)sizeof(comp))
-			return errno = ENAMETOOLONG, -1;
+			return fail_with(ENAMETOOLONG);
 		if (step(w, comp) != 0)
 			return -1;
 	}
