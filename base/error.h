@@ -22,6 +22,7 @@ enum gt_exit {
 	GT_EXIT_FINDING_INFO = 12,
 	GT_EXIT_FINDING_WARNING = 13,
 	GT_EXIT_FINDING_CRITICAL = 14,
+	GT_EXIT_UNSAFE_OUTPUT = 15, /* -w FILE is a link, not a regular file of ours, or under another user's link */
 };
 
 struct gt_error {

@@ -1,15 +1,22 @@
 #include "record/record_reader.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "base/clock.h"
+#include "base/quit.h"
 #include "base/sanitize.h"
+#include "base/wait.h"
 #include "record/record_format.h"
 
 /* parse_named writes each entry's name at the start of its struct. */
@@ -20,9 +27,19 @@ _Static_assert(offsetof(struct gt_collector_stat, name) == 0, "a collector start
  * ops_name, ...): gctop has a dozen; a file naming more is not its own. */
 #define RECORD_STRINGS_MAX 32
 #define RECORD_STRING_LEN 256
+/* Bytes read at once. Read by hand rather than with stdio's getc: the
+ * reader must look at the quit flag between reads and wait on a pipe with
+ * ppoll (base/wait.h), which stdio's hidden buffer does not allow. */
+#define RECORD_READ_CHUNK (64 * 1024)
 
 struct gt_record_reader {
-	FILE *f;
+	FILE *f;                          /* gt_record_open_stream's, or NULL */
+	int fd;                           /* gt_record_open's, or -1 */
+	bool regular;                     /* fd is a regular file: no wait before a read */
+	char *buf;                        /* RECORD_READ_CHUNK bytes read, from buf_pos on not yet used */
+	size_t buf_pos, buf_len;
+	bool eof;
+	uint64_t deadline_ns;             /* gt_record_set_deadline's, or 0 */
 	char name[256];
 	char *line;                       /* GT_RECORD_LINE_MAX + 1 bytes */
 	uint64_t line_no, samples;
@@ -530,39 +547,91 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 	return 0;
 }
 
+/* More bytes into r->buf: 1, 0 at the end, or -1 with err (a read error;
+ * a quit request, status 0). */
+static int refill(struct gt_record_reader *r, struct gt_error *err)
+{
+	r->buf_pos = r->buf_len = 0;
+	if (r->f) {
+		r->buf_len = fread(r->buf, 1, RECORD_READ_CHUNK, r->f);
+		if (r->buf_len == 0 && ferror(r->f))
+			return gt_fail(err, GT_EXIT_FAILURE, "cannot read the recording %s", r->name);
+		return r->buf_len > 0;
+	}
+	for (;;) {
+		/* A pipe may stay silent for ever: its wait ends on a quit signal
+		 * however close before the wait it lands. */
+		if (gt_quit_requested() ||
+		    (!r->regular && gt_wait_fd(r->fd, POLLIN, GT_WAIT_NEVER) == GT_WAIT_QUIT))
+			return gt_wait_interrupted(err);
+		ssize_t n = read(r->fd, r->buf, RECORD_READ_CHUNK);
+		if (n >= 0) {
+			r->buf_len = (size_t)n;
+			return n > 0;
+		}
+		if (errno != EINTR && errno != EAGAIN)
+			return gt_fail(err, GT_EXIT_FAILURE, "cannot read the recording %s: %s", r->name, strerror(errno));
+	}
+}
+
 /* The next line into r->line: 1, 0 at the end (a partial last line is
- * skipped), or -1 with err. */
+ * skipped), or -1 with err. Every line looks at the quit flag, so an
+ * endless input (a pipe of empty lines) ends on a signal. */
 static int read_line(struct gt_record_reader *r, size_t *len, struct gt_error *err)
 {
 	size_t n = 0;
-	int c;
-	while ((c = getc(r->f)) != EOF) {
-		if (c == '\n') {
+	if (gt_quit_requested())
+		return gt_wait_interrupted(err);
+	for (;;) {
+		if (r->buf_pos == r->buf_len) {
+			int rc = r->eof ? 0 : refill(r, err);
+			if (rc < 0)
+				return -1;
+			if (rc == 0) {
+				r->eof = true;
+				r->truncated = n > 0;
+				return 0;
+			}
+		}
+		const char *start = r->buf + r->buf_pos;
+		size_t avail = r->buf_len - r->buf_pos;
+		const char *nl = memchr(start, '\n', avail);
+		size_t take = nl ? (size_t)(nl - start) : avail;
+		if (take > GT_RECORD_LINE_MAX - n) {
+			r->line_no++;
+			return bad(r, err, "longer than %d bytes", GT_RECORD_LINE_MAX);
+		}
+		memcpy(r->line + n, start, take);
+		n += take;
+		r->buf_pos += take + (nl != NULL);
+		if (nl) {
 			r->line[n] = '\0';
 			*len = n;
 			r->line_no++;
 			return 1;
 		}
-		if (n == GT_RECORD_LINE_MAX) {
-			r->line_no++;
-			return bad(r, err, "longer than %d bytes", GT_RECORD_LINE_MAX);
-		}
-		r->line[n++] = (char)c;
 	}
-	if (ferror(r->f))
-		return gt_fail(err, GT_EXIT_FAILURE, "cannot read the recording %s", r->name);
-	r->truncated = n > 0;
-	return 0;
 }
 
-/* The next line as a JSON object (the caller puts it): 1, 0 at the end, -1. */
-static int next_object(struct gt_record_reader *r, struct json_object **out, struct gt_error *err)
+/* The caller's deadline has passed, and a line was read since line_no was
+ * first (so every call gets on). */
+static bool past_deadline(const struct gt_record_reader *r, uint64_t first)
+{
+	return r->deadline_ns && r->line_no > first && gt_mono_ns() >= r->deadline_ns;
+}
+
+/* The next line as a JSON object (the caller puts it): 1, 0 at the end,
+ * GT_RECORD_LATER past the deadline, -1. first: the line number when the
+ * caller's call began. */
+static int next_object(struct gt_record_reader *r, struct json_object **out, uint64_t first, struct gt_error *err)
 {
 	size_t len;
 	int rc;
-	do
+	do {
+		if (past_deadline(r, first))
+			return GT_RECORD_LATER;
 		rc = read_line(r, &len, err);
-	while (rc == 1 && len == 0);
+	} while (rc == 1 && len == 0);
 	if (rc <= 0)
 		return rc;
 	json_tokener_reset(r->tok);
@@ -580,24 +649,30 @@ static int next_object(struct gt_record_reader *r, struct json_object **out, str
 	return 1;
 }
 
-struct gt_record_reader *gt_record_open_stream(FILE *f, const char *name, struct gt_error *err)
+/* A reader with its buffers and nothing to read yet (f NULL, fd -1). */
+static struct gt_record_reader *reader_new(const char *name, struct gt_error *err)
 {
 	struct gt_record_reader *r = gt_calloc(sizeof(*r), err);
-	if (!r) {
-		fclose(f);
+	if (!r)
 		return NULL;
-	}
-	r->f = f;
+	r->fd = -1;
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->line = malloc(GT_RECORD_LINE_MAX + 1);
+	r->buf = malloc(RECORD_READ_CHUNK);
 	r->tok = json_tokener_new_ex(GT_RECORD_DEPTH_MAX);
-	if (!r->line || !r->tok) {
+	if (!r->line || !r->buf || !r->tok) {
 		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 		gt_record_close(r);
 		return NULL;
 	}
+	return r;
+}
+
+/* Reads the header; closes r and returns NULL when it is not one. */
+static struct gt_record_reader *read_header(struct gt_record_reader *r, struct gt_error *err)
+{
 	struct json_object *o = NULL;
-	int rc = next_object(r, &o, err);
+	int rc = next_object(r, &o, r->line_no, err);
 	if (rc == 0) {
 		r->line_no = 1;
 		rc = r->truncated ? bad(r, err, "the header is cut short") : bad(r, err, "the file is empty");
@@ -612,14 +687,71 @@ struct gt_record_reader *gt_record_open_stream(FILE *f, const char *name, struct
 	return r;
 }
 
-struct gt_record_reader *gt_record_open(const char *path, struct gt_error *err)
+struct gt_record_reader *gt_record_open_stream(FILE *f, const char *name, struct gt_error *err)
 {
-	FILE *f = fopen(path, "re");
-	if (!f) {
+	struct gt_record_reader *r = reader_new(name, err);
+	if (!r) {
+		fclose(f);
+		return NULL;
+	}
+	r->f = f;
+	return read_header(r, err);
+}
+
+/* path opened for reading without waiting: a FIFO's open waits for its
+ * writer, where a quit signal landing just before would be missed; the
+ * reads then block again (refill waits first on anything not a regular
+ * file). -1 with errno. */
+static int open_quietly(const char *path, bool *regular)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	int fl = fcntl(fd, F_GETFL);
+	if (fstat(fd, &st) != 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	*regular = S_ISREG(st.st_mode);
+	return fd;
+}
+
+/* file_only: refuse anything but a regular file before reading a byte. */
+static struct gt_record_reader *record_open(const char *path, bool file_only, struct gt_error *err)
+{
+	bool regular = false;
+	int fd = open_quietly(path, &regular);
+	if (fd < 0) {
 		gt_fail(err, GT_EXIT_FAILURE, "cannot open the recording %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	return gt_record_open_stream(f, path, err);
+	if (file_only && !regular) {
+		close(fd);
+		gt_fail(err, GT_EXIT_USAGE, "%s is not a regular file: stepping back through a recording reads it again "
+			"from its start, which a pipe cannot do; -b and --json read a pipe", path);
+		return NULL;
+	}
+	struct gt_record_reader *r = reader_new(path, err);
+	if (!r) {
+		close(fd);
+		return NULL;
+	}
+	r->fd = fd;
+	r->regular = regular;
+	return read_header(r, err);
+}
+
+struct gt_record_reader *gt_record_open(const char *path, struct gt_error *err)
+{
+	return record_open(path, false, err);
+}
+
+struct gt_record_reader *gt_record_open_file(const char *path, struct gt_error *err)
+{
+	return record_open(path, true, err);
 }
 
 void gt_record_close(struct gt_record_reader *r)
@@ -629,8 +761,12 @@ void gt_record_close(struct gt_record_reader *r)
 	if (r->tok)
 		json_tokener_free(r->tok);
 	free(r->line);
+	free(r->buf);
 	free(r->stacks);
-	fclose(r->f);
+	if (r->f)
+		fclose(r->f);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r);
 }
 
@@ -654,6 +790,11 @@ uint64_t gt_record_line(const struct gt_record_reader *r)
 	return r->line_no;
 }
 
+void gt_record_set_deadline(struct gt_record_reader *r, uint64_t deadline_ns)
+{
+	r->deadline_ns = deadline_ns;
+}
+
 /* One line: 1 a sample, 2 an info line, or -1. */
 static int dispatch(struct gt_record_reader *r, struct json_object *o, struct gt_sample *out,
 		    const struct gt_alloc_snapshot **alloc, struct gt_error *err)
@@ -674,10 +815,11 @@ int gt_record_next(struct gt_record_reader *r, struct gt_sample *out, const stru
 		   struct gt_error *err)
 {
 	*alloc = NULL;
+	uint64_t first = r->line_no;
 	for (;;) {
 		struct json_object *o;
-		int rc = next_object(r, &o, err);
-		if (rc <= 0)
+		int rc = next_object(r, &o, first, err);
+		if (rc != 1)
 			return rc;
 		rc = dispatch(r, o, out, alloc, err);
 		json_object_put(o);

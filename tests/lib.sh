@@ -143,6 +143,31 @@ wait_for_more() {
 	wait_until "$4" matching_at_least "$1" "$2" "$_more"
 }
 
+# now_ms: CLOCK_REALTIME in milliseconds, for the tests that time how soon gctop answers.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# signal_after SIG DELAY gctop-args...: runs gctop (stdout to $SIGNAL_OUT,
+# default $WORK/out; stderr to $WORK/err) and sends it SIG DELAY seconds
+# after its start; sets ALIVE (1 when gctop still ran then), RC and MS (from
+# the signal to the exit). A gctop that ignores SIG is killed after 20 s.
+signal_after() {
+	_sig=$1 _delay=$2
+	shift 2
+	"$GCTOP_BIN" "$@" >"${SIGNAL_OUT:-$WORK/out}" 2>"$WORK/err" &
+	_g=$!
+	(sleep 20; kill -KILL "$_g" 2>/dev/null) &
+	_watchdog=$!
+	sleep "$_delay"
+	ALIVE=0
+	kill -0 "$_g" 2>/dev/null && ALIVE=1
+	_t0=$(now_ms)
+	kill -"$_sig" "$_g"
+	wait "$_g"
+	RC=$?
+	MS=$(($(now_ms) - _t0))
+	kill "$_watchdog" 2>/dev/null
+}
+
 # wait_for_file PATH SECONDS
 wait_for_file() { wait_until $(($2 * 10)) file_exists "$1"; }
 

@@ -102,7 +102,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 {
 	struct gt_record_reader *r = gt_record_open(opt->replay_path, err);
 	if (!r)
-		return err->code;
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	struct gt_session s;
 	if (gt_session_init(&s, gt_record_info(r), err) != 0) {
 		gt_record_close(r);
@@ -123,8 +123,9 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 			break;
 		}
 	}
+	/* A quit signal while the reader waited or read is an interrupt: status 0. */
 	if (rc < 0)
-		status = err->code ? (int)err->code : GT_EXIT_FAILURE;
+		status = gt_quit_requested() ? GT_EXIT_OK : err->code ? (int)err->code : GT_EXIT_FAILURE;
 	else if (gt_record_truncated(r))
 		fprintf(stderr, "gctop: the recording ends in a partial line (gctop was stopped while writing it); "
 				"that line was skipped\n");

@@ -1,7 +1,9 @@
 #include "tui/compare.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
+#include "base/quit.h"
 #include "views/compare_writer.h"
 #include "views/json_writer.h"
 
@@ -31,10 +33,16 @@ int gt_compare_run(const struct gt_options *opt, FILE *out, struct gt_error *err
 	if (!runs)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory"), GT_EXIT_FAILURE;
 	int status = GT_EXIT_OK;
-	for (size_t i = 0; i < opt->n_compare && status == GT_EXIT_OK; i++)
-		if (gt_compare_load(opt->compare_files[i], &runs[i], err) != 0)
-			status = err->code;
-	if (status == GT_EXIT_OK) {
+	bool loaded = true;
+	/* Each recording's reader looks at the quit flag: an endless one (a
+	 * pipe) ends on SIGINT/SIGTERM, with status 0 and nothing printed. */
+	gt_quit_install();
+	for (size_t i = 0; i < opt->n_compare && loaded; i++)
+		if (gt_compare_load(opt->compare_files[i], &runs[i], err) != 0) {
+			loaded = false;
+			status = gt_quit_requested() ? GT_EXIT_OK : err->code;
+		}
+	if (loaded) {
 		int rc;
 		if (opt->compare_json) {
 			struct json_object *o = gt_compare_json(runs, opt->n_compare);
@@ -48,7 +56,7 @@ int gt_compare_run(const struct gt_options *opt, FILE *out, struct gt_error *err
 			status = GT_EXIT_FAILURE;
 		}
 	}
-	if (status == GT_EXIT_OK && opt->fail_if)
+	if (loaded && status == GT_EXIT_OK && opt->fail_if)
 		status = judge(opt->fail_if, runs, opt->n_compare, err);
 	free(runs);
 	return status;

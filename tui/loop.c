@@ -41,6 +41,13 @@
 /* While a job runs (session/job.h) its line counts the seconds, so the
  * screen is seen to be alive. */
 #define LOOP_BUSY_TICK_NS 1000000000ull
+/* A replay's move reads this long at a time, then the loop looks at the
+ * keys for LOOP_REPLAY_KEYS_NS (a poll ends at once on a key): q is
+ * answered within some 20 ms of reading, and the move costs a few % more. */
+#define LOOP_REPLAY_SLICE_NS 20000000ull
+#define LOOP_REPLAY_KEYS_NS 1000000ull
+/* A move's progress on the footer is drawn this often. */
+#define LOOP_REPLAY_DRAW_NS 250000000ull
 
 /* Sets the footer's one-off message; it goes after LOOP_NOTE_SHOW_NS. */
 void gt_app_note(struct gt_app *a, const char *fmt, ...)
@@ -103,25 +110,53 @@ static void replay_note(struct gt_app *a)
 		    a->replay->at_end ? " (the last)" : "", when, a->replay->playing ? ", playing" : "");
 }
 
-/* Moves the replay to sample pos (next: one on); a recording that turns
- * unreadable on the way ends gctop with its sentence. */
-static void replay_move(struct gt_app *a, uint64_t pos, bool next)
+/* A recording that turned unreadable ends gctop with its sentence; a
+ * quit signal while it was read, with status 0. */
+static void replay_failed(struct gt_app *a)
 {
-	int rc = next ? gt_replay_next(a->replay, &a->session, a->err)
-		      : gt_replay_seek(a->replay, &a->session, pos, a->err);
+	a->status = gt_quit_requested() ? GT_EXIT_OK : a->err->code ? (int)a->err->code : GT_EXIT_FAILURE;
+	a->quit = true;
+}
+
+/* One slice of the replay's move (tui/replay.h); true when it is done. */
+static bool replay_slice(struct gt_app *a)
+{
+	int rc = gt_replay_work(a->replay, &a->session, gt_mono_ns() + LOOP_REPLAY_SLICE_NS, a->err);
 	if (rc < 0) {
-		a->status = a->err->code ? (int)a->err->code : GT_EXIT_FAILURE;
-		a->quit = true;
-		return;
+		replay_failed(a);
+		return true;
 	}
+	if (rc == 0)
+		return false;
 	if (a->replay->at_end)
 		a->replay->playing = false;
 	replay_note(a);
+	return true;
+}
+
+/* Moves the replay to sample pos (next: one on from where it is going),
+ * in slices of the loop: keys are answered while it reads. */
+static void replay_move(struct gt_app *a, uint64_t pos, bool next)
+{
+	struct gt_replay *r = a->replay;
+	uint64_t from = r->moving ? r->target : r->pos;
+	gt_replay_go(r, next ? from + 1 : pos);
+	r->drawn_ns = gt_mono_ns();
+	replay_slice(a);
 }
 
 static bool replay_tick(struct gt_app *a, uint64_t now)
 {
 	struct gt_replay *r = a->replay;
+	if (r->moving) {
+		if (replay_slice(a))
+			return true;
+		/* The footer counts the samples read, a few times a second. */
+		if (now - r->drawn_ns < LOOP_REPLAY_DRAW_NS)
+			return false;
+		r->drawn_ns = now;
+		return true;
+	}
 	if (!r->playing || now < r->next_ns)
 		return false;
 	r->next_ns = now + a->interval_ns;
@@ -151,7 +186,7 @@ static void replay_key(struct gt_app *a, enum gt_action act)
 		a->prompt_buf[0] = '\0';
 		break;
 	case GT_ACT_STEP_NEXT: replay_move(a, 0, true); break;
-	case GT_ACT_STEP_BACK: replay_move(a, r->pos - 1, false); break;
+	case GT_ACT_STEP_BACK: replay_move(a, (r->moving ? r->target : r->pos) - 1, false); break;
 	case GT_ACT_REWIND: replay_move(a, 2, false); break;
 	case GT_ACT_REFRESH:
 		r->playing = !r->playing && !r->at_end;
@@ -185,6 +220,8 @@ static bool tick(struct gt_app *a, uint64_t now)
 
 static uint64_t next_deadline(struct gt_app *a)
 {
+	if (a->replay && a->replay->moving)
+		return gt_mono_ns() + LOOP_REPLAY_KEYS_NS;
 	if (a->replay)
 		return a->replay->playing ? a->replay->next_ns : GT_DEADLINE_NEVER;
 	if (a->in_dashboard)
@@ -248,6 +285,11 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 	}
 	if (!a->note[0] && a->in_dashboard && gt_session_busy(&a->session))
 		return gt_app_busy_text(a, buf, len);
+	if (!a->note[0] && !a->help && a->replay && a->replay->moving) {
+		snprintf(buf, len, "replay: reading to sample %llu, at %llu (q quits, any step key changes where to)",
+			 (unsigned long long)a->replay->target, (unsigned long long)a->replay->pos);
+		return buf;
+	}
 	const char *msg = a->note[0] ? a->note : (a->in_dashboard ? gt_dashboard_message(&a->db) : a->picker.message);
 	if (msg && msg[0]) {
 		*attr = t->warn;
@@ -720,7 +762,8 @@ int gt_tui_run(const struct gt_options *opt, struct gt_error *err)
 	if (opt->replay_path) {
 		if (replay_start(a, opt->replay_path, err) != 0) {
 			app_free(a);
-			return err->code ? (int)err->code : GT_EXIT_FAILURE;
+			/* A quit signal while the first interval was read: status 0. */
+			return gt_quit_requested() ? GT_EXIT_OK : err->code ? (int)err->code : GT_EXIT_FAILURE;
 		}
 	} else if (opt->pid) {
 		opened = gt_app_open_before_screen(a, opt->pid, err);

@@ -60,10 +60,12 @@ const char gt_help_text[] =
 	"                        sampled every -d seconds, until interrupted; ADDR defaults\n"
 	"                        to 127.0.0.1. Never loads the agent\n"
 	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON, mode 0600;\n"
-	"                        with -b, --json or the interactive view)\n"
+	"                        with -b, --json or the interactive view); never through a\n"
+	"                        link another user could have made, never into a file not yours\n"
 	"  -r, --read FILE       replay a recording instead of watching a process: with -b or\n"
-	"                        --json printed at once, in the interactive view step with\n"
-	"                        t and T, rewind with r, jump with b, play and pause with space\n"
+	"                        --json printed at once (FILE may be a pipe), in the interactive\n"
+	"                        view (a regular file) step with t and T, rewind with r, jump\n"
+	"                        with b, play and pause with space\n"
 	"      --compare FILE FILE...\n"
 	"                        recorded runs side by side, one column per run, with each\n"
 	"                        figure's ratio to the first run (--json: one object)\n"
@@ -89,7 +91,8 @@ const char gt_help_text[] =
 	"  4 not a JVM or .NET process    9 the target did not become readable in time\n"
 	"  10 a recording is truncated, corrupt or not gctop's\n"
 	"  11 --fail-if: the last run regressed against the first\n"
-	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n";
+	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n"
+	"  15 -w FILE is unsafe to write (a link, not a regular file of yours, under a link)\n";
 
 static int parse_interval(const char *s, uint64_t *ns)
 {

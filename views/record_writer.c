@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safe_create.h"
 #include "record/record_format.h"
 #include "views/json_text.h"
 
@@ -288,10 +289,17 @@ struct gt_recorder *gt_recorder_open(const char *path, struct gt_error *err)
 	if (!r)
 		return NULL;
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	/* O_APPEND: each line lands whole at the end, whatever else writes. */
-	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+	/* O_APPEND: each line lands whole at the end, whatever else writes.
+	 * gctop runs as root: the path may have been prepared by another user
+	 * (base/safe_create.h). */
+	const char *why;
+	r->fd = gt_safe_create(path, 0600, O_APPEND, &why);
 	if (r->fd < 0) {
-		gt_fail(err, GT_EXIT_FAILURE, "cannot create the recording %s: %s", path, strerror(errno));
+		if (why)
+			gt_fail(err, GT_EXIT_UNSAFE_OUTPUT, "refusing to write the recording %s: it %s; remove it or "
+				"choose another name", path, why);
+		else
+			gt_fail(err, GT_EXIT_FAILURE, "cannot create the recording %s: %s", path, strerror(errno));
 		free(r);
 		return NULL;
 	}

@@ -15,8 +15,11 @@
 
 struct gt_recorder;
 
-/* Creates (or empties) path, mode 0600: a recording holds the target's
- * command line. Returns NULL with err (GT_EXIT_FAILURE) naming the file. */
+/* Creates (or empties) path, mode 0600 whatever the umask: a recording
+ * holds the target's command line. Never through a link another user could
+ * have planted, never into a file not ours (base/safe_create.h). Returns
+ * NULL with err naming the file: GT_EXIT_UNSAFE_OUTPUT when the path was
+ * refused, GT_EXIT_FAILURE when it cannot be made. */
 struct gt_recorder *gt_recorder_open(const char *path, struct gt_error *err);
 /* Writes the session's newest sample (with the header before the first,
  * an info line when the facts changed, and the allocator reading when the

@@ -20,24 +20,6 @@ run_timed() {
 	MS=$(($(now_ms) - t0))
 }
 
-# signal_after SIG DELAY gctop-args...: sends SIG to gctop DELAY seconds after
-# its start; sets RC and MS (from the signal to the exit).
-signal_after() {
-	sig=$1 delay=$2
-	shift 2
-	"$GCTOP_BIN" "$@" >"$WORK/out" 2>"$WORK/err" &
-	g=$!
-	(sleep 20; kill -KILL "$g" 2>/dev/null) &
-	watchdog=$!
-	sleep "$delay"
-	t0=$(now_ms)
-	kill -"$sig" "$g"
-	wait "$g"
-	RC=$?
-	MS=$(($(now_ms) - t0))
-	kill "$watchdog" 2>/dev/null
-}
-
 start_fake dribble 0.25 || exit 0
 
 # One deadline for ProcessInfo (2 s), not 2 s per byte of a 150-byte reply.

@@ -3,11 +3,13 @@
  * skipped; each kind of corrupt or hostile line gets one sentence and
  * GT_EXIT_BAD_RECORDING; and the comparison's figures of crafted runs are
  * the ones their counters make. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/quit.h"
 #include "record/compare.h"
 #include "record/record_format.h"
 #include "record/record_reader.h"
@@ -514,6 +516,60 @@ static void test_hostile_lines(void)
 	gt_record_close(r);
 }
 
+/* The text HEADER then a sample line of exactly len bytes (padded with
+ * spaces inside the object), read through chunks of the reader's buffer. */
+static int read_line_of(size_t len, struct gt_error *err)
+{
+	static const char sample[] = SAMPLE("");
+	size_t body = sizeof(sample) - 2;   /* without its newline */
+	char *text = malloc(sizeof(HEADER) + len + 1);
+	memcpy(text, HEADER, sizeof(HEADER) - 1);
+	char *line = text + sizeof(HEADER) - 1;
+	line[0] = '{';
+	memset(line + 1, ' ', len - body);
+	memcpy(line + 1 + (len - body), sample + 1, body);   /* the rest from its first key */
+	int rc = read_text(text, sizeof(HEADER) - 1 + len + 1, err);
+	free(text);
+	return rc;
+}
+
+/* Lines as long as the bound are read across the reader's chunks, one
+ * byte more is refused; a reader with a deadline stops between lines
+ * (GT_RECORD_LATER, one line a call at least) and goes on where it
+ * stopped; a quit request ends a read with status 0. */
+static void test_slices_and_quit(void)
+{
+	struct gt_error err = { 0 };
+	CHECK(read_line_of(GT_RECORD_LINE_MAX, &err) == 1);
+	CHECK(read_line_of(GT_RECORD_LINE_MAX + 1, &err) == -1 && err.code == GT_EXIT_BAD_RECORDING);
+	enum { BLANKS = 2000 };
+	static const char two[] = SAMPLE("") SAMPLE(",\"mono_ns\":6");
+	size_t len = sizeof(HEADER) - 1 + BLANKS + sizeof(two) - 1;
+	char *text = malloc(len);
+	memcpy(text, HEADER, sizeof(HEADER) - 1);
+	memset(text + sizeof(HEADER) - 1, '\n', BLANKS);
+	memcpy(text + sizeof(HEADER) - 1 + BLANKS, two, sizeof(two) - 1);
+	struct gt_record_reader *r = gt_record_open_stream(fmemopen(text, len, "r"), "crafted", &err);
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	gt_record_set_deadline(r, 1);   /* long past: every call reads one line */
+	struct gt_sample out;
+	const struct gt_alloc_snapshot *a;
+	int rc, later = 0;
+	while ((rc = gt_record_next(r, &out, &a, &err)) == GT_RECORD_LATER)
+		later++;
+	CHECK(rc == 1 && out.mono_ns == 5);
+	CHECK_U64(later, BLANKS);
+	gt_record_set_deadline(r, 0);
+	gt_quit_signal = SIGINT;
+	CHECK(gt_record_next(r, &out, &a, &err) == -1 && err.code == GT_EXIT_OK);
+	gt_quit_signal = 0;
+	CHECK(gt_record_next(r, &out, &a, &err) == 1 && out.mono_ns == 6);
+	gt_record_close(r);
+	free(text);
+}
+
 /* A run of n samples one second apart: bps bytes a second over ops_per_s
  * operations, gen0 collections per second, pauses of pause_ms each. */
 static void crafted_run(const char *path, uint64_t bps, uint64_t ops_per_s, uint64_t gen0_per_s, uint64_t pause_ms)
@@ -633,6 +689,7 @@ int main(void)
 	RUN_TEST(test_hostile_lines);
 	RUN_TEST(test_target_strings_written_clean);
 	RUN_TEST(test_compare_text_ascii_locale);
+	RUN_TEST(test_slices_and_quit);
 	RUN_TEST(test_compare_figures);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_weighted_median);
