@@ -36,6 +36,15 @@
 #define GT_FINDING_HUMONGOUS_MIN 2
 #define GT_FINDING_HUMONGOUS_INFO 0.05
 #define GT_FINDING_HUMONGOUS_WARNING 0.25
+/* gctop's own: the most humongous objects' unused region tails can be (G1
+ * counts them in whole regions; collectors/hotspot/hotspot_alloc.h), as a
+ * share of all allocation since gctop attached: from 5% info (past the 5%
+ * within which the allocation estimate is tested, jvm_alloc_matrix.sh, so
+ * the figure is no longer as good as its tests), from a fifth a warning
+ * (up to a fifth of the heap the program fills holding nothing: collections
+ * up to a quarter more often than its bytes need). */
+#define GT_FINDING_REGION_WASTE_INFO 0.05
+#define GT_FINDING_REGION_WASTE_WARNING 0.20
 /* gctop's own: committed heap or working set within 10% of the container
  * limit leaves no room for a burst before the OOM killer. */
 #define GT_FINDING_LIMIT_NEAR 0.90
@@ -369,6 +378,51 @@ static void rule_humongous(const struct gt_target_info *info, const struct gt_sa
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
 }
 
+/* The tails' bound against all allocation: the totals since attach when
+ * both count from then, else (an agent's exact total counts from the
+ * process start) the newest interval's rates. */
+static bool region_waste_share(const struct gt_derived *d, double *share)
+{
+	const struct gt_sample *c = &d->cur;
+	if (!c->large_waste_max_bytes_total.valid)
+		return false;
+	struct gt_f64 r = { 0, false };
+	if (c->alloc_since == GT_ALLOC_SINCE_ATTACH && c->alloc_bytes_total.valid && c->alloc_bytes_total.value > 0)
+		gt_f64_set(&r, (double)c->large_waste_max_bytes_total.value / (double)c->alloc_bytes_total.value);
+	else if (c->alloc_since != GT_ALLOC_SINCE_ATTACH && d->large_waste_max_rate_bps.valid &&
+		 d->alloc_rate_bps.valid && d->alloc_rate_bps.value > 0)
+		gt_f64_set(&r, d->large_waste_max_rate_bps.value / d->alloc_rate_bps.value);
+	*share = r.value;
+	return r.valid;
+}
+
+static void rule_region_waste(const struct gt_target_info *info, const struct gt_derived *d,
+			      const struct history_sums *s, struct gt_findings *out)
+{
+	double share;
+	if (!region_waste_share(d, &share))
+		return;
+	enum gt_severity sev = share >= GT_FINDING_REGION_WASTE_WARNING ? GT_SEVERITY_WARNING
+			     : share >= GT_FINDING_REGION_WASTE_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
+	if (sev == GT_SEVERITY_NONE)
+		return;
+	const struct gt_sample *c = &d->cur;
+	struct gt_u64 max = c->heap_max_bytes.valid ? c->heap_max_bytes : info->heap_max_bytes;
+	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
+	struct gt_finding *f = add(out, "g1-region-waste", sev,
+				   "size large arrays to whole regions less their 16-byte header, or under half a "
+				   "region, or raise -XX:G1HeapRegionSize; --allocators gives the exact allocation",
+				   "humongous objects take whole G1 regions: up to %.0f%% of allocation may be their "
+				   "last regions' unused tails, heap nothing else can use", share * 100.0);
+	evidence(f, "region_waste_max_share", GT_EVIDENCE_SHARE, share);
+	evidence(f, "region_waste_max_bytes", GT_EVIDENCE_BYTES, (double)c->large_waste_max_bytes_total.value);
+	if (c->large_alloc_bytes_total.valid)
+		evidence(f, "humongous_region_bytes", GT_EVIDENCE_BYTES, (double)c->large_alloc_bytes_total.value);
+	if (region)
+		evidence(f, "region_bytes", GT_EVIDENCE_BYTES, (double)region);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
+}
+
 static void rule_alloc_per_op(const struct gt_target_info *info, const struct gt_sample *cur,
 			      const struct gt_history *h, struct gt_findings *out)
 {
@@ -476,8 +530,10 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	rule_induced(info, &sums, out);
 	rule_alloc_large(&sums, out);
 	rule_alloc_per_op(info, &d->cur, h, out);
-	if (info)
+	if (info) {
 		rule_humongous(info, &d->cur, &sums, out);
+		rule_region_waste(info, d, &sums, out);
+	}
 	rule_container(d, out);
 	rule_config(info, d, out);
 	/* stable: the rules' order within a severity */

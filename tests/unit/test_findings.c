@@ -278,6 +278,46 @@ static void test_humongous(void)
 	CHECK(x && strstr(x->title, "0.5 MiB") && strstr(x->title, "1 MiB regions"));
 }
 
+/* The bound on humongous objects' unused region tails against all
+ * allocation since attach, at and just below each threshold; with the
+ * agent's total (from the process start), the newest interval's rates. */
+static void test_region_waste(void)
+{
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	snprintf(info.heap_flags, sizeof(info.heap_flags), "-Xmx256m");
+	gt_u64_set(&info.heap_max_bytes, 256ull << 20);
+	push(interval(1, 1.0, UINT64_MAX));
+	struct gt_sample *c = &newest.cur;
+	c->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	gt_u64_set(&c->alloc_bytes_total, 1000000);
+	gt_u64_set(&c->large_alloc_bytes_total, 99998);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE); /* n/a: no bound */
+	gt_u64_set(&c->large_waste_max_bytes_total, 49999);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE);
+	gt_u64_set(&c->large_waste_max_bytes_total, 50000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);
+	gt_u64_set(&c->large_waste_max_bytes_total, 199999);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);
+	gt_u64_set(&c->large_waste_max_bytes_total, 200000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_WARNING);
+	const struct gt_finding *x = finding("g1-region-waste");
+	CHECK_NEAR(evidence(x, "region_waste_max_share"), 0.20, 1e-12);
+	CHECK_NEAR(evidence(x, "region_waste_max_bytes"), 200000, 0);
+	CHECK_NEAR(evidence(x, "humongous_region_bytes"), 99998, 0);
+	CHECK_NEAR(evidence(x, "region_bytes"), 1 << 20, 0);
+	CHECK(x && strstr(x->title, "up to 20% of allocation"));
+	/* The agent's total counts from the process start: the interval's rates. */
+	c->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
+	gt_u64_set(&c->alloc_bytes_total, 1000000000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE);
+	gt_f64_set(&newest.alloc_rate_bps, 1000000);
+	gt_f64_set(&newest.large_waste_max_rate_bps, 60000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);
+	/* .NET and the other collectors give no bound: silent. */
+	c->large_waste_max_bytes_total.valid = false;
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE);
+}
+
 static void test_region_size(void)
 {
 	struct gt_u64 none = { 0, false }, max = { 0, true };
@@ -452,6 +492,7 @@ int main(void)
 	RUN_TEST(test_induced);
 	RUN_TEST(test_alloc_large);
 	RUN_TEST(test_humongous);
+	RUN_TEST(test_region_waste);
 	RUN_TEST(test_region_size);
 	RUN_TEST(test_container);
 	RUN_TEST(test_config);
