@@ -26,22 +26,9 @@ Prints one line "ok|bad ..." and exits 0 (ok), 1 (bad) or 2 (no window).
 import json
 import sys
 
-from compare_matrix import interpolate, wall_ms
+from compare_matrix import interpolate, read_log, wall_ms
 
 REGION_TOL = 0.10
-
-
-def read_log(log):
-    points, quiet, region = [], None, None
-    for line in open(log):
-        f = line.split()
-        if len(f) == 5 and f[0] == "alloc":
-            points.append((float(f[2]), float(f[3]), float(f[4])))
-        elif len(f) == 3 and f[:2] == ["phase", "quiet"]:
-            quiet = float(f[2])
-        elif len(f) == 2 and f[0] == "region":
-            region = int(f[1])
-    return points, quiet, region
 
 
 def window(ndjson, points, quiet, mode):
