@@ -228,6 +228,7 @@ struct ops_sums {
 	double bytes, span_s;
 	struct gt_u64 collections;
 	bool lower_bound;   /* an interval's allocation was a lower bound */
+	bool upper_bound;   /* an interval's allocation was an upper bound */
 };
 
 static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
@@ -240,6 +241,7 @@ static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
 		s->ops += p->ops.value;
 		s->bytes += p->bytes_per_op.value * (double)p->ops.value;
 		s->lower_bound |= p->alloc_lower_bound;
+		s->upper_bound |= p->alloc_upper_bound;
 		if (p->interval_s.valid)
 			s->span_s += p->interval_s.value;
 		unsigned gens = nested && p->n_generations ? 1 : p->n_generations;
@@ -441,11 +443,13 @@ static void rule_alloc_per_op(const struct gt_target_info *info, const struct gt
 	size_t n = strlen(what);
 	if (n > 1 && what[n - 1] == 's')
 		what[n - 1] = '\0';
+	/* Both: missed intervals and whole regions pull opposite ways. */
+	const char *bound = s.lower_bound == s.upper_bound ? "" : s.lower_bound ? "at least " : "at most ";
 	struct gt_finding *f = add(out, "alloc-per-op", sev,
 				   "allocate less in each operation: reuse or pool its buffers, stream instead of "
 				   "building whole results; key a shows the sites",
 				   "each %s allocates %s%.1f %s: %.2f collections per %s", what,
-				   s.lower_bound ? "at least " : "", bytes >= GT_MIB ? bytes / GT_MIB : bytes / 1024.0, bytes >= GT_MIB ? "MiB" : "KiB",
+				   bound, bytes >= GT_MIB ? bytes / GT_MIB : bytes / 1024.0, bytes >= GT_MIB ? "MiB" : "KiB",
 				   per_op, what);
 	evidence(f, "bytes_per_op", GT_EVIDENCE_BYTES, bytes);
 	evidence(f, "operations", GT_EVIDENCE_COUNT, (double)s.ops);

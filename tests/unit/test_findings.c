@@ -431,6 +431,25 @@ static void test_alloc_per_op(void)
 	push(d);
 	x = finding("alloc-per-op");
 	CHECK(x && strcmp(x->title, "each operation allocates at least 10.0 MiB: 2.00 collections per operation") == 0);
+	/* humongous objects in whole G1 regions as well: neither bound holds */
+	d = interval(3, 1.0, UINT64_MAX);
+	gt_u64_set(&d->ops, 10);
+	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
+	d->alloc_upper_bound = true;
+	push(d);
+	x = finding("alloc-per-op");
+	CHECK(x && strstr(x->title, "each operation allocates 8.0 MiB:"));
+	/* whole regions alone: at most */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	newest.cur.ops_name = "operations";
+	d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->ops, 10);
+	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
+	gt_u64_set(&d->generations[0].collections, 10);
+	d->alloc_upper_bound = true;
+	push(d);
+	x = finding("alloc-per-op");
+	CHECK(x && strcmp(x->title, "each operation allocates at most 4.0 MiB: 1.00 collections per operation") == 0);
 	/* .NET's gen0 counts every GC, gen1 and gen2 the older ones again */
 	reset("Workstation", GT_RUNTIME_DOTNET);
 	newest.cur.ops_name = "requests";
