@@ -164,6 +164,13 @@ static struct gt_f64 share_of(double part, double whole)
  * (so the share's most is large / alloc, never past all of it). */
 static void derive_large(const struct gt_sample *prev, const struct gt_sample *cur, double dt, struct gt_derived *out)
 {
+	/* The agent's samples replacing the perf data's regions (or the other
+	 * way) start a new series: no rate across the change. */
+	const char *was = prev->large_source, *is = cur->large_source;
+	if (was != is && (!was || !is || strcmp(was, is) != 0))
+		return;
+	out->large_waste_rate_bps =
+		rate_per_s(gt_u64_delta(prev->large_waste_bytes_total, cur->large_waste_bytes_total), dt);
 	out->large_alloc_rate_bps = rate_per_s(gt_u64_delta(prev->large_alloc_bytes_total, cur->large_alloc_bytes_total), dt);
 	out->large_waste_max_rate_bps =
 		rate_per_s(gt_u64_delta(prev->large_waste_max_bytes_total, cur->large_waste_max_bytes_total), dt);

@@ -55,6 +55,7 @@ struct gt_derived {
 	 * can be once those are taken out (large_alloc_share is then the most). */
 	struct gt_f64 large_waste_max_rate_bps;
 	struct gt_f64 large_alloc_share_min;
+	struct gt_f64 large_waste_rate_bps;  /* the tails as the agent's samples measure them */
 
 	struct gt_u64 ops;               /* operations counted in the interval */
 	struct gt_f64 ops_rate;          /* operations per second */

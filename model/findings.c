@@ -36,13 +36,15 @@
 #define GT_FINDING_HUMONGOUS_MIN 2
 #define GT_FINDING_HUMONGOUS_INFO 0.05
 #define GT_FINDING_HUMONGOUS_WARNING 0.25
-/* gctop's own: the most humongous objects' unused region tails can be (G1
- * counts them in whole regions; collectors/hotspot/hotspot_alloc.h), as a
- * share of all allocation since gctop attached: from 5% info (past the 5%
- * within which the allocation estimate is tested, jvm_alloc_matrix.sh, so
- * the figure is no longer as good as its tests), from a fifth a warning
- * (up to a fifth of the heap the program fills holding nothing: collections
- * up to a quarter more often than its bytes need). */
+/* gctop's own: humongous objects' unused region tails as a share of all
+ * allocation, as the agent's samples measure them, or from perf data the
+ * most they can be (half the regions' bytes; hotspot_alloc.h): from 5%
+ * info (past the 5% within which the allocation estimate is tested,
+ * jvm_alloc_matrix.sh), from a fifth a warning (a fifth of the heap the
+ * program fills holding nothing: collections a quarter more often than its
+ * bytes need). The most they can be is never a warning: perf data moves
+ * alike for arrays that fill their regions and arrays that leave nearly a
+ * region each. */
 #define GT_FINDING_REGION_WASTE_INFO 0.05
 #define GT_FINDING_REGION_WASTE_WARNING 0.20
 /* gctop's own: committed heap or working set within 10% of the container
@@ -380,15 +382,23 @@ static void rule_humongous(const struct gt_target_info *info, const struct gt_sa
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
 }
 
-/* The tails' bound against all allocation: the totals since attach when
- * both count from then, else (an agent's exact total counts from the
- * process start) the newest interval's rates. */
-static bool region_waste_share(const struct gt_derived *d, double *share)
+/* The tails against all allocation: measured by the agent's samples (the
+ * newest interval's rates: its counters and its exact total count from
+ * different starts), else their bound, over the totals since attach when
+ * both count from then, else the newest interval's rates. */
+static bool region_waste_share(const struct gt_derived *d, double *share, bool *measured)
 {
 	const struct gt_sample *c = &d->cur;
+	struct gt_f64 r = { 0, false };
+	*measured = d->large_waste_rate_bps.valid;
+	if (*measured) {
+		if (d->alloc_rate_bps.valid && d->alloc_rate_bps.value > 0)
+			gt_f64_set(&r, d->large_waste_rate_bps.value / d->alloc_rate_bps.value);
+		*share = r.value;
+		return r.valid;
+	}
 	if (!c->large_waste_max_bytes_total.valid)
 		return false;
-	struct gt_f64 r = { 0, false };
 	if (c->alloc_since == GT_ALLOC_SINCE_ATTACH && c->alloc_bytes_total.valid && c->alloc_bytes_total.value > 0)
 		gt_f64_set(&r, (double)c->large_waste_max_bytes_total.value / (double)c->alloc_bytes_total.value);
 	else if (c->alloc_since != GT_ALLOC_SINCE_ATTACH && d->large_waste_max_rate_bps.valid &&
@@ -402,9 +412,10 @@ static void rule_region_waste(const struct gt_target_info *info, const struct gt
 			      const struct history_sums *s, struct gt_findings *out)
 {
 	double share;
-	if (!region_waste_share(d, &share))
+	bool measured;
+	if (!region_waste_share(d, &share, &measured))
 		return;
-	enum gt_severity sev = share >= GT_FINDING_REGION_WASTE_WARNING ? GT_SEVERITY_WARNING
+	enum gt_severity sev = share >= GT_FINDING_REGION_WASTE_WARNING && measured ? GT_SEVERITY_WARNING
 			     : share >= GT_FINDING_REGION_WASTE_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
 	if (sev == GT_SEVERITY_NONE)
 		return;
@@ -414,12 +425,19 @@ static void rule_region_waste(const struct gt_target_info *info, const struct gt
 	struct gt_finding *f = add(out, "g1-region-waste", sev,
 				   "size large arrays to whole regions less their 16-byte header, or under half a "
 				   "region, or raise -XX:G1HeapRegionSize; --allocators gives the exact allocation",
-				   "humongous objects take whole G1 regions: up to %.0f%% of allocation may be their "
-				   "last regions' unused tails, heap nothing else can use", share * 100.0);
-	evidence(f, "region_waste_max_share", GT_EVIDENCE_SHARE, share);
-	evidence(f, "region_waste_max_bytes", GT_EVIDENCE_BYTES, (double)c->large_waste_max_bytes_total.value);
-	if (c->large_alloc_bytes_total.valid)
-		evidence(f, "humongous_region_bytes", GT_EVIDENCE_BYTES, (double)c->large_alloc_bytes_total.value);
+				   "humongous objects take whole G1 regions: %s%.0f%% of allocation %s their last "
+				   "regions' unused tails, heap nothing else can use", measured ? "" : "up to ",
+				   share * 100.0, measured ? "is" : "may be");
+	if (measured) {
+		evidence(f, "region_waste_share", GT_EVIDENCE_SHARE, share);
+		if (c->large_waste_bytes_total.valid)   /* since the agent's segment began */
+			evidence(f, "region_waste_bytes", GT_EVIDENCE_BYTES, (double)c->large_waste_bytes_total.value);
+	} else {
+		evidence(f, "region_waste_max_share", GT_EVIDENCE_SHARE, share);
+		evidence(f, "region_waste_max_bytes", GT_EVIDENCE_BYTES, (double)c->large_waste_max_bytes_total.value);
+		if (c->large_alloc_bytes_total.valid)
+			evidence(f, "humongous_region_bytes", GT_EVIDENCE_BYTES, (double)c->large_alloc_bytes_total.value);
+	}
 	if (region)
 		evidence(f, "region_bytes", GT_EVIDENCE_BYTES, (double)region);
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);

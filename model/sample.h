@@ -194,6 +194,11 @@ struct gt_sample {
 	 * humongous objects leaves unused; collectors/hotspot/hotspot_alloc.h).
 	 * Invalid where the large figure is the objects' own bytes. */
 	struct gt_u64 large_waste_max_bytes_total;
+	/* With the agent on G1: the unused tails of the humongous objects'
+	 * last regions as its samples measure them (cumulative, since its
+	 * segment began; large_alloc_bytes_total is then the objects' sampled
+	 * bytes). Invalid elsewhere. */
+	struct gt_u64 large_waste_bytes_total;
 	struct gt_u64 pinned_bytes;            /* .NET pinned object heap */
 	const char *large_source;              /* static string, e.g. "g1-humongous-estimate" */
 	const char *large_unavailable;         /* static string: why there is no figure */

@@ -184,6 +184,8 @@ static struct json_object *large_object(const struct gt_derived *d)
 	add(o, "alloc_share_min", jdouble(d->large_alloc_share_min));
 	add(o, "waste_max_bytes_total", ju64(s->large_waste_max_bytes_total));
 	add(o, "waste_max_rate_bps", jdouble(d->large_waste_max_rate_bps));
+	add(o, "waste_bytes_total", ju64(s->large_waste_bytes_total));
+	add(o, "waste_rate_bps", jdouble(d->large_waste_rate_bps));
 	add(o, "pinned_bytes", ju64(s->pinned_bytes));
 	add(o, "source", json_object_new_string(s->large_source));
 	return o;

@@ -161,6 +161,10 @@ static void write_memory(FILE *out, const struct gt_derived *d)
 			"at most %s  [%s]\n", fig_bytes(&a, s->large_bytes), fig_rate(&b, d->large_alloc_rate_bps),
 			fig_share(&e, d->large_alloc_share_min), fig_share(&c, d->large_alloc_share),
 			fig_rate(&f, d->large_waste_max_rate_bps), s->large_source);
+	else if (s->large_source && d->large_waste_rate_bps.valid)
+		fprintf(out, "Large:   %s now, %s allocated (%s of alloc), unused region tails %s  [%s]\n",
+			fig_bytes(&a, s->large_bytes), fig_rate(&b, d->large_alloc_rate_bps),
+			fig_share(&c, d->large_alloc_share), fig_rate(&f, d->large_waste_rate_bps), s->large_source);
 	else if (s->large_source)
 		fprintf(out, "Large:   %s now, %s allocated (%s of alloc)  [%s]\n", fig_bytes(&a, s->large_bytes),
 			fig_rate(&b, d->large_alloc_rate_bps), fig_share(&c, d->large_alloc_share), s->large_source);

@@ -212,6 +212,24 @@ static void test_humongous_whole_regions(void)
 	CHECK(!d.alloc_upper_bound);
 	CHECK_NEAR(d.large_alloc_share.value, 1.0, 1e-12);
 	CHECK(d.large_alloc_share_min.value <= objects / (1.1 * objects));
+	/* The agent's samples replace the regions: a new series, no rate
+	 * across the change; then the objects' bytes and measured tails. */
+	b.large_source = "g1-humongous-sampled";
+	b.large_waste_max_bytes_total.valid = false;
+	gt_u64_set(&b.large_alloc_bytes_total, 5000);
+	gt_u64_set(&b.large_waste_bytes_total, 1000);
+	a.large_source = "g1-humongous-estimate";
+	gt_derive(&a, &b, &d);
+	CHECK(!d.large_alloc_rate_bps.valid && !d.large_alloc_share.valid && !d.large_waste_rate_bps.valid);
+	c = b;
+	c.mono_ns += 1000000000ull;
+	c.alloc_bytes_total.value += 4000000;
+	c.large_alloc_bytes_total.value += 2000000;
+	c.large_waste_bytes_total.value += 600000;
+	gt_derive(&b, &c, &d);
+	CHECK_NEAR(d.large_alloc_share.value, 0.5, 1e-12);
+	CHECK_NEAR(d.large_waste_rate_bps.value, 600000, 1e-6);
+	CHECK(!d.large_alloc_share_min.valid && !d.alloc_upper_bound);
 }
 
 static void test_cpu_share_uses_hz(void)

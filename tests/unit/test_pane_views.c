@@ -245,6 +245,14 @@ static void test_whole_regions_bound(void)
 	t = draw_pane(&gt_pane_alloc, &d, 7, 60);
 	CHECK_HAS(t, "rate 10.0 MiB/s");
 	CHECK_HAS(t, "(estimate)");
+	/* the agent's samples: the tails measured, no bound */
+	d.large_waste_max_rate_bps.valid = d.large_alloc_share_min.valid = false;
+	gt_f64_set(&d.large_waste_rate_bps, 1.5 * MIB);
+	CHECK_U64(gt_pane_large.want_rows(&(struct gt_view_ctx){ .d = &d }), 4);
+	t = draw_pane(&gt_pane_large, &d, 4, 60);
+	CHECK_HAS(t, "(40.0% of all)");
+	CHECK_HAS(t, "region tails 1.50 MiB/s");
+	CHECK_LACKS(t, "<=");
 }
 
 static const char *draw_allocators(const struct gt_alloc_derived *a, const char *message, int rows, int cols,
