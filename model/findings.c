@@ -423,8 +423,10 @@ static void rule_region_waste(const struct gt_target_info *info, const struct gt
 	struct gt_u64 max = c->heap_max_bytes.valid ? c->heap_max_bytes : info->heap_max_bytes;
 	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
 	struct gt_finding *f = add(out, "g1-region-waste", sev,
-				   "size large arrays to whole regions less their 16-byte header, or under half a "
-				   "region, or raise -XX:G1HeapRegionSize; --allocators gives the exact allocation",
+				   measured ? "size large arrays to whole regions less their 16-byte header, or under "
+					      "half a region, or raise -XX:G1HeapRegionSize"
+					    : "size large arrays to whole regions less their 16-byte header, or under "
+					      "half a region, or raise -XX:G1HeapRegionSize; --allocators measures the tails",
 				   "humongous objects take whole G1 regions: %s%.0f%% of allocation %s their last "
 				   "regions' unused tails, heap nothing else can use", measured ? "" : "up to ",
 				   share * 100.0, measured ? "is" : "may be");
