@@ -55,6 +55,7 @@ struct agent {
 	uint64_t reader_value, reader_seen_ns;
 	uint64_t adapt_ns, adapt_total, adapt_samples;
 	uint64_t gc_start_ns;          /* VM thread only */
+	uint64_t region_bytes;         /* G1's region size, 0 none or not known yet (watchdog-written) */
 };
 
 extern struct agent agent_state;
@@ -79,6 +80,10 @@ bool agent_jni_cleared(JNIEnv *env);
 
 /* agent_watchdog.c */
 int agent_start_watchdog(void);
+
+/* agent_region.c: G1's region size from the JVM's flags, 0 when the heap is
+ * not G1's or the flags cannot be read (a JNI-attached thread). */
+uint64_t agent_region_bytes(JNIEnv *env);
 
 /* agent_jmx.c: the thread that answers --ops jmx: (once the VM is live;
  * with agent_state.lock held). */

@@ -274,6 +274,7 @@ void JNICALL agent_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
 		uint64_t interval = __atomic_load_n(&agent_state.interval, __ATOMIC_RELAXED);
 		uint64_t w = size > 0 && (uint64_t)size > interval ? (uint64_t)size : interval;
 		gctop_pub_sample(pub, frame, type, GCTOP_SEG_HEAP_UNKNOWN, w);
+		gctop_pub_region_object(pub, (uint64_t)(size > 0 ? size : 0), w);
 		if (st.n)
 			gctop_pub_stack(pub, frame, st.ids, st.n, w);
 	}

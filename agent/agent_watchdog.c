@@ -102,6 +102,9 @@ static void tick(struct agent *a, bool have_total, uint64_t total, uint64_t now)
 	}
 	if (have_total)
 		gctop_pub_set_alloc_total(a->pub, total, now);
+	/* every tick: a segment made again starts without it */
+	if (a->region_bytes)
+		gctop_pub_set_region(a->pub, a->region_bytes);
 	if (now - a->reader_seen_ns > a->opt.watchdog_ns) {
 		agent_stop_sampling(!a->opt.linger);
 		return;
@@ -121,6 +124,7 @@ static void *watchdog_main(void *arg)
 	agent_mark_own_thread();
 	struct exact_total x;
 	exact_init(env, &x);
+	a->region_bytes = agent_region_bytes(env);
 	for (;;) {
 		struct timespec ts = { 0, (long)AGENT_TICK_NS };
 		nanosleep(&ts, NULL);

@@ -147,6 +147,51 @@ static void derive_causes(const struct gt_collection_causes *prev, const struct 
 	out->gen2_alloc_large = gt_u64_delta(prev->gen2_alloc_large, cur->gen2_alloc_large);
 }
 
+static struct gt_f64 share_of(double part, double whole)
+{
+	struct gt_f64 r = ratio(part < 0 ? 0 : part, whole);
+	if (r.valid && r.value > 1)
+		r.value = 1;
+	return r;
+}
+
+/* Large-object rate and share. Rates, not byte counts: the allocation
+ * total can be as of the runtime's poll (alloc_at), a span other than the
+ * samples'. Where the large figure counts whole regions, the objects' bytes
+ * lie between it less the tails' bound and it; an estimated total holds the
+ * same regions (so it is an upper bound too, and the share's least is
+ * (large - tails) / (alloc - tails)), an exact one the objects' own bytes
+ * (so the share's most is large / alloc, never past all of it). */
+static void derive_large(const struct gt_sample *prev, const struct gt_sample *cur, double dt, struct gt_derived *out)
+{
+	/* The agent's samples replacing the perf data's regions (or the other
+	 * way) start a new series: no rate across the change. */
+	const char *was = prev->large_source, *is = cur->large_source;
+	if (was != is && (!was || !is || strcmp(was, is) != 0))
+		return;
+	out->large_waste_rate_bps =
+		rate_per_s(gt_u64_delta(prev->large_waste_bytes_total, cur->large_waste_bytes_total), dt);
+	out->large_alloc_rate_bps = rate_per_s(gt_u64_delta(prev->large_alloc_bytes_total, cur->large_alloc_bytes_total), dt);
+	out->large_waste_max_rate_bps =
+		rate_per_s(gt_u64_delta(prev->large_waste_max_bytes_total, cur->large_waste_max_bytes_total), dt);
+	if (!out->large_alloc_rate_bps.valid || !out->alloc_rate_bps.valid)
+		return;
+	double large = out->large_alloc_rate_bps.value, alloc = out->alloc_rate_bps.value;
+	out->large_alloc_share = share_of(large, alloc);
+	if (!out->large_waste_max_rate_bps.valid)
+		return;
+	double tails = out->large_waste_max_rate_bps.value;
+	if (cur->alloc_source != GT_ALLOC_SOURCE_ESTIMATE) {
+		out->large_alloc_share_min = share_of(large - tails, alloc);
+		return;
+	}
+	out->large_alloc_share_min = share_of(large - tails, alloc - tails);
+	if (tails > 0) {
+		out->alloc_upper_bound = true;
+		out->alloc_excess_max_bps = out->large_waste_max_rate_bps;
+	}
+}
+
 /* Operations of the interval, over the span the allocation total covers
  * (ops_total is read as of the allocation total's moment), and the bytes
  * allocated per operation. */
@@ -227,12 +272,6 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 	if (ticks.valid && cur->cpu_hz.valid && cur->cpu_hz.value > 0)
 		out->cpu_share = ratio((double)ticks.value / (double)cur->cpu_hz.value, dt);
 
-	struct gt_u64 large = gt_u64_delta(prev->large_alloc_bytes_total, cur->large_alloc_bytes_total);
-	out->large_alloc_rate_bps = rate_per_s(large, dt);
-	/* Rates, not byte counts: the allocation total can be as of the
-	 * runtime's poll (alloc_at), a span other than the samples'. */
-	if (out->large_alloc_rate_bps.valid && out->alloc_rate_bps.valid)
-		out->large_alloc_share = ratio(out->large_alloc_rate_bps.value, out->alloc_rate_bps.value);
-
+	derive_large(prev, cur, dt, out);
 	derive_ops(prev, cur, alloc, cur->alloc_at.valid ? alloc_dt : dt, out);
 }

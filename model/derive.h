@@ -26,6 +26,11 @@ struct gt_derived {
 					  * with no rate across the change */
 	struct gt_f64 alloc_span_s;      /* the seconds the rate covers: interval_s, or the runtime's polls' (alloc_at) */
 	bool alloc_lower_bound;          /* alloc_blind_collections grew: the rate is at least this */
+	/* The estimate holds humongous objects in whole G1 regions (their
+	 * unused tails grew, large_waste_max_bytes_total): the rate is at most
+	 * this, and over by at most alloc_excess_max_bps. */
+	bool alloc_upper_bound;
+	struct gt_f64 alloc_excess_max_bps;
 
 	/* The distribution of the individual pauses in this interval (from
 	 * pause_log): invalid when the collector times no single pause. */
@@ -44,7 +49,13 @@ struct gt_derived {
 	struct gt_f64 cpu_share;         /* process CPU seconds per wall second */
 
 	struct gt_f64 large_alloc_rate_bps;
-	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval */
+	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval, at most 1 */
+	/* Where the large figure counts whole regions: their unused tails at
+	 * most (large_waste_max_bytes_total), and the least the objects' share
+	 * can be once those are taken out (large_alloc_share is then the most). */
+	struct gt_f64 large_waste_max_rate_bps;
+	struct gt_f64 large_alloc_share_min;
+	struct gt_f64 large_waste_rate_bps;  /* the tails as the agent's samples measure them */
 
 	struct gt_u64 ops;               /* operations counted in the interval */
 	struct gt_f64 ops_rate;          /* operations per second */

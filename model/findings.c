@@ -36,6 +36,17 @@
 #define GT_FINDING_HUMONGOUS_MIN 2
 #define GT_FINDING_HUMONGOUS_INFO 0.05
 #define GT_FINDING_HUMONGOUS_WARNING 0.25
+/* gctop's own: humongous objects' unused region tails as a share of all
+ * allocation, as the agent's samples measure them, or from perf data the
+ * most they can be (half the regions' bytes; hotspot_alloc.h): from 5%
+ * info (past the 5% within which the allocation estimate is tested,
+ * jvm_alloc_matrix.sh), from a fifth a warning (a fifth of the heap the
+ * program fills holding nothing: collections a quarter more often than its
+ * bytes need). The most they can be is never a warning: perf data moves
+ * alike for arrays that fill their regions and arrays that leave nearly a
+ * region each. */
+#define GT_FINDING_REGION_WASTE_INFO 0.05
+#define GT_FINDING_REGION_WASTE_WARNING 0.20
 /* gctop's own: committed heap or working set within 10% of the container
  * limit leaves no room for a burst before the OOM killer. */
 #define GT_FINDING_LIMIT_NEAR 0.90
@@ -219,6 +230,7 @@ struct ops_sums {
 	double bytes, span_s;
 	struct gt_u64 collections;
 	bool lower_bound;   /* an interval's allocation was a lower bound */
+	bool upper_bound;   /* an interval's allocation was an upper bound */
 };
 
 static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
@@ -231,6 +243,7 @@ static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
 		s->ops += p->ops.value;
 		s->bytes += p->bytes_per_op.value * (double)p->ops.value;
 		s->lower_bound |= p->alloc_lower_bound;
+		s->upper_bound |= p->alloc_upper_bound;
 		if (p->interval_s.valid)
 			s->span_s += p->interval_s.value;
 		unsigned gens = nested && p->n_generations ? 1 : p->n_generations;
@@ -369,6 +382,69 @@ static void rule_humongous(const struct gt_target_info *info, const struct gt_sa
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
 }
 
+/* The tails against all allocation: measured by the agent's samples (the
+ * newest interval's rates: its counters and its exact total count from
+ * different starts), else their bound, over the totals since attach when
+ * both count from then, else the newest interval's rates. */
+static bool region_waste_share(const struct gt_derived *d, double *share, bool *measured)
+{
+	const struct gt_sample *c = &d->cur;
+	struct gt_f64 r = { 0, false };
+	*measured = d->large_waste_rate_bps.valid;
+	if (*measured) {
+		if (d->alloc_rate_bps.valid && d->alloc_rate_bps.value > 0)
+			gt_f64_set(&r, d->large_waste_rate_bps.value / d->alloc_rate_bps.value);
+		*share = r.value;
+		return r.valid;
+	}
+	if (!c->large_waste_max_bytes_total.valid)
+		return false;
+	if (c->alloc_since == GT_ALLOC_SINCE_ATTACH && c->alloc_bytes_total.valid && c->alloc_bytes_total.value > 0)
+		gt_f64_set(&r, (double)c->large_waste_max_bytes_total.value / (double)c->alloc_bytes_total.value);
+	else if (c->alloc_since != GT_ALLOC_SINCE_ATTACH && d->large_waste_max_rate_bps.valid &&
+		 d->alloc_rate_bps.valid && d->alloc_rate_bps.value > 0)
+		gt_f64_set(&r, d->large_waste_max_rate_bps.value / d->alloc_rate_bps.value);
+	*share = r.value;
+	return r.valid;
+}
+
+static void rule_region_waste(const struct gt_target_info *info, const struct gt_derived *d,
+			      const struct history_sums *s, struct gt_findings *out)
+{
+	double share;
+	bool measured;
+	if (!region_waste_share(d, &share, &measured))
+		return;
+	enum gt_severity sev = share >= GT_FINDING_REGION_WASTE_WARNING && measured ? GT_SEVERITY_WARNING
+			     : share >= GT_FINDING_REGION_WASTE_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
+	if (sev == GT_SEVERITY_NONE)
+		return;
+	const struct gt_sample *c = &d->cur;
+	struct gt_u64 max = c->heap_max_bytes.valid ? c->heap_max_bytes : info->heap_max_bytes;
+	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
+	struct gt_finding *f = add(out, "g1-region-waste", sev,
+				   measured ? "size large arrays to whole regions less their 16-byte header, or under "
+					      "half a region, or raise -XX:G1HeapRegionSize"
+					    : "size large arrays to whole regions less their 16-byte header, or under "
+					      "half a region, or raise -XX:G1HeapRegionSize; --allocators measures the tails",
+				   "humongous objects take whole G1 regions: %s%.0f%% of allocation %s their last "
+				   "regions' unused tails, heap nothing else can use", measured ? "" : "up to ",
+				   share * 100.0, measured ? "is" : "may be");
+	if (measured) {
+		evidence(f, "region_waste_share", GT_EVIDENCE_SHARE, share);
+		if (c->large_waste_bytes_total.valid)   /* since the agent's segment began */
+			evidence(f, "region_waste_bytes", GT_EVIDENCE_BYTES, (double)c->large_waste_bytes_total.value);
+	} else {
+		evidence(f, "region_waste_max_share", GT_EVIDENCE_SHARE, share);
+		evidence(f, "region_waste_max_bytes", GT_EVIDENCE_BYTES, (double)c->large_waste_max_bytes_total.value);
+		if (c->large_alloc_bytes_total.valid)
+			evidence(f, "humongous_region_bytes", GT_EVIDENCE_BYTES, (double)c->large_alloc_bytes_total.value);
+	}
+	if (region)
+		evidence(f, "region_bytes", GT_EVIDENCE_BYTES, (double)region);
+	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
+}
+
 static void rule_alloc_per_op(const struct gt_target_info *info, const struct gt_sample *cur,
 			      const struct gt_history *h, struct gt_findings *out)
 {
@@ -387,11 +463,13 @@ static void rule_alloc_per_op(const struct gt_target_info *info, const struct gt
 	size_t n = strlen(what);
 	if (n > 1 && what[n - 1] == 's')
 		what[n - 1] = '\0';
+	/* Both: missed intervals and whole regions pull opposite ways. */
+	const char *bound = s.lower_bound == s.upper_bound ? "" : s.lower_bound ? "at least " : "at most ";
 	struct gt_finding *f = add(out, "alloc-per-op", sev,
 				   "allocate less in each operation: reuse or pool its buffers, stream instead of "
 				   "building whole results; key a shows the sites",
 				   "each %s allocates %s%.1f %s: %.2f collections per %s", what,
-				   s.lower_bound ? "at least " : "", bytes >= GT_MIB ? bytes / GT_MIB : bytes / 1024.0, bytes >= GT_MIB ? "MiB" : "KiB",
+				   bound, bytes >= GT_MIB ? bytes / GT_MIB : bytes / 1024.0, bytes >= GT_MIB ? "MiB" : "KiB",
 				   per_op, what);
 	evidence(f, "bytes_per_op", GT_EVIDENCE_BYTES, bytes);
 	evidence(f, "operations", GT_EVIDENCE_COUNT, (double)s.ops);
@@ -476,8 +554,10 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	rule_induced(info, &sums, out);
 	rule_alloc_large(&sums, out);
 	rule_alloc_per_op(info, &d->cur, h, out);
-	if (info)
+	if (info) {
 		rule_humongous(info, &d->cur, &sums, out);
+		rule_region_waste(info, d, &sums, out);
+	}
 	rule_container(d, out);
 	rule_config(info, d, out);
 	/* stable: the rules' order within a severity */

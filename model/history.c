@@ -51,6 +51,7 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 	p->ops = d->ops;
 	p->bytes_per_op = d->bytes_per_op;
 	p->alloc_lower_bound = d->alloc_lower_bound;
+	p->alloc_upper_bound = d->alloc_upper_bound;
 	h->head = (h->head + 1) % GT_HISTORY_CAPACITY;
 	if (h->count < GT_HISTORY_CAPACITY)
 		h->count++;

@@ -33,6 +33,7 @@ struct gt_history_point {
 	struct gt_u64 ops;                  /* operations counted in the interval */
 	struct gt_f64 bytes_per_op;         /* bytes allocated per operation in it */
 	bool alloc_lower_bound;             /* the allocation figures are at least these */
+	bool alloc_upper_bound;             /* at most these (G1 humongous objects in whole regions) */
 };
 
 struct gt_history {

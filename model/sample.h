@@ -187,6 +187,18 @@ struct gt_sample {
 	/* large objects */
 	struct gt_u64 large_bytes;             /* current large-object bytes (LOH; G1 humongous estimate) */
 	struct gt_u64 large_alloc_bytes_total; /* cumulative bytes allocated as large objects */
+	/* G1 from perf data: large_alloc_bytes_total counts humongous objects in
+	 * whole regions, so it (and an estimated alloc_bytes_total, which holds
+	 * it) may exceed the objects' bytes by their last regions' unused tails:
+	 * cumulative, at most this (half the regions' bytes, the most any mix of
+	 * humongous objects leaves unused; collectors/hotspot/hotspot_alloc.h).
+	 * Invalid where the large figure is the objects' own bytes. */
+	struct gt_u64 large_waste_max_bytes_total;
+	/* With the agent on G1: the unused tails of the humongous objects'
+	 * last regions as its samples measure them (cumulative, since its
+	 * segment began; large_alloc_bytes_total is then the objects' sampled
+	 * bytes). Invalid elsewhere. */
+	struct gt_u64 large_waste_bytes_total;
 	struct gt_u64 pinned_bytes;            /* .NET pinned object heap */
 	const char *large_source;              /* static string, e.g. "g1-humongous-estimate" */
 	const char *large_unavailable;         /* static string: why there is no figure */

@@ -23,6 +23,8 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, agent_pause_max_ns),
 	U64(struct gt_sample, large_bytes),
 	U64(struct gt_sample, large_alloc_bytes_total),
+	U64(struct gt_sample, large_waste_max_bytes_total),
+	U64(struct gt_sample, large_waste_bytes_total),
 	U64(struct gt_sample, pinned_bytes),
 	U64(struct gt_sample, heap_used_bytes),
 	U64(struct gt_sample, heap_committed_bytes),

@@ -42,7 +42,9 @@
  *   layout_minor (0 in the first files) counts additions an older reader
  *   may ignore: 1 added the stack and method tables, in fields that were
  *   zero (reserved3) before; 2 the ops block, likewise (a reader finds
- *   ops_offset 0 in an older file and says the agent is too old for it).
+ *   ops_offset 0 in an older file and says the agent is too old for it);
+ *   3 the humongous block (region_bytes, humongous_bytes,
+ *   humongous_tail_bytes), likewise: region_bytes 0 says there is none.
  *
  * WHO WRITES WHAT
  *   The publisher writes everything except reader_heartbeat,
@@ -58,8 +60,10 @@
  *     odd or changed.
  *   - pause_seq is a second seqlock, the same way, over pause_count,
  *     pause_total_ns and pause_ring (written by the thread that sees GCs end).
- *   - samples, est_bytes, dropped and each site's count and bytes are plain
- *     atomic counters, updated by many threads with fetch-add; they only grow.
+ *   - samples, est_bytes, dropped, humongous_bytes, humongous_tail_bytes and
+ *     each site's count and bytes are plain atomic counters, updated by many
+ *     threads with fetch-add; they only grow. region_bytes is written once,
+ *     before the first sample it concerns.
  *   - A site slot is claimed by a compare-and-swap of key from 0 (empty) to 1
  *     (busy); the claimer writes name and heap, then stores the final key
  *     (release). Stack and method slots are claimed the same way (a stack's
@@ -89,7 +93,7 @@
 #define GCTOP_SEG_MESSAGE_LEN 160u
 #define GCTOP_SEG_SOURCE_LEN 16u
 #define GCTOP_SEG_PAUSE_RING 64u
-#define GCTOP_SEG_LAYOUT_MINOR 2u         /* what this header describes; see VERSIONS */
+#define GCTOP_SEG_LAYOUT_MINOR 3u         /* what this header describes; see VERSIONS */
 #define GCTOP_SEG_STACK_FRAMES 24u        /* frames a stack slot holds */
 /* A frame id that marks where a deeper stack's middle frames were left out. */
 #define GCTOP_SEG_FRAME_ELIDED UINT64_MAX
@@ -221,7 +225,15 @@ struct gctop_seg_header {
 	/* layout_minor 2: the ops block (zero in an older file). */
 	uint32_t ops_offset;           /*  904 byte offset of struct gctop_seg_ops; 0: none */
 	uint32_t ops_size;             /*  908 sizeof(struct gctop_seg_ops) */
-	uint8_t reserved3[1024 - 912]; /*  912 zero */
+
+	/* layout_minor 3: objects the heap gives whole regions (G1's humongous
+	 * objects, larger than half a region), from the samples (zero in an
+	 * older file). */
+	uint64_t region_bytes;         /*  912 the region size; 0: no such heap, or unknown */
+	uint64_t humongous_bytes;      /*  920 atomic: the weights of the samples of such objects */
+	uint64_t humongous_tail_bytes; /*  928 atomic: their last regions' unused tails, each
+					   scaled by its sample's weight over its size */
+	uint8_t reserved3[1024 - 936]; /*  936 zero */
 };
 
 /* The ops block (layout_minor 2). */

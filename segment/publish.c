@@ -206,6 +206,27 @@ uint64_t gctop_pub_est_bytes(const struct gctop_pub *p)
 	return __atomic_load_n(&p->hdr->est_bytes, __ATOMIC_RELAXED);
 }
 
+void gctop_pub_set_region(struct gctop_pub *p, uint64_t bytes)
+{
+	__atomic_store_n(&p->hdr->region_bytes, bytes, __ATOMIC_RELEASE);
+}
+
+void gctop_pub_region_object(struct gctop_pub *p, uint64_t size, uint64_t weight)
+{
+	struct gctop_seg_header *h = p->hdr;
+	uint64_t region = __atomic_load_n(&h->region_bytes, __ATOMIC_ACQUIRE);
+	/* G1's rule: humongous when larger than half a region */
+	if (!region || size <= region / 2)
+		return;
+	uint64_t regions = size / region + (size % region != 0);
+	/* in double: the tail (under a region) times a weight can pass 2^64 */
+	double tail = (double)(regions * region - size) * ((double)weight / (double)size);
+	if (!(tail < 0x1p63))   /* no real weight comes near; a counter must not wrap */
+		return;
+	__atomic_fetch_add(&h->humongous_bytes, weight, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&h->humongous_tail_bytes, (uint64_t)tail, __ATOMIC_RELAXED);
+}
+
 static struct gctop_seg_site *pub_table(struct gctop_pub *p, bool types, uint32_t *slots)
 {
 	struct gctop_seg_header *h = p->hdr;

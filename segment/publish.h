@@ -59,6 +59,17 @@ uint64_t gctop_pub_requested_interval(const struct gctop_pub *p);
 uint64_t gctop_pub_samples(const struct gctop_pub *p);
 uint64_t gctop_pub_est_bytes(const struct gctop_pub *p);
 
+/* The region size of a heap that gives an object larger than half a region
+ * whole regions (G1's humongous objects), set once before the samples it
+ * concerns; 0 (the default) is none. */
+void gctop_pub_set_region(struct gctop_pub *p, uint64_t bytes);
+
+/* One sample of an object of `size` bytes and `weight`: where the object
+ * takes whole regions, counts the weight as such an object's and its last
+ * region's unused tail, scaled by weight / size (the sample stands for
+ * weight bytes of objects like it). Lock-free. */
+void gctop_pub_region_object(struct gctop_pub *p, uint64_t size, uint64_t weight);
+
 /* One sample of `weight` bytes: counts it and adds it to the frame and type
  * sites (either name may be NULL). Lock-free; safe from many threads. */
 void gctop_pub_sample(struct gctop_pub *p, const char *frame, const char *type,

@@ -290,6 +290,19 @@ static void read_table(const void *buf, uint64_t off, uint64_t slots, struct gt_
 	qsort(t->sites, t->n, sizeof(t->sites[0]), by_bytes_desc);
 }
 
+/* The humongous block of layout_minor 3; an older file's bytes there are
+ * reserved, so not read. */
+static void read_region_block(const void *buf, struct gt_segment_reading *out)
+{
+	if (ld32(buf, HOFF(layout_minor)) < 3)
+		return;
+	out->region_bytes = ld64(buf, HOFF(region_bytes));
+	if (!out->region_bytes)
+		return;
+	gt_u64_set(&out->humongous_bytes, ld64(buf, HOFF(humongous_bytes)));
+	gt_u64_set(&out->humongous_tail_bytes, ld64(buf, HOFF(humongous_tail_bytes)));
+}
+
 int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out, struct gt_error *err)
 {
 	memset(out, 0, sizeof(*out));
@@ -318,6 +331,7 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	snap->samples = ld64(buf, HOFF(samples));
 	snap->est_bytes = ld64(buf, HOFF(est_bytes));
 	snap->dropped = ld64(buf, HOFF(dropped));
+	read_region_block(buf, out);
 	read_table(buf, ld32(buf, HOFF(frame_offset)), ld32(buf, HOFF(frame_slots)), &snap->by_frame);
 	read_table(buf, ld32(buf, HOFF(type_offset)), ld32(buf, HOFF(type_slots)), &snap->by_type);
 	if (ops > 0)

@@ -43,6 +43,11 @@ struct gt_segment_reading {
 	unsigned n_recent;              /* lengths of the last pauses, oldest first */
 	uint64_t recent_ns[GCTOP_SEG_PAUSE_RING];
 	struct gt_segment_ops ops;
+	/* layout_minor 3, where the heap gives objects larger than half a
+	 * region whole regions (region_bytes > 0): their samples' weights and
+	 * their tails (gctop_segment.h); invalid otherwise */
+	uint64_t region_bytes;
+	struct gt_u64 humongous_bytes, humongous_tail_bytes;
 };
 
 /* Pure: checks a segment image of len bytes (8-byte aligned) and fills out.

@@ -77,6 +77,10 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	add(o, "lower_bound", json_object_new_boolean(d->alloc_lower_bound));
 	add(o, "bound_reason", d->alloc_lower_bound && s->alloc_bound_reason ? jstr(s->alloc_bound_reason) : NULL);
 	add(o, "rate_span_s", jdouble(d->alloc_span_s));
+	/* G1 humongous objects counted in whole regions: at most this, over by
+	 * at most excess_max_bps (null when not an upper bound). */
+	add(o, "upper_bound", json_object_new_boolean(d->alloc_upper_bound));
+	add(o, "excess_max_bps", d->alloc_upper_bound ? jdouble(d->alloc_excess_max_bps) : NULL);
 	return o;
 }
 
@@ -164,6 +168,11 @@ static struct json_object *large_object(const struct gt_derived *d)
 	add(o, "alloc_bytes_total", ju64(s->large_alloc_bytes_total));
 	add(o, "alloc_rate_bps", jdouble(d->large_alloc_rate_bps));
 	add(o, "alloc_share", jdouble(d->large_alloc_share));
+	add(o, "alloc_share_min", jdouble(d->large_alloc_share_min));
+	add(o, "waste_max_bytes_total", ju64(s->large_waste_max_bytes_total));
+	add(o, "waste_max_rate_bps", jdouble(d->large_waste_max_rate_bps));
+	add(o, "waste_bytes_total", ju64(s->large_waste_bytes_total));
+	add(o, "waste_rate_bps", jdouble(d->large_waste_rate_bps));
 	add(o, "pinned_bytes", ju64(s->pinned_bytes));
 	add(o, "source", json_object_new_string(s->large_source));
 	return o;

@@ -262,6 +262,16 @@ static void gctop_large_allocated(struct gt_metrics_emit *e, const struct gt_met
 	gt_metrics_counter(e, NULL, t->sample->large_alloc_bytes_total, t->watch_start_s);
 }
 
+static void gctop_large_waste_max(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->large_waste_max_bytes_total, t->watch_start_s);
+}
+
+static void gctop_large_waste(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->large_waste_bytes_total, t->watch_start_s);
+}
+
 static void gctop_requests(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	gt_metrics_counter(e, NULL, t->sample->ops_total, t->watch_start_s);
@@ -330,6 +340,12 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	{ "gctop_heap_max_bytes", GAUGE, "bytes", "The most the heap may grow to (.NET: the GC's hard limit).", gctop_heap_max, 0 },
 	{ "gctop_large_object_bytes", GAUGE, "bytes", "Large objects in the heap (.NET LOH; G1 humongous estimate).", NULL, FIELD(large_bytes) },
 	{ "gctop_large_object_allocated_bytes", COUNTER, "bytes", "Bytes allocated as large objects.", gctop_large_allocated, 0 },
+	{ "gctop_large_object_region_waste_max_bytes", COUNTER, "bytes",
+	  "G1: the most of gctop_large_object_allocated_bytes (and an estimated gctop_allocated_bytes) that can be humongous objects' unused region tails.",
+	  gctop_large_waste_max, 0 },
+	{ "gctop_large_object_region_waste_bytes", COUNTER, "bytes",
+	  "G1 with --allocators: humongous objects' unused region tails, as the agent's samples measure them.",
+	  gctop_large_waste, 0 },
 	{ "gctop_requests", COUNTER, "", "Requests served (ASP.NET Core), or a JVM's operations (--ops).", gctop_requests, 0 },
 	/* a ratio: OpenMetrics wants a unit's name as the name's suffix */
 	{ "gctop_bytes_per_request", GAUGE, "", "Bytes allocated per request over the last interval.",

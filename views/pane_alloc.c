@@ -34,8 +34,11 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	x = gt_pane_print(w, 1, 1, t->label, "rate ");
 	/* The estimate missed collection intervals (reason on the help line). */
-	if (d && d->alloc_lower_bound)
+	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
 		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
+	/* Humongous objects in whole G1 regions (by how much: pane 5). */
+	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
 	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
 	x = gt_pane_print(w, 1, x + 2, t->label, "avg %.0fs ", win.span_s.valid ? win.span_s.value : 0.0);
 	gt_pane_value(w, 1, x, t, t->value, gt_format_rate(b, sizeof(b), win.alloc_rate_bps));
@@ -55,7 +58,8 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 			x = gt_pane_print(w, y, x, t->label, " since %s",
 					  d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
 		gt_pane_print(w, y, x + 1, t->label, "(%s%s)", d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a",
-			      d && d->alloc_lower_bound ? ", at least" : "");
+			      !d || d->alloc_lower_bound == d->alloc_upper_bound ? ""
+			      : d->alloc_lower_bound ? ", at least" : ", at most");
 		y++;
 	}
 	if (text_rows >= 2) {

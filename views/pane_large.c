@@ -11,7 +11,32 @@ static int large_want_rows(const struct gt_view_ctx *ctx)
 	const struct gt_derived *d = ctx->d;
 	if (d && !d->cur.large_bytes.valid && !d->large_alloc_rate_bps.valid)
 		return 2;
-	return 3;
+	return d && (d->large_waste_max_rate_bps.valid || d->large_waste_rate_bps.valid) ? 4 : 3;
+}
+
+/* G1 counts humongous objects in whole regions: the share above is the
+ * most, this line the least, and the regions' unused tails at most. */
+static void draw_waste_bound(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	char a[32];
+	int x = gt_pane_print(w, 3, 1, t->label, "region tails ");
+	x = gt_pane_print(w, 3, x, t->value, "%s", t->utf8 ? "\u2264" : "<=");
+	x = gt_pane_value(w, 3, x, t, t->value, gt_format_rate(a, sizeof(a), d->large_waste_max_rate_bps));
+	x = gt_pane_print(w, 3, x + 1, t->label, "(objects ");
+	x = gt_pane_print(w, 3, x, t->value, "%s", t->utf8 ? "\u2265" : ">=");
+	x = gt_pane_value(w, 3, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share_min));
+	gt_pane_print(w, 3, x, t->label, ")");
+}
+
+/* With the agent: the tails its samples measure. */
+static void draw_waste(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	char a[32];
+	int x = gt_pane_print(w, 3, 1, t->label, "region tails ");
+	gt_pane_value(w, 3, x, t, t->value, gt_format_rate(a, sizeof(a), ctx->d->large_waste_rate_bps));
 }
 
 static void draw_large(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -44,9 +69,16 @@ static void draw_large(WINDOW *w, const struct gt_view_ctx *ctx)
 		x = gt_pane_print(w, 2, 1, t->label, "allocated ");
 		x = gt_pane_value(w, 2, x, t, t->value, gt_format_rate(a, sizeof(a), d->large_alloc_rate_bps));
 		x = gt_pane_print(w, 2, x + 1, t->label, "(");
+		/* whole regions: the objects' share is at most this (least: row 3) */
+		if (d->large_waste_max_rate_bps.valid)
+			x = gt_pane_print(w, 2, x, t->value, "%s", t->utf8 ? "\u2264" : "<=");
 		x = gt_pane_value(w, 2, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share));
 		gt_pane_print(w, 2, x, t->label, " of all)");
 	}
+	if (getmaxy(w) >= 4 && d->large_waste_max_rate_bps.valid)
+		draw_waste_bound(w, ctx);
+	else if (getmaxy(w) >= 4 && d->large_waste_rate_bps.valid)
+		draw_waste(w, ctx);
 }
 
 const struct gt_pane_ops gt_pane_large = {

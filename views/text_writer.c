@@ -64,9 +64,12 @@ static void write_header(FILE *out, const struct gt_target_info *info, const str
 static void write_alloc(FILE *out, const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
-	struct text_fig rate, total, per_op;
+	struct text_fig rate, total, per_op, excess;
 
-	fprintf(out, "Alloc:   %s%s (%s)   total %s since %s", d->alloc_lower_bound ? "at least " : "",
+	/* Both marks: missed intervals and whole regions pull opposite ways. */
+	const char *bound = d->alloc_lower_bound == d->alloc_upper_bound ? ""
+			  : d->alloc_lower_bound ? "at least " : "at most ";
+	fprintf(out, "Alloc:   %s%s (%s)   total %s since %s", bound,
 		fig_rate(&rate, d->alloc_rate_bps), gt_alloc_source_name(s->alloc_source),
 		fig_bytes(&total, s->alloc_bytes_total),
 		s->alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
@@ -74,6 +77,9 @@ static void write_alloc(FILE *out, const struct gt_derived *d)
 		fprintf(out, "   [new series: %s]", gt_alloc_source_name(s->alloc_source));
 	if (d->alloc_lower_bound && s->alloc_bound_reason)
 		fprintf(out, "   (a lower bound: %s)", s->alloc_bound_reason);
+	if (d->alloc_upper_bound)
+		fprintf(out, "   (an upper bound: G1 humongous objects counted in whole regions, over by at most %s)",
+			fig_rate(&excess, d->alloc_excess_max_bps));
 	if (s->ops_total.valid) {
 		const char *what = s->ops_name ? s->ops_name : "operations";
 		struct gt_u64 bpo = { (uint64_t)d->bytes_per_op.value, d->bytes_per_op.valid };
@@ -147,9 +153,19 @@ static void write_pauses(FILE *out, const struct gt_derived *d)
 static void write_memory(FILE *out, const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
-	struct text_fig a, b, c, e;
+	struct text_fig a, b, c, e, f;
 
-	if (s->large_source)
+	if (s->large_source && d->large_waste_max_rate_bps.valid)
+		/* whole regions: the objects' share lies between the two */
+		fprintf(out, "Large:   %s now, %s allocated in whole regions (%s to %s of alloc), unused region tails "
+			"at most %s  [%s]\n", fig_bytes(&a, s->large_bytes), fig_rate(&b, d->large_alloc_rate_bps),
+			fig_share(&e, d->large_alloc_share_min), fig_share(&c, d->large_alloc_share),
+			fig_rate(&f, d->large_waste_max_rate_bps), s->large_source);
+	else if (s->large_source && d->large_waste_rate_bps.valid)
+		fprintf(out, "Large:   %s now, %s allocated (%s of alloc), unused region tails %s  [%s]\n",
+			fig_bytes(&a, s->large_bytes), fig_rate(&b, d->large_alloc_rate_bps),
+			fig_share(&c, d->large_alloc_share), fig_rate(&f, d->large_waste_rate_bps), s->large_source);
+	else if (s->large_source)
 		fprintf(out, "Large:   %s now, %s allocated (%s of alloc)  [%s]\n", fig_bytes(&a, s->large_bytes),
 			fig_rate(&b, d->large_alloc_rate_bps), fig_share(&c, d->large_alloc_share), s->large_source);
 	else

@@ -454,6 +454,7 @@ static int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt
 	if (c->counters.gc == HOTSPOT_GC_G1) {
 		gt_u64_set(&out->large_bytes, c->alloc.large_live_bytes);
 		gt_u64_set(&out->large_alloc_bytes_total, c->alloc.large_total_bytes);
+		gt_u64_set(&out->large_waste_max_bytes_total, hotspot_alloc_humongous_waste_max(&c->alloc));
 	}
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH && c->sampled)
 		gt_u64_set(&out->pause_max_ns, c->pause_max_ns);

@@ -14,6 +14,15 @@ void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model,
 	a->track_humongous = track_humongous;
 }
 
+/* Of a humongous object's regions, at most 1 / HOTSPOT_ALLOC_HUMONGOUS_WASTE_DIV
+ * is unused tail (hotspot_alloc.h). */
+#define HOTSPOT_ALLOC_HUMONGOUS_WASTE_DIV 2
+
+uint64_t hotspot_alloc_humongous_waste_max(const struct hotspot_alloc *a)
+{
+	return a->track_humongous ? a->large_total_bytes / HOTSPOT_ALLOC_HUMONGOUS_WASTE_DIV : 0;
+}
+
 const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model)
 {
 	switch (model) {

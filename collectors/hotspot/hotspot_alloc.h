@@ -80,6 +80,20 @@ void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model,
 /* Folds one reading into the totals. The first reading only sets the base. */
 void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r);
 
+/* G1 counts a humongous object in whole regions: it takes ceil(size /
+ * region) regions, its last one's tail unused (filled with a dead filler
+ * that nothing else may use until the object dies), and hsperfdata's old
+ * generation grows by the regions' bytes. So large_total_bytes, and the
+ * total it is part of, are upper bounds of the bytes the program asked for.
+ * Perf data has no object count or size, only the regions' growth between
+ * polls, so the bound holds for any mix of objects: an object is humongous
+ * when larger than half a region, so one of one region leaves under half of
+ * it unused, and one of n >= 2 regions (more than n - 1 regions of bytes)
+ * under one region of n. Either way under half its regions' bytes, whatever
+ * the region size: the tails are at most half of large_total_bytes. Returns
+ * that bound. */
+uint64_t hotspot_alloc_humongous_waste_max(const struct hotspot_alloc *a);
+
 /* Why the total of a model is a lower bound once blind_collections grows
  * (static string). */
 const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model);

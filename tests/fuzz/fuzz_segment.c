@@ -33,6 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (const char *c = r.ops.reason; *c; c++)
 			if ((unsigned char)*c < 0x20)
 				abort();
+		/* the humongous counters only with a region size (layout_minor 3) */
+		if ((r.humongous_bytes.valid || r.humongous_tail_bytes.valid) && r.region_bytes == 0)
+			abort();
 		/* the stacks behind the sites: bounded, every frame a name in the pool */
 		static struct gt_alloc_stacks st;
 		if (gt_segment_parse_stacks(buf, size, &r.snap, &st) == 0)

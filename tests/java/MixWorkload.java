@@ -15,6 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  *                collections copy and promote something
  *   LARGE_BYTES  length of the large arrays (3 MiB: humongous on G1 with
  *                1 MiB regions)
+ * First it prints "region BYTES", the G1 region size the JVM chose (0 for
+ * the other collectors), from HotSpotDiagnosticMXBean: the JVM's own truth
+ * of how many regions an array takes, so a test knows the unused tails.
  * Every 100 ms it prints "alloc MONO_NS WALL_MS BYTES LARGE_BYTES": BYTES is
  * ThreadMXBean.getTotalThreadAllocatedBytes() (every thread of the JVM),
  * LARGE_BYTES what the threads allocated as large arrays (length plus the
@@ -45,6 +48,8 @@ public final class MixWorkload {
         com.sun.management.ThreadMXBean mx =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         mx.setThreadAllocatedMemoryEnabled(true);
+        System.out.println("region " + ManagementFactory.getPlatformMXBean(
+                com.sun.management.HotSpotDiagnosticMXBean.class).getVMOption("G1HeapRegionSize").getValue());
 
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {

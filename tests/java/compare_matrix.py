@@ -40,6 +40,21 @@ def interpolate(points, t, k):
     return None
 
 
+def read_log(log):
+    """MixWorkload's reports (wall ms, ThreadMXBean total, large-array
+    bytes), when its busy phase ended, and the G1 region size it printed."""
+    points, quiet, region = [], None, None
+    for line in open(log):
+        f = line.split()
+        if len(f) == 5 and f[0] == "alloc":
+            points.append((float(f[2]), float(f[3]), float(f[4])))
+        elif len(f) == 3 and f[:2] == ["phase", "quiet"]:
+            quiet = float(f[2])
+        elif len(f) == 2 and f[0] == "region":
+            region = int(f[1])
+    return points, quiet, region
+
+
 def main():
     ndjson, log, tol, large_check = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     if tol == "na":
@@ -50,13 +65,7 @@ def main():
         return 0 if ok else 1
     bound_only = tol.startswith("bound:")
     tol = float(tol.partition(":")[2] if bound_only else tol)
-    points, quiet = [], None
-    for line in open(log):
-        f = line.split()
-        if len(f) == 5 and f[0] == "alloc":
-            points.append((float(f[2]), float(f[3]), float(f[4])))
-        elif len(f) == 3 and f[:2] == ["phase", "quiet"]:
-            quiet = float(f[2])
+    points, quiet, _ = read_log(log)
     lines = [json.loads(l) for l in open(ndjson) if l.strip()]
     if points and quiet is not None:
         lines = [d for d in lines if points[0][0] <= wall_ms(d["time"]) <= quiet]
@@ -114,4 +123,5 @@ def main():
     return 0 if ok else 1
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

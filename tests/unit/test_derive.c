@@ -173,6 +173,65 @@ static void test_large_share_and_limit_share(void)
 	CHECK_NEAR(d.heap_max_share_of_limit.value, 0.75, 1e-12);
 }
 
+/* The issue's shape: half the bytes in arrays just over three 1 MiB
+ * regions, counted in four. The estimate is an upper bound, over by at most
+ * the tails' bound, and the objects' share lies between the two shares. */
+static void test_humongous_whole_regions(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	const double mib = 1048576.0, objects = 10 * (3 * mib + 1024), small = objects;
+	const double regions = 10 * 4 * mib, waste_max = regions / 2;
+	a.alloc_source = b.alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+	gt_u64_set(&a.alloc_bytes_total, 0);
+	gt_u64_set(&b.alloc_bytes_total, (uint64_t)(small + regions));
+	gt_u64_set(&a.large_alloc_bytes_total, 0);
+	gt_u64_set(&b.large_alloc_bytes_total, (uint64_t)regions);
+	gt_u64_set(&a.large_waste_max_bytes_total, 0);
+	gt_u64_set(&b.large_waste_max_bytes_total, (uint64_t)waste_max);
+	gt_derive(&a, &b, &d);
+	CHECK(d.alloc_upper_bound);
+	CHECK(!d.alloc_lower_bound);
+	CHECK_NEAR(d.alloc_excess_max_bps.value, waste_max, 1e-6);
+	double truth = small + objects, share = objects / truth;
+	CHECK(d.alloc_rate_bps.value >= truth && d.alloc_rate_bps.value - d.alloc_excess_max_bps.value <= truth);
+	CHECK(d.large_alloc_share.value >= share && d.large_alloc_share_min.value <= share);
+	CHECK_NEAR(d.large_alloc_share_min.value, (regions - waste_max) / (small + regions - waste_max), 1e-12);
+	/* An interval without humongous allocation is no bound. */
+	struct gt_sample c = b;
+	c.mono_ns += 1000000000ull;
+	c.alloc_bytes_total.value += 1000;
+	gt_derive(&b, &c, &d);
+	CHECK(!d.alloc_upper_bound);
+	CHECK(!d.alloc_excess_max_bps.valid);
+	/* The agent's exact total holds the objects' own bytes: no bound, and
+	 * the regions never make a share above all of it. */
+	a.alloc_source = b.alloc_source = GT_ALLOC_SOURCE_EXACT;
+	b.alloc_bytes_total.value = (uint64_t)(0.1 * objects + objects);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_upper_bound);
+	CHECK_NEAR(d.large_alloc_share.value, 1.0, 1e-12);
+	CHECK(d.large_alloc_share_min.value <= objects / (1.1 * objects));
+	/* The agent's samples replace the regions: a new series, no rate
+	 * across the change; then the objects' bytes and measured tails. */
+	b.large_source = "g1-humongous-sampled";
+	b.large_waste_max_bytes_total.valid = false;
+	gt_u64_set(&b.large_alloc_bytes_total, 5000);
+	gt_u64_set(&b.large_waste_bytes_total, 1000);
+	a.large_source = "g1-humongous-estimate";
+	gt_derive(&a, &b, &d);
+	CHECK(!d.large_alloc_rate_bps.valid && !d.large_alloc_share.valid && !d.large_waste_rate_bps.valid);
+	c = b;
+	c.mono_ns += 1000000000ull;
+	c.alloc_bytes_total.value += 4000000;
+	c.large_alloc_bytes_total.value += 2000000;
+	c.large_waste_bytes_total.value += 600000;
+	gt_derive(&b, &c, &d);
+	CHECK_NEAR(d.large_alloc_share.value, 0.5, 1e-12);
+	CHECK_NEAR(d.large_waste_rate_bps.value, 600000, 1e-6);
+	CHECK(!d.large_alloc_share_min.valid && !d.alloc_upper_bound);
+}
+
 static void test_cpu_share_uses_hz(void)
 {
 	struct gt_sample a = base_sample(1000000000ull), b = base_sample(3000000000ull);
@@ -359,6 +418,7 @@ int main(void)
 	RUN_TEST(test_alloc_lower_bound);
 	RUN_TEST(test_bytes_per_operation);
 	RUN_TEST(test_large_share_and_limit_share);
+	RUN_TEST(test_humongous_whole_regions);
 	RUN_TEST(test_cpu_share_uses_hz);
 	RUN_TEST(test_generations_matched_by_name);
 	RUN_TEST(test_pause_distribution_of_an_interval);

@@ -278,6 +278,62 @@ static void test_humongous(void)
 	CHECK(x && strstr(x->title, "0.5 MiB") && strstr(x->title, "1 MiB regions"));
 }
 
+/* Humongous objects' unused region tails against all allocation, at and
+ * just below each threshold. From perf data only their bound (over the
+ * totals since attach, or with the agent's total from the process start the
+ * newest interval's rates), which is never more than info; measured by the
+ * agent's samples, info and warning. */
+static void test_region_waste(void)
+{
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	snprintf(info.heap_flags, sizeof(info.heap_flags), "-Xmx256m");
+	gt_u64_set(&info.heap_max_bytes, 256ull << 20);
+	push(interval(1, 1.0, UINT64_MAX));
+	struct gt_sample *c = &newest.cur;
+	c->alloc_since = GT_ALLOC_SINCE_ATTACH;
+	gt_u64_set(&c->alloc_bytes_total, 1000000);
+	gt_u64_set(&c->large_alloc_bytes_total, 99998);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE); /* n/a: no bound */
+	gt_u64_set(&c->large_waste_max_bytes_total, 49999);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE);
+	gt_u64_set(&c->large_waste_max_bytes_total, 50000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);
+	gt_u64_set(&c->large_waste_max_bytes_total, 400000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);  /* a bound only */
+	const struct gt_finding *x = finding("g1-region-waste");
+	CHECK_NEAR(evidence(x, "region_waste_max_share"), 0.40, 1e-12);
+	CHECK_NEAR(evidence(x, "region_waste_max_bytes"), 400000, 0);
+	CHECK_NEAR(evidence(x, "humongous_region_bytes"), 99998, 0);
+	CHECK_NEAR(evidence(x, "region_bytes"), 1 << 20, 0);
+	CHECK(x && strstr(x->title, "up to 40% of allocation may be"));
+	/* The agent's total counts from the process start: the interval's rates. */
+	c->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
+	gt_u64_set(&c->alloc_bytes_total, 1000000000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE);
+	gt_f64_set(&newest.alloc_rate_bps, 1000000);
+	gt_f64_set(&newest.large_waste_max_rate_bps, 60000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);
+	/* Measured by the agent's samples: the tails themselves. */
+	c->large_waste_max_bytes_total.valid = false;
+	newest.large_waste_max_rate_bps.valid = false;
+	gt_f64_set(&newest.large_waste_rate_bps, 49999);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE);
+	gt_f64_set(&newest.large_waste_rate_bps, 50000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);
+	gt_f64_set(&newest.large_waste_rate_bps, 199999);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_INFO);
+	gt_f64_set(&newest.large_waste_rate_bps, 200000);
+	gt_u64_set(&c->large_waste_bytes_total, 7000000);
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_WARNING);
+	x = finding("g1-region-waste");
+	CHECK_NEAR(evidence(x, "region_waste_share"), 0.20, 1e-12);
+	CHECK_NEAR(evidence(x, "region_waste_bytes"), 7000000, 0);
+	CHECK(x && strstr(x->title, ": 20% of allocation is their last regions' unused tails"));
+	/* .NET and the other collectors give neither: silent. */
+	newest.large_waste_rate_bps.valid = false;
+	CHECK(severity_of("g1-region-waste") == GT_SEVERITY_NONE);
+}
+
 static void test_region_size(void)
 {
 	struct gt_u64 none = { 0, false }, max = { 0, true };
@@ -391,6 +447,25 @@ static void test_alloc_per_op(void)
 	push(d);
 	x = finding("alloc-per-op");
 	CHECK(x && strcmp(x->title, "each operation allocates at least 10.0 MiB: 2.00 collections per operation") == 0);
+	/* humongous objects in whole G1 regions as well: neither bound holds */
+	d = interval(3, 1.0, UINT64_MAX);
+	gt_u64_set(&d->ops, 10);
+	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
+	d->alloc_upper_bound = true;
+	push(d);
+	x = finding("alloc-per-op");
+	CHECK(x && strstr(x->title, "each operation allocates 8.0 MiB:"));
+	/* whole regions alone: at most */
+	reset("G1", GT_RUNTIME_HOTSPOT);
+	newest.cur.ops_name = "operations";
+	d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->ops, 10);
+	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
+	gt_u64_set(&d->generations[0].collections, 10);
+	d->alloc_upper_bound = true;
+	push(d);
+	x = finding("alloc-per-op");
+	CHECK(x && strcmp(x->title, "each operation allocates at most 4.0 MiB: 1.00 collections per operation") == 0);
 	/* .NET's gen0 counts every GC, gen1 and gen2 the older ones again */
 	reset("Workstation", GT_RUNTIME_DOTNET);
 	newest.cur.ops_name = "requests";
@@ -452,6 +527,7 @@ int main(void)
 	RUN_TEST(test_induced);
 	RUN_TEST(test_alloc_large);
 	RUN_TEST(test_humongous);
+	RUN_TEST(test_region_waste);
 	RUN_TEST(test_region_size);
 	RUN_TEST(test_container);
 	RUN_TEST(test_config);

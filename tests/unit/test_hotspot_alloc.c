@@ -184,6 +184,39 @@ static void test_g1_humongous_growth(void)
 	CHECK_U64(a.large_live_bytes, 0);
 }
 
+/* Humongous objects are counted in whole regions: the bound on their
+ * unused tails holds for the worst shapes (just over half a region, just
+ * over a region multiple) and is tight for the first. */
+static void test_humongous_waste_bound(void)
+{
+	struct hotspot_alloc a;
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_reading r = reading(3, 0, 10 * MiB, 100 * MiB, 20 * MiB);
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(hotspot_alloc_humongous_waste_max(&a), 0);
+	/* Three objects of half a region and 16 bytes: one region each. */
+	uint64_t objects = 3 * (MiB / 2 + 16);
+	r.old_used += 3 * MiB;
+	hotspot_alloc_step(&a, &r);
+	uint64_t waste = 3 * MiB - objects;
+	CHECK(hotspot_alloc_humongous_waste_max(&a) >= waste);
+	CHECK(hotspot_alloc_humongous_waste_max(&a) - waste <= 48);
+	/* Two of three regions and 16 bytes: four regions each. */
+	objects += 2 * (3 * MiB + 16);
+	r.old_used += 8 * MiB;
+	hotspot_alloc_step(&a, &r);
+	waste = 11 * MiB - objects;
+	CHECK_U64(a.large_total_bytes, 11 * MiB);
+	CHECK(hotspot_alloc_humongous_waste_max(&a) >= waste);
+	CHECK(a.total_bytes - hotspot_alloc_humongous_waste_max(&a) <= objects);
+	/* Parallel and Serial have no regions: nothing is bounded. */
+	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	hotspot_alloc_step(&a, &r);
+	r.old_used += 8 * MiB;
+	hotspot_alloc_step(&a, &r);
+	CHECK_U64(hotspot_alloc_humongous_waste_max(&a), 0);
+}
+
 static void test_heap_growth_model(void)
 {
 	struct hotspot_alloc a;
@@ -414,6 +447,7 @@ int main(void)
 	RUN_TEST(test_several_gcs_between_polls);
 	RUN_TEST(test_g1_resized_eden);
 	RUN_TEST(test_g1_humongous_growth);
+	RUN_TEST(test_humongous_waste_bound);
 	RUN_TEST(test_heap_growth_model);
 	RUN_TEST(test_collection_split_at_entry);
 	RUN_TEST(test_humongous_around_a_collection);

@@ -96,6 +96,8 @@ static void dotnet(struct fixture *f)
 	gt_u64_set(&s->generations[1].fragmented_bytes, 64);
 	gt_u64_set(&s->large_bytes, 400);
 	gt_u64_set(&s->large_alloc_bytes_total, 90000);
+	gt_u64_set(&s->large_waste_max_bytes_total, 45000);
+	gt_u64_set(&s->large_waste_bytes_total, 30000);
 	gt_u64_set(&s->ops_total, 1000);
 	gt_u64_set(&s->alloc_blind_collections, 0);
 	gt_u64_set(&s->cgroup_limit_bytes, 1ull << 30);

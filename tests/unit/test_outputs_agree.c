@@ -144,6 +144,40 @@ static void test_same_figures_same_names(void)
 	free(text);
 }
 
+/* G1 from perf data, 100 MiB/s estimated of which 40 MiB/s humongous
+ * regions, their tails at most 20 MiB/s: the same upper bound, excess, tails
+ * and share range on the screen, in -b and in JSON. */
+static void test_whole_regions_same_everywhere(void)
+{
+	struct gt_sample a = dotnet_sample(10), b = dotnet_sample(11);
+	a.alloc_source = b.alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+	a.large_source = b.large_source = "g1-humongous-estimate";
+	gt_u64_set(&a.large_alloc_bytes_total, 400 * MIB);
+	gt_u64_set(&b.large_alloc_bytes_total, 440 * MIB);
+	gt_u64_set(&a.large_waste_max_bytes_total, 200 * MIB);
+	gt_u64_set(&b.large_waste_max_bytes_total, 220 * MIB);
+	struct gt_derived d;
+	gt_derive(&a, &b, &d);
+	char *text = text_of(&d);
+	struct json_object *j = gt_json_sample(&info, &d);
+	HAS(text, "Alloc:   at most 100 MiB/s (estimate)");
+	HAS(text, "over by at most 20.0 MiB/s");
+	HAS(pane_text(&gt_pane_alloc, &d, 6, 60), "rate <=100 MiB/s");
+	CHECK(json_object_get_boolean(get(j, "alloc.upper_bound")));
+	CHECK_NEAR(json_object_get_double(get(j, "alloc.excess_max_bps")), 20.0 * MIB, 1);
+	/* the objects' share: at least (40 - 20) / (100 - 20), at most 40 / 100 */
+	HAS(text, "40.0 MiB/s allocated in whole regions (25.0% to 40.0% of alloc), unused region tails at most 20.0 MiB/s");
+	const char *lg = pane_text(&gt_pane_large, &d, 4, 60);
+	HAS(lg, "allocated 40.0 MiB/s (<=40.0% of all)");
+	HAS(lg, "region tails <=20.0 MiB/s (objects >=25.0%)");
+	CHECK_NEAR(json_object_get_double(get(j, "large_objects.alloc_share")), 0.40, 1e-9);
+	CHECK_NEAR(json_object_get_double(get(j, "large_objects.alloc_share_min")), 0.25, 1e-9);
+	CHECK_NEAR(json_object_get_double(get(j, "large_objects.waste_max_rate_bps")), 20.0 * MIB, 1);
+	CHECK_U64(json_object_get_int64(get(j, "large_objects.waste_max_bytes_total")), 220 * MIB);
+	json_object_put(j);
+	free(text);
+}
+
 /* Nothing given: n/a on the screen and in -b, null in JSON, never 0. */
 static void test_na_everywhere(void)
 {
@@ -193,6 +227,7 @@ int main(void)
 	snprintf(info.gc_name, sizeof(info.gc_name), "Server");
 	RUN_TEST(test_same_figures_same_names);
 	RUN_TEST(test_na_everywhere);
+	RUN_TEST(test_whole_regions_same_everywhere);
 	endwin();
 	return check_summary();
 }

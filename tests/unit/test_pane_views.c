@@ -215,6 +215,46 @@ static void test_large_pane_says_why(void)
 	CHECK_HAS(t, "live 8.00 MiB (g1-humongous-estimate)");
 }
 
+/* G1 humongous objects in whole regions: the allocation is an upper bound,
+ * the large share a most, and a row gives the tails' bound and the least
+ * share. */
+static void test_whole_regions_bound(void)
+{
+	struct gt_derived d = derived;
+	gt_u64_set(&d.cur.large_bytes, 8 * MIB);
+	d.cur.large_source = "g1-humongous-estimate";
+	gt_f64_set(&d.large_alloc_rate_bps, 4.0 * MIB);
+	gt_f64_set(&d.large_alloc_share, 0.4);
+	CHECK_U64(gt_pane_large.want_rows(&(struct gt_view_ctx){ .d = &d }), 3);
+	const char *t = draw_pane(&gt_pane_large, &d, 4, 60);
+	CHECK_LACKS(t, "region tails");
+	CHECK_HAS(t, "(40.0% of all)");
+	gt_f64_set(&d.large_waste_max_rate_bps, 2.0 * MIB);
+	gt_f64_set(&d.large_alloc_share_min, 0.25);
+	d.alloc_upper_bound = true;
+	gt_f64_set(&d.alloc_excess_max_bps, 2.0 * MIB);
+	CHECK_U64(gt_pane_large.want_rows(&(struct gt_view_ctx){ .d = &d }), 4);
+	t = draw_pane(&gt_pane_large, &d, 4, 60);
+	CHECK_HAS(t, "(<=40.0% of all)");
+	CHECK_HAS(t, "region tails <=2.00 MiB/s (objects >=25.0%)");
+	t = draw_pane(&gt_pane_alloc, &d, 7, 60);
+	CHECK_HAS(t, "rate <=10.0 MiB/s");
+	CHECK_HAS(t, "(estimate, at most)");
+	/* with missed intervals too, neither bound is claimed */
+	d.alloc_lower_bound = true;
+	t = draw_pane(&gt_pane_alloc, &d, 7, 60);
+	CHECK_HAS(t, "rate 10.0 MiB/s");
+	CHECK_HAS(t, "(estimate)");
+	/* the agent's samples: the tails measured, no bound */
+	d.large_waste_max_rate_bps.valid = d.large_alloc_share_min.valid = false;
+	gt_f64_set(&d.large_waste_rate_bps, 1.5 * MIB);
+	CHECK_U64(gt_pane_large.want_rows(&(struct gt_view_ctx){ .d = &d }), 4);
+	t = draw_pane(&gt_pane_large, &d, 4, 60);
+	CHECK_HAS(t, "(40.0% of all)");
+	CHECK_HAS(t, "region tails 1.50 MiB/s");
+	CHECK_LACKS(t, "<=");
+}
+
 static const char *draw_allocators(const struct gt_alloc_derived *a, const char *message, int rows, int cols,
 				   int scroll)
 {
@@ -895,6 +935,7 @@ int main(void)
 	RUN_TEST(test_collections_pane);
 	RUN_TEST(test_memory_pane);
 	RUN_TEST(test_large_pane_says_why);
+	RUN_TEST(test_whole_regions_bound);
 	RUN_TEST(test_allocators_pane_is_honest);
 	RUN_TEST(test_allocators_pane_table);
 	RUN_TEST(test_allocators_pane_heaps_and_long_names);

@@ -109,6 +109,33 @@ static void test_round_trip(void)
 	gctop_pub_close(&p);
 }
 
+/* Objects that take whole regions (layout_minor 3): only those larger than
+ * half a region count, each with its last region's tail scaled by its
+ * sample's weight; an older file's reserved bytes are not read. */
+static void test_region_objects(void)
+{
+	struct gctop_pub p;
+	if (!published(&p, "regions", 8, 8))
+		return;
+	struct gt_error e;
+	const uint64_t mib = 1 << 20;
+	gctop_pub_region_object(&p, 3 * mib, 3 * mib);   /* no region size yet: nothing */
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &e) == 0);
+	CHECK(!reading.humongous_bytes.valid && !reading.humongous_tail_bytes.valid);
+	gctop_pub_set_region(&p, mib);
+	gctop_pub_region_object(&p, mib / 2, mib);             /* half a region: not humongous */
+	gctop_pub_region_object(&p, 3 * mib + 1000, 3 * mib + 1000); /* four regions */
+	gctop_pub_region_object(&p, mib / 2 + 8, mib + 16);    /* one region, weighed twice its size */
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &e) == 0);
+	CHECK_U64(reading.region_bytes, mib);
+	CHECK_U64(reading.humongous_bytes.value, 3 * mib + 1000 + mib + 16);
+	CHECK_U64(reading.humongous_tail_bytes.value, (mib - 1000) + 2 * (mib / 2 - 8));
+	p.hdr->layout_minor = 2;
+	CHECK(gt_segment_parse(p.hdr, p.size, &reading, &e) == 0);
+	CHECK(!reading.humongous_bytes.valid && reading.region_bytes == 0);
+	gctop_pub_close(&p);
+}
+
 /* Two names with the same key must stay two sites. */
 static void test_collision_keeps_names_apart(void)
 {
@@ -411,7 +438,7 @@ static void test_ops_round_trip(void)
 	struct gctop_pub p;
 	if (!published_ops(&p, "ops"))
 		return;
-	CHECK(p.hdr->layout_minor == 2 && p.hdr->ops_offset + sizeof(struct gctop_seg_ops) == p.size);
+	CHECK(p.hdr->layout_minor >= 2 && p.hdr->ops_offset + sizeof(struct gctop_seg_ops) == p.size);
 	struct gt_segment *s;
 	struct gt_error err;
 	CHECK(gt_segment_open(p.path, getuid(), &s, &err) == 0);
@@ -530,6 +557,7 @@ int main(void)
 		return 1;
 	}
 	RUN_TEST(test_round_trip);
+	RUN_TEST(test_region_objects);
 	RUN_TEST(test_collision_keeps_names_apart);
 	RUN_TEST(test_table_full_counts_dropped);
 	RUN_TEST(test_top_k_bounded);

@@ -244,6 +244,20 @@ static void fill_alloc(struct gt_sampler *m, struct gt_sample *s)
 	s->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
 }
 
+/* G1 with an agent that knows the region size: the humongous objects'
+ * bytes and their regions' tails from the samples, which see each object's
+ * own size, replace the perf data's whole regions (the live bytes stay
+ * those of the regions: what the heap holds). */
+static void fill_large(const struct gt_segment_reading *r, struct gt_sample *s)
+{
+	if (!r->humongous_bytes.valid || !r->humongous_tail_bytes.valid)
+		return;
+	s->large_alloc_bytes_total = r->humongous_bytes;
+	s->large_waste_bytes_total = r->humongous_tail_bytes;
+	s->large_waste_max_bytes_total.valid = false;
+	s->large_source = "g1-humongous-sampled";
+}
+
 void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns)
 {
 	/* A replaced segment is followed at the next sample; a beat into the
@@ -299,6 +313,7 @@ void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
 		m->stacks = malloc(sizeof(*m->stacks));
 	m->have_stacks = m->stacks && gt_segment_stacks(m->seg, &m->reading.snap, m->stacks) == 0;
 	fill_alloc(m, s);
+	fill_large(&m->reading, s);
 	fill_pauses(&m->reading, s);
 	/* The snapshot shares the sample's clock, so rates from snapshots and
 	 * from samples cover the same spans. */
