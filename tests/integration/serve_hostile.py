@@ -164,6 +164,16 @@ def socket_fds(pid):
     return n
 
 
+def cpu_ms(pid):
+    """utime + stime of pid so far, in milliseconds."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def wait_served(port, pid, limit_s):
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
@@ -196,6 +206,7 @@ def run(a):
             print("summary error=target-not-served")
             return {"error": "the target was not served within 15 s"}
         base = socket_fds(g.pid)
+        c0, t0 = cpu_ms(g.pid), time.monotonic()
         h = Hostile(port, a.ips, a.conns, a.kinds == "mixed")
         h.start()
         time.sleep(a.hold)
@@ -208,6 +219,8 @@ def run(a):
                 print("scrape from=%s ms=%.1f ok=%d %s" % (src, ms, ok, what))
             time.sleep(0.3)
         res["held_after"] = socket_fds(g.pid) - base
+        c1 = cpu_ms(g.pid)
+        res["cpu_ms_per_s"] = (c1 - c0) / (time.monotonic() - t0) if c0 is not None and c1 is not None else None
         h.trickled.clear()
         h.trickled.wait(TRICKLE_S + 1)
         time.sleep(0.1)
@@ -241,6 +254,8 @@ def main():
     a.ips = a.ips.split(",")
     if not all(loopback(ip) for ip in a.ips):
         sys.exit("serve_hostile.py: loopback addresses (127.x.y.z) only")
+    # stopped from outside (the bench's cleanup): run's finally still ends gctop
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     res = run(a)
     if a.json:
         with open(a.json, "w") as f:

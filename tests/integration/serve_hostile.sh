@@ -12,14 +12,10 @@
 # with silent ones among them, a connection's 10 s timeout (0-10 s).
 # Times are CLOCK_MONOTONIC, taken by the client.
 . tests/lib.sh
+. tests/integration/serve_common.shlib
 require_java
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
-CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
-
-java -Xmx32m -cp "$CLASSES" SleepyHeap 4 >"$WORK/jvm.log" 2>&1 &
-JPID=$!
-CHILD_PIDS="$JPID"
-wait_for_hsperf "$JPID" 20 || { fail "the JVM published no perf data"; exit 0; }
+start_sleepy_jvm
 
 # field NAME FILE: NAME=value from the summary line
 field() { sed -n "s/^summary .*\<$1=\([^ ]*\).*/\1/p" "$2"; }
