@@ -381,8 +381,8 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	/* One server thread: the guard's table is touched only there. The
 	 * inter-thread channel wakes it to stop: without one, libmicrohttpd
 	 * wakes it by shutting the listening socket, which it does not poll
-	 * while every slot is taken, and quitting waited for the nearest
-	 * connection timeout (7.5-9 s with slow clients holding the slots). */
+	 * while every slot is taken, and quitting waited for the clients'
+	 * next bytes or the nearest connection timeout (up to 10 s). */
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
 	/* The quit signals must reach this thread, whose wait lets them in
 	 * (base/wait.h), not the server's: its thread starts with them blocked. */
