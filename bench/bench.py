@@ -4,8 +4,8 @@ dotnet-counters, its cost to the target, and how its cost grows. Prints
 tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
-  sections: own, tick, startup, tui, picker, serve, target-java, target-java-mt,
-            target-dotnet, target-dotnet-service, sites, events
+  sections: own, tick, startup, tui, picker, serve, serve-hostile, target-java,
+            target-java-mt, target-dotnet, target-dotnet-service, sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
             quote
   --rounds  rounds of the interleaved sections (own cost, target cost;
@@ -709,6 +709,69 @@ def serve_row(jvms, dotnet, v):
     return [jvms, dotnet, v["served"], fmt(v["cpu_ms_per_s"], " ms"),
             fmt(v["peak_rss_kib"] / 1024 if v["peak_rss_kib"] else None, " MiB"),
             fmt(v["scrape_ms_median"], " ms"), fmt(v["scrape_bytes"] / 1024, " KiB")]
+
+
+HOSTILE = os.path.join(ROOT, "tests", "integration", "serve_hostile.py")
+# (kinds, connections): the issue's slow clients, with silent ones, and its 1,000
+HOSTILE_CONFIGS = [("slow", 100), ("mixed", 100), ("mixed", 1000)]
+
+
+def hostile_run(binary, pid, kinds, conns, sig):
+    """One tests/integration/serve_hostile.py run: its JSON, or None."""
+    path = os.path.join(tmpdir, "hostile.json")
+    if os.path.exists(path):
+        os.unlink(path)
+    p = spawn([sys.executable, HOSTILE, binary, str(pid), sig, "--kinds", kinds, "--conns", str(conns),
+               "--json", path])
+    try:
+        p.wait(timeout=180)
+    except subprocess.TimeoutExpired:
+        log("serve-hostile: the client did not finish in 3 minutes")
+    kill(p)
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def serve_hostile(avail, res):
+    """gctop --serve for one idle JVM while hostile clients hold connections
+    from 127.0.0.10-13, each reopened at once when dropped: ten scrapes (five
+    from 127.0.0.1, five from 127.0.0.10, each on a new connection, 2 s
+    timeout), then SIGTERM or SIGINT (alternate rounds) 0.1 s after the
+    clients' header lines; this build and GCTOP_SERVE_BASELINE interleaved."""
+    builds = [("this build", GCTOP)] + ([("baseline", SERVE_BASELINE)] if SERVE_BASELINE else [])
+    rounds = ROUNDS or (1 if QUICK else 3)
+    out = {}
+    jvm = idle_jvm()
+    try:
+        time.sleep(1.5)  # --serve opens a JVM once it is a second old
+        for r in range(rounds):
+            for kinds, conns in HOSTILE_CONFIGS:
+                for name, binary in builds:
+                    log("serve-hostile: round %d, %d %s clients, %s" % (r + 1, conns, kinds, name))
+                    x = hostile_run(binary, jvm.pid, kinds, conns, "TERM" if r % 2 == 0 else "INT")
+                    if x and "scrapes" in x:
+                        out.setdefault("%d %s" % (conns, kinds), {}).setdefault(name, []).append(x)
+    finally:
+        kill(jvm)
+    table("1g. gctop --serve with hostile connections held (%d rounds; scrape and quit times CLOCK_MONOTONIC)" % rounds,
+          ["clients", "build", "scrapes answered", "scrape median", "scrape max", "quit median", "quit max",
+           "CPU/s"],
+          [hostile_row(k, name, runs) for k, v in out.items() for name, runs in v.items()])
+    res["serve_hostile"] = out
+
+
+def hostile_row(config, name, runs):
+    scrapes = [s for x in runs for s in x["scrapes"]]
+    ok = [s["ms"] for s in scrapes if s["ok"]]
+    quits = [x["quit_ms"] for x in runs]
+    cpu = [x["cpu_ms_per_s"] for x in runs if x.get("cpu_ms_per_s") is not None]
+    return [config, name, "%d of %d" % (len(ok), len(scrapes)), fmt(med(ok) if ok else None, " ms"),
+            fmt(max(s["ms"] for s in scrapes), " ms") + ("" if len(ok) == len(scrapes) else " (timed out)"),
+            fmt(med(quits), " ms"), "over 10 s" if None in quits else fmt(max(quits), " ms"),
+            fmt(med(cpu), " ms")]
 
 
 # ---------------------------------------------------------------- 2. target cost
@@ -1522,7 +1585,7 @@ def tick_cost(avail, res):
 # ---------------------------------------------------------------- main
 
 SECTIONS = [("own", own_cost), ("tick", tick_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
-            ("serve", serve),
+            ("serve", serve), ("serve-hostile", serve_hostile),
             ("target-java", target_java), ("target-java-mt", target_java_mt),
             ("target-dotnet", target_dotnet), ("target-dotnet-service", target_dotnet_service),
             ("sites", sites), ("events", events)]

@@ -115,17 +115,31 @@ hsperf_exists() { for _f in /tmp/hsperfdata_*/"$1"; do [ -e "$_f" ] && return 0;
 # The .NET runtime of PID has its diagnostics socket (in our /tmp, or the
 # /tmp of the root given as $2).
 dotnet_socket_exists() { ls "${2:-}"/tmp/dotnet-diagnostic-"$1"-*-socket >/dev/null 2>&1; }
-# socket_count PID: the .NET runtime's listening socket plus one per open
-# diagnostics connection (an EventPipe stream is one).
-socket_count() {
-	_n=0
-	for _f in /proc/"$1"/fd/*; do
-		case "$(readlink "$_f" 2>/dev/null)" in socket:*) _n=$((_n + 1)) ;; esac
+# A test counts the connections its own gctop holds in a .NET process, never
+# all of the process's sockets: another gctop (a picker, a --serve) or
+# dotnet-counters watching the machine's .NET processes holds some too.
+# gctop_ends GPID DPID: DPID's ends of its connections with process GPID
+# (an EventPipe stream is one), one socket inode a line.
+gctop_ends() { python3 tests/integration/unix_peers.py ends "$1" "$2"; }
+# gctop_connections GPID DPID: how many there are.
+gctop_connections() { gctop_ends "$1" "$2" | grep -c .; }
+# ends_closed DPID "ENDS": ENDS (gctop_ends' output) is not empty, or this
+# would pass for nothing, and DPID holds none of those sockets any more (it
+# closed its ends of that gctop's connections).
+# (Names of its own: it runs inside wait_until, whose counter is _i.)
+ends_closed() {
+	[ -n "$2" ] || return 1
+	_ec_held=$(for _ec_f in /proc/"$1"/fd/*; do readlink "$_ec_f" 2>/dev/null; done)
+	for _ec_end in $2; do
+		case "$_ec_held" in *"socket:[$_ec_end]"*) return 1 ;; esac
 	done
-	echo "$_n"
 }
-# PID holds N sockets or fewer (its sessions have closed).
-sockets_at_most() { [ "$(socket_count "$1")" -le "$2" ]; }
+# orphan_ends DPID [INODE...]: DPID's connections whose client is gone (no
+# process holds the other end), less the INODEs given, one a line: what a
+# gctop that exited left open, also one whose pid the test never saw.
+orphan_ends() { python3 tests/integration/unix_peers.py orphans "$@"; }
+# no_orphan_ends DPID [INODE...]
+no_orphan_ends() { [ -z "$(orphan_ends "$@")" ]; }
 # FILE has at least N non-empty lines.
 lines_at_least() { [ "$(grep -c . "$1" 2>/dev/null)" -ge "$2" ]; }
 # count_matching FILE PATTERN: how many lines of FILE match (0 when missing).

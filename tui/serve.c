@@ -4,7 +4,8 @@
  * in both formats and swaps it in under a mutex; libmicrohttpd's own
  * thread answers each scrape with a reference to the current one. A scrape
  * therefore costs a lookup, never a sample, and a slow or hostile client
- * can hold only its own connection (limits below), never the sampling.
+ * can hold only its own connection, never the sampling; and it holds that
+ * only until a newcomer needs the slot (tui/serve_guard.h).
  * Each round writes only the formats scraped lately: Prometheus asks for
  * OpenMetrics, and the other text was a fifth of the exposition's CPU and
  * 1.3 MB with 220 processes. The first request for a format not kept is
@@ -30,11 +31,9 @@
 #include "base/quit.h"
 #include "base/wait.h"
 #include "session/fleet.h"
+#include "tui/serve_guard.h"
 #include "views/metrics_writer.h"
 
-/* Prometheus keeps one connection per target; a few more for people. */
-#define SERVE_MAX_CONNECTIONS 32u
-#define SERVE_MAX_PER_IP 8u
 /* A client that sends nothing for this long is dropped. */
 #define SERVE_TIMEOUT_S 10u
 /* Per connection, for the request's headers: /metrics takes no body. */
@@ -188,12 +187,53 @@ static enum MHD_Result reply_metrics(struct exposition *x, struct MHD_Connection
 	return rc;
 }
 
+/* The server's accept policy: a new client always gets in, by dropping
+ * the connection serve_guard picks. shutdown, not close: the descriptor
+ * stays the server's to close, which it does on this same thread's next
+ * pass, so it cannot be reused under the table meanwhile. */
+static enum MHD_Result serve_admit(void *cls, const struct sockaddr *sa, socklen_t len)
+{
+	struct gt_guard_peer p;
+	int drop = -1;
+	if (!gt_guard_peer_of(sa, len, &p) || !gt_guard_admit(cls, &p, &drop))
+		return MHD_NO;
+	if (drop >= 0)
+		shutdown(drop, SHUT_RDWR);
+	return MHD_YES;
+}
+
+/* Each connection's entry in the guard's table, from its start to its
+ * close (called before the server closes its descriptor). */
+static void serve_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+			 enum MHD_ConnectionNotificationCode toe)
+{
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (*socket_context)
+			gt_guard_remove(*socket_context);
+		*socket_context = NULL;
+		return;
+	}
+	const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *addr = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	struct gt_guard_peer p;
+	/* the server keeps the address as accept() gave it, sized for its family */
+	if (!fd || !addr || !gt_guard_peer_of(addr->client_addr, sizeof(struct sockaddr_storage), &p))
+		return;
+	*socket_context = gt_guard_add(cls, &p, fd->connect_fd, gt_mono_ns());
+	if (!*socket_context)
+		shutdown(fd->connect_fd, SHUT_RDWR);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload_data, size_t *upload_data_size, void **req_cls)
 {
 	(void)version;
 	(void)upload_data;
 	(void)req_cls;
+	/* a request whose headers are in: its connection is young again */
+	const union MHD_ConnectionInfo *ctx = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	if (ctx && ctx->socket_context)
+		gt_guard_request(ctx->socket_context, gt_mono_ns());
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "gctop serves GET /metrics only\n");
 	if (*upload_data_size)
@@ -331,13 +371,19 @@ static int serve_address(const struct gt_options *opt, struct sockaddr_storage *
 	return 0;
 }
 
-static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct exposition *x, struct gt_error *err)
+static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct exposition *x, struct gt_guard *g,
+				       struct gt_error *err)
 {
 	struct sockaddr_storage sa;
 	bool v6 = false;
 	if (serve_address(opt, &sa, &v6, err) != 0)
 		return NULL;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | (v6 ? MHD_USE_IPv6 : 0);
+	/* One server thread: the guard's table is touched only there. The
+	 * inter-thread channel wakes it to stop: without one, libmicrohttpd
+	 * wakes it by shutting the listening socket, which it does not poll
+	 * while every slot is taken, and quitting waited for the clients'
+	 * next bytes or the nearest connection timeout (up to 10 s). */
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
 	/* The quit signals must reach this thread, whose wait lets them in
 	 * (base/wait.h), not the server's: its thread starts with them blocked. */
 	sigset_t quit, orig;
@@ -346,10 +392,13 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	sigaddset(&quit, SIGTERM);
 	sigaddset(&quit, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &quit, &orig);
-	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, NULL, NULL, handle, x,
+	/* The limits are the guard's, which makes room where the server's
+	 * own would refuse; the server's limit only bounds the connections
+	 * being closed on top of them. */
+	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, serve_admit, g, handle, x,
 						MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-						MHD_OPTION_CONNECTION_LIMIT, SERVE_MAX_CONNECTIONS,
-						MHD_OPTION_PER_IP_CONNECTION_LIMIT, SERVE_MAX_PER_IP,
+						MHD_OPTION_CONNECTION_LIMIT, GT_GUARD_SLOTS,
+						MHD_OPTION_NOTIFY_CONNECTION, serve_notify, g,
 						MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
 						MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
 						MHD_OPTION_END);
@@ -453,6 +502,7 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	gt_quit_install();
 	signal(SIGPIPE, SIG_IGN);
 	struct exposition x = { .lock = PTHREAD_MUTEX_INITIALIZER, .fleet_lock = PTHREAD_MUTEX_INITIALIZER };
+	struct gt_guard guard = { 0 };   /* the server thread's, until it stops */
 	struct gt_fleet *fleet = malloc(sizeof(*fleet));
 	int *fds = malloc(SERVE_MAX_WAIT_FDS * sizeof(*fds));
 	int status = GT_EXIT_FAILURE;
@@ -466,7 +516,7 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 		goto out;
 	}
 	x.fleet = fleet;
-	struct MHD_Daemon *d = serve_start(opt, &x, err);
+	struct MHD_Daemon *d = serve_start(opt, &x, &guard, err);
 	if (!d) {
 		status = err->code;
 		goto out;

@@ -6,15 +6,11 @@
 # memory stays bounded throughout and it keeps sampling (its figures move
 # on), and /metrics answers again once the slow client is gone.
 . tests/lib.sh
+. tests/integration/serve_common.shlib
 require_java
 command -v curl >/dev/null 2>&1 || missing_runtime "curl"
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
-CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
-
-java -Xmx32m -cp "$CLASSES" SleepyHeap 4 >"$WORK/jvm.log" 2>&1 &
-JPID=$!
-CHILD_PIDS="$JPID"
-wait_for_hsperf "$JPID" 20 || { fail "the JVM published no perf data"; exit 0; }
+start_sleepy_jvm
 "$GCTOP_BIN" --serve 127.0.0.1:0 -p "$JPID" 2>"$WORK/gctop.err" &
 GPID=$!
 CHILD_PIDS="$CHILD_PIDS $GPID"
