@@ -10,7 +10,11 @@
  *           directory to /work and only then opens its attach socket
  *   seg     no chroot; serves a live allocation segment whose size it keeps
  *           changing (truncate, rewrite)
- *   sleep   just maps the library and waits
+ *   hold    its attach listener runs; a request is logged and never
+ *           answered (the connection stays open), so gctop waits for the
+ *           reply with the agent copy in place
+ *   sleep   just maps the library and waits (it catches SIGQUIT but never
+ *           opens an attach socket, so gctop waits for one)
  *
  * Every attach request is logged to LOG ("load <args>"), answered with an
  * agent failure so that gctop ends quickly. SIGTERM ends it. */
@@ -178,6 +182,20 @@ static void attach_loop(int s, int log)
 			serve_one(s, log);
 }
 
+/* Takes each request and holds its connection without a word. */
+static void mode_hold(int log)
+{
+	int s = listen_attach();
+	struct pollfd p = { .fd = s, .events = POLLIN };
+	while (!quit) {
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		int c = accept(s, NULL, NULL);
+		if (c >= 0)
+			dprintf(log, "held %d\n", c);
+	}
+}
+
 static void mode_chdir(int log)
 {
 	int s = -1;
@@ -276,6 +294,8 @@ int main(int argc, char **argv)
 		mode_chdir(log);
 	} else if (strcmp(mode, "seg") == 0) {
 		mode_seg();
+	} else if (strcmp(mode, "hold") == 0) {
+		mode_hold(log);
 	} else {
 		while (!quit)
 			pause();
