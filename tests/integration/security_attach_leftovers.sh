@@ -7,7 +7,8 @@
 # JVM would start its listener on any later SIGQUIT). Killed while it waits
 # for the load reply, its agent copy /tmp/.gctop-agent-PID.so is removed by
 # the next attach to any JVM once no attach can still need it (before: it
-# stayed for ever once its JVM was gone). A trigger of a gctop still
+# stayed for ever once its JVM was gone), and a copy the JVM has mapped is
+# removed at once, before the reply. A trigger of a gctop still
 # running, or one of the JVM's user, is left alone. And a real JVM whose
 # gctop is killed right after the agent is loaded keeps no file of gctop's
 # once it is attached again.
@@ -95,6 +96,22 @@ attach_again
 check "a copy older than 15 s is removed by the next attach to another JVM" [ ! -e "$copy" ]
 check "and that attach leaves none of its own: $(ls -a /tmp | grep "gctop-agent-$FAKE" | head -2)" \
 	sh -c "! ls -a /tmp | grep -q 'gctop-agent-$FAKE'"
+kill "$FAKE"
+wait "$FAKE" 2>/dev/null
+
+# maphold: the library is mapped when the load request comes, and the reply
+# never does. gctop removes the copy as soon as it is mapped, while it still
+# waits (before: only once the reply came).
+: >"$WORK/fake.log"
+start_fake maphold / "$WORK/libjvm.so"
+copy=/tmp/.gctop-agent-$FAKE.so
+LEFT="$LEFT $copy"
+mapped_gone() { grep -q '^held' "$WORK/fake.log" && [ ! -e "$copy" ]; }
+# Within 4.5 s of gctop's start: the reply's deadline (5 s from the
+# request, after which gctop removes the copy anyway) has not passed.
+kill_when 45 mapped_gone
+check "the JVM mapped the copy ($(grep -c '^mapped' "$WORK/fake.log") maps)" grep -q "^mapped /tmp/.gctop-agent-$FAKE.so" "$WORK/fake.log"
+check "gctop removed the mapped copy while still waiting for the reply (within 4.5 s of its start)" [ "$WAITED" -eq 0 ]
 kill "$FAKE"
 wait "$FAKE" 2>/dev/null
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -191,6 +192,30 @@ static void test_clear_leftovers(void)
 	rmdir(dir);
 }
 
+/* The copy is known in a process's maps by device and inode, whatever
+ * path the process sees it under. */
+static void test_copy_mapped(void)
+{
+	char path[] = "/tmp/gctop-test-mapped.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(write(fd, "x", 1) == 1);
+	struct gt_attach_copy c = { .name = "copy" };
+	CHECK(fstat(fd, &c.made) == 0);
+	CHECK(!gt_attach_copy_mapped(getpid(), &c));
+	void *m = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	CHECK(m != MAP_FAILED);
+	unlink(path); /* mapped, the name no longer matters */
+	CHECK(gt_attach_copy_mapped(getpid(), &c));
+	c.made.st_ino++;
+	CHECK(!gt_attach_copy_mapped(getpid(), &c));
+	if (m != MAP_FAILED)
+		munmap(m, 1);
+	close(fd);
+}
+
 int main(void)
 {
 	RUN_TEST(test_load_ok_jdk17_and_25);
@@ -201,5 +226,6 @@ int main(void)
 	RUN_TEST(test_message_bounded_and_clean);
 	RUN_TEST(test_status_fields);
 	RUN_TEST(test_clear_leftovers);
+	RUN_TEST(test_copy_mapped);
 	return check_summary();
 }

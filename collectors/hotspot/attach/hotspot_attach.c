@@ -31,6 +31,9 @@
 /* The whole request and reply; a JVM loads the agent well within it. */
 #define ATTACH_IO_TIMEOUT_MS 5000
 #define ATTACH_REPLY_MAX 65536
+/* How often the JVM's maps are read for the agent while the reply is
+ * awaited. */
+#define ATTACH_MAPPED_STEP_NS 10000000ull
 
 int gt_attach_read_status(pid_t pid, struct gt_attach_status *st, struct gt_error *err)
 {
@@ -162,7 +165,25 @@ struct attach_peer {
 	const char *name;
 	uid_t euid;
 	pid_t pid;
+	struct gt_attach_copy *copy;   /* removed as soon as the JVM maps it */
 };
+
+/* The wait for the reply, in slices: the JVM needs the copy only until it
+ * has mapped it, and a gctop killed during Agent_OnAttach then leaves no
+ * copy behind. */
+static int wait_reply(int fd, const struct attach_peer *peer, uint64_t deadline)
+{
+	for (;;) {
+		uint64_t slice = gt_mono_ns() + ATTACH_MAPPED_STEP_NS;
+		enum gt_wait_result r = gt_wait_fd(fd, POLLIN, slice < deadline ? slice : deadline);
+		if (r == GT_WAIT_READY)
+			return 0;
+		if (r != GT_WAIT_TIMEOUT || gt_mono_ns() >= deadline)
+			return -1;
+		if (peer->copy->name[0] && gt_attach_copy_mapped(peer->pid, peer->copy))
+			gt_attach_agent_remove(peer->tmp, peer->copy);
+	}
+}
 
 /* One request, one reply: v1 framing, "1\0cmd\0arg0\0arg1\0arg2\0". The
  * socket is reached through the directory fd and must be the JVM's own. */
@@ -214,7 +235,7 @@ static int attach_request(const struct attach_peer *peer, const char *args[4], c
 		} else if (r == 0) {
 			break;
 		} else if (errno == EAGAIN || errno == EINTR) {
-			if (wait_io(fd, POLLIN, deadline) != 0) {
+			if (wait_reply(fd, peer, deadline) != 0) {
 				rc = -ETIMEDOUT;
 				goto out;
 			}
@@ -276,7 +297,7 @@ static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp,
 	const char *args[4] = { "load", copy.load_path, "true", options ? options : "" };
 	char *reply = malloc(ATTACH_REPLY_MAX);
 	size_t got = 0;
-	struct attach_peer peer = { tmp, sock, st->euid, pid };
+	struct attach_peer peer = { tmp, sock, st->euid, pid, &copy };
 	int rc = reply ? attach_request(&peer, args, reply, ATTACH_REPLY_MAX, &got) : -ENOMEM;
 	/* The JVM keeps its mapping; the name is not needed after the load. */
 	gt_attach_agent_remove(tmp, &copy);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -261,9 +262,32 @@ int gt_attach_agent_copy(const char *src, int tmp, const struct gt_attach_status
 		       "cannot copy gctop's agent %s into the /tmp of JVM %d: %s", src, (int)st->nspid, strerror(errno));
 }
 
-void gt_attach_agent_remove(int tmp, const struct gt_attach_copy *c)
+void gt_attach_agent_remove(int tmp, struct gt_attach_copy *c)
 {
+	if (!c->name[0])
+		return;
 	gt_sp_unlink_same(tmp, c->name, &c->made);
+	c->name[0] = '\0';
+}
+
+bool gt_attach_copy_mapped(pid_t pid, const struct gt_attach_copy *c)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		unsigned long long ino;
+		/* start-end perms offset major:minor inode [path]; a long path
+		 * only continues a line fgets already split off */
+		found = sscanf(line, "%*x-%*x %*s %*x %x:%x %llu", &maj, &min, &ino) == 3 &&
+			ino == (unsigned long long)c->made.st_ino && makedev(maj, min) == c->made.st_dev;
+	}
+	fclose(f);
+	return found;
 }
 
 /* ---- leftovers of killed runs ---- */

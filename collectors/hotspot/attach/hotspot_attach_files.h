@@ -5,6 +5,7 @@
 #ifndef GCTOP_COLLECTORS_HOTSPOT_ATTACH_FILES_H
 #define GCTOP_COLLECTORS_HOTSPOT_ATTACH_FILES_H
 
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -46,8 +47,11 @@ struct gt_attach_copy {
  * 0, or -1 with err. */
 int gt_attach_agent_copy(const char *src, int tmp, const struct gt_attach_status *st, struct gt_attach_copy *c,
 			 struct gt_error *err);
-/* Removes the copy if it still is the one made (the JVM keeps its mapping). */
-void gt_attach_agent_remove(int tmp, const struct gt_attach_copy *c);
+/* Removes the copy if it still is the one made (the JVM keeps its
+ * mapping), once: the name is cleared. */
+void gt_attach_agent_remove(int tmp, struct gt_attach_copy *c);
+/* True when process pid maps the copy (by device and inode). */
+bool gt_attach_copy_mapped(pid_t pid, const struct gt_attach_copy *c);
 
 /* Removes from tmp what killed gctops left there for any JVM: triggers
  * with gctop's mark whose maker is gone, and agent copies (and partial
