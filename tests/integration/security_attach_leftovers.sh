@@ -37,6 +37,19 @@ kill_when() {
 	wait "$G" 2>/dev/null
 }
 
+# fake MODE: (re)starts the fake JVM in MODE; sets FAKE, and trig and
+# copy to the paths of its trigger and agent copy (removed at exit).
+fake() {
+	if [ -n "$FAKE" ]; then
+		kill "$FAKE"
+		wait "$FAKE" 2>/dev/null
+	fi
+	: >"$WORK/fake.log"
+	start_fake "$1" / "$WORK/libjvm.so"
+	trig=/tmp/.attach_pid$FAKE copy=/tmp/.gctop-agent-$FAKE.so
+	LEFT="$LEFT $trig $copy"
+}
+
 # attach_again: one more attach to $FAKE, to its end (each fake makes it
 # fail within its deadlines).
 attach_again() {
@@ -44,9 +57,8 @@ attach_again() {
 }
 
 # sleep: catches SIGQUIT but never opens its attach socket.
-start_fake sleep / "$WORK/libjvm.so"
-trig=/tmp/.attach_pid$FAKE
-LEFT="$LEFT $trig"
+FAKE=""
+fake sleep
 kill_when 50 test -e "$trig"
 check "gctop made its trigger and was killed while waiting for the socket" [ "$WAITED" -eq 0 ]
 check "the trigger it left holds its mark ($(head -c 60 "$trig" 2>/dev/null))" grep -q "^gctop-attach $G " "$trig"
@@ -67,45 +79,32 @@ chown "$SEC_UID:$SEC_GID" "$trig"
 attach_again
 check "a trigger of the JVM's user is left in place" [ -e "$trig" ]
 rm -f "$trig"
-kill "$FAKE"
-wait "$FAKE" 2>/dev/null
 
 # hold: its listener takes the load request and never answers.
-: >"$WORK/fake.log"
-start_fake hold / "$WORK/libjvm.so"
-copy=/tmp/.gctop-agent-$FAKE.so
-LEFT="$LEFT $copy"
+fake hold
 held() { grep -q '^held' "$WORK/fake.log"; }
 kill_when 100 held
 check "gctop sent the load request and was killed waiting for the reply" [ "$WAITED" -eq 0 ]
-check "no trigger is left (the listener was running)" [ ! -e "/tmp/.attach_pid$FAKE" ]
+check "no trigger is left (the listener was running)" [ ! -e "$trig" ]
 check "the agent copy it left is the agent ($(ls -l "$copy" 2>&1 | head -c 120))" cmp -s "$copy" "$GCTOP_AGENT"
 check "no partial copy is left: $(ls -a /tmp | grep "gctop-agent-$FAKE\..*part" | head -2)" \
 	sh -c "! ls -a /tmp | grep -q 'gctop-agent-$FAKE\..*part'"
-kill "$FAKE"
-wait "$FAKE" 2>/dev/null
-# Its JVM is gone: the next attach to another JVM removes the copy once it
-# is older than any attach can take (GT_ATTACH_COPY_STALE_S, 15 s).
-: >"$WORK/fake.log"
-start_fake hold / "$WORK/libjvm.so"
-LEFT="$LEFT /tmp/.gctop-agent-$FAKE.so"
+# Its JVM goes: the next attach to another JVM removes the copy once it is
+# older than any attach can take (GT_ATTACH_COPY_STALE_S, 15 s).
+gone_copy=$copy
+fake hold
 attach_again
-check "a fresh copy of a gone JVM is left alone (an attach may still need it)" [ -e "$copy" ]
+check "a fresh copy of a gone JVM is left alone (an attach may still need it)" [ -e "$gone_copy" ]
 sleep 16
 attach_again
-check "a copy older than 15 s is removed by the next attach to another JVM" [ ! -e "$copy" ]
+check "a copy older than 15 s is removed by the next attach to another JVM" [ ! -e "$gone_copy" ]
 check "and that attach leaves none of its own: $(ls -a /tmp | grep "gctop-agent-$FAKE" | head -2)" \
 	sh -c "! ls -a /tmp | grep -q 'gctop-agent-$FAKE'"
-kill "$FAKE"
-wait "$FAKE" 2>/dev/null
 
 # maphold: the library is mapped when the load request comes, and the reply
 # never does. gctop removes the copy as soon as it is mapped, while it still
 # waits (before: only once the reply came).
-: >"$WORK/fake.log"
-start_fake maphold / "$WORK/libjvm.so"
-copy=/tmp/.gctop-agent-$FAKE.so
-LEFT="$LEFT $copy"
+fake maphold
 mapped_gone() { grep -q '^held' "$WORK/fake.log" && [ ! -e "$copy" ]; }
 # Within 4.5 s of gctop's start: the reply's deadline (5 s from the
 # request, after which gctop removes the copy anyway) has not passed.
