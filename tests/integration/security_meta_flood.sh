@@ -16,6 +16,21 @@ RUSAGE="$PWD/$GCTOP_BUILD/bench/rusage"
 export RUSAGE
 
 BUDGET_KB=1024 # GT_NETTRACE_META_BUDGET
+# The bounds are the plain build's: ASan's redzones and quarantine (freed
+# blocks held back) inflate every allocation (one session +1.9 MB, four
+# +10.6 MB under make check-asan), so there only the rest is checked.
+ASAN=""
+grep -qa __asan_init "$GCTOP_BIN" && ASAN=1
+
+# check_growth WHAT LIMIT_KB: the VmHWM growth BASE -> PEAK stays under LIMIT_KB.
+check_growth() {
+	grew=$((PEAK - BASE))
+	if [ -n "$ASAN" ]; then
+		skip "$1: VmHWM grew by $grew KB under ASan, whose allocations the bound is not for"
+		return
+	fi
+	check "$1: VmHWM grew by $grew KB (from $BASE KB to $PEAK KB), under $2 KB" [ "$grew" -lt "$2" ]
+}
 # Beside the budget, per target: the stream buffer (a 116 KB block in
 # 64 KiB reads), the read buffer and malloc's rounding.
 SLACK_KB=1024
@@ -36,9 +51,7 @@ start_fake metaflood 0 || exit 0
 measure 1 -p "$FAKE" --json
 check "one session: the flood got under way ($(tr "\n" " " <"$WORK/measure") $(head -c 300 "$WORK/err"))" \
 	[ "${BASE:--1}" -gt 0 -a "${PEAK:--1}" -gt 0 ]
-grew=$((PEAK - BASE))
-check "one session: VmHWM grew by $grew KB (from $BASE KB to $PEAK KB), under the $BUDGET_KB KB budget + $SLACK_KB KB" \
-	[ "$grew" -lt $((BUDGET_KB + SLACK_KB)) ]
+check_growth "one session (budget $BUDGET_KB KB + $SLACK_KB KB)" $((BUDGET_KB + SLACK_KB))
 check "one session: gctop ends with status 7 (got $STATUS)" [ "$STATUS" = 7 ]
 check "one session: one sentence that names the limit ($(head -c 300 "$WORK/err"))" \
 	sh -c "[ \$(grep -c . '$WORK/err') -eq 1 ] && grep -q 'process $FAKE is unreadable: .*1024 KiB of event metadata, the limit for one stream' '$WORK/err'"
@@ -56,9 +69,7 @@ done
 measure 4 --serve 127.0.0.1:0 -p "$PIDS"
 check "--serve: the floods got under way ($(tr "\n" " " <"$WORK/measure") $(head -c 300 "$WORK/err"))" \
 	[ "${BASE:--1}" -gt 0 -a "${PEAK:--1}" -gt 0 ]
-grew=$((PEAK - BASE))
-check "--serve, 4 targets: VmHWM grew by $grew KB (from $BASE KB to $PEAK KB), under 4 x ($BUDGET_KB + $SLACK_KB) KB" \
-	[ "$grew" -lt $((4 * (BUDGET_KB + SLACK_KB))) ]
+check_growth "--serve, 4 targets (4 x ($BUDGET_KB + $SLACK_KB) KB)" $((4 * (BUDGET_KB + SLACK_KB)))
 check "--serve keeps running after the four sessions ended (status $STATUS)" [ "$STATUS" = running ]
 for f in $FAKES; do kill "$f" 2>/dev/null; wait "$f" 2>/dev/null; done
 for i in 1 2 3 4; do rm -f "$(cat "$WORK/ready.$i")"; done
