@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "collectors/hotspot/attach/hotspot_attach.h"
@@ -192,6 +193,31 @@ static void test_clear_leftovers(void)
 	rmdir(dir);
 }
 
+/* The mark is the whole text of the trigger, one line. */
+static void test_parse_mark(void)
+{
+	pid_t maker = 0;
+	unsigned long long ticks = 0;
+	CHECK(gt_attach_parse_mark("gctop-attach 4242 123456\n", &maker, &ticks) == 0);
+	CHECK_U64(maker, 4242);
+	CHECK_U64(ticks, 123456);
+	CHECK(gt_attach_parse_mark("", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach 4242 123456", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach 4242 123456\nmore", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach 0 1\n", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach -7 1\n", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("jcmd 4242 1\n", &maker, &ticks) == -1);
+}
+
+static void test_maps_line(void)
+{
+	const char *line = "7f1c2a000000-7f1c2a001000 r--p 00000000 fd:01 42   /tmp/.gctop-agent-7.so (deleted)\n";
+	CHECK(gt_attach_maps_line_is(line, makedev(0xfd, 1), 42));
+	CHECK(!gt_attach_maps_line_is(line, makedev(0xfd, 0), 42));
+	CHECK(!gt_attach_maps_line_is(line, makedev(0xfd, 1), 43));
+	CHECK(!gt_attach_maps_line_is("/tmp/.gctop-agent-7.so (deleted)\n", makedev(0xfd, 1), 42));
+}
+
 /* The copy is known in a process's maps by device and inode, whatever
  * path the process sees it under. */
 static void test_copy_mapped(void)
@@ -226,6 +252,8 @@ int main(void)
 	RUN_TEST(test_message_bounded_and_clean);
 	RUN_TEST(test_status_fields);
 	RUN_TEST(test_clear_leftovers);
+	RUN_TEST(test_parse_mark);
+	RUN_TEST(test_maps_line);
 	RUN_TEST(test_copy_mapped);
 	return check_summary();
 }

@@ -73,6 +73,16 @@ static int trigger_mark(int fd)
 	return write(fd, b, (size_t)n) == n ? 0 : -1;
 }
 
+int gt_attach_parse_mark(const char *text, pid_t *maker, unsigned long long *ticks)
+{
+	int pid, len = 0;
+	if (sscanf(text, TRIGGER_MARK " %d %llu\n%n", &pid, ticks, &len) != 2 || len == 0 || text[len] != '\0' ||
+	    text[len - 1] != '\n' || pid <= 0)
+		return -1;
+	*maker = pid;
+	return 0;
+}
+
 /* True when name in dir is a trigger of our own user with gctop's mark
  * whose maker no longer runs (sb: the file, for removing it). */
 static bool trigger_stale(int dir, const char *name, struct stat *sb)
@@ -86,10 +96,9 @@ static bool trigger_stale(int dir, const char *name, struct stat *sb)
 	if (n <= 0)
 		return false;
 	b[n] = '\0';
-	int maker;
+	pid_t maker;
 	unsigned long long ticks, now;
-	char end;
-	if (sscanf(b, TRIGGER_MARK " %d %llu%c", &maker, &ticks, &end) != 3 || end != '\n' || maker <= 0)
+	if (gt_attach_parse_mark(b, &maker, &ticks) != 0)
 		return false;
 	return gt_proc_start_ticks(maker, &now) != 0 || now != ticks;
 }
@@ -270,6 +279,15 @@ void gt_attach_agent_remove(int tmp, struct gt_attach_copy *c)
 	c->name[0] = '\0';
 }
 
+bool gt_attach_maps_line_is(const char *line, dev_t dev, ino_t ino)
+{
+	unsigned maj, min;
+	unsigned long long i;
+	/* start-end perms offset major:minor inode [path] */
+	return sscanf(line, "%*x-%*x %*s %*x %x:%x %llu", &maj, &min, &i) == 3 && i == (unsigned long long)ino &&
+	       makedev(maj, min) == dev;
+}
+
 bool gt_attach_copy_mapped(pid_t pid, const struct gt_attach_copy *c)
 {
 	char path[64], line[512];
@@ -278,14 +296,11 @@ bool gt_attach_copy_mapped(pid_t pid, const struct gt_attach_copy *c)
 	if (!f)
 		return false;
 	bool found = false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned maj, min;
-		unsigned long long ino;
-		/* start-end perms offset major:minor inode [path]; a long path
-		 * only continues a line fgets already split off */
-		found = sscanf(line, "%*x-%*x %*s %*x %x:%x %llu", &maj, &min, &ino) == 3 &&
-			ino == (unsigned long long)c->made.st_ino && makedev(maj, min) == c->made.st_dev;
-	}
+	/* A path longer than line only continues a line fgets split off;
+	 * such a piece is read as a line of its own, whose match could only
+	 * make gctop remove the copy early (the target's own loss). */
+	while (!found && fgets(line, sizeof(line), f))
+		found = gt_attach_maps_line_is(line, c->made.st_dev, c->made.st_ino);
 	fclose(f);
 	return found;
 }

@@ -53,6 +53,13 @@ void gt_attach_agent_remove(int tmp, struct gt_attach_copy *c);
 /* True when process pid maps the copy (by device and inode). */
 bool gt_attach_copy_mapped(pid_t pid, const struct gt_attach_copy *c);
 
+/* Pure parsers of what a target's directory or /proc holds, for
+ * the fuzz target too. The mark: "gctop-attach PID STARTTICKS\n" and
+ * nothing else; 0, or -1. */
+int gt_attach_parse_mark(const char *text, pid_t *maker, unsigned long long *ticks);
+/* True when a /proc/PID/maps line maps the file of dev and ino. */
+bool gt_attach_maps_line_is(const char *line, dev_t dev, ino_t ino);
+
 /* Removes from tmp what killed gctops left there for any JVM: triggers
  * with gctop's mark whose maker is gone, and agent copies (and partial
  * copies) with the agent's content older than GT_ATTACH_COPY_STALE_S. */
