@@ -128,7 +128,9 @@ static int trigger_in(int dir, const struct gt_attach_status *st, struct gt_atta
 		unlinkat(dir, t->name, 0);
 		return -1;
 	}
-	if (errno == EEXIST && fstatat(dir, t->name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
+	/* Whatever stopped us (errno may be the stale check's by now): a
+	 * trigger the JVM would accept is there. */
+	if (fstatat(dir, t->name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
 	    (sb.st_uid == st->euid || sb.st_uid == 0))
 		return 0;
 	return -1;
