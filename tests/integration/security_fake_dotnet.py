@@ -12,6 +12,13 @@ MODE:
   stop      ProcessInfo and CollectTracing answer at once (the stream then
             stays silent); the StopTracing reply is sent one byte every
             DRIBBLE_S seconds (default 0.45)
+  metaflood CollectTracing answers at once and the fake appends "tracing"
+            to READYFILE.log; once a file "go" exists beside READYFILE, the
+            stream declares META_KINDS (default 16383) event kinds of 100
+            fields each with long names, some 40 MB of metadata, in blocks
+            of 50 kinds; once all is sent, or gctop hung up or stopped
+            reading for 5 s, the fake appends "flood done" to READYFILE.log
+            and holds the connection open
 READYFILE gets the socket path once it listens. FAKE_ENTRY_ASSEMBLY, when
 set, is the entry assembly ProcessInfo names (Python escapes such as \u202e
 are decoded; default "Fake"). Not a test itself (run.sh runs only *.sh).
@@ -52,6 +59,87 @@ def process_info3():
     return header(len(p)) + p
 
 
+def nettrace_object(name, body):
+    """A FastSerialization object: tags, version 2, type name, body, end."""
+    n = name.encode()
+    return b"\x05\x05\x01" + struct.pack("<iii", 2, 2, len(n)) + n + b"\x06" + body + b"\x06"
+
+
+def nettrace_head():
+    trace = struct.pack("<8H", 2026, 1, 1, 1, 1, 1, 1, 1)
+    trace += struct.pack("<qqiiii", 0, 1000000000, 8, os.getpid(), 1, 1000000)
+    return (b"Nettrace" + struct.pack("<I", 20) + b"!FastSerialization.1"
+            + nettrace_object("Trace", trace))
+
+
+def varuint(v):
+    out = b""
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out += bytes([b | 0x80])
+        else:
+            return out + bytes([b])
+
+
+def meta_record(kind):
+    """Event kind `kind`: long provider and event names, 100 Int32 fields."""
+    name = ("Flood%05d" % kind) * 8
+    r = struct.pack("<I", kind) + (name + "\0").encode("utf-16-le")
+    r += struct.pack("<I", kind) + (name + "\0").encode("utf-16-le")
+    r += struct.pack("<QII", 0, 0, 4) + struct.pack("<I", 100)
+    for i in range(100):
+        r += struct.pack("<I", 9) + ("Field%02d\0" % i).encode("utf-16-le")
+    return r
+
+
+def metadata_block(first, last, offset):
+    """A MetadataBlock of kinds first..last written at stream offset `offset`
+    (its content pads to a 4-byte offset of the stream)."""
+    content = struct.pack("<HHQQ", 20, 1, 0, 0)
+    for kind in range(first, last + 1):
+        r = meta_record(kind)
+        content += b"\x80" + varuint(0) + varuint(len(r)) + r
+    head = b"\x05\x05\x01" + struct.pack("<iii", 2, 2, 13) + b"MetadataBlock\x06"
+    head += struct.pack("<i", len(content))
+    head += b"\0" * ((4 - (offset + len(head)) % 4) % 4)
+    return head + content + b"\x06"
+
+
+def log_line(ready, line):
+    with open(ready + ".log", "a") as f:
+        f.write(line + "\n")
+
+
+def metaflood(conn, ready):
+    kinds = int(os.environ.get("META_KINDS", "16383"))
+    sent, kind = 0, 1
+    log_line(ready, "tracing")
+    while not os.path.exists(os.path.join(os.path.dirname(ready), "go")):
+        time.sleep(0.05)
+    conn.settimeout(5)
+    try:
+        data = nettrace_head()
+        while True:
+            conn.sendall(data)
+            sent += len(data)
+            if kind > kinds:
+                break
+            last = min(kinds, kind + 49)
+            data = metadata_block(kind, last, sent)
+            kind = last + 1
+    except OSError:
+        pass
+    log_line(ready, "flood done %d bytes" % sent)
+    conn.settimeout(None)
+    try:
+        while conn.recv(4096):
+            pass
+    except OSError:
+        pass
+
+
 def recv_exact(conn, n):
     buf = b""
     while len(buf) < n:
@@ -68,7 +156,7 @@ def dribble(conn, data, delay):
         time.sleep(delay)
 
 
-def serve(conn, mode, delay):
+def serve(conn, mode, delay, ready):
     try:
         h = recv_exact(conn, 20)
         size, cset, cid = struct.unpack("<HBB", h[14:18])
@@ -79,6 +167,9 @@ def serve(conn, mode, delay):
             conn.sendall(process_info3())
         elif cset == SET_EVENTPIPE and cid == EP_STOP:
             dribble(conn, header(8) + struct.pack("<Q", 1), delay)
+        elif cset == SET_EVENTPIPE and mode == "metaflood":
+            conn.sendall(header(8) + struct.pack("<Q", 1))
+            metaflood(conn, ready)
         elif cset == SET_EVENTPIPE:
             conn.sendall(header(8) + struct.pack("<Q", 1))
             while conn.recv(4096):
@@ -109,7 +200,7 @@ def main():
     try:
         while True:
             conn, _ = srv.accept()
-            threading.Thread(target=serve, args=(conn, mode, delay), daemon=True).start()
+            threading.Thread(target=serve, args=(conn, mode, delay, ready), daemon=True).start()
     finally:
         os.unlink(path)
 

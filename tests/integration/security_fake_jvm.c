@@ -10,7 +10,13 @@
  *           directory to /work and only then opens its attach socket
  *   seg     no chroot; serves a live allocation segment whose size it keeps
  *           changing (truncate, rewrite)
- *   sleep   just maps the library and waits
+ *   hold    its attach listener runs; a request is logged and never
+ *           answered (the connection stays open), so gctop waits for the
+ *           reply with the agent copy in place
+ *   maphold the same, but the library a load request names is mapped
+ *           first (as a JVM's dlopen would) and "mapped" logged
+ *   sleep   just maps the library and waits (it catches SIGQUIT but never
+ *           opens an attach socket, so gctop waits for one)
  *
  * Every attach request is logged to LOG ("load <args>"), answered with an
  * agent failure so that gctop ends quickly. SIGTERM ends it. */
@@ -178,6 +184,44 @@ static void attach_loop(int s, int log)
 			serve_one(s, log);
 }
 
+/* Maps the library a load request ("1 load PATH ...", NULs made spaces)
+ * names, as dlopen would. */
+static void map_requested(int c, int log)
+{
+	char req[1024], path[512];
+	ssize_t n = 0;
+	struct pollfd p = { .fd = c, .events = POLLIN };
+	if (poll(&p, 1, 1000) > 0)
+		n = read(c, req, sizeof(req) - 1);
+	for (ssize_t i = 0; i < n; i++)
+		if (req[i] == '\0')
+			req[i] = ' ';
+	req[n > 0 ? n : 0] = '\0';
+	int fd = sscanf(req, "1 load %511s", path) == 1 ? open(path, O_RDONLY) : -1;
+	if (fd >= 0 && mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0) != MAP_FAILED)
+		dprintf(log, "mapped %s\n", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Takes each request and holds its connection without a word; with map,
+ * after mapping the library it names. */
+static void mode_hold(int log, bool map)
+{
+	int s = listen_attach();
+	struct pollfd p = { .fd = s, .events = POLLIN };
+	while (!quit) {
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		int c = accept(s, NULL, NULL);
+		if (c < 0)
+			continue;
+		if (map)
+			map_requested(c, log);
+		dprintf(log, "held %d\n", c);
+	}
+}
+
 static void mode_chdir(int log)
 {
 	int s = -1;
@@ -276,6 +320,8 @@ int main(int argc, char **argv)
 		mode_chdir(log);
 	} else if (strcmp(mode, "seg") == 0) {
 		mode_seg();
+	} else if (strcmp(mode, "hold") == 0 || strcmp(mode, "maphold") == 0) {
+		mode_hold(log, strcmp(mode, "maphold") == 0);
 	} else {
 		while (!quit)
 			pause();

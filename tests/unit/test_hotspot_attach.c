@@ -1,8 +1,17 @@
 /* The attach listener's replies as JDK 17 and JDK 21+/25 send them, what
  * each means for the user, and the /proc status fields attach relies on. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "collectors/hotspot/attach/hotspot_attach.h"
+#include "collectors/hotspot/attach/hotspot_attach_files.h"
+#include "collectors/host/proc.h"
 #include "tests/unit/check.h"
 
 static int parse(const char *text, struct gt_attach_reply *r)
@@ -122,6 +131,117 @@ static void test_status_fields(void)
 	CHECK(gt_attach_parse_status("Name:\tjava\n", 5, &st) == -1);
 }
 
+/* ---- leftovers of killed attaches ---- */
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static bool present(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat sb;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &sb) == 0;
+}
+
+/* In a directory of our own: a marked trigger whose maker is gone goes;
+ * one whose maker runs (this process), an unmarked one, a link under a
+ * trigger's name, a fresh agent copy and a copy-named file of other bytes
+ * stay. */
+static void test_clear_leftovers(void)
+{
+	char dir[] = "/tmp/gctop-test-leftovers.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char agent[600], mark[96];
+	snprintf(agent, sizeof(agent), "%s/agent.so", dir);
+	put(dir, "agent.so", "agent bytes");
+	put(dir, ".attach_pid101", "gctop-attach 999999999 12345\n");
+	unsigned long long ticks = 0;
+	CHECK(gt_proc_start_ticks(getpid(), &ticks) == 0);
+	snprintf(mark, sizeof(mark), "gctop-attach %d %llu\n", (int)getpid(), ticks);
+	put(dir, ".attach_pid102", mark);
+	put(dir, ".attach_pid103", "");
+	put(dir, ".gctop-agent-104.so", "agent bytes");
+	put(dir, ".gctop-agent-105.so", "other bytes");
+	char link[600];
+	snprintf(link, sizeof(link), "%s/.attach_pid106", dir);
+	CHECK(symlink(".attach_pid101", link) == 0);
+	int fd = open(dir, O_PATH | O_DIRECTORY);
+	gt_attach_clear_leftovers(fd, agent);
+	close(fd);
+	CHECK(!present(dir, ".attach_pid101"));
+	CHECK(present(dir, ".attach_pid102"));
+	CHECK(present(dir, ".attach_pid103"));
+	CHECK(present(dir, ".gctop-agent-104.so"));
+	CHECK(present(dir, ".gctop-agent-105.so"));
+	CHECK(present(dir, ".attach_pid106"));
+	const char *names[] = { "agent.so", ".attach_pid102", ".attach_pid103", ".gctop-agent-104.so",
+				".gctop-agent-105.so", ".attach_pid106" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[600];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* The mark is the whole text of the trigger, one line. */
+static void test_parse_mark(void)
+{
+	pid_t maker = 0;
+	unsigned long long ticks = 0;
+	CHECK(gt_attach_parse_mark("gctop-attach 4242 123456\n", &maker, &ticks) == 0);
+	CHECK_U64(maker, 4242);
+	CHECK_U64(ticks, 123456);
+	CHECK(gt_attach_parse_mark("", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach 4242 123456", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach 4242 123456\nmore", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach 0 1\n", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("gctop-attach -7 1\n", &maker, &ticks) == -1);
+	CHECK(gt_attach_parse_mark("jcmd 4242 1\n", &maker, &ticks) == -1);
+}
+
+static void test_maps_line(void)
+{
+	const char *line = "7f1c2a000000-7f1c2a001000 r--p 00000000 fd:01 42   /tmp/.gctop-agent-7.so (deleted)\n";
+	CHECK(gt_attach_maps_line_is(line, makedev(0xfd, 1), 42));
+	CHECK(!gt_attach_maps_line_is(line, makedev(0xfd, 0), 42));
+	CHECK(!gt_attach_maps_line_is(line, makedev(0xfd, 1), 43));
+	CHECK(!gt_attach_maps_line_is("/tmp/.gctop-agent-7.so (deleted)\n", makedev(0xfd, 1), 42));
+}
+
+/* The copy is known in a process's maps by device and inode, whatever
+ * path the process sees it under. */
+static void test_copy_mapped(void)
+{
+	char path[] = "/tmp/gctop-test-mapped.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(write(fd, "x", 1) == 1);
+	struct gt_attach_copy c = { .name = "copy" };
+	CHECK(fstat(fd, &c.made) == 0);
+	CHECK(!gt_attach_copy_mapped(getpid(), &c));
+	void *m = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	CHECK(m != MAP_FAILED);
+	unlink(path); /* mapped, the name no longer matters */
+	CHECK(gt_attach_copy_mapped(getpid(), &c));
+	c.made.st_ino++;
+	CHECK(!gt_attach_copy_mapped(getpid(), &c));
+	if (m != MAP_FAILED)
+		munmap(m, 1);
+	close(fd);
+}
+
 int main(void)
 {
 	RUN_TEST(test_load_ok_jdk17_and_25);
@@ -131,5 +251,9 @@ int main(void)
 	RUN_TEST(test_other_replies);
 	RUN_TEST(test_message_bounded_and_clean);
 	RUN_TEST(test_status_fields);
+	RUN_TEST(test_clear_leftovers);
+	RUN_TEST(test_parse_mark);
+	RUN_TEST(test_maps_line);
+	RUN_TEST(test_copy_mapped);
 	return check_summary();
 }

@@ -1,5 +1,6 @@
 /* The nettrace parser on crafted streams (each rule of the format and each
  * way a stream can be broken) and on a stream captured from .NET 10.0.12. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +357,112 @@ static void test_decode_rejects_short_payload(void)
 	gt_nettrace_meta_clear(&m);
 }
 
+/* ---- what declared metadata costs ---- */
+
+/* Feeds a MetadataBlock per bytes-full of records ids first.. first+count-1
+ * (provider "Flood", V1 lists of `fields` Int32 fields), after the stream
+ * header and Trace object when first is 1. Returns the last feed's result. */
+static int feed_meta_kinds(struct gt_nettrace *p, uint32_t first, uint32_t count, uint32_t fields)
+{
+	static struct bytes b, c, r;
+	static size_t sent; /* stream offset: blocks pad to a 4-byte offset of it */
+	int rc = 0;
+	b.n = 0;
+	if (first == 1) {
+		sent = 0;
+		bytes_nettrace_header(&b);
+		trace_object(&b);
+	}
+	for (uint32_t id = first; id < first + count && rc == 0;) {
+		c.n = 0;
+		block_header(&c);
+		for (; id < first + count && c.n + 64 + 8 * fields < 60000; id++) {
+			meta_head(&r, id, "Flood", 0, 0);
+			bytes_u32(&r, fields);
+			for (uint32_t f = 0; f < fields; f++) {
+				bytes_u32(&r, GT_NT_INT32);
+				bytes_utf16z(&r, "F");
+			}
+			bytes_u8(&c, 0x80);
+			bytes_varuint(&c, 0);
+			bytes_varuint(&c, r.n);
+			bytes_put(&c, r.d, r.n);
+		}
+		bytes_block(&b, "MetadataBlock", &c);
+		rc = gt_nettrace_feed(p, b.d + sent % 4, b.n - sent % 4);
+		sent += b.n - sent % 4;
+		b.n = sent % 4; /* the next block is built at the stream's alignment */
+	}
+	return rc;
+}
+
+/* Bytes in use on the heap; 0 when the allocator cannot say (ASan's). */
+static size_t heap_in_use(void)
+{
+	return mallinfo2().uordblks;
+}
+
+/* Each kind costs what it declares: 2,000 kinds without fields took 16 MB
+ * when every record kept room for 128 fields (7.7 KiB) and the table held
+ * records, not pointers. Now a record is its struct (some 240 bytes) and
+ * a table slot or four; 400 bytes a kind leaves room for malloc's headers. */
+static void test_metadata_costs_what_it_declares(void)
+{
+	size_t before = heap_in_use();
+	struct gt_nettrace *p = gt_nettrace_new(NULL);
+	CHECK(feed_meta_kinds(p, 1, 2000, 0) == 0);
+	CHECK_U64(gt_nettrace_stats(p)->metadata, 2000);
+	size_t grew = heap_in_use() - before;
+	if (before)
+		CHECK(grew < 2000 * 400);
+	CHECK(gt_nettrace_stats(p)->metadata_bytes < 2000 * 400);
+	CHECK(gt_nettrace_stats(p)->metadata_bytes <= grew || !before);
+	gt_nettrace_free(p);
+	CHECK_U64(gt_nettrace_meta_held(), 0);
+}
+
+/* Kinds of 100 fields (6 KiB each as kept) until the stream's budget:
+ * the record that would pass it ends the stream with the limit named, and
+ * what is kept stays within the budget. */
+static void test_metadata_budget_per_stream(void)
+{
+	size_t before = heap_in_use();
+	struct gt_nettrace *p = gt_nettrace_new(NULL);
+	CHECK(feed_meta_kinds(p, 1, 1000, 100) == -1);
+	CHECK(strstr(gt_nettrace_error(p), "KiB of event metadata, the limit for one stream") != NULL);
+	const struct gt_nettrace_stats *st = gt_nettrace_stats(p);
+	CHECK(st->metadata > 100 && st->metadata < 1000);
+	CHECK(st->metadata_bytes <= GT_NETTRACE_META_BUDGET);
+	CHECK(st->metadata_bytes + 8000 > GT_NETTRACE_META_BUDGET);
+	if (before)
+		CHECK(heap_in_use() - before < GT_NETTRACE_META_BUDGET + (256u << 10));
+	CHECK(gt_nettrace_feed(p, (const uint8_t *)"", 0) == -1);
+	gt_nettrace_free(p);
+}
+
+/* Streams that each stay within their own budget are stopped together at
+ * the process's: the one that would pass it fails with that sentence, the
+ * others keep what they have, and freeing them gives it all back. */
+static void test_metadata_budget_for_the_process(void)
+{
+	enum { STREAMS = 2 * (GT_NETTRACE_META_TOTAL / GT_NETTRACE_META_BUDGET) };
+	struct gt_nettrace *p[STREAMS];
+	int failed = -1;
+	for (int i = 0; i < STREAMS; i++) {
+		p[i] = gt_nettrace_new(NULL);
+		/* 150 kinds of 100 fields: some 900 KiB, under one stream's budget */
+		if (feed_meta_kinds(p[i], 1, 150, 100) != 0 && failed < 0)
+			failed = i;
+	}
+	CHECK(failed == (int)(GT_NETTRACE_META_TOTAL / gt_nettrace_stats(p[0])->metadata_bytes));
+	CHECK(failed > 0 && strstr(gt_nettrace_error(p[failed]), "MiB, gctop's limit for them together") != NULL);
+	CHECK(gt_nettrace_meta_held() <= GT_NETTRACE_META_TOTAL);
+	CHECK(gt_nettrace_meta_held() + gt_nettrace_stats(p[0])->metadata_bytes > GT_NETTRACE_META_TOTAL);
+	for (int i = 0; i < STREAMS; i++)
+		gt_nettrace_free(p[i]);
+	CHECK_U64(gt_nettrace_meta_held(), 0);
+}
+
 /* ---- the captured stream ---- */
 
 struct live {
@@ -411,6 +518,12 @@ static void test_captured_net10_stream(void)
 		CHECK(l.metrics > 0);
 		CHECK_U64(gt_nettrace_stats(p)->dropped, 0);
 		CHECK_U64(gt_nettrace_stats(p)->unknown_meta, 0);
+		/* a real session's metadata, far under a stream's budget */
+		if (i == 0)
+			printf("# captured stream: %llu kinds, %llu bytes of metadata\n",
+			       (unsigned long long)gt_nettrace_stats(p)->metadata,
+			       (unsigned long long)gt_nettrace_stats(p)->metadata_bytes);
+		CHECK(gt_nettrace_stats(p)->metadata_bytes < GT_NETTRACE_META_BUDGET / 16);
 		gt_nettrace_free(p);
 	}
 }
@@ -426,6 +539,9 @@ int main(void)
 	RUN_TEST(test_truncated_stream_waits_for_more);
 	RUN_TEST(test_metadata_huge_string_and_nesting_rejected);
 	RUN_TEST(test_decode_rejects_short_payload);
+	RUN_TEST(test_metadata_costs_what_it_declares);
+	RUN_TEST(test_metadata_budget_per_stream);
+	RUN_TEST(test_metadata_budget_for_the_process);
 	RUN_TEST(test_captured_net10_stream);
 	return check_summary();
 }

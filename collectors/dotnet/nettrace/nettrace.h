@@ -6,8 +6,8 @@
  * Bytes are fed in arbitrary pieces; complete objects are parsed as they
  * arrive and each event is handed to a callback. Every size read from the
  * stream is checked before use, and what is kept is bounded (block size,
- * metadata count, fields per event, threads), so hostile input ends in an
- * error, never in a crash or unbounded allocation. */
+ * metadata count and bytes, fields per event, threads), so hostile input
+ * ends in an error, never in a crash or unbounded allocation. */
 #ifndef GCTOP_COLLECTORS_NETTRACE_H
 #define GCTOP_COLLECTORS_NETTRACE_H
 
@@ -19,6 +19,16 @@
  * blocks of at most about 100 KiB and a few hundred metadata records. */
 #define GT_NETTRACE_MAX_BLOCK (16u << 20)
 #define GT_NETTRACE_MAX_METAS 16384
+/* What the metadata a stream declares may cost gctop's memory: each kept
+ * record is charged its actual bytes (its fields as declared) and the
+ * table its slots, one stream at most GT_NETTRACE_META_BUDGET and all the
+ * streams of the process together GT_NETTRACE_META_TOTAL; a record that
+ * would pass either ends the stream with a sentence. gctop's own session
+ * keeps some 10 KiB (23 kinds in the captured stream of
+ * tests/unit/test_nettrace.c), so a target that holds its whole budget
+ * needs 31 others like it to crowd a well-behaved session out. */
+#define GT_NETTRACE_META_BUDGET (1u << 20)
+#define GT_NETTRACE_META_TOTAL (32u << 20)
 #define GT_NETTRACE_MAX_FIELDS 128
 #define GT_NETTRACE_MAX_DEPTH 8
 #define GT_NETTRACE_MAX_THREADS 65536
@@ -87,6 +97,7 @@ struct gt_nettrace_callbacks {
 struct gt_nettrace_stats {
 	uint64_t events;          /* events delivered */
 	uint64_t metadata;        /* metadata records kept */
+	uint64_t metadata_bytes;  /* what they and their table cost (see GT_NETTRACE_META_BUDGET) */
 	uint64_t unknown_meta;    /* events whose metadata id was never defined (skipped) */
 	uint64_t dropped;         /* events the runtime wrote no further (sequence gaps) */
 	uint64_t stacks;
@@ -129,6 +140,10 @@ const struct gt_nettrace_trace *gt_nettrace_trace_info(const struct gt_nettrace 
  * gt_nettrace_meta_clear. */
 int gt_nettrace_parse_meta(const uint8_t *p, size_t n, struct gt_nettrace_meta *out);
 void gt_nettrace_meta_clear(struct gt_nettrace_meta *m);
+/* What a decoded record occupies: the struct and its fields. */
+size_t gt_nettrace_meta_bytes(const struct gt_nettrace_meta *m);
+/* The metadata bytes all live parsers of the process hold together. */
+size_t gt_nettrace_meta_held(void);
 
 /* A value found while walking a self-describing payload. */
 struct gt_nettrace_value {

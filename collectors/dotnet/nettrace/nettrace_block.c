@@ -12,32 +12,34 @@ struct header_state {
 	int64_t ts;
 };
 
-static void deliver(struct gt_nettrace *p, const struct header_state *h, const uint8_t *payload,
-		    bool metadata_block)
+/* Returns -1 when the stream must end (metadata past its bounds). */
+static int deliver(struct gt_nettrace *p, const struct header_state *h, const uint8_t *payload,
+		   bool metadata_block)
 {
 	if (metadata_block) {
 		struct gt_nettrace_meta m;
 		/* A record gctop cannot read only loses that event kind. */
 		if (gt_nettrace_parse_meta(payload, h->payload_size, &m) == 0)
-			nt_meta_add(p, &m);
-		return;
+			return nt_meta_add(p, &m);
+		return 0;
 	}
 	if (h->meta_id != 0)
 		nt_note_seq(p, h->capture_tid, h->seq);
 	const struct gt_nettrace_meta *m = nt_meta_find(p, h->meta_id);
 	if (!m) {
 		p->stats.unknown_meta++;
-		return;
+		return 0;
 	}
 	p->stats.events++;
 	if (!p->cb.on_event)
-		return;
+		return 0;
 	struct gt_nettrace_event e = {
 		.meta = m, .seq = h->seq, .thread_id = h->tid, .capture_thread_id = h->capture_tid,
 		.cpu = h->cpu, .stack_id = h->stack_id, .timestamp = h->ts,
 		.payload = payload, .payload_len = h->payload_size,
 	};
 	p->cb.on_event(p->cb.ctx, &e);
+	return 0;
 }
 
 static int parse_compressed(struct gt_nettrace *p, struct gt_cursor *c, struct header_state *h,
@@ -69,8 +71,7 @@ static int parse_compressed(struct gt_nettrace *p, struct gt_cursor *c, struct h
 	const uint8_t *payload = gt_cursor_take(c, h->payload_size);
 	if (c->bad)
 		return nt_fail(p, "a nettrace event is truncated or its header is malformed");
-	deliver(p, h, payload, metadata_block);
-	return 0;
+	return deliver(p, h, payload, metadata_block);
 }
 
 static int parse_uncompressed(struct gt_nettrace *p, struct gt_cursor *c, struct header_state *h,
@@ -90,7 +91,8 @@ static int parse_uncompressed(struct gt_nettrace *p, struct gt_cursor *c, struct
 	const uint8_t *payload = gt_cursor_take(c, h->payload_size);
 	if (c->bad || size < c->off - start - 4)
 		return nt_fail(p, "an uncompressed nettrace event is truncated");
-	deliver(p, h, payload, metadata_block);
+	if (deliver(p, h, payload, metadata_block) != 0)
+		return -1;
 	size_t pad = (4 - (c->off & 3)) & 3;
 	if (pad > gt_cursor_left(c))
 		pad = gt_cursor_left(c);

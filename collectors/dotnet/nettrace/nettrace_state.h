@@ -31,7 +31,9 @@ struct gt_nettrace {
 	struct gt_error err;     /* why parsing stopped */
 	struct gt_nettrace_stats stats;
 
-	struct gt_nettrace_meta *metas;   /* open addressing on id */
+	/* Open addressing on id; slots point to records so that an empty slot
+	 * costs a pointer, not a record. */
+	struct gt_nettrace_meta **metas;
 	size_t meta_cap, meta_count;
 	struct thread_seq *threads;       /* open addressing on capture thread id */
 	size_t thread_cap, thread_count;

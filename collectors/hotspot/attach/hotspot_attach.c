@@ -18,6 +18,7 @@
 #include "base/wait.h"
 #include "collectors/hotspot/hotspot.h"
 #include "collectors/hotspot/attach/hotspot_attach.h"
+#include "collectors/hotspot/attach/hotspot_attach_files.h"
 #include "collectors/hotspot/perfdata/hsperf.h"
 #include "collectors/host/safe_path.h"
 #include "segment/gctop_segment.h"
@@ -30,6 +31,9 @@
 /* The whole request and reply; a JVM loads the agent well within it. */
 #define ATTACH_IO_TIMEOUT_MS 5000
 #define ATTACH_REPLY_MAX 65536
+/* How often the JVM's maps are read for the agent while the reply is
+ * awaited. */
+#define ATTACH_MAPPED_STEP_NS 10000000ull
 
 int gt_attach_read_status(pid_t pid, struct gt_attach_status *st, struct gt_error *err)
 {
@@ -104,68 +108,6 @@ static bool socket_trusted(int tmp, const char *name, const struct gt_attach_sta
 	return geteuid() == 0 || (sb.st_uid == geteuid() && sb.st_gid == getegid());
 }
 
-/* What create_trigger made, to remove exactly that later. */
-struct attach_trigger {
-	int dir;           /* -1 when we made nothing */
-	struct stat made;
-	char name[32];
-};
-
-/* Makes the trigger in dir when gctop may create files there for this JVM.
- * 1 made, 0 already there (a trigger the JVM would accept), -1 not here
- * (errno EPERM when the directory is not one gctop creates files in). */
-static int trigger_in(int dir, const struct gt_attach_status *st, struct attach_trigger *t)
-{
-	if (dir < 0)
-		return -1;
-	if (!gt_sp_dir_fit_for_create(dir, st->euid)) {
-		errno = EPERM;
-		return -1;
-	}
-	int fd = openat(dir, t->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		int rc = fstat(fd, &t->made);
-		close(fd);
-		if (rc != 0) {
-			unlinkat(dir, t->name, 0);
-			return -1;
-		}
-		t->dir = dup(dir);
-		return t->dir >= 0 ? 1 : -1;
-	}
-	struct stat sb;
-	if (errno == EEXIST && fstatat(dir, t->name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
-	    (sb.st_uid == st->euid || sb.st_uid == 0))
-		return 0;
-	return -1;
-}
-
-/* Creates the trigger file the JVM looks for on SIGQUIT: in its working
- * directory first, else its /tmp, and only where the JVM's user owns the
- * directory or it is a sticky /tmp. Returns 0 (t->dir >= 0 when we must
- * remove it), or -1. */
-static int create_trigger(pid_t pid, const struct gt_attach_status *st, int tmp, struct attach_trigger *t)
-{
-	t->dir = -1;
-	snprintf(t->name, sizeof(t->name), ".attach_pid%d", (int)st->nspid);
-	int cwd = gt_sp_open_cwd(pid);
-	int rc = trigger_in(cwd, st, t);
-	if (cwd >= 0)
-		close(cwd);
-	if (rc < 0)
-		rc = trigger_in(tmp, st, t);
-	return rc < 0 ? -1 : 0;
-}
-
-static void remove_trigger(struct attach_trigger *t)
-{
-	if (t->dir < 0)
-		return;
-	gt_sp_unlink_same(t->dir, t->name, &t->made);
-	close(t->dir);
-	t->dir = -1;
-}
-
 static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp, const char *sock,
 			  struct gt_error *err)
 {
@@ -176,8 +118,8 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp,
 			       "JVM %d does not handle SIGQUIT (started with -Xrs?) and its attach listener is not running, "
 			       "so gctop will not signal it; start it with -agentpath:libgctop-agent.so to sample allocators",
 			       (int)pid);
-	struct attach_trigger trigger;
-	if (create_trigger(pid, st, tmp, &trigger) != 0)
+	struct gt_attach_trigger trigger;
+	if (gt_attach_trigger_create(pid, st, tmp, &trigger) != 0)
 		return gt_fail(err, GT_EXIT_PERMISSION,
 			       "cannot create the attach trigger file for JVM %d: %s", (int)pid,
 			       errno == EPERM ? "neither its working directory nor its /tmp belongs to its user or is a "
@@ -205,7 +147,7 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp,
 			break;
 		}
 	}
-	remove_trigger(&trigger);
+	gt_attach_trigger_remove(&trigger);
 	return rc;
 }
 
@@ -223,7 +165,25 @@ struct attach_peer {
 	const char *name;
 	uid_t euid;
 	pid_t pid;
+	struct gt_attach_copy *copy;   /* removed as soon as the JVM maps it */
 };
+
+/* The wait for the reply, in slices: the JVM needs the copy only until it
+ * has mapped it, and a gctop killed during Agent_OnAttach then leaves no
+ * copy behind. */
+static int wait_reply(int fd, const struct attach_peer *peer, uint64_t deadline)
+{
+	for (;;) {
+		uint64_t slice = gt_mono_ns() + ATTACH_MAPPED_STEP_NS;
+		enum gt_wait_result r = gt_wait_fd(fd, POLLIN, slice < deadline ? slice : deadline);
+		if (r == GT_WAIT_READY)
+			return 0;
+		if (r != GT_WAIT_TIMEOUT || gt_mono_ns() >= deadline)
+			return -1;
+		if (peer->copy->name[0] && gt_attach_copy_mapped(peer->pid, peer->copy))
+			gt_attach_agent_remove(peer->tmp, peer->copy);
+	}
+}
 
 /* One request, one reply: v1 framing, "1\0cmd\0arg0\0arg1\0arg2\0". The
  * socket is reached through the directory fd and must be the JVM's own. */
@@ -275,7 +235,7 @@ static int attach_request(const struct attach_peer *peer, const char *args[4], c
 		} else if (r == 0) {
 			break;
 		} else if (errno == EAGAIN || errno == EINTR) {
-			if (wait_io(fd, POLLIN, deadline) != 0) {
+			if (wait_reply(fd, peer, deadline) != 0) {
 				rc = -ETIMEDOUT;
 				goto out;
 			}
@@ -287,70 +247,6 @@ static int attach_request(const struct attach_peer *peer, const char *args[4], c
 	reply[*got] = '\0';
 out:
 	close(fd);
-	return rc;
-}
-
-/* Copies src to a new file part in tmp, handed to the JVM's user. */
-static int copy_file(const char *src, int tmp, const char *part, const struct gt_attach_status *st)
-{
-	int in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -1;
-	int out = openat(tmp, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (out < 0) {
-		int e = errno;
-		close(in);
-		errno = e;
-		return -1;
-	}
-	char buf[65536];
-	ssize_t r;
-	while ((r = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)r) != r) {
-			r = -1;
-			break;
-		}
-	int e = errno;
-	if (r == 0 && geteuid() == 0 && fchown(out, st->euid, st->egid) != 0) {
-		r = -1;
-		e = errno;
-	}
-	close(in);
-	if (close(out) != 0 && r == 0) {
-		r = -1;
-		e = errno;
-	}
-	errno = e;
-	return r == 0 ? 0 : -1;
-}
-
-/* Copies the agent into the target's /tmp so the JVM can dlopen it in its
- * own mount namespace, readable by the JVM's user only. The name is fixed
- * per JVM: loading the same path again reaches the library already loaded.
- * Everything happens relative to tmp, a directory the JVM's user owns or a
- * sticky /tmp; *made is what to remove after the load. */
-static int copy_agent(const char *src, int tmp, const struct gt_attach_status *st, char *dst, size_t len,
-		      char *load_path, size_t load_len, struct stat *made, struct gt_error *err)
-{
-	if (!gt_sp_dir_fit_for_create(tmp, st->euid))
-		return gt_fail(err, GT_EXIT_BAD_DATA,
-			       "the /tmp of JVM %d is neither its user's nor a sticky shared directory; "
-			       "gctop will not put its agent there", (int)st->nspid);
-	snprintf(dst, len, ".gctop-agent-%d.so", (int)st->nspid);
-	snprintf(load_path, load_len, "/tmp/%s", dst);
-	char part[128];
-	snprintf(part, sizeof(part), "%s.%d.part", dst, (int)getpid());
-	unlinkat(tmp, part, 0);
-	int rc = 0;
-	if (copy_file(src, tmp, part, st) != 0)
-		rc = gt_fail(err, errno == EACCES ? GT_EXIT_PERMISSION : GT_EXIT_FAILURE,
-			     "cannot copy gctop's agent %s into the /tmp of JVM %d: %s", src, (int)st->nspid,
-			     strerror(errno));
-	else if (fstatat(tmp, part, made, AT_SYMLINK_NOFOLLOW) != 0 || renameat(tmp, part, tmp, dst) != 0)
-		rc = gt_fail(err, GT_EXIT_FAILURE, "cannot copy gctop's agent into the /tmp of JVM %d: %s",
-			     (int)st->nspid, strerror(errno));
-	if (rc != 0)
-		unlinkat(tmp, part, 0);
 	return rc;
 }
 
@@ -383,6 +279,7 @@ static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp,
 	 * agent fail once loaded. */
 	if (clear_planted_segment(tmp, st, err) != 0)
 		return -1;
+	gt_attach_clear_leftovers(tmp, agent_so);
 	char sock[64];
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)st->nspid);
 	if (!socket_trusted(tmp, sock, st)) {
@@ -394,17 +291,16 @@ static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp,
 		if (start_listener(pid, st, tmp, sock, err) != 0)
 			return -1;
 	}
-	char dst[64], load_path[128];
-	struct stat made;
-	if (copy_agent(agent_so, tmp, st, dst, sizeof(dst), load_path, sizeof(load_path), &made, err) != 0)
+	struct gt_attach_copy copy;
+	if (gt_attach_agent_copy(agent_so, tmp, st, &copy, err) != 0)
 		return -1;
-	const char *args[4] = { "load", load_path, "true", options ? options : "" };
+	const char *args[4] = { "load", copy.load_path, "true", options ? options : "" };
 	char *reply = malloc(ATTACH_REPLY_MAX);
 	size_t got = 0;
-	struct attach_peer peer = { tmp, sock, st->euid, pid };
+	struct attach_peer peer = { tmp, sock, st->euid, pid, &copy };
 	int rc = reply ? attach_request(&peer, args, reply, ATTACH_REPLY_MAX, &got) : -ENOMEM;
 	/* The JVM keeps its mapping; the name is not needed after the load. */
-	gt_sp_unlink_same(tmp, dst, &made);
+	gt_attach_agent_remove(tmp, &copy);
 	if (rc != 0) {
 		free(reply);
 		return gt_fail(err, GT_EXIT_FAILURE, "the attach conversation with JVM %d failed: %s%s", (int)pid,
