@@ -206,6 +206,12 @@ void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t 
 			return;
 		}
 	}
+	/* The application frame is past the frames the runtime walked: its
+	 * outermost frame is the middle of whatever recursed, not a site. */
+	if (n >= GT_DN_EP_STACK_DEPTH) {
+		snprintf(out, len, "%s", GT_DN_CUT_FRAME);
+		return;
+	}
 	/* An address no method covers is native code or a stub: never an
 	 * application frame. All such stacks are one site, named for what
 	 * they are, not a row per address. */

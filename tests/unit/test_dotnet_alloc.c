@@ -187,6 +187,19 @@ static void test_first_frame(void)
 	CHECK_STR(out, "Microsoft.Extensions.Logging.Logger.Log");
 	gt_dn_alloc_first_frame(a, NULL, 0, out, sizeof(out));
 	CHECK_STR(out, "(no stack)");
+	/* a library recursing past the frames the runtime walks: its
+	 * outermost frame walked is no site; one frame fewer, it is */
+	uint64_t recursing[GT_DN_EP_STACK_DEPTH];
+	for (int i = 0; i < GT_DN_EP_STACK_DEPTH; i++)
+		recursing[i] = i % 2 ? 0x1010 : 0x2010;
+	gt_dn_alloc_first_frame(a, recursing, GT_DN_EP_STACK_DEPTH, out, sizeof(out));
+	CHECK_STR(out, GT_DN_CUT_FRAME);
+	gt_dn_alloc_first_frame(a, recursing, GT_DN_EP_STACK_DEPTH - 1, out, sizeof(out));
+	CHECK_STR(out, "Microsoft.Extensions.Logging.Logger.Log");
+	/* the application frame within them is the site all the same */
+	recursing[GT_DN_EP_STACK_DEPTH - 1] = 0x3010;
+	gt_dn_alloc_first_frame(a, recursing, GT_DN_EP_STACK_DEPTH, out, sizeof(out));
+	CHECK_STR(out, "Shop.Cart.Add");
 	gt_dn_alloc_free(a);
 
 	/* --allocator-packages: Shop. counts as the runtime's too */
