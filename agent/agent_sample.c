@@ -6,7 +6,11 @@
 
 #include "agent/agent.h"
 
-#define SAMPLE_MAX_DEPTH 48
+/* The deepest walk: a library recursing under the application frame (a
+ * nested collection's toString, three frames a level) runs past 100 frames;
+ * walked only for a stack whose first SAMPLE_FIRST_DEPTH frames hold no
+ * application frame, and costing only the frames the stack has. */
+#define SAMPLE_MAX_DEPTH 256
 #define CACHE_SLOTS 8192u        /* power of two */
 #define CACHE_PROBES 16
 #define NAME_LEN GCTOP_SEG_NAME_LEN
@@ -223,9 +227,12 @@ static void first_app_frame(jvmtiEnv *jvmti, JNIEnv *jni, char *out, size_t len,
 	for (jint i = 0; i < n && (app < 0 || (st && i <= app + AGENT_STACK_CALLERS)); i++) {
 		struct method_entry *e;
 		const char *name = method_entry_name(jvmti, jni, frames[i].method, scratch, &e);
-		if (st && name && st->n < SAMPLE_MAX_DEPTH) {
+		/* a frame whose name cannot be had stays in its stack: the
+		 * reader shows an id with no name as "(unknown method)" */
+		if (st && st->n < SAMPLE_MAX_DEPTH) {
 			st->ids[st->n++] = (uint64_t)(uintptr_t)frames[i].method;
-			publish_name(pub, frames[i].method, name, e);
+			if (name)
+				publish_name(pub, frames[i].method, name, e);
 		}
 		if (!name || app >= 0)
 			continue;

@@ -206,6 +206,12 @@ void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t 
 			return;
 		}
 	}
+	/* The application frame is past the frames the runtime walked: its
+	 * outermost frame is the middle of whatever recursed, not a site. */
+	if (n >= GT_DN_EP_STACK_DEPTH) {
+		snprintf(out, len, "%s", GT_DN_CUT_FRAME);
+		return;
+	}
 	/* An address no method covers is native code or a stub: never an
 	 * application frame. All such stacks are one site, named for what
 	 * they are, not a row per address. */
@@ -275,12 +281,24 @@ static long frame_site(struct gt_dn_alloc *a, uint32_t stack_id)
 	return i;
 }
 
+/* The index of the first application frame of ips (named now), or -1. */
+static long app_index(struct gt_dn_alloc *a, const uint64_t *ips, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_dn_method *m = ips[i] == GT_DN_IP_ELIDED ? NULL : gt_dn_methods_find(&a->methods, ips[i]);
+		if (m && !is_runtime_frame(a, m->name))
+			return (long)i;
+	}
+	return -1;
+}
+
 /* The slot of stack s among the stacks of its site (-1: no room), chosen
  * once per stack of a region, as its site is. */
 static long stack_slot(struct gt_dn_alloc *a, struct stack *s, long site)
 {
 	if (!s->slot_known) {
-		s->stack_slot = (int32_t)gt_dn_site_stacks_slot(&a->by_frame.v[site].stacks, s->ips, s->n, &a->n_stacks);
+		s->stack_slot = (int32_t)gt_dn_site_stacks_slot(&a->by_frame.v[site].stacks, s->ips, s->n,
+								 app_index(a, s->ips, s->n), &a->n_stacks);
 		s->slot_known = true;
 	}
 	return s->stack_slot;
@@ -290,16 +308,15 @@ void gt_dn_alloc_stack_key(void *ctx, const uint64_t *ips, size_t n, struct gt_d
 {
 	struct gt_dn_alloc *a = ctx;
 	uint64_t starts[FRAMES_MAX];
-	long app = -1;
 	if (n > FRAMES_MAX)
 		n = FRAMES_MAX;
 	for (size_t i = 0; i < n; i++) {
-		const struct gt_dn_method *m = gt_dn_methods_find(&a->methods, ips[i]);
-		starts[i] = m ? m->start : GT_DN_KEY_NATIVE;
-		if (m && app < 0 && !is_runtime_frame(a, m->name))
-			app = (long)i;
+		const struct gt_dn_method *m = ips[i] == GT_DN_IP_ELIDED ? NULL : gt_dn_methods_find(&a->methods, ips[i]);
+		/* a method said to start at the mark's value is not taken for it */
+		starts[i] = ips[i] == GT_DN_IP_ELIDED ? GT_DN_KEY_ELIDED
+			    : m && m->start != GT_DN_KEY_ELIDED ? m->start : GT_DN_KEY_NATIVE;
 	}
-	gt_dn_stack_key(starts, n, app, out);
+	gt_dn_stack_key(starts, n, app_index(a, ips, n), out);
 }
 
 /* One sample's weight to the stack behind its site; samples without a
@@ -402,7 +419,8 @@ static bool move_stack(struct gt_dn_alloc *a, size_t i, size_t k, long j)
 {
 	struct site *from = &a->by_frame.v[i], *to = &a->by_frame.v[j];
 	struct gt_dn_agg_stack st = from->stacks.v[k];
-	long slot = gt_dn_site_stacks_slot(&to->stacks, st.ips, st.n, &a->n_stacks);
+	/* kept already: to its application's callers, and never cut */
+	long slot = gt_dn_site_stacks_slot(&to->stacks, st.ips, st.n, -1, &a->n_stacks);
 	if (slot < 0)
 		return false;
 	to->stacks.v[slot].bytes += st.bytes;

@@ -55,14 +55,22 @@ void gt_dn_alloc_names_settled(struct gt_dn_alloc *a);
 /* The site of stacks with no application frame whose frames include code no
  * method covers (native code, stubs). */
 #define GT_DN_NATIVE_FRAME "[native]"
+/* EventPipe walks at most this many frames of a stack, the innermost
+ * (EP_MAX_STACK_DEPTH in the runtime's ep-types-forward.h). */
+#define GT_DN_EP_STACK_DEPTH 100
+/* The site of stacks with no application frame that the runtime cut at
+ * GT_DN_EP_STACK_DEPTH frames: the application frame lies beyond, so no
+ * frame of it (a library recursing) is named as the site. */
+#define GT_DN_CUT_FRAME "[stack cut at 100 frames]"
 
 /* An AllocationSampled or AllocationTick payload with its stack id; the
  * kind the sampler does not use is ignored. */
 void gt_dn_alloc_event(struct gt_dn_alloc *a, uint32_t event_id, uint32_t stack_id, const uint8_t *p, size_t n);
 
 /* The first frame of ips (innermost first) outside the runtime prefixes,
- * named; the first unresolved frame as "0x..." when no named frame is the
- * application's; "(no stack)" for an empty stack. */
+ * named; when no named frame is the application's, GT_DN_CUT_FRAME for a
+ * stack the runtime cut, else GT_DN_NATIVE_FRAME when a frame is
+ * unresolved, else the outermost frame; "(no stack)" for an empty stack. */
 void gt_dn_alloc_first_frame(struct gt_dn_alloc *a, const uint64_t *ips, size_t n, char *out, size_t len);
 
 /* The top stacks behind each site of the snapshot's by-frame table, over

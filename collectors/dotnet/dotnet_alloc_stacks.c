@@ -8,8 +8,10 @@
 
 /* A stack walk gctop keeps is at most this deep (dotnet_alloc.c's FRAMES_MAX). */
 #define WALK_MAX 256
-/* Of a long key: innermost frames kept before the elision mark (the rest,
- * up to the application's callers, come after it). */
+/* Of a long key or a stack too deep to keep whole: innermost frames kept
+ * before the elision mark (the rest, up to the application's callers, come
+ * after it); one figure for both, so a stack cut when kept and its key
+ * mark the same frames left out. */
 #define HEAD_FRAMES 8
 
 void gt_dn_stack_key(const uint64_t *starts, size_t n, long app, struct gt_dn_stack_key *out)
@@ -25,7 +27,7 @@ void gt_dn_stack_key(const uint64_t *starts, size_t n, long app, struct gt_dn_st
 		/* a run of native frames (helpers, stubs) says one thing */
 		if (starts[i] == GT_DN_KEY_NATIVE && t > 0 && walk[t - 1] == GT_DN_KEY_NATIVE)
 			continue;
-		walk[t++] = starts[i] == GT_DN_KEY_ELIDED ? GT_DN_KEY_NATIVE : starts[i];
+		walk[t++] = starts[i];
 	}
 	memset(out, 0, sizeof(*out));
 	if (t <= GT_ALLOC_STACK_FRAMES) {
@@ -40,13 +42,37 @@ void gt_dn_stack_key(const uint64_t *starts, size_t n, long app, struct gt_dn_st
 	out->n = GT_ALLOC_STACK_FRAMES;
 }
 
-long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, size_t n, size_t *total)
+/* A sampled address as kept: the mark's value is taken for native code. */
+static uint64_t sampled_ip(uint64_t ip)
 {
-	bool cut = n > GT_DN_STACK_IPS;
-	if (cut)
-		n = GT_DN_STACK_IPS;
+	return ip == GT_DN_IP_ELIDED ? GT_DN_KEY_NATIVE : ip;
+}
+
+size_t gt_dn_stack_keep(const uint64_t *ips, size_t n, long app, uint64_t *out, bool *cut)
+{
+	/* frames past the application's callers are never shown */
+	size_t end = app >= 0 && (size_t)app + 1 + GT_DN_STACK_CALLERS < n ? (size_t)app + 1 + GT_DN_STACK_CALLERS : n;
+	size_t head = end, k = 0;
+	*cut = end > GT_DN_STACK_IPS;
+	if (*cut)
+		head = HEAD_FRAMES;
+	for (size_t i = 0; i < head; i++)
+		out[k++] = sampled_ip(ips[i]);
+	if (!*cut)
+		return k;
+	out[k++] = GT_DN_IP_ELIDED;
+	for (size_t i = end - (GT_DN_STACK_IPS - k); i < end; i++)
+		out[k++] = sampled_ip(ips[i]);
+	return k;
+}
+
+long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, size_t n, long app, size_t *total)
+{
+	uint64_t kept[GT_DN_STACK_IPS];
+	bool cut;
+	n = gt_dn_stack_keep(ips, n, app, kept, &cut);
 	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].n == n && memcmp(s->v[i].ips, ips, n * sizeof(ips[0])) == 0)
+		if (s->v[i].n == n && memcmp(s->v[i].ips, kept, n * sizeof(kept[0])) == 0)
 			return (long)i;
 	if (s->n >= GT_DN_STACKS_PER_SITE || *total >= GT_DN_STACKS_MAX)
 		return -1;
@@ -55,7 +81,7 @@ long gt_dn_site_stacks_slot(struct gt_dn_site_stacks *s, const uint64_t *ips, si
 		return -1;
 	s->v = v;
 	memset(&s->v[s->n], 0, sizeof(s->v[0]));
-	memcpy(s->v[s->n].ips, ips, n * sizeof(ips[0]));
+	memcpy(s->v[s->n].ips, kept, n * sizeof(kept[0]));
 	s->v[s->n].n = (unsigned)n;
 	s->v[s->n].cut = cut;
 	(*total)++;

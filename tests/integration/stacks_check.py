@@ -2,7 +2,8 @@
 (tests/integration/dotnet_stacks.sh, jvm_stacks.sh); prints PASS/FAIL lines.
 
 usage: stacks_check.py FILE TEST SITE CALLER LIBRARY RUNTIME [--top-only]
-  SITE     the top site expected (by first application frame), with > 80% of bytes
+  SITE     the top site expected (by first application frame), with > 80% of bytes;
+           every stack kept of it must hold it, and the top one frames below it
   CALLER   the frame expected right after SITE in every stack
   LIBRARY  a frame prefix a top stack must name (the library that allocates)
   RUNTIME  comma-separated prefixes every frame before SITE must have
@@ -37,6 +38,9 @@ check(len(stacks) >= 1, "the top site has stacks (%d)" % len(stacks))
 named = [s for s in (stacks[:1] if top_only else stacks) if any(f.startswith(library) for f in s["frames"])]
 check(len(named) >= 1, "%s stack names %s frames: %s" % ("the top" if top_only else "a top", library,
                                                          [s["frames"][:6] for s in stacks[:3]]))
+first = stacks[0]["frames"] if stacks else []
+check(site in first and first.index(site) > 0,
+      "the top stack holds frames below its site (what allocated on its behalf): %s" % first[:4])
 for s in stacks:
     f = s["frames"]
     if site not in f:

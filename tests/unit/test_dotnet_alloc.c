@@ -187,6 +187,19 @@ static void test_first_frame(void)
 	CHECK_STR(out, "Microsoft.Extensions.Logging.Logger.Log");
 	gt_dn_alloc_first_frame(a, NULL, 0, out, sizeof(out));
 	CHECK_STR(out, "(no stack)");
+	/* a library recursing past the frames the runtime walks: its
+	 * outermost frame walked is no site; one frame fewer, it is */
+	uint64_t recursing[GT_DN_EP_STACK_DEPTH];
+	for (int i = 0; i < GT_DN_EP_STACK_DEPTH; i++)
+		recursing[i] = i % 2 ? 0x1010 : 0x2010;
+	gt_dn_alloc_first_frame(a, recursing, GT_DN_EP_STACK_DEPTH, out, sizeof(out));
+	CHECK_STR(out, GT_DN_CUT_FRAME);
+	gt_dn_alloc_first_frame(a, recursing, GT_DN_EP_STACK_DEPTH - 1, out, sizeof(out));
+	CHECK_STR(out, "Microsoft.Extensions.Logging.Logger.Log");
+	/* the application frame within them is the site all the same */
+	recursing[GT_DN_EP_STACK_DEPTH - 1] = 0x3010;
+	gt_dn_alloc_first_frame(a, recursing, GT_DN_EP_STACK_DEPTH, out, sizeof(out));
+	CHECK_STR(out, "Shop.Cart.Add");
 	gt_dn_alloc_free(a);
 
 	/* --allocator-packages: Shop. counts as the runtime's too */
@@ -553,10 +566,42 @@ static void test_stack_key(void)
 	CHECK_U64(k.v[8], GT_DN_KEY_ELIDED);
 	CHECK_U64(k.v[GT_ALLOC_STACK_FRAMES - 1], 0x10000 + 0x100 * 53);
 	CHECK_U64(k.v[GT_ALLOC_STACK_FRAMES - 4], 0x10000 + 0x100 * 50);
-	/* an address equal to the mark is not taken for it */
-	const uint64_t hostile[] = { GT_DN_KEY_ELIDED, 0x1000 };
-	gt_dn_stack_key(hostile, 2, -1, &k);
-	CHECK_U64(k.v[0], GT_DN_KEY_NATIVE);
+	/* frames left out when the stack was kept stay marked */
+	const uint64_t cut[] = { 0x1000, GT_DN_KEY_ELIDED, 0x3000, 0x4000 };
+	gt_dn_stack_key(cut, 4, 2, &k);
+	CHECK_U64(k.n, 4);
+	CHECK_U64(k.v[1], GT_DN_KEY_ELIDED);
+}
+
+static void test_stack_keep(void)
+{
+	uint64_t ips[80], out[GT_DN_STACK_IPS];
+	bool cut;
+	for (int i = 0; i < 80; i++)
+		ips[i] = 0x10000 + 0x100 * (uint64_t)i;
+	/* up to the application frame and its callers, no further */
+	CHECK_U64(gt_dn_stack_keep(ips, 10, 3, out, &cut), 3 + 1 + GT_DN_STACK_CALLERS);
+	CHECK(!cut);
+	CHECK_U64(out[6], ips[6]);
+	/* no application frame named: all of it */
+	CHECK_U64(gt_dn_stack_keep(ips, 10, -1, out, &cut), 10);
+	/* a library deeper than the addresses kept: the innermost, the mark,
+	 * and the frames up to the application's callers, the site among them */
+	CHECK_U64(gt_dn_stack_keep(ips, 80, 70, out, &cut), GT_DN_STACK_IPS);
+	CHECK(cut);
+	CHECK_U64(out[0], ips[0]);
+	CHECK_U64(out[7], ips[7]);
+	CHECK_U64(out[8], GT_DN_IP_ELIDED);
+	CHECK_U64(out[GT_DN_STACK_IPS - 1], ips[70 + GT_DN_STACK_CALLERS]);
+	CHECK_U64(out[GT_DN_STACK_IPS - 1 - GT_DN_STACK_CALLERS], ips[70]);
+	/* deep with no application frame: its outermost frames are kept */
+	gt_dn_stack_keep(ips, 80, -1, out, &cut);
+	CHECK(cut);
+	CHECK_U64(out[GT_DN_STACK_IPS - 1], ips[79]);
+	/* a sampled address equal to the mark is not taken for it */
+	const uint64_t hostile[] = { GT_DN_IP_ELIDED, 0x1000 };
+	CHECK_U64(gt_dn_stack_keep(hostile, 2, -1, out, &cut), 2);
+	CHECK_U64(out[0], GT_DN_KEY_NATIVE);
 }
 
 static void add_methods(struct gt_dn_alloc *a)
@@ -736,6 +781,43 @@ static void test_method_name_events(void)
 	CHECK(!gt_dn_is_method_name_event("System.Runtime", GT_DN_EV_METHOD_LOAD_VERBOSE));
 }
 
+/* A library's recursion deeper than the addresses kept of a stack, under
+ * the application frame: the stack behind the site still reaches it. */
+static void test_deep_library_stack_keeps_its_site(void)
+{
+	struct gt_dn_alloc *a = sampler_with_methods(NULL);
+	enum { DEPTH = 72, SITE = 68 };
+	uint64_t ips[DEPTH];
+	uint8_t raw[8 * DEPTH];
+	struct bytes b;
+	for (int i = 0; i < SITE; i++)
+		ips[i] = 0x1010 + (uint64_t)(i % 16);   /* System.String.Ctor, recursing */
+	ips[SITE] = 0x3010;                         /* Shop.Cart.Add */
+	ips[SITE + 1] = 0x4010;                     /* Program.Main */
+	ips[SITE + 2] = 0xabc0;
+	ips[SITE + 3] = 0xabd0;
+	stack_of(raw, ips, DEPTH);
+	gt_dn_alloc_stack(a, 1, raw, (uint32_t)sizeof(raw));
+	sampled(&b, 0, "System.String", 24, false);
+	gt_dn_alloc_event(a, GT_DN_EV_ALLOCATION_SAMPLED, 1, b.d, b.n);
+	struct gt_alloc_stacks *st = malloc(sizeof(*st));
+	gt_dn_alloc_stacks(a, st);
+	const struct gt_alloc_site_stacks *s = gt_alloc_stacks_find(st, "Shop.Cart.Add");
+	CHECK(s != NULL && s->n == 1);
+	if (s && s->n == 1) {
+		unsigned n = s->stacks[0].n_frames;
+		CHECK_U64(n, GT_ALLOC_STACK_FRAMES);
+		CHECK_STR(frame(st, s, 0, 0), "System.String.Ctor");
+		CHECK_STR(frame(st, s, 0, 8), GT_ALLOC_FRAME_ELIDED);
+		CHECK_STR(frame(st, s, 0, n - 4), "System.String.Ctor");
+		CHECK_STR(frame(st, s, 0, n - 3), "Shop.Cart.Add");
+		CHECK_STR(frame(st, s, 0, n - 2), "Program.Main");
+		CHECK_STR(frame(st, s, 0, n - 1), GT_DN_NATIVE_FRAME);
+	}
+	free(st);
+	gt_dn_alloc_free(a);
+}
+
 static void test_stacks_bounded(void)
 {
 	struct gt_dn_alloc *a = sampler_with_methods(NULL);
@@ -805,6 +887,8 @@ int main(void)
 	RUN_TEST(test_tick_sampler_is_biased);
 	RUN_TEST(test_scaled_samples);
 	RUN_TEST(test_stack_key);
+	RUN_TEST(test_stack_keep);
+	RUN_TEST(test_deep_library_stack_keeps_its_site);
 	RUN_TEST(test_stacks_by_site);
 	RUN_TEST(test_stacks_named_late);
 	RUN_TEST(test_stacks_bounded);
