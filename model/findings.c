@@ -68,6 +68,10 @@
 
 #define GT_MIB (1024.0 * 1024.0)
 
+/* HotSpot's lastCause after a pause that was no collection (G1's remark and
+ * cleanup, a reading between a pause's two strings): it names no cause. */
+#define GT_FINDING_NO_CAUSE "No GC"
+
 const char *gt_severity_name(enum gt_severity s)
 {
 	switch (s) {
@@ -292,9 +296,11 @@ static void rule_long_pause(const struct history_sums *s, const struct gt_sample
 	char when[64], cause[GT_NAME_LEN];
 	double ago_s;
 	long_pause_when(at, cur, when, sizeof(when), &ago_s);
-	gt_sanitize(cause, sizeof(cause), at->last_gc_cause, GT_SANITIZE_ASCII);
-	struct gt_finding *f = add(out, "long-pause", sev, "a single GC pause lasted %.0f ms%s%s%s",
-				   (double)s->longest_ns / 1e6, when, cause[0] ? ", cause: " : "", cause);
+	gt_sanitize(cause, sizeof(cause), strcmp(at->last_gc_cause, GT_FINDING_NO_CAUSE) ? at->last_gc_cause : "",
+		    GT_SANITIZE_ASCII);
+	/* short enough for the screen's findings line at 100 columns */
+	struct gt_finding *f = add(out, "long-pause", sev, "a %.0f ms GC pause%s%s%s%s", (double)s->longest_ns / 1e6,
+				   when, cause[0] ? " (" : "", cause, cause[0] ? ")" : "");
 	if (!f)
 		return;
 	memcpy(f->cause, cause, sizeof(f->cause));
@@ -374,15 +380,10 @@ static void rule_humongous(const struct gt_target_info *info, const struct gt_sa
 		return;
 	struct gt_u64 max = cur->heap_max_bytes.valid ? cur->heap_max_bytes : info->heap_max_bytes;
 	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
-	struct gt_finding *f;
-	if (region)
-		f = add(out, "g1-humongous", sev,
-			"%.0f%% of G1's collections were started by humongous allocation (objects of %.1f MiB "
-			"and more with %.0f MiB regions)", share * 100.0, (double)region / 2 / GT_MIB,
-			(double)region / GT_MIB);
-	else
-		f = add(out, "g1-humongous", sev,
-			"%.0f%% of G1's collections were started by humongous allocation", share * 100.0);
+	/* the sizes are in the evidence: the title fits the screen's findings
+	 * line at 100 columns */
+	struct gt_finding *f = add(out, "g1-humongous", sev,
+				   "%.0f%% of G1's collections were started by humongous allocation", share * 100.0);
 	evidence(f, "humongous_collections", GT_EVIDENCE_COUNT, (double)c->humongous.value);
 	evidence(f, "collections", GT_EVIDENCE_COUNT, (double)c->seen.value);
 	evidence(f, "humongous_share", GT_EVIDENCE_SHARE, share);

@@ -199,7 +199,7 @@ static void test_long_pause_when_and_cause(void)
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	CHECK_STR(f->title, "a single GC pause lasted 250 ms at 08:00:10 UTC, 30 s ago, cause: G1 Evacuation Pause");
+	CHECK_STR(f->title, "a 250 ms GC pause at 08:00:10 UTC, 30 s ago (G1 Evacuation Pause)");
 	CHECK_STR(f->cause, "G1 Evacuation Pause");
 	CHECK_NEAR(evidence(f, "at_unix_ms"), (double)(base_ms + 10000), 0.5);
 	CHECK_NEAR(evidence(f, "age_s"), 30, 1e-9);
@@ -215,14 +215,23 @@ static void test_long_pause_when_and_cause(void)
 		     "\"window_s\":40.0,\"cause\":\"G1 Evacuation Pause\"}") != NULL);
 	json_object_put(o);
 
+	/* HotSpot's "No GC" names no cause: none is given */
+	struct gt_derived *nogc = interval(41, 1.0, 260000000ull);
+	nogc->cur.wall_ms = base_ms + 41000;
+	snprintf(nogc->cur.last_gc_cause, sizeof(nogc->cur.last_gc_cause), "%s", "No GC");
+	push(nogc);
+	f = finding("long-pause");
+	CHECK_STR(f ? f->title : NULL, "a 260 ms GC pause at 08:00:41 UTC, 0 s ago");
+	CHECK_STR(f ? f->cause : NULL, "");
+
 	/* a cause is the target's string: no escape byte reaches a title */
-	struct gt_derived *d = interval(41, 1.0, 300000000ull);
-	d->cur.wall_ms = base_ms + 41000;
+	struct gt_derived *d = interval(42, 1.0, 300000000ull);
+	d->cur.wall_ms = base_ms + 42000;
 	snprintf(d->cur.last_gc_cause, sizeof(d->cur.last_gc_cause), "%s", "Allo\x1b]0;pwn\x07" "c");
 	push(d);
 	f = finding("long-pause");
 	CHECK(f && strchr(f->title, 0x1b) == NULL && strchr(f->title, 0x07) == NULL);
-	CHECK(f && strstr(f->title, "0 s ago, cause: Allo?]0;pwn?c") != NULL);
+	CHECK(f && strstr(f->title, "0 s ago (Allo?]0;pwn?c)") != NULL);
 }
 
 /* Each finding's advice is in its runtime's words: no young generation or
@@ -388,7 +397,7 @@ static void test_humongous(void)
 	CHECK_NEAR(evidence(x, "region_bytes"), 1 << 20, 0);
 	CHECK_NEAR(evidence(x, "humongous_from_bytes"), 1 << 19, 0);
 	CHECK_NEAR(evidence(x, "humongous_share"), 0.25, 1e-12);
-	CHECK(x && strstr(x->title, "0.5 MiB") && strstr(x->title, "1 MiB regions"));
+	CHECK_STR(x ? x->title : NULL, "25% of G1's collections were started by humongous allocation");
 }
 
 static void test_region_size(void)
