@@ -546,6 +546,9 @@ static void test_findings_pane_and_overlay(void)
 	CHECK_HAS(t, "evidence: pause share 12.3%, window 30 s");
 	CHECK_HAS(t, "memory-near-limit: the working set is at 94%");
 	CHECK_HAS(t, "next: raise the container's memory limit");
+	/* the screen names its key, not the option -b and --json name */
+	CHECK_HAS(t, "key a shows who allocates");
+	CHECK(strstr(t, "--allocators") == NULL);
 	delwin(w);
 	craft();
 	const struct gt_key_binding *kf = gt_keys_lookup('f', GT_KEYS_DASHBOARD);
