@@ -1,9 +1,30 @@
 #!/bin/sh
-# Installs the Debian packages gctop's build, tests and demo need; idempotent:
-# it calls apt-get only when something is missing.
+# Installs the Debian packages gctop needs; idempotent: it calls apt-get only
+# when something is missing.
+#
+#   sh .ci/install-deps.sh          what the build and every test need (.ci/run)
+#   sh .ci/install-deps.sh demo     what the build and `make demo` need: no
+#                                   fuzzing compiler, no Prometheus, no tmux
+#   sh .ci/install-deps.sh --list [demo]   print the packages, install nothing
 set -eu
-PKGS="build-essential pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev
-openjdk-17-jdk-headless tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus"
+# the build (Makefile's PKGS) and the demo's JVM
+DEMO_PKGS="build-essential pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev
+openjdk-17-jdk-headless"
+# the tests besides: terminal tests (tmux), scripts (python3, procps), make
+# fuzz (clang-14), the man page check (groff-base), Prometheus scraping
+TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus"
+
+list=false
+[ "${1:-}" = "--list" ] && { list=true; shift; }
+case "${1:-all}" in
+demo) PKGS=$DEMO_PKGS ;;
+all) PKGS="$DEMO_PKGS $TEST_PKGS" ;;
+*) echo "gctop: usage: sh .ci/install-deps.sh [--list] [demo]" >&2; exit 2 ;;
+esac
+if $list; then
+	echo $PKGS
+	exit 0
+fi
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -2,7 +2,7 @@
 # make demo: install what is missing, build, start the demo workload, watch it.
 set -eu
 cd "$(dirname "$0")/.."
-sh .ci/install-deps.sh
+sh .ci/install-deps.sh demo
 make -j2
 mkdir -p build/demo
 javac -d build/demo demo/Demo.java

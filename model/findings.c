@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "base/sanitize.h"
+#include "model/findings_advice.h"
 
 /* ---- thresholds, each with its source ---- */
 
@@ -75,6 +79,10 @@
 
 #define GT_MIB (1024.0 * 1024.0)
 
+/* HotSpot's lastCause after a pause that was no collection (G1's remark and
+ * cleanup, a reading between a pause's two strings): it names no cause. */
+#define GT_FINDING_NO_CAUSE "No GC"
+
 const char *gt_severity_name(enum gt_severity s)
 {
 	switch (s) {
@@ -88,11 +96,12 @@ const char *gt_severity_name(enum gt_severity s)
 
 /* ---- building a finding ---- */
 
-static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_severity sev, const char *advice,
-			      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The finding's advice comes from the table of model/findings_advice.c, by
+ * id, in the words of out->runtime. */
+static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_severity sev, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_severity sev, const char *advice,
-			      const char *fmt, ...)
+static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_severity sev, const char *fmt, ...)
 {
 	if (out->count >= GT_FINDINGS_MAX)
 		return NULL;
@@ -100,7 +109,8 @@ static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_s
 	memset(f, 0, sizeof(*f));
 	f->id = id;
 	f->severity = sev;
-	f->advice = advice;
+	gt_findings_advice(f->advice, sizeof(f->advice), id, out->runtime, GT_FRONT_OPTIONS);
+	gt_findings_advice(f->advice_keys, sizeof(f->advice_keys), id, out->runtime, GT_FRONT_SCREEN);
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->title, sizeof(f->title), fmt, ap);
@@ -108,6 +118,17 @@ static struct gt_finding *add(struct gt_findings *out, const char *id, enum gt_s
 	if (sev > out->worst)
 		out->worst = sev;
 	return f;
+}
+
+/* Ends f's next step with what allocation sampling would add, named as each
+ * front end starts it (model/findings_advice.h). */
+static void advise_sampling(struct gt_finding *f, const char *what)
+{
+	if (!f)
+		return;
+	size_t n = strlen(f->advice), k = strlen(f->advice_keys);
+	snprintf(f->advice + n, sizeof(f->advice) - n, "; --allocators %s", what);
+	snprintf(f->advice_keys + k, sizeof(f->advice_keys) - k, "; key a %s", what);
 }
 
 static void evidence(struct gt_finding *f, const char *key, enum gt_evidence_unit unit, double value)
@@ -125,6 +146,7 @@ struct history_sums {
 	double span_s;
 	bool longest_known;
 	uint64_t longest_ns;
+	const struct gt_history_point *longest_at;  /* the interval of the longest pause */
 	struct gt_collection_causes causes;
 	struct gt_u64 full;
 };
@@ -153,8 +175,10 @@ static void sum_history(const struct gt_history *h, int full_gen, struct history
 			s->span_s += p->interval_s.value;
 		if (p->longest_pause_ns.valid) {
 			s->longest_known = true;
-			if (p->longest_pause_ns.value > s->longest_ns)
+			if (p->longest_pause_ns.value > s->longest_ns || !s->longest_at) {
 				s->longest_ns = p->longest_pause_ns.value;
+				s->longest_at = p;
+			}
 		}
 		sum_causes(&s->causes, &p->causes);
 		if (full_gen >= 0 && (unsigned)full_gen < p->n_generations)
@@ -263,24 +287,51 @@ static void rule_pause_share(const struct gt_history *h, struct gt_findings *out
 			     : share >= GT_FINDING_PAUSE_SHARE_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
 	if (sev == GT_SEVERITY_NONE)
 		return;
-	struct gt_finding *f = add(out, "pause-share", sev,
-				   "allocate less (key a shows who allocates) or give the young generation more room",
-				   "GC pauses took %.1f%% of the worst %.0f s", share * 100.0, span);
+	struct gt_finding *f = add(out, "pause-share", sev, "GC pauses took %.1f%% of the worst %.0f s",
+				   share * 100.0, span);
 	evidence(f, "pause_share", GT_EVIDENCE_SHARE, share);
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, span);
 }
 
-static void rule_long_pause(const struct history_sums *s, struct gt_findings *out)
+/* When the longest pause was, so that an outside event at that moment can
+ * be recognised: the end of its interval (at) as UTC time and as seconds
+ * before the newest sample (cur). */
+static void long_pause_when(const struct gt_history_point *at, const struct gt_sample *cur, char *when, size_t len,
+			    double *ago_s)
+{
+	*ago_s = cur->mono_ns > at->mono_ns ? (double)(cur->mono_ns - at->mono_ns) / 1e9 : 0;
+	time_t t = (time_t)(at->wall_ms / 1000);
+	struct tm tm;
+	if (at->wall_ms > 0 && gmtime_r(&t, &tm))
+		snprintf(when, len, " at %02d:%02d:%02d UTC, %.0f s ago", tm.tm_hour, tm.tm_min, tm.tm_sec, *ago_s);
+	else
+		snprintf(when, len, " %.0f s ago", *ago_s);
+}
+
+/* The title names when and why (the cause the runtime gave for the last
+ * collection of the pause's interval), the evidence the same as figures. */
+static void rule_long_pause(const struct history_sums *s, const struct gt_sample *cur, struct gt_findings *out)
 {
 	if (!s->longest_known || s->longest_ns < GT_FINDING_LONG_PAUSE_WARNING_NS)
 		return;
 	enum gt_severity sev = s->longest_ns >= GT_FINDING_LONG_PAUSE_CRITICAL_NS ? GT_SEVERITY_CRITICAL
 										  : GT_SEVERITY_WARNING;
-	struct gt_finding *f = add(out, "long-pause", sev,
-				   "find what the long collection did (its cause, a full or old collection); a "
-				   "smaller young generation or a pause-time goal shortens young pauses",
-				   "a single GC pause lasted %.0f ms", (double)s->longest_ns / 1e6);
+	const struct gt_history_point *at = s->longest_at;
+	char when[64], cause[GT_NAME_LEN];
+	double ago_s;
+	long_pause_when(at, cur, when, sizeof(when), &ago_s);
+	gt_sanitize(cause, sizeof(cause), strcmp(at->last_gc_cause, GT_FINDING_NO_CAUSE) ? at->last_gc_cause : "",
+		    GT_SANITIZE_ASCII);
+	/* short enough for the screen's findings line at 100 columns */
+	struct gt_finding *f = add(out, "long-pause", sev, "a %.0f ms GC pause%s%s%s%s", (double)s->longest_ns / 1e6,
+				   when, cause[0] ? " (" : "", cause, cause[0] ? ")" : "");
+	if (!f)
+		return;
+	memcpy(f->cause, cause, sizeof(f->cause));
 	evidence(f, "longest_pause_ms", GT_EVIDENCE_MILLIS, (double)s->longest_ns / 1e6);
+	if (at->wall_ms > 0)
+		evidence(f, "at_unix_ms", GT_EVIDENCE_UNIX_MS, (double)at->wall_ms);
+	evidence(f, "age_s", GT_EVIDENCE_SECONDS, ago_s);
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
 }
 
@@ -299,10 +350,8 @@ static void rule_g1_full(const struct history_sums *s, struct gt_findings *out)
 {
 	if (!s->full.valid || s->full.value < GT_FINDING_G1_FULL_MIN)
 		return;
-	struct gt_finding *f = add(out, "g1-full-gc", GT_SEVERITY_WARNING,
-				   "G1 ran out of room to evacuate into: raise -Xmx, or start marking earlier "
-				   "(-XX:InitiatingHeapOccupancyPercent); the last cause says which",
-				   "G1 fell back to %llu full collection%s", (unsigned long long)s->full.value,
+	struct gt_finding *f = add(out, "g1-full-gc", GT_SEVERITY_WARNING, "G1 fell back to %llu full collection%s",
+				   (unsigned long long)s->full.value,
 				   s->full.value == 1 ? "" : "s");
 	evidence(f, "full_collections", GT_EVIDENCE_COUNT, (double)s->full.value);
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
@@ -314,10 +363,8 @@ static void rule_induced(const struct gt_target_info *info, const struct history
 	if (!c->induced.valid || c->induced.value < GT_FINDING_INDUCED_MIN)
 		return;
 	bool dotnet = info && info->runtime == GT_RUNTIME_DOTNET;
-	struct gt_finding *f = add(out, "induced-gc", GT_SEVERITY_INFO,
-				   dotnet ? "find the GC.Collect call and remove it; the GC picks a better moment"
-					  : "find the System.gc() call (or run with -XX:+DisableExplicitGC)",
-				   "the program asked for %llu collection%s (%s)", (unsigned long long)c->induced.value,
+	struct gt_finding *f = add(out, "induced-gc", GT_SEVERITY_INFO, "the program asked for %llu collection%s (%s)",
+				   (unsigned long long)c->induced.value,
 				   c->induced.value == 1 ? "" : "s", dotnet ? "GC.Collect" : "System.gc()");
 	evidence(f, "induced_collections", GT_EVIDENCE_COUNT, (double)c->induced.value);
 	if (c->seen.valid)
@@ -336,8 +383,6 @@ static void rule_alloc_large(const struct history_sums *s, struct gt_findings *o
 	if (sev == GT_SEVERITY_NONE)
 		return;
 	struct gt_finding *f = add(out, "loh-gen2", sev,
-				   "allocate fewer objects of 85,000 bytes or more: pool or reuse the large buffers "
-				   "(ArrayPool), stream instead of building whole arrays; key a shows the sites",
 				   "%.0f%% of gen2 collections were triggered by large-object allocation (AllocLarge)",
 				   share * 100.0);
 	evidence(f, "gen2_collections", GT_EVIDENCE_COUNT, (double)c->gen2.value);
@@ -359,19 +404,10 @@ static void rule_humongous(const struct gt_target_info *info, const struct gt_sa
 		return;
 	struct gt_u64 max = cur->heap_max_bytes.valid ? cur->heap_max_bytes : info->heap_max_bytes;
 	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
-	struct gt_finding *f;
-	if (region)
-		f = add(out, "g1-humongous", sev,
-			"raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the "
-			"large buffers; key a shows the sites",
-			"%.0f%% of G1's collections were started by humongous allocation (objects of %.1f MiB "
-			"and more with %.0f MiB regions)", share * 100.0, (double)region / 2 / GT_MIB,
-			(double)region / GT_MIB);
-	else
-		f = add(out, "g1-humongous", sev,
-			"raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the "
-			"large buffers; key a shows the sites",
-			"%.0f%% of G1's collections were started by humongous allocation", share * 100.0);
+	/* the sizes are in the evidence: the title fits the screen's findings
+	 * line at 100 columns */
+	struct gt_finding *f = add(out, "g1-humongous", sev,
+				   "%.0f%% of G1's collections were started by humongous allocation", share * 100.0);
 	evidence(f, "humongous_collections", GT_EVIDENCE_COUNT, (double)c->humongous.value);
 	evidence(f, "collections", GT_EVIDENCE_COUNT, (double)c->seen.value);
 	evidence(f, "humongous_share", GT_EVIDENCE_SHARE, share);
@@ -423,13 +459,11 @@ static void rule_region_waste(const struct gt_target_info *info, const struct gt
 	struct gt_u64 max = c->heap_max_bytes.valid ? c->heap_max_bytes : info->heap_max_bytes;
 	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
 	struct gt_finding *f = add(out, "g1-region-waste", sev,
-				   measured ? "size large arrays to whole regions less their 16-byte header, or under "
-					      "half a region, or raise -XX:G1HeapRegionSize"
-					    : "size large arrays to whole regions less their 16-byte header, or under "
-					      "half a region, or raise -XX:G1HeapRegionSize; --allocators measures the tails",
 				   "humongous objects take whole G1 regions: %s%.0f%% of allocation %s their last "
 				   "regions' unused tails, heap nothing else can use", measured ? "" : "up to ",
 				   share * 100.0, measured ? "is" : "may be");
+	if (!measured)
+		advise_sampling(f, "measures the tails");
 	if (measured) {
 		evidence(f, "region_waste_share", GT_EVIDENCE_SHARE, share);
 		if (c->large_waste_bytes_total.valid)   /* since the agent's segment began */
@@ -466,8 +500,6 @@ static void rule_alloc_per_op(const struct gt_target_info *info, const struct gt
 	/* Both: missed intervals and whole regions pull opposite ways. */
 	const char *bound = s.lower_bound == s.upper_bound ? "" : s.lower_bound ? "at least " : "at most ";
 	struct gt_finding *f = add(out, "alloc-per-op", sev,
-				   "allocate less in each operation: reuse or pool its buffers, stream instead of "
-				   "building whole results; key a shows the sites",
 				   "each %s allocates %s%.1f %s: %.2f collections per %s", what,
 				   bound, bytes >= GT_MIB ? bytes / GT_MIB : bytes / 1024.0, bytes >= GT_MIB ? "MiB" : "KiB",
 				   per_op, what);
@@ -487,10 +519,8 @@ static void near_limit(struct gt_findings *out, const char *id, const char *what
 	double share = (double)v.value / (double)limit.value;
 	if (share < GT_FINDING_LIMIT_NEAR)
 		return;
-	struct gt_finding *f = add(out, id, GT_SEVERITY_WARNING,
-				   "raise the container's memory limit or lower the heap's maximum so both fit "
-				   "with room for a burst",
-				   "%s is at %.0f%% of the container limit", what, share * 100.0);
+	struct gt_finding *f = add(out, id, GT_SEVERITY_WARNING, "%s is at %.0f%% of the container limit", what,
+				   share * 100.0);
 	evidence(f, key, GT_EVIDENCE_BYTES, (double)v.value);
 	evidence(f, "cgroup_limit_bytes", GT_EVIDENCE_BYTES, (double)limit.value);
 	evidence(f, "share_of_limit", GT_EVIDENCE_SHARE, share);
@@ -505,8 +535,6 @@ static void rule_container(const struct gt_derived *d, struct gt_findings *out)
 		   s->cgroup_limit_bytes);
 	if (s->oom_kills.valid && s->oom_kills.value > 0) {
 		struct gt_finding *f = add(out, "oom-kills", GT_SEVERITY_WARNING,
-					   "the container has killed processes for memory: compare the heap max and "
-					   "working set with its limit",
 					   "the container's OOM killer has struck %llu time%s",
 					   (unsigned long long)s->oom_kills.value, s->oom_kills.value == 1 ? "" : "s");
 		evidence(f, "oom_kills", GT_EVIDENCE_COUNT, (double)s->oom_kills.value);
@@ -518,8 +546,6 @@ static void rule_config(const struct gt_target_info *info, const struct gt_deriv
 	const struct gt_sample *s = &d->cur;
 	if (d->heap_max_share_of_limit.valid && d->heap_max_share_of_limit.value > GT_FINDING_HEAP_OVER_LIMIT) {
 		struct gt_finding *f = add(out, "heap-over-limit", GT_SEVERITY_WARNING,
-					   "set the heap max below the container limit (-XX:MaxRAMPercentage, "
-					   "GCHeapHardLimitPercent), leaving room for the rest of the process",
 					   "the heap may grow to %.0f%% of the container limit",
 					   d->heap_max_share_of_limit.value * 100.0);
 		evidence(f, "heap_max_bytes", GT_EVIDENCE_BYTES, (double)s->heap_max_bytes.value);
@@ -528,7 +554,6 @@ static void rule_config(const struct gt_target_info *info, const struct gt_deriv
 	if (info && strcmp(info->gc_name, "Server") == 0 && !strstr(info->gc_mode, "DATAS") &&
 	    s->gc_heap_count.valid && s->gc_heap_count.value == GT_FINDING_SERVER_ONE_HEAP) {
 		struct gt_finding *f = add(out, "server-gc-one-heap", GT_SEVERITY_WARNING,
-					   "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs",
 					   "Server GC runs with a single heap (one core)");
 		evidence(f, "gc_heaps", GT_EVIDENCE_COUNT, (double)s->gc_heap_count.value);
 	}
@@ -546,10 +571,11 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	memset(out, 0, sizeof(*out));
 	if (!d)
 		return;
+	out->runtime = info ? info->runtime : GT_RUNTIME_UNKNOWN;
 	struct history_sums sums;
 	sum_history(h, g1_full_generation(info, &d->cur), &sums);
 	rule_pause_share(h, out);
-	rule_long_pause(&sums, out);
+	rule_long_pause(&sums, &d->cur, out);
 	rule_g1_full(&sums, out);
 	rule_induced(info, &sums, out);
 	rule_alloc_large(&sums, out);

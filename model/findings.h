@@ -30,6 +30,7 @@ enum gt_evidence_unit {
 	GT_EVIDENCE_MILLIS,
 	GT_EVIDENCE_BYTES,
 	GT_EVIDENCE_RATIO,        /* a plain number with fractions: collections per operation */
+	GT_EVIDENCE_UNIX_MS,      /* a moment, ms since the epoch: written as UTC time in text */
 };
 
 struct gt_evidence {
@@ -39,6 +40,7 @@ struct gt_evidence {
 };
 
 #define GT_FINDING_TITLE_LEN 160
+#define GT_FINDING_ADVICE_LEN 320
 #define GT_FINDING_EVIDENCE_MAX 6
 #define GT_FINDINGS_MAX 12
 
@@ -48,10 +50,18 @@ struct gt_finding {
 	char title[GT_FINDING_TITLE_LEN];
 	unsigned n_evidence;
 	struct gt_evidence evidence[GT_FINDING_EVIDENCE_MAX];
-	const char *advice;       /* static string: one next step */
+	/* The runtime's own word for why (long-pause: the GC cause or reason
+	 * of the collection), sanitised; "" when there is none. */
+	char cause[GT_NAME_LEN];
+	/* One next step in the runtime's words (model/findings_advice.h):
+	 * advice names options (-b, --json, --doctor), advice_keys the
+	 * full-screen view's keys. */
+	char advice[GT_FINDING_ADVICE_LEN];
+	char advice_keys[GT_FINDING_ADVICE_LEN];
 };
 
 struct gt_findings {
+	enum gt_runtime runtime;  /* whose words the advice is in */
 	unsigned count;
 	struct gt_finding items[GT_FINDINGS_MAX];   /* worst first */
 	enum gt_severity worst;

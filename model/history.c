@@ -32,6 +32,8 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 	struct gt_history_point *p = &h->points[h->head];
 	memset(p, 0, sizeof(*p));
 	p->mono_ns = d->cur.mono_ns;
+	p->wall_ms = d->cur.wall_ms;
+	memcpy(p->last_gc_cause, d->cur.last_gc_cause, sizeof(p->last_gc_cause));
 	p->interval_s = d->interval_s;
 	p->alloc_rate_bps = d->alloc_rate_bps;
 	p->pause_ns = d->pause_ns;

@@ -17,6 +17,8 @@
 /* What one interval leaves behind, small enough to keep a thousand of. */
 struct gt_history_point {
 	uint64_t mono_ns;                  /* end of the interval */
+	int64_t wall_ms;                   /* the same moment, ms since the epoch (for output) */
+	char last_gc_cause[GT_NAME_LEN];   /* the runtime's cause of the interval's last collection */
 	struct gt_f64 interval_s;
 	struct gt_f64 alloc_rate_bps;
 	struct gt_u64 pause_ns;            /* pause time in the interval */

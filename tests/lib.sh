@@ -189,7 +189,7 @@ wait_for_file() { wait_until $(($2 * 10)) file_exists "$1"; }
 wait_for_hsperf() { wait_until $(($2 * 10)) hsperf_exists "$1"; }
 
 # doctor_status FILE: the exit status gctop --doctor's report in FILE calls
-# for, from its "Findings:" line (0 none, 10 info, 11 warning, 12 critical).
+# for, from its "Findings:" line (0 none, 12 info, 13 warning, 14 critical).
 doctor_status() {
 	case $(sed -n 's/^Findings: [0-9]*, worst //p; s/^Findings: none$/none/p' "$1") in
 	none) echo 0 ;; info) echo 12 ;; warning) echo 13 ;; critical) echo 14 ;; *) echo "?" ;;

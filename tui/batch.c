@@ -38,7 +38,7 @@ static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_
 		json_object_put(o);
 		return rc;
 	}
-	return gt_text_write_block_stacks(out, info, d, a, st, f);
+	return gt_text_write_block_from(out, opt->replay_path, info, d, a, st, f);
 }
 
 /* Waits until `deadline`, until the collector's descriptor is readable or
@@ -51,6 +51,15 @@ static void batch_wait(struct gt_session *s, uint64_t deadline)
 		gt_session_events(s, gt_mono_ns());
 }
 
+/* Writes d, the session's newest figures, with its findings. */
+static int batch_emit(const struct gt_options *opt, FILE *out, const struct gt_session *s, const struct gt_derived *d)
+{
+	const struct gt_alloc_derived *a = s->alloc_fresh ? s->live.alloc : NULL;
+	struct gt_findings f;
+	gt_findings_compute(&s->info, d, s->live.history, &f);
+	return batch_write(opt, out, &s->info, d, a, a ? s->live.stacks : NULL, &f);
+}
+
 /* After a sample: writes it unless it is the first. Returns 1 when the
  * loop is done (-n reached, the output closed), -1 on a write error. */
 static int batch_output(const struct gt_options *opt, FILE *out, const struct gt_session *s, long *written,
@@ -60,16 +69,25 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 	 * alone it has no rate, and `-n 1` must give figures. */
 	if (s->samples < 2)
 		return 0;
-	const struct gt_alloc_derived *a = s->alloc_fresh ? s->live.alloc : NULL;
-	struct gt_findings f;
-	gt_findings_compute(&s->info, &s->live.derived, s->live.history, &f);
-	if (batch_write(opt, out, &s->info, &s->live.derived, a, a ? s->live.stacks : NULL, &f) != 0) {
+	if (batch_emit(opt, out, s, &s->live.derived) != 0) {
 		if (errno == EPIPE)
 			return 1;
 		gt_fail(err, GT_EXIT_FAILURE, "cannot write the output: %s", strerror(errno));
 		return -1;
 	}
 	return opt->count && ++*written >= opt->count;
+}
+
+/* The target has exited: one last output says so (state exited), with
+ * the last sample's figures and time again, since no new interval was
+ * seen; a reader can tell it from the one before by its state alone. */
+static void batch_exited(const struct gt_options *opt, FILE *out, const struct gt_session *s)
+{
+	if (!s->live.have_derived)
+		return;
+	struct gt_derived last = s->live.derived;
+	last.cur.state = GT_TARGET_EXITED;
+	batch_emit(opt, out, s, &last);
 }
 
 /* rec: -w's recorder, or NULL. */
@@ -80,6 +98,8 @@ static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session
 	gt_session_start(s, opt->interval_ns, gt_mono_ns());
 	while (!gt_quit_requested()) {
 		enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), err);
+		if (step == GT_SESSION_EXITED && !gt_quit_requested())
+			batch_exited(opt, out, s);
 		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED)
 			return gt_quit_requested() ? GT_EXIT_OK : err->code;
 		if (step == GT_SESSION_SAMPLED) {

@@ -25,6 +25,7 @@
 #include "views/keys.h"
 #include "session/job.h"
 #include "tui/app.h"
+#include "tui/interval.h"
 #include "tui/term.h"
 #include "tui/theme.h"
 #include "tui/tui.h"
@@ -270,7 +271,7 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 		return buf;
 	}
 	if (a->prompt) {
-		snprintf(buf, len, "interval in seconds (0.1 to 3600, Enter/Esc): %s", a->prompt_buf);
+		snprintf(buf, len, "interval in seconds, or 5m, 0.5h (0.1 s to 1 h; Enter/Esc): %s", a->prompt_buf);
 		return buf;
 	}
 	if (a->confirm == CONFIRM_ALLOC_START) {
@@ -414,13 +415,11 @@ static void prompt_key(struct gt_app *a, int ch)
 		replay_branch(a);
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 		a->prompt = false;
-		char *end;
-		double s = strtod(a->prompt_buf, &end);
-		if (end == a->prompt_buf || *end || !(s >= 0.1 && s <= 3600))
-			gt_app_note(a, "interval \"%s\" ignored: give seconds from 0.1 to 3600",
-				 a->prompt_buf);
+		uint64_t ns;
+		if (gt_interval_parse(a->prompt_buf, &ns) != GT_INTERVAL_OK)
+			gt_app_note(a, "interval \"%s\" ignored: give " GT_INTERVAL_WANTS, a->prompt_buf);
 		else
-			set_interval(a, (uint64_t)(s * 1e9 + 0.5));
+			set_interval(a, ns);
 	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
 		a->prompt_buf[len - 1] = '\0';
 	} else if (ch >= ' ' && ch < 127 && len + 1 < sizeof(a->prompt_buf)) {

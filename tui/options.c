@@ -3,12 +3,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/ops_spec.h"
+#include "tui/interval.h"
 
 /* Kept in step with man/gctop.1; tests/unit/test_options.c checks that every
  * long option appears in both. */
@@ -29,59 +29,74 @@ const char gt_help_text[] =
 	"it or loading anything into it.\n"
 	"\n"
 	"Options:\n"
-	"  -p, --pid PID         watch process PID (without -p: pick one interactively);\n"
-	"                        with --serve a comma-separated list\n"
+	"  -p, --pid PID         watch process PID (without -p: pick one\n"
+	"                        interactively); with --serve a comma-separated list\n"
 	"  -b, --batch           print plain text blocks, one per interval, like top -b\n"
-	"  -j, --json            print one JSON object per interval (NDJSON); with -l, one per process\n"
-	"  -d, --delay SECONDS   interval between samples, fractions allowed (default 1, 0.1 to 3600)\n"
+	"  -j, --json            print one JSON object per interval (NDJSON);\n"
+	"                        with -l, one per process\n"
+	"  -d, --delay SECONDS   interval between samples, 0.1 to 3600 s (default 1):\n"
+	"                        fractions and a unit allowed, 1.5, 1.5s, 5m, 0.5h\n"
 	"  -n, --iterations N    stop after N outputs (default: until interrupted)\n"
 	"  -l, --list            list every process gctop can watch, then exit\n"
-	"      --no-color        no colours in the interactive view (also when NO_COLOR is set)\n"
-	"      --allocators      sample allocations and show the top allocators by first\n"
-	"                        application frame and by type: on a JVM this loads gctop's agent\n"
-	"                        (the only option that changes the target; it stops by itself a\n"
-	"                        few seconds after gctop exits) and gives the exact allocation\n"
-	"                        total; on .NET a second EventPipe session, nothing loaded; both\n"
-	"                        give the stacks behind each site (Enter in the pane; -b, --json)\n"
+	"      --no-color        no colours in the interactive view (also when\n"
+	"                        NO_COLOR is set)\n"
+	"      --allocators      sample allocations and show the top allocators by\n"
+	"                        first application frame and by type: on a JVM this\n"
+	"                        loads gctop's agent (the only option that changes\n"
+	"                        the target; it stops by itself a few seconds after\n"
+	"                        gctop exits) and gives the exact allocation total;\n"
+	"                        on .NET a second EventPipe session, nothing loaded;\n"
+	"                        both give the stacks behind each site (Enter in the\n"
+	"                        pane; -b, --json)\n"
 	"      --allocator-packages LIST\n"
-	"                        comma-separated package prefixes skipped as the runtime's own when\n"
-	"                        looking for the first application frame\n"
+	"                        comma-separated package prefixes skipped as the\n"
+	"                        runtime's own when looking for the first\n"
+	"                        application frame\n"
 	"                        (default java.,javax.,jdk.,sun.,com.sun.)\n"
 	"      --ops NAME        on a JVM, count operations with the perf-data counter\n"
-	"                        NAME the application publishes (see gctop(1)), for bytes\n"
-	"                        per operation and operations per second; read-only.\n"
-	"                        --ops jmx:OBJECTNAME:ATTRIBUTE reads an MBean attribute\n"
-	"                        instead (summed over a pattern's MBeans, at most 64),\n"
-	"                        through the agent: only with --allocators. With --serve,\n"
-	"                        every JVM that publishes NAME is served with its operations\n"
+	"                        NAME the application publishes (see gctop(1)), for\n"
+	"                        bytes per operation and operations per second;\n"
+	"                        read-only. --ops jmx:OBJECTNAME:ATTRIBUTE reads an\n"
+	"                        MBean attribute instead (summed over a pattern's\n"
+	"                        MBeans, at most 64), through the agent: only with\n"
+	"                        --allocators. With --serve, every JVM that\n"
+	"                        publishes NAME is served with its operations\n"
 	"      --serve [ADDR:]PORT\n"
-	"                        serve /metrics (OpenMetrics, or the Prometheus text format\n"
-	"                        when asked) for every JVM and .NET process, or those of -p,\n"
-	"                        sampled every -d seconds, until interrupted; ADDR defaults\n"
-	"                        to 127.0.0.1. Never loads the agent\n"
-	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON, mode 0600;\n"
-	"                        with -b, --json or the interactive view); never through a\n"
-	"                        link another user could have made, never into a file not yours\n"
-	"  -r, --read FILE       replay a recording instead of watching a process: with -b or\n"
-	"                        --json printed at once (FILE may be a pipe), in the interactive\n"
-	"                        view (a regular file) step with t and T, rewind with r, jump\n"
-	"                        with b, play and pause with space\n"
+	"                        serve /metrics (OpenMetrics, or the Prometheus text\n"
+	"                        format when asked) for every JVM and .NET process,\n"
+	"                        or those of -p, sampled every -d seconds, until\n"
+	"                        interrupted; ADDR defaults to 127.0.0.1. Never\n"
+	"                        loads the agent\n"
+	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON,\n"
+	"                        mode 0600; with -b, --json or the interactive view);\n"
+	"                        never through a link another user could have made,\n"
+	"                        never into a file not yours\n"
+	"  -r, --read FILE       replay a recording instead of watching a process:\n"
+	"                        with -b or --json printed at once (FILE may be a\n"
+	"                        pipe), in the interactive view (a regular file)\n"
+	"                        step with t and T, rewind with r, jump with b, play\n"
+	"                        and pause with space\n"
 	"      --compare FILE FILE...\n"
-	"                        recorded runs side by side, one column per run, with each\n"
-	"                        figure's ratio to the first run (--json: one object)\n"
-	"      --fail-if EXPR    with --compare: exit 11 when the last run regressed against\n"
-	"                        the first, e.g. alloc.bytes_per_op_median>+10%\n"
-	"      --doctor          watch -p PID for -d SECONDS (default 10), print the findings\n"
-	"                        (what the figures mean, with evidence and a next step) and\n"
-	"                        exit 0 with none, else 12 info, 13 warning, 14 critical\n"
+	"                        recorded runs side by side, one column per run,\n"
+	"                        with each figure's ratio to the first run (--json:\n"
+	"                        one object)\n"
+	"      --fail-if EXPR    with --compare: exit 11 when the last run regressed\n"
+	"                        against the first, e.g. alloc.bytes_per_op_median>+10%\n"
+	"      --doctor          watch -p PID for -d SECONDS (default 10), print the\n"
+	"                        findings (what the figures mean, with evidence and a\n"
+	"                        next step) and exit 0 with none, else 12 info,\n"
+	"                        13 warning, 14 critical\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
 	"The interactive view needs a terminal; with stdout not a terminal, or TERM=dumb,\n"
 	"gctop prints -b text instead. With -b and --json the first output comes after\n"
-	"one interval, so every output has its rates (-n 1 gives one with figures); a\n"
-	"figure the runtime does not give is n/a (null in JSON), never 0. See gctop(1)\n"
-	"for the panes, keys, security and every JSON key with its unit.\n"
+	"one interval, so every output has its rates (-n 1 gives one with figures; on\n"
+	".NET the allocation rate comes with the runtime's counters, from the second or\n"
+	"third output); a figure the runtime does not give is n/a (null in JSON), never\n"
+	"0. When the target exits, a last output says so (EXITED; JSON state \"exited\")\n"
+	"and gctop exits with 8. See gctop(1) for the panes, keys, security and every\n"
+	"JSON key with its unit.\n"
 	"\n"
 	"Exit status:\n"
 	"  0 success                      5 permission denied\n"
@@ -92,18 +107,7 @@ const char gt_help_text[] =
 	"  10 a recording is truncated, corrupt or not gctop's\n"
 	"  11 --fail-if: the last run regressed against the first\n"
 	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n"
-	"  15 -w FILE is unsafe to write (a link, not a regular file of yours, under a link)\n";
-
-static int parse_interval(const char *s, uint64_t *ns)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0.1 || v > 3600)
-		return -1;
-	*ns = (uint64_t)llround(v * 1e9);
-	return 0;
-}
+	"  15 -w FILE is unsafe to write (a link, not your regular file, under a link)\n";
 
 static int parse_positive(const char *s, long max, long *out)
 {
@@ -317,8 +321,8 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 	case 'j': f->json = true; break;
 	case 'd':
 		f->delay = true;
-		if (parse_interval(optarg, &opt->interval_ns) != 0)
-			return gt_fail(err, GT_EXIT_USAGE, "-d wants seconds between 0.1 and 3600 (fractions allowed), not '%s'", optarg);
+		if (gt_interval_parse(optarg, &opt->interval_ns) != GT_INTERVAL_OK)
+			return gt_fail(err, GT_EXIT_USAGE, "-d wants " GT_INTERVAL_WANTS ", not '%s'", optarg);
 		break;
 	case 'n':
 		if (parse_positive(optarg, 1000000000L, &opt->count) != 0)

@@ -1,8 +1,18 @@
 #include "views/findings_out.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "views/format.h"
+
+/* A moment as the -b header writes one: 2026-11-30T17:37:04Z. */
+static void unix_ms_text(char *buf, size_t len, double ms)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "%.0f ms", ms);
+}
 
 const char *gt_findings_evidence_text(char *buf, size_t len, const struct gt_evidence *e)
 {
@@ -10,7 +20,7 @@ const char *gt_findings_evidence_text(char *buf, size_t len, const struct gt_evi
 	char name[48];
 	snprintf(name, sizeof(name), "%s", e->key);
 	size_t n = strlen(name);
-	static const char *const suffixes[] = { "_bytes", "_ms", "_s" };
+	static const char *const suffixes[] = { "_bytes", "_unix_ms", "_ms", "_s" };
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		size_t k = strlen(suffixes[i]);
 		if (n > k && strcmp(name + n - k, suffixes[i]) == 0) {
@@ -31,6 +41,7 @@ const char *gt_findings_evidence_text(char *buf, size_t len, const struct gt_evi
 	case GT_EVIDENCE_BYTES: gt_format_bytes(v, sizeof(v), bytes); break;
 	case GT_EVIDENCE_COUNT: snprintf(v, sizeof(v), "%.0f", e->value); break;
 	case GT_EVIDENCE_RATIO: snprintf(v, sizeof(v), "%.2f", e->value); break;
+	case GT_EVIDENCE_UNIX_MS: unix_ms_text(v, sizeof(v), e->value); break;
 	}
 	snprintf(buf, len, "%s %s", name, v);
 	return buf;
@@ -48,6 +59,8 @@ const char *gt_findings_evidence_line(char *buf, size_t len, const struct gt_fin
 			break;
 		used += (size_t)n;
 	}
+	if (f->cause[0] && used < len)
+		snprintf(buf + used, len - used, "%scause %s", used ? ", " : "", f->cause);
 	return buf;
 }
 
@@ -76,11 +89,14 @@ void gt_json_add_findings(struct json_object *sample, const struct gt_findings *
 		struct json_object *ev = json_object_new_object();
 		for (unsigned k = 0; k < x->n_evidence; k++) {
 			const struct gt_evidence *e = &x->evidence[k];
-			struct json_object *v = e->unit == GT_EVIDENCE_COUNT || e->unit == GT_EVIDENCE_BYTES
+			struct json_object *v = e->unit == GT_EVIDENCE_COUNT || e->unit == GT_EVIDENCE_BYTES ||
+							e->unit == GT_EVIDENCE_UNIX_MS
 							? json_object_new_uint64((uint64_t)e->value)
 							: json_object_new_double(e->value);
 			json_object_object_add(ev, e->key, v);
 		}
+		if (x->cause[0])
+			json_object_object_add(ev, "cause", json_object_new_string(x->cause));
 		json_object_object_add(o, "id", json_object_new_string(x->id));
 		json_object_object_add(o, "severity", json_object_new_string(gt_severity_name(x->severity)));
 		json_object_object_add(o, "title", json_object_new_string(x->title));

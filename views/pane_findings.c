@@ -144,7 +144,7 @@ static void walk(struct overlay *o, const struct gt_view_ctx *ctx)
 		put_text(o, 1, severity_attr(o->t, x->severity), head);
 		snprintf(line, sizeof(line), "evidence: %s", gt_findings_evidence_line(ev, sizeof(ev), x));
 		put_text(o, FINDINGS_INDENT, o->t->label, line);
-		snprintf(line, sizeof(line), "next: %s", x->advice);
+		snprintf(line, sizeof(line), "next: %s", x->advice_keys);
 		put_text(o, FINDINGS_INDENT, o->t->value, line);
 		put_line(o, 0, o->t->label, "", 0);
 	}

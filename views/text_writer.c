@@ -38,7 +38,21 @@ static const char *clean(struct text_str *b, const char *s)
 	return clean_n(b, 0, s);
 }
 
-static void write_header(FILE *out, const struct gt_target_info *info, const struct gt_derived *d)
+/* The header's last word: where the figures come from, a live target
+ * ("live", "EXITED") or a recording (replay_path, -r FILE). */
+static const char *header_source(struct text_str *b, const char *replay_path, const struct gt_sample *s)
+{
+	const char *state = s->state == GT_TARGET_EXITED ? "EXITED" : "live";
+	if (!replay_path)
+		return state;
+	struct text_str path;
+	snprintf(b->s, sizeof(b->s), "replay %s%s", clean(&path, replay_path),
+		 s->state == GT_TARGET_EXITED ? " (EXITED)" : "");
+	return b->s;
+}
+
+static void write_header(FILE *out, const char *replay_path, const struct gt_target_info *info,
+			 const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
 	char when[32], interval[32];
@@ -51,11 +65,11 @@ static void write_header(FILE *out, const struct gt_target_info *info, const str
 		snprintf(interval, sizeof(interval), "%.2fs", d->interval_s.value);
 	else
 		snprintf(interval, sizeof(interval), "n/a");
-	struct text_str version, gc, mode, cmd;
+	struct text_str version, gc, mode, cmd, source;
 	fprintf(out, "gctop - %s  pid %d  %s %s  %s%s%s  interval %s  %s\n", when, (int)s->pid,
 		gt_runtime_name(info->runtime), info->runtime_version[0] ? clean(&version, info->runtime_version) : "n/a",
 		info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", info->gc_mode[0] ? " " : "",
-		clean(&mode, info->gc_mode), interval, s->state == GT_TARGET_EXITED ? "EXITED" : "live");
+		clean(&mode, info->gc_mode), interval, header_source(&source, replay_path, s));
 	fprintf(out, "Command: %s\n", clean(&cmd, info->main_class[0] ? info->main_class : info->command_line));
 	if (info->heap_flags[0])
 		fprintf(out, "Flags:   %s\n", clean(&cmd, info->heap_flags));
@@ -270,7 +284,14 @@ int gt_text_write_block_stacks(FILE *out, const struct gt_target_info *info, con
 			       const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st,
 			       const struct gt_findings *f)
 {
-	write_header(out, info, d);
+	return gt_text_write_block_from(out, NULL, info, d, a, st, f);
+}
+
+int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt_target_info *info,
+			     const struct gt_derived *d, const struct gt_alloc_derived *a,
+			     const struct gt_alloc_stacks *st, const struct gt_findings *f)
+{
+	write_header(out, replay_path, info, d);
 	write_alloc(out, d);
 	write_generations(out, d);
 	write_pauses(out, d);

@@ -31,6 +31,12 @@ int gt_text_write_block_stacks(FILE *out, const struct gt_target_info *info, con
 			       const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st,
 			       const struct gt_findings *f);
 
+/* The same block from a recording: replay_path (-r FILE; NULL: a live
+ * target) ends the header line as "replay FILE" instead of "live". */
+int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt_target_info *info,
+			     const struct gt_derived *d, const struct gt_alloc_derived *a,
+			     const struct gt_alloc_stacks *st, const struct gt_findings *f);
+
 /* The --list table: a header line and one row per process. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms);
 

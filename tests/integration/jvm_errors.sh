@@ -43,6 +43,10 @@ wait_for_hsperf "$SHORT" 5 || fail "no perf-data file for the short-lived JVM"
 expect 8 "exited" "JVM exiting mid-run" -p "$SHORT" --json -d 0.3
 samples=$(grep -c '"runtime"' "$WORK/out")
 check "samples printed before the exit ($samples)" [ "$samples" -ge 2 ]
+# the man page's promise (JSON OUTPUT, state): the last object says so
+states=$(json_get "$WORK/out" 1 '" ".join(o["state"] for o in lines)')
+check "the last object's state is exited, every one before live ($states)" \
+	python3 -c 'import sys; s = sys.argv[1].split(); sys.exit(not (s[-1] == "exited" and set(s[:-1]) == {"live"}))' "$states"
 
 # PID reuse: a perf-data file left by an earlier JVM under the pid of a JVM
 # that publishes none (its createVmBeginTime is long before this start).

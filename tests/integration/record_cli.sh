@@ -23,6 +23,8 @@ check "gctop -r --json exits 0 ($(head -c 200 "$WORK/replay.err"))" [ $? -eq 0 ]
 check "the replay prints what gctop printed live" cmp -s "$WORK/live.json" "$WORK/replay.json"
 "$GCTOP_BIN" -r "$WORK/rec.ndjson" -b -n 2 >"$WORK/replay.txt"
 check "gctop -r -b -n 2 prints two blocks" [ "$(grep -c '^gctop - ' "$WORK/replay.txt")" -eq 2 ]
+check "a -b replay's header says replay and names the file, not live" \
+	[ "$(grep -c "^gctop - .*  replay $WORK/rec.ndjson\$" "$WORK/replay.txt")" -eq 2 ]
 
 # The full-screen view records as well.
 start_gctop -p "$JPID" -d 0.3 -w "$WORK/tui.ndjson"

@@ -88,6 +88,8 @@ check "the message says so" wait_screen "^interval 2s" 2
 check "the message goes by itself and the key hints come back" wait_screen "^q quit  h help" 8
 tm send-keys d a b c Enter
 check "a wrong interval is refused with what was typed" wait_screen 'interval "abc" ignored' 5
+tm send-keys d 0 . 0 5 m Enter
+check "the d prompt takes a unit as -d does: 0.05m is 3 s" wait_screen "every 3s" 5
 tm send-keys Tab 7
 check "7 hides the allocators pane" wait_gone " Top allocators " 5
 tm send-keys 7

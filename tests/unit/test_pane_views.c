@@ -586,6 +586,9 @@ static void test_findings_pane_and_overlay(void)
 	CHECK_HAS(t, "evidence: pause share 12.3%, window 30 s");
 	CHECK_HAS(t, "memory-near-limit: the working set is at 94%");
 	CHECK_HAS(t, "next: raise the container's memory limit");
+	/* the screen names its key, not the option -b and --json name */
+	CHECK_HAS(t, "key a shows who allocates");
+	CHECK(strstr(t, "--allocators") == NULL);
 	delwin(w);
 	craft();
 	const struct gt_key_binding *kf = gt_keys_lookup('f', GT_KEYS_DASHBOARD);
@@ -845,6 +848,24 @@ static void test_membar_group_usage(void)
 	CHECK(!gt_membar_group_usage(&s).valid);
 }
 
+/* The help names the panes there are (1-8 for eight, not 1-9) and shows
+ * each key as it is typed: one backslash, not the C source's two. */
+static void test_help_names_true_keys(void)
+{
+	char want[16];
+	snprintf(want, sizeof(want), "1-%zu", gt_pane_count);
+	const struct gt_key_binding *b = gt_keys_lookup('1', GT_KEYS_DASHBOARD);
+	CHECK(b && b->action == GT_ACT_TOGGLE_PANE);
+	CHECK_STR(b ? b->name : NULL, want);
+	int n = gt_help_lines(160);
+	WINDOW *w = newwin(n + 1, 160, 0, 0);
+	gt_help_draw(w, 0, &theme);
+	const char *t = window_text(w);
+	CHECK(strstr(t, "\\\\") == NULL);
+	CHECK_HAS(t, "(\\ too, as in htop)");
+	delwin(w);
+}
+
 static void test_help_lists_every_key(void)
 {
 	int n = gt_help_lines(160);
@@ -954,6 +975,7 @@ int main(void)
 	RUN_TEST(test_allocators_pane_marks_selection);
 	RUN_TEST(test_stacks_overlay);
 	RUN_TEST(test_picker_program_at_80);
+	RUN_TEST(test_help_names_true_keys);
 	endwin();
 	return check_summary();
 }
