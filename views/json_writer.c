@@ -146,6 +146,19 @@ static struct json_object *agent_pauses_object(const struct gt_sample *s)
 	return o;
 }
 
+/* The interval's longest pause: the distribution's where the collector
+ * logs single pauses (none in an interval without a pause, like its p50),
+ * else the collector's own maximum since the previous sample, where 0 is
+ * the longest of no pauses: n/a too, never 0. */
+static struct gt_u64 interval_max_pause(const struct gt_derived *d)
+{
+	if (d->pause_count.valid)
+		return d->pause_max_ns;
+	struct gt_u64 m = d->cur.pause_max_ns;
+	m.valid = m.valid && m.value > 0;
+	return m;
+}
+
 static struct json_object *pause_object(const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
@@ -158,7 +171,7 @@ static struct json_object *pause_object(const struct gt_derived *d)
 	add(o, "count", ju64(d->pause_count));
 	add(o, "p50_ms", jmillis(d->pause_p50_ns));
 	add(o, "p99_ms", jmillis(d->pause_p99_ns));
-	add(o, "max_ms", jmillis(d->pause_max_ns.valid ? d->pause_max_ns : s->pause_max_ns));
+	add(o, "max_ms", jmillis(interval_max_pause(d)));
 	add(o, "partial", d->pause_count.valid ? json_object_new_boolean(d->pause_dist_partial) : NULL);
 	add(o, "safepoints", ju64(s->safepoints));
 	add(o, "safepoint_share", jdouble(d->safepoint_share));
