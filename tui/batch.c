@@ -72,11 +72,18 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 	return opt->count && ++*written >= opt->count;
 }
 
+/* How long the first sample may wait for the collector's first figures
+ * (.NET: the runtime sends its allocation counter a second after the
+ * session started, later on a loaded machine, and on 8 and 9 the count
+ * starts only with the first), so that -n 1 has its rates. */
+#define BATCH_SETTLE_MS 3500
+
 /* rec: -w's recorder, or NULL. */
 static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_recorder *rec,
 		      struct gt_error *err)
 {
 	long written = 0;
+	gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
 	gt_session_start(s, opt->interval_ns, gt_mono_ns());
 	while (!gt_quit_requested()) {
 		enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), err);
