@@ -74,8 +74,8 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 
 /* How long the first sample may wait for the collector's first figures
  * (.NET: the runtime sends its allocation counter a second after the
- * session started, later on a loaded machine, and on 8 and 9 the count
- * starts only with the first), so that -n 1 has its rates. */
+ * session started, later on a loaded machine; on 8 the first only starts
+ * the count), so that -n 1 has its rates. */
 #define BATCH_SETTLE_MS 3500
 
 /* rec: -w's recorder, or NULL. */

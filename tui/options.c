@@ -77,7 +77,7 @@ const char gt_help_text[] =
 	"\n"
 	"The interactive view needs a terminal; with stdout not a terminal, or TERM=dumb,\n"
 	"gctop prints -b text instead. With -b and --json the first output comes after\n"
-	"one interval (on .NET 10 after the runtime's first allocation counter too,\n"
+	"one interval (on .NET 9+ after the runtime's first allocation counter too,\n"
 	"about a second), so every output has its rates (-n 1 gives one with figures); a\n"
 	"figure the runtime does not give is n/a (null in JSON), never 0. See gctop(1)\n"
 	"for the panes, keys, security and every JSON key with its unit.\n"

@@ -432,7 +432,7 @@ static int64_t sat_add(int64_t a, int64_t b)
 static const char ALLOC_NOT_YET[] =
 	"the runtime has not sent its allocated-bytes counter yet (it sends it once a second)";
 static const char ALLOC_FIRST_STARTS[] =
-	"the runtime's first allocated-bytes counter only starts the count on this version (.NET 8 and 9 send "
+	"the runtime's first allocated-bytes counter only starts the count on this version (.NET 8 sends "
 	"every byte since the process started first); the figure comes with its second, a second later";
 
 /* The runtime's total as of its poll `age` places before the newest, and

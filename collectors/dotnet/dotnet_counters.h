@@ -32,11 +32,11 @@ bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, u
  * it; the first (last) value before (after) them. false when empty. */
 bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value);
 
-/* The first runtime version whose first alloc-rate increment is known to
- * count from the session's enable (measured on 10; 8 sends every byte
- * since the process started first; 9 is not measured, so it is taken as
- * 8 is: its first poll only starts the count). */
-#define GT_DN_FIRST_INCREMENT_MAJOR 10
+/* The first runtime version whose first alloc-rate increment counts from
+ * the session's enable (measured on 9 and 10: within 0.5% of
+ * GC.GetTotalAllocatedBytes over the time since; 8 sends every byte since
+ * the process started first). */
+#define GT_DN_FIRST_INCREMENT_MAJOR 9
 
 struct gt_dn_counters {
 	/* Bytes allocated since the first alloc-rate poll gctop saw, as of
@@ -60,7 +60,7 @@ struct gt_dn_counters {
 	 * is marked by that poll's count */
 	struct gt_dn_series alloc_polls, alloc_held;
 	/* Set before the first poll where the runtime's first increment counts
-	 * from the moment the session's enable reset the counter (.NET 10
+	 * from the moment the session's enable reset the counter (.NET 9
 	 * and later, GT_DN_FIRST_INCREMENT_MAJOR), a moment gctop times itself (dotnet.c): that increment then
 	 * counts, and alloc_first_counted says the oldest poll's total is the
 	 * bytes since the enable. Where it is not set (.NET 8 sends every byte
