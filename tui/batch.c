@@ -72,20 +72,23 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 	return opt->count && ++*written >= opt->count;
 }
 
-/* How long the first sample may wait for the collector's first figures
- * (.NET: the runtime sends its allocation counter a second after the
- * session started, later on a loaded machine; on 8 the first only starts
- * the count), so that -n 1 has its rates. */
-#define BATCH_SETTLE_MS 3500
+/* The longest the first output's sample may wait past its interval for the
+ * collector's first figures (.NET: the runtime sends its allocation counter
+ * a second after the session started, later on a loaded machine; the
+ * collector bounds the wait by when it expects them), so that -n 1 has its
+ * rates. */
+#define BATCH_SETTLE_MS 3000
 
 /* rec: -w's recorder, or NULL. */
 static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_recorder *rec,
 		      struct gt_error *err)
 {
 	long written = 0;
-	gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
 	gt_session_start(s, opt->interval_ns, gt_mono_ns());
 	while (!gt_quit_requested()) {
+		/* the first output's sample, due: the wait overlaps its interval */
+		if (s->samples == 1 && gt_schedule_sample_due(&s->schedule, gt_mono_ns()))
+			gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
 		enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), err);
 		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED)
 			return gt_quit_requested() ? GT_EXIT_OK : err->code;

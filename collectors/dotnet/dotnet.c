@@ -34,6 +34,11 @@
 /* The EventCounters interval (seconds, as text for the provider arguments:
  * the same as dotnet-counters', since sessions share the shortest one). */
 #define COUNTER_INTERVAL "1"
+#define COUNTER_INTERVAL_NS 1000000000ull
+/* How late the runtime's first counter poll may come after
+ * COUNTER_INTERVAL_NS (its first use's work, 20-300 ms, and a loaded
+ * machine's delays) before the first sample stops waiting for it. */
+#define FIRST_POLL_SLACK_NS 700000000ull
 #define READ_BUDGET (4u << 20)
 /* StopTracing when gctop ends or restarts its session; the stream's close
  * ends the session anyway, so it is not worth waiting long for. */
@@ -391,8 +396,14 @@ static bool alloc_ready(const struct gt_backend *c)
 	return c->have_offset && k->alloc_polls.count >= (k->first_counts ? 1u : 2u);
 }
 
+/* Waits for the figure until it should have come: the first poll, or on
+ * .NET 8 the second, a counter interval apart from the session's start. */
 static void dotnet_settle(struct gt_backend *c, uint64_t deadline_ns)
 {
+	uint64_t polls = c->counters.first_counts ? 1 : 2;
+	uint64_t expected = c->enable_ns + polls * COUNTER_INTERVAL_NS + FIRST_POLL_SLACK_NS;
+	if (expected < deadline_ns)
+		deadline_ns = expected;
 	while (!alloc_ready(c) && !c->ended && !c->failed) {
 		if (gt_wait_fd(c->fd, POLLIN, deadline_ns) != GT_WAIT_READY)
 			return;
