@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/sanitize.h"
+#include "views/format.h"
 
 /* json-c writes NaN and Infinity as bare words, which is not JSON: every
  * double goes through here, and so does every "n/a". */
@@ -93,15 +94,18 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	return o;
 }
 
-static struct json_object *generations_array(const struct gt_derived *d)
+static struct json_object *generations_array(const struct gt_target_info *info, const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
+	const char *counting = gt_format_collections_counting(info->runtime);
 	struct json_object *a = json_object_new_array_ext((int)s->n_generations);
 	for (unsigned i = 0; i < s->n_generations; i++) {
 		const struct gt_generation *g = &s->generations[i];
 		struct json_object *o = json_object_new_object();
 		add(o, "name", jtext(g->name));
 		add(o, "collections", ju64(g->collections));
+		add(o, "collections_counting", counting ? json_object_new_string(counting) : NULL);
+		add(o, "collections_inclusive", ju64(g->collections_inclusive));
 		add(o, "collections_since", json_object_new_string(gt_alloc_since_name(s->collections_since)));
 		add(o, "collections_delta", ju64(d->generations[i].collections));
 		add(o, "collections_per_min", jdouble(d->generations[i].per_minute));
@@ -278,7 +282,7 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "alloc", alloc_object(d));
 	add(o, "alloc_unavailable",
 	    s->alloc_source == GT_ALLOC_SOURCE_NONE && s->alloc_unavailable ? jstr(s->alloc_unavailable) : NULL);
-	add(o, "generations", generations_array(d));
+	add(o, "generations", generations_array(info, d));
 	add(o, "collectors", collectors_array(d));
 	add(o, "last_gc_cause", jstr(s->last_gc_cause));
 	add(o, "gc_in_progress", json_object_new_boolean(s->gc_in_progress));

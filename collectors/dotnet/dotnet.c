@@ -2,9 +2,11 @@
  * diagnostics IPC socket, carrying the GC events (DotNETRuntime, GC keyword,
  * Informational) and the runtime's counters, parsed as they stream in.
  *
- * Collections per generation are counted like GC.CollectionCount: a gen2 GC
- * counts for gen0 and gen1 too. The per-collector entries ("gen0", "gen1",
- * "gen2") count GCs by their condemned generation instead. */
+ * Collections per generation count each GC once, by its condemned (oldest
+ * collected) generation, as dotnet-counters and OpenTelemetry do, and so do
+ * the per-collector entries ("gen0", "gen1", "gen2"); the generations'
+ * collections_inclusive count like GC.CollectionCount: a gen2 GC counts
+ * for gen0 and gen1 too. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -566,7 +568,8 @@ static void fill_generations(const struct gt_backend *c, struct gt_sample *out)
 			uint64_t n = 0;
 			for (int d = (int)i; d < GT_DN_COLLECTED; d++)
 				n += by_depth[d];
-			gt_u64_set(&out->generations[i].collections, n);
+			gt_u64_set(&out->generations[i].collections, by_depth[i]);
+			gt_u64_set(&out->generations[i].collections_inclusive, n);
 		}
 		/* The counters' sizes stand in until the first GC event arrives. */
 		if (g->have_heap && (i != GT_DN_POH || g->heap.has_poh))
