@@ -75,7 +75,7 @@ static int batch_output(const struct gt_options *opt, FILE *out, const struct gt
 /* The longest the first output's sample may wait past its interval for the
  * collector's first figures (.NET: the runtime sends its allocation counter
  * a second after the session started, later on a loaded machine; the
- * collector bounds the wait by when it expects them), so that -n 1 has its
+ * collector bounds the wait by when it expects it), so that -n 1 has its
  * rates. */
 #define BATCH_SETTLE_MS 3000
 

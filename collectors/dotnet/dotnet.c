@@ -391,19 +391,22 @@ static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 }
 
 /* Whether a sample now would have the allocation figure: a poll of the
- * runtime's counter that counts (first_counts), or two. */
+ * runtime's counter that counts (first_counts). */
 static bool alloc_ready(const struct gt_backend *c)
 {
-	const struct gt_dn_counters *k = &c->counters;
-	return c->have_offset && k->alloc_polls.count >= (k->first_counts ? 1u : 2u);
+	return c->have_offset && c->counters.alloc_polls.count >= 1;
 }
 
-/* Waits for the figure until it should have come: the first poll, or on
- * .NET 8 the second, a counter interval apart from the session's start. */
+/* Waits for the figure until it should have come: the first poll, a
+ * counter interval after the session's start. Not on .NET 8, whose first
+ * poll only starts the count: the figure would need a second one, so the
+ * first output would come two seconds late; it says why instead
+ * (ALLOC_FIRST_STARTS). */
 static void dotnet_settle(struct gt_backend *c, uint64_t deadline_ns)
 {
-	uint64_t polls = c->counters.first_counts ? 1 : 2;
-	uint64_t expected = c->enable_ns + polls * COUNTER_INTERVAL_NS + FIRST_POLL_SLACK_NS;
+	if (!c->counters.first_counts)
+		return;
+	uint64_t expected = c->enable_ns + COUNTER_INTERVAL_NS + FIRST_POLL_SLACK_NS;
 	if (expected < deadline_ns)
 		deadline_ns = expected;
 	while (!alloc_ready(c) && !c->ended && !c->failed) {

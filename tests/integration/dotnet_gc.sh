@@ -164,9 +164,9 @@ run_case() {
 	name=$1
 	truth="$WORK/$name.truth"
 	out="$WORK/$name.json"
-	# idle 4 s, allocate 5 s, idle 7.5 s; gctop's first sample waits for the
-	# runtime's first allocation counter (about 1 s; 2 s on .NET 8, whose
-	# first only starts the count), then it writes 13 outputs a second
+	# idle 4 s, allocate 5 s, idle 7.5 s; gctop's first output waits for the
+	# runtime's first allocation counter where it comes after the interval
+	# (.NET 9 and 10, about 1 s), and it writes 13 outputs a second
 	# apart, from before the allocating starts to 4 s or more after it ends
 	# and before the program does (a runtime slow to start on a loaded
 	# machine reaches Main late)
