@@ -410,7 +410,13 @@ static void dotnet_settle(struct gt_backend *c, uint64_t deadline_ns)
 	if (expected < deadline_ns)
 		deadline_ns = expected;
 	while (!alloc_ready(c) && !c->ended && !c->failed) {
-		if (gt_wait_fd(c->fd, POLLIN, deadline_ns) != GT_WAIT_READY)
+		/* the sampler's tick still runs on time (dotnet_poll runs it) */
+		uint64_t now = gt_mono_ns(), wake = deadline_ns;
+		uint64_t tick = c->sampler ? gt_dn_sampler_next_ns(c->sampler, now) : 0;
+		if (tick && now + tick < wake)
+			wake = now + tick;
+		enum gt_wait_result r = gt_wait_fd(c->fd, POLLIN, wake);
+		if (r == GT_WAIT_QUIT || r == GT_WAIT_ERROR || (r == GT_WAIT_TIMEOUT && wake == deadline_ns))
 			return;
 		dotnet_poll(c, 0);
 	}
