@@ -12,6 +12,7 @@
 #include "record/record_format.h"
 #include "record/record_reader.h"
 #include "session/session.h"
+#include "views/compare_writer.h"
 #include "views/record_writer.h"
 #include "tests/unit/check.h"
 
@@ -484,6 +485,20 @@ static void test_compare_figures(void)
 	CHECK(gt_fail_if_parse("alloc.bytes_per_op_median>+10", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
 	CHECK(gt_fail_if_parse("bogus>+10%", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
 	CHECK(gt_fail_if_parse(">+10%", &f, &err) == -1);
+
+	/* the rows and keys say what the counts count (.NET: exclusive) */
+	char text[8192] = "";
+	FILE *out = fmemopen(text, sizeof(text) - 1, "w");
+	CHECK(gt_compare_write_text(out, runs, 2) == 0);
+	fclose(out);
+	CHECK(strstr(text, "\ncollections gen0 (exclusive) ") != NULL);
+	struct json_object *o = gt_compare_json(runs, 2), *list, *runs_a;
+	CHECK(json_object_object_get_ex(o, "runs", &runs_a) &&
+	      json_object_object_get_ex(json_object_array_get_idx(runs_a, 0), "collections_per_min", &list));
+	struct json_object *e = list ? json_object_array_get_idx(list, 0) : NULL, *counting;
+	CHECK(e && json_object_object_get_ex(e, "counting", &counting) &&
+	      strcmp(json_object_get_string(counting), "exclusive") == 0);
+	json_object_put(o);
 	unlink(before);
 	unlink(after);
 }
