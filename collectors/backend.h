@@ -54,6 +54,14 @@ struct gt_backend_ops {
 	 * wait_fd is readable. May be NULL. */
 	void (*poll)(struct gt_backend *c, uint64_t now_ns);
 
+	/* Waits, bounded by deadline_ns, by when the collector expects them and
+	 * by quit, until a sample would have what the rates of a first interval
+	 * need (.NET: the runtime's first allocation counter, about a second
+	 * after the session started), reading what arrives meanwhile: for a
+	 * batch's first output, one interval after the first sample. May be
+	 * NULL: nothing to wait for. */
+	void (*settle)(struct gt_backend *c, uint64_t deadline_ns);
+
 	/* Fills the runtime fields of out (others are left untouched).
 	 * Returns 0, or -1 with err set; GT_EXIT_TARGET_EXITED when it is gone. */
 	int (*sample)(struct gt_backend *c, struct gt_sample *out, struct gt_error *err);

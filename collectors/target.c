@@ -111,6 +111,12 @@ uint64_t gt_target_poll_interval_ns(const struct gt_target *t)
 	return t->ops->poll_interval_ns(t->collector);
 }
 
+void gt_target_settle(struct gt_target *t, uint64_t deadline_ns)
+{
+	if (!t->exited && t->ops->settle)
+		t->ops->settle(t->collector, deadline_ns);
+}
+
 void gt_target_poll(struct gt_target *t, uint64_t now_ns)
 {
 	if (!t->exited && t->ops->poll)

@@ -22,6 +22,8 @@ int gt_target_wait_fd(const struct gt_target *t);
 bool gt_target_wait_may_lag(const struct gt_target *t);
 uint64_t gt_target_poll_interval_ns(const struct gt_target *t);
 void gt_target_poll(struct gt_target *t, uint64_t now_ns);
+/* See struct gt_backend_ops' settle. */
+void gt_target_settle(struct gt_target *t, uint64_t deadline_ns);
 
 /* Fills out completely. Returns 0, or -1 with err; GT_EXIT_TARGET_EXITED when
  * the process has gone (out then holds the last figures with state EXITED). */

@@ -245,10 +245,8 @@ static bool worst_pause_window(const struct gt_history *h, double *share, double
 }
 
 /* Operations over the history: the intervals with both an operations count
- * and bytes per operation, their bytes and their collections. nested: a
- * generation's count includes the collections of the older ones (.NET's
- * gen0 counts every GC), so the youngest alone counts them all; else each
- * collection is counted in one generation (HotSpot's young and full). */
+ * and bytes per operation, their bytes and their collections (each
+ * collection is counted in one generation: model/sample.h). */
 struct ops_sums {
 	uint64_t ops;
 	double bytes, span_s;
@@ -257,7 +255,7 @@ struct ops_sums {
 	bool upper_bound;   /* an interval's allocation was an upper bound */
 };
 
-static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
+static void sum_ops(const struct gt_history *h, struct ops_sums *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (size_t age = 0; h && age < gt_history_count(h); age++) {
@@ -270,8 +268,7 @@ static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
 		s->upper_bound |= p->alloc_upper_bound;
 		if (p->interval_s.valid)
 			s->span_s += p->interval_s.value;
-		unsigned gens = nested && p->n_generations ? 1 : p->n_generations;
-		for (unsigned g = 0; g < gens && g < GT_MAX_GENERATIONS; g++)
+		for (unsigned g = 0; g < p->n_generations && g < GT_MAX_GENERATIONS; g++)
 			add_u64(&s->collections, p->collections[g]);
 	}
 }
@@ -479,11 +476,10 @@ static void rule_region_waste(const struct gt_target_info *info, const struct gt
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
 }
 
-static void rule_alloc_per_op(const struct gt_target_info *info, const struct gt_sample *cur,
-			      const struct gt_history *h, struct gt_findings *out)
+static void rule_alloc_per_op(const struct gt_sample *cur, const struct gt_history *h, struct gt_findings *out)
 {
 	struct ops_sums s;
-	sum_ops(h, info && info->runtime == GT_RUNTIME_DOTNET, &s);
+	sum_ops(h, &s);
 	if (s.ops < GT_FINDING_OPS_MIN || !s.collections.valid)
 		return;
 	double per_op = (double)s.collections.value / (double)s.ops, bytes = s.bytes / (double)s.ops;
@@ -579,7 +575,7 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	rule_g1_full(&sums, out);
 	rule_induced(info, &sums, out);
 	rule_alloc_large(&sums, out);
-	rule_alloc_per_op(info, &d->cur, h, out);
+	rule_alloc_per_op(&d->cur, h, out);
 	if (info) {
 		rule_humongous(info, &d->cur, &sums, out);
 		rule_region_waste(info, d, &sums, out);

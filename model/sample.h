@@ -96,7 +96,15 @@ struct gt_collection_causes {
 /* One heap generation (or region kind), youngest first. */
 struct gt_generation {
 	char name[24];               /* "young", "old", "gen0", "loh", ... */
-	struct gt_u64 collections;   /* cumulative collections counted for this generation */
+	/* Cumulative collections, each counted once: .NET by the oldest
+	 * generation it collected (a gen2 GC counts as gen2 only, as
+	 * dotnet-counters' gen-N-gc-count and OpenTelemetry's
+	 * dotnet.gc.collections count), HotSpot those of the collector behind
+	 * the generation (young and old collectors are separate). */
+	struct gt_u64 collections;
+	/* .NET: the collections that collected this generation, those of the
+	 * older ones included (GC.CollectionCount(n)); invalid on HotSpot. */
+	struct gt_u64 collections_inclusive;
 	struct gt_u64 used_bytes;
 	struct gt_u64 committed_bytes;
 	struct gt_u64 max_bytes;

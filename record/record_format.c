@@ -91,6 +91,7 @@ const size_t gt_record_info_text_count = COUNT(gt_record_info_text);
 
 static const struct gt_record_field generation_u64_f[] = {
 	U64(struct gt_generation, collections),
+	U64(struct gt_generation, collections_inclusive),
 	U64(struct gt_generation, used_bytes),
 	U64(struct gt_generation, committed_bytes),
 	U64(struct gt_generation, max_bytes),

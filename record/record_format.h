@@ -25,7 +25,10 @@
 #include "model/sample.h"
 
 #define GT_RECORD_FORMAT "gctop-recording"
-#define GT_RECORD_VERSION 1
+/* 2: .NET's generations[].collections count each collection once (by the
+ * oldest generation it collected), collections_inclusive as
+ * GC.CollectionCount; 1 held the inclusive counts in collections. */
+#define GT_RECORD_VERSION 2
 
 /* Bounds on outside bytes: the longest line gctop writes is a sample with
  * two full allocator tables (some 40 KiB); a recording of a week at one

@@ -17,6 +17,7 @@
 #include "base/quit.h"
 #include "base/sanitize.h"
 #include "base/wait.h"
+#include "model/derive.h"
 #include "record/record_format.h"
 
 /* parse_named writes each entry's name at the start of its struct. */
@@ -46,6 +47,7 @@ struct gt_record_reader {
 	bool truncated;
 	struct json_tokener *tok;
 	struct gt_target_info info;
+	int64_t version;                  /* the header's format version */
 	struct gt_sample last;            /* the pause log carries over */
 	bool have_last;
 	struct gt_alloc_snapshot alloc;
@@ -272,6 +274,7 @@ static int parse_header(struct gt_record_reader *r, struct json_object *o, struc
 	if (version > GT_RECORD_VERSION)
 		return bad(r, err, "written by a newer gctop (format version %lld; this gctop reads %d)", (long long)version,
 			   GT_RECORD_VERSION);
+	r->version = version;
 	return parse_info(r, o, err);
 }
 
@@ -521,6 +524,20 @@ static int parse_scalars(struct gt_record_reader *r, struct json_object *o, stru
 	return get_f64_in(r, o, "memory_pressure_avg10", 100, &s->memory_pressure_avg10, err);
 }
 
+/* Format version 1 held .NET's collections per generation as
+ * GC.CollectionCount counts them (a gen2 GC in gen0's and gen1's too):
+ * they are the inclusive counts, and each collection counted once
+ * (model/sample.h) is a generation's count less the next older one's. */
+static void v1_dotnet_collections(struct gt_sample *s)
+{
+	unsigned n = s->n_generations < GT_DN_COLLECTED ? s->n_generations : GT_DN_COLLECTED;
+	for (unsigned i = 0; i < n; i++)
+		s->generations[i].collections_inclusive = s->generations[i].collections;
+	for (unsigned i = 0; i + 1 < n; i++)
+		s->generations[i].collections =
+			gt_u64_delta(s->generations[i + 1].collections_inclusive, s->generations[i].collections_inclusive);
+}
+
 static int parse_sample(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
 			const struct gt_alloc_snapshot **alloc, struct gt_error *err)
 {
@@ -537,6 +554,8 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 	    parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
 	    parse_allocators(r, o, alloc, err) != 0 || parse_stacks(r, o, err) != 0)
 		return -1;
+	if (r->version < 2 && r->info.runtime == GT_RUNTIME_DOTNET)
+		v1_dotnet_collections(s);
 	/* derive divides by the time between samples */
 	if (r->have_last && s->mono_ns <= r->last.mono_ns)
 		return bad(r, err, "a sample is not later than the one before it");

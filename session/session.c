@@ -181,6 +181,12 @@ void gt_session_events(struct gt_session *s, uint64_t now)
 		gt_target_poll(s->target, now);
 }
 
+void gt_session_settle(struct gt_session *s, uint64_t deadline_ns)
+{
+	if (s->target && !s->exited && !s->job)
+		gt_target_settle(s->target, deadline_ns);
+}
+
 /* The frozen copy of the allocation table, or none when sampling is off. */
 static void freeze_allocators(struct gt_session *s)
 {

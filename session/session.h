@@ -124,6 +124,10 @@ int gt_session_wait_fd(const struct gt_session *s);
  * read (collectors/backend.h: wait_may_lag). */
 bool gt_session_wait_may_lag(const struct gt_session *s);
 void gt_session_events(struct gt_session *s, uint64_t now);
+/* Before a batch's first output: waits, bounded by deadline_ns, until the
+ * collector has what the first interval's rates need (collectors/
+ * backend.h: settle). */
+void gt_session_settle(struct gt_session *s, uint64_t deadline_ns);
 uint64_t gt_session_poll_interval_ns(const struct gt_session *s);
 
 /* p: freezes the figures shown (gt_session_shown) or thaws them. */

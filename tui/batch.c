@@ -90,6 +90,13 @@ static void batch_exited(const struct gt_options *opt, FILE *out, const struct g
 	batch_emit(opt, out, s, &last);
 }
 
+/* The longest the first output's sample may wait past its interval for the
+ * collector's first figures (.NET: the runtime sends its allocation counter
+ * a second after the session started, later on a loaded machine; the
+ * collector bounds the wait by when it expects it), so that -n 1 has its
+ * rates. */
+#define BATCH_SETTLE_MS 3000
+
 /* rec: -w's recorder, or NULL. */
 static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_recorder *rec,
 		      struct gt_error *err)
@@ -97,6 +104,9 @@ static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session
 	long written = 0;
 	gt_session_start(s, opt->interval_ns, gt_mono_ns());
 	while (!gt_quit_requested()) {
+		/* the first output's sample, due: the wait overlaps its interval */
+		if (s->samples == 1 && gt_schedule_sample_due(&s->schedule, gt_mono_ns()))
+			gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
 		enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), err);
 		if (step == GT_SESSION_EXITED && !gt_quit_requested())
 			batch_exited(opt, out, s);

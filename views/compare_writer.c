@@ -149,7 +149,9 @@ int gt_compare_write_text(FILE *out, const struct gt_run *runs, size_t n)
 	for (unsigned g = 0; g < k; g++) {
 		char key[64], label[64];
 		snprintf(key, sizeof(key), "collections_per_min.%s", names[g]);
-		snprintf(label, sizeof(label), "collections %s", names[g]);
+		/* what the counts count, as the first run's runtime counts them */
+		const char *counting = gt_format_collections_counting(runs[0].info.runtime);
+		snprintf(label, sizeof(label), counting ? "collections %s (%s)" : "collections %s", names[g], counting);
 		for (size_t i = 0; i < n; i++)
 			gt_compare_figure(&runs[i], key, &v[i]);
 		row(out, label, v, n, GT_UNIT_PER_MIN);
@@ -232,7 +234,9 @@ static struct json_object *json_run(const struct gt_run *r, const struct gt_run 
 		struct gt_f64 base;
 		snprintf(key, sizeof(key), "collections_per_min.%s", r->generation[g]);
 		gt_compare_figure(first, key, &base);
+		const char *counting = gt_format_collections_counting(r->info.runtime);
 		json_object_object_add(e, "generation", gt_json_text(r->generation[g]));
+		json_object_object_add(e, "counting", counting ? json_object_new_string(counting) : NULL);
 		json_object_object_add(e, "per_min", f64_or_null(r->per_min[g]));
 		json_object_object_add(ratio, key, f64_or_null(gt_compare_ratio(base, r->per_min[g])));
 		json_object_array_add(gens, e);

@@ -118,3 +118,13 @@ int gt_format_wrap_len(const char *text, int room)
 		n--;
 	return n > 0 ? n : room;
 }
+
+const char *gt_format_collections_counting(enum gt_runtime r)
+{
+	switch (r) {
+	case GT_RUNTIME_DOTNET: return "exclusive";
+	case GT_RUNTIME_HOTSPOT: return "per collector";
+	case GT_RUNTIME_UNKNOWN: break;
+	}
+	return NULL;
+}

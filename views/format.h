@@ -26,4 +26,10 @@ int gt_format_wrap_len(const char *text, int room);
 /* plain count, or "n/a" */
 const char *gt_format_count(char *buf, size_t len, struct gt_u64 v);
 
+/* What a generation's collection count counts (model/sample.h, struct
+ * gt_generation), said wherever one is shown: "exclusive", each collection
+ * once, by the oldest generation it collected (.NET), or "per collector",
+ * the collector's own (HotSpot); NULL for no runtime. */
+const char *gt_format_collections_counting(enum gt_runtime r);
+
 #endif

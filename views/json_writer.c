@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/sanitize.h"
+#include "views/format.h"
 #include "views/json_text.h"
 
 /* json-c writes NaN and Infinity as bare words, which is not JSON: every
@@ -84,15 +86,18 @@ static struct json_object *alloc_object(const struct gt_derived *d)
 	return o;
 }
 
-static struct json_object *generations_array(const struct gt_derived *d)
+static struct json_object *generations_array(const struct gt_target_info *info, const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
+	const char *counting = gt_format_collections_counting(info->runtime);
 	struct json_object *a = json_object_new_array_ext((int)s->n_generations);
 	for (unsigned i = 0; i < s->n_generations; i++) {
 		const struct gt_generation *g = &s->generations[i];
 		struct json_object *o = json_object_new_object();
 		add(o, "name", gt_json_text(g->name));
 		add(o, "collections", ju64(g->collections));
+		add(o, "collections_counting", counting ? json_object_new_string(counting) : NULL);
+		add(o, "collections_inclusive", ju64(g->collections_inclusive));
 		add(o, "collections_since", json_object_new_string(gt_alloc_since_name(s->collections_since)));
 		add(o, "collections_delta", ju64(d->generations[i].collections));
 		add(o, "collections_per_min", jdouble(d->generations[i].per_minute));
@@ -137,6 +142,19 @@ static struct json_object *agent_pauses_object(const struct gt_sample *s)
 	return o;
 }
 
+/* The interval's longest pause: the distribution's where the collector
+ * logs single pauses (none in an interval without a pause, like its p50),
+ * else the collector's own maximum since the previous sample, where 0 is
+ * the longest of no pauses: n/a too, never 0. */
+static struct gt_u64 interval_max_pause(const struct gt_derived *d)
+{
+	if (d->pause_count.valid)
+		return d->pause_max_ns;
+	struct gt_u64 m = d->cur.pause_max_ns;
+	m.valid = m.valid && m.value > 0;
+	return m;
+}
+
 static struct json_object *pause_object(const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
@@ -149,7 +167,7 @@ static struct json_object *pause_object(const struct gt_derived *d)
 	add(o, "count", ju64(d->pause_count));
 	add(o, "p50_ms", jmillis(d->pause_p50_ns));
 	add(o, "p99_ms", jmillis(d->pause_p99_ns));
-	add(o, "max_ms", jmillis(d->pause_max_ns.valid ? d->pause_max_ns : s->pause_max_ns));
+	add(o, "max_ms", jmillis(interval_max_pause(d)));
 	add(o, "partial", d->pause_count.valid ? json_object_new_boolean(d->pause_dist_partial) : NULL);
 	add(o, "safepoints", ju64(s->safepoints));
 	add(o, "safepoint_share", jdouble(d->safepoint_share));
@@ -261,7 +279,7 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "alloc", alloc_object(d));
 	add(o, "alloc_unavailable",
 	    s->alloc_source == GT_ALLOC_SOURCE_NONE && s->alloc_unavailable ? jstr(s->alloc_unavailable) : NULL);
-	add(o, "generations", generations_array(d));
+	add(o, "generations", generations_array(info, d));
 	add(o, "collectors", collectors_array(d));
 	add(o, "last_gc_cause", jstr(s->last_gc_cause));
 	add(o, "gc_in_progress", json_object_new_boolean(s->gc_in_progress));

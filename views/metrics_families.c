@@ -100,8 +100,8 @@ static void jvm_gc_duration(struct gt_metrics_emit *e, const struct gt_metrics_t
 /* ---- .NET: dotnet.gc.* ---- */
 
 /* Collection counters, one per generation label: the runtime's collectors
- * (.NET: by the oldest generation collected) or the generations (each
- * counting every collection that collected it). */
+ * or the generations, each collection counted once (model/sample.h): on
+ * .NET both by the oldest generation collected, the same figures. */
 static void collection_counters(struct gt_metrics_emit *e, const struct gt_metrics_target *t, const char *label,
 				bool by_collector)
 {
@@ -329,7 +329,9 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	{ "gctop_allocation_blind_collections", COUNTER, "",
 	  "Collections (HotSpot) or the runtime's polls (.NET, DATAS) at which allocation was not seen: it is a lower bound while this grows.",
 	  gctop_alloc_blind, 0 },
-	{ "gctop_gc_collections", COUNTER, "", "Collections that collected each generation.", gctop_collections, 0 },
+	{ "gctop_gc_collections", COUNTER, "",
+	  "Collections, each counted once: .NET by the oldest generation collected (as dotnet_gc_collections), HotSpot per collector.",
+	  gctop_collections, 0 },
 	{ "gctop_gc_pause_time_seconds", COUNTER, "seconds", "Stop-the-world time.", gctop_pause_time, 0 },
 	{ "gctop_gc_pause_seconds", HISTOGRAM, "seconds", "Single stop-the-world pauses since gctop began watching.",
 	  gctop_pause_hist, 0 },

@@ -25,8 +25,12 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 	bool narrow = getmaxx(w) < COLLECTIONS_WIDE_COLS;
 	int name_w = narrow ? 7 : 10, total_w = narrow ? 9 : 10;
 	char a[32], b[32];
+	/* what a count counts, in the title (views/format.h) */
+	const char *counting = ctx->info ? gt_format_collections_counting(ctx->info->runtime) : NULL;
+	char title[48];
+	snprintf(title, sizeof(title), counting ? "Collections, %s" : "Collections", counting);
 
-	gt_pane_draw_title(w, ctx, "Collections");
+	gt_pane_draw_title(w, ctx, title);
 	if (!d || d->cur.n_generations == 0) {
 		gt_pane_print(w, 1, 1, t->na, "n/a: no generation counters yet");
 		return;

@@ -111,8 +111,9 @@ static void write_alloc(FILE *out, const struct gt_derived *d)
 	fprintf(out, "\n");
 }
 
-static void write_generations(FILE *out, const struct gt_derived *d)
+static void write_generations(FILE *out, const struct gt_target_info *info, const struct gt_derived *d)
 {
+	const char *counting = gt_format_collections_counting(info->runtime);
 	const struct gt_sample *s = &d->cur;
 	struct text_fig a, b, c;
 	struct text_str name;
@@ -127,6 +128,8 @@ static void write_generations(FILE *out, const struct gt_derived *d)
 	}
 	if (s->n_generations && s->collections_since == GT_ALLOC_SINCE_ATTACH)
 		fprintf(out, " since attach");
+	if (s->n_generations && counting)
+		fprintf(out, " [%s]", counting);
 	if (s->last_gc_cause[0])
 		fprintf(out, "   last cause: %s", clean(&name, s->last_gc_cause));
 	fprintf(out, "%s\n", s->gc_in_progress ? "   [collecting]" : "");
@@ -293,7 +296,7 @@ int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt
 {
 	write_header(out, replay_path, info, d);
 	write_alloc(out, d);
-	write_generations(out, d);
+	write_generations(out, info, d);
 	write_pauses(out, d);
 	write_agent_pauses(out, &d->cur);
 	write_memory(out, d);

@@ -2,9 +2,11 @@
  * diagnostics IPC socket, carrying the GC events (DotNETRuntime, GC keyword,
  * Informational) and the runtime's counters, parsed as they stream in.
  *
- * Collections per generation are counted like GC.CollectionCount: a gen2 GC
- * counts for gen0 and gen1 too. The per-collector entries ("gen0", "gen1",
- * "gen2") count GCs by their condemned generation instead. */
+ * Collections per generation count each GC once, by its condemned (oldest
+ * collected) generation, as dotnet-counters and OpenTelemetry do, and so do
+ * the per-collector entries ("gen0", "gen1", "gen2"); the generations'
+ * collections_inclusive count like GC.CollectionCount: a gen2 GC counts
+ * for gen0 and gen1 too. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -34,6 +36,11 @@
 /* The EventCounters interval (seconds, as text for the provider arguments:
  * the same as dotnet-counters', since sessions share the shortest one). */
 #define COUNTER_INTERVAL "1"
+#define COUNTER_INTERVAL_NS 1000000000ull
+/* How late the runtime's first counter poll may come after
+ * COUNTER_INTERVAL_NS (its first use's work, 20-300 ms, and a loaded
+ * machine's delays) before the first sample stops waiting for it. */
+#define FIRST_POLL_SLACK_NS 700000000ull
 #define READ_BUDGET (4u << 20)
 /* StopTracing when gctop ends or restarts its session; the stream's close
  * ends the session anyway, so it is not worth waiting long for. */
@@ -55,6 +62,10 @@ struct gt_backend {
 	struct gt_u64 hard_limit;   /* the GC heap hard limit, configured or by default */
 	struct gt_dn_gc gc;
 	struct gt_dn_counters counters;
+	/* gctop's clock when the runtime answered the request for the session
+	 * whose enable reset its allocation counter: where the first poll's
+	 * increment starts (counters.first_counts). */
+	uint64_t enable_ns;
 	uint64_t dropped_before;  /* lost in sessions this one replaced */
 	int runtime_major;
 	struct gt_dn_alloc *alloc;           /* allocation sampling, when on */
@@ -242,6 +253,13 @@ static int start_session(struct gt_backend *c, struct gt_error *err)
 					     providers, n, &c->session_id, err);
 	if (c->fd < 0)
 		return -1;
+	/* The runtime resets its counter while it enables the session, just
+	 * before it answers (measured on .NET 10, fresh processes: the first
+	 * increment matched GC.GetTotalAllocatedBytes over the time since the
+	 * answer within 1%, where the time since the request, 20-60 ms
+	 * earlier, was up to 6% too long). */
+	if (!c->counters.have_alloc)
+		c->enable_ns = gt_mono_ns();
 	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
 	struct gt_nettrace_callbacks cb = { c, on_trace, on_event };
 	c->parser = gt_nettrace_new(&cb);
@@ -306,6 +324,7 @@ static struct gt_backend *dotnet_open(pid_t pid, struct gt_target_info *info, st
 
 	gt_dn_gc_init(&c->gc, 1000000000);
 	gt_dn_counters_init(&c->counters);
+	c->counters.first_counts = c->runtime_major >= GT_DN_FIRST_INCREMENT_MAJOR;
 	/* seen on 8.0: a first alloc-rate increment of everything since start */
 	c->same_clock = same_time_namespace(pid);
 	c->have_offset = c->same_clock;
@@ -371,6 +390,38 @@ static void dotnet_poll(struct gt_backend *c, uint64_t now_ns)
 		gt_dn_sampler_poll(c->sampler, now_ns ? now_ns : gt_mono_ns());
 }
 
+/* Whether a sample now would have the allocation figure: a poll of the
+ * runtime's counter that counts (first_counts). */
+static bool alloc_ready(const struct gt_backend *c)
+{
+	return c->have_offset && c->counters.alloc_polls.count >= 1;
+}
+
+/* Waits for the figure until it should have come: the first poll, a
+ * counter interval after the session's start. Not on .NET 8, whose first
+ * poll only starts the count: the figure would need a second one, so the
+ * first output would come two seconds late; it says why instead
+ * (ALLOC_FIRST_STARTS). */
+static void dotnet_settle(struct gt_backend *c, uint64_t deadline_ns)
+{
+	if (!c->counters.first_counts)
+		return;
+	uint64_t expected = c->enable_ns + COUNTER_INTERVAL_NS + FIRST_POLL_SLACK_NS;
+	if (expected < deadline_ns)
+		deadline_ns = expected;
+	while (!alloc_ready(c) && !c->ended && !c->failed) {
+		/* the sampler's tick still runs on time (dotnet_poll runs it) */
+		uint64_t now = gt_mono_ns(), wake = deadline_ns;
+		uint64_t tick = c->sampler ? gt_dn_sampler_next_ns(c->sampler, now) : 0;
+		if (tick && now + tick < wake)
+			wake = now + tick;
+		enum gt_wait_result r = gt_wait_fd(c->fd, POLLIN, wake);
+		if (r == GT_WAIT_QUIT || r == GT_WAIT_ERROR || (r == GT_WAIT_TIMEOUT && wake == deadline_ns))
+			return;
+		dotnet_poll(c, 0);
+	}
+}
+
 static uint64_t dotnet_poll_interval(const struct gt_backend *c)
 {
 	return c->sampler ? gt_dn_sampler_next_ns(c->sampler, gt_mono_ns()) : 0;
@@ -396,6 +447,55 @@ static int64_t sat_add(int64_t a, int64_t b)
 
 #define SAME_TICK_NS 100000000LL
 
+/* Why a sample has no allocation figure yet: the runtime sends its counter
+ * once per COUNTER_INTERVAL, the first about that long after the session
+ * started; where its first increment does not count (first_counts), the
+ * figure needs a second. */
+static const char ALLOC_NOT_YET[] =
+	"the runtime has not sent its allocated-bytes counter yet (it sends it once a second)";
+static const char ALLOC_FIRST_STARTS[] =
+	"the runtime's first allocated-bytes counter only starts the count on this version (.NET 8 sends "
+	"every byte since the process started first); the figure comes with its second, a second later";
+
+/* The runtime's total as of its poll `age` places before the newest, and
+ * the poll before that one; with no poll before it, where the first
+ * increment counts (first_counts), 0 bytes at its start (*first:
+ * first_increment_start says when). false, with the reason in *why: no
+ * such figure yet. */
+static bool alloc_poll_pair(const struct gt_backend *c, unsigned age, int64_t *ts, uint64_t *total, int64_t *prev_ts,
+			    uint64_t *prev_total, bool *first, const char **why)
+{
+	const struct gt_dn_counters *k = &c->counters;
+	*first = false;
+	if (!gt_dn_series_nth(&k->alloc_polls, age, ts, total))
+		return false;
+	if (gt_dn_series_nth(&k->alloc_polls, age + 1, prev_ts, prev_total))
+		return true;
+	if (!k->alloc_first_counted) {
+		*why = ALLOC_FIRST_STARTS;
+		return false;
+	}
+	*prev_ts = *ts;
+	*prev_total = 0;
+	*first = true;
+	return true;
+}
+
+/* Where the first poll's increment starts, on gctop's clock: the session's
+ * enable, or IntervalSec before the poll where that is earlier (the
+ * runtime's counter group was polling already: dotnet_counters.c). */
+static int64_t first_increment_start(const struct gt_backend *c, int64_t poll_at)
+{
+	int64_t start = c->enable_ns < INT64_MAX ? (int64_t)c->enable_ns : INT64_MAX;
+	uint64_t interval = c->counters.alloc_first_interval_ns;
+	if (interval && interval < INT64_MAX) {
+		int64_t by_interval = sat_add(poll_at, -(int64_t)interval);
+		if (by_interval < start)
+			start = by_interval;
+	}
+	return start;
+}
+
 /* Allocation: the runtime's cumulative counter as of one of its polls, with
  * the poll before, so that rates divide by the runtime's own intervals.
  * Requests come from another counter group, polled on the same tick but
@@ -404,6 +504,7 @@ static int64_t sat_add(int64_t a, int64_t b)
 static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 {
 	const struct gt_dn_counters *k = &c->counters;
+	out->alloc_unavailable = ALLOC_NOT_YET;
 	if (!c->have_offset || !k->have_alloc || k->qpc_freq != 1000000000)
 		return;
 	int64_t req_ts, ts, prev_ts;
@@ -413,12 +514,10 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 	while (have_req && gt_dn_series_nth(&k->alloc_polls, age + 2, &ts, &total) &&
 	       gt_dn_series_nth(&k->alloc_polls, age, &ts, &total) && ts > sat_add(req_ts, SAME_TICK_NS))
 		age++;
-	if (!gt_dn_series_nth(&k->alloc_polls, age, &ts, &total))
+	bool first;
+	if (!alloc_poll_pair(c, age, &ts, &total, &prev_ts, &prev_total, &first, &out->alloc_unavailable))
 		return;
-	if (!gt_dn_series_nth(&k->alloc_polls, age + 1, &prev_ts, &prev_total)) {
-		prev_ts = ts;
-		prev_total = total;
-	}
+	out->alloc_unavailable = NULL;
 	uint64_t held;
 	int64_t held_ts;
 	gt_u64_set(&out->alloc_bytes_total, total);
@@ -431,6 +530,8 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 	/* hostile timestamps: no signed overflow, and a time before the
 	 * clock's start is no time */
 	int64_t at = sat_add(ts, c->clock_offset), prev_at = sat_add(prev_ts, c->clock_offset);
+	if (first)
+		prev_at = first_increment_start(c, at);
 	out->alloc_at.valid = at >= 0 && prev_at >= 0;
 	out->alloc_at.ns = (uint64_t)at;
 	out->alloc_at.prev_ns = (uint64_t)prev_at;
@@ -476,7 +577,8 @@ static void fill_generations(const struct gt_backend *c, struct gt_sample *out)
 			uint64_t n = 0;
 			for (int d = (int)i; d < GT_DN_COLLECTED; d++)
 				n += by_depth[d];
-			gt_u64_set(&out->generations[i].collections, n);
+			gt_u64_set(&out->generations[i].collections, by_depth[i]);
+			gt_u64_set(&out->generations[i].collections_inclusive, n);
 		}
 		/* The counters' sizes stand in until the first GC event arrives. */
 		if (g->have_heap && (i != GT_DN_POH || g->heap.has_poh))
@@ -735,6 +837,7 @@ const struct gt_backend_ops gt_dotnet_ops = {
 	.wait_may_lag = dotnet_wait_may_lag,
 	.poll = dotnet_poll,
 	.poll_interval_ns = dotnet_poll_interval,
+	.settle = dotnet_settle,
 	.sample = dotnet_sample,
 	.close = dotnet_close,
 	.list = gt_dn_list,

@@ -63,8 +63,8 @@ void gt_dn_counters_init(struct gt_dn_counters *c)
 /* The fields gctop reads of an EventCounters payload. */
 struct fields {
 	char name[96];
-	double mean, increment;
-	bool have_mean, have_increment;
+	double mean, increment, interval_s;
+	bool have_mean, have_increment, have_interval;
 };
 
 static void on_field(void *ctx, const char *name, const struct gt_nettrace_value *v)
@@ -75,6 +75,9 @@ static void on_field(void *ctx, const char *name, const struct gt_nettrace_value
 	else if (strcmp(name, "Mean") == 0 && !v->string) {
 		f->mean = v->number;
 		f->have_mean = true;
+	} else if (strcmp(name, "IntervalSec") == 0 && !v->string) {
+		f->interval_s = v->number;
+		f->have_interval = true;
 	} else if (strcmp(name, "Increment") == 0 && !v->string) {
 		f->increment = v->number;
 		f->have_increment = true;
@@ -114,7 +117,12 @@ static int size_index(const char *name)
 	return -1;
 }
 
-static void alloc_poll(struct gt_dn_counters *c, int64_t ts, int64_t increment)
+/* The longest IntervalSec taken as one (seconds): the runtime's polls are
+ * a second apart here, and a hostile figure must not make a span of years. */
+#define INTERVAL_MAX_S 3600.0
+
+/* interval_ns: the poll's IntervalSec, 0 where it has none. */
+static void alloc_poll(struct gt_dn_counters *c, int64_t ts, int64_t increment, uint64_t interval_ns)
 {
 	if (c->have_alloc) {
 		/* events of one provider come from one thread in order: an older
@@ -135,19 +143,26 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, int64_t increment)
 		gt_dn_series_add(&c->alloc_held, ts, c->alloc_held_polls);
 		return;
 	}
-	/* The first poll only starts the count. Its increment runs from the
-	 * moment the session's enable reset the counter, which the runtime does
-	 * not stamp: it stamps the interval's start after resetting every
-	 * counter of the group, and its end before reading them one by one, so
-	 * on first use (JIT, a loaded machine) the increment spans 20-300 ms
-	 * more than its IntervalSec says (measured on .NET 10: first figures
-	 * 2-15% high). Between two polls both ends are event timestamps. (.NET
-	 * 8 even sends every byte since the process started as its first.) */
+	/* The first poll's increment runs from the last poll the runtime made
+	 * for any session, if its counter group was running (another session,
+	 * or one that ended: the group keeps its cadence), which IntervalSec
+	 * spans; else from the moment this session's enable reset the counter,
+	 * which the runtime does not stamp: it stamps the interval's start
+	 * after resetting every counter of the group, and its end before
+	 * reading them one by one, so on first use (JIT, a loaded machine) the
+	 * increment spans 20-300 ms more than its IntervalSec says (measured on
+	 * .NET 10: first figures 2-15% high). gctop times the enable itself
+	 * (first_counts): the increment counts, over the longer of IntervalSec
+	 * and the time since (dotnet.c). Without that (.NET 8 even sends every
+	 * byte since the process started as its first) it only starts the
+	 * count. Between two polls both ends are event timestamps. */
 	c->have_alloc = true;
 	c->alloc_ts = c->alloc_prev_ts = ts;
-	c->alloc_total = c->alloc_prev_total = 0;
-	c->alloc_raw = 0;
-	gt_dn_series_add(&c->alloc_polls, ts, 0);
+	c->alloc_raw = c->first_counts && increment > 0 ? increment : 0;
+	c->alloc_total = c->alloc_prev_total = (uint64_t)c->alloc_raw;
+	c->alloc_first_counted = c->first_counts;
+	c->alloc_first_interval_ns = interval_ns;
+	gt_dn_series_add(&c->alloc_polls, ts, c->alloc_total);
 	gt_dn_series_add(&c->alloc_held, ts, c->alloc_held_polls);
 }
 
@@ -163,7 +178,8 @@ void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_eve
 	if (gt_nettrace_decode(e->meta, e->payload, e->payload_len, on_field, &f) != 0)
 		return;
 	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane_increment(f.increment)) {
-		alloc_poll(c, e->timestamp, (int64_t)llround(f.increment));
+		bool interval = f.have_interval && isfinite(f.interval_s) && f.interval_s > 0 && f.interval_s < INTERVAL_MAX_S;
+		alloc_poll(c, e->timestamp, (int64_t)llround(f.increment), interval ? (uint64_t)llround(f.interval_s * 1e9) : 0);
 	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {
 		int i = size_index(f.name);
 		c->size[i] = (uint64_t)llround(f.mean);

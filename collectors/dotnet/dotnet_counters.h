@@ -32,14 +32,20 @@ bool gt_dn_series_nth(const struct gt_dn_series *s, unsigned age, int64_t *ts, u
  * it; the first (last) value before (after) them. false when empty. */
 bool gt_dn_series_at(const struct gt_dn_series *s, int64_t ts, uint64_t *value);
 
+/* The first runtime version whose first alloc-rate increment counts from
+ * the session's enable (measured on 9 and 10: within 0.5% of
+ * GC.GetTotalAllocatedBytes over the time since; 8 sends every byte since
+ * the process started first). */
+#define GT_DN_FIRST_INCREMENT_MAJOR 9
+
 struct gt_dn_counters {
 	/* Bytes allocated since the first alloc-rate poll gctop saw, as of
 	 * the runtime's polls: the latest (alloc_ts, alloc_total) and the one
 	 * before. Each poll's Increment is GC.GetTotalAllocatedBytes's growth
 	 * since the poll before (polls are shared by every session that
 	 * enabled the counters, so the increments add up to the total whatever
-	 * the interval); the first poll's increment has no observable start
-	 * and only starts the count (dotnet_counters.c says why). Timestamps
+	 * the interval); the first poll's increment starts at the session's
+	 * enable, or only starts the count (first_counts, below). Timestamps
 	 * are the events'. */
 	bool have_alloc;
 	int64_t alloc_ts, alloc_prev_ts;
@@ -53,6 +59,15 @@ struct gt_dn_counters {
 	 * held polls as of each, so that a total read as of an earlier poll
 	 * is marked by that poll's count */
 	struct gt_dn_series alloc_polls, alloc_held;
+	/* Set before the first poll where the runtime's first increment counts
+	 * from the moment the session's enable reset the counter (.NET 9
+	 * and later, GT_DN_FIRST_INCREMENT_MAJOR), a moment gctop times itself (dotnet.c): that increment then
+	 * counts, and alloc_first_counted says the oldest poll's total is the
+	 * bytes since the enable. Where it is not set (.NET 8 sends every byte
+	 * since the process started first) the first poll only starts the
+	 * count. */
+	bool first_counts, alloc_first_counted;
+	uint64_t alloc_first_interval_ns;   /* the first poll's IntervalSec, 0 where it had none */
 	int64_t qpc_freq;             /* event timestamp ticks per second */
 
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */

@@ -71,11 +71,11 @@ else:
     # loaded machine): the window ends at the first quiet sample that has
     # seen every collection the runtime had reported by then.
     a = before[-1]
-    seen = [x for x in after if x["generations"][0]["collections"] - a["generations"][0]["collections"] ==
+    seen = [x for x in after if x["generations"][0]["collections_inclusive"] - a["generations"][0]["collections_inclusive"] ==
             last_report(ms(x), "gc0") - last_report(ms(a), "gc0")]
     b = seen[0] if seen else after[-1]
     check(bool(seen), "a quiet sample has seen every collection the runtime reported (gctop %s, the runtime %s)" % (
-        [x["generations"][0]["collections"] - a["generations"][0]["collections"] for x in after[:6]],
+        [x["generations"][0]["collections_inclusive"] - a["generations"][0]["collections_inclusive"] for x in after[:6]],
         [last_report(ms(x), "gc0") - last_report(ms(a), "gc0") for x in after[:6]]))
     gp = b["pause"]["total_s"] - a["pause"]["total_s"]
     tp = (last_report(ms(b), "pause_ns") - last_report(ms(a), "pause_ns")) / 1e9

@@ -16,7 +16,7 @@ wait_until 100 grep -q '^alloc ' "$WORK/java.log"
 "$GCTOP_BIN" -p "$JPID" --json -d 0.3 -n 5 -w "$WORK/rec.ndjson" >"$WORK/live.json" 2>"$WORK/live.err"
 check "gctop --json -w exits 0 ($(head -c 200 "$WORK/live.err"))" [ $? -eq 0 ]
 check "the recording has a header and six samples (the first starts the first interval)" \
-	sh -c '[ "$(head -1 "$1" | grep -c "\"format\":\"gctop-recording\",\"version\":1")" = 1 ] && [ "$(grep -c "\"type\":\"sample\"" "$1")" = 6 ]' - "$WORK/rec.ndjson"
+	sh -c '[ "$(head -1 "$1" | grep -c "\"format\":\"gctop-recording\",\"version\":2")" = 1 ] && [ "$(grep -c "\"type\":\"sample\"" "$1")" = 6 ]' - "$WORK/rec.ndjson"
 check "the recording is private to its owner (0600)" [ "$(stat -c %a "$WORK/rec.ndjson")" = 600 ]
 "$GCTOP_BIN" -r "$WORK/rec.ndjson" --json >"$WORK/replay.json" 2>"$WORK/replay.err"
 check "gctop -r --json exits 0 ($(head -c 200 "$WORK/replay.err"))" [ $? -eq 0 ]

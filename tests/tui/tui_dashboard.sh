@@ -19,7 +19,7 @@ screen >"$WORK/s1"
 sleep 2.2
 screen >"$WORK/s2"
 
-for pane in "Allocation" "Collections" "Pauses" "Large objects" "Memory" "Top allocators"; do
+for pane in "Allocation" "Collections, per collector" "Pauses" "Large objects" "Memory" "Top allocators"; do
 	check "pane $pane is shown" grep -q " $pane " "$WORK/s1"
 done
 check "header names the program and the collector" grep -Eq "TuiWorkload .*GC G1" "$WORK/s1"

@@ -435,6 +435,33 @@ static void test_event_counters(void)
 	CHECK_U64(c8.alloc_total, 0);
 	CHECK(c8.alloc_prev_ts == c8.alloc_ts);
 
+	/* .NET 10 (first_counts): the first increment counts, from the
+	 * session's enable or the group's poll before, IntervalSec kept for
+	 * the collector to place its start; a negative one counts nothing */
+	static struct gt_dn_counters c10;
+	gt_dn_counters_init(&c10);
+	c10.first_counts = true;
+	e.timestamp = 5000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 4000000, 0.75f);
+	gt_dn_counters_event(&c10, &e);
+	CHECK(c10.have_alloc && c10.alloc_first_counted);
+	CHECK_U64(c10.alloc_total, 4000000);
+	CHECK_U64(c10.alloc_first_interval_ns, 750000000);
+	CHECK(gt_dn_series_nth(&c10.alloc_polls, 0, &ts, &total) && ts == 5000000000 && total == 4000000);
+	e.timestamp = 6000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, 6000000, 1.0f);
+	gt_dn_counters_event(&c10, &e);
+	CHECK_U64(c10.alloc_total, 10000000);
+	CHECK_U64(c10.alloc_first_interval_ns, 750000000);
+	gt_dn_counters_init(&c10);
+	c10.first_counts = true;
+	e.timestamp = 5000000000;
+	e.payload_len = (uint32_t)alloc_rate_payload(p, -3000000, 1e30f);
+	gt_dn_counters_event(&c10, &e);
+	CHECK(c10.have_alloc);
+	CHECK_U64(c10.alloc_total, 0);
+	CHECK_U64(c10.alloc_first_interval_ns, 0); /* an IntervalSec past any real one is none */
+
 	/* without IntervalSec alike */
 	static struct gt_dn_counters c2;
 	gt_dn_counters_init(&c2);

@@ -187,6 +187,38 @@ static void test_pause_distribution_and_alloc_age(void)
 	json_object_put(o);
 }
 
+/* An interval without a pause has a count of 0 and no distribution: its
+ * p50, p99 and longest are all n/a, null, never 0 (the collector's own
+ * window maximum is 0 then). With no pause log, a maximum of 0 is the
+ * longest of no pauses: null too. */
+static void test_pause_none_in_interval_is_null(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample a = test_sample(1000000000ull, 100, 47), b = test_sample(2000000000ull, 556, 47);
+	struct gt_derived d;
+	char text[8192];
+	a.pause_log.valid = b.pause_log.valid = true;
+	a.pause_log.count = b.pause_log.count = 7;
+	gt_u64_set(&b.pause_max_ns, 0);
+	gt_derive(&a, &b, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK_U64(json_object_get_int64(get(o, "pause.count")), 0);
+	CHECK(get(o, "pause.p50_ms") == NULL);
+	CHECK(get(o, "pause.p99_ms") == NULL);
+	CHECK(get(o, "pause.max_ms") == NULL);
+	json_object_put(o);
+	a.pause_log.valid = b.pause_log.valid = false;
+	gt_derive(&a, &b, &d);
+	o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK(get(o, "pause.count") == NULL);
+	CHECK(get(o, "pause.max_ms") == NULL);
+	json_object_put(o);
+}
+
 static void test_non_finite_becomes_null(void)
 {
 	struct gt_target_info info = test_info();
@@ -428,6 +460,7 @@ int main(void)
 	RUN_TEST(test_first_sample_contract);
 	RUN_TEST(test_generations_youngest_first_with_deltas);
 	RUN_TEST(test_pause_distribution_and_alloc_age);
+	RUN_TEST(test_pause_none_in_interval_is_null);
 	RUN_TEST(test_non_finite_becomes_null);
 	RUN_TEST(test_large_objects_object);
 	RUN_TEST(test_ops_and_why_not);

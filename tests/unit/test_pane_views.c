@@ -190,6 +190,14 @@ static void test_collections_pane(void)
 	t = draw_pane(&gt_pane_collections, &dn, 6, 50);
 	CHECK_HAS(t, "watched");
 	CHECK_LACKS(t, "total");
+	/* the title says what a count counts: a JVM's collectors, .NET's each
+	 * GC once by the oldest generation collected */
+	t = draw_pane(&gt_pane_collections, &derived, 6, 50);
+	CHECK_HAS(t, " Collections, per collector ");
+	info.runtime = GT_RUNTIME_DOTNET;
+	t = draw_pane(&gt_pane_collections, &dn, 6, 50);
+	CHECK_HAS(t, " Collections, exclusive ");
+	info.runtime = GT_RUNTIME_HOTSPOT;
 }
 
 static void test_memory_pane(void)

@@ -457,12 +457,53 @@ static void test_compare_text_ascii_locale(void)
 	json_object_put(o);
 }
 
+/* The first sample of text, read. */
+static int read_first(const char *text, struct gt_sample *out)
+{
+	struct gt_error err = { 0 };
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct gt_record_reader *r = gt_record_open_stream(f, "crafted", &err);
+	if (!r)
+		return -1;
+	const struct gt_alloc_snapshot *a;
+	int rc = gt_record_next(r, out, &a, &err);
+	gt_record_close(r);
+	return rc;
+}
+
+#define GENERATIONS(g0, g1, g2) ",\"generations\":[{\"name\":\"gen0\",\"collections\":" g0 "}," \
+	"{\"name\":\"gen1\",\"collections\":" g1 "},{\"name\":\"gen2\",\"collections\":" g2 "}," \
+	"{\"name\":\"loh\",\"collections\":null}]"
+
+/* A .NET recording of format version 1 held GC.CollectionCount's counts
+ * (6 gen0, 3 gen1 and 1 gen2 GC counted 10, 4, 1): read as each GC once,
+ * with the inclusive counts beside; version 2 holds them so already. */
+static void test_v1_dotnet_collections(void)
+{
+	struct gt_sample s;
+	CHECK(read_first(HEADER SAMPLE(GENERATIONS("10", "4", "1")), &s) == 1);
+	CHECK_U64(s.n_generations, 4);
+	static const uint64_t excl[] = { 6, 3, 1 }, incl[] = { 10, 4, 1 };
+	for (unsigned i = 0; i < 3; i++) {
+		CHECK(s.generations[i].collections.valid && s.generations[i].collections.value == excl[i]);
+		CHECK(s.generations[i].collections_inclusive.valid && s.generations[i].collections_inclusive.value == incl[i]);
+	}
+	CHECK(!s.generations[3].collections.valid && !s.generations[3].collections_inclusive.valid);
+	/* a count below the older generation's is no count */
+	CHECK(read_first(HEADER SAMPLE(GENERATIONS("3", "4", "1")), &s) == 1);
+	CHECK(!s.generations[0].collections.valid && s.generations[1].collections.value == 3);
+	static const char v2[] = "{\"type\":\"header\",\"format\":\"gctop-recording\",\"version\":2,\"info\":{\"pid\":1,"
+				 "\"nspid\":1,\"runtime\":\"dotnet\",\"cgroup_version\":0}}\n" SAMPLE(GENERATIONS("6", "3", "1"));
+	CHECK(read_first(v2, &s) == 1);
+	CHECK(s.generations[0].collections.value == 6 && !s.generations[0].collections_inclusive.valid);
+}
+
 static void test_hostile_lines(void)
 {
 	static const struct { const char *what, *text; } bad[] = {
 		{ "empty", "" },
 		{ "not a header", SAMPLE("") },
-		{ "newer version", "{\"type\":\"header\",\"format\":\"gctop-recording\",\"version\":2,\"info\":{}}\n" },
+		{ "newer version", "{\"type\":\"header\",\"format\":\"gctop-recording\",\"version\":3,\"info\":{}}\n" },
 		{ "not JSON", HEADER "{\"type\":\"sample\",\n" },
 		{ "trailing bytes", HEADER SAMPLE("") " x\n" },
 		{ "negative counter", HEADER SAMPLE(",\"rss_bytes\":-1") },
@@ -649,6 +690,20 @@ static void test_compare_figures(void)
 	CHECK(gt_fail_if_parse("alloc.bytes_per_op_median>+10", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
 	CHECK(gt_fail_if_parse("bogus>+10%", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
 	CHECK(gt_fail_if_parse(">+10%", &f, &err) == -1);
+
+	/* the rows and keys say what the counts count (.NET: exclusive) */
+	char text[8192] = "";
+	FILE *out = fmemopen(text, sizeof(text) - 1, "w");
+	CHECK(gt_compare_write_text(out, runs, 2) == 0);
+	fclose(out);
+	CHECK(strstr(text, "\ncollections gen0 (exclusive) ") != NULL);
+	struct json_object *o = gt_compare_json(runs, 2), *list, *runs_a;
+	CHECK(json_object_object_get_ex(o, "runs", &runs_a) &&
+	      json_object_object_get_ex(json_object_array_get_idx(runs_a, 0), "collections_per_min", &list));
+	struct json_object *e = list ? json_object_array_get_idx(list, 0) : NULL, *counting;
+	CHECK(e && json_object_object_get_ex(e, "counting", &counting) &&
+	      strcmp(json_object_get_string(counting), "exclusive") == 0);
+	json_object_put(o);
 	unlink(before);
 	unlink(after);
 }
@@ -690,6 +745,7 @@ int main(void)
 	RUN_TEST(test_target_strings_written_clean);
 	RUN_TEST(test_compare_text_ascii_locale);
 	RUN_TEST(test_slices_and_quit);
+	RUN_TEST(test_v1_dotnet_collections);
 	RUN_TEST(test_compare_figures);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_weighted_median);
