@@ -92,6 +92,8 @@ static void rebuild_waits(struct gt_fleet *f)
 
 void gt_fleet_free(struct gt_fleet *f)
 {
+	/* first: the worker reads nothing of the fleet, but stops at once */
+	gt_fleet_list_stop(&f->disc.run);
 	for (size_t i = 0; i < f->count; i++)
 		close_member(&f->m[i]);
 	free(f->m);
@@ -292,26 +294,39 @@ static bool member_there(const struct gt_fleet_member *m)
 	return m->session && gt_proc_exists(m->pid);
 }
 
-/* What a listing leaves out: pids not watched, and members with an open
- * session, which see their own target's exit. A member without one (not
- * yet readable, or its process gone) is listed again, so that a pid that
- * stopped being a runtime is dropped. */
-static bool listing_skips(void *ctx, pid_t pid)
+/* Starts a listing on its worker. It leaves out pids not watched, and
+ * members with an open session, which see their own target's exit. A
+ * member without one (not yet readable, or its process gone) is listed
+ * again, so that a pid that stopped being a runtime is dropped. Out of
+ * memory or threads, the listing is tried again at the next round. */
+static void start_listing(struct gt_fleet *f)
 {
-	struct gt_fleet *f = ctx;
-	const struct gt_fleet_member *m;
-	return !wanted(f, pid) || ((m = find(f, pid)) && m->session);
+	pid_t *open = f->count ? malloc(f->count * sizeof(*open)) : NULL;
+	size_t n = 0;
+	if (f->count && !open)
+		return;
+	for (size_t i = 0; i < f->count; i++)
+		if (f->m[i].session)
+			open[n++] = f->m[i].pid;
+	if (gt_fleet_list_start(&f->disc.run, open, n, f->only, f->n_only) != 0)
+		f->disc.listed_ns = 0;
+	free(open);
 }
 
-/* A round that lists: new processes join, members without a session that
- * are no longer listed are dropped; members with one stay while their
- * process is there. */
-static void refresh_listed(struct gt_fleet *f)
+/* Takes in a listing that has finished: new processes join, members
+ * without a session that it did not list are dropped (one whose session
+ * ended after the listing began, left out by it, stays while its process
+ * is there); members with one stay while their process is there. True
+ * when one was taken in. */
+static bool take_listing(struct gt_fleet *f)
 {
-	struct gt_list list = { .skip = listing_skips, .skip_ctx = f };
-	gt_session_list_all(&list);
-	for (size_t i = 0; i < f->count; i++)
-		f->m[i].seen = member_there(&f->m[i]);
+	struct gt_list list;
+	if (!gt_fleet_list_take(&f->disc.run, &list))
+		return false;
+	for (size_t i = 0; i < f->count; i++) {
+		struct gt_fleet_member *m = &f->m[i];
+		m->seen = m->session ? member_there(m) : gt_fleet_list_skipped(&f->disc.run, m->pid) && gt_proc_exists(m->pid);
+	}
 	for (size_t i = 0; i < list.count; i++) {
 		const struct gt_list_entry *e = &list.entries[i];
 		struct gt_fleet_member *m = find(f, e->info.pid);
@@ -321,7 +336,12 @@ static void refresh_listed(struct gt_fleet *f)
 		take_listed(m, e);
 	}
 	gt_list_free(&list);
-	refresh_seen(f);
+	prune(f);
+	f->disc.listed = true;
+	/* members went, came or moved (prune sorts them) */
+	f->waits_stale = true;
+	rebuild_waits(f);
+	return true;
 }
 
 /* A round that does not list: the known processes only; one that has
@@ -350,10 +370,10 @@ void gt_fleet_refresh(struct gt_fleet *f)
 {
 	/* Processes often share a cgroup: its files are read once a round. */
 	gt_cgroup_round_begin();
-	if (!only_all_open(f) && listing_due(&f->policy, &f->disc, gt_mono_ns()))
-		refresh_listed(f);
-	else
-		refresh_known(f);
+	take_listing(f);
+	if (!f->disc.run.running && !only_all_open(f) && listing_due(&f->policy, &f->disc, gt_mono_ns()))
+		start_listing(f);
+	refresh_known(f);
 	gt_cgroup_round_end();
 	prune(f);
 	/* members went, came or moved (prune sorts them) */
@@ -411,12 +431,18 @@ static const struct gt_fleet_wait *wait_of(const struct gt_fleet *f, size_t i, i
 	return NULL;
 }
 
-void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns)
+bool gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns)
 {
-	for (size_t i = 0; i < n; i++) {
+	/* A running listing's descriptor comes first (wait_fds), then the
+	 * members' in the wait list's order. */
+	bool listed = false;
+	size_t first = n && polled[0].fd >= 0 && polled[0].fd == gt_fleet_list_fd(&f->disc.run);
+	if (first && (polled[0].revents & (POLLIN | POLLHUP | POLLERR)))
+		listed = take_listing(f);
+	for (size_t i = first; i < n; i++) {
 		if (!(polled[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
-		const struct gt_fleet_wait *w = wait_of(f, i, polled[i].fd);
+		const struct gt_fleet_wait *w = wait_of(f, i - first, polled[i].fd);
 		struct gt_fleet_member *m = w && w->member < f->count ? &f->m[w->member] : NULL;
 		if (!m || !m->session || m->wait_fd != polled[i].fd)
 			continue;
@@ -424,11 +450,14 @@ void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, 
 		note_wait_fd(f, m);
 	}
 	rebuild_waits(f);
+	return listed;
 }
 
 static size_t wait_fds(const struct gt_fleet *f, int *fds, size_t max, bool lagging_too)
 {
 	size_t n = 0;
+	if (max && gt_fleet_list_fd(&f->disc.run) >= 0)
+		fds[n++] = gt_fleet_list_fd(&f->disc.run);
 	for (size_t i = 0; i < f->n_waits && n < max; i++)
 		if (lagging_too || !f->waits[i].lags)
 			fds[n++] = f->waits[i].fd;
