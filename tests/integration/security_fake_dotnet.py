@@ -12,6 +12,8 @@ MODE:
   stop      ProcessInfo and CollectTracing answer at once (the stream then
             stays silent); the StopTracing reply is sent one byte every
             DRIBBLE_S seconds (default 0.45)
+  silent    every connection is accepted and read, and never answered
+The socket goes in $TMPDIR when it is set, as the runtime's does.
 READYFILE gets the socket path once it listens. Not a test itself (run.sh
 runs only *.sh).
 """
@@ -67,7 +69,10 @@ def serve(conn, mode, delay):
         h = recv_exact(conn, 20)
         size, cset, cid = struct.unpack("<HBB", h[14:18])
         recv_exact(conn, size - 20)
-        if mode == "dribble":
+        if mode == "silent":
+            while conn.recv(4096):
+                pass
+        elif mode == "dribble":
             dribble(conn, process_info3(), delay)
         elif cset == SET_PROCESS:
             conn.sendall(process_info3())
@@ -93,7 +98,8 @@ def main():
     delay = float(os.environ.get("DRIBBLE_S", "1.5" if mode == "dribble" else "0.45"))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     ctypes.CDLL(lib)
-    path = "/tmp/dotnet-diagnostic-%d-%d-socket" % (os.getpid(), start_ticks())
+    tmpdir = os.environ.get("TMPDIR") or "/tmp"
+    path = os.path.join(tmpdir, "dotnet-diagnostic-%d-%d-socket" % (os.getpid(), start_ticks()))
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path)
     srv.listen(16)
