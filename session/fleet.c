@@ -36,6 +36,7 @@ int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, cons
 {
 	memset(f, 0, sizeof(*f));
 	f->policy = *policy;
+	gt_fleet_list_init(&f->disc.run);
 	if (!n_only)
 		return 0;
 	f->only = malloc(n_only * sizeof(*only));
@@ -92,8 +93,8 @@ static void rebuild_waits(struct gt_fleet *f)
 
 void gt_fleet_free(struct gt_fleet *f)
 {
-	/* first: the worker reads nothing of the fleet, but stops at once */
-	gt_fleet_list_stop(&f->disc.run);
+	/* first: the worker reads nothing of the fleet, but ends at once */
+	gt_fleet_list_free(&f->disc.run);
 	for (size_t i = 0; i < f->count; i++)
 		close_member(&f->m[i]);
 	free(f->m);
