@@ -16,7 +16,7 @@
 #include "session/session.h"
 
 /* A worker thread for such a step, the one way gctop makes one (the
- * session's jobs here, the fleet's listing: session/fleet_list.h): fn(arg)
+ * session's jobs here, the fleet's worker: session/fleet_worker.h): fn(arg)
  * runs with the asynchronous signals blocked, and *done_fd is an eventfd
  * (non-blocking) for gt_worker_done. Returns 0, or -1 with err (no
  * thread, no descriptor). */

@@ -22,13 +22,7 @@ N_ENTRIES=200000
 CROWD=$(mktemp -d /tmp/gctop-crowd.XXXXXX)
 chmod 1777 "$CROWD"
 FAKE_TMPDIR=$CROWD
-FAKES=""
-i=0
-while [ "$i" -lt "$N_FAKES" ]; do
-	start_fake stop 0 || exit 0
-	FAKES="$FAKES $FAKE"
-	i=$((i + 1))
-done
+start_fakes "$N_FAKES" stop 0 || exit 0
 
 # best_ms RUNS COMMAND...: the shortest of RUNS timed runs, in ms.
 best_ms() {

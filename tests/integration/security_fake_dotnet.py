@@ -13,6 +13,8 @@ MODE:
             stays silent); the StopTracing reply is sent one byte every
             DRIBBLE_S seconds (default 0.45)
   silent    every connection is accepted and read, and never answered
+  hold      ProcessInfo answers at once; every other command (CollectTracing)
+            is read and never answered
 The socket goes in $TMPDIR when it is set, as the runtime's does.
 READYFILE gets the socket path once it listens. Not a test itself (run.sh
 runs only *.sh).
@@ -69,9 +71,11 @@ def serve(conn, mode, delay):
         h = recv_exact(conn, 20)
         size, cset, cid = struct.unpack("<HBB", h[14:18])
         recv_exact(conn, size - 20)
-        if mode == "silent":
+        if mode == "silent" or (mode == "hold" and cset != SET_PROCESS):
             while conn.recv(4096):
                 pass
+        elif mode == "hold":
+            conn.sendall(process_info3())
         elif mode == "dribble":
             dribble(conn, process_info3(), delay)
         elif cset == SET_PROCESS:

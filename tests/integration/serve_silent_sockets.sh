@@ -29,13 +29,8 @@ java -Xmx32m -cp "$CLASSES" SleepyHeap 4 >"$WORK/jvm.log" 2>&1 &
 JPID=$!
 CHILD_PIDS="$CHILD_PIDS $JPID"
 wait_for_hsperf "$JPID" 20 || { fail "the JVM published no perf data"; exit 0; }
-PIDS=$JPID
-i=0
-while [ "$i" -lt "$N_SILENT" ]; do
-	start_fake silent 0 || exit 0
-	PIDS="$PIDS,$FAKE"
-	i=$((i + 1))
-done
+start_fakes "$N_SILENT" silent 0 || exit 0
+PIDS=$(echo $JPID $FAKES | tr ' ' ',')
 
 "$GCTOP_BIN" --serve 127.0.0.1:0 -p "$PIDS" -d "$((INTERVAL_MS / 1000))" 2>"$WORK/gctop.err" &
 GPID=$!
