@@ -500,12 +500,15 @@ static const struct gt_fleet_wait *wait_of(const struct gt_fleet *f, size_t i, i
 
 bool gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns)
 {
-	/* A running listing's descriptor comes first (wait_fds), then the
-	 * members' in the wait list's order. */
+	/* The worker's descriptor comes first (wait_fds), then the members'
+	 * in the wait list's order. */
 	bool changed = false;
 	size_t first = n && polled[0].fd >= 0 && polled[0].fd == gt_fleet_worker_fd(&f->disc.run);
-	if (first && (polled[0].revents & (POLLIN | POLLHUP | POLLERR)))
-		changed = take_step(f);
+	/* More to open goes to the worker at once, not a round later: 220
+	 * new JVMs at 16 a round would take 14 rounds. (A listing waits for
+	 * a round: back to back, a quick one would run all the time.) */
+	if (first && (polled[0].revents & (POLLIN | POLLHUP | POLLERR)) && (changed = take_step(f)))
+		start_opens(f);
 	for (size_t i = first; i < n; i++) {
 		if (!(polled[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
