@@ -10,10 +10,13 @@
 #include "base/clock.h"
 #include "collectors/host/cgroup.h"
 #include "collectors/host/proc.h"
+#include "collectors/target.h"
 
-/* Once the opens of one round have taken this long, the rest wait for the
- * next one. */
-#define FLEET_OPEN_BUDGET_NS 200000000ull
+/* An open step asks for at most this many processes, so that a listing
+ * does not wait long behind it (a JVM opens in a millisecond, a .NET
+ * session may take seconds: ProcessInfo and CollectTracing, 2 s each at
+ * worst). */
+#define FLEET_OPEN_BATCH 16
 /* Listing every process of every runtime costs far more than sampling the
  * open ones (it maps every JVM's perf data and asks every .NET runtime for
  * its ProcessInfo), so with list_on_change a round lists only when a new
@@ -36,6 +39,7 @@ int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, cons
 {
 	memset(f, 0, sizeof(*f));
 	f->policy = *policy;
+	gt_fleet_worker_init(&f->disc.run);
 	if (!n_only)
 		return 0;
 	f->only = malloc(n_only * sizeof(*only));
@@ -92,6 +96,8 @@ static void rebuild_waits(struct gt_fleet *f)
 
 void gt_fleet_free(struct gt_fleet *f)
 {
+	/* first: the worker reads nothing of the fleet, but ends at once */
+	gt_fleet_worker_free(&f->disc.run);
 	for (size_t i = 0; i < f->count; i++)
 		close_member(&f->m[i]);
 	free(f->m);
@@ -142,23 +148,38 @@ static void schedule_poll(struct gt_fleet_member *m, uint64_t now_ns)
 	m->next_poll_ns = every ? now_ns + every : FLEET_NEVER;
 }
 
-/* Opens the member's session, without a history: see fleet.h. */
-static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
+/* A member the worker could not open: its note says why, and the policy
+ * when it is tried again. */
+static void open_failed(struct gt_fleet *f, struct gt_fleet_member *m, const struct gt_error *err)
+{
+	if (err->code == GT_EXIT_OK) {
+		/* withdrawn (gt_fleet_close_sessions): tried again as new */
+		m->note = NULL;
+		m->retry_ns = 0;
+		return;
+	}
+	m->note = err->code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
+	/* a runtime that timed out is still starting: tried next round */
+	if (!f->policy.retry || err->code == GT_EXIT_PERMISSION)
+		m->retry_ns = FLEET_NEVER;
+	else
+		m->retry_ns = err->code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
+}
+
+/* The member's session, without a history (see fleet.h), from the target
+ * the worker opened (owned from here). */
+static void adopt_session(struct gt_fleet *f, struct gt_fleet_member *m, struct gt_target *t)
 {
 	struct gt_error err = { 0 };
 	m->note = NULL;
 	m->session = malloc(sizeof(*m->session));
-	if (!m->session || gt_session_open_without_history(m->session, m->pid, &err) != 0) {
-		free(m->session);
-		m->session = NULL;
-		m->note = err.code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
-		/* a runtime that timed out is still starting: tried next round */
-		if (!f->policy.retry || err.code == GT_EXIT_PERMISSION)
-			m->retry_ns = FLEET_NEVER;
-		else
-			m->retry_ns = err.code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
+	if (!m->session) {
+		gt_target_close(t);
+		gt_fail(&err, GT_EXIT_FAILURE, "out of memory");
+		open_failed(f, m, &err);
 		return;
 	}
+	gt_session_adopt_without_history(m->session, t);
 	/* A JVM that does not publish the counter has its operations n/a, as
 	 * with -p (the session says why); .NET counts its own requests. */
 	if (f->policy.ops_counter && m->session->info.runtime == GT_RUNTIME_HOTSPOT)
@@ -171,23 +192,61 @@ static void open_session(struct gt_fleet *f, struct gt_fleet_member *m)
 	memset(&m->pauses, 0, sizeof(m->pauses));
 }
 
-/* Opens a member unless it is too young or the round's budget is spent;
- * then it is tried again on a later round. */
-static void open_member(struct gt_fleet *f, struct gt_fleet_member *m, uint64_t *spent_ns)
+/* Whether the member is to be opened: there, without a session, not
+ * with the worker already, its retry time come, and old enough (one
+ * younger is noted as starting). */
+static bool wants_open(const struct gt_fleet *f, struct gt_fleet_member *m, uint64_t now)
 {
-	uint64_t start_ms, t0 = gt_mono_ns();
-	if (m->session || t0 < m->retry_ns)
-		return;
+	uint64_t start_ms;
+	if (!m->seen || m->session || m->opening || now < m->retry_ns)
+		return false;
 	if (gt_proc_start_time_ms(m->pid, &start_ms) == 0 && (uint64_t)gt_wall_ms() < start_ms + f->policy.open_min_age_ms) {
 		m->note = "starting";
-		return;
+		return false;
 	}
-	if (*spent_ns >= FLEET_OPEN_BUDGET_NS) {
+	return true;
+}
+
+/* Asks the worker to open the members that want it (FLEET_OPEN_BATCH at
+ * most; the rest at a later step). True when it did. */
+static bool start_opens(struct gt_fleet *f)
+{
+	pid_t pids[FLEET_OPEN_BATCH];
+	size_t n = 0;
+	uint64_t now = gt_mono_ns();
+	for (size_t i = 0; i < f->count && n < FLEET_OPEN_BATCH; i++)
+		if (wants_open(f, &f->m[i], now))
+			pids[n++] = f->m[i].pid;
+	if (!n || gt_fleet_worker_open(&f->disc.run, pids, n) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		struct gt_fleet_member *m = find(f, pids[i]);
+		m->opening = true;
 		m->note = "opening";
-		return;
 	}
-	open_session(f, m);
-	*spent_ns += gt_mono_ns() - t0;
+	return true;
+}
+
+/* Takes in the worker's opens: each member still there gets its session
+ * or its note. A target whose member has gone is closed. */
+static void take_opened(struct gt_fleet *f)
+{
+	struct gt_fleet_worker *w = &f->disc.run;
+	for (size_t i = 0; i < w->n_opened; i++) {
+		struct gt_fleet_opened *o = &w->opened[i];
+		struct gt_fleet_member *m = find(f, o->pid);
+		if (m)
+			m->opening = false;
+		if (!m || m->session) {
+			if (o->target)
+				gt_target_close(o->target);
+		} else if (o->target) {
+			adopt_session(f, m, o->target);
+		} else {
+			open_failed(f, m, &o->err);
+		}
+		o->target = NULL;
+	}
 }
 
 /* A member whose process exited keeps its note until the next round finds
@@ -266,17 +325,14 @@ static void take_listed(struct gt_fleet_member *m, const struct gt_list_entry *e
 	m->rss = e->sample.rss_bytes;
 }
 
-/* Opens (within the round's budget) and samples every member still there. */
+/* Samples every member still there (the worker opens them). */
 static void refresh_seen(struct gt_fleet *f)
 {
-	uint64_t spent = 0;
 	for (size_t i = 0; i < f->count; i++) {
 		struct gt_fleet_member *m = &f->m[i];
 		m->sampled = false;
-		if (!m->seen)
-			continue;
-		open_member(f, m, &spent);
-		sample_member(f, m);
+		if (m->seen)
+			sample_member(f, m);
 	}
 }
 
@@ -292,36 +348,64 @@ static bool member_there(const struct gt_fleet_member *m)
 	return m->session && gt_proc_exists(m->pid);
 }
 
-/* What a listing leaves out: pids not watched, and members with an open
- * session, which see their own target's exit. A member without one (not
- * yet readable, or its process gone) is listed again, so that a pid that
- * stopped being a runtime is dropped. */
-static bool listing_skips(void *ctx, pid_t pid)
+/* Starts a listing on its worker. It leaves out pids not watched, and
+ * members with an open session, which see their own target's exit. A
+ * member without one (not yet readable, or its process gone) is listed
+ * again, so that a pid that stopped being a runtime is dropped. Out of
+ * memory or threads, the listing is tried again at the next round. */
+static void start_listing(struct gt_fleet *f)
 {
-	struct gt_fleet *f = ctx;
-	const struct gt_fleet_member *m;
-	return !wanted(f, pid) || ((m = find(f, pid)) && m->session);
+	pid_t *open = f->count ? malloc(f->count * sizeof(*open)) : NULL;
+	size_t n = 0;
+	if (f->count && !open)
+		return;
+	for (size_t i = 0; i < f->count; i++)
+		if (f->m[i].session)
+			open[n++] = f->m[i].pid;
+	if (gt_fleet_worker_list(&f->disc.run, open, n, f->only, f->n_only) != 0)
+		f->disc.listed_ns = 0;
+	free(open);
 }
 
-/* A round that lists: new processes join, members without a session that
- * are no longer listed are dropped; members with one stay while their
- * process is there. */
-static void refresh_listed(struct gt_fleet *f)
+/* Takes in a listing that has finished: new processes join, members
+ * without a session that it did not list are dropped (one whose session
+ * ended after the listing began, left out by it, stays while its process
+ * is there, as does one with the worker); members with one stay while
+ * their process is there. */
+static void take_listing(struct gt_fleet *f)
 {
-	struct gt_list list = { .skip = listing_skips, .skip_ctx = f };
-	gt_session_list_all(&list);
-	for (size_t i = 0; i < f->count; i++)
-		f->m[i].seen = member_there(&f->m[i]);
-	for (size_t i = 0; i < list.count; i++) {
-		const struct gt_list_entry *e = &list.entries[i];
+	struct gt_fleet_worker *w = &f->disc.run;
+	for (size_t i = 0; i < f->count; i++) {
+		struct gt_fleet_member *m = &f->m[i];
+		m->seen = m->session ? member_there(m)
+				     : (gt_fleet_worker_skipped(w, m->pid) || m->opening) && gt_proc_exists(m->pid);
+	}
+	for (size_t i = 0; i < w->list.count; i++) {
+		const struct gt_list_entry *e = &w->list.entries[i];
 		struct gt_fleet_member *m = find(f, e->info.pid);
 		if (!m && !(m = add(f, &e->info)))
 			break;
 		m->seen = true;
 		take_listed(m, e);
 	}
-	gt_list_free(&list);
-	refresh_seen(f);
+	gt_list_free(&w->list);
+	prune(f);
+	f->disc.listed = true;
+}
+
+/* Takes in the worker's step when it has finished; true when it had. */
+static bool take_step(struct gt_fleet *f)
+{
+	if (!gt_fleet_worker_take(&f->disc.run))
+		return false;
+	if (f->disc.run.step == GT_FLEET_LIST)
+		take_listing(f);
+	else
+		take_opened(f);
+	/* members went, came, moved (prune sorts them) or opened */
+	f->waits_stale = true;
+	rebuild_waits(f);
+	return true;
 }
 
 /* A round that does not list: the known processes only; one that has
@@ -350,11 +434,14 @@ void gt_fleet_refresh(struct gt_fleet *f)
 {
 	/* Processes often share a cgroup: its files are read once a round. */
 	gt_cgroup_round_begin();
-	if (!only_all_open(f) && listing_due(&f->policy, &f->disc, gt_mono_ns()))
-		refresh_listed(f);
-	else
-		refresh_known(f);
+	take_step(f);
+	refresh_known(f);
 	gt_cgroup_round_end();
+	/* The worker's next step: the known processes opened first, then a
+	 * listing when due. */
+	if (!f->disc.run.running && !start_opens(f) && !only_all_open(f) &&
+	    listing_due(&f->policy, &f->disc, gt_mono_ns()))
+		start_listing(f);
 	prune(f);
 	/* members went, came or moved (prune sorts them) */
 	f->waits_stale = true;
@@ -411,12 +498,21 @@ static const struct gt_fleet_wait *wait_of(const struct gt_fleet *f, size_t i, i
 	return NULL;
 }
 
-void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns)
+bool gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns)
 {
-	for (size_t i = 0; i < n; i++) {
+	/* The worker's descriptor comes first (wait_fds), then the members'
+	 * in the wait list's order. */
+	bool changed = false;
+	size_t first = n && polled[0].fd >= 0 && polled[0].fd == gt_fleet_worker_fd(&f->disc.run);
+	/* More to open goes to the worker at once, not a round later: 220
+	 * new JVMs at 16 a round would take 14 rounds. (A listing waits for
+	 * a round: back to back, a quick one would run all the time.) */
+	if (first && (polled[0].revents & (POLLIN | POLLHUP | POLLERR)) && (changed = take_step(f)))
+		start_opens(f);
+	for (size_t i = first; i < n; i++) {
 		if (!(polled[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
-		const struct gt_fleet_wait *w = wait_of(f, i, polled[i].fd);
+		const struct gt_fleet_wait *w = wait_of(f, i - first, polled[i].fd);
 		struct gt_fleet_member *m = w && w->member < f->count ? &f->m[w->member] : NULL;
 		if (!m || !m->session || m->wait_fd != polled[i].fd)
 			continue;
@@ -424,11 +520,14 @@ void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, 
 		note_wait_fd(f, m);
 	}
 	rebuild_waits(f);
+	return changed;
 }
 
 static size_t wait_fds(const struct gt_fleet *f, int *fds, size_t max, bool lagging_too)
 {
 	size_t n = 0;
+	if (max && gt_fleet_worker_fd(&f->disc.run) >= 0)
+		fds[n++] = gt_fleet_worker_fd(&f->disc.run);
 	for (size_t i = 0; i < f->n_waits && n < max; i++)
 		if (lagging_too || !f->waits[i].lags)
 			fds[n++] = f->waits[i].fd;
@@ -447,6 +546,8 @@ size_t gt_fleet_wait_fds_prompt(const struct gt_fleet *f, int *fds, size_t max)
 
 void gt_fleet_close_sessions(struct gt_fleet *f)
 {
+	/* the worker's opens too: they come back without targets */
+	gt_fleet_worker_cancel(&f->disc.run);
 	f->waits_stale = true;
 	for (size_t i = 0; i < f->count; i++) {
 		close_member(&f->m[i]);

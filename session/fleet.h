@@ -2,10 +2,12 @@
  * pids), each a session, keyed by pid. The picker's rows and gctop --serve
  * both hold one; each asks for its own policy.
  *
- * A round (gt_fleet_refresh) lists the processes when due, opens new ones
- * (not too young, within a time budget: the rest on later rounds, so a
- * burst of new processes cannot stall sampling), samples every open one,
- * and drops those gone. Sessions keep no history (neither holder shows one,
+ * A round (gt_fleet_refresh) takes in what the fleet's worker finished
+ * (session/fleet_worker.h: a listing, or opens), samples every open
+ * process, drops those gone, and gives the worker its next step: the new
+ * processes to open (not too young), else a listing when due. A runtime
+ * slow to answer holds the worker, never the round, so neither the screen
+ * nor --serve's sampling waits for a listing or an open. Sessions keep no history (neither holder shows one,
  * and at 100 KiB each a few hundred would be most of gctop's memory).
  * Each .NET session is an EventPipe session, which the holder must keep
  * reading (poll on every wait fd) or close (gt_fleet_close_sessions). */
@@ -20,6 +22,7 @@
 
 #include "model/pause_hist.h"
 #include "model/sample.h"
+#include "session/fleet_worker.h"
 #include "session/fleet_tmp.h"
 #include "session/session.h"
 
@@ -52,6 +55,7 @@ struct gt_fleet_member {
 	uint64_t retry_ns;                /* CLOCK_MONOTONIC before which no open is tried */
 	uint64_t next_poll_ns;            /* CLOCK_MONOTONIC when its collector's tick is next due (0: now) */
 	bool sampled;                     /* the newest round sampled its session */
+	bool opening;                     /* the worker is opening it */
 	bool seen;                        /* still there at the newest round */
 	int wait_fd;                      /* its session's descriptor to wait on, or -1 (fleet.c: wait list) */
 	bool wait_lags;                   /* ... whose data may wait a little (gt_session_wait_may_lag) */
@@ -70,6 +74,8 @@ struct gt_fleet_discovery {
 	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed */
 	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
 	uint64_t changed_ns;       /* ... of the last change of tmp_stamp */
+	struct gt_fleet_worker run;  /* the listings' and opens' worker (session/fleet_worker.h) */
+	bool listed;               /* a listing has been taken in */
 };
 
 struct gt_fleet {
@@ -92,6 +98,13 @@ void gt_fleet_free(struct gt_fleet *f);
 /* One round (see above). Members stay in pid order. */
 void gt_fleet_refresh(struct gt_fleet *f);
 
+/* Whether a listing has been taken in: before, no member means "not known
+ * yet", not "none". */
+static inline bool gt_fleet_listed(const struct gt_fleet *f)
+{
+	return f->disc.listed;
+}
+
 /* Whether the member has figures of its own: an open session with a
  * sample (its prev, live.derived and info). */
 static inline bool gt_fleet_member_live(const struct gt_fleet_member *m)
@@ -111,9 +124,12 @@ void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns);
 uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f);
 /* The descriptors of gt_fleet_wait_fds after a poll (n of them, in the
  * same order): reads the members whose descriptor is ready (their sessions
- * are read continuously), not the others. */
-void gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns);
-/* Up to max descriptors to wait on; returns how many. */
+ * are read continuously), not the others, and takes in a listing that has
+ * finished, or opens (a listing's new members are opened from the next
+ * round). True when the members changed (a listing or opens came). */
+bool gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, uint64_t now_ns);
+/* Up to max descriptors to wait on, a running listing's first; returns
+ * how many. */
 size_t gt_fleet_wait_fds(const struct gt_fleet *f, int *fds, size_t max);
 /* The same, leaving out those whose data may wait a little (a .NET
  * session's: gt_session_wait_may_lag), for a loop that reads those only

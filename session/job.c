@@ -40,9 +40,7 @@ static void *job_main(void *arg)
 		j->rc = gt_target_enable_allocators(j->target, j->packages, &j->err);
 	}
 	atomic_store(&j->finished, true);
-	uint64_t one = 1;
-	while (write(j->done_fd, &one, sizeof(one)) < 0 && errno == EINTR)
-		;
+	gt_worker_done(j->done_fd);
 	return NULL;
 }
 
@@ -54,29 +52,45 @@ static void job_free(struct gt_session_job *j)
 	free(j);
 }
 
-/* Starts j on its thread. The thread is made with every asynchronous
- * signal blocked, so the quit and resize signals always reach the main
- * thread's wait; the fault signals stay open, since a blocked SIGBUS (a
- * perf-data file truncated under its mapping) would kill the process
- * instead of reaching the handler that recovers from it. */
-static int job_start(struct gt_session *s, struct gt_session_job *j, struct gt_error *err)
+/* The thread is made with every asynchronous signal blocked, so the quit
+ * and resize signals always reach the main thread's wait; the fault
+ * signals stay open, since a blocked SIGBUS (a perf-data file truncated
+ * under its mapping) would kill the process instead of reaching the
+ * handler that recovers from it. */
+int gt_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg, int *done_fd, struct gt_error *err)
 {
-	j->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (j->done_fd < 0) {
-		job_free(j);
+	*done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (*done_fd < 0)
 		return gt_fail(err, GT_EXIT_FAILURE, "cannot make an event descriptor: %s", strerror(errno));
-	}
 	sigset_t all, orig;
 	sigfillset(&all);
 	static const int faults[] = { SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
 		sigdelset(&all, faults[i]);
 	pthread_sigmask(SIG_BLOCK, &all, &orig);
-	int rc = pthread_create(&j->thread, NULL, job_main, j);
+	int rc = pthread_create(thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &orig, NULL);
 	if (rc != 0) {
-		job_free(j);
+		close(*done_fd);
+		*done_fd = -1;
 		return gt_fail(err, GT_EXIT_FAILURE, "cannot start a thread: %s", strerror(rc));
+	}
+	return 0;
+}
+
+void gt_worker_done(int done_fd)
+{
+	uint64_t one = 1;
+	while (write(done_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+}
+
+/* Starts j on its thread (gt_worker_start). */
+static int job_start(struct gt_session *s, struct gt_session_job *j, struct gt_error *err)
+{
+	if (gt_worker_start(&j->thread, job_main, j, &j->done_fd, err) != 0) {
+		job_free(j);
+		return -1;
 	}
 	s->job = j;
 	return 0;

@@ -8,11 +8,21 @@
 #ifndef GCTOP_SESSION_JOB_H
 #define GCTOP_SESSION_JOB_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "base/error.h"
 #include "session/session.h"
+
+/* A worker thread for such a step, the one way gctop makes one (the
+ * session's jobs here, the fleet's worker: session/fleet_worker.h): fn(arg)
+ * runs with the asynchronous signals blocked, and *done_fd is an eventfd
+ * (non-blocking) for gt_worker_done. Returns 0, or -1 with err (no
+ * thread, no descriptor). */
+int gt_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg, int *done_fd, struct gt_error *err);
+/* The worker's last act: done_fd becomes readable. */
+void gt_worker_done(int done_fd);
 
 enum gt_job_kind {
 	GT_JOB_OPEN,          /* gt_session_open_async */

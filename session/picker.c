@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "base/array.h"
+#include "base/clock.h"
 
 /* Opening a JVM that is still starting waits (up to seconds) for its perf
  * data to be ready, and the picker must not freeze meanwhile: a process
@@ -37,7 +38,13 @@ bool gt_picker_tick(struct gt_picker *p, uint64_t now)
 	bool refreshed = false;
 	if (gt_schedule_sample_due(&p->schedule, now)) {
 		gt_picker_refresh(p);
-		/* Rows come and go: the tick follows the rows now open. */
+		/* Rows come and go: the tick follows the rows now open. The
+		 * next refresh counts from the clock after this one: from now,
+		 * a refresh longer than the interval (opens, each within its
+		 * deadline) left the next one already due, so the screen's
+		 * wait ended before it looked at the keys, round after round
+		 * (q went unanswered for 23-32 s). */
+		now = gt_mono_ns();
 		gt_schedule_sampled(&p->schedule, gt_picker_poll_interval_ns(p), now);
 		refreshed = true;
 	}
@@ -211,9 +218,12 @@ void gt_picker_poll(struct gt_picker *p, uint64_t now_ns)
 	gt_fleet_poll(&p->fleet, now_ns);
 }
 
-void gt_picker_events(struct gt_picker *p, const struct pollfd *polled, size_t n, uint64_t now_ns)
+bool gt_picker_events(struct gt_picker *p, const struct pollfd *polled, size_t n, uint64_t now_ns)
 {
-	gt_fleet_events(&p->fleet, polled, n, now_ns);
+	if (!gt_fleet_events(&p->fleet, polled, n, now_ns))
+		return false;
+	picker_rows(p);
+	return true;
 }
 
 size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max)

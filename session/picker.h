@@ -58,9 +58,9 @@ struct gt_picker {
 void gt_picker_init(struct gt_picker *p);
 void gt_picker_free(struct gt_picker *p);
 
-/* A fleet round (lists the processes, opens new ones, samples every open
- * one), then the rows again, sorted; the selection stays on the same
- * process. */
+/* A fleet round (starts a listing of the processes on its worker, takes
+ * in the last one finished, opens new ones, samples every open one), then
+ * the rows again, sorted; the selection stays on the same process. */
 void gt_picker_refresh(struct gt_picker *p);
 
 /* Sets the filter (cut to its size) and makes the rows again from the
@@ -84,8 +84,9 @@ uint64_t gt_picker_deadline(struct gt_picker *p);
 uint64_t gt_picker_poll_interval_ns(const struct gt_picker *p);
 void gt_picker_poll(struct gt_picker *p, uint64_t now_ns);
 /* The descriptors of gt_picker_wait_fds after a poll: reads the rows
- * whose descriptor is ready (see gt_fleet_events). */
-void gt_picker_events(struct gt_picker *p, const struct pollfd *polled, size_t n, uint64_t now_ns);
+ * whose descriptor is ready, and takes in a listing that has finished
+ * (see gt_fleet_events). True when the rows were made again. */
+bool gt_picker_events(struct gt_picker *p, const struct pollfd *polled, size_t n, uint64_t now_ns);
 /* Up to max descriptors to wait on; returns how many. */
 size_t gt_picker_wait_fds(const struct gt_picker *p, int *fds, size_t max);
 /* Closes every row's target, keeping the rows; the next refresh opens

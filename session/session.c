@@ -29,6 +29,13 @@ void gt_session_adopt(struct gt_session *s, struct gt_target *t)
 	s->info = *gt_target_info(t);
 }
 
+void gt_session_adopt_without_history(struct gt_session *s, struct gt_target *t)
+{
+	/* without a history nothing is allocated: it cannot fail */
+	init_session(s, NULL, false, NULL);
+	gt_session_adopt(s, t);
+}
+
 static int open_session(struct gt_session *s, pid_t pid, bool history, struct gt_error *err)
 {
 	if (init_session(s, NULL, history, err) != 0)

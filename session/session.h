@@ -86,6 +86,9 @@ int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err);
 int gt_session_open_without_history(struct gt_session *s, pid_t pid, struct gt_error *err);
 /* Takes an opened target (owned from now on) into an initialised session. */
 void gt_session_adopt(struct gt_session *s, struct gt_target *t);
+/* Makes s a session without a history (as gt_session_open_without_history)
+ * of a target opened elsewhere (a fleet's worker: session/fleet_worker.h). */
+void gt_session_adopt_without_history(struct gt_session *s, struct gt_target *t);
 void gt_session_close(struct gt_session *s);
 /* --ops NAME for the open target (see gt_target_set_ops): 0, or -1 with err. */
 int gt_session_set_ops(struct gt_session *s, const char *name, struct gt_error *err);

@@ -244,13 +244,15 @@ static size_t wait_fds(const struct gt_app *a, int *fds, size_t max)
 }
 
 /* A collector's descriptor became readable: polled holds the n of
- * wait_fds after the poll. */
-static void events(struct gt_app *a, const struct pollfd *polled, size_t n, uint64_t now)
+ * wait_fds after the poll. True when there is something new to draw (the
+ * picker's listing came). */
+static bool events(struct gt_app *a, const struct pollfd *polled, size_t n, uint64_t now)
 {
 	if (a->in_dashboard)
 		gt_session_events(&a->session, now);
 	else if (a->picker_mode)
-		gt_picker_events(&a->picker, polled, n, now);
+		return gt_picker_events(&a->picker, polled, n, now);
+	return false;
 }
 
 /* ---- drawing ---- */
@@ -704,8 +706,8 @@ static void run(struct gt_app *a)
 		bool ready = false;
 		for (nfds_t i = 1; i < nfds; i++)
 			ready = ready || (fds[i].revents & (POLLIN | POLLHUP | POLLERR));
-		if (ready)
-			events(a, fds + 1, nw, gt_mono_ns());
+		if (ready && events(a, fds + 1, nw, gt_mono_ns()))
+			a->dirty = true;
 	}
 }
 

@@ -110,6 +110,10 @@ void gt_picker_draw(WINDOW *w, struct gt_picker *p, const struct gt_theme *t)
 			      p->filter);
 		return;
 	}
+	if (p->count == 0 && !gt_fleet_listed(&p->fleet)) {
+		gt_pane_print(w, 2, 1, t->na, "looking for JVM and .NET processes...");
+		return;
+	}
 	if (p->count == 0) {
 		gt_pane_print(w, 2, 1, t->na, "no JVM or .NET process that this user can watch is running; watching for one");
 		return;

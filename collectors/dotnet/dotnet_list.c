@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/wait.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "collectors/dotnet/dotnet_info.h"
 #include "collectors/dotnet/proc/dotnet_proc.h"
@@ -69,7 +70,10 @@ void gt_dn_list(struct gt_list *out)
 	struct dn_tmp_pids tmp = { 0 };
 	dn_scan_tmp(&tmp);
 	struct dirent *e;
-	while ((e = readdir(d))) {
+	/* A quit (or the fleet's worker told to end) ends the listing here:
+	 * each process left would fail its ProcessInfo at once anyway, after
+	 * a look at its /proc files and its TMPDIR. */
+	while (!gt_wait_stop_requested() && (e = readdir(d))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 		if (*end || pid <= 0 || pid == getpid() || gt_list_skips(out, (pid_t)pid) ||

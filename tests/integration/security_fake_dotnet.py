@@ -19,6 +19,10 @@ MODE:
             of 50 kinds; once all is sent, or gctop hung up or stopped
             reading for 5 s, the fake appends "flood done" to READYFILE.log
             and holds the connection open
+  silent    every connection is accepted and read, and never answered
+  hold      ProcessInfo answers at once; every other command (CollectTracing)
+            is read and never answered
+The socket goes in $TMPDIR when it is set, as the runtime's does.
 READYFILE gets the socket path once it listens. FAKE_ENTRY_ASSEMBLY, when
 set, is the entry assembly ProcessInfo names (Python escapes such as \u202e
 are decoded; default "Fake"). Not a test itself (run.sh runs only *.sh).
@@ -161,7 +165,12 @@ def serve(conn, mode, delay, ready):
         h = recv_exact(conn, 20)
         size, cset, cid = struct.unpack("<HBB", h[14:18])
         recv_exact(conn, size - 20)
-        if mode == "dribble":
+        if mode == "silent" or (mode == "hold" and cset != SET_PROCESS):
+            while conn.recv(4096):
+                pass
+        elif mode == "hold":
+            conn.sendall(process_info3())
+        elif mode == "dribble":
             dribble(conn, process_info3(), delay)
         elif cset == SET_PROCESS:
             conn.sendall(process_info3())
@@ -190,7 +199,8 @@ def main():
     delay = float(os.environ.get("DRIBBLE_S", "1.5" if mode == "dribble" else "0.45"))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     ctypes.CDLL(lib)
-    path = "/tmp/dotnet-diagnostic-%d-%d-socket" % (os.getpid(), start_ticks())
+    tmpdir = os.environ.get("TMPDIR") or "/tmp"
+    path = os.path.join(tmpdir, "dotnet-diagnostic-%d-%d-socket" % (os.getpid(), start_ticks()))
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path)
     srv.listen(16)

@@ -72,6 +72,33 @@ static DIR *diag_open_tmpdir(pid_t pid, const char *tmpdir)
 	return gt_dir_adopt(dfd);
 }
 
+/* The strict case: the one name the runtime gives its socket,
+ * dotnet-diagnostic-NSPID-START-socket, looked up directly. A scan of the
+ * directory for it cost a read of every entry for every process: 15
+ * processes with a TMPDIR of 200,000 entries made gctop -l take 1.1 s
+ * instead of 0.01 s. */
+static void diag_lookup(int dfd, pid_t nspid, unsigned long long start, uid_t owner, struct diag_best *best)
+{
+	char name[sizeof(best->name)];
+	snprintf(name, sizeof(name), "dotnet-diagnostic-%d-%llu-socket", (int)nspid, start);
+	diag_consider(dfd, name, true, owner, best);
+}
+
+/* The other case: every socket of the pid, the newest (or the one whose
+ * key matches, when the start is known) taken. */
+static void diag_scan(DIR *d, pid_t nspid, bool have_start, unsigned long long start, uid_t owner,
+		      struct diag_best *best)
+{
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		long long key = socket_key(e->d_name, nspid);
+		if (key < 0)
+			continue;
+		bool key_match = have_start && (unsigned long long)key == start;
+		diag_consider(dirfd(d), e->d_name, key_match, owner, best);
+	}
+}
+
 int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err)
 {
 	uid_t owner;
@@ -98,16 +125,10 @@ int gt_diag_find_socket(pid_t pid, char *path, size_t size, struct gt_error *err
 	 * socket is taken as the client does. */
 	bool strict = have_start && nspid == pid;
 	struct diag_best best = { "", false, { 0, 0 } };
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		long long key = socket_key(e->d_name, nspid);
-		if (key < 0)
-			continue;
-		bool key_match = have_start && (unsigned long long)key == start;
-		if (strict && !key_match)
-			continue;
-		diag_consider(dirfd(d), e->d_name, key_match, owner, &best);
-	}
+	if (strict)
+		diag_lookup(dirfd(d), nspid, start, owner, &best);
+	else
+		diag_scan(d, nspid, have_start, start, owner, &best);
 	closedir(d);
 	/* Anyone can bind a socket with the right name in /tmp: only a process
 	 * that really runs the .NET runtime has one (when its maps are closed
