@@ -209,8 +209,11 @@ static bool worst_pause_window(const struct gt_history *h, double *share, double
 	return found;
 }
 
-/* Operations over the history: the intervals with both an operations count
- * and bytes per operation, their bytes and their collections. nested: a
+/* Operations over the history: the intervals with an operations count and
+ * the bytes allocated over its span, their bytes and their collections,
+ * over that span too where the collector counts them so (.NET: as of the
+ * runtime's counter poll). An interval that counted 0 operations is one
+ * like any other: its collections belong to the span. nested: a
  * generation's count includes the collections of the older ones (.NET's
  * gen0 counts every GC), so the youngest alone counts them all; else each
  * collection is counted in one generation (HotSpot's young and full). */
@@ -221,18 +224,36 @@ struct ops_sums {
 	bool lower_bound;   /* an interval's allocation was a lower bound */
 };
 
+/* The bytes of an interval's operations: a recording of a gctop before
+ * ops_alloc_bytes has their count and bytes per operation only. */
+static bool ops_bytes(const struct gt_history_point *p, double *bytes)
+{
+	if (p->ops_alloc_bytes.valid)
+		*bytes = (double)p->ops_alloc_bytes.value;
+	else if (p->bytes_per_op.valid)
+		*bytes = p->bytes_per_op.value * (double)p->ops.value;
+	else
+		return false;
+	return true;
+}
+
 static void sum_ops(const struct gt_history *h, bool nested, struct ops_sums *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (size_t age = 0; h && age < gt_history_count(h); age++) {
 		const struct gt_history_point *p = gt_history_at(h, age);
-		if (!p->ops.valid || !p->bytes_per_op.valid)
+		double bytes;
+		if (!p->ops.valid || !ops_bytes(p, &bytes))
 			continue;
 		s->ops += p->ops.value;
-		s->bytes += p->bytes_per_op.value * (double)p->ops.value;
+		s->bytes += bytes;
 		s->lower_bound |= p->alloc_lower_bound;
 		if (p->interval_s.valid)
 			s->span_s += p->interval_s.value;
+		if (p->ops_collections.valid) {
+			add_u64(&s->collections, p->ops_collections);
+			continue;
+		}
 		unsigned gens = nested && p->n_generations ? 1 : p->n_generations;
 		for (unsigned g = 0; g < gens && g < GT_MAX_GENERATIONS; g++)
 			add_u64(&s->collections, p->collections[g]);

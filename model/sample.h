@@ -159,6 +159,19 @@ struct gt_sample {
 	struct gt_u64 pause_total_ns;          /* cumulative stop-the-world time */
 	struct gt_u64 last_pause_ns;           /* length of the most recent pause */
 	struct gt_u64 pause_max_ns;            /* longest single pause seen since the previous sample */
+	/* Pause time by when it happened, where the collector has each pause's
+	 * start and end by the runtime's clock (.NET): up to this sample's
+	 * moment (total) and up to the moment of the sample before, taken at
+	 * prev_ns (prev_total), both as known now. The interval's pause time is
+	 * total - prev_total: a pause is split across the intervals it spans,
+	 * and a pause whose start or end is read late is not credited to the
+	 * interval that reads it, which could then hold more pause than time.
+	 * pause_total_ns stays the sum of the pauses timed so far. */
+	struct gt_pause_at {
+		bool valid;
+		uint64_t prev_ns;
+		uint64_t total, prev_total;
+	} pause_at;
 	struct gt_u64 safepoints;              /* HotSpot: cumulative safepoint count */
 	struct gt_u64 safepoint_ns;            /* HotSpot: cumulative time at and reaching safepoints */
 	struct gt_u64 gc_cpu_ns;               /* cumulative CPU time of GC threads (JDK 22+) */
@@ -187,6 +200,11 @@ struct gt_sample {
 	/* large objects */
 	struct gt_u64 large_bytes;             /* current large-object bytes (LOH; G1 humongous estimate) */
 	struct gt_u64 large_alloc_bytes_total; /* cumulative bytes allocated as large objects */
+	/* Cumulative bytes allocated in every generation, counted where and
+	 * when large_alloc_bytes_total is (.NET: at each GC), so that the large
+	 * objects' share divides two figures of one window. Invalid where the
+	 * large figure is counted as alloc_bytes_total is (share of the rates). */
+	struct gt_u64 large_alloc_of_total;
 	struct gt_u64 pinned_bytes;            /* .NET pinned object heap */
 	const char *large_source;              /* static string, e.g. "g1-humongous-estimate" */
 	const char *large_unavailable;         /* static string: why there is no figure */
@@ -207,6 +225,11 @@ struct gt_sample {
 						* lives as long as the process */
 	const char *ops_unavailable;           /* static string: why ops_total is invalid though a counter
 						* was asked for, or NULL */
+	/* Collections (each GC once) up to the moment ops_total is as of,
+	 * where that is the runtime's poll (alloc_at) and not the sample's:
+	 * collections per operation then counts both over one span. Invalid
+	 * where ops_total is as of mono_ns (the generations' counts are). */
+	struct gt_u64 ops_collections_total;
 
 	/* events lost between the runtime and gctop */
 	struct gt_u64 dropped_events;

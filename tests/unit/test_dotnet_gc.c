@@ -101,6 +101,71 @@ static void test_pauses_pair_on_the_suspending_thread(void)
 	CHECK_U64(g.pause_log[1], 200);
 }
 
+
+#define S 1000000000LL
+
+/* The interval's pause time of the sample taken at the runtime's moment at
+ * (gctop's clock the same here). */
+static uint64_t interval_pause(struct gt_dn_gc *g, int64_t at)
+{
+	static struct gt_sample out;
+	memset(&out, 0, sizeof(out));
+	gt_dn_gc_fill_pause_at(g, (uint64_t)at, at, &out);
+	CHECK(out.pause_at.valid);
+	CHECK(out.pause_at.total >= out.pause_at.prev_total);
+	return out.pause_at.total - out.pause_at.prev_total;
+}
+
+/* A pause is credited to the time it took, split across the samples it
+ * spans, by the runtime's timestamps: a 3.2 s pause from 1.0 s to 4.2 s,
+ * sampled at 1.5, 2.5 and 4.5 s, is 0.5 + 1.0 + 0.7 s, where crediting it
+ * whole when its end is read put 3.2 s into one interval of 2 s (160%). */
+static void test_pause_split_across_the_samples_it_spans(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	static struct gt_sample first;
+	gt_dn_gc_fill_pause_at(&g, (uint64_t)(S / 2), S / 2, &first);
+	CHECK(!first.pause_at.valid);              /* no moment before it */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S, suspend_for_gc, sizeof(suspend_for_gc));
+	CHECK_U64(interval_pause(&g, S * 3 / 2), S / 2);
+	CHECK_U64(interval_pause(&g, S * 5 / 2), S);
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 42 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, S * 9 / 2), S * 17 / 10);
+	CHECK_U64(g.pause_total_ns, S * 32 / 10);  /* the pause's own length, once */
+	CHECK_U64(interval_pause(&g, S * 11 / 2), 0);
+	/* a pause read only after the sample past its end (the stream lags):
+	 * the sample took it as under way until then, the next one knows its
+	 * end and credits nothing more, never more than its own window */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 6, suspend_for_gc, sizeof(suspend_for_gc));
+	CHECK_U64(interval_pause(&g, S * 13 / 2), S / 2);
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 63 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, S * 15 / 2), 0);
+	/* a start read late: the part before the last sample is not this one's */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 7, suspend_for_gc, sizeof(suspend_for_gc));
+	CHECK_U64(interval_pause(&g, S * 8), S / 2);     /* from the sample at 7.5 s */
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 85 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, S * 9), S / 2);
+	/* a DATAS heap-count change (ForGCPrep by a thread that suspends
+	 * ForGC) under way is no pause */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 95 / 10, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
+	CHECK_U64(interval_pause(&g, S * 10), 0);
+}
+
+/* Collections up to a moment other than the sample's, by their starts. */
+static void test_collections_until_a_moment(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, S, gc_start, sizeof(gc_start));
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 3 * S, gc_start, sizeof(gc_start));
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 8, 2 * S, gc_start, sizeof(gc_start)); /* another thread's, later in the stream */
+	CHECK_U64(gt_dn_gc_collections_until(&g, S / 2), 0);
+	CHECK_U64(gt_dn_gc_collections_until(&g, S), 1);
+	CHECK_U64(gt_dn_gc_collections_until(&g, 5 * S / 2), 2);
+	CHECK_U64(gt_dn_gc_collections_until(&g, 4 * S), 3);
+}
+
 /* The stream is in time order per thread only: the background GC thread's
  * final-mark suspension can show up inside a user thread's, and both count. */
 static void test_pauses_of_two_threads_interleaved_in_the_stream(void)
@@ -527,5 +592,7 @@ int main(void)
 	RUN_TEST(test_series_interpolates_between_observations);
 	RUN_TEST(test_event_counters);
 	RUN_TEST(test_causes_from_gc_start_reasons);
+	RUN_TEST(test_pause_split_across_the_samples_it_spans);
+	RUN_TEST(test_collections_until_a_moment);
 	return check_summary();
 }
