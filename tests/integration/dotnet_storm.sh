@@ -1,18 +1,20 @@
 #!/bin/sh
 # test-lane: measuring
 # gctop's shares in a GC storm, against the runtime's own pause total: a
-# Server GC service (tests/dotnet/GcStorm, 4 heaps, non-concurrent) with 1 GB
-# of small live objects and a blocking, compacting full collection 1 s after
-# the one before through its storm, pinned to one CPU beside a busy loop, so that single pauses
-# last 1.5-6 s. gctop --json and -b watch it at 1 s intervals through a
-# quiet phase, 20 s of storm and a quiet phase, while paced requests put
-# part of the allocation on the large object heap.
+# Server GC service (tests/dotnet/GcStorm, 4 heaps, non-concurrent, 8 MB
+# gen0 budget a heap) with 1 GB of small live objects and a blocking,
+# compacting full collection 1 s after the one before through its storm,
+# pinned to one CPU beside a busy loop, so that single pauses last 3-10 s.
+# gctop --json and -b watch it at 1 s intervals through a quiet phase, 20 s
+# of storm and a quiet phase, while paced requests put part of the
+# allocation on the large object heap.
 #
 # Checks:
 #   every pause share and large-object allocation share of every interval,
 #   in JSON and in -b's text, is within [0, 1] (gctop credited a whole pause,
 #   and the LOH bytes of a GC, to the interval that read them: 103% to 288%,
-#   alloc_share 1.65 to 7.07 in the field; here up to some 500%)
+#   alloc_share 1.65 to 7.07 in the field; here 323% to 833%, LOH 202% to
+#   23692%)
 #   the pause time of the intervals, summed, is GC.GetTotalPauseDuration's
 #   growth between the first and the last sample +-5%: a pause is split
 #   across the intervals it spans, none is lost or counted twice. Both ends
@@ -20,6 +22,12 @@
 #   runtime's figure within a few milliseconds.
 #   the storm was one: the runtime's longest single pause is over 1 s, and
 #   gctop saw a pause over 1 s
+#   the alloc-per-op finding's collections and requests are the workload's
+#   own counts between the counter polls gctop read the requests as of, +-2
+#   each (a request in flight, a GC within a report's 50 ms, at either
+#   end): the runtime's counter thread stops with the program, so polls come
+#   late, and gctop used to drop the collections of the intervals whose
+#   poll had not arrived while counting their requests in the next
 # About 50 s (the live heap takes 10-20 s to build on the loaded CPU).
 . tests/lib.sh
 require_dotnet
@@ -32,18 +40,18 @@ DOTNET_gcServer=1 DOTNET_GCHeapCount=4 DOTNET_GCNoAffinitize=1 DOTNET_gcConcurre
 	taskset -c 0 "$exe" "$PORT" 1024 3 20 >"$WORK/truth" 2>&1 &
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
-wait_until 600 grep -q '^ready' "$WORK/truth"
+wait_until 600 grep -qs '^ready' "$WORK/truth"
 grep -q '^ready' "$WORK/truth" || { fail "the workload did not build its live heap in 60 s ($(tail -c 300 "$WORK/truth"))"; exit 0; }
 # the starved CPU: a busy loop beside the workload
 taskset -c 0 sh -c 'while :; do :; done' &
 CHILD_PIDS="$CHILD_PIDS $!"
-# 4 requests a second, each 200 KB in small arrays and 2 MB on the LOH
+# a request a second, 200 KB in small arrays and 2 MB on the LOH
 python3 -c '
 import sys, time, urllib.request
 start = time.time()
 i = 0
 while time.time() - start < 40:
-    time.sleep(max(0, start + i / 4.0 - time.time()))
+    time.sleep(max(0, start + i - time.time()))
     try:
         urllib.request.urlopen(sys.argv[1], timeout=30).read()
     except OSError:
@@ -56,7 +64,7 @@ JPID=$!
 BPID=$!
 CHILD_PIDS="$CHILD_PIDS $JPID $BPID"
 # the storm's end can run late by a pause
-wait_until 700 grep -q quiet_end "$WORK/truth"
+wait_until 700 grep -qs quiet_end "$WORK/truth"
 sleep 1.5
 kill "$JPID" "$BPID" 2>/dev/null
 wait "$JPID" "$BPID" 2>/dev/null
@@ -98,6 +106,29 @@ longest = max((x["longest_ns"] for x in rep), default=0)
 seen = max((x["pause"]["max_ms"] or 0 for x in g), default=0)
 check(longest > 1e9 and seen > 1000,
       "a single pause lasted over 1 s (the runtime's longest %.2f s, gctop's %.2f s)" % (longest / 1e9, seen / 1e3))
+
+# collections per request over the history, against the workload's own
+# counts at the moments gctop read the requests as of (the runtime's
+# counter polls: each sample's time less alloc.age_s)
+def last_report(wall, key):
+    r = [x for x in rep if x["wall_ms"] <= wall]
+    return r[-1][key] if r else None
+per_op = [f for f in g[-1].get("findings") or [] if f["id"] == "alloc-per-op"]
+polled = [x for x in g if x.get("ops") and x["alloc"]["age_s"] is not None]
+if per_op and len(polled) >= 2:
+    ev = per_op[0]["evidence"]
+    a, b = polled[0], polled[-1]
+    at = lambda x: ms(x) - x["alloc"]["age_s"] * 1000
+    req = last_report(at(b), "requests") - last_report(at(a), "requests")
+    gcs = last_report(at(b), "gcs") - last_report(at(a), "gcs")
+    # the hosting counter counts a request when it starts, the workload
+    # when it ends: one in flight at either end; a GC that starts within
+    # the 50 ms between the workload's report and the poll
+    ok = abs(ev["operations"] - req) <= 2 and abs(ev["collections"] - gcs) <= 2
+    check(ok, "collections per request %.3f (%d over %d), the workload's over the same polls %d over %d "
+          "(+-2 each)" % (ev["collections_per_op"], ev["collections"], ev["operations"], gcs, req))
+else:
+    check(False, "gctop gave an alloc-per-op finding over the requests (%s)" % [f["id"] for f in g[-1].get("findings") or []])
 
 # the intervals' pause time, summed, against the runtime's growth
 first, last = g[0], g[-1]
