@@ -47,8 +47,8 @@ static struct gt_f64 share(double num, double den)
 }
 
 /* The pause time of the interval. Where the collector times pauses by the
- * runtime's clock (pause_at), the time they took between the two samples'
- * moments, as known at the newer one; else the growth of the total of the
+ * runtime's clock (pause_at), what it credited to the interval between the
+ * two samples (at most its length); else the growth of the total of the
  * pauses read. */
 static struct gt_u64 derive_pause(const struct gt_sample *prev, const struct gt_sample *cur)
 {

@@ -160,13 +160,14 @@ struct gt_sample {
 	struct gt_u64 last_pause_ns;           /* length of the most recent pause */
 	struct gt_u64 pause_max_ns;            /* longest single pause seen since the previous sample */
 	/* Pause time by when it happened, where the collector has each pause's
-	 * start and end by the runtime's clock (.NET): up to this sample's
-	 * moment (total) and up to the moment of the sample before, taken at
-	 * prev_ns (prev_total), both as known now. The interval's pause time is
-	 * total - prev_total: a pause is split across the intervals it spans,
-	 * and a pause whose start or end is read late is not credited to the
-	 * interval that reads it, which could then hold more pause than time.
-	 * pause_total_ns stays the sum of the pauses timed so far. */
+	 * start and end by the runtime's clock (.NET): credited to the
+	 * intervals up to this sample (total) and up to the sample before,
+	 * taken at prev_ns (prev_total). The interval's pause time is total -
+	 * prev_total, at most the interval's length: a pause is split across
+	 * the intervals it spans, and time read late goes to the next interval
+	 * with room rather than piling into the one that reads it
+	 * (collectors/dotnet/dotnet_gc_events.h). pause_total_ns stays the sum
+	 * of the pauses timed so far. */
 	struct gt_pause_at {
 		bool valid;
 		uint64_t prev_ns;

@@ -367,7 +367,9 @@ void gt_dn_gc_forget_suspensions(struct gt_dn_gc *g)
 	memset(g->open, 0, sizeof(g->open));
 }
 
-uint64_t gt_dn_gc_pause_until(const struct gt_dn_gc *g, int64_t at)
+/* Pause time up to the moment at (gt_dn_gc_fill_pause_at), the
+ * suspensions under way up to open_at. */
+static uint64_t pause_until(const struct gt_dn_gc *g, int64_t at, int64_t open_at)
 {
 	uint64_t total = g->pause_total_ns, later = 0;
 	uint64_t kept = g->pause_count < GT_PAUSE_RING ? g->pause_count : GT_PAUSE_RING;
@@ -379,18 +381,27 @@ uint64_t gt_dn_gc_pause_until(const struct gt_dn_gc *g, int64_t at)
 	total -= later < total ? later : total;
 	for (unsigned i = 0; i < GT_DN_OPEN_SUSPENSIONS; i++)
 		if (g->open[i].used && suspension_is_pause(g, &g->open[i]))
-			total += ticks_to_ns(g, g->open[i].ts, at);
+			total += ticks_to_ns(g, g->open[i].ts, open_at < at ? open_at : at);
 	return total;
 }
 
 void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, struct gt_sample *out)
 {
+	/* hostile timestamps: at - lag must not wrap */
+	int64_t open_at = at > INT64_MIN + GT_DN_STREAM_LAG_NS ? at - GT_DN_STREAM_LAG_NS : INT64_MIN;
+	uint64_t known = pause_until(g, at, open_at);
 	/* a moment before the last one is a clock gone wrong: no window */
 	if (g->have_pause_at && at >= g->pause_at && mono_ns > g->pause_at_mono) {
+		uint64_t owed = known > g->pause_credited ? known - g->pause_credited : 0;
+		uint64_t room = mono_ns - g->pause_at_mono;
 		out->pause_at.valid = true;
 		out->pause_at.prev_ns = g->pause_at_mono;
-		out->pause_at.total = gt_dn_gc_pause_until(g, at);
-		out->pause_at.prev_total = gt_dn_gc_pause_until(g, g->pause_at);
+		out->pause_at.prev_total = g->pause_credited;
+		g->pause_credited += owed < room ? owed : room;
+		out->pause_at.total = g->pause_credited;
+	} else {
+		/* what happened before the first window is no interval's */
+		g->pause_credited = known;
 	}
 	g->pause_at = at;
 	g->pause_at_mono = mono_ns;

@@ -85,6 +85,15 @@ int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 const char *gt_dn_gc_reason_name(uint32_t reason);
 
 #define GT_DN_OPEN_SUSPENSIONS 8
+/* How long an event can wait in the runtime before gctop reads it: the
+ * session's streaming thread writes its buffers out and, with nothing to
+ * write, sleeps 100 ms (ep-session.c); on a loaded machine it runs later.
+ * A suspension under way is counted up to this long before a sample: a
+ * shorter one has most likely ended with its end still in the runtime's
+ * buffers (counting it to the sample took time back from the next pauses
+ * and split short pauses at samples), a longer one's last part goes to
+ * the next interval. */
+#define GT_DN_STREAM_LAG_NS 200000000LL
 /* GC starts kept: a counter poll is a second or so old, a GC storm has
  * some hundred GCs a second at most. */
 #define GT_DN_GC_STARTS 1024
@@ -134,10 +143,12 @@ struct gt_dn_gc {
 		int64_t from, to;
 	} pause_span[GT_PAUSE_RING];
 	/* the moment the last sample's pause figures were taken as of, by the
-	 * runtime's clock and by gctop's, for the next sample's window */
+	 * runtime's clock and by gctop's, for the next sample's window, and
+	 * the pause time credited to the samples' intervals so far */
 	bool have_pause_at;
 	int64_t pause_at;
 	uint64_t pause_at_mono;
+	uint64_t pause_credited;
 	uint64_t last_pause_ns;
 	uint64_t window_max_pause_ns;  /* longest since gt_dn_gc_take_window_max */
 	bool have_pause;
@@ -183,17 +194,20 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 /* Copies the collections by cause into out->causes. */
 void gt_dn_gc_fill_causes(const struct gt_dn_gc *g, struct gt_sample *out);
 
-/* Pause time by the runtime's clock up to the moment at: the pauses timed
- * so far less their parts after at, and the parts before at of the
- * suspensions under way that will count as pauses. A pause is so credited
- * to the time it happened, not to the time its end is read. Pauses that
- * ended after at but are no longer in pause_span (more than GT_PAUSE_RING
- * since) are counted whole. */
-uint64_t gt_dn_gc_pause_until(const struct gt_dn_gc *g, int64_t at);
-
 /* Fills out->pause_at for the sample taken at mono_ns (gctop's
- * CLOCK_MONOTONIC), which is at by the runtime's clock: the pause time up
- * to it and up to the previous sample's moment, both as known now. */
+ * CLOCK_MONOTONIC), which is at by the runtime's clock: the pause time
+ * credited to the intervals up to the previous sample and up to this one.
+ * An interval is credited the pause time known up to its end not yet
+ * credited to one before it, up to its own length: the pauses timed so
+ * far less their parts after the moment, and the suspensions under way
+ * that will count as pauses up to GT_DN_STREAM_LAG_NS before it. A pause
+ * under way at a sample is so split there, and time that reaches gctop
+ * late (a start read after the sample past it) goes to the next interval
+ * with room: the intervals add up to the pauses and none holds more pause
+ * than time. Time counted for a suspension under way whose end turns out
+ * to be earlier is taken back from the pauses that follow. Pauses that
+ * ended after the previous moment but are no longer in pause_span (more
+ * than GT_PAUSE_RING since) are counted whole. */
 void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, struct gt_sample *out);
 
 /* GCs started up to the moment at (runtime's clock), for the collections
