@@ -37,14 +37,16 @@ struct gt_derived {
 
 	struct gt_collection_causes causes; /* collections by cause in this interval */
 
-	struct gt_u64 pause_ns;          /* pause time in this interval */
+	struct gt_u64 pause_ns;          /* pause time in this interval (.NET: credited by when it
+					  * happened, at most the interval's length: sample.h pause_at) */
 	struct gt_f64 pause_share;       /* of wall time, 0..1 */
 	struct gt_f64 safepoint_share;
 	struct gt_f64 gc_cpu_share;      /* GC CPU seconds per wall second */
 	struct gt_f64 cpu_share;         /* process CPU seconds per wall second */
 
 	struct gt_f64 large_alloc_rate_bps;
-	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval */
+	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval, 0..1 (.NET: of the
+					  * bytes its collections counted, sample.h large_alloc_of_total) */
 
 	struct gt_u64 ops;               /* operations counted in the interval (0 while the runtime's
 					  * poll of them has not advanced: they come in the next) */
