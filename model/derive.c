@@ -32,6 +32,43 @@ static struct gt_f64 ratio(double num, double den)
 	return r;
 }
 
+/* A part of a whole (of wall time, of all bytes), num and den over the
+ * same window, so within [0, 1] by construction. The bound is a last guard
+ * only, like an assertion that does not stop the program: a figure above 1
+ * would be a window mismatch to fix where the figures are taken. */
+static struct gt_f64 share(double num, double den)
+{
+	struct gt_f64 r = ratio(num, den);
+	if (r.valid && r.value > 1)
+		r.value = 1;
+	if (r.valid && r.value < 0)
+		r.value = 0;
+	return r;
+}
+
+/* The pause time of the interval. Where the collector times pauses by the
+ * runtime's clock (pause_at), what it credited to the interval between the
+ * two samples (at most its length); else the growth of the total of the
+ * pauses read. */
+static struct gt_u64 derive_pause(const struct gt_sample *prev, const struct gt_sample *cur)
+{
+	struct gt_u64 d = { 0, false };
+	const struct gt_pause_at *at = &cur->pause_at;
+	if (at->valid && at->prev_ns == prev->mono_ns) {
+		if (at->total >= at->prev_total)
+			gt_u64_set(&d, at->total - at->prev_total);
+		return d;
+	}
+	/* samples not taken one after the other (a recording's gap): both
+	 * totals by the runtime's clock, the older as known then */
+	if (at->valid && prev->pause_at.valid) {
+		if (at->total >= prev->pause_at.total)
+			gt_u64_set(&d, at->total - prev->pause_at.total);
+		return d;
+	}
+	return gt_u64_delta(prev->pause_total_ns, cur->pause_total_ns);
+}
+
 static const struct gt_generation *find_generation(const struct gt_sample *s, const char *name)
 {
 	for (unsigned i = 0; i < s->n_generations; i++)
@@ -102,17 +139,21 @@ static void derive_pause_dist(const struct gt_sample *prev, const struct gt_samp
 	out->pause_dist_partial = d.partial;
 }
 
+/* A change of source (estimate -> exact when an agent arrives) is a new
+ * series: mixing them in one delta would invent allocation. */
+static bool same_alloc_series(const struct gt_sample *prev, const struct gt_sample *cur)
+{
+	return prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since &&
+	       prev->alloc_at.valid == cur->alloc_at.valid;
+}
+
 /* The bytes allocated between the two samples' totals, and in *span_s the
  * seconds they took: the samples' distance, or where the totals are as of
  * the runtime's own polls (alloc_at), the distance between those polls. */
 static struct gt_u64 derive_alloc(const struct gt_sample *prev, const struct gt_sample *cur, double *span_s)
 {
 	struct gt_u64 alloc = { 0, false };
-	/* A change of source (estimate -> exact when an agent arrives) is a new
-	 * series: mixing them in one delta would invent allocation. */
-	bool same = prev->alloc_source == cur->alloc_source && prev->alloc_since == cur->alloc_since &&
-		    prev->alloc_at.valid == cur->alloc_at.valid;
-	if (same)
+	if (same_alloc_series(prev, cur))
 		alloc = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
 	if (!cur->alloc_at.valid)
 		return alloc;
@@ -147,21 +188,18 @@ static void derive_causes(const struct gt_collection_causes *prev, const struct 
 	out->gen2_alloc_large = gt_u64_delta(prev->gen2_alloc_large, cur->gen2_alloc_large);
 }
 
-static struct gt_f64 share_of(double part, double whole)
-{
-	struct gt_f64 r = ratio(part < 0 ? 0 : part, whole);
-	if (r.valid && r.value > 1)
-		r.value = 1;
-	return r;
-}
-
-/* Large-object rate and share. Rates, not byte counts: the allocation
- * total can be as of the runtime's poll (alloc_at), a span other than the
- * samples'. Where the large figure counts whole regions, the objects' bytes
- * lie between it less the tails' bound and it; an estimated total holds the
- * same regions (so it is an upper bound too, and the share's least is
- * (large - tails) / (alloc - tails)), an exact one the objects' own bytes
- * (so the share's most is large / alloc, never past all of it). */
+/* Large-object rate and share. .NET counts large objects at the GCs beside
+ * all the bytes they count (large_alloc_of_total): the share is of those,
+ * the bytes of the interval's GCs, which allocated over the time since the
+ * GC before, not over the interval, so the rate is that share of the
+ * interval's allocation rate, and neither exists for an interval without a
+ * GC. Else rates, not byte counts: the allocation total can be as of the
+ * runtime's poll (alloc_at), a span other than the samples'. Where the
+ * large figure counts whole regions, the objects' bytes lie between it less
+ * the tails' bound and it; an estimated total holds the same regions (so it
+ * is an upper bound too, and the share's least is (large - tails) / (alloc
+ * - tails)), an exact one the objects' own bytes (so the share's most is
+ * large / alloc, never past all of it). */
 static void derive_large(const struct gt_sample *prev, const struct gt_sample *cur, double dt, struct gt_derived *out)
 {
 	/* The agent's samples replacing the perf data's regions (or the other
@@ -169,23 +207,32 @@ static void derive_large(const struct gt_sample *prev, const struct gt_sample *c
 	const char *was = prev->large_source, *is = cur->large_source;
 	if (was != is && (!was || !is || strcmp(was, is) != 0))
 		return;
+	struct gt_u64 large_bytes = gt_u64_delta(prev->large_alloc_bytes_total, cur->large_alloc_bytes_total);
+	if (cur->large_alloc_of_total.valid) {
+		struct gt_u64 all = gt_u64_delta(prev->large_alloc_of_total, cur->large_alloc_of_total);
+		if (large_bytes.valid && all.valid && all.value > 0)
+			out->large_alloc_share = share((double)large_bytes.value, (double)all.value);
+		if (out->large_alloc_share.valid && out->alloc_rate_bps.valid)
+			gt_f64_set(&out->large_alloc_rate_bps, out->large_alloc_share.value * out->alloc_rate_bps.value);
+		return;
+	}
 	out->large_waste_rate_bps =
 		rate_per_s(gt_u64_delta(prev->large_waste_bytes_total, cur->large_waste_bytes_total), dt);
-	out->large_alloc_rate_bps = rate_per_s(gt_u64_delta(prev->large_alloc_bytes_total, cur->large_alloc_bytes_total), dt);
+	out->large_alloc_rate_bps = rate_per_s(large_bytes, dt);
 	out->large_waste_max_rate_bps =
 		rate_per_s(gt_u64_delta(prev->large_waste_max_bytes_total, cur->large_waste_max_bytes_total), dt);
 	if (!out->large_alloc_rate_bps.valid || !out->alloc_rate_bps.valid)
 		return;
 	double large = out->large_alloc_rate_bps.value, alloc = out->alloc_rate_bps.value;
-	out->large_alloc_share = share_of(large, alloc);
+	out->large_alloc_share = share(large, alloc);
 	if (!out->large_waste_max_rate_bps.valid)
 		return;
 	double tails = out->large_waste_max_rate_bps.value;
 	if (cur->alloc_source != GT_ALLOC_SOURCE_ESTIMATE) {
-		out->large_alloc_share_min = share_of(large - tails, alloc);
+		out->large_alloc_share_min = share(large - tails, alloc);
 		return;
 	}
-	out->large_alloc_share_min = share_of(large - tails, alloc - tails);
+	out->large_alloc_share_min = share(large - tails, alloc - tails);
 	if (tails > 0) {
 		out->alloc_upper_bound = true;
 		out->alloc_excess_max_bps = out->large_waste_max_rate_bps;
@@ -193,18 +240,25 @@ static void derive_large(const struct gt_sample *prev, const struct gt_sample *c
 }
 
 /* Operations of the interval, over the span the allocation total covers
- * (ops_total is read as of the allocation total's moment), and the bytes
- * allocated per operation. */
-static void derive_ops(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_u64 alloc, double span,
-		       struct gt_derived *out)
+ * (ops_total is read as of the allocation total's moment), with the bytes
+ * allocated and the collections over that same span. A total as of a
+ * runtime's poll that did not advance (its requests counter had not
+ * arrived) counts 0 operations with 0 bytes and collections, and the next
+ * interval counts its polls' whole: dropping such an interval instead
+ * dropped its collections while its operations came in the next, 0.18
+ * collections per request read where the run had 0.225. Only the rate
+ * has no span then. */
+static void derive_ops(const struct gt_sample *prev, const struct gt_sample *cur, double span, struct gt_derived *out)
 {
 	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
-	if (cur->alloc_at.valid && !(prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
-		ops.valid = false;
 	out->ops = ops;
-	out->ops_rate = rate_per_s(ops, span);
-	if (ops.valid && alloc.valid)
-		out->bytes_per_op = ratio((double)alloc.value, (double)ops.value);
+	if (same_alloc_series(prev, cur))
+		out->ops_alloc_bytes = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
+	out->ops_collections = gt_u64_delta(prev->ops_collections_total, cur->ops_collections_total);
+	if (!cur->alloc_at.valid || (prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
+		out->ops_rate = rate_per_s(ops, span);
+	if (ops.valid && out->ops_alloc_bytes.valid)
+		out->bytes_per_op = ratio((double)out->ops_alloc_bytes.value, (double)ops.value);
 }
 
 void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
@@ -251,18 +305,18 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 		out->collectors[i].invocations = gt_u64_delta(p->invocations, cur->collectors[i].invocations);
 		struct gt_u64 t = gt_u64_delta(p->time_ns, cur->collectors[i].time_ns);
 		if (t.valid)
-			out->collectors[i].time_share = ratio((double)t.value / 1e9, dt);
+			out->collectors[i].time_share = share((double)t.value / 1e9, dt);
 	}
 
 	derive_causes(&prev->causes, &cur->causes, &out->causes);
 	derive_pause_dist(prev, cur, out);
-	out->pause_ns = gt_u64_delta(prev->pause_total_ns, cur->pause_total_ns);
+	out->pause_ns = derive_pause(prev, cur);
 	if (out->pause_ns.valid)
-		out->pause_share = ratio((double)out->pause_ns.value / 1e9, dt);
+		out->pause_share = share((double)out->pause_ns.value / 1e9, dt);
 
 	struct gt_u64 sp = gt_u64_delta(prev->safepoint_ns, cur->safepoint_ns);
 	if (sp.valid)
-		out->safepoint_share = ratio((double)sp.value / 1e9, dt);
+		out->safepoint_share = share((double)sp.value / 1e9, dt);
 
 	struct gt_u64 gccpu = gt_u64_delta(prev->gc_cpu_ns, cur->gc_cpu_ns);
 	if (gccpu.valid)
@@ -273,5 +327,5 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 		out->cpu_share = ratio((double)ticks.value / (double)cur->cpu_hz.value, dt);
 
 	derive_large(prev, cur, dt, out);
-	derive_ops(prev, cur, alloc, cur->alloc_at.valid ? alloc_dt : dt, out);
+	derive_ops(prev, cur, cur->alloc_at.valid ? alloc_dt : dt, out);
 }

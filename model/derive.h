@@ -42,14 +42,16 @@ struct gt_derived {
 
 	struct gt_collection_causes causes; /* collections by cause in this interval */
 
-	struct gt_u64 pause_ns;          /* pause time in this interval */
+	struct gt_u64 pause_ns;          /* pause time in this interval (.NET: credited by when it
+					  * happened, at most the interval's length: sample.h pause_at) */
 	struct gt_f64 pause_share;       /* of wall time, 0..1 */
 	struct gt_f64 safepoint_share;
 	struct gt_f64 gc_cpu_share;      /* GC CPU seconds per wall second */
 	struct gt_f64 cpu_share;         /* process CPU seconds per wall second */
 
 	struct gt_f64 large_alloc_rate_bps;
-	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval, at most 1 */
+	struct gt_f64 large_alloc_share; /* of all bytes allocated in the interval, 0..1 (.NET: of the
+					  * bytes its collections counted, sample.h large_alloc_of_total) */
 	/* Where the large figure counts whole regions: their unused tails at
 	 * most (large_waste_max_bytes_total), and the least the objects' share
 	 * can be once those are taken out (large_alloc_share is then the most). */
@@ -57,9 +59,15 @@ struct gt_derived {
 	struct gt_f64 large_alloc_share_min;
 	struct gt_f64 large_waste_rate_bps;  /* the tails as the agent's samples measure them */
 
-	struct gt_u64 ops;               /* operations counted in the interval */
+	struct gt_u64 ops;               /* operations counted in the interval (0 while the runtime's
+					  * poll of them has not advanced: they come in the next) */
 	struct gt_f64 ops_rate;          /* operations per second */
 	struct gt_f64 bytes_per_op;
+	/* the bytes allocated and the collections over the span the operations
+	 * are counted over (the runtime's polls, or the interval), so that any
+	 * sum of intervals divides figures of one span */
+	struct gt_u64 ops_alloc_bytes;
+	struct gt_u64 ops_collections;   /* invalid where the generations' counts are over that span */
 
 	struct gt_f64 heap_max_share_of_limit; /* heap max / container limit */
 };

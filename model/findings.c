@@ -244,9 +244,12 @@ static bool worst_pause_window(const struct gt_history *h, double *share, double
 	return found;
 }
 
-/* Operations over the history: the intervals with both an operations count
- * and bytes per operation, their bytes and their collections (each
- * collection is counted in one generation: model/sample.h). */
+/* Operations over the history: the intervals with an operations count and
+ * the bytes allocated over its span, their bytes and their collections,
+ * over that span too where the collector counts them so (.NET: as of the
+ * runtime's counter poll). An interval that counted 0 operations is one
+ * like any other: its collections belong to the span. Each collection is
+ * counted in one generation (model/sample.h). */
 struct ops_sums {
 	uint64_t ops;
 	double bytes, span_s;
@@ -255,19 +258,37 @@ struct ops_sums {
 	bool upper_bound;   /* an interval's allocation was an upper bound */
 };
 
+/* The bytes of an interval's operations: a recording of a gctop before
+ * ops_alloc_bytes has their count and bytes per operation only. */
+static bool ops_bytes(const struct gt_history_point *p, double *bytes)
+{
+	if (p->ops_alloc_bytes.valid)
+		*bytes = (double)p->ops_alloc_bytes.value;
+	else if (p->bytes_per_op.valid)
+		*bytes = p->bytes_per_op.value * (double)p->ops.value;
+	else
+		return false;
+	return true;
+}
+
 static void sum_ops(const struct gt_history *h, struct ops_sums *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (size_t age = 0; h && age < gt_history_count(h); age++) {
 		const struct gt_history_point *p = gt_history_at(h, age);
-		if (!p->ops.valid || !p->bytes_per_op.valid)
+		double bytes;
+		if (!p->ops.valid || !ops_bytes(p, &bytes))
 			continue;
 		s->ops += p->ops.value;
-		s->bytes += p->bytes_per_op.value * (double)p->ops.value;
+		s->bytes += bytes;
 		s->lower_bound |= p->alloc_lower_bound;
 		s->upper_bound |= p->alloc_upper_bound;
 		if (p->interval_s.valid)
 			s->span_s += p->interval_s.value;
+		if (p->ops_collections.valid) {
+			add_u64(&s->collections, p->ops_collections);
+			continue;
+		}
 		for (unsigned g = 0; g < p->n_generations && g < GT_MAX_GENERATIONS; g++)
 			add_u64(&s->collections, p->collections[g]);
 	}

@@ -52,6 +52,8 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 	p->causes = d->causes;
 	p->ops = d->ops;
 	p->bytes_per_op = d->bytes_per_op;
+	p->ops_alloc_bytes = d->ops_alloc_bytes;
+	p->ops_collections = d->ops_collections;
 	p->alloc_lower_bound = d->alloc_lower_bound;
 	p->alloc_upper_bound = d->alloc_upper_bound;
 	h->head = (h->head + 1) % GT_HISTORY_CAPACITY;

@@ -167,6 +167,20 @@ struct gt_sample {
 	struct gt_u64 pause_total_ns;          /* cumulative stop-the-world time */
 	struct gt_u64 last_pause_ns;           /* length of the most recent pause */
 	struct gt_u64 pause_max_ns;            /* longest single pause seen since the previous sample */
+	/* Pause time by when it happened, where the collector has each pause's
+	 * start and end by the runtime's clock (.NET): credited to the
+	 * intervals up to this sample (total) and up to the sample before,
+	 * taken at prev_ns (prev_total). The interval's pause time is total -
+	 * prev_total, at most the interval's length: a pause is split across
+	 * the intervals it spans, and time read late goes to the next interval
+	 * with room rather than piling into the one that reads it
+	 * (collectors/dotnet/dotnet_gc_events.h). pause_total_ns stays the sum
+	 * of the pauses timed so far. */
+	struct gt_pause_at {
+		bool valid;
+		uint64_t prev_ns;
+		uint64_t total, prev_total;
+	} pause_at;
 	struct gt_u64 safepoints;              /* HotSpot: cumulative safepoint count */
 	struct gt_u64 safepoint_ns;            /* HotSpot: cumulative time at and reaching safepoints */
 	struct gt_u64 gc_cpu_ns;               /* cumulative CPU time of GC threads (JDK 22+) */
@@ -207,6 +221,11 @@ struct gt_sample {
 	 * segment began; large_alloc_bytes_total is then the objects' sampled
 	 * bytes). Invalid elsewhere. */
 	struct gt_u64 large_waste_bytes_total;
+	/* Cumulative bytes allocated in every generation, counted where and
+	 * when large_alloc_bytes_total is (.NET: at each GC), so that the large
+	 * objects' share divides two figures of one window. Invalid where the
+	 * large figure is counted as alloc_bytes_total is (share of the rates). */
+	struct gt_u64 large_alloc_of_total;
 	struct gt_u64 pinned_bytes;            /* .NET pinned object heap */
 	const char *large_source;              /* static string, e.g. "g1-humongous-estimate" */
 	const char *large_unavailable;         /* static string: why there is no figure */
@@ -227,6 +246,11 @@ struct gt_sample {
 						* lives as long as the process */
 	const char *ops_unavailable;           /* static string: why ops_total is invalid though a counter
 						* was asked for, or NULL */
+	/* Collections (each GC once) up to the moment ops_total is as of,
+	 * where that is the runtime's poll (alloc_at) and not the sample's:
+	 * collections per operation then counts both over one span. Invalid
+	 * where ops_total is as of mono_ns (the generations' counts are). */
+	struct gt_u64 ops_collections_total;
 
 	/* events lost between the runtime and gctop */
 	struct gt_u64 dropped_events;

@@ -364,6 +364,20 @@ static int parse_alloc_at(struct gt_record_reader *r, struct json_object *o, str
 	return 0;
 }
 
+static int parse_pause_at(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
+			  struct gt_error *err)
+{
+	struct json_object *a = json_object_object_get(o, "pause_at");
+	if (!a)
+		return 0;
+	if (expect_object(r, a, "\"pause_at\"", err) != 0 || req_u64(r, a, "prev_ns", &s->pause_at.prev_ns, err) != 0 ||
+	    req_u64(r, a, "total", &s->pause_at.total, err) != 0 ||
+	    req_u64(r, a, "prev_total", &s->pause_at.prev_total, err) != 0)
+		return -1;
+	s->pause_at.valid = true;
+	return 0;
+}
+
 static int parse_alloc_table(struct gt_record_reader *r, struct json_object *o, const char *key,
 			     struct gt_alloc_table *t, struct gt_error *err)
 {
@@ -550,8 +564,8 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 		if (get_static(r, o, f->key, (const char **)((char *)s + f->offset), err) != 0)
 			return -1;
 	}
-	if (parse_alloc_at(r, o, s, err) != 0 || parse_generations(r, o, s, err) != 0 ||
-	    parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
+	if (parse_alloc_at(r, o, s, err) != 0 || parse_pause_at(r, o, s, err) != 0 ||
+	    parse_generations(r, o, s, err) != 0 || parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
 	    parse_allocators(r, o, alloc, err) != 0 || parse_stacks(r, o, err) != 0)
 		return -1;
 	if (r->version < 2 && r->info.runtime == GT_RUNTIME_DOTNET)

@@ -109,6 +109,17 @@ static struct json_object *json_alloc_at(const struct gt_sample *s)
 	return o;
 }
 
+static struct json_object *json_pause_at(const struct gt_sample *s)
+{
+	if (!s->pause_at.valid)
+		return NULL;
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "prev_ns", json_object_new_uint64(s->pause_at.prev_ns));
+	json_object_object_add(o, "total", json_object_new_uint64(s->pause_at.total));
+	json_object_object_add(o, "prev_total", json_object_new_uint64(s->pause_at.prev_total));
+	return o;
+}
+
 static struct json_object *json_alloc_table(const struct gt_alloc_table *t)
 {
 	struct json_object *o = json_object_new_object();
@@ -241,6 +252,7 @@ struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pa
 		json_object_object_add(o, f->key, gt_json_text(*(const char *const *)((const char *)s + f->offset)));
 	}
 	json_object_object_add(o, "alloc_at", json_alloc_at(s));
+	json_object_object_add(o, "pause_at", json_pause_at(s));
 	unsigned ng = s->n_generations < GT_MAX_GENERATIONS ? s->n_generations : GT_MAX_GENERATIONS;
 	unsigned nc = s->n_collectors < GT_MAX_COLLECTORS ? s->n_collectors : GT_MAX_COLLECTORS;
 	json_object_object_add(o, "generations", json_named(s->generations, sizeof(s->generations[0]), ng,

@@ -603,8 +603,10 @@ static void fill_heap(const struct gt_backend *c, struct gt_sample *out)
 	if (out->generations[GT_DN_LOH].used_bytes.valid) {
 		out->large_bytes = out->generations[GT_DN_LOH].used_bytes;
 		out->large_source = "loh";
-		if (g->have_loh_alloc)
+		if (g->have_loh_alloc) {
 			gt_u64_set(&out->large_alloc_bytes_total, g->loh_alloc_total);
+			gt_u64_set(&out->large_alloc_of_total, g->gc_alloc_total);
+		}
 	} else {
 		out->large_unavailable = "the runtime has not reported its heap yet";
 	}
@@ -648,6 +650,10 @@ static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_
 	struct gt_dn_gc *g = &c->gc;
 
 	fill_alloc(c, out);
+	/* collections over the span the operations are read as of */
+	if (out->ops_total.valid && out->alloc_at.valid)
+		gt_u64_set(&out->ops_collections_total,
+			   gt_dn_gc_collections_until(g, sat_add((int64_t)out->alloc_at.ns, -c->clock_offset)));
 	fill_generations(c, out);
 	if (g->have_reason)
 		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
@@ -656,6 +662,10 @@ static int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_
 	if (g->have_history && g->history.num_heaps > 0)
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
 	fill_pauses(g, out);
+	/* the sample's moment by the runtime's clock, where its timestamps are
+	 * gctop's CLOCK_MONOTONIC (plus a learned offset) */
+	if (c->have_offset && g->qpc_freq == 1000000000)
+		gt_dn_gc_fill_pause_at(g, out->mono_ns, sat_add((int64_t)out->mono_ns, -c->clock_offset), out);
 	fill_heap(c, out);
 
 	if (c->hard_limit.valid) {

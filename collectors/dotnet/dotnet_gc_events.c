@@ -217,8 +217,10 @@ static void suspension_begin(struct gt_dn_gc *g, uint64_t tid, int64_t ts, uint3
 	*s = (struct gt_dn_suspension){ true, reason, tid, ts };
 }
 
-static void record_pause(struct gt_dn_gc *g, uint64_t ns)
+static void record_pause(struct gt_dn_gc *g, int64_t from, int64_t to)
 {
+	uint64_t ns = ticks_to_ns(g, from, to);
+	g->pause_span[g->pause_count % GT_PAUSE_RING] = (struct gt_dn_pause_span){ from, to };
 	g->pause_total_ns += ns;
 	g->last_pause_ns = ns;
 	g->have_pause = true;
@@ -226,6 +228,13 @@ static void record_pause(struct gt_dn_gc *g, uint64_t ns)
 		g->window_max_pause_ns = ns;
 	g->pause_log[g->pause_count % GT_PAUSE_RING] = ns;
 	g->pause_count++;
+}
+
+/* A ForGCPrep suspension is a pause unless its thread also suspends ForGC
+ * (the heap count changing under DATAS, see dotnet_gc_events.h). */
+static bool suspension_is_pause(const struct gt_dn_gc *g, const struct gt_dn_suspension *s)
+{
+	return s->reason == SUSPEND_FOR_GC || !suspends_for_gc(g, s->tid);
 }
 
 static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
@@ -236,25 +245,34 @@ static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
 	if (!s)
 		return;
 	s->used = false;
-	if (s->reason == SUSPEND_FOR_GC || !suspends_for_gc(g, tid))
-		record_pause(g, ticks_to_ns(g, s->ts, ts));
+	if (suspension_is_pause(g, s))
+		record_pause(g, s->ts, ts);
 }
 
-/* LOH bytes allocated on one heap since its previous GC (see gt_dn_gc). A
- * background GC's sweep can free LOH objects between two GCs, so a drop is
- * counted as nothing rather than as negative allocation. */
-static void count_loh_alloc(struct gt_dn_gc *g, const struct gt_dn_per_heap *h)
+/* Bytes allocated into one generation of one heap since its previous GC
+ * (see gt_dn_gc). A background GC's sweep can free LOH objects between two
+ * GCs, so a drop is counted as nothing rather than as negative allocation. */
+static uint64_t allocated_since(uint64_t before, uint64_t after_last)
 {
-	enum { LOH = 3 };
+	return before > after_last ? before - after_last : 0;
+}
+
+static void count_alloc(struct gt_dn_gc *g, const struct gt_dn_per_heap *h)
+{
+	static const int into[3] = { GT_DN_GEN0, GT_DN_LOH, GT_DN_POH };
 	if (h->heap_index >= GT_DN_MAX_HEAPS)
 		return;
 	uint32_t i = h->heap_index;
-	if (g->loh_seen[i] && h->objects_before[LOH] > g->loh_after[i]) {
-		g->loh_alloc_total += h->objects_before[LOH] - g->loh_after[i];
-	}
-	if (g->loh_seen[i])
+	if (g->loh_seen[i]) {
+		uint64_t loh = allocated_since(h->objects_before[GT_DN_LOH], g->alloc_after[i][1]);
+		g->loh_alloc_total += loh;
+		g->gc_alloc_total += loh;
+		g->gc_alloc_total += allocated_since(h->objects_before[GT_DN_GEN0], g->alloc_after[i][0]);
+		g->gc_alloc_total += allocated_since(h->objects_before[GT_DN_POH], g->alloc_after[i][2]);
 		g->have_loh_alloc = true;
-	g->loh_after[i] = h->objects_after[LOH];
+	}
+	for (int k = 0; k < 3; k++)
+		g->alloc_after[i][k] = h->objects_after[into[k]];
 	g->loh_seen[i] = true;
 }
 
@@ -267,6 +285,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		if (gt_dn_parse_gc_start(payload, len, &s) != 0 || s.depth >= GT_DN_COLLECTED)
 			return;
 		g->by_depth[s.depth]++;
+		g->gc_start_ts[g->gc_started++ % GT_DN_GC_STARTS] = ts;
 		count_reason(g, &s);
 		g->gc_index = s.count;
 		g->last_reason = s.reason;
@@ -318,7 +337,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		struct gt_dn_per_heap h;
 		if (gt_dn_parse_per_heap(payload, len, g->pointer_size, &h) == 0 && h.n_generations == 5) {
 			gt_dn_frag_heap(&g->frag, thread_id, h.fragmented);
-			count_loh_alloc(g, &h);
+			count_alloc(g, &h);
 		}
 		break;
 	}
@@ -346,6 +365,58 @@ bool gt_dn_gc_suspended(const struct gt_dn_gc *g)
 void gt_dn_gc_forget_suspensions(struct gt_dn_gc *g)
 {
 	memset(g->open, 0, sizeof(g->open));
+}
+
+/* Pause time up to the moment at (gt_dn_gc_fill_pause_at), the
+ * suspensions under way up to open_at. */
+static uint64_t pause_until(const struct gt_dn_gc *g, int64_t at, int64_t open_at)
+{
+	uint64_t total = g->pause_total_ns, later = 0;
+	uint64_t kept = g->pause_count < GT_PAUSE_RING ? g->pause_count : GT_PAUSE_RING;
+	for (uint64_t k = g->pause_count - kept; k < g->pause_count; k++) {
+		const struct gt_dn_pause_span *p = &g->pause_span[k % GT_PAUSE_RING];
+		later += ticks_to_ns(g, p->from > at ? p->from : at, p->to);
+	}
+	/* later <= total: each part is of a pause counted in it */
+	total -= later < total ? later : total;
+	for (unsigned i = 0; i < GT_DN_OPEN_SUSPENSIONS; i++)
+		if (g->open[i].used && suspension_is_pause(g, &g->open[i]))
+			total += ticks_to_ns(g, g->open[i].ts, open_at < at ? open_at : at);
+	return total;
+}
+
+void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, struct gt_sample *out)
+{
+	/* hostile timestamps: at - lag must not wrap */
+	int64_t open_at = at > INT64_MIN + GT_DN_STREAM_LAG_NS ? at - GT_DN_STREAM_LAG_NS : INT64_MIN;
+	uint64_t known = pause_until(g, at, open_at);
+	/* a moment before the last one is a clock gone wrong: no window */
+	if (g->have_pause_at && at >= g->pause_at && mono_ns > g->pause_at_mono) {
+		uint64_t owed = known > g->pause_credited ? known - g->pause_credited : 0;
+		uint64_t room = mono_ns - g->pause_at_mono;
+		out->pause_at.valid = true;
+		out->pause_at.prev_ns = g->pause_at_mono;
+		out->pause_at.prev_total = g->pause_credited;
+		g->pause_credited += owed < room ? owed : room;
+		out->pause_at.total = g->pause_credited;
+	} else {
+		/* what happened before the first window is no interval's */
+		g->pause_credited = known;
+	}
+	g->pause_at = at;
+	g->pause_at_mono = mono_ns;
+	g->have_pause_at = true;
+}
+
+uint64_t gt_dn_gc_collections_until(const struct gt_dn_gc *g, int64_t at)
+{
+	uint64_t kept = g->gc_started < GT_DN_GC_STARTS ? g->gc_started : GT_DN_GC_STARTS, later = 0;
+	/* GCs start in the stream in time order but for a background GC's
+	 * ephemeral ones, written by other threads: count each by its time */
+	for (uint64_t k = g->gc_started - kept; k < g->gc_started; k++)
+		if (g->gc_start_ts[k % GT_DN_GC_STARTS] > at)
+			later++;
+	return g->gc_started - later;
 }
 
 uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g)

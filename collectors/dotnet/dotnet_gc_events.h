@@ -85,6 +85,18 @@ int gt_dn_parse_committed_usage(const uint8_t *p, size_t n, uint64_t *committed)
 const char *gt_dn_gc_reason_name(uint32_t reason);
 
 #define GT_DN_OPEN_SUSPENSIONS 8
+/* How long an event can wait in the runtime before gctop reads it: the
+ * session's streaming thread writes its buffers out and, with nothing to
+ * write, sleeps 100 ms (ep-session.c); on a loaded machine it runs later.
+ * A suspension under way is counted up to this long before a sample: a
+ * shorter one has most likely ended with its end still in the runtime's
+ * buffers (counting it to the sample took time back from the next pauses
+ * and split short pauses at samples), a longer one's last part goes to
+ * the next interval. */
+#define GT_DN_STREAM_LAG_NS 200000000LL
+/* GC starts kept: a counter poll is a second or so old, a GC storm has
+ * some hundred GCs a second at most. */
+#define GT_DN_GC_STARTS 1024
 /* Server GC heaps tracked for the LOH allocation count (one per core). */
 #define GT_DN_MAX_HEAPS 256
 /* Workstation GC suspends on any allocating thread, but only Server GC
@@ -100,6 +112,11 @@ struct gt_dn_gc {
 	uint32_t last_reason;
 	bool have_reason;
 	bool background_running;
+	/* the last GCs' starts by the runtime's clock (GC k, counted from 0
+	 * since the session began, at gc_start_ts[k % GT_DN_GC_STARTS]), to
+	 * count the collections up to a moment other than the sample's */
+	int64_t gc_start_ts[GT_DN_GC_STARTS];
+	uint64_t gc_started;
 	/* collections by reason (GCStart's), for the sample's causes */
 	uint64_t induced;              /* Induced, InducedNotForced, InducedLowMemory, InducedCompacting */
 	uint64_t gen2_alloc_large;     /* gen2 collections with reason AllocLarge */
@@ -120,6 +137,18 @@ struct gt_dn_gc {
 	uint64_t pause_total_ns;
 	uint64_t pause_count;           /* pauses timed since the session began */
 	uint64_t pause_log[GT_PAUSE_RING]; /* pause k at pause_log[k % GT_PAUSE_RING] */
+	/* pause k's start and end by the runtime's clock, beside pause_log, so
+	 * that its time is credited to the intervals it spans */
+	struct gt_dn_pause_span {
+		int64_t from, to;
+	} pause_span[GT_PAUSE_RING];
+	/* the moment the last sample's pause figures were taken as of, by the
+	 * runtime's clock and by gctop's, for the next sample's window, and
+	 * the pause time credited to the samples' intervals so far */
+	bool have_pause_at;
+	int64_t pause_at;
+	uint64_t pause_at_mono;
+	uint64_t pause_credited;
 	uint64_t last_pause_ns;
 	uint64_t window_max_pause_ns;  /* longest since gt_dn_gc_take_window_max */
 	bool have_pause;
@@ -142,10 +171,17 @@ struct gt_dn_gc {
 	/* Bytes allocated on the large object heap, counted at each GC: objects
 	 * only come into the LOH by allocation, so its object bytes before a GC
 	 * less those after the one before (per heap) are what was allocated in
-	 * between. Allocation since the last GC is counted at the next. */
-	uint64_t loh_after[GT_DN_MAX_HEAPS];
+	 * between. Allocation since the last GC is counted at the next. The
+	 * same count over gen0, the LOH and the POH (every place the program
+	 * allocates into) is all the bytes allocated between the same GCs,
+	 * the LOH's share's denominator over the LOH figure's own window: the
+	 * runtime's allocated-bytes counter is polled at other moments, and
+	 * the LOH bytes of a GC that came after several seconds of allocation,
+	 * divided by one second's, read 165% to 707% in a GC storm. */
+	uint64_t alloc_after[GT_DN_MAX_HEAPS][3];   /* gen0, LOH, POH objects after the heap's last GC */
 	bool loh_seen[GT_DN_MAX_HEAPS];
 	uint64_t loh_alloc_total;
+	uint64_t gc_alloc_total;                    /* every generation, counted with loh_alloc_total */
 	bool have_loh_alloc;
 };
 
@@ -157,6 +193,28 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 
 /* Copies the collections by cause into out->causes. */
 void gt_dn_gc_fill_causes(const struct gt_dn_gc *g, struct gt_sample *out);
+
+/* Fills out->pause_at for the sample taken at mono_ns (gctop's
+ * CLOCK_MONOTONIC), which is at by the runtime's clock: the pause time
+ * credited to the intervals up to the previous sample and up to this one.
+ * An interval is credited the pause time known up to its end not yet
+ * credited to one before it, up to its own length: the pauses timed so
+ * far less their parts after the moment, and the suspensions under way
+ * that will count as pauses up to GT_DN_STREAM_LAG_NS before it. A pause
+ * under way at a sample is so split there, and time that reaches gctop
+ * late (a start read after the sample past it) goes to the next interval
+ * with room: the intervals add up to the pauses and none holds more pause
+ * than time. Time counted for a suspension under way whose end turns out
+ * to be earlier is taken back from the pauses that follow. Pauses that
+ * ended after the previous moment but are no longer in pause_span (more
+ * than GT_PAUSE_RING since) are counted whole. */
+void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, struct gt_sample *out);
+
+/* GCs started up to the moment at (runtime's clock), for the collections
+ * over the span of operations read as of the runtime's counter poll
+ * (gt_sample's ops_collections_total). GCs older than the GT_DN_GC_STARTS
+ * last are counted whatever their time. */
+uint64_t gt_dn_gc_collections_until(const struct gt_dn_gc *g, int64_t at);
 
 /* Returns the longest pause since the previous call and starts a new window. */
 uint64_t gt_dn_gc_take_window_max(struct gt_dn_gc *g);

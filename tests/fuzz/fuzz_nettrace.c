@@ -2,7 +2,8 @@
  * pieces split where its first byte says (so chunk boundaries land
  * everywhere), every delivered event goes through the GC and counter
  * decoders and the allocation sampler (stacks, method loads, allocation
- * events), and the input is also tried as a single metadata record. */
+ * events), the pauses and GCs are then read by time at moments near and
+ * far, and the input is also tried as a single metadata record. */
 #include <stdint.h>
 #include <string.h>
 
@@ -75,5 +76,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gt_nettrace_meta_clear(&m);
 	uint64_t v;
 	gt_dn_series_at(&counters.requests, 0, &v);
+	/* the pauses and GCs by the target's timestamps, at moments around
+	 * and far from them */
+	static struct gt_sample s;
+	static const int64_t at[] = { INT64_MIN, -1, 0, 1000000000, INT64_MAX };
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		gt_dn_gc_fill_pause_at(&gc, (uint64_t)i + 1, at[i], &s);
+		gt_dn_gc_collections_until(&gc, at[i]);
+	}
 	return 0;
 }

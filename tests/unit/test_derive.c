@@ -407,6 +407,103 @@ static void test_alloc_rate_over_the_runtimes_intervals(void)
 	CHECK(!d.alloc_rate_bps.valid);
 }
 
+/* Pause time by when it happened (pause_at): the interval's is the part
+ * of the pauses between the two samples' moments, whatever the total of
+ * the pauses read did; a share is never above 1. */
+static void test_pause_share_by_when_pauses_happened(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	/* a 3 s pause read whole in this 1 s interval, of which 0.6 s fell in it */
+	gt_u64_set(&a.pause_total_ns, 0);
+	gt_u64_set(&b.pause_total_ns, 3000000000ull);
+	b.pause_at = (struct gt_pause_at){ true, 1000000000ull, 3000000000ull, 2400000000ull };
+	gt_derive(&a, &b, &d);
+	CHECK_U64(d.pause_ns.value, 600000000ull);
+	CHECK_NEAR(d.pause_share.value, 0.6, 1e-12);
+	/* samples not one after the other: both by the runtime's clock */
+	struct gt_sample c = base_sample(4000000000ull);
+	a.pause_at = (struct gt_pause_at){ true, 500000000ull, 100000000ull, 0 };
+	c.pause_at = (struct gt_pause_at){ true, 3000000000ull, 1600000000ull, 1500000000ull };
+	gt_derive(&a, &c, &d);
+	CHECK_U64(d.pause_ns.value, 1500000000ull);
+	CHECK_NEAR(d.pause_share.value, 0.5, 1e-12);
+	/* no pause_at: the total of the pauses read, and the last guard holds
+	 * its share at 1 where the collector credited more than the interval */
+	b.pause_at.valid = false;
+	a.pause_at.valid = false;
+	gt_derive(&a, &b, &d);
+	CHECK_U64(d.pause_ns.value, 3000000000ull);
+	CHECK(d.pause_share.valid && d.pause_share.value <= 1.0);
+}
+
+/* The large objects' share, counted at the GCs with all the bytes they
+ * count, is of those: one window, within [0, 1], where the LOH bytes of a
+ * GC over the second's allocation rate read 7.07. */
+static void test_large_share_of_the_bytes_counted_with_it(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	gt_u64_set(&a.alloc_bytes_total, 0);
+	gt_u64_set(&b.alloc_bytes_total, 10000000);          /* 10 MB/s */
+	gt_u64_set(&a.large_alloc_bytes_total, 0);
+	gt_u64_set(&b.large_alloc_bytes_total, 70700000);    /* a GC counted 70.7 MB of LOH */
+	gt_u64_set(&a.large_alloc_of_total, 0);
+	gt_u64_set(&b.large_alloc_of_total, 101000000);      /* of 101 MB since the GC before */
+	gt_derive(&a, &b, &d);
+	CHECK_NEAR(d.large_alloc_share.value, 0.7, 1e-12);
+	CHECK_NEAR(d.large_alloc_rate_bps.value, 7e6, 1e-3);
+	/* no GC in the interval: nothing counted, n/a rather than 0 */
+	b.large_alloc_bytes_total = a.large_alloc_bytes_total;
+	b.large_alloc_of_total = a.large_alloc_of_total;
+	gt_derive(&a, &b, &d);
+	CHECK(!d.large_alloc_share.valid);
+	CHECK(!d.large_alloc_rate_bps.valid);
+	/* counted as the allocation is (a JVM): the share of the rates, at most 1 */
+	b.large_alloc_of_total.valid = a.large_alloc_of_total.valid = false;
+	gt_u64_set(&b.large_alloc_bytes_total, 5000000);
+	gt_derive(&a, &b, &d);
+	CHECK_NEAR(d.large_alloc_share.value, 0.5, 1e-12);
+}
+
+/* A poll of the requests that has not arrived: the interval counts 0
+ * operations with 0 bytes and 0 collections (all as of the same poll), and
+ * the next its two polls' whole, rather than no figure for it. */
+static void test_ops_of_an_interval_without_a_new_poll(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	a.alloc_source = b.alloc_source = GT_ALLOC_SOURCE_EXACT;
+	a.alloc_at.valid = b.alloc_at.valid = true;
+	a.alloc_at.ns = b.alloc_at.ns = 700000000ull;
+	a.alloc_at.prev_ns = b.alloc_at.prev_ns = 0;
+	gt_u64_set(&a.alloc_bytes_total, 5000);
+	b.alloc_bytes_total = a.alloc_bytes_total;
+	gt_u64_set(&a.ops_total, 40);
+	b.ops_total = a.ops_total;
+	gt_u64_set(&a.ops_collections_total, 3);
+	b.ops_collections_total = a.ops_collections_total;
+	gt_derive(&a, &b, &d);
+	CHECK(d.ops.valid && d.ops.value == 0);
+	CHECK(d.ops_alloc_bytes.valid && d.ops_alloc_bytes.value == 0);
+	CHECK(d.ops_collections.valid && d.ops_collections.value == 0);
+	CHECK(!d.ops_rate.valid);                  /* no span for a rate */
+	CHECK(!d.bytes_per_op.valid);
+	struct gt_sample c = base_sample(3000000000ull);
+	c.alloc_source = GT_ALLOC_SOURCE_EXACT;
+	c.alloc_at = b.alloc_at;
+	c.alloc_at.ns = 2700000000ull;
+	gt_u64_set(&c.alloc_bytes_total, 85000);
+	gt_u64_set(&c.ops_total, 48);
+	gt_u64_set(&c.ops_collections_total, 5);
+	gt_derive(&b, &c, &d);
+	CHECK_U64(d.ops.value, 8);
+	CHECK_U64(d.ops_alloc_bytes.value, 80000);
+	CHECK_U64(d.ops_collections.value, 2);
+	CHECK_NEAR(d.ops_rate.value, 4.0, 1e-9);
+	CHECK_NEAR(d.bytes_per_op.value, 10000.0, 1e-9);
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_has_no_rates);
@@ -425,5 +522,8 @@ int main(void)
 	RUN_TEST(test_pause_distribution_partial_and_small_windows);
 	RUN_TEST(test_pause_distribution_needs_a_log);
 	RUN_TEST(test_alloc_rate_over_the_runtimes_intervals);
+	RUN_TEST(test_pause_share_by_when_pauses_happened);
+	RUN_TEST(test_large_share_of_the_bytes_counted_with_it);
+	RUN_TEST(test_ops_of_an_interval_without_a_new_poll);
 	return check_summary();
 }

@@ -101,6 +101,95 @@ static void test_pauses_pair_on_the_suspending_thread(void)
 	CHECK_U64(g.pause_log[1], 200);
 }
 
+
+#define S 1000000000LL
+
+/* The interval's pause time of the sample taken at the runtime's moment at
+ * (gctop's clock the same here). */
+static uint64_t interval_pause(struct gt_dn_gc *g, int64_t at)
+{
+	static struct gt_sample out;
+	memset(&out, 0, sizeof(out));
+	gt_dn_gc_fill_pause_at(g, (uint64_t)at, at, &out);
+	CHECK(out.pause_at.valid);
+	CHECK(out.pause_at.total >= out.pause_at.prev_total);
+	return out.pause_at.total - out.pause_at.prev_total;
+}
+
+/* A pause is credited to the time it took, split across the samples it
+ * spans, by the runtime's timestamps: a 3.2 s pause from 1.0 s to 4.2 s,
+ * sampled at 1.5, 2.5 and 4.5 s, is 0.3 + 1.0 + 1.9 s (under way, it is
+ * counted up to GT_DN_STREAM_LAG_NS before each sample), where crediting
+ * it whole when its end is read put 3.2 s into one interval of 2 s. */
+static void test_pause_split_across_the_samples_it_spans(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	static struct gt_sample first;
+	gt_dn_gc_fill_pause_at(&g, (uint64_t)(S / 2), S / 2, &first);
+	CHECK(!first.pause_at.valid);              /* no moment before it */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S, suspend_for_gc, sizeof(suspend_for_gc));
+	CHECK_U64(interval_pause(&g, S * 3 / 2), S * 3 / 10);
+	CHECK_U64(interval_pause(&g, S * 5 / 2), S);
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 42 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, S * 9 / 2), S * 19 / 10);
+	CHECK_U64(g.pause_total_ns, S * 32 / 10);  /* the pause's own length, once */
+	CHECK_U64(interval_pause(&g, S * 11 / 2), 0);
+	/* a DATAS heap-count change (ForGCPrep by a thread that suspends
+	 * ForGC) under way is no pause */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 6, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
+	CHECK_U64(interval_pause(&g, S * 13 / 2), 0);
+}
+
+/* Events read late: a pause read after the sample past it goes to the next
+ * interval with room, never more than an interval holds; a suspension
+ * counted as under way whose end came before the sample gives the excess
+ * back from the pauses that follow. The intervals add up to the pauses. */
+static void test_pause_read_late(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	static struct gt_sample first;
+	gt_dn_gc_fill_pause_at(&g, (uint64_t)S, S, &first);
+	/* 0.3 s from 1.9 s, read after the sample at 2 s */
+	CHECK_U64(interval_pause(&g, 2 * S), 0);
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 19 / 10, suspend_for_gc, sizeof(suspend_for_gc));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 22 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, 3 * S), S * 3 / 10);
+	/* 1.6 s from 2.9 s, the stream stalled until after 5 s: 1 s of it in
+	 * the interval to 5 s (its own length), the rest in the next */
+	CHECK_U64(interval_pause(&g, 4 * S), 0);
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 29 / 10, suspend_for_gc, sizeof(suspend_for_gc));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 45 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, 5 * S), S);
+	CHECK_U64(interval_pause(&g, 6 * S), S * 6 / 10);
+	/* from 6.0 s, under way at 7 s as read (counted to 6.8 s), its end at
+	 * 6.5 s read after: 0.3 s too many, given back from the next pause */
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 6, suspend_for_gc, sizeof(suspend_for_gc));
+	CHECK_U64(interval_pause(&g, 7 * S), S * 8 / 10);
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 65 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, 8 * S), 0);
+	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 7, S * 81 / 10, suspend_for_gc, sizeof(suspend_for_gc));
+	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 7, S * 86 / 10, restart, sizeof(restart));
+	CHECK_U64(interval_pause(&g, 9 * S), S * 2 / 10);
+	CHECK_U64(g.pause_total_ns, S * 29 / 10);   /* 0.3 + 1.6 + 0.5 + 0.5 */
+	CHECK_U64(g.pause_credited, S * 29 / 10);
+}
+
+/* Collections up to a moment other than the sample's, by their starts. */
+static void test_collections_until_a_moment(void)
+{
+	static struct gt_dn_gc g;
+	gt_dn_gc_init(&g, 1000000000);
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, S, gc_start, sizeof(gc_start));
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 7, 3 * S, gc_start, sizeof(gc_start));
+	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 8, 2 * S, gc_start, sizeof(gc_start)); /* another thread's, later in the stream */
+	CHECK_U64(gt_dn_gc_collections_until(&g, S / 2), 0);
+	CHECK_U64(gt_dn_gc_collections_until(&g, S), 1);
+	CHECK_U64(gt_dn_gc_collections_until(&g, 5 * S / 2), 2);
+	CHECK_U64(gt_dn_gc_collections_until(&g, 4 * S), 3);
+}
+
 /* The stream is in time order per thread only: the background GC thread's
  * final-mark suspension can show up inside a user thread's, and both count. */
 static void test_pauses_of_two_threads_interleaved_in_the_stream(void)
@@ -554,5 +643,8 @@ int main(void)
 	RUN_TEST(test_series_interpolates_between_observations);
 	RUN_TEST(test_event_counters);
 	RUN_TEST(test_causes_from_gc_start_reasons);
+	RUN_TEST(test_pause_split_across_the_samples_it_spans);
+	RUN_TEST(test_pause_read_late);
+	RUN_TEST(test_collections_until_a_moment);
 	return check_summary();
 }

@@ -56,6 +56,7 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	s->alloc_at.ns = t - 5 * MS;
 	s->alloc_at.prev_ns = t - S;
 	s->alloc_at.prev_total = 12345;
+	s->pause_at = (struct gt_pause_at){ true, t - S, 3 * S, 2 * S + 1 };
 	s->n_generations = 3;
 	for (unsigned g = 0; g < 3; g++) {
 		snprintf(s->generations[g].name, sizeof(s->generations[g].name), "gen%u", g);
@@ -164,6 +165,8 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 	CHECK_STR(b->ops_unavailable, "why not");
 	CHECK(b->alloc_bound_reason == NULL);
 	CHECK(b->alloc_at.valid && b->alloc_at.ns == a->alloc_at.ns && b->alloc_at.prev_total == 12345);
+	CHECK(b->pause_at.valid && b->pause_at.prev_ns == a->pause_at.prev_ns);
+	CHECK(b->pause_at.total == a->pause_at.total && b->pause_at.prev_total == a->pause_at.prev_total);
 	CHECK_U64(b->n_generations, 3);
 	CHECK_STR(b->generations[2].name, "gen2");
 	CHECK_U64(b->generations[2].collections.value, a->generations[2].collections.value);
