@@ -130,11 +130,11 @@ bool gt_dashboard_open_stacks(struct gt_dashboard *db)
 	return true;
 }
 
-int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme)
+int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width)
 {
 	struct gt_view_ctx ctx;
 	fill_ctx(db, &ctx, theme, 0, 0);
-	return gt_stacks_overlay_lines(&ctx, db->stacks_site);
+	return gt_stacks_overlay_lines(&ctx, db->stacks_site, width);
 }
 
 void gt_dashboard_draw_stacks(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme)

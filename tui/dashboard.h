@@ -60,8 +60,9 @@ void gt_dashboard_select(struct gt_dashboard *db, int delta);
 /* Enter: the selected site becomes the overlay's; false when there is none
  * (the pane not focused, sampling off, no table yet). */
 bool gt_dashboard_open_stacks(struct gt_dashboard *db);
-/* The stacks overlay of that site: its length, and its lines from `first`. */
-int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme);
+/* The stacks overlay of that site: its length at width columns, and its
+ * lines from `first`. */
+int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width);
 void gt_dashboard_draw_stacks(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme);
 
 #endif

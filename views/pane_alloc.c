@@ -1,5 +1,6 @@
 /* Allocation: how fast the program makes garbage, and how much so far. */
 #include <stdio.h>
+#include <string.h>
 
 #include "views/format.h"
 #include "views/pane.h"
@@ -17,6 +18,57 @@ static int alloc_want_rows(const struct gt_view_ctx *ctx)
 {
 	(void)ctx;
 	return ALLOC_NEED_ROWS + 3;   /* a three-row graph */
+}
+
+/* "operation" for "operations": what is counted, one of them. ops_name is
+ * one of the collectors' static plural words ("requests", "operations"). */
+static void op_singular(char *buf, size_t len, const struct gt_sample *s)
+{
+	const char *name = s->ops_name ? s->ops_name : "operations";
+	size_t n = strlen(name);
+	snprintf(buf, len, "%.*s", (int)(n > 1 && name[n - 1] == 's' ? n - 1 : n), name);
+}
+
+/* text at x when it fits whole before the right edge; returns the column
+ * after it, or x when it was left out. */
+static int whole_text(WINDOW *w, int y, int x, attr_t attr, const char *text)
+{
+	if (x + (int)strlen(text) > getmaxx(w) - 1)
+		return x;
+	return gt_pane_print(w, y, x, attr, "%s", text);
+}
+
+/* "per request 797 KiB  1437.2 requests/s": the bytes of one operation, and
+ * how many a second (the unit shortened to "/s" where the name does not
+ * fit); n/a with its reason where the room allows. */
+static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	char one[32], a[64], b[96];
+	if (d)
+		op_singular(one, sizeof(one), &d->cur);
+	else
+		snprintf(one, sizeof(one), "operation");
+	int x = gt_pane_print(w, y, 1, t->label, "per %s ", one);
+	if (d && d->bytes_per_op.valid) {
+		struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
+		x = gt_pane_print(w, y, x, t->value, "%s", gt_format_bytes(a, sizeof(a), per));
+		if (!d->ops_rate.valid)
+			return;
+		snprintf(b, sizeof(b), "%.1f %s/s", d->ops_rate.value, d->cur.ops_name ? d->cur.ops_name : "operations");
+		if (whole_text(w, y, x + 2, t->label, b) == x + 2) {
+			snprintf(b, sizeof(b), "%.1f/s", d->ops_rate.value);
+			whole_text(w, y, x + 2, t->label, b);
+		}
+		return;
+	}
+	x = gt_pane_print(w, y, x, t->na, "n/a");
+	if (d && d->cur.ops_unavailable)   /* --ops named a counter: which, and why it gives nothing */
+		snprintf(b, sizeof(b), "(%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?", d->cur.ops_unavailable);
+	else
+		snprintf(b, sizeof(b), "(no operations counter)");
+	whole_text(w, y, x + 1, t->na, b);
 }
 
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -58,23 +110,8 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 			      d && d->alloc_lower_bound ? ", at least" : "");
 		y++;
 	}
-	if (text_rows >= 2) {
-		x = gt_pane_print(w, y, 1, t->label, "per op ");
-		if (d && d->bytes_per_op.valid) {
-			struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
-			x = gt_pane_print(w, y, x, t->value, "%s/%s", gt_format_bytes(a, sizeof(a), per),
-					  d->cur.ops_name ? d->cur.ops_name : "op");
-			if (d->ops_rate.valid)
-				gt_pane_print(w, y, x + 2, t->label, "%.1f %s/s", d->ops_rate.value,
-					      d->cur.ops_name ? d->cur.ops_name : "ops");
-		} else if (d && d->cur.ops_unavailable) {
-			/* --ops named a counter: which, and why it gives nothing */
-			gt_pane_print(w, y, x, t->na, "n/a (%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?",
-				      d->cur.ops_unavailable);
-		} else {
-			gt_pane_print(w, y, x, t->na, "n/a (no operations counter)");
-		}
-	}
+	if (text_rows >= 2)
+		draw_per_op(w, y, ctx);
 }
 
 const struct gt_pane_ops gt_pane_alloc = {

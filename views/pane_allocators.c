@@ -109,17 +109,17 @@ static void draw_state(WINDOW *w, const struct gt_view_ctx *ctx)
 		gt_pane_print(w, 2, 1, t->label, "%s", why);
 }
 
-/* The tail of a long name: the class and method are at its end. */
-static const char *name_tail(const char *name, int cols, char *buf, size_t len)
+/* The names of a section, which a shortened name must not read as. */
+struct alloc_names {
+	const char *names[GT_ALLOC_SITES_MAX];
+	size_t n;
+};
+
+static void section_names(const struct gt_alloc_rate *rows, unsigned n, struct alloc_names *out)
 {
-	size_t n = strlen(name);
-	if (cols < 3 || n <= (size_t)cols)
-		return name;
-	const char *tail = name + n - (size_t)(cols - 2);
-	while ((unsigned char)*tail >= 0x80 && ((unsigned char)*tail & 0xC0) == 0x80)
-		tail++;   /* not in the middle of a UTF-8 character */
-	snprintf(buf, len, "..%s", tail);
-	return buf;
+	out->n = 0;
+	for (unsigned i = 0; i < n && i < GT_ALLOC_SITES_MAX; i++)
+		out->names[out->n++] = rows[i].name;
 }
 
 struct alloc_cols {
@@ -151,13 +151,13 @@ static void draw_heading(WINDOW *w, int y, const struct alloc_cols *c, const str
 
 /* selected: the row Enter opens (marked in the free first column). */
 static void draw_site(WINDOW *w, int y, const struct alloc_cols *c, const struct gt_theme *t,
-		      const struct gt_alloc_rate *r, bool selected)
+		      const struct gt_alloc_rate *r, const struct alloc_names *names, bool selected)
 {
-	char tail[GT_ALLOC_SITE_NAME_LEN + 4], rate[32], share[32];
+	char name[GT_ALLOC_SITE_NAME_LEN + 4], rate[32], share[32];
 	if (selected)
 		gt_pane_print(w, y, 0, t->value | A_BOLD, ">");
 	gt_pane_print(w, y, c->name_x, selected ? t->value | A_BOLD | A_UNDERLINE : t->value, "%s",
-		      name_tail(r->name, c->name_w, tail, sizeof(tail)));
+		      gt_format_name(name, sizeof(name), r->name, c->name_w, names->names, names->n));
 	if (c->heap_x >= 0) {
 		const char *heap = gt_alloc_heap_name(r->heap);
 		gt_pane_print(w, y, c->heap_x, heap ? t->label : t->na, "%-*s", ALLOC_HEAP_W, heap ? heap : "n/a");
@@ -185,8 +185,11 @@ static void draw_list_line(WINDOW *w, int y, int i, const struct gt_alloc_derive
 		draw_heading(w, y, c, t, i < frame_lines ? frames : "by type");
 	else if (n == 0)
 		gt_pane_print(w, y, c->name_x, t->na, "n/a: no samples in the window");
-	else
-		draw_site(w, y, c, t, &rows[j - 1], i < frame_lines && j - 1 == selected);
+	else {
+		struct alloc_names names;
+		section_names(rows, n, &names);
+		draw_site(w, y, c, t, &rows[j - 1], &names, i < frame_lines && j - 1 == selected);
+	}
 }
 
 static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)

@@ -42,16 +42,17 @@ static int findings_rows(const struct gt_view_ctx *ctx)
 	return f.count > 1 ? (int)f.count : 1;
 }
 
-/* Finding i on row y from column x: its severity and title, cut to leave
- * room for the hint after it. */
+/* Finding i on row y from column x: its severity and title, cut at a word
+ * ("..." after it) to leave room for the hint after it. */
 static void draw_finding(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_finding *it,
 			 const char *hint)
 {
+	char title[GT_FINDING_TITLE_LEN + 4];
 	x = gt_pane_print(w, y, x + 1, severity_attr(t, it->severity), "%s", gt_severity_name(it->severity));
 	int room = getmaxx(w) - (x + 1) - (int)strlen(hint);
 	if (room < 0)
 		room = 0;
-	x = gt_pane_print(w, y, x + 1, t->value, "%.*s", room, it->title);
+	x = gt_pane_print(w, y, x + 1, t->value, "%s", gt_format_cut_words(title, sizeof(title), it->title, room));
 	gt_pane_print(w, y, x, t->label, "%s", hint);
 }
 

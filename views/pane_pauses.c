@@ -1,4 +1,5 @@
 /* Pauses: the share of wall time the program stood still for the collector. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,34 +58,74 @@ static int whole_item(WINDOW *w, int y, int x, const struct gt_theme *t, const c
 	return gt_pane_value(w, y, x, t, t->value, a) + 2;
 }
 
+/* The three figures of the distribution line, as drawn. */
+struct dist_text {
+	char p50[32], p99[32], max[32];
+};
+
+/* When the three figures share a unit, "p50 0.830  p99 1.1  max 1.1 ms"
+ * says it once: the line then fits a 39-column pane at 80 columns. */
+static bool dist_shorten(struct dist_text *x)
+{
+	static const char unit[] = " ms";
+	char *f[] = { x->p50, x->p99, x->max };
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(f[i]);
+		if (n <= strlen(unit) || strcmp(f[i] + n - strlen(unit), unit) != 0)
+			return false;
+	}
+	x->p50[strlen(x->p50) - strlen(unit)] = '\0';
+	x->p99[strlen(x->p99) - strlen(unit)] = '\0';
+	return true;
+}
+
+static int dist_width(const struct dist_text *x)
+{
+	return 4 + (int)strlen(x->p50) + 2 + 4 + (int)strlen(x->p99) + 2 + 4 + (int)strlen(x->max);
+}
+
 /* p50, p99 and longest of this interval's pauses, and where the width
- * allows the p99 over the window; n/a where the collector times no single
- * pause, "+" after the count when the log kept only the newest pauses. */
+ * allows the pause count and the p99 over the window; n/a where the
+ * collector times no single pause, "+" after the count when the log kept
+ * only the newest pauses. Every item is whole or left out, never cut. */
 static void draw_distribution(WINDOW *w, int y, const struct gt_view_ctx *ctx, const char *span)
 {
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_derived *d = ctx->d;
 	struct gt_u64 none = { 0, false };
-	char a[32];
-	int x = gt_pane_print(w, y, 1, t->label, "p50 ");
-	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_p50_ns : none));
-	x = gt_pane_print(w, y, x + 2, t->label, "p99 ");
-	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_p99_ns : none));
-	x = gt_pane_print(w, y, x + 2, t->label, "max ");
-	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_max_ns : none));
+	struct dist_text x;
+	char a[48];
+	int right = getmaxx(w) - 1;
+	gt_format_duration_ns(x.p50, sizeof(x.p50), d ? d->pause_p50_ns : none);
+	gt_format_duration_ns(x.p99, sizeof(x.p99), d ? d->pause_p99_ns : none);
+	gt_format_duration_ns(x.max, sizeof(x.max), d ? d->pause_max_ns : none);
+	/* the unit once rather than the pause count left out */
+	char count[32] = "";
 	if (d && d->pause_count.valid)
-		x = gt_pane_print(w, y, x + 1, t->label, "(%llu%s)", (unsigned long long)d->pause_count.value,
-				  d->pause_dist_partial ? "+" : "");
+		snprintf(count, sizeof(count), " (%llu%s)", (unsigned long long)d->pause_count.value,
+			 d->pause_dist_partial ? "+" : "");
+	if (1 + dist_width(&x) + (int)strlen(count) > right)
+		dist_shorten(&x);
+	int at = gt_pane_print(w, y, 1, t->label, "p50 ");
+	at = gt_pane_value(w, y, at, t, t->value, x.p50);
+	at = gt_pane_print(w, y, at + 2, t->label, "p99 ");
+	at = gt_pane_value(w, y, at, t, t->value, x.p99);
+	at = gt_pane_print(w, y, at + 2, t->label, "max ");
+	at = gt_pane_value(w, y, at, t, t->value, x.max);
 	if (!d)
 		return;
+	if (count[0]) {
+		if (at + (int)strlen(count) > right)
+			return;
+		at = gt_pane_print(w, y, at, t->label, "%s", count);
+	}
 	struct gt_pause_dist win;
 	gt_history_pause_dist(ctx->h, ctx->window_ns, &d->cur, &win);
-	char b[32];
-	gt_format_duration_ns(b, sizeof(b), win.p99_ns);
-	if (!win.count.valid || x + 2 + (int)strlen(span) + 9 + (int)strlen(b) >= getmaxx(w) - 1)
+	gt_format_duration_ns(a, sizeof(a), win.p99_ns);
+	if (!win.count.valid || at + 2 + (int)strlen(span) + 5 + (int)strlen(a) > right)
 		return;
-	x = gt_pane_print(w, y, x + 2, t->label, "%s p99 ", span);
-	gt_pane_value(w, y, x, t, t->value, b);
+	at = gt_pane_print(w, y, at + 2, t->label, "%s p99 ", span);
+	gt_pane_value(w, y, at, t, t->value, a);
 }
 
 static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)

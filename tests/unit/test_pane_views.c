@@ -15,6 +15,7 @@
 #include "views/pane_help.h"
 #include "views/pane_stacks.h"
 #include "model/alloc_stacks.h"
+#include "model/findings.h"
 #include "views/pane_picker.h"
 #include "tests/unit/check.h"
 
@@ -119,7 +120,7 @@ static void test_alloc_pane(void)
 	CHECK_HAS(t, "rate 10.0 MiB/s");
 	CHECK_HAS(t, "total 3.00 GiB since attach");
 	CHECK_HAS(t, "(estimate)");
-	CHECK_HAS(t, "per op n/a");
+	CHECK_HAS(t, "per operation n/a (no operations counter)");
 	CHECK_HAS(t, "##");   /* the graph, in ASCII */
 }
 
@@ -399,7 +400,7 @@ static void test_stacks_overlay(void)
 	CHECK_HAS(t, "\n         com.fasterxml.jackson.core.JsonGenerator.writeString ");
 	CHECK_HAS(t, " 25.0%  stack 2 of 2, 10 samples");
 	/* title + every line counted */
-	int lines = gt_stacks_overlay_lines(&c, "AllocSites.siteA");
+	int lines = gt_stacks_overlay_lines(&c, "AllocSites.siteA", 100);
 	CHECK_U64(lines, 5 + 1 + 4 + 1 + 1 + 1 + 1);
 	werase(w);
 	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteB");
@@ -421,9 +422,8 @@ static void test_allocators_pane_heaps_and_long_names(void)
 	char line[512];
 	craft_allocators(&a, "com.example.shop.checkout.internal.PriceFormatter.lineFormat", true);
 	const char *t = draw_allocators(&a, "", 14, 60, 0);
-	/* the tail (class and method) is what identifies the site */
+	/* the class and method identify the site: the namespace is shortened */
 	CHECK_HAS(line_with(t, "PriceFormatter.lineFormat", line, sizeof(line)), "60.0%");
-	CHECK_HAS(line, "..");
 	CHECK_LACKS(t, "com.example.shop");
 	CHECK_HAS(line_with(t, "by type", line, sizeof(line)), "heap");
 	CHECK_HAS(line_with(t, "long[]", line, sizeof(line)), "large");
@@ -709,6 +709,150 @@ static void test_panes_ask_for_their_content(void)
 	craft();
 }
 
+/* The row of a window that holds needle, or "". */
+static const char *row_with(const char *text, const char *needle)
+{
+	static char line[512];
+	return line_with(text, needle, line, sizeof(line));
+}
+
+/* At 80 columns the pauses pane is 39 wide: the distribution line was cut
+ * to "p50 0.830 ms  p99 1.1 ms  max 1.1 ms (". Now the unit is said once
+ * and the count comes only whole. */
+static void test_pause_line_at_80(void)
+{
+	craft();
+	gt_u64_set(&derived.pause_p50_ns, 830000);
+	gt_u64_set(&derived.pause_p99_ns, 1100000);
+	gt_u64_set(&derived.pause_max_ns, 1100000);
+	gt_u64_set(&derived.pause_count, 22);
+	const char *t = draw_pane(&gt_pane_pauses, &derived, 8, 39);
+	CHECK_HAS(row_with(t, "p50 "), "p50 0.830  p99 1.1  max 1.1 ms (22)");
+	/* at the pane's narrowest the count goes, whole */
+	const char *line = row_with(draw_pane(&gt_pane_pauses, &derived, 8, 36), "p50 ");
+	CHECK_HAS(line, "p50 0.830  p99 1.1  max 1.1 ms");
+	CHECK(!strchr(line, '(') || strchr(line, ')'));
+	/* wide enough: every figure with its unit and the count */
+	t = draw_pane(&gt_pane_pauses, &derived, 8, 60);
+	CHECK_HAS(t, "p50 0.830 ms  p99 1.1 ms  max 1.1 ms (22)");
+	craft();
+}
+
+/* The worst finding under the header ends at a word ("..."), never in one. */
+static void test_finding_line_cut_at_a_word(void)
+{
+	gt_u64_set(&derived.cur.rss_bytes, 240 * MIB);   /* a second, longer finding */
+	struct gt_findings f;
+	gt_findings_compute(&info, &derived, &hist, &f);
+	CHECK(f.count == 2);
+	for (int cols = 40; cols <= 100; cols++) {
+		const char *t = draw_pane(&gt_pane_findings, &derived, 1, cols);
+		const char *title = f.items[0].title;
+		const char *at = strstr(t, gt_severity_name(f.items[0].severity));
+		if (!at) {
+			check_fail(__FILE__, __LINE__, "no finding at %d columns: %s", cols, t);
+			continue;
+		}
+		at += strlen(gt_severity_name(f.items[0].severity)) + 1;
+		size_t n = strlen(title);
+		if (strncmp(at, title, n) == 0)
+			continue;   /* whole */
+		const char *dots = strstr(at, "...");
+		size_t k = dots ? (size_t)(dots - at) : 0;
+		if (strncmp(at + strspn(at, " "), "+1 more", 7) == 0)
+			continue;   /* no word of it fits: the hint alone */
+		/* what is shown is the title up to the end of a word */
+		if (!dots || k == 0 || strncmp(at, title, k) != 0 || title[k] != ' ')
+			check_fail(__FILE__, __LINE__, "%d columns: the title is cut inside a word: %s", cols, t);
+	}
+	craft();
+}
+
+/* "per op 797 KiB/operations  1437.2 operatio" at 100 columns (a pane of
+ * 49): now it reads "per operation" and fits whole. */
+static void test_per_op_line_at_100(void)
+{
+	craft();
+	gt_f64_set(&derived.bytes_per_op, 797.0 * 1024);
+	gt_f64_set(&derived.ops_rate, 1437.2);
+	derived.cur.ops_name = "operations";
+	const char *t = draw_pane(&gt_pane_alloc, &derived, 7, 49);
+	CHECK_HAS(t, "per operation 797 KiB  1437.2 operations/s");
+	/* at 80 columns (39) the rate's unit is shortened, never cut */
+	t = draw_pane(&gt_pane_alloc, &derived, 7, 39);
+	CHECK_HAS(t, "per operation 797 KiB  1437.2/s");
+	derived.cur.ops_name = "requests";
+	CHECK_HAS(draw_pane(&gt_pane_alloc, &derived, 7, 49), "per request 797 KiB  1437.2 requests/s");
+	craft();
+}
+
+/* Two types whose names end alike: cut from the left both read
+ * "..$CharsSpliterator"; shortened by namespace they stay two. */
+static void test_allocators_names_stay_distinct(void)
+{
+	static struct gt_alloc_derived a;
+	craft_allocators(&a, "System.Text.Json.Foo+CharsSpliterator", false);
+	for (unsigned i = 0; i < a.n_frames; i++)
+		if (strcmp(a.by_frame[i].name, "AllocSites.siteB") == 0)
+			snprintf(a.by_frame[i].name, sizeof(a.by_frame[i].name), "Other.Ns.Bar+CharsSpliterator");
+	for (int cols = 36; cols <= 70; cols++) {
+		const char *t = draw_allocators(&a, "", 14, cols, 0);
+		char one[512], two[512];
+		line_with(t, "60.0%", one, sizeof(one));
+		line_with(t, "30.0%", two, sizeof(two));
+		/* the names: the text before the rate column */
+		char *r1 = strstr(one, " MiB/s"), *r2 = strstr(two, " MiB/s");
+		if (!r1 || !r2) {
+			check_fail(__FILE__, __LINE__, "%d columns: rows missing:\n%s", cols, t);
+			continue;
+		}
+		while (r1 > one && r1[-1] != ' ')
+			r1--;
+		while (r2 > two && r2[-1] != ' ')
+			r2--;
+		*r1 = *r2 = '\0';
+		if (strcmp(one, two) == 0 || !strstr(one, "CharsSp") || !strstr(two, "CharsSp"))
+			check_fail(__FILE__, __LINE__, "%d columns: \"%s\" and \"%s\"", cols, one, two);
+	}
+}
+
+/* The stacks overlay at 80 columns: its sentences wrap at a word (the
+ * first was cut at "first,"), a long frame is shortened by its namespace. */
+static void test_stacks_overlay_at_80(void)
+{
+	static struct gt_alloc_derived a;
+	static struct gt_alloc_stacks st;
+	craft_allocators(&a, "AllocSites.siteA", false);
+	gt_alloc_stacks_clear(&st);
+	struct gt_alloc_site_stacks *s = &st.sites[st.n_sites++];
+	snprintf(s->site, sizeof(s->site), "AllocSites.siteA");
+	s->bytes = 1000;
+	s->distinct = 1;
+	s->n = 1;
+	const char *f[] = { "System.Text.Json.Serialization.Converters.SomeVeryLongConverterName+Inner.WriteCore",
+			    "AllocSites.siteA" };
+	for (unsigned i = 0; i < 2; i++)
+		s->stacks[0].frames[i] = gt_alloc_stacks_intern(&st, f[i]);
+	s->stacks[0].n_frames = 2;
+	s->stacks[0].bytes = 1000;
+	s->stacks[0].count = 30;
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.alloc = &a;
+	c.alloc_stacks = &st;
+	WINDOW *w = newwin(24, 80, 0, 0);
+	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteA");
+	const char *t = window_text(w);
+	/* broken at spaces: every word of the explanation whole on some row */
+	CHECK_HAS(row_with(t, "shares of the site"), "since sampling started; innermost frame ");
+	CHECK_HAS(row_with(t, "first, up to"), "[native]: code no ");
+	CHECK_HAS(t, "\n method covers ");
+	CHECK_HAS(t, "SomeVeryLongConverterName+Inner.WriteCore");
+	CHECK_LACKS(t, "System.Text.Json.Serialization");
+	/* the explanation on three lines at 80 columns, one at 200 */
+	CHECK_U64(gt_stacks_overlay_lines(&c, "AllocSites.siteA", 80), gt_stacks_overlay_lines(&c, "AllocSites.siteA", 200) + 2);
+	delwin(w);
+}
+
 static void test_spark_levels(void)
 {
 	struct gt_f64 v[5] = { { 0, true }, { 1, true }, { 2, true }, { 0, false }, { 4, true } };
@@ -912,6 +1056,11 @@ int main(void)
 	RUN_TEST(test_help_lists_every_key);
 	RUN_TEST(test_allocators_pane_marks_selection);
 	RUN_TEST(test_stacks_overlay);
+	RUN_TEST(test_pause_line_at_80);
+	RUN_TEST(test_finding_line_cut_at_a_word);
+	RUN_TEST(test_per_op_line_at_100);
+	RUN_TEST(test_allocators_names_stay_distinct);
+	RUN_TEST(test_stacks_overlay_at_80);
 	RUN_TEST(test_picker_program_at_80);
 	endwin();
 	return check_summary();
