@@ -35,6 +35,10 @@ void gt_dashboard_close(struct gt_dashboard *db);
  * or "". */
 const char *gt_dashboard_message(const struct gt_dashboard *db);
 
+/* What each pane of gt_panes asks of the layout with the figures of ctx;
+ * visible[i]: the user has not toggled pane i off. */
+void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible, struct gt_layout_req *req);
+
 /* Draws the panes into rows x cols at the top of the screen (the caller
  * owns the rest) and queues them with wnoutrefresh. */
 void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct gt_theme *theme,

@@ -97,7 +97,11 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	int rows = getmaxy(w);
 	int text_rows = rows - 2 < 2 ? rows - 2 : 2;
 	int graph_rows = rows - 2 - text_rows;
-	gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+	if (graph_rows > GT_GRAPH_MAX_ROWS)
+		graph_rows = GT_GRAPH_MAX_ROWS;
+	struct gt_graph_scale g = gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+	struct gt_f64 top = { g.top, true };
+	gt_pane_graph_label(w, ctx, "Allocation", &g, gt_format_rate(b, sizeof(b), top));
 	int y = 2 + graph_rows;
 
 	if (text_rows >= 1) {
@@ -121,6 +125,7 @@ const struct gt_pane_ops gt_pane_alloc = {
 	.min_cols = 32,
 	.priority = 1,
 	.stretch = true,
+	.max_rows = ALLOC_NEED_ROWS + GT_GRAPH_MAX_ROWS,
 	.need_rows = alloc_need_rows,
 	.want_rows = alloc_want_rows,
 	.draw = draw_alloc,

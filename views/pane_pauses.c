@@ -161,10 +161,15 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 		draw_distribution(w, 3, ctx, span);
 	int graph_y = dist_row ? 4 : 3;
 	int graph_rows = rows - graph_y - (cpu_row ? 1 : 0);
-	gt_pane_sparkline(w, graph_y, 1, getmaxx(w) - 2, graph_rows, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
+	if (graph_rows > GT_GRAPH_MAX_ROWS)
+		graph_rows = GT_GRAPH_MAX_ROWS;
+	struct gt_graph_scale g = gt_pane_sparkline(w, graph_y, 1, getmaxx(w) - 2, graph_rows, ctx->h,
+						    GT_HISTORY_PAUSE_SHARE, t);
+	struct gt_f64 top = { g.top, true };
+	gt_pane_graph_label(w, ctx, "Pauses", &g, gt_format_share(a, sizeof(a), top));
 	if (cpu_row) {
 		/* whole items only: a narrow pane drops the last ones, never cuts one */
-		int y = rows - 1;
+		int y = graph_y + (graph_rows > 0 ? graph_rows : 0);
 		x = whole_item(w, y, 1, t, "safepoints ", d ? d->safepoint_share : none);
 		x = whole_item(w, y, x, t, "GC CPU ", d ? d->gc_cpu_share : none);
 		whole_item(w, y, x, t, "process CPU ", d ? d->cpu_share : none);
@@ -178,6 +183,7 @@ const struct gt_pane_ops gt_pane_pauses = {
 	.min_cols = 36,
 	.priority = 2,
 	.stretch = true,
+	.max_rows = PAUSES_NEED_ROWS + GT_GRAPH_MAX_ROWS + 1,
 	.need_rows = pauses_need_rows,
 	.want_rows = pauses_want_rows,
 	.draw = draw_pauses,

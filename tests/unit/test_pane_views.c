@@ -7,6 +7,7 @@
 #include <ncurses.h>
 
 #include "views/keys.h"
+#include "tui/dashboard.h"
 #include "tui/layout.h"
 #include "session/picker.h"
 #include "tui/theme.h"
@@ -595,13 +596,11 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 {
 	static char store[GT_LAYOUT_MAX_PANES][16384];
 	struct gt_layout_req req[GT_LAYOUT_MAX_PANES] = { { 0 } };
+	bool visible[GT_LAYOUT_MAX_PANES] = { false };
 	int n = (int)gt_pane_count;
-	for (int i = 0; i < n; i++) {
-		const struct gt_pane_ops *p = gt_panes[i];
-		int need, want;
-		gt_pane_rows(p, c, &need, &want);
-		req[i] = (struct gt_layout_req){ true, p->full_width, need, p->min_cols, want, p->priority, p->stretch };
-	}
+	for (int i = 0; i < n; i++)
+		visible[i] = true;
+	gt_dashboard_layout_req(c, visible, req);
 	struct gt_layout l;
 	gt_layout_compute(rows - 1, cols, req, n, &l);
 	CHECK(l.usable);
@@ -612,9 +611,12 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 			continue;
 		}
 		CHECK(l.rects[i].rows >= req[i].min_rows);
-		/* a pane of fixed figures gets no blank rows inside it */
+		/* a pane of fixed figures gets no blank rows inside it, a graph
+		 * none past its cap */
 		if (!req[i].stretch)
 			CHECK(l.rects[i].rows <= req[i].want_rows);
+		else
+			CHECK(l.rects[i].rows <= req[i].max_rows);
 		WINDOW *w = newwin(l.rects[i].rows, l.rects[i].cols, 0, 0);
 		struct gt_view_ctx pc = *c;
 		pc.number = i + 1;
@@ -867,6 +869,55 @@ static void test_spark_levels(void)
 	struct gt_f64 w[2] = { { 1e-9, true }, { 1e9, true } };
 	gt_spark_levels(w, 2, 8, l);
 	CHECK_U64(l[0], 1);
+	/* one spike among twenty: more than 4 times the 90th percentile, it is
+	 * clipped (level 8) and the rest keep the scale */
+	struct gt_f64 x[20];
+	int lx[20];
+	for (int i = 0; i < 20; i++)
+		x[i] = (struct gt_f64){ i == 10 ? 1000.0 : 10.0 + i % 2, true };
+	CHECK_NEAR(gt_spark_levels(x, 20, 8, lx), 11.0, 0);
+	CHECK_U64(lx[10], 8);
+	CHECK_U64(lx[1], 7);
+	CHECK_U64(lx[0], 7);   /* ceil(10/11 * 7) */
+	/* no spike without one: twice the rest is drawn to scale */
+	x[10].value = 22.0;
+	CHECK_NEAR(gt_spark_levels(x, 20, 8, lx), 22.0, 0);
+}
+
+/* Every graph says its top and its span in its title row, never grows past
+ * GT_GRAPH_MAX_ROWS, and a spike is clipped and marked instead of
+ * flattening the rest. */
+static void test_graph_scale_and_span(void)
+{
+	craft();
+	struct gt_derived spike = derived;
+	spike.cur.mono_ns = 31ull * 1000000000ull;
+	gt_f64_set(&spike.alloc_rate_bps, 1000.0 * MIB);
+	gt_history_push(&hist, &spike);
+	const char *t = draw_pane(&gt_pane_alloc, &derived, 30, 60);
+	char line[512];
+	line_with(t, "Allocation", line, sizeof(line));
+	CHECK_HAS(line, "graph 31s, top 10.0 MiB/s, ^ above");
+	/* the graph: 10 rows at most, every row of it filled by the 30 steady
+	 * points, the spike's column marked at the top */
+	int graph_rows = 0;
+	for (const char *p = strchr(t, '\n') + 1; *p; p = strchr(p, '\n') + 1) {
+		if (strstr(p, "rate ") == p + 1)
+			continue;
+		if (strncmp(p + 1, "##########", 10) != 0 && strncmp(p + 28, "##########", 10) != 0)
+			break;
+		graph_rows++;
+	}
+	CHECK_U64(graph_rows, GT_GRAPH_MAX_ROWS);
+	CHECK_HAS(t, "#^ \n");
+	CHECK_HAS(t, "total 3.00 GiB");
+	/* the pauses graph: its share's top */
+	t = draw_pane(&gt_pane_pauses, &derived, 12, 60);
+	CHECK_HAS(line_with(t, "Pauses", line, sizeof(line)), "graph 31s, top 12.3%");
+	/* narrow: the shorter forms */
+	t = draw_pane(&gt_pane_pauses, &derived, 12, 36);
+	CHECK_HAS(line_with(t, "Pauses", line, sizeof(line)), "top 12.3%");
+	craft();
 }
 
 static void test_membar_cells(void)
@@ -1051,6 +1102,7 @@ int main(void)
 	RUN_TEST(test_essentials_at_80x24);
 	RUN_TEST(test_panes_ask_for_their_content);
 	RUN_TEST(test_spark_levels);
+	RUN_TEST(test_graph_scale_and_span);
 	RUN_TEST(test_membar_cells);
 	RUN_TEST(test_membar_group_usage);
 	RUN_TEST(test_help_lists_every_key);
