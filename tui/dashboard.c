@@ -170,7 +170,7 @@ void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible,
 			.want_rows = want,
 			.priority = p->priority,
 			.stretch = p->stretch,
-			.max_rows = p->max_rows,
+			.max_rows = gt_pane_max_rows(p, ctx),
 		};
 	}
 }

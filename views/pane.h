@@ -77,7 +77,10 @@ struct gt_pane_ops {
 	int priority;            /* 0 is kept longest when space is short */
 	bool full_width;         /* spans the screen above the other panes */
 	bool stretch;            /* a graph, which uses rows past its wish (a list has none to use) */
-	int max_rows;            /* a graph's rows at its tallest (GT_GRAPH_MAX_ROWS); 0: no cap */
+	/* A graph's rows at its tallest with this sample: its figures and
+	 * GT_GRAPH_MAX_ROWS of graph, or one row of graph while every value
+	 * is 0 (a taller one would stand blank). NULL: no cap. */
+	int (*max_rows)(const struct gt_view_ctx *ctx);
 	/* Rows it must have to be shown with this sample: its title and the
 	 * rows a person needs from it (every generation, every memory figure,
 	 * five allocation sites...); the layout drops a pane rather than cut
@@ -108,6 +111,8 @@ extern const size_t gt_pane_count;
 /* What pane p asks of the layout with this sample: the rows it needs (at
  * least its min_rows) and the rows its content fills (at least its need). */
 void gt_pane_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx, int *need, int *want);
+/* The most rows pane p can fill with this sample (at least its want); 0: no cap. */
+int gt_pane_max_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx);
 
 /* ---- drawing helpers shared by the panes (views/pane_draw.c) ---- */
 
@@ -139,6 +144,10 @@ double gt_spark_top(const struct gt_f64 *vals, size_t n);
  * is never drawn as nothing); `levels` for a value above the top (drawn
  * full and marked as clipped); -1 for an invalid value. Returns the top. */
 double gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out);
+
+/* The rows a graph of metric m fills: GT_GRAPH_MAX_ROWS, or 1 while none
+ * of the newest points it could show is above 0. */
+int gt_graph_rows(const struct gt_history *h, enum gt_history_metric m);
 
 /* What a drawn graph stands for, for its label. */
 struct gt_graph_scale {

@@ -16,8 +16,13 @@ static int alloc_need_rows(const struct gt_view_ctx *ctx)
 
 static int alloc_want_rows(const struct gt_view_ctx *ctx)
 {
-	(void)ctx;
-	return ALLOC_NEED_ROWS + 3;   /* a three-row graph */
+	int graph = gt_graph_rows(ctx->h, GT_HISTORY_ALLOC_RATE);
+	return ALLOC_NEED_ROWS + (graph < 3 ? graph : 3);   /* a three-row graph */
+}
+
+static int alloc_max_rows(const struct gt_view_ctx *ctx)
+{
+	return ALLOC_NEED_ROWS + gt_graph_rows(ctx->h, GT_HISTORY_ALLOC_RATE);
 }
 
 /* "operation" for "operations": what is counted, one of them. ops_name is
@@ -125,7 +130,7 @@ const struct gt_pane_ops gt_pane_alloc = {
 	.min_cols = 32,
 	.priority = 1,
 	.stretch = true,
-	.max_rows = ALLOC_NEED_ROWS + GT_GRAPH_MAX_ROWS,
+	.max_rows = alloc_max_rows,
 	.need_rows = alloc_need_rows,
 	.want_rows = alloc_want_rows,
 	.draw = draw_alloc,

@@ -151,6 +151,19 @@ const char *gt_spark_clip_glyph(bool utf8)
 	return utf8 ? "\u25b2" : "^";
 }
 
+/* The most points a graph shows: the widest pane's columns. */
+#define GRAPH_POINTS_MAX 256
+
+int gt_graph_rows(const struct gt_history *h, enum gt_history_metric m)
+{
+	struct gt_f64 vals[GRAPH_POINTS_MAX];
+	size_t n = h ? gt_history_series(h, m, vals, GRAPH_POINTS_MAX) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (vals[i].valid && isfinite(vals[i].value) && vals[i].value > 0)
+			return GT_GRAPH_MAX_ROWS;
+	return 1;
+}
+
 /* The wall time the newest n points cover. */
 static double spark_span(const struct gt_history *h, size_t n)
 {

@@ -103,12 +103,14 @@ static void headroom(struct memory_flow *f, const struct gt_sample *s)
 	flow_item(f, NULL, 0, "headroom", at, v);
 }
 
-/* What is worth a look when there is room: metaspace, OOM kills, pressure. */
-static void extras(struct memory_flow *f, const struct gt_sample *s)
+/* What is worth a look when there is room: metaspace (a JVM's: .NET has
+ * none, so the row is not shown there), OOM kills, pressure. */
+static void extras(struct memory_flow *f, const struct gt_sample *s, bool metaspace)
 {
 	const struct gt_theme *t = f->t;
 	char a[32];
-	flow_item(f, NULL, 0, "metaspace", t->value, gt_format_bytes(a, sizeof(a), s->metaspace_used_bytes));
+	if (metaspace)
+		flow_item(f, NULL, 0, "metaspace", t->value, gt_format_bytes(a, sizeof(a), s->metaspace_used_bytes));
 	flow_item(f, NULL, 0, "OOM kills", s->oom_kills.valid && s->oom_kills.value ? t->crit | A_BOLD : t->value,
 		  gt_format_count(a, sizeof(a), s->oom_kills));
 	if (s->memory_pressure_avg10.valid)
@@ -154,7 +156,7 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 	flow_item(&f, NULL, 0, "heap max", t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
 	headroom(&f, s);
 	f.y++, f.x = 1;
-	extras(&f, s);
+	extras(&f, s, !ctx->info || ctx->info->runtime != GT_RUNTIME_DOTNET);
 }
 
 const struct gt_pane_ops gt_pane_memory = {

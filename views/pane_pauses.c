@@ -30,8 +30,13 @@ static int pauses_need_rows(const struct gt_view_ctx *ctx)
 
 static int pauses_want_rows(const struct gt_view_ctx *ctx)
 {
-	(void)ctx;
-	return PAUSES_NEED_ROWS + 4;   /* a three-row graph and the CPU line */
+	int graph = gt_graph_rows(ctx->h, GT_HISTORY_PAUSE_SHARE);
+	return PAUSES_NEED_ROWS + (graph < 3 ? graph : 3) + 1;   /* a three-row graph and the CPU line */
+}
+
+static int pauses_max_rows(const struct gt_view_ctx *ctx)
+{
+	return PAUSES_NEED_ROWS + gt_graph_rows(ctx->h, GT_HISTORY_PAUSE_SHARE) + 1;
 }
 
 static void window_label(char *buf, size_t len, const struct gt_history_window *win, uint64_t window_ns)
@@ -170,9 +175,15 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 	if (cpu_row) {
 		/* whole items only: a narrow pane drops the last ones, never cuts one */
 		int y = graph_y + (graph_rows > 0 ? graph_rows : 0);
-		x = whole_item(w, y, 1, t, "safepoints ", d ? d->safepoint_share : none);
-		x = whole_item(w, y, x, t, "GC CPU ", d ? d->gc_cpu_share : none);
-		whole_item(w, y, x, t, "process CPU ", d ? d->cpu_share : none);
+		/* the process's CPU first: every runtime has it. .NET has no
+		 * safepoints and gives no GC CPU time: rows always n/a there are
+		 * left out, not shown in the room of a figure. */
+		bool dotnet = ctx->info && ctx->info->runtime == GT_RUNTIME_DOTNET;
+		x = whole_item(w, y, 1, t, "process CPU ", d ? d->cpu_share : none);
+		if (!dotnet) {
+			x = whole_item(w, y, x, t, "GC CPU ", d ? d->gc_cpu_share : none);
+			whole_item(w, y, x, t, "safepoints ", d ? d->safepoint_share : none);
+		}
 	}
 }
 
@@ -183,7 +194,7 @@ const struct gt_pane_ops gt_pane_pauses = {
 	.min_cols = 36,
 	.priority = 2,
 	.stretch = true,
-	.max_rows = PAUSES_NEED_ROWS + GT_GRAPH_MAX_ROWS + 1,
+	.max_rows = pauses_max_rows,
 	.need_rows = pauses_need_rows,
 	.want_rows = pauses_want_rows,
 	.draw = draw_pauses,

@@ -855,6 +855,55 @@ static void test_stacks_overlay_at_80(void)
 	delwin(w);
 }
 
+/* Rows whose figure the runtime never has are not shown (.NET: no loh/poh
+ * collection counts, no safepoints, no GC CPU time, no metaspace), and the
+ * room goes to what it has: the process CPU beside the pause graph. */
+static void test_rows_never_na(void)
+{
+	craft();
+	struct gt_derived dn = derived;
+	static const char *const gens[] = { "gen0", "gen1", "gen2", "loh", "poh" };
+	dn.cur.n_generations = 5;
+	for (unsigned i = 0; i < 5; i++) {
+		snprintf(dn.cur.generations[i].name, sizeof(dn.cur.generations[i].name), "%s", gens[i]);
+		dn.cur.generations[i].collections = (struct gt_u64){ 10 + i, i < 3 };
+	}
+	gt_f64_set(&dn.cpu_share, 0.25);
+	gt_u64_set(&dn.cur.metaspace_used_bytes, 0);
+	dn.cur.metaspace_used_bytes.valid = false;
+	info.runtime = GT_RUNTIME_DOTNET;
+	struct gt_view_ctx c = ctx_for(&dn);
+	int need, want;
+	gt_pane_rows(&gt_pane_collections, &c, &need, &want);
+	CHECK_U64(want, 3 + 3);
+	const char *t = draw_pane(&gt_pane_collections, &dn, 6, 39);
+	CHECK_HAS(t, "gen2");
+	CHECK_LACKS(t, "loh");
+	CHECK_LACKS(t, "poh");
+	CHECK_HAS(t, "last cause");
+	t = draw_pane(&gt_pane_pauses, &dn, 9, 39);
+	CHECK_HAS(t, "process CPU 25.0%");
+	CHECK_LACKS(t, "safepoints");
+	CHECK_LACKS(t, "GC CPU");
+	t = draw_pane(&gt_pane_memory, &dn, 9, 39);
+	CHECK_LACKS(t, "metaspace");
+	CHECK_HAS(t, "OOM kills");
+	/* 80x24: the pause graph and the process CPU are on the screen */
+	const char *lt[GT_LAYOUT_MAX_PANES];
+	lay_out(&c, 24, 80, lt);
+	CHECK_HAS(lt[3], "process CPU 25.0%");
+	CHECK_HAS(lt[3], "####");
+	/* a JVM keeps its own rows, the process CPU first (at 39 columns it
+	 * was the one dropped) */
+	info.runtime = GT_RUNTIME_HOTSPOT;
+	derived.cpu_share = dn.cpu_share;
+	t = draw_pane(&gt_pane_pauses, &derived, 9, 39);
+	CHECK_HAS(t, "process CPU 25.0%");
+	CHECK_HAS(t, "GC CPU n/a");
+	CHECK_HAS(draw_pane(&gt_pane_memory, &derived, 9, 39), "metaspace n/a");
+	craft();
+}
+
 static void test_spark_levels(void)
 {
 	struct gt_f64 v[5] = { { 0, true }, { 1, true }, { 2, true }, { 0, false }, { 4, true } };
@@ -1101,6 +1150,7 @@ int main(void)
 	RUN_TEST(test_every_pane_every_small_size);
 	RUN_TEST(test_essentials_at_80x24);
 	RUN_TEST(test_panes_ask_for_their_content);
+	RUN_TEST(test_rows_never_na);
 	RUN_TEST(test_spark_levels);
 	RUN_TEST(test_graph_scale_and_span);
 	RUN_TEST(test_membar_cells);
