@@ -23,9 +23,17 @@ static int memory_need_rows(const struct gt_view_ctx *ctx)
 	return group ? 6 : 5;
 }
 
+/* Metaspace is a JVM's: .NET has none, and a row of n/a is not shown. */
+static bool memory_metaspace(const struct gt_view_ctx *ctx)
+{
+	return !ctx->info || ctx->info->runtime != GT_RUNTIME_DOTNET;
+}
+
+/* metaspace, OOM kills, pressure: two lines at 40 columns, one without
+ * metaspace */
 static int memory_want_rows(const struct gt_view_ctx *ctx)
 {
-	return memory_need_rows(ctx) + 2;   /* metaspace, OOM kills, pressure */
+	return memory_need_rows(ctx) + (memory_metaspace(ctx) ? 2 : 1);
 }
 
 /* Starts an item of `width` columns: on this line if it fits, else on the
@@ -156,7 +164,7 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 	flow_item(&f, NULL, 0, "heap max", t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
 	headroom(&f, s);
 	f.y++, f.x = 1;
-	extras(&f, s, !ctx->info || ctx->info->runtime != GT_RUNTIME_DOTNET);
+	extras(&f, s, memory_metaspace(ctx));
 }
 
 const struct gt_pane_ops gt_pane_memory = {

@@ -888,6 +888,15 @@ static void test_rows_never_na(void)
 	t = draw_pane(&gt_pane_memory, &dn, 9, 39);
 	CHECK_LACKS(t, "metaspace");
 	CHECK_HAS(t, "OOM kills");
+	/* and the memory pane asks for no row it would leave blank (the
+	 * dashboard's case of a .NET target without a container limit) */
+	dn.cur.cgroup_limit_bytes.valid = false;
+	dn.cur.cgroup_usage_bytes.valid = false;
+	gt_pane_rows(&gt_pane_memory, &c, &need, &want);
+	const char *mem = draw_pane(&gt_pane_memory, &dn, want, 39);
+	char *last = strstr(mem, "pressure");
+	if (!last || strchr(last, '\n')[1])
+		check_fail(__FILE__, __LINE__, "%d rows wanted:\n%s", want, mem);
 	/* 80x24: the pause graph and the process CPU are on the screen */
 	const char *lt[GT_LAYOUT_MAX_PANES];
 	lay_out(&c, 24, 80, lt);
