@@ -121,6 +121,13 @@ static void extras(struct memory_flow *f, const struct gt_sample *s, bool metasp
 		flow_item(f, NULL, 0, "metaspace", t->value, gt_format_bytes(a, sizeof(a), s->metaspace_used_bytes));
 	flow_item(f, NULL, 0, "OOM kills", s->oom_kills.valid && s->oom_kills.value ? t->crit | A_BOLD : t->value,
 		  gt_format_count(a, sizeof(a), s->oom_kills));
+	/* The pane asks for two rows of these with metaspace (it cannot know
+	 * its width then): a wide pane that fits all three on one puts the
+	 * pressure on the second rather than leave that row blank. */
+	if (metaspace && f->y + 1 < f->rows) {
+		f->y++;
+		f->x = 1;
+	}
 	if (s->memory_pressure_avg10.valid)
 		snprintf(a, sizeof(a), "%.2f%%%s", s->memory_pressure_avg10.value,
 			 s->memory_pressure_system_wide ? " (system)" : "");
