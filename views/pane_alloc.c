@@ -69,11 +69,16 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 		return;
 	}
 	x = gt_pane_print(w, y, x, t->na, "n/a");
-	if (d && d->cur.ops_unavailable)   /* --ops named a counter: which, and why it gives nothing */
-		snprintf(b, sizeof(b), "(%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?", d->cur.ops_unavailable);
-	else
-		snprintf(b, sizeof(b), "(no operations counter)");
-	whole_text(w, y, x + 1, t->na, b);
+	if (d && d->cur.ops_unavailable) {
+		/* --ops named a counter: which, and why it gives nothing, as far
+		 * as the words that fit (the name whole or not at all) */
+		char why[512];
+		snprintf(why, sizeof(why), "(%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?",
+			 d->cur.ops_unavailable);
+		gt_pane_print(w, y, x + 1, t->na, "%s", gt_format_cut_words(b, sizeof(b), why, getmaxx(w) - 1 - (x + 1)));
+		return;
+	}
+	whole_text(w, y, x + 1, t->na, "(no operations counter)");
 }
 
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)

@@ -365,25 +365,36 @@ static void test_allocators_pane_marks_selection(void)
 	delwin(w);
 }
 
+/* st holds the stacks of AllocSites.siteA (1000 bytes): one stack of
+ * frames f[0..n), `bytes` of them in 30 samples. */
+static struct gt_alloc_site_stacks *craft_site_stacks(struct gt_alloc_stacks *st, const char *const *f, unsigned n,
+						      uint64_t bytes)
+{
+	gt_alloc_stacks_clear(st);
+	struct gt_alloc_site_stacks *s = &st->sites[st->n_sites++];
+	snprintf(s->site, sizeof(s->site), "AllocSites.siteA");
+	s->bytes = 1000;
+	s->distinct = 1;
+	s->n = 1;
+	for (unsigned i = 0; i < n; i++)
+		s->stacks[0].frames[i] = gt_alloc_stacks_intern(st, f[i]);
+	s->stacks[0].n_frames = n;
+	s->stacks[0].bytes = bytes;
+	s->stacks[0].count = 30;
+	return s;
+}
+
 static void test_stacks_overlay(void)
 {
 	static struct gt_alloc_derived a;
 	static struct gt_alloc_stacks st;
+	const char *f[] = { "java.util.Arrays.copyOf", "com.fasterxml.jackson.core.JsonGenerator.writeString",
+			    "AllocSites.siteA", "AllocSites.main" };
 	craft_allocators(&a, "AllocSites.siteA", false);
-	gt_alloc_stacks_clear(&st);
-	struct gt_alloc_site_stacks *s = &st.sites[st.n_sites++];
-	snprintf(s->site, sizeof(s->site), "AllocSites.siteA");
-	s->bytes = 1000;
+	struct gt_alloc_site_stacks *s = craft_site_stacks(&st, f, 4, 750);
 	s->distinct = 2;
 	s->dropped = 5;
 	s->n = 2;
-	const char *f[] = { "java.util.Arrays.copyOf", "com.fasterxml.jackson.core.JsonGenerator.writeString",
-			    "AllocSites.siteA", "AllocSites.main" };
-	for (unsigned i = 0; i < 4; i++)
-		s->stacks[0].frames[i] = gt_alloc_stacks_intern(&st, f[i]);
-	s->stacks[0].n_frames = 4;
-	s->stacks[0].bytes = 750;
-	s->stacks[0].count = 30;
 	s->stacks[1].frames[0] = gt_alloc_stacks_intern(&st, "AllocSites.siteA");
 	s->stacks[1].n_frames = 1;
 	s->stacks[1].bytes = 250;
@@ -824,20 +835,10 @@ static void test_stacks_overlay_at_80(void)
 {
 	static struct gt_alloc_derived a;
 	static struct gt_alloc_stacks st;
-	craft_allocators(&a, "AllocSites.siteA", false);
-	gt_alloc_stacks_clear(&st);
-	struct gt_alloc_site_stacks *s = &st.sites[st.n_sites++];
-	snprintf(s->site, sizeof(s->site), "AllocSites.siteA");
-	s->bytes = 1000;
-	s->distinct = 1;
-	s->n = 1;
 	const char *f[] = { "System.Text.Json.Serialization.Converters.SomeVeryLongConverterName+Inner.WriteCore",
 			    "AllocSites.siteA" };
-	for (unsigned i = 0; i < 2; i++)
-		s->stacks[0].frames[i] = gt_alloc_stacks_intern(&st, f[i]);
-	s->stacks[0].n_frames = 2;
-	s->stacks[0].bytes = 1000;
-	s->stacks[0].count = 30;
+	craft_allocators(&a, "AllocSites.siteA", false);
+	craft_site_stacks(&st, f, 2, 1000);
 	struct gt_view_ctx c = ctx_for(&derived);
 	c.alloc = &a;
 	c.alloc_stacks = &st;
