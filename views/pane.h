@@ -124,6 +124,10 @@ void gt_pane_draw_title(WINDOW *w, const struct gt_view_ctx *ctx, const char *ti
 int gt_pane_print(WINDOW *w, int y, int x, attr_t attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* text at (y, x) when it fits whole before the right margin; returns the
+ * column after it, or x when it was left out (never cut inside a word). */
+int gt_pane_whole(WINDOW *w, int y, int x, attr_t attr, const char *text);
+
 /* A value that may be "n/a": drawn in the theme's n/a attribute then. */
 int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr, const char *text);
 

@@ -34,15 +34,6 @@ static void op_singular(char *buf, size_t len, const struct gt_sample *s)
 	snprintf(buf, len, "%.*s", (int)(n > 1 && name[n - 1] == 's' ? n - 1 : n), name);
 }
 
-/* text at x when it fits whole before the right edge; returns the column
- * after it, or x when it was left out. */
-static int whole_text(WINDOW *w, int y, int x, attr_t attr, const char *text)
-{
-	if (x + (int)strlen(text) > getmaxx(w) - 1)
-		return x;
-	return gt_pane_print(w, y, x, attr, "%s", text);
-}
-
 /* "per request 797 KiB  1437.2 requests/s": the bytes of one operation, and
  * how many a second (the unit shortened to "/s" where the name does not
  * fit); n/a with its reason where the room allows. */
@@ -62,9 +53,9 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 		if (!d->ops_rate.valid)
 			return;
 		snprintf(b, sizeof(b), "%.1f %s/s", d->ops_rate.value, d->cur.ops_name ? d->cur.ops_name : "operations");
-		if (whole_text(w, y, x + 2, t->label, b) == x + 2) {
+		if (gt_pane_whole(w, y, x + 2, t->label, b) == x + 2) {
 			snprintf(b, sizeof(b), "%.1f/s", d->ops_rate.value);
-			whole_text(w, y, x + 2, t->label, b);
+			gt_pane_whole(w, y, x + 2, t->label, b);
 		}
 		return;
 	}
@@ -78,7 +69,7 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 		gt_pane_print(w, y, x + 1, t->na, "%s", gt_format_cut_words(b, sizeof(b), why, getmaxx(w) - 1 - (x + 1)));
 		return;
 	}
-	whole_text(w, y, x + 1, t->na, "(no operations counter)");
+	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)

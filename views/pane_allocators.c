@@ -192,20 +192,38 @@ static void draw_list_line(WINDOW *w, int y, int i, const struct gt_alloc_derive
 	}
 }
 
+/* The first of forms[0..n) that fits whole at x: returns the column after
+ * it plus the two spaces before the next, or x when none fits. */
+static int meta_item(WINDOW *w, int x, attr_t attr, const char *const *forms, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int end = gt_pane_whole(w, 1, x, attr, forms[i]);
+		if (end > x)
+			return end + 2;
+	}
+	return x;
+}
+
+/* The method line: the method, samples and window first, then what
+ * qualifies them, each whole or in a shorter form or left out. */
 static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_alloc_derived *a = ctx->alloc;
+	char share[48], share_short[24];
 	int x = gt_pane_print(w, 1, 1, t->label, "%s ", method_name(a->source));
 	x = gt_pane_print(w, 1, x, a->samples < ALLOC_FEW_SAMPLES ? t->warn | A_BOLD : t->value, "%llu samples",
 			  (unsigned long long)a->samples);
-	x = gt_pane_print(w, 1, x, t->label, " in %.0fs", a->window_s);
-	if (a->sampled_share.valid && a->sampled_share.value < 1)   /* the bytes are scaled up */
-		x = gt_pane_print(w, 1, x + 2, t->warn, "sampled %.0f%% of each second", a->sampled_share.value * 100);
+	x = gt_pane_print(w, 1, x, t->label, " in %.0fs", a->window_s) + 2;
+	if (a->sampled_share.valid && a->sampled_share.value < 1) {   /* the bytes are scaled up */
+		snprintf(share, sizeof(share), "sampled %.0f%% of each second", a->sampled_share.value * 100);
+		snprintf(share_short, sizeof(share_short), "sampled %.0f%%", a->sampled_share.value * 100);
+		x = meta_item(w, x, t->warn, (const char *const[]){ share, share_short }, 2);
+	}
 	if (a->state != GT_SAMPLER_RUNNING)
-		x = gt_pane_print(w, 1, x + 2, t->warn | A_BOLD, "%s", gt_sampler_state_name(a->state));
+		x = meta_item(w, x, t->warn | A_BOLD, (const char *const[]){ gt_sampler_state_name(a->state) }, 1);
 	if (a->samples < ALLOC_FEW_SAMPLES)
-		gt_pane_print(w, 1, x + 2, t->warn, "few samples: rough shares");
+		meta_item(w, x, t->warn, (const char *const[]){ "few samples: rough shares", "few samples" }, 2);
 }
 
 static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)

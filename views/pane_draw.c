@@ -71,6 +71,13 @@ int gt_pane_print(WINDOW *w, int y, int x, attr_t attr, const char *fmt, ...)
 	return put_text(w, y, x, attr, buf);
 }
 
+int gt_pane_whole(WINDOW *w, int y, int x, attr_t attr, const char *text)
+{
+	if (x + (int)strlen(text) > getmaxx(w) - 1)
+		return x;
+	return put_text(w, y, x, attr, text);
+}
+
 int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr, const char *text)
 {
 	return put_text(w, y, x, strcmp(text, "n/a") == 0 ? t->na : attr, text);

@@ -829,6 +829,40 @@ static void test_allocators_names_stay_distinct(void)
 	}
 }
 
+/* The method line of a .NET sampler on for part of each second, with few
+ * samples, at 80 columns (a pane of 40): each item whole, in a shorter
+ * form, or left out; it was cut at the edge. */
+static void test_allocators_method_line(void)
+{
+	static struct gt_alloc_derived a;
+	char line[512];
+	craft_allocators(&a, "AllocSites.siteA", false);
+	gt_f64_set(&a.sampled_share, 0.5);
+	a.samples = 120;
+	snprintf(a.source, sizeof(a.source), "dotnet-allocation-sampled");
+	for (int cols = 36; cols <= 90; cols++) {
+		const char *t = draw_allocators(&a, "", 14, cols, 0);
+		line_with(t, " samples in ", line, sizeof(line));
+		size_t n = strlen(line);
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = '\0';
+		bool whole = strstr(line, "sampled 50%") && (!strstr(line, " of") || strstr(line, "of each second")) &&
+			     (!strstr(line, "few") || strstr(line, "few samples")) &&
+			     (!strstr(line, "few samples:") || strstr(line, "few samples: rough shares"));
+		if (!whole && cols >= 52)
+			check_fail(__FILE__, __LINE__, "%d columns: %s", cols, line);
+		/* never a piece of a word at the end */
+		const char *end = line + n;
+		static const char *const ends[] = { "120 samples in 10s", "second", "50%", "few samples", "shares" };
+		bool ok = false;
+		for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++)
+			ok |= n >= strlen(ends[k]) && strcmp(end - strlen(ends[k]), ends[k]) == 0;
+		if (!ok && cols >= 40)
+			check_fail(__FILE__, __LINE__, "%d columns: the line ends inside an item: %s", cols, line);
+	}
+	CHECK_HAS(draw_allocators(&a, "", 14, 40, 0), "AllocationSampled 120 samples in 10s");
+}
+
 /* The stacks overlay at 80 columns: its sentences wrap at a word (the
  * first was cut at "first,"), a long frame is shortened by its namespace. */
 static void test_stacks_overlay_at_80(void)
@@ -1173,6 +1207,7 @@ int main(void)
 	RUN_TEST(test_per_op_line_at_100);
 	RUN_TEST(test_allocators_names_stay_distinct);
 	RUN_TEST(test_stacks_overlay_at_80);
+	RUN_TEST(test_allocators_method_line);
 	RUN_TEST(test_picker_program_at_80);
 	endwin();
 	return check_summary();
