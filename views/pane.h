@@ -167,6 +167,15 @@ struct gt_graph_scale {
 struct gt_graph_scale gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
 					enum gt_history_metric m, const struct gt_theme *t);
 
+/* The time a graph's columns cover: "37s", "17min". */
+const char *gt_graph_span(char *buf, size_t len, const struct gt_graph_scale *g);
+
+/* A graph of zeros only (a healthy program's pause share, say) draws no
+ * bar: its first row says so, "no pause in 37s", rather than stand blank.
+ * what: "no pause", "no allocation". */
+void gt_pane_graph_zero(WINDOW *w, int y, const struct gt_graph_scale *g, int rows, const struct gt_theme *t,
+			const char *what);
+
 /* The graph's scale in the title row of the pane titled title, at its
  * right where the title leaves room: "graph 60s, top 38.5 MiB/s" (and
  * ", ^ above" when a column is clipped), else without "graph", else

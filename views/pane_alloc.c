@@ -103,6 +103,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	struct gt_graph_scale g = gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
 	struct gt_f64 top = { g.top, true };
 	gt_pane_graph_label(w, ctx, "Allocation", &g, gt_format_rate(b, sizeof(b), top));
+	gt_pane_graph_zero(w, 2, &g, graph_rows, t, "no allocation");
 	int y = 2 + graph_rows;
 
 	if (text_rows >= 1) {

@@ -237,6 +237,24 @@ struct gt_graph_scale gt_pane_sparkline(WINDOW *w, int y, int x, int width, int 
 	return g;
 }
 
+const char *gt_graph_span(char *buf, size_t len, const struct gt_graph_scale *g)
+{
+	if (g->span_s >= 120)
+		snprintf(buf, len, "%.0fmin", g->span_s / 60);
+	else
+		snprintf(buf, len, "%.0fs", g->span_s);
+	return buf;
+}
+
+void gt_pane_graph_zero(WINDOW *w, int y, const struct gt_graph_scale *g, int rows, const struct gt_theme *t,
+			const char *what)
+{
+	char span[16];
+	if (!g->points || g->top > 0 || rows < 2)
+		return;
+	gt_pane_print(w, y, 1, t->na, "%s in %s", what, gt_graph_span(span, sizeof(span), g));
+}
+
 void gt_pane_graph_label(WINDOW *w, const struct gt_view_ctx *ctx, const char *title, const struct gt_graph_scale *g,
 			 const char *top)
 {
@@ -245,10 +263,7 @@ void gt_pane_graph_label(WINDOW *w, const struct gt_view_ctx *ctx, const char *t
 	int title_end = 1 + 4 + (int)strlen(title) + 1;
 	if (!g->points)
 		return;
-	if (g->span_s >= 120)
-		snprintf(span, sizeof(span), "%.0fmin", g->span_s / 60);
-	else
-		snprintf(span, sizeof(span), "%.0fs", g->span_s);
+	gt_graph_span(span, sizeof(span), g);
 	if (g->clipped)
 		snprintf(clip, sizeof(clip), ", %s above", gt_spark_clip_glyph(ctx->theme->utf8));
 	for (int form = 0; form < 3; form++) {

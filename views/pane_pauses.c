@@ -172,6 +172,7 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 						    GT_HISTORY_PAUSE_SHARE, t);
 	struct gt_f64 top = { g.top, true };
 	gt_pane_graph_label(w, ctx, "Pauses", &g, gt_format_share(a, sizeof(a), top));
+	gt_pane_graph_zero(w, graph_y, &g, graph_rows, t, "no pause");
 	if (cpu_row) {
 		/* whole items only: a narrow pane drops the last ones, never cuts one */
 		int y = graph_y + (graph_rows > 0 ? graph_rows : 0);

@@ -1010,6 +1010,18 @@ static void test_graph_scale_and_span(void)
 	/* narrow: the shorter forms */
 	t = draw_pane(&gt_pane_pauses, &derived, 12, 36);
 	CHECK_HAS(line_with(t, "Pauses", line, sizeof(line)), "top 12.3%");
+	/* no pause in what the graph shows (one 60 intervals ago): its first
+	 * row says so instead of standing blank */
+	craft();
+	gt_history_clear(&hist);
+	for (int i = 1; i <= 60; i++) {
+		struct gt_derived d = derived;
+		d.cur.mono_ns = (uint64_t)i * 1000000000ull;
+		gt_f64_set(&d.pause_share, i == 1 ? 0.5 : 0.0);
+		gt_history_push(&hist, &d);
+	}
+	t = draw_pane(&gt_pane_pauses, &derived, 9, 39);
+	CHECK_HAS(t, "\n no pause in 37s ");
 	craft();
 }
 
