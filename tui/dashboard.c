@@ -130,11 +130,11 @@ bool gt_dashboard_open_stacks(struct gt_dashboard *db)
 	return true;
 }
 
-int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme)
+int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width)
 {
 	struct gt_view_ctx ctx;
 	fill_ctx(db, &ctx, theme, 0, 0);
-	return gt_stacks_overlay_lines(&ctx, db->stacks_site);
+	return gt_stacks_overlay_lines(&ctx, db->stacks_site, width);
 }
 
 void gt_dashboard_draw_stacks(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme)
@@ -156,6 +156,25 @@ static WINDOW *pane_window(struct gt_dashboard *db, int i, struct gt_rect r)
 	return db->win[i];
 }
 
+void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible, struct gt_layout_req *req)
+{
+	for (size_t i = 0; i < gt_pane_count && i < GT_LAYOUT_MAX_PANES; i++) {
+		const struct gt_pane_ops *p = gt_panes[i];
+		int need, want;
+		gt_pane_rows(p, ctx, &need, &want);
+		req[i] = (struct gt_layout_req){
+			.visible = visible[i],
+			.full_width = p->full_width,
+			.min_rows = need,
+			.min_cols = p->min_cols,
+			.want_rows = want,
+			.priority = p->priority,
+			.stretch = p->stretch,
+			.max_rows = gt_pane_max_rows(p, ctx),
+		};
+	}
+}
+
 void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct gt_theme *theme,
 		       double interval_s, int64_t now_wall_ms)
 {
@@ -164,20 +183,7 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 	int n = (int)gt_pane_count;
 
 	fill_ctx(db, &ctx, theme, interval_s, now_wall_ms);
-	for (int i = 0; i < n; i++) {
-		const struct gt_pane_ops *p = gt_panes[i];
-		int need, want;
-		gt_pane_rows(p, &ctx, &need, &want);
-		req[i] = (struct gt_layout_req){
-			.visible = db->visible[i],
-			.full_width = p->full_width,
-			.min_rows = need,
-			.min_cols = p->min_cols,
-			.want_rows = want,
-			.priority = p->priority,
-			.stretch = p->stretch,
-		};
-	}
+	gt_dashboard_layout_req(&ctx, db->visible, req);
 	gt_layout_compute(rows, cols, req, n, &db->layout);
 	for (int i = 0; i < n; i++) {
 		db->max_scroll[i] = 0;

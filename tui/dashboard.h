@@ -35,6 +35,10 @@ void gt_dashboard_close(struct gt_dashboard *db);
  * or "". */
 const char *gt_dashboard_message(const struct gt_dashboard *db);
 
+/* What each pane of gt_panes asks of the layout with the figures of ctx;
+ * visible[i]: the user has not toggled pane i off. */
+void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible, struct gt_layout_req *req);
+
 /* Draws the panes into rows x cols at the top of the screen (the caller
  * owns the rest) and queues them with wnoutrefresh. */
 void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct gt_theme *theme,
@@ -60,8 +64,9 @@ void gt_dashboard_select(struct gt_dashboard *db, int delta);
 /* Enter: the selected site becomes the overlay's; false when there is none
  * (the pane not focused, sampling off, no table yet). */
 bool gt_dashboard_open_stacks(struct gt_dashboard *db);
-/* The stacks overlay of that site: its length, and its lines from `first`. */
-int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme);
+/* The stacks overlay of that site: its length at width columns, and its
+ * lines from `first`. */
+int gt_dashboard_stacks_lines(const struct gt_dashboard *db, const struct gt_theme *theme, int width);
 void gt_dashboard_draw_stacks(const struct gt_dashboard *db, WINDOW *w, int first, const struct gt_theme *theme);
 
 #endif

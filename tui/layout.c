@@ -124,13 +124,21 @@ static void split_cost(const struct gt_layout_req *req, const struct place_plan 
 	memset(cost, 0, sizeof(*cost));
 	for (int c = 0; c < s->k; c++) {
 		column_rows(req, p, s, c, &min_sum, &want_sum);
-		bool graph = false;
-		for (int j = s->start[c]; j < s->start[c + 1]; j++)
-			graph |= req[p->body[j]].stretch;
+		/* the rows its graphs can still take, up to their caps */
+		int grow = 0;
+		bool endless = false;
+		for (int j = s->start[c]; j < s->start[c + 1]; j++) {
+			const struct gt_layout_req *r = &req[p->body[j]];
+			int want = r->want_rows > r->min_rows ? r->want_rows : r->min_rows;
+			if (r->stretch && r->max_rows <= 0)
+				endless = true;
+			else if (r->stretch && r->max_rows > want)
+				grow += r->max_rows - want;
+		}
 		if (want_sum > rows)
 			cost->cut += want_sum - rows;
-		else if (!graph)
-			cost->blank += rows - want_sum;
+		else if (!endless && want_sum + grow < rows)
+			cost->blank += rows - want_sum - grow;
 		if (c > 0)
 			cost->moved += abs(s->start[c] - plain->start[c]);
 	}
@@ -244,14 +252,19 @@ static void share_rows(const struct gt_layout_req *req, const int *members, int 
 		heights[best] += g;
 		extra -= g;
 	}
-	int stretchy = 0;
-	for (int j = 0; j < m; j++)
-		stretchy += req[members[j]].stretch;
-	for (int j = 0; stretchy > 0 && extra > 0; j = (j + 1) % m) {
-		if (!req[members[j]].stretch)
-			continue;
-		heights[j]++;
-		extra--;
+	/* Evenly to the graphs that can still grow, each up to its cap. */
+	while (extra > 0) {
+		bool grew = false;
+		for (int j = 0; j < m && extra > 0; j++) {
+			const struct gt_layout_req *r = &req[members[j]];
+			if (!r->stretch || (r->max_rows > 0 && heights[j] >= r->max_rows))
+				continue;
+			heights[j]++;
+			extra--;
+			grew = true;
+		}
+		if (!grew)
+			break;
 	}
 }
 

@@ -32,6 +32,8 @@ struct gt_layout_req {
 	int want_rows;      /* the rows its content fills: grows up to this when there is room */
 	int priority;       /* smaller is more important */
 	bool stretch;       /* uses rows past its wish (a graph): takes what is left over */
+	int max_rows;       /* a stretching pane grows to this at most; 0: no cap. What no pane
+			     * takes stays blank below the column's panes, never inside one. */
 };
 
 struct gt_layout {

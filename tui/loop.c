@@ -346,7 +346,7 @@ static void draw(struct gt_app *a)
 	if (a->help && a->body) {
 		werase(a->body);
 		int lines = a->findings ? gt_dashboard_findings_lines(&a->db, &a->theme, cols)
-			    : a->stacks ? gt_dashboard_stacks_lines(&a->db, &a->theme)
+			    : a->stacks ? gt_dashboard_stacks_lines(&a->db, &a->theme, cols)
 			    : gt_help_lines(cols);
 		int max_first = lines - (body_rows - 1);
 		if (a->help_first > max_first)

@@ -20,6 +20,16 @@ const char *gt_format_uptime(char *buf, size_t len, double seconds);
 /* s cut to at most width bytes, never inside a UTF-8 character, ending in
  * "..." when cut (width 4 or more) */
 const char *gt_format_cut(char *buf, size_t len, const char *s, int width);
+/* text cut to at most width bytes at a word boundary, ending in "..." when
+ * cut, so no word is shown in part: "" when not even its first word fits. */
+const char *gt_format_cut_words(char *buf, size_t len, const char *text, int width);
+/* A type or frame name in at most width bytes, shortened by its namespace:
+ * the namespace abbreviated to initials ("S.T.J.Foo+Bar"), then dropped from
+ * the left ("..Foo+Bar"), the class and member last. A form that one of
+ * the others (the names shown beside it) could also take is skipped, so two
+ * names never read the same; the end is cut only when no form fits. */
+const char *gt_format_name(char *buf, size_t len, const char *name, int width, const char *const *others,
+			   size_t n_others);
 /* How much of text goes on a line of room columns, broken at a space:
  * all of it when it fits, else up to the last space that fits, else room. */
 int gt_format_wrap_len(const char *text, int room);

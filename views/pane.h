@@ -77,6 +77,10 @@ struct gt_pane_ops {
 	int priority;            /* 0 is kept longest when space is short */
 	bool full_width;         /* spans the screen above the other panes */
 	bool stretch;            /* a graph, which uses rows past its wish (a list has none to use) */
+	/* A graph's rows at its tallest with this sample: its figures and
+	 * GT_GRAPH_MAX_ROWS of graph, or one row of graph while every value
+	 * is 0 (a taller one would stand blank). NULL: no cap. */
+	int (*max_rows)(const struct gt_view_ctx *ctx);
 	/* Rows it must have to be shown with this sample: its title and the
 	 * rows a person needs from it (every generation, every memory figure,
 	 * five allocation sites...); the layout drops a pane rather than cut
@@ -107,6 +111,8 @@ extern const size_t gt_pane_count;
 /* What pane p asks of the layout with this sample: the rows it needs (at
  * least its min_rows) and the rows its content fills (at least its need). */
 void gt_pane_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx, int *need, int *want);
+/* The most rows pane p can fill with this sample (at least its want); 0: no cap. */
+int gt_pane_max_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx);
 
 /* ---- drawing helpers shared by the panes (views/pane_draw.c) ---- */
 
@@ -118,18 +124,64 @@ void gt_pane_draw_title(WINDOW *w, const struct gt_view_ctx *ctx, const char *ti
 int gt_pane_print(WINDOW *w, int y, int x, attr_t attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* text at (y, x) when it fits whole before the right margin; returns the
+ * column after it, or x when it was left out (never cut inside a word). */
+int gt_pane_whole(WINDOW *w, int y, int x, attr_t attr, const char *text);
+
 /* A value that may be "n/a": drawn in the theme's n/a attribute then. */
 int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr, const char *text);
 
-/* Sparkline levels: each valid value scaled to 0..levels-1 against the
- * largest value (any non-zero value gets at least level 1, so a small
- * rate is never drawn as nothing); -1 for an invalid value. */
-void gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out);
+/* A graph is never taller than this: 10 rows of eighths resolve 80 steps,
+ * more than the eye reads; rows beyond go to panes with content. */
+#define GT_GRAPH_MAX_ROWS 10
+/* A value more than this many times the graph's 90th percentile is a
+ * spike: it is drawn clipped, so one stall does not flatten the rest. */
+#define GT_SPARK_SPIKE 4.0
+
+/* The top of a graph's scale: the largest value shown that is no spike
+ * (no more than GT_SPARK_SPIKE times the 90th percentile, nearest rank, of
+ * the positive values); 0 when none is positive. */
+double gt_spark_top(const struct gt_f64 *vals, size_t n);
+
+/* Sparkline levels: each valid value scaled to 0..levels-1 against
+ * gt_spark_top (any non-zero value gets at least level 1, so a small rate
+ * is never drawn as nothing); `levels` for a value above the top (drawn
+ * full and marked as clipped); -1 for an invalid value. Returns the top. */
+double gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out);
+
+/* The rows a graph of metric m fills: GT_GRAPH_MAX_ROWS, or 1 while none
+ * of the newest points it could show is above 0. */
+int gt_graph_rows(const struct gt_history *h, enum gt_history_metric m);
+
+/* What a drawn graph stands for, for its label. */
+struct gt_graph_scale {
+	double top;        /* the value of a full column */
+	bool clipped;      /* a column above the top is marked */
+	double span_s;     /* the time the columns cover */
+	size_t points;     /* 0: nothing drawn */
+};
 
 /* The newest `width` points of a metric as a graph `height` rows tall
- * whose bottom-left is at (y + height - 1, x). */
-void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
-		       enum gt_history_metric m, const struct gt_theme *t);
+ * (at most GT_GRAPH_MAX_ROWS) whose bottom-left is at (y + height - 1, x);
+ * returns its scale and span. */
+struct gt_graph_scale gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
+					enum gt_history_metric m, const struct gt_theme *t);
+
+/* The time a graph's columns cover: "37s", "17min". */
+const char *gt_graph_span(char *buf, size_t len, const struct gt_graph_scale *g);
+
+/* A graph of zeros only (a healthy program's pause share, say) draws no
+ * bar: its first row says so, "no pause in 37s", rather than stand blank.
+ * what: "no pause", "no allocation". */
+void gt_pane_graph_zero(WINDOW *w, int y, const struct gt_graph_scale *g, int rows, const struct gt_theme *t,
+			const char *what);
+
+/* The graph's scale in the title row of the pane titled title, at its
+ * right where the title leaves room: "graph 60s, top 38.5 MiB/s" (and
+ * ", ^ above" when a column is clipped), else without "graph", else
+ * without the span. top is the top already formatted. */
+void gt_pane_graph_label(WINDOW *w, const struct gt_view_ctx *ctx, const char *title, const struct gt_graph_scale *g,
+			 const char *top);
 
 /* The memory bar: one scale from 0 to the container limit, or without one
  * to the largest of the process's own figures (heap max, committed, working
@@ -165,5 +217,7 @@ void gt_pane_membar(WINDOW *w, int y, int x, int width, const struct gt_membar_i
 const char *gt_membar_glyph(enum gt_membar_cell c, bool utf8);
 const char *gt_spark_glyph(int level, bool utf8);
 #define GT_SPARK_LEVELS 8
+/* The top cell of a clipped column. */
+const char *gt_spark_clip_glyph(bool utf8);
 
 #endif

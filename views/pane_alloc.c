@@ -1,5 +1,6 @@
 /* Allocation: how fast the program makes garbage, and how much so far. */
 #include <stdio.h>
+#include <string.h>
 
 #include "views/format.h"
 #include "views/pane.h"
@@ -15,8 +16,60 @@ static int alloc_need_rows(const struct gt_view_ctx *ctx)
 
 static int alloc_want_rows(const struct gt_view_ctx *ctx)
 {
-	(void)ctx;
-	return ALLOC_NEED_ROWS + 3;   /* a three-row graph */
+	int graph = gt_graph_rows(ctx->h, GT_HISTORY_ALLOC_RATE);
+	return ALLOC_NEED_ROWS + (graph < 3 ? graph : 3);   /* a three-row graph */
+}
+
+static int alloc_max_rows(const struct gt_view_ctx *ctx)
+{
+	return ALLOC_NEED_ROWS + gt_graph_rows(ctx->h, GT_HISTORY_ALLOC_RATE);
+}
+
+/* "operation" for "operations": what is counted, one of them. ops_name is
+ * one of the collectors' static plural words ("requests", "operations"). */
+static void op_singular(char *buf, size_t len, const struct gt_sample *s)
+{
+	const char *name = s->ops_name ? s->ops_name : "operations";
+	size_t n = strlen(name);
+	snprintf(buf, len, "%.*s", (int)(n > 1 && name[n - 1] == 's' ? n - 1 : n), name);
+}
+
+/* "per request 797 KiB  1437.2 requests/s": the bytes of one operation, and
+ * how many a second (the unit shortened to "/s" where the name does not
+ * fit); n/a with its reason where the room allows. */
+static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	char one[32], a[64], b[96];
+	if (d)
+		op_singular(one, sizeof(one), &d->cur);
+	else
+		snprintf(one, sizeof(one), "operation");
+	int x = gt_pane_print(w, y, 1, t->label, "per %s ", one);
+	if (d && d->bytes_per_op.valid) {
+		struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
+		x = gt_pane_print(w, y, x, t->value, "%s", gt_format_bytes(a, sizeof(a), per));
+		if (!d->ops_rate.valid)
+			return;
+		snprintf(b, sizeof(b), "%.1f %s/s", d->ops_rate.value, d->cur.ops_name ? d->cur.ops_name : "operations");
+		if (gt_pane_whole(w, y, x + 2, t->label, b) == x + 2) {
+			snprintf(b, sizeof(b), "%.1f/s", d->ops_rate.value);
+			gt_pane_whole(w, y, x + 2, t->label, b);
+		}
+		return;
+	}
+	x = gt_pane_print(w, y, x, t->na, "n/a");
+	if (d && d->cur.ops_unavailable) {
+		/* --ops named a counter: which, and why it gives nothing, as far
+		 * as the words that fit (the name whole or not at all) */
+		char why[512];
+		snprintf(why, sizeof(why), "(%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?",
+			 d->cur.ops_unavailable);
+		gt_pane_print(w, y, x + 1, t->na, "%s", gt_format_cut_words(b, sizeof(b), why, getmaxx(w) - 1 - (x + 1)));
+		return;
+	}
+	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -48,7 +101,12 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	int rows = getmaxy(w);
 	int text_rows = rows - 2 < 2 ? rows - 2 : 2;
 	int graph_rows = rows - 2 - text_rows;
-	gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+	if (graph_rows > GT_GRAPH_MAX_ROWS)
+		graph_rows = GT_GRAPH_MAX_ROWS;
+	struct gt_graph_scale g = gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+	struct gt_f64 top = { g.top, true };
+	gt_pane_graph_label(w, ctx, "Allocation", &g, gt_format_rate(b, sizeof(b), top));
+	gt_pane_graph_zero(w, 2, &g, graph_rows, t, "no allocation");
 	int y = 2 + graph_rows;
 
 	if (text_rows >= 1) {
@@ -62,23 +120,8 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 			      : d->alloc_lower_bound ? ", at least" : ", at most");
 		y++;
 	}
-	if (text_rows >= 2) {
-		x = gt_pane_print(w, y, 1, t->label, "per op ");
-		if (d && d->bytes_per_op.valid) {
-			struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
-			x = gt_pane_print(w, y, x, t->value, "%s/%s", gt_format_bytes(a, sizeof(a), per),
-					  d->cur.ops_name ? d->cur.ops_name : "op");
-			if (d->ops_rate.valid)
-				gt_pane_print(w, y, x + 2, t->label, "%.1f %s/s", d->ops_rate.value,
-					      d->cur.ops_name ? d->cur.ops_name : "ops");
-		} else if (d && d->cur.ops_unavailable) {
-			/* --ops named a counter: which, and why it gives nothing */
-			gt_pane_print(w, y, x, t->na, "n/a (%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?",
-				      d->cur.ops_unavailable);
-		} else {
-			gt_pane_print(w, y, x, t->na, "n/a (no operations counter)");
-		}
-	}
+	if (text_rows >= 2)
+		draw_per_op(w, y, ctx);
 }
 
 const struct gt_pane_ops gt_pane_alloc = {
@@ -88,6 +131,7 @@ const struct gt_pane_ops gt_pane_alloc = {
 	.min_cols = 32,
 	.priority = 1,
 	.stretch = true,
+	.max_rows = alloc_max_rows,
 	.need_rows = alloc_need_rows,
 	.want_rows = alloc_want_rows,
 	.draw = draw_alloc,

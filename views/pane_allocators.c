@@ -109,17 +109,17 @@ static void draw_state(WINDOW *w, const struct gt_view_ctx *ctx)
 		gt_pane_print(w, 2, 1, t->label, "%s", why);
 }
 
-/* The tail of a long name: the class and method are at its end. */
-static const char *name_tail(const char *name, int cols, char *buf, size_t len)
+/* The names of a section, which a shortened name must not read as. */
+struct alloc_names {
+	const char *names[GT_ALLOC_SITES_MAX];
+	size_t n;
+};
+
+static void section_names(const struct gt_alloc_rate *rows, unsigned n, struct alloc_names *out)
 {
-	size_t n = strlen(name);
-	if (cols < 3 || n <= (size_t)cols)
-		return name;
-	const char *tail = name + n - (size_t)(cols - 2);
-	while ((unsigned char)*tail >= 0x80 && ((unsigned char)*tail & 0xC0) == 0x80)
-		tail++;   /* not in the middle of a UTF-8 character */
-	snprintf(buf, len, "..%s", tail);
-	return buf;
+	out->n = 0;
+	for (unsigned i = 0; i < n && i < GT_ALLOC_SITES_MAX; i++)
+		out->names[out->n++] = rows[i].name;
 }
 
 struct alloc_cols {
@@ -151,13 +151,13 @@ static void draw_heading(WINDOW *w, int y, const struct alloc_cols *c, const str
 
 /* selected: the row Enter opens (marked in the free first column). */
 static void draw_site(WINDOW *w, int y, const struct alloc_cols *c, const struct gt_theme *t,
-		      const struct gt_alloc_rate *r, bool selected)
+		      const struct gt_alloc_rate *r, const struct alloc_names *names, bool selected)
 {
-	char tail[GT_ALLOC_SITE_NAME_LEN + 4], rate[32], share[32];
+	char name[GT_ALLOC_SITE_NAME_LEN + 4], rate[32], share[32];
 	if (selected)
 		gt_pane_print(w, y, 0, t->value | A_BOLD, ">");
 	gt_pane_print(w, y, c->name_x, selected ? t->value | A_BOLD | A_UNDERLINE : t->value, "%s",
-		      name_tail(r->name, c->name_w, tail, sizeof(tail)));
+		      gt_format_name(name, sizeof(name), r->name, c->name_w, names->names, names->n));
 	if (c->heap_x >= 0) {
 		const char *heap = gt_alloc_heap_name(r->heap);
 		gt_pane_print(w, y, c->heap_x, heap ? t->label : t->na, "%-*s", ALLOC_HEAP_W, heap ? heap : "n/a");
@@ -185,24 +185,45 @@ static void draw_list_line(WINDOW *w, int y, int i, const struct gt_alloc_derive
 		draw_heading(w, y, c, t, i < frame_lines ? frames : "by type");
 	else if (n == 0)
 		gt_pane_print(w, y, c->name_x, t->na, "n/a: no samples in the window");
-	else
-		draw_site(w, y, c, t, &rows[j - 1], i < frame_lines && j - 1 == selected);
+	else {
+		struct alloc_names names;
+		section_names(rows, n, &names);
+		draw_site(w, y, c, t, &rows[j - 1], &names, i < frame_lines && j - 1 == selected);
+	}
 }
 
+/* The first of forms[0..n) that fits whole at x: returns the column after
+ * it plus the two spaces before the next, or x when none fits. */
+static int meta_item(WINDOW *w, int x, attr_t attr, const char *const *forms, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int end = gt_pane_whole(w, 1, x, attr, forms[i]);
+		if (end > x)
+			return end + 2;
+	}
+	return x;
+}
+
+/* The method line: the method, samples and window first, then what
+ * qualifies them, each whole or in a shorter form or left out. */
 static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_alloc_derived *a = ctx->alloc;
+	char share[48], share_short[24];
 	int x = gt_pane_print(w, 1, 1, t->label, "%s ", method_name(a->source));
 	x = gt_pane_print(w, 1, x, a->samples < ALLOC_FEW_SAMPLES ? t->warn | A_BOLD : t->value, "%llu samples",
 			  (unsigned long long)a->samples);
-	x = gt_pane_print(w, 1, x, t->label, " in %.0fs", a->window_s);
-	if (a->sampled_share.valid && a->sampled_share.value < 1)   /* the bytes are scaled up */
-		x = gt_pane_print(w, 1, x + 2, t->warn, "sampled %.0f%% of each second", a->sampled_share.value * 100);
+	x = gt_pane_print(w, 1, x, t->label, " in %.0fs", a->window_s) + 2;
+	if (a->sampled_share.valid && a->sampled_share.value < 1) {   /* the bytes are scaled up */
+		snprintf(share, sizeof(share), "sampled %.0f%% of each second", a->sampled_share.value * 100);
+		snprintf(share_short, sizeof(share_short), "sampled %.0f%%", a->sampled_share.value * 100);
+		x = meta_item(w, x, t->warn, (const char *const[]){ share, share_short }, 2);
+	}
 	if (a->state != GT_SAMPLER_RUNNING)
-		x = gt_pane_print(w, 1, x + 2, t->warn | A_BOLD, "%s", gt_sampler_state_name(a->state));
+		x = meta_item(w, x, t->warn | A_BOLD, (const char *const[]){ gt_sampler_state_name(a->state) }, 1);
 	if (a->samples < ALLOC_FEW_SAMPLES)
-		gt_pane_print(w, 1, x + 2, t->warn, "few samples: rough shares");
+		meta_item(w, x, t->warn, (const char *const[]){ "few samples: rough shares", "few samples" }, 2);
 }
 
 static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)

@@ -1,4 +1,5 @@
 /* Collections per generation: how often each generation is collected. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,11 +10,33 @@
  * side on 80 columns. */
 #define COLLECTIONS_WIDE_COLS 44
 
+/* A generation whose collections the runtime never counts (.NET collects
+ * its large and pinned object heaps with gen2 and counts them there) has a
+ * row of n/a only: it is left out, unless no generation is counted. */
+static bool shown_generation(const struct gt_sample *s, unsigned i)
+{
+	for (unsigned k = 0; k < s->n_generations; k++)
+		if (s->generations[k].collections.valid)
+			return s->generations[i].collections.valid;
+	return true;
+}
+
+/* The generations shown, and in gens their indexes. */
+static unsigned shown_generations(const struct gt_sample *s, unsigned *gens)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->n_generations && i < GT_MAX_GENERATIONS; i++)
+		if (shown_generation(s, i))
+			gens[n++] = i;
+	return n;
+}
+
 /* Every generation must show: title, column heads, one row per
  * generation, last cause. */
 static int collections_want_rows(const struct gt_view_ctx *ctx)
 {
-	unsigned n = ctx->d ? ctx->d->cur.n_generations : 2;
+	unsigned gens[GT_MAX_GENERATIONS];
+	unsigned n = ctx->d ? shown_generations(&ctx->d->cur, gens) : 2;
 	return 3 + (int)(n ? n : 1);
 }
 
@@ -43,12 +66,14 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 	int room = rows - 3;
 	if (room < 1)
 		room = rows - 2;
-	unsigned n = d->cur.n_generations;
+	unsigned gens[GT_MAX_GENERATIONS];
+	unsigned n = shown_generations(&d->cur, gens);
 	unsigned first = ctx->scroll > 0 ? (unsigned)ctx->scroll : 0;
 	if (first + (unsigned)room > n)
 		first = n > (unsigned)room ? n - (unsigned)room : 0;
 	int y = 2;
-	for (unsigned i = first; i < n && y < 2 + room; i++, y++) {
+	for (unsigned k = first; k < n && y < 2 + room; k++, y++) {
+		unsigned i = gens[k];
 		const struct gt_generation *g = &d->cur.generations[i];
 		/* the interval's count scaled to a minute: the same figure as
 		 * -b and JSON's collections_per_min */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -70,6 +71,13 @@ int gt_pane_print(WINDOW *w, int y, int x, attr_t attr, const char *fmt, ...)
 	return put_text(w, y, x, attr, buf);
 }
 
+int gt_pane_whole(WINDOW *w, int y, int x, attr_t attr, const char *text)
+{
+	if (x + (int)strlen(text) > getmaxx(w) - 1)
+		return x;
+	return put_text(w, y, x, attr, text);
+}
+
 int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr, const char *text)
 {
 	return put_text(w, y, x, strcmp(text, "n/a") == 0 ? t->na : attr, text);
@@ -87,12 +95,33 @@ void gt_pane_draw_title(WINDOW *w, const struct gt_view_ctx *ctx, const char *ti
 	gt_pane_print(w, 0, 1, a, " %d %s ", ctx->number, title);
 }
 
-void gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out)
+static int spark_cmp(const void *a, const void *b)
 {
-	double max = 0;
-	for (size_t i = 0; i < n; i++)
-		if (vals[i].valid && isfinite(vals[i].value) && vals[i].value > max)
-			max = vals[i].value;
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double gt_spark_top(const struct gt_f64 *vals, size_t n)
+{
+	double pos[GT_HISTORY_CAPACITY];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < GT_HISTORY_CAPACITY; i++)
+		if (vals[i].valid && isfinite(vals[i].value) && vals[i].value > 0)
+			pos[k++] = vals[i].value;
+	if (k == 0)
+		return 0;
+	qsort(pos, k, sizeof(pos[0]), spark_cmp);
+	size_t rank = (k * 9 + 9) / 10;   /* ceil(0.9 k), 1-based */
+	double limit = pos[rank - 1] * GT_SPARK_SPIKE;
+	size_t top = k;
+	while (top > 1 && pos[top - 1] > limit)
+		top--;
+	return pos[top - 1];
+}
+
+double gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out)
+{
+	double max = gt_spark_top(vals, n);
 	for (size_t i = 0; i < n; i++) {
 		if (!vals[i].valid || !isfinite(vals[i].value)) {
 			out[i] = -1;
@@ -103,9 +132,14 @@ void gt_spark_levels(const struct gt_f64 *vals, size_t n, int levels, int *out)
 			out[i] = 0;
 			continue;
 		}
+		if (v > max) {
+			out[i] = levels;   /* clipped */
+			continue;
+		}
 		int l = (int)ceil(v / max * (levels - 1));
 		out[i] = l < 1 ? 1 : (l > levels - 1 ? levels - 1 : l);
 	}
+	return max;
 }
 
 const char *gt_spark_glyph(int level, bool utf8)
@@ -119,37 +153,132 @@ const char *gt_spark_glyph(int level, bool utf8)
 	return utf8 ? blocks[level] : ascii[level];
 }
 
-void gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
-		       enum gt_history_metric m, const struct gt_theme *t)
+const char *gt_spark_clip_glyph(bool utf8)
+{
+	return utf8 ? "\u25b2" : "^";
+}
+
+/* The most points a graph shows: the widest pane's columns. */
+#define GRAPH_POINTS_MAX 256
+
+int gt_graph_rows(const struct gt_history *h, enum gt_history_metric m)
+{
+	struct gt_f64 vals[GRAPH_POINTS_MAX];
+	size_t n = h ? gt_history_series(h, m, vals, GRAPH_POINTS_MAX) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (vals[i].valid && isfinite(vals[i].value) && vals[i].value > 0)
+			return GT_GRAPH_MAX_ROWS;
+	return 1;
+}
+
+/* The wall time the newest n points cover. */
+static double spark_span(const struct gt_history *h, size_t n)
+{
+	double span = 0;
+	for (size_t age = 0; age < n; age++) {
+		const struct gt_history_point *p = gt_history_at(h, age);
+		if (p && p->interval_s.valid)
+			span += p->interval_s.value;
+	}
+	return span;
+}
+
+/* Column i of a graph: its level over `height` rows of eighths, the top
+ * cell of a clipped column marked. */
+static void spark_column(WINDOW *w, int y, int x, int height, int level, const struct gt_theme *t)
+{
+	int steps = GT_SPARK_LEVELS * height;
+	for (int r = 0; r < height; r++) {
+		int row = y + height - 1 - r;   /* r counts up from the bottom row */
+		if (level >= steps && r == height - 1) {
+			put_text(w, row, x, t->warn | A_BOLD, gt_spark_clip_glyph(t->utf8));
+			continue;
+		}
+		int fill = level < 0 ? -1 : level - r * GT_SPARK_LEVELS;
+		const char *g;
+		if (fill < 0 || (fill == 0 && r > 0))
+			g = " ";
+		else
+			g = gt_spark_glyph(fill >= GT_SPARK_LEVELS ? GT_SPARK_LEVELS - 1 : fill, t->utf8);
+		put_text(w, row, x, t->spark, g);
+	}
+}
+
+struct gt_graph_scale gt_pane_sparkline(WINDOW *w, int y, int x, int width, int height, const struct gt_history *h,
+					enum gt_history_metric m, const struct gt_theme *t)
 {
 	struct gt_f64 vals[GT_HISTORY_CAPACITY];
 	int levels[GT_HISTORY_CAPACITY];
+	struct gt_graph_scale g = { 0, false, 0, 0 };
 	int room = getmaxx(w) - x;
 
 	if (width > room)
 		width = room;
 	if (height > getmaxy(w) - y)
 		height = getmaxy(w) - y;
+	if (height > GT_GRAPH_MAX_ROWS)
+		height = GT_GRAPH_MAX_ROWS;
 	if (width <= 0 || height <= 0 || !h)
-		return;
+		return g;
 	if (width > GT_HISTORY_CAPACITY)
 		width = GT_HISTORY_CAPACITY;
 	size_t n = gt_history_series(h, m, vals, (size_t)width);
 	/* Eighths of a cell over all rows: a taller graph resolves more. */
 	int steps = GT_SPARK_LEVELS * height;
-	gt_spark_levels(vals, n, steps, levels);
+	g.top = gt_spark_levels(vals, n, steps, levels);
+	g.span_s = spark_span(h, n);
+	g.points = n;
 	/* Newest at the right edge, like every scrolling graph. */
 	int start = x + width - (int)n;
 	for (size_t i = 0; i < n; i++) {
-		for (int r = 0; r < height; r++) {
-			int row = y + height - 1 - r;   /* r counts up from the bottom row */
-			int fill = levels[i] < 0 ? -1 : levels[i] - r * GT_SPARK_LEVELS;
-			const char *g;
-			if (fill < 0 || (fill == 0 && r > 0))
-				g = " ";
-			else
-				g = gt_spark_glyph(fill >= GT_SPARK_LEVELS ? GT_SPARK_LEVELS - 1 : fill, t->utf8);
-			put_text(w, row, start + (int)i, t->spark, g);
+		g.clipped |= levels[i] >= steps;
+		spark_column(w, y, start + (int)i, height, levels[i], t);
+	}
+	return g;
+}
+
+const char *gt_graph_span(char *buf, size_t len, const struct gt_graph_scale *g)
+{
+	if (g->span_s >= 120)
+		snprintf(buf, len, "%.0fmin", g->span_s / 60);
+	else
+		snprintf(buf, len, "%.0fs", g->span_s);
+	return buf;
+}
+
+void gt_pane_graph_zero(WINDOW *w, int y, const struct gt_graph_scale *g, int rows, const struct gt_theme *t,
+			const char *what)
+{
+	char span[16];
+	if (!g->points || g->top > 0 || rows < 2)
+		return;
+	gt_pane_print(w, y, 1, t->na, "%s in %s", what, gt_graph_span(span, sizeof(span), g));
+}
+
+void gt_pane_graph_label(WINDOW *w, const struct gt_view_ctx *ctx, const char *title, const struct gt_graph_scale *g,
+			 const char *top)
+{
+	char span[16], clip[32] = "", text[128];
+	/* the title takes " N Title " from column 1 */
+	int title_end = 1 + 4 + (int)strlen(title) + 1;
+	if (!g->points)
+		return;
+	gt_graph_span(span, sizeof(span), g);
+	if (g->clipped)
+		snprintf(clip, sizeof(clip), ", %s above", gt_spark_clip_glyph(ctx->theme->utf8));
+	for (int form = 0; form < 3; form++) {
+		if (form == 0)
+			snprintf(text, sizeof(text), "graph %s, top %s%s", span, top, clip);
+		else if (form == 1)
+			snprintf(text, sizeof(text), "%s, top %s%s", span, top, clip);
+		else
+			snprintf(text, sizeof(text), "top %s%s", top, clip);
+		/* columns, not bytes: the clip glyph is one column of three bytes */
+		int cols = (int)strlen(text) - (g->clipped && ctx->theme->utf8 ? 2 : 0);
+		int x = getmaxx(w) - 1 - cols - 2;
+		if (x >= title_end + 1) {
+			gt_pane_print(w, 0, x, ctx->focused ? ctx->theme->title_focus : ctx->theme->title, " %s ", text);
+			return;
 		}
 	}
 }

@@ -7,13 +7,12 @@
 #include "model/findings.h"
 #include "views/findings_out.h"
 #include "views/format.h"
+#include "views/pane_overlay.h"
 #include "views/pane.h"
 #include "views/pane_findings.h"
 
 /* Continuation lines of a finding start here. */
 #define FINDINGS_INDENT 4
-/* Narrower than this, lines are cut rather than wrapped. */
-#define FINDINGS_MIN_WRAP 16
 
 static attr_t severity_attr(const struct gt_theme *t, enum gt_severity s)
 {
@@ -42,16 +41,17 @@ static int findings_rows(const struct gt_view_ctx *ctx)
 	return f.count > 1 ? (int)f.count : 1;
 }
 
-/* Finding i on row y from column x: its severity and title, cut to leave
- * room for the hint after it. */
+/* Finding i on row y from column x: its severity and title, cut at a word
+ * ("..." after it) to leave room for the hint after it. */
 static void draw_finding(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_finding *it,
 			 const char *hint)
 {
+	char title[GT_FINDING_TITLE_LEN + 4];
 	x = gt_pane_print(w, y, x + 1, severity_attr(t, it->severity), "%s", gt_severity_name(it->severity));
 	int room = getmaxx(w) - (x + 1) - (int)strlen(hint);
 	if (room < 0)
 		room = 0;
-	x = gt_pane_print(w, y, x + 1, t->value, "%.*s", room, it->title);
+	x = gt_pane_print(w, y, x + 1, t->value, "%s", gt_format_cut_words(title, sizeof(title), it->title, room));
 	gt_pane_print(w, y, x, t->label, "%s", hint);
 }
 
@@ -96,71 +96,40 @@ const struct gt_pane_ops gt_pane_findings = {
 
 /* ---- the overlay ---- */
 
-/* Walks the overlay's lines: counts them (w NULL) or draws those from
- * `first` on. */
-struct overlay {
-	WINDOW *w;
-	const struct gt_theme *t;
-	int width, first, line;
-};
-
-static void put_line(struct overlay *o, int indent, attr_t attr, const char *text, int n)
-{
-	int y = o->line++ - o->first + 1;   /* row 0 is the overlay's title */
-	if (o->w && y >= 1 && y < getmaxy(o->w))
-		gt_pane_print(o->w, y, indent, attr, "%.*s", n, text);
-}
-
-/* text from column indent, broken at spaces to the width. */
-static void put_text(struct overlay *o, int indent, attr_t attr, const char *text)
-{
-	int room = o->width - indent;
-	if (room < FINDINGS_MIN_WRAP)
-		room = FINDINGS_MIN_WRAP;
-	const char *p = text;
-	do {
-		int n = gt_format_wrap_len(p, room);
-		put_line(o, indent, attr, p, n);
-		p += n;
-		while (*p == ' ')
-			p++;
-	} while (*p);
-}
-
-static void walk(struct overlay *o, const struct gt_view_ctx *ctx)
+static void walk(struct gt_overlay *o, const struct gt_view_ctx *ctx)
 {
 	if (!ctx->d) {
-		put_text(o, 1, o->t->na, "n/a: no sample yet");
+		gt_overlay_text(o, 1, o->t->na, "n/a: no sample yet");
 		return;
 	}
 	struct gt_findings f;
 	compute(ctx, &f);
 	if (f.count == 0)
-		put_text(o, 1, o->t->good, "No findings: no figure so far crosses a rule's threshold.");
+		gt_overlay_text(o, 1, o->t->good, "No findings: no figure so far crosses a rule's threshold.");
 	for (unsigned i = 0; i < f.count; i++) {
 		const struct gt_finding *x = &f.items[i];
 		char head[GT_FINDING_TITLE_LEN + 48], ev[512], line[600];
 		snprintf(head, sizeof(head), "%-8s %s: %s", gt_severity_name(x->severity), x->id, x->title);
-		put_text(o, 1, severity_attr(o->t, x->severity), head);
+		gt_overlay_text(o, 1, severity_attr(o->t, x->severity), head);
 		snprintf(line, sizeof(line), "evidence: %s", gt_findings_evidence_line(ev, sizeof(ev), x));
-		put_text(o, FINDINGS_INDENT, o->t->label, line);
+		gt_overlay_text(o, FINDINGS_INDENT, o->t->label, line);
 		snprintf(line, sizeof(line), "next: %s", x->advice_keys);
-		put_text(o, FINDINGS_INDENT, o->t->value, line);
-		put_line(o, 0, o->t->label, "", 0);
+		gt_overlay_text(o, FINDINGS_INDENT, o->t->value, line);
+		gt_overlay_line(o, 0, o->t->label, "", 0);
 	}
-	put_text(o, 1, o->t->label, "Each rule and its threshold: gctop(1), FINDINGS. gctop --doctor prints these.");
+	gt_overlay_text(o, 1, o->t->label, "Each rule and its threshold: gctop(1), FINDINGS. gctop --doctor prints these.");
 }
 
 int gt_findings_overlay_lines(const struct gt_view_ctx *ctx, int width)
 {
-	struct overlay o = { NULL, ctx->theme, width, 0, 0 };
+	struct gt_overlay o = { NULL, ctx->theme, width, 0, 0 };
 	walk(&o, ctx);
 	return o.line;
 }
 
 void gt_findings_overlay_draw(WINDOW *w, int first, const struct gt_view_ctx *ctx)
 {
-	struct overlay o = { w, ctx->theme, getmaxx(w), first, 0 };
+	struct gt_overlay o = { w, ctx->theme, getmaxx(w), first, 0 };
 	gt_pane_print(w, 0, 0, ctx->theme->title | A_REVERSE, "%-*s", getmaxx(w),
 		      " gctop findings   q, Esc or f: close   Up/Down: scroll");
 	walk(&o, ctx);

@@ -23,9 +23,17 @@ static int memory_need_rows(const struct gt_view_ctx *ctx)
 	return group ? 6 : 5;
 }
 
+/* Metaspace is a JVM's: .NET has none, and a row of n/a is not shown. */
+static bool memory_metaspace(const struct gt_view_ctx *ctx)
+{
+	return !ctx->info || ctx->info->runtime != GT_RUNTIME_DOTNET;
+}
+
+/* metaspace, OOM kills, pressure: two lines at 40 columns, one without
+ * metaspace */
 static int memory_want_rows(const struct gt_view_ctx *ctx)
 {
-	return memory_need_rows(ctx) + 2;   /* metaspace, OOM kills, pressure */
+	return memory_need_rows(ctx) + (memory_metaspace(ctx) ? 2 : 1);
 }
 
 /* Starts an item of `width` columns: on this line if it fits, else on the
@@ -103,14 +111,23 @@ static void headroom(struct memory_flow *f, const struct gt_sample *s)
 	flow_item(f, NULL, 0, "headroom", at, v);
 }
 
-/* What is worth a look when there is room: metaspace, OOM kills, pressure. */
-static void extras(struct memory_flow *f, const struct gt_sample *s)
+/* What is worth a look when there is room: metaspace (a JVM's: .NET has
+ * none, so the row is not shown there), OOM kills, pressure. */
+static void extras(struct memory_flow *f, const struct gt_sample *s, bool metaspace)
 {
 	const struct gt_theme *t = f->t;
 	char a[32];
-	flow_item(f, NULL, 0, "metaspace", t->value, gt_format_bytes(a, sizeof(a), s->metaspace_used_bytes));
+	if (metaspace)
+		flow_item(f, NULL, 0, "metaspace", t->value, gt_format_bytes(a, sizeof(a), s->metaspace_used_bytes));
 	flow_item(f, NULL, 0, "OOM kills", s->oom_kills.valid && s->oom_kills.value ? t->crit | A_BOLD : t->value,
 		  gt_format_count(a, sizeof(a), s->oom_kills));
+	/* The pane asks for two rows of these with metaspace (it cannot know
+	 * its width then): a wide pane that fits all three on one puts the
+	 * pressure on the second rather than leave that row blank. */
+	if (metaspace && f->y + 1 < f->rows) {
+		f->y++;
+		f->x = 1;
+	}
 	if (s->memory_pressure_avg10.valid)
 		snprintf(a, sizeof(a), "%.2f%%%s", s->memory_pressure_avg10.value,
 			 s->memory_pressure_system_wide ? " (system)" : "");
@@ -154,7 +171,7 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 	flow_item(&f, NULL, 0, "heap max", t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
 	headroom(&f, s);
 	f.y++, f.x = 1;
-	extras(&f, s);
+	extras(&f, s, memory_metaspace(ctx));
 }
 
 const struct gt_pane_ops gt_pane_memory = {

@@ -1,4 +1,5 @@
 /* Pauses: the share of wall time the program stood still for the collector. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,8 +30,13 @@ static int pauses_need_rows(const struct gt_view_ctx *ctx)
 
 static int pauses_want_rows(const struct gt_view_ctx *ctx)
 {
-	(void)ctx;
-	return PAUSES_NEED_ROWS + 4;   /* a three-row graph and the CPU line */
+	int graph = gt_graph_rows(ctx->h, GT_HISTORY_PAUSE_SHARE);
+	return PAUSES_NEED_ROWS + (graph < 3 ? graph : 3) + 1;   /* a three-row graph and the CPU line */
+}
+
+static int pauses_max_rows(const struct gt_view_ctx *ctx)
+{
+	return PAUSES_NEED_ROWS + gt_graph_rows(ctx->h, GT_HISTORY_PAUSE_SHARE) + 1;
 }
 
 static void window_label(char *buf, size_t len, const struct gt_history_window *win, uint64_t window_ns)
@@ -57,34 +63,74 @@ static int whole_item(WINDOW *w, int y, int x, const struct gt_theme *t, const c
 	return gt_pane_value(w, y, x, t, t->value, a) + 2;
 }
 
+/* The three figures of the distribution line, as drawn. */
+struct dist_text {
+	char p50[32], p99[32], max[32];
+};
+
+/* When the three figures share a unit, "p50 0.830  p99 1.1  max 1.1 ms"
+ * says it once: the line then fits a 39-column pane at 80 columns. */
+static bool dist_shorten(struct dist_text *x)
+{
+	static const char unit[] = " ms";
+	char *f[] = { x->p50, x->p99, x->max };
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(f[i]);
+		if (n <= strlen(unit) || strcmp(f[i] + n - strlen(unit), unit) != 0)
+			return false;
+	}
+	x->p50[strlen(x->p50) - strlen(unit)] = '\0';
+	x->p99[strlen(x->p99) - strlen(unit)] = '\0';
+	return true;
+}
+
+static int dist_width(const struct dist_text *x)
+{
+	return 4 + (int)strlen(x->p50) + 2 + 4 + (int)strlen(x->p99) + 2 + 4 + (int)strlen(x->max);
+}
+
 /* p50, p99 and longest of this interval's pauses, and where the width
- * allows the p99 over the window; n/a where the collector times no single
- * pause, "+" after the count when the log kept only the newest pauses. */
+ * allows the pause count and the p99 over the window; n/a where the
+ * collector times no single pause, "+" after the count when the log kept
+ * only the newest pauses. Every item is whole or left out, never cut. */
 static void draw_distribution(WINDOW *w, int y, const struct gt_view_ctx *ctx, const char *span)
 {
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_derived *d = ctx->d;
 	struct gt_u64 none = { 0, false };
-	char a[32];
-	int x = gt_pane_print(w, y, 1, t->label, "p50 ");
-	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_p50_ns : none));
-	x = gt_pane_print(w, y, x + 2, t->label, "p99 ");
-	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_p99_ns : none));
-	x = gt_pane_print(w, y, x + 2, t->label, "max ");
-	x = gt_pane_value(w, y, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->pause_max_ns : none));
+	struct dist_text x;
+	char a[48];
+	int right = getmaxx(w) - 1;
+	gt_format_duration_ns(x.p50, sizeof(x.p50), d ? d->pause_p50_ns : none);
+	gt_format_duration_ns(x.p99, sizeof(x.p99), d ? d->pause_p99_ns : none);
+	gt_format_duration_ns(x.max, sizeof(x.max), d ? d->pause_max_ns : none);
+	/* the unit once rather than the pause count left out */
+	char count[32] = "";
 	if (d && d->pause_count.valid)
-		x = gt_pane_print(w, y, x + 1, t->label, "(%llu%s)", (unsigned long long)d->pause_count.value,
-				  d->pause_dist_partial ? "+" : "");
+		snprintf(count, sizeof(count), " (%llu%s)", (unsigned long long)d->pause_count.value,
+			 d->pause_dist_partial ? "+" : "");
+	if (1 + dist_width(&x) + (int)strlen(count) > right)
+		dist_shorten(&x);
+	int at = gt_pane_print(w, y, 1, t->label, "p50 ");
+	at = gt_pane_value(w, y, at, t, t->value, x.p50);
+	at = gt_pane_print(w, y, at + 2, t->label, "p99 ");
+	at = gt_pane_value(w, y, at, t, t->value, x.p99);
+	at = gt_pane_print(w, y, at + 2, t->label, "max ");
+	at = gt_pane_value(w, y, at, t, t->value, x.max);
 	if (!d)
 		return;
+	if (count[0]) {
+		if (at + (int)strlen(count) > right)
+			return;
+		at = gt_pane_print(w, y, at, t->label, "%s", count);
+	}
 	struct gt_pause_dist win;
 	gt_history_pause_dist(ctx->h, ctx->window_ns, &d->cur, &win);
-	char b[32];
-	gt_format_duration_ns(b, sizeof(b), win.p99_ns);
-	if (!win.count.valid || x + 2 + (int)strlen(span) + 9 + (int)strlen(b) >= getmaxx(w) - 1)
+	gt_format_duration_ns(a, sizeof(a), win.p99_ns);
+	if (!win.count.valid || at + 2 + (int)strlen(span) + 5 + (int)strlen(a) > right)
 		return;
-	x = gt_pane_print(w, y, x + 2, t->label, "%s p99 ", span);
-	gt_pane_value(w, y, x, t, t->value, b);
+	at = gt_pane_print(w, y, at + 2, t->label, "%s p99 ", span);
+	gt_pane_value(w, y, at, t, t->value, a);
 }
 
 static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
@@ -120,13 +166,25 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 		draw_distribution(w, 3, ctx, span);
 	int graph_y = dist_row ? 4 : 3;
 	int graph_rows = rows - graph_y - (cpu_row ? 1 : 0);
-	gt_pane_sparkline(w, graph_y, 1, getmaxx(w) - 2, graph_rows, ctx->h, GT_HISTORY_PAUSE_SHARE, t);
+	if (graph_rows > GT_GRAPH_MAX_ROWS)
+		graph_rows = GT_GRAPH_MAX_ROWS;
+	struct gt_graph_scale g = gt_pane_sparkline(w, graph_y, 1, getmaxx(w) - 2, graph_rows, ctx->h,
+						    GT_HISTORY_PAUSE_SHARE, t);
+	struct gt_f64 top = { g.top, true };
+	gt_pane_graph_label(w, ctx, "Pauses", &g, gt_format_share(a, sizeof(a), top));
+	gt_pane_graph_zero(w, graph_y, &g, graph_rows, t, "no pause");
 	if (cpu_row) {
 		/* whole items only: a narrow pane drops the last ones, never cuts one */
-		int y = rows - 1;
-		x = whole_item(w, y, 1, t, "safepoints ", d ? d->safepoint_share : none);
-		x = whole_item(w, y, x, t, "GC CPU ", d ? d->gc_cpu_share : none);
-		whole_item(w, y, x, t, "process CPU ", d ? d->cpu_share : none);
+		int y = graph_y + (graph_rows > 0 ? graph_rows : 0);
+		/* the process's CPU first: every runtime has it. .NET has no
+		 * safepoints and gives no GC CPU time: rows always n/a there are
+		 * left out, not shown in the room of a figure. */
+		bool dotnet = ctx->info && ctx->info->runtime == GT_RUNTIME_DOTNET;
+		x = whole_item(w, y, 1, t, "process CPU ", d ? d->cpu_share : none);
+		if (!dotnet) {
+			x = whole_item(w, y, x, t, "GC CPU ", d ? d->gc_cpu_share : none);
+			whole_item(w, y, x, t, "safepoints ", d ? d->safepoint_share : none);
+		}
 	}
 }
 
@@ -137,6 +195,7 @@ const struct gt_pane_ops gt_pane_pauses = {
 	.min_cols = 36,
 	.priority = 2,
 	.stretch = true,
+	.max_rows = pauses_max_rows,
 	.need_rows = pauses_need_rows,
 	.want_rows = pauses_want_rows,
 	.draw = draw_pauses,

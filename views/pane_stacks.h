@@ -8,7 +8,7 @@
 #include "views/pane.h"
 
 /* How many lines the overlay of site has. */
-int gt_stacks_overlay_lines(const struct gt_view_ctx *ctx, const char *site);
+int gt_stacks_overlay_lines(const struct gt_view_ctx *ctx, const char *site, int width);
 
 /* Draws the overlay of site from line `first` into the whole of w. */
 void gt_stacks_overlay_draw(WINDOW *w, int first, const struct gt_view_ctx *ctx, const char *site);

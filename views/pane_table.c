@@ -23,3 +23,12 @@ void gt_pane_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx, in
 	if (*want < *need)
 		*want = *need;
 }
+
+int gt_pane_max_rows(const struct gt_pane_ops *p, const struct gt_view_ctx *ctx)
+{
+	if (!p->max_rows)
+		return 0;
+	int need, want, most = p->max_rows(ctx);
+	gt_pane_rows(p, ctx, &need, &want);
+	return most > want ? most : want;
+}

@@ -10,13 +10,13 @@
 
 /* The panes gctop shows, with their real minimums (views/pane_*.c). */
 static const struct gt_layout_req real_panes[] = {
-	{ true, true, 1, 40, 2, 0, false },   /* header */
-	{ true, false, 3, 32, 7, 1, true },  /* allocation */
-	{ true, false, 3, 44, 5, 4, false },  /* collections */
-	{ true, false, 3, 36, 7, 2, true },  /* pauses */
-	{ true, false, 2, 32, 3, 6, false },  /* large objects */
-	{ true, false, 3, 36, 6, 3, false },  /* memory */
-	{ true, false, 2, 32, 4, 5, false },  /* allocators */
+	{ true, true, 1, 40, 2, 0, false, 0 },   /* header */
+	{ true, false, 3, 32, 7, 1, true, 0 },  /* allocation */
+	{ true, false, 3, 44, 5, 4, false, 0 },  /* collections */
+	{ true, false, 3, 36, 7, 2, true, 0 },  /* pauses */
+	{ true, false, 2, 32, 3, 6, false, 0 },  /* large objects */
+	{ true, false, 3, 36, 6, 3, false, 0 },  /* memory */
+	{ true, false, 2, 32, 4, 5, false, 0 },  /* allocators */
 };
 #define N_REAL ((int)(sizeof(real_panes) / sizeof(real_panes[0])))
 
@@ -115,7 +115,7 @@ static void test_sweep_no_full_width(void)
 
 static void test_sweep_one_pane(void)
 {
-	struct gt_layout_req one = { true, false, 4, 30, 10, 0, false };
+	struct gt_layout_req one = { true, false, 4, 30, 10, 0, false, 0 };
 	sweep(&one, 1);
 }
 
@@ -203,24 +203,24 @@ static void test_allocators_on(void)
  * collector has two generations, sampling off, one finding. */
 enum { P_HEADER, P_ALLOC, P_COLL, P_PAUSES, P_LARGE, P_MEMORY, P_ALLOCATORS, P_FINDINGS, N_CONTENT };
 static const struct gt_layout_req dotnet_panes[N_CONTENT] = {
-	{ true, true, 1, 40, 2, 0, false },    /* header */
-	{ true, false, 4, 32, 7, 1, true },    /* allocation: a graph */
-	{ true, false, 8, 38, 8, 4, false },   /* collections: 5 generations */
-	{ true, false, 4, 36, 8, 2, true },    /* pauses: a graph */
-	{ true, false, 3, 32, 3, 6, false },   /* large objects */
-	{ true, false, 5, 36, 7, 3, false },   /* memory */
-	{ true, false, 8, 32, 24, 5, false },  /* top allocators: 5 sites needed, all 20 wished */
-	{ true, true, 1, 30, 2, 2, false },    /* findings: two */
+	{ true, true, 1, 40, 2, 0, false, 0 },    /* header */
+	{ true, false, 4, 32, 7, 1, true, 0 },    /* allocation: a graph */
+	{ true, false, 8, 38, 8, 4, false, 0 },   /* collections: 5 generations */
+	{ true, false, 4, 36, 8, 2, true, 0 },    /* pauses: a graph */
+	{ true, false, 3, 32, 3, 6, false, 0 },   /* large objects */
+	{ true, false, 5, 36, 7, 3, false, 0 },   /* memory */
+	{ true, false, 8, 32, 24, 5, false, 0 },  /* top allocators: 5 sites needed, all 20 wished */
+	{ true, true, 1, 30, 2, 2, false, 0 },    /* findings: two */
 };
 static const struct gt_layout_req jvm_panes[N_CONTENT] = {
-	{ true, true, 1, 40, 2, 0, false },
-	{ true, false, 4, 32, 7, 1, true },
-	{ true, false, 5, 38, 5, 4, false },   /* collections: young and old */
-	{ true, false, 4, 36, 8, 2, true },
-	{ true, false, 3, 32, 3, 6, false },
-	{ true, false, 5, 36, 7, 3, false },
-	{ true, false, 4, 32, 4, 5, false },   /* top allocators: how to turn sampling on */
-	{ true, true, 1, 30, 1, 2, false },
+	{ true, true, 1, 40, 2, 0, false, 0 },
+	{ true, false, 4, 32, 7, 1, true, 0 },
+	{ true, false, 5, 38, 5, 4, false, 0 },   /* collections: young and old */
+	{ true, false, 4, 36, 8, 2, true, 0 },
+	{ true, false, 3, 32, 3, 6, false, 0 },
+	{ true, false, 5, 36, 7, 3, false, 0 },
+	{ true, false, 4, 32, 4, 5, false, 0 },   /* top allocators: how to turn sampling on */
+	{ true, true, 1, 30, 1, 2, false, 0 },
 };
 
 /* Rows the panes below the full-width ones start at. */
@@ -302,6 +302,39 @@ static void test_no_blank_while_cut(void)
 	/* a JVM at 80x24: its content fits, every pane whole */
 	gt_layout_compute(23, 80, jvm_panes, N_CONTENT, &lay);
 	CHECK(!any_cut(&lay, jvm_panes, N_CONTENT));
+}
+
+/* A graph grows to its cap and no further (views: GT_GRAPH_MAX_ROWS rows
+ * of graph and its figures): at 200x60 the graphs stretched to 45 rows and
+ * one spike flattened the rest. Rows no pane takes stay below the panes. */
+static void test_graphs_capped(void)
+{
+	struct gt_layout_req req[N_CONTENT];
+	struct gt_layout lay;
+	const struct gt_layout_req *sets[] = { jvm_panes, dotnet_panes };
+	for (size_t k = 0; k < 2; k++) {
+		memcpy(req, sets[k], sizeof(req));
+		req[P_ALLOC].max_rows = 14;
+		req[P_PAUSES].max_rows = 15;
+		gt_layout_compute(59, 200, req, N_CONTENT, &lay);
+		CHECK(lay.usable);
+		CHECK(!any_cut(&lay, req, N_CONTENT));
+		for (int i = 0; i < N_CONTENT; i++) {
+			int most = req[i].stretch ? req[i].max_rows : req[i].want_rows;
+			if (!lay.shown[i] || lay.rects[i].rows > most)
+				check_fail(__FILE__, __LINE__, "set %zu: pane %d has %d rows, at most %d", k, i,
+					   lay.rects[i].rows, most);
+		}
+		CHECK_U64(lay.rects[P_ALLOC].rows, 14);
+		CHECK_U64(lay.rects[P_PAUSES].rows, 15);
+	}
+	/* short of the cap, a graph still takes the rows left (80x24) */
+	memcpy(req, jvm_panes, sizeof(req));
+	req[P_ALLOC].max_rows = 14;
+	req[P_PAUSES].max_rows = 15;
+	gt_layout_compute(23, 80, req, N_CONTENT, &lay);
+	int body = 23 - body_top(&lay, req, N_CONTENT);
+	CHECK_U64(column_taken(&lay, req, N_CONTENT, lay.rects[P_ALLOC].x), body);
 }
 
 /* The case of the report: at 140x45 on .NET a list longer than the room
@@ -456,6 +489,7 @@ int main(void)
 	RUN_TEST(test_allocators_on);
 	RUN_TEST(test_no_blank_while_cut);
 	RUN_TEST(test_long_list_gets_a_column);
+	RUN_TEST(test_graphs_capped);
 	RUN_TEST(test_plain_flow_while_it_fits);
 	RUN_TEST(test_sweep_cut_only_when_full);
 	RUN_TEST(test_footer_wrap);

@@ -7,6 +7,7 @@
 #include <ncurses.h>
 
 #include "views/keys.h"
+#include "tui/dashboard.h"
 #include "tui/layout.h"
 #include "session/picker.h"
 #include "tui/theme.h"
@@ -15,6 +16,7 @@
 #include "views/pane_help.h"
 #include "views/pane_stacks.h"
 #include "model/alloc_stacks.h"
+#include "model/findings.h"
 #include "views/pane_picker.h"
 #include "tests/unit/check.h"
 
@@ -119,7 +121,7 @@ static void test_alloc_pane(void)
 	CHECK_HAS(t, "rate 10.0 MiB/s");
 	CHECK_HAS(t, "total 3.00 GiB since attach");
 	CHECK_HAS(t, "(estimate)");
-	CHECK_HAS(t, "per op n/a");
+	CHECK_HAS(t, "per operation n/a (no operations counter)");
 	CHECK_HAS(t, "##");   /* the graph, in ASCII */
 }
 
@@ -411,25 +413,36 @@ static void test_allocators_pane_marks_selection(void)
 	delwin(w);
 }
 
+/* st holds the stacks of AllocSites.siteA (1000 bytes): one stack of
+ * frames f[0..n), `bytes` of them in 30 samples. */
+static struct gt_alloc_site_stacks *craft_site_stacks(struct gt_alloc_stacks *st, const char *const *f, unsigned n,
+						      uint64_t bytes)
+{
+	gt_alloc_stacks_clear(st);
+	struct gt_alloc_site_stacks *s = &st->sites[st->n_sites++];
+	snprintf(s->site, sizeof(s->site), "AllocSites.siteA");
+	s->bytes = 1000;
+	s->distinct = 1;
+	s->n = 1;
+	for (unsigned i = 0; i < n; i++)
+		s->stacks[0].frames[i] = gt_alloc_stacks_intern(st, f[i]);
+	s->stacks[0].n_frames = n;
+	s->stacks[0].bytes = bytes;
+	s->stacks[0].count = 30;
+	return s;
+}
+
 static void test_stacks_overlay(void)
 {
 	static struct gt_alloc_derived a;
 	static struct gt_alloc_stacks st;
+	const char *f[] = { "java.util.Arrays.copyOf", "com.fasterxml.jackson.core.JsonGenerator.writeString",
+			    "AllocSites.siteA", "AllocSites.main" };
 	craft_allocators(&a, "AllocSites.siteA", false);
-	gt_alloc_stacks_clear(&st);
-	struct gt_alloc_site_stacks *s = &st.sites[st.n_sites++];
-	snprintf(s->site, sizeof(s->site), "AllocSites.siteA");
-	s->bytes = 1000;
+	struct gt_alloc_site_stacks *s = craft_site_stacks(&st, f, 4, 750);
 	s->distinct = 2;
 	s->dropped = 5;
 	s->n = 2;
-	const char *f[] = { "java.util.Arrays.copyOf", "com.fasterxml.jackson.core.JsonGenerator.writeString",
-			    "AllocSites.siteA", "AllocSites.main" };
-	for (unsigned i = 0; i < 4; i++)
-		s->stacks[0].frames[i] = gt_alloc_stacks_intern(&st, f[i]);
-	s->stacks[0].n_frames = 4;
-	s->stacks[0].bytes = 750;
-	s->stacks[0].count = 30;
 	s->stacks[1].frames[0] = gt_alloc_stacks_intern(&st, "AllocSites.siteA");
 	s->stacks[1].n_frames = 1;
 	s->stacks[1].bytes = 250;
@@ -447,7 +460,7 @@ static void test_stacks_overlay(void)
 	CHECK_HAS(t, "\n         com.fasterxml.jackson.core.JsonGenerator.writeString ");
 	CHECK_HAS(t, " 25.0%  stack 2 of 2, 10 samples");
 	/* title + every line counted */
-	int lines = gt_stacks_overlay_lines(&c, "AllocSites.siteA");
+	int lines = gt_stacks_overlay_lines(&c, "AllocSites.siteA", 100);
 	CHECK_U64(lines, 5 + 1 + 4 + 1 + 1 + 1 + 1);
 	werase(w);
 	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteB");
@@ -469,9 +482,8 @@ static void test_allocators_pane_heaps_and_long_names(void)
 	char line[512];
 	craft_allocators(&a, "com.example.shop.checkout.internal.PriceFormatter.lineFormat", true);
 	const char *t = draw_allocators(&a, "", 14, 60, 0);
-	/* the tail (class and method) is what identifies the site */
+	/* the class and method identify the site: the namespace is shortened */
 	CHECK_HAS(line_with(t, "PriceFormatter.lineFormat", line, sizeof(line)), "60.0%");
-	CHECK_HAS(line, "..");
 	CHECK_LACKS(t, "com.example.shop");
 	CHECK_HAS(line_with(t, "by type", line, sizeof(line)), "heap");
 	CHECK_HAS(line_with(t, "long[]", line, sizeof(line)), "large");
@@ -646,13 +658,11 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 {
 	static char store[GT_LAYOUT_MAX_PANES][16384];
 	struct gt_layout_req req[GT_LAYOUT_MAX_PANES] = { { 0 } };
+	bool visible[GT_LAYOUT_MAX_PANES] = { false };
 	int n = (int)gt_pane_count;
-	for (int i = 0; i < n; i++) {
-		const struct gt_pane_ops *p = gt_panes[i];
-		int need, want;
-		gt_pane_rows(p, c, &need, &want);
-		req[i] = (struct gt_layout_req){ true, p->full_width, need, p->min_cols, want, p->priority, p->stretch };
-	}
+	for (int i = 0; i < n; i++)
+		visible[i] = true;
+	gt_dashboard_layout_req(c, visible, req);
 	struct gt_layout l;
 	gt_layout_compute(rows - 1, cols, req, n, &l);
 	CHECK(l.usable);
@@ -663,9 +673,12 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 			continue;
 		}
 		CHECK(l.rects[i].rows >= req[i].min_rows);
-		/* a pane of fixed figures gets no blank rows inside it */
+		/* a pane of fixed figures gets no blank rows inside it, a graph
+		 * none past its cap */
 		if (!req[i].stretch)
 			CHECK(l.rects[i].rows <= req[i].want_rows);
+		else
+			CHECK(l.rects[i].rows <= req[i].max_rows);
 		WINDOW *w = newwin(l.rects[i].rows, l.rects[i].cols, 0, 0);
 		struct gt_view_ctx pc = *c;
 		pc.number = i + 1;
@@ -760,6 +773,232 @@ static void test_panes_ask_for_their_content(void)
 	craft();
 }
 
+/* The row of a window that holds needle, or "". */
+static const char *row_with(const char *text, const char *needle)
+{
+	static char line[512];
+	return line_with(text, needle, line, sizeof(line));
+}
+
+/* At 80 columns the pauses pane is 39 wide: the distribution line was cut
+ * to "p50 0.830 ms  p99 1.1 ms  max 1.1 ms (". Now the unit is said once
+ * and the count comes only whole. */
+static void test_pause_line_at_80(void)
+{
+	craft();
+	gt_u64_set(&derived.pause_p50_ns, 830000);
+	gt_u64_set(&derived.pause_p99_ns, 1100000);
+	gt_u64_set(&derived.pause_max_ns, 1100000);
+	gt_u64_set(&derived.pause_count, 22);
+	const char *t = draw_pane(&gt_pane_pauses, &derived, 8, 39);
+	CHECK_HAS(row_with(t, "p50 "), "p50 0.830  p99 1.1  max 1.1 ms (22)");
+	/* at the pane's narrowest the count goes, whole */
+	const char *line = row_with(draw_pane(&gt_pane_pauses, &derived, 8, 36), "p50 ");
+	CHECK_HAS(line, "p50 0.830  p99 1.1  max 1.1 ms");
+	CHECK(!strchr(line, '(') || strchr(line, ')'));
+	/* wide enough: every figure with its unit and the count */
+	t = draw_pane(&gt_pane_pauses, &derived, 8, 60);
+	CHECK_HAS(t, "p50 0.830 ms  p99 1.1 ms  max 1.1 ms (22)");
+	craft();
+}
+
+/* The worst finding under the header ends at a word ("..."), never in one. */
+static void test_finding_line_cut_at_a_word(void)
+{
+	gt_u64_set(&derived.cur.rss_bytes, 240 * MIB);   /* a second, longer finding */
+	struct gt_findings f;
+	gt_findings_compute(&info, &derived, &hist, &f);
+	CHECK(f.count == 2);
+	for (int cols = 40; cols <= 100; cols++) {
+		const char *t = draw_pane(&gt_pane_findings, &derived, 1, cols);
+		const char *title = f.items[0].title;
+		const char *at = strstr(t, gt_severity_name(f.items[0].severity));
+		if (!at) {
+			check_fail(__FILE__, __LINE__, "no finding at %d columns: %s", cols, t);
+			continue;
+		}
+		at += strlen(gt_severity_name(f.items[0].severity)) + 1;
+		size_t n = strlen(title);
+		if (strncmp(at, title, n) == 0)
+			continue;   /* whole */
+		const char *dots = strstr(at, "...");
+		size_t k = dots ? (size_t)(dots - at) : 0;
+		if (strncmp(at + strspn(at, " "), "+1 more", 7) == 0)
+			continue;   /* no word of it fits: the hint alone */
+		/* what is shown is the title up to the end of a word */
+		if (!dots || k == 0 || strncmp(at, title, k) != 0 || title[k] != ' ')
+			check_fail(__FILE__, __LINE__, "%d columns: the title is cut inside a word: %s", cols, t);
+	}
+	craft();
+}
+
+/* "per op 797 KiB/operations  1437.2 operatio" at 100 columns (a pane of
+ * 49): now it reads "per operation" and fits whole. */
+static void test_per_op_line_at_100(void)
+{
+	craft();
+	gt_f64_set(&derived.bytes_per_op, 797.0 * 1024);
+	gt_f64_set(&derived.ops_rate, 1437.2);
+	derived.cur.ops_name = "operations";
+	const char *t = draw_pane(&gt_pane_alloc, &derived, 7, 49);
+	CHECK_HAS(t, "per operation 797 KiB  1437.2 operations/s");
+	/* at 80 columns (39) the rate's unit is shortened, never cut */
+	t = draw_pane(&gt_pane_alloc, &derived, 7, 39);
+	CHECK_HAS(t, "per operation 797 KiB  1437.2/s");
+	derived.cur.ops_name = "requests";
+	CHECK_HAS(draw_pane(&gt_pane_alloc, &derived, 7, 49), "per request 797 KiB  1437.2 requests/s");
+	craft();
+}
+
+/* Two types whose names end alike: cut from the left both read
+ * "..$CharsSpliterator"; shortened by namespace they stay two. */
+static void test_allocators_names_stay_distinct(void)
+{
+	static struct gt_alloc_derived a;
+	craft_allocators(&a, "System.Text.Json.Foo+CharsSpliterator", false);
+	for (unsigned i = 0; i < a.n_frames; i++)
+		if (strcmp(a.by_frame[i].name, "AllocSites.siteB") == 0)
+			snprintf(a.by_frame[i].name, sizeof(a.by_frame[i].name), "Other.Ns.Bar+CharsSpliterator");
+	for (int cols = 36; cols <= 70; cols++) {
+		const char *t = draw_allocators(&a, "", 14, cols, 0);
+		char one[512], two[512];
+		line_with(t, "60.0%", one, sizeof(one));
+		line_with(t, "30.0%", two, sizeof(two));
+		/* the names: the text before the rate column */
+		char *r1 = strstr(one, " MiB/s"), *r2 = strstr(two, " MiB/s");
+		if (!r1 || !r2) {
+			check_fail(__FILE__, __LINE__, "%d columns: rows missing:\n%s", cols, t);
+			continue;
+		}
+		while (r1 > one && r1[-1] != ' ')
+			r1--;
+		while (r2 > two && r2[-1] != ' ')
+			r2--;
+		*r1 = *r2 = '\0';
+		if (strcmp(one, two) == 0 || !strstr(one, "CharsSp") || !strstr(two, "CharsSp"))
+			check_fail(__FILE__, __LINE__, "%d columns: \"%s\" and \"%s\"", cols, one, two);
+	}
+}
+
+/* The method line of a .NET sampler on for part of each second, with few
+ * samples, at 80 columns (a pane of 40): each item whole, in a shorter
+ * form, or left out; it was cut at the edge. */
+static void test_allocators_method_line(void)
+{
+	static struct gt_alloc_derived a;
+	char line[512];
+	craft_allocators(&a, "AllocSites.siteA", false);
+	gt_f64_set(&a.sampled_share, 0.5);
+	a.samples = 120;
+	snprintf(a.source, sizeof(a.source), "dotnet-allocation-sampled");
+	for (int cols = 36; cols <= 90; cols++) {
+		const char *t = draw_allocators(&a, "", 14, cols, 0);
+		line_with(t, " samples in ", line, sizeof(line));
+		size_t n = strlen(line);
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = '\0';
+		bool whole = strstr(line, "sampled 50%") && (!strstr(line, " of") || strstr(line, "of each second")) &&
+			     (!strstr(line, "few") || strstr(line, "few samples")) &&
+			     (!strstr(line, "few samples:") || strstr(line, "few samples: rough shares"));
+		if (!whole && cols >= 52)
+			check_fail(__FILE__, __LINE__, "%d columns: %s", cols, line);
+		/* never a piece of a word at the end */
+		const char *end = line + n;
+		static const char *const ends[] = { "120 samples in 10s", "second", "50%", "few samples", "shares" };
+		bool ok = false;
+		for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++)
+			ok |= n >= strlen(ends[k]) && strcmp(end - strlen(ends[k]), ends[k]) == 0;
+		if (!ok && cols >= 40)
+			check_fail(__FILE__, __LINE__, "%d columns: the line ends inside an item: %s", cols, line);
+	}
+	CHECK_HAS(draw_allocators(&a, "", 14, 40, 0), "AllocationSampled 120 samples in 10s");
+}
+
+/* The stacks overlay at 80 columns: its sentences wrap at a word (the
+ * first was cut at "first,"), a long frame is shortened by its namespace. */
+static void test_stacks_overlay_at_80(void)
+{
+	static struct gt_alloc_derived a;
+	static struct gt_alloc_stacks st;
+	const char *f[] = { "System.Text.Json.Serialization.Converters.SomeVeryLongConverterName+Inner.WriteCore",
+			    "AllocSites.siteA" };
+	craft_allocators(&a, "AllocSites.siteA", false);
+	craft_site_stacks(&st, f, 2, 1000);
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.alloc = &a;
+	c.alloc_stacks = &st;
+	WINDOW *w = newwin(24, 80, 0, 0);
+	gt_stacks_overlay_draw(w, 0, &c, "AllocSites.siteA");
+	const char *t = window_text(w);
+	/* broken at spaces: every word of the explanation whole on some row */
+	CHECK_HAS(row_with(t, "shares of the site"), "since sampling started; innermost frame ");
+	CHECK_HAS(row_with(t, "first, up to"), "[native]: code no ");
+	CHECK_HAS(t, "\n method covers ");
+	CHECK_HAS(t, "SomeVeryLongConverterName+Inner.WriteCore");
+	CHECK_LACKS(t, "System.Text.Json.Serialization");
+	/* the explanation on three lines at 80 columns, one at 200 */
+	CHECK_U64(gt_stacks_overlay_lines(&c, "AllocSites.siteA", 80), gt_stacks_overlay_lines(&c, "AllocSites.siteA", 200) + 2);
+	delwin(w);
+}
+
+/* Rows whose figure the runtime never has are not shown (.NET: no loh/poh
+ * collection counts, no safepoints, no GC CPU time, no metaspace), and the
+ * room goes to what it has: the process CPU beside the pause graph. */
+static void test_rows_never_na(void)
+{
+	craft();
+	struct gt_derived dn = derived;
+	static const char *const gens[] = { "gen0", "gen1", "gen2", "loh", "poh" };
+	dn.cur.n_generations = 5;
+	for (unsigned i = 0; i < 5; i++) {
+		snprintf(dn.cur.generations[i].name, sizeof(dn.cur.generations[i].name), "%s", gens[i]);
+		dn.cur.generations[i].collections = (struct gt_u64){ 10 + i, i < 3 };
+	}
+	gt_f64_set(&dn.cpu_share, 0.25);
+	gt_u64_set(&dn.cur.metaspace_used_bytes, 0);
+	dn.cur.metaspace_used_bytes.valid = false;
+	info.runtime = GT_RUNTIME_DOTNET;
+	struct gt_view_ctx c = ctx_for(&dn);
+	int need, want;
+	gt_pane_rows(&gt_pane_collections, &c, &need, &want);
+	CHECK_U64(want, 3 + 3);
+	const char *t = draw_pane(&gt_pane_collections, &dn, 6, 39);
+	CHECK_HAS(t, "gen2");
+	CHECK_LACKS(t, "loh");
+	CHECK_LACKS(t, "poh");
+	CHECK_HAS(t, "last cause");
+	t = draw_pane(&gt_pane_pauses, &dn, 9, 39);
+	CHECK_HAS(t, "process CPU 25.0%");
+	CHECK_LACKS(t, "safepoints");
+	CHECK_LACKS(t, "GC CPU");
+	t = draw_pane(&gt_pane_memory, &dn, 9, 39);
+	CHECK_LACKS(t, "metaspace");
+	CHECK_HAS(t, "OOM kills");
+	/* and the memory pane asks for no row it would leave blank (the
+	 * dashboard's case of a .NET target without a container limit) */
+	dn.cur.cgroup_limit_bytes.valid = false;
+	dn.cur.cgroup_usage_bytes.valid = false;
+	gt_pane_rows(&gt_pane_memory, &c, &need, &want);
+	const char *mem = draw_pane(&gt_pane_memory, &dn, want, 39);
+	char *last = strstr(mem, "pressure");
+	if (!last || strchr(last, '\n')[1])
+		check_fail(__FILE__, __LINE__, "%d rows wanted:\n%s", want, mem);
+	/* 80x24: the pause graph and the process CPU are on the screen */
+	const char *lt[GT_LAYOUT_MAX_PANES];
+	lay_out(&c, 24, 80, lt);
+	CHECK_HAS(lt[3], "process CPU 25.0%");
+	CHECK_HAS(lt[3], "####");
+	/* a JVM keeps its own rows, the process CPU first (at 39 columns it
+	 * was the one dropped) */
+	info.runtime = GT_RUNTIME_HOTSPOT;
+	derived.cpu_share = dn.cpu_share;
+	t = draw_pane(&gt_pane_pauses, &derived, 9, 39);
+	CHECK_HAS(t, "process CPU 25.0%");
+	CHECK_HAS(t, "GC CPU n/a");
+	CHECK_HAS(draw_pane(&gt_pane_memory, &derived, 9, 39), "metaspace n/a");
+	craft();
+}
+
 static void test_spark_levels(void)
 {
 	struct gt_f64 v[5] = { { 0, true }, { 1, true }, { 2, true }, { 0, false }, { 4, true } };
@@ -774,6 +1013,67 @@ static void test_spark_levels(void)
 	struct gt_f64 w[2] = { { 1e-9, true }, { 1e9, true } };
 	gt_spark_levels(w, 2, 8, l);
 	CHECK_U64(l[0], 1);
+	/* one spike among twenty: more than 4 times the 90th percentile, it is
+	 * clipped (level 8) and the rest keep the scale */
+	struct gt_f64 x[20];
+	int lx[20];
+	for (int i = 0; i < 20; i++)
+		x[i] = (struct gt_f64){ i == 10 ? 1000.0 : 10.0 + i % 2, true };
+	CHECK_NEAR(gt_spark_levels(x, 20, 8, lx), 11.0, 0);
+	CHECK_U64(lx[10], 8);
+	CHECK_U64(lx[1], 7);
+	CHECK_U64(lx[0], 7);   /* ceil(10/11 * 7) */
+	/* no spike without one: twice the rest is drawn to scale */
+	x[10].value = 22.0;
+	CHECK_NEAR(gt_spark_levels(x, 20, 8, lx), 22.0, 0);
+}
+
+/* Every graph says its top and its span in its title row, never grows past
+ * GT_GRAPH_MAX_ROWS, and a spike is clipped and marked instead of
+ * flattening the rest. */
+static void test_graph_scale_and_span(void)
+{
+	craft();
+	struct gt_derived spike = derived;
+	spike.cur.mono_ns = 31ull * 1000000000ull;
+	gt_f64_set(&spike.alloc_rate_bps, 1000.0 * MIB);
+	gt_history_push(&hist, &spike);
+	const char *t = draw_pane(&gt_pane_alloc, &derived, 30, 60);
+	char line[512];
+	line_with(t, "Allocation", line, sizeof(line));
+	CHECK_HAS(line, "graph 31s, top 10.0 MiB/s, ^ above");
+	/* the graph: 10 rows at most, every row of it filled by the 30 steady
+	 * points, the spike's column marked at the top */
+	int graph_rows = 0;
+	for (const char *p = strchr(t, '\n') + 1; *p; p = strchr(p, '\n') + 1) {
+		if (strstr(p, "rate ") == p + 1)
+			continue;
+		if (strncmp(p + 1, "##########", 10) != 0 && strncmp(p + 28, "##########", 10) != 0)
+			break;
+		graph_rows++;
+	}
+	CHECK_U64(graph_rows, GT_GRAPH_MAX_ROWS);
+	CHECK_HAS(t, "#^ \n");
+	CHECK_HAS(t, "total 3.00 GiB");
+	/* the pauses graph: its share's top */
+	t = draw_pane(&gt_pane_pauses, &derived, 12, 60);
+	CHECK_HAS(line_with(t, "Pauses", line, sizeof(line)), "graph 31s, top 12.3%");
+	/* narrow: the shorter forms */
+	t = draw_pane(&gt_pane_pauses, &derived, 12, 36);
+	CHECK_HAS(line_with(t, "Pauses", line, sizeof(line)), "top 12.3%");
+	/* no pause in what the graph shows (one 60 intervals ago): its first
+	 * row says so instead of standing blank */
+	craft();
+	gt_history_clear(&hist);
+	for (int i = 1; i <= 60; i++) {
+		struct gt_derived d = derived;
+		d.cur.mono_ns = (uint64_t)i * 1000000000ull;
+		gt_f64_set(&d.pause_share, i == 1 ? 0.5 : 0.0);
+		gt_history_push(&hist, &d);
+	}
+	t = draw_pane(&gt_pane_pauses, &derived, 9, 39);
+	CHECK_HAS(t, "\n no pause in 37s ");
+	craft();
 }
 
 static void test_membar_cells(void)
@@ -976,12 +1276,20 @@ int main(void)
 	RUN_TEST(test_every_pane_every_small_size);
 	RUN_TEST(test_essentials_at_80x24);
 	RUN_TEST(test_panes_ask_for_their_content);
+	RUN_TEST(test_rows_never_na);
 	RUN_TEST(test_spark_levels);
+	RUN_TEST(test_graph_scale_and_span);
 	RUN_TEST(test_membar_cells);
 	RUN_TEST(test_membar_group_usage);
 	RUN_TEST(test_help_lists_every_key);
 	RUN_TEST(test_allocators_pane_marks_selection);
 	RUN_TEST(test_stacks_overlay);
+	RUN_TEST(test_pause_line_at_80);
+	RUN_TEST(test_finding_line_cut_at_a_word);
+	RUN_TEST(test_per_op_line_at_100);
+	RUN_TEST(test_allocators_names_stay_distinct);
+	RUN_TEST(test_stacks_overlay_at_80);
+	RUN_TEST(test_allocators_method_line);
 	RUN_TEST(test_picker_program_at_80);
 	RUN_TEST(test_help_names_true_keys);
 	endwin();
