@@ -1213,6 +1213,16 @@ static void test_help_lists_every_key(void)
 	CHECK(gt_keys_lookup('a', GT_KEYS_PICKER) == NULL);
 }
 
+/* The picker drawn into a fresh window of rows x cols: its text. */
+static const char *picker_text(struct gt_picker *p, int rows, int cols)
+{
+	WINDOW *w = newwin(rows, cols, 0, 0);
+	gt_picker_draw(w, p, &theme);
+	const char *t = window_text(w);
+	delwin(w);
+	return t;
+}
+
 /* At 80 columns PROGRAM keeps its place and at least 20 columns (two
  * services are told apart by it; the runtime and collector columns take
  * the rest of what it had); columns of lesser use go first, the heads
@@ -1230,25 +1240,19 @@ static void test_picker_program_at_80(void)
 	gt_picker_init(&p);
 	p.slots = s;
 	p.count = 1;
-	WINDOW *w = newwin(5, 80, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	const char *t = window_text(w);
+	const char *t = picker_text(&p, 5, 80);
 	CHECK_HAS(t, "PROGRAM");
 	CHECK_HAS(t, "StatementExporter --ten");
 	CHECK_HAS(t, "31337");
 	CHECK_HAS(t, "ALLOC/s");
 	CHECK_HAS(t, "billing");
 	CHECK_LACKS(t, "HEAP MAX");
-	delwin(w);
 	/* wide: every column */
-	w = newwin(5, 140, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	t = window_text(w);
+	t = picker_text(&p, 5, 140);
 	CHECK_HAS(t, "HEAP MAX");
 	CHECK_HAS(t, "billing");
 	CHECK_HAS(t, "Server");
 	CHECK_HAS(t, "StatementExporter --tenant acme");
-	delwin(w);
 }
 
 /* The runtime and the collector at every width: RUNTIME with its
@@ -1278,9 +1282,7 @@ static void test_picker_runtime_and_gc_columns(void)
 	p.count = 3;
 	p.schedule.interval_ns = 2000000000ull;
 
-	WINDOW *w = newwin(6, 200, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	const char *t = window_text(w);
+	const char *t = picker_text(&p, 6, 200);
 	CHECK_HAS(t, "RUNTIME");
 	CHECK_HAS(t, ".NET 10.0.0");
 	CHECK_HAS(t, "JVM 17.0.13");
@@ -1289,21 +1291,15 @@ static void test_picker_runtime_and_gc_columns(void)
 	CHECK_HAS(t, "ZGC");
 	CHECK_HAS(t, "HEAP MAX");
 	CHECK_HAS(t, "every 2s");
-	delwin(w);
 
 	/* 100 columns: HEAP MAX gives way, the names stay whole */
-	w = newwin(6, 100, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	t = window_text(w);
+	t = picker_text(&p, 6, 100);
 	CHECK_HAS(t, "Workstation ");
 	CHECK_HAS(t, "JVM 17.0.13");
 	CHECK_LACKS(t, "HEAP MAX");
 	CHECK_HAS(t, "StatementExporter");
-	delwin(w);
 
-	w = newwin(6, 80, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	t = window_text(w);
+	t = picker_text(&p, 6, 80);
 	CHECK_HAS(t, " RT ");
 	CHECK_HAS(t, ".NET ");
 	CHECK_HAS(t, "JVM ");
@@ -1315,14 +1311,10 @@ static void test_picker_runtime_and_gc_columns(void)
 	CHECK_HAS(t, "billing");
 	CHECK_HAS(t, "StatementExporter");
 	CHECK_HAS(t, "every 2s");
-	delwin(w);
 
 	/* a filter as long as it can be cuts the title, never the interval */
 	memset(p.filter, 'x', sizeof(p.filter) - 1);
-	w = newwin(6, 80, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	CHECK_HAS(window_text(w), "every 2s");
-	delwin(w);
+	CHECK_HAS(picker_text(&p, 6, 80), "every 2s");
 }
 
 int main(void)
