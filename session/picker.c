@@ -88,6 +88,17 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* The release alone, for a column: HotSpot's "17.0.13+11-Debian-2" and
+ * a .NET preview's "10.0.0-rc.2.25502.107" keep their leading numbers. */
+static void copy_release(char *dst, size_t size, const char *src)
+{
+	size_t n = strspn(src, "0123456789.");
+	if (n >= size)
+		n = 0;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* Live figures need an open session and two samples; until then the
  * listing's own cheap figures (heap, RSS) stand in and the rates say n/a. */
 static void fill_row(struct gt_picker_row *r, const struct gt_fleet_member *m)
@@ -97,7 +108,8 @@ static void fill_row(struct gt_picker_row *r, const struct gt_fleet_member *m)
 	r->pid = m->pid;
 	copy_text(r->user, sizeof(r->user), id->user);
 	copy_text(r->program, sizeof(r->program), id->main_class[0] ? id->main_class : id->command_line);
-	copy_text(r->runtime, sizeof(r->runtime), gt_runtime_name(id->runtime));
+	r->runtime = id->runtime;
+	copy_release(r->version, sizeof(r->version), id->runtime_version);
 	copy_text(r->gc, sizeof(r->gc), id->gc_name);
 	r->heap_used = m->heap_used;
 	r->heap_max = m->heap_max;
@@ -127,12 +139,77 @@ static bool holds_text(const char *hay, const char *needle)
 	return n == 0;
 }
 
+/* The words a runtime is found by: the picker's label first, then what
+ * users type for it (the collectors call HotSpot "hotspot"). */
+static const char *const jvm_words[] = { "JVM", "java", "hotspot", NULL };
+static const char *const dotnet_words[] = { ".NET", "dotnet", NULL };
+static const char *const unknown_words[] = { "?", NULL };
+
+static const char *const *runtime_words(enum gt_runtime r)
+{
+	switch (r) {
+	case GT_RUNTIME_HOTSPOT: return jvm_words;
+	case GT_RUNTIME_DOTNET: return dotnet_words;
+	case GT_RUNTIME_UNKNOWN: break;
+	}
+	return unknown_words;
+}
+
+const char *gt_picker_runtime_label(enum gt_runtime r)
+{
+	return runtime_words(r)[0];
+}
+
+/* A collector's names in the picker: whole where the column has room,
+ * brief (at most GT_PICKER_GC_BRIEF characters) where it has not. */
+struct picker_gc_name {
+	const char *name;   /* as model/sample.h's gc_name has it */
+	const char *whole;
+	const char *brief;
+};
+
+static const struct picker_gc_name picker_gc_names[] = {
+	{ "Workstation", "Workstation", "Wkstn" },
+	{ "Server", "Server", "Srv" },
+	{ "G1", "G1", "G1" },
+	{ "Parallel", "Parallel", "Par" },
+	{ "Serial", "Serial", "Ser" },
+	{ "Z", "ZGC", "ZGC" },
+	{ "Shenandoah", "Shenandoah", "Shen" },
+	{ "unknown", "unknown", "?" },
+};
+
+static const struct picker_gc_name *gc_name_find(const char *gc)
+{
+	for (size_t i = 0; i < sizeof(picker_gc_names) / sizeof(picker_gc_names[0]); i++)
+		if (strcmp(picker_gc_names[i].name, gc) == 0)
+			return &picker_gc_names[i];
+	return NULL;
+}
+
+const char *gt_picker_gc_label(const char *gc, bool brief)
+{
+	const struct picker_gc_name *n = gc_name_find(gc);
+	if (!n)
+		return gc;
+	return brief ? n->brief : n->whole;
+}
+
+static bool holds_any(const char *const *words, const char *text)
+{
+	for (; *words; words++)
+		if (holds_text(*words, text))
+			return true;
+	return false;
+}
+
 bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text)
 {
 	char pid[16];
 	snprintf(pid, sizeof(pid), "%d", (int)r->pid);
+	const char *gc[] = { r->gc, gt_picker_gc_label(r->gc, false), gt_picker_gc_label(r->gc, true), NULL };
 	return holds_text(pid, text) || holds_text(r->user, text) || holds_text(r->program, text) ||
-	       holds_text(r->runtime, text) || holds_text(r->gc, text);
+	       holds_text(r->version, text) || holds_any(runtime_words(r->runtime), text) || holds_any(gc, text);
 }
 
 /* The rows from the fleet's members that pass the filter, sorted. */

@@ -25,8 +25,9 @@ struct gt_picker_row {
 	pid_t pid;
 	char user[32];
 	char program[256];
-	char runtime[16];
-	char gc[GT_NAME_LEN];
+	enum gt_runtime runtime;
+	char version[GT_NAME_LEN];  /* the runtime's release alone: "17.0.13", "10.0.0" */
+	char gc[GT_NAME_LEN];       /* as the collectors name it: "G1", "Z", "Server" ... */
 	struct gt_f64 alloc_rate_bps;
 	struct gt_f64 gc_share;
 	struct gt_u64 heap_used, heap_max, rss;
@@ -46,8 +47,8 @@ struct gt_picker {
 	size_t selected;
 	size_t top;                 /* first row on screen */
 	enum gt_picker_sort sort;
-	/* Rows are the processes whose PID, user, program, runtime or
-	 * collector holds this text (any case); "" shows every one. found
+	/* Rows are the processes that hold this text (any case) as
+	 * gt_picker_row_matches says; "" shows every one. found
 	 * counts the processes before the filter. */
 	char filter[64];
 	size_t found;
@@ -69,8 +70,19 @@ void gt_picker_refresh(struct gt_picker *p);
 void gt_picker_set_filter(struct gt_picker *p, const char *text);
 
 /* Whether a row holds text (any case) in its PID, user, program, runtime
- * or collector; every row holds "". Pure. */
+ * version, or a word for its runtime or collector: what the picker shows
+ * ("JVM", ".NET", "ZGC", "Wkstn") and what users type ("java",
+ * "hotspot", "dotnet", "Z"); every row holds "". Pure. */
 bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text);
+
+/* The picker's name for a runtime: "JVM", ".NET", or "?". */
+const char *gt_picker_runtime_label(enum gt_runtime r);
+/* The picker's name for a collector named gc by the collectors: whole
+ * ("Workstation", "ZGC"), or brief, at most GT_PICKER_GC_BRIEF
+ * characters and never cut inside a word ("Wkstn", "Par"). A name the
+ * picker does not know is given back as it is. */
+#define GT_PICKER_GC_BRIEF 5
+const char *gt_picker_gc_label(const char *gc, bool brief);
 
 /* The schedule, as a session's: refreshes every interval_ns from now. */
 void gt_picker_start(struct gt_picker *p, uint64_t interval_ns, uint64_t now);

@@ -1213,8 +1213,20 @@ static void test_help_lists_every_key(void)
 	CHECK(gt_keys_lookup('a', GT_KEYS_PICKER) == NULL);
 }
 
-/* At 80 columns PROGRAM keeps its place (two services are told apart by
- * it); columns of lesser use go first, the heads with them. */
+/* The picker drawn into a fresh window of rows x cols: its text. */
+static const char *picker_text(struct gt_picker *p, int rows, int cols)
+{
+	WINDOW *w = newwin(rows, cols, 0, 0);
+	gt_picker_draw(w, p, &theme);
+	const char *t = window_text(w);
+	delwin(w);
+	return t;
+}
+
+/* At 80 columns PROGRAM keeps its place and at least 20 columns (two
+ * services are told apart by it; the runtime and collector columns take
+ * the rest of what it had); columns of lesser use go first, the heads
+ * with them. */
 static void test_picker_program_at_80(void)
 {
 	struct gt_picker_slot s[1];
@@ -1228,25 +1240,81 @@ static void test_picker_program_at_80(void)
 	gt_picker_init(&p);
 	p.slots = s;
 	p.count = 1;
-	WINDOW *w = newwin(5, 80, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	const char *t = window_text(w);
+	const char *t = picker_text(&p, 5, 80);
 	CHECK_HAS(t, "PROGRAM");
-	CHECK_HAS(t, "StatementExporter --tenant acme");
+	CHECK_HAS(t, "StatementExporter --ten");
 	CHECK_HAS(t, "31337");
 	CHECK_HAS(t, "ALLOC/s");
 	CHECK_HAS(t, "billing");
 	CHECK_LACKS(t, "HEAP MAX");
-	delwin(w);
 	/* wide: every column */
-	w = newwin(5, 140, 0, 0);
-	gt_picker_draw(w, &p, &theme);
-	t = window_text(w);
+	t = picker_text(&p, 5, 140);
 	CHECK_HAS(t, "HEAP MAX");
 	CHECK_HAS(t, "billing");
 	CHECK_HAS(t, "Server");
 	CHECK_HAS(t, "StatementExporter --tenant acme");
-	delwin(w);
+}
+
+/* The runtime and the collector at every width: RUNTIME with its
+ * release where there is room, its label alone (under RT) at 80 columns;
+ * collectors named whole where the column holds them, brief (never cut
+ * inside a word) where it does not; the interval on the title line. */
+static void test_picker_runtime_and_gc_columns(void)
+{
+	struct gt_picker_slot s[3];
+	memset(s, 0, sizeof(s));
+	const struct { int pid; enum gt_runtime rt; const char *version, *gc, *program; } rows[3] = {
+		{ 301, GT_RUNTIME_DOTNET, "10.0.0", "Workstation", "Orders.Api" },
+		{ 302, GT_RUNTIME_HOTSPOT, "17.0.13", "Shenandoah", "StatementExporter" },
+		{ 303, GT_RUNTIME_HOTSPOT, "25.0.1", "Z", "Ledger" },
+	};
+	for (int i = 0; i < 3; i++) {
+		s[i].row.pid = rows[i].pid;
+		s[i].row.runtime = rows[i].rt;
+		snprintf(s[i].row.user, sizeof(s[i].row.user), "billing");
+		snprintf(s[i].row.version, sizeof(s[i].row.version), "%s", rows[i].version);
+		snprintf(s[i].row.gc, sizeof(s[i].row.gc), "%s", rows[i].gc);
+		snprintf(s[i].row.program, sizeof(s[i].row.program), "%s", rows[i].program);
+	}
+	struct gt_picker p;
+	gt_picker_init(&p);
+	p.slots = s;
+	p.count = 3;
+	p.schedule.interval_ns = 2000000000ull;
+
+	const char *t = picker_text(&p, 6, 200);
+	CHECK_HAS(t, "RUNTIME");
+	CHECK_HAS(t, ".NET 10.0.0");
+	CHECK_HAS(t, "JVM 17.0.13");
+	CHECK_HAS(t, "Workstation ");
+	CHECK_HAS(t, "Shenandoah");
+	CHECK_HAS(t, "ZGC");
+	CHECK_HAS(t, "HEAP MAX");
+	CHECK_HAS(t, "every 2s");
+
+	/* 100 columns: HEAP MAX gives way, the names stay whole */
+	t = picker_text(&p, 6, 100);
+	CHECK_HAS(t, "Workstation ");
+	CHECK_HAS(t, "JVM 17.0.13");
+	CHECK_LACKS(t, "HEAP MAX");
+	CHECK_HAS(t, "StatementExporter");
+
+	t = picker_text(&p, 6, 80);
+	CHECK_HAS(t, " RT ");
+	CHECK_HAS(t, ".NET ");
+	CHECK_HAS(t, "JVM ");
+	CHECK_HAS(t, "Wkstn");
+	CHECK_HAS(t, "Shen ");
+	CHECK_HAS(t, "ZGC");
+	CHECK_LACKS(t, "Workstatio");
+	CHECK_LACKS(t, "Shenand");
+	CHECK_HAS(t, "billing");
+	CHECK_HAS(t, "StatementExporter");
+	CHECK_HAS(t, "every 2s");
+
+	/* a filter as long as it can be cuts the title, never the interval */
+	memset(p.filter, 'x', sizeof(p.filter) - 1);
+	CHECK_HAS(picker_text(&p, 6, 80), "every 2s");
 }
 
 int main(void)
@@ -1291,6 +1359,7 @@ int main(void)
 	RUN_TEST(test_stacks_overlay_at_80);
 	RUN_TEST(test_allocators_method_line);
 	RUN_TEST(test_picker_program_at_80);
+	RUN_TEST(test_picker_runtime_and_gc_columns);
 	RUN_TEST(test_help_names_true_keys);
 	endwin();
 	return check_summary();

@@ -230,7 +230,7 @@ static void test_picker_sort(void)
 static void test_picker_filter(void)
 {
 	struct gt_picker_row r = { .pid = 41234, .user = "svc", .program = "com.acme.OrderService",
-				   .runtime = "JVM", .gc = "G1" };
+				   .runtime = GT_RUNTIME_HOTSPOT, .version = "17.0.13", .gc = "G1" };
 	CHECK(gt_picker_row_matches(&r, ""));
 	CHECK(gt_picker_row_matches(&r, "1234"));
 	CHECK(gt_picker_row_matches(&r, "orderservice"));
@@ -239,6 +239,27 @@ static void test_picker_filter(void)
 	CHECK(gt_picker_row_matches(&r, "g1"));
 	CHECK(!gt_picker_row_matches(&r, "dotnet"));
 	CHECK(!gt_picker_row_matches(&r, "OrderServices"));
+	/* the words users type for a runtime, and the release shown */
+	CHECK(gt_picker_row_matches(&r, "java"));
+	CHECK(gt_picker_row_matches(&r, "HotSpot"));
+	CHECK(gt_picker_row_matches(&r, "17.0"));
+	CHECK(!gt_picker_row_matches(&r, ".net"));
+	CHECK(!gt_picker_row_matches(&r, "net"));
+	struct gt_picker_row dn = { .pid = 77, .user = "web", .program = "Orders.Api", .runtime = GT_RUNTIME_DOTNET,
+				    .version = "10.0.0", .gc = "Workstation" };
+	CHECK(gt_picker_row_matches(&dn, "dotnet"));
+	CHECK(gt_picker_row_matches(&dn, ".NET"));
+	CHECK(gt_picker_row_matches(&dn, "net"));
+	CHECK(gt_picker_row_matches(&dn, "workstation"));
+	CHECK(gt_picker_row_matches(&dn, "wkstn"));   /* the brief name a narrow picker shows */
+	CHECK(!gt_picker_row_matches(&dn, "java"));
+	CHECK(!gt_picker_row_matches(&dn, "jvm"));
+	CHECK(!gt_picker_row_matches(&dn, "hotspot"));
+	/* ZGC as shown, Z as the collectors name it */
+	struct gt_picker_row z = { .pid = 5, .program = "Main", .runtime = GT_RUNTIME_HOTSPOT, .gc = "Z" };
+	CHECK(gt_picker_row_matches(&z, "zgc"));
+	CHECK(gt_picker_row_matches(&z, "jvm"));
+	CHECK(!gt_picker_row_matches(&z, "g1"));
 
 	struct gt_fleet_member m[3];
 	memset(m, 0, sizeof(m));
