@@ -87,8 +87,12 @@ static void *worker_main(void *arg)
 			gt_session_list_all(&w->list);
 		else
 			worker_open_all(w);
-		atomic_store(&w->finished, true);
+		/* the count before the flag: a holder that sees finished
+		 * (gt_fleet_worker_take, with or without a poll) finds the
+		 * count there to read back, and no count is left over to make
+		 * the next step's descriptor readable from its start */
 		gt_worker_done(w->done_fd);
+		atomic_store(&w->finished, true);
 	}
 	return NULL;
 }
