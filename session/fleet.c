@@ -33,6 +33,11 @@
  * this much later (a runtime busy or still starting, a session the runtime
  * ended). */
 #define FLEET_RETRY_NS 10000000000ull
+/* ... and one that timed out (a runtime still starting) this much later:
+ * about a round, not at once, so that a process whose open keeps failing
+ * fast (a socket removed after the listing, perf data that says the JVM
+ * has not begun) cannot take every step of the worker. */
+#define FLEET_TIMEOUT_RETRY_NS 1000000000ull
 #define FLEET_NEVER UINT64_MAX
 
 int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, const pid_t *only, size_t n_only)
@@ -159,11 +164,11 @@ static void open_failed(struct gt_fleet *f, struct gt_fleet_member *m, const str
 		return;
 	}
 	m->note = err->code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
-	/* a runtime that timed out is still starting: tried next round */
+	/* a runtime that timed out is still starting: tried about a round later */
 	if (!f->policy.retry || err->code == GT_EXIT_PERMISSION)
 		m->retry_ns = FLEET_NEVER;
 	else
-		m->retry_ns = err->code == GT_EXIT_TIMEOUT ? 0 : gt_mono_ns() + FLEET_RETRY_NS;
+		m->retry_ns = gt_mono_ns() + (err->code == GT_EXIT_TIMEOUT ? FLEET_TIMEOUT_RETRY_NS : FLEET_RETRY_NS);
 }
 
 /* The member's session, without a history (see fleet.h), from the target
@@ -437,11 +442,16 @@ void gt_fleet_refresh(struct gt_fleet *f)
 	take_step(f);
 	refresh_known(f);
 	gt_cgroup_round_end();
-	/* The worker's next step: the known processes opened first, then a
-	 * listing when due. */
-	if (!f->disc.run.running && !start_opens(f) && !only_all_open(f) &&
-	    listing_due(&f->policy, &f->disc, gt_mono_ns()))
-		start_listing(f);
+	/* The worker's next step: a listing when due, else the known
+	 * processes that want opening. The listing first, so that opens that
+	 * keep failing cannot hold off the processes it would find; opens
+	 * follow it at once (gt_fleet_events). */
+	if (!f->disc.run.running) {
+		if (!only_all_open(f) && listing_due(&f->policy, &f->disc, gt_mono_ns()))
+			start_listing(f);
+		else
+			start_opens(f);
+	}
 	prune(f);
 	/* members went, came or moved (prune sorts them) */
 	f->waits_stale = true;
