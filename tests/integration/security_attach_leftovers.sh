@@ -11,7 +11,8 @@
 # removed at once, before the reply. A trigger of a gctop still
 # running, or one of the JVM's user, is left alone. And a real JVM whose
 # gctop is killed right after the agent is loaded keeps no file of gctop's
-# once it is attached again.
+# once it is attached again (a copy left by a kill between the JVM's map
+# and gctop's look at it goes with the next gctop that samples the JVM).
 . tests/lib.sh
 . tests/integration/security_common.shlib
 require_root
@@ -132,5 +133,15 @@ check "the next --allocators on that JVM samples (status $rc: $(head -c 200 "$WO
 cwd=$(readlink "/proc/$JPID/cwd")
 check "no file of gctop's is left: $(ls -a /tmp "$cwd" | grep -e "gctop-agent-$JPID" -e "attach_pid$JPID" | head -3)" \
 	sh -c "! ls -a /tmp '$cwd' | grep -q -e 'gctop-agent-$JPID' -e 'attach_pid$JPID'"
+# What a kill between the JVM's map and gctop's look at its maps leaves (the
+# kill above lands there only by chance): the JVM's user's copy of the
+# agent under its name. No attach comes to this JVM again (its agent runs),
+# so the next gctop that samples it removes it.
+copy=/tmp/.gctop-agent-$JPID.so
+cp "$(dirname "$GCTOP_BIN")/libgctop-agent.so" "$copy" && chown "$SEC_UID:$SEC_GID" "$copy" && chmod 600 "$copy"
+timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators --json -n 1 >/dev/null 2>"$WORK/real.err"
+rc=$?
+check "a copy left after the JVM mapped it goes with the next --allocators on that JVM (status $rc)" \
+	sh -c "[ $rc -eq 0 ] && [ ! -e '$copy' ]"
 kill "$JPID"
 FAKE=""

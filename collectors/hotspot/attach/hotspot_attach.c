@@ -271,6 +271,16 @@ static int clear_planted_segment(int tmp, const struct gt_attach_status *st, str
 		       name, (int)st->nspid, (unsigned)sb.st_uid, (unsigned)st->euid);
 }
 
+void gt_hotspot_attach_clear_copy(pid_t pid, const struct gt_attach_status *st, const char *agent_so)
+{
+	struct gt_error err = { 0 };
+	int tmp = open_target_tmp(pid, &err);
+	if (tmp < 0)
+		return;
+	gt_attach_clear_own_copy(tmp, agent_so, st);
+	close(tmp);
+}
+
 /* The rest of gt_hotspot_attach_load, with the JVM's /tmp open. */
 static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp, const char *agent_so,
 			  const char *options, struct gt_error *err)

@@ -50,4 +50,11 @@ bool gt_attach_catches_sigquit(const struct gt_attach_status *st);
  * sends `load`. Returns 0, or -1 with err. */
 int gt_hotspot_attach_load(pid_t pid, const char *agent_so, const char *options, struct gt_error *err);
 
+/* For a JVM whose agent is loaded already: removes the copy of agent_so an
+ * earlier gctop left under this JVM's name in its /tmp (killed after the
+ * JVM mapped the copy, before it removed it). The JVM needs no file once
+ * it has mapped it, and no later attach, which would clear it, comes to a
+ * JVM whose agent runs. Quiet: nothing to remove is no error. */
+void gt_hotspot_attach_clear_copy(pid_t pid, const struct gt_attach_status *st, const char *agent_so);
+
 #endif

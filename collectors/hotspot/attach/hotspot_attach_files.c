@@ -204,6 +204,14 @@ static void copy_clear_name(const char *src, int tmp, const struct gt_attach_sta
 		gt_sp_unlink_same(tmp, c->name, &old);
 }
 
+void gt_attach_clear_own_copy(int tmp, const char *src, const struct gt_attach_status *st)
+{
+	struct gt_attach_copy c;
+	memset(&c, 0, sizeof(c));
+	snprintf(c.name, sizeof(c.name), COPY_PREFIX "%d.so", (int)st->nspid);
+	copy_clear_name(src, tmp, st, &c);
+}
+
 /* The unnamed file, copied and handed over, linked as c->name through
  * /proc/self/fd (which needs no privilege, unlike AT_EMPTY_PATH). -1 with
  * errno EOPNOTSUPP or EISDIR where the file system has no O_TMPFILE. */

@@ -65,4 +65,8 @@ bool gt_attach_maps_line_is(const char *line, dev_t dev, ino_t ino);
  * copies) with the agent's content older than GT_ATTACH_COPY_STALE_S. */
 void gt_attach_clear_leftovers(int tmp, const char *src);
 
+/* Removes this JVM's own copy (its name, its user's, the agent's bytes),
+ * whatever its age: for a JVM whose agent is loaded already. */
+void gt_attach_clear_own_copy(int tmp, const char *src, const struct gt_attach_status *st);
+
 #endif

@@ -190,6 +190,10 @@ struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_e
 		if (gt_sampler_find_agent(agent, sizeof(agent), err) != 0 ||
 		    gt_hotspot_attach_load(pid, agent, opts, err) != 0)
 			goto fail;
+	} else {
+		struct gt_error quiet = { 0 };
+		if (gt_sampler_find_agent(agent, sizeof(agent), &quiet) == 0)
+			gt_hotspot_attach_clear_copy(pid, &m->st, agent);
 	}
 	if (sampler_wait_running(m, err) != 0)
 		goto fail;
