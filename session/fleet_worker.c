@@ -1,6 +1,7 @@
 #include "session/fleet_worker.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,11 @@
 #include "collectors/target.h"
 #include "session/job.h"
 #include "session/session.h"
+
+/* The longest a holder waits for the count of a step it saw finished: the
+ * worker writes it right after the flag, so this bounds only a worker
+ * descheduled in between on a loaded machine. */
+#define WORKER_COUNT_WAIT_MS 1000
 
 static int pid_cmp(const void *a, const void *b)
 {
@@ -87,12 +93,10 @@ static void *worker_main(void *arg)
 			gt_session_list_all(&w->list);
 		else
 			worker_open_all(w);
-		/* the count before the flag: a holder that sees finished
-		 * (gt_fleet_worker_take, with or without a poll) finds the
-		 * count there to read back, and no count is left over to make
-		 * the next step's descriptor readable from its start */
-		gt_worker_done(w->done_fd);
+		/* the flag before the count: a holder woken by the count
+		 * finds the step finished (gt_fleet_worker_take) */
 		atomic_store(&w->finished, true);
+		gt_worker_done(w->done_fd);
 	}
 	return NULL;
 }
@@ -191,10 +195,20 @@ bool gt_fleet_worker_take(struct gt_fleet_worker *w)
 	if (w->step == GT_FLEET_OPEN && atomic_load(&w->stop))
 		close_opened(w);
 	/* The descriptor is the worker's for every step: read back to
-	 * unreadable for the next. */
+	 * unreadable for the next. A holder that saw the flag without a poll
+	 * can come between the worker's flag and its count: it waits that
+	 * moment for the count, so that none is left over to make the next
+	 * step's descriptor readable from its start (the loops would spin). */
 	uint64_t n;
-	while (read(w->done_fd, &n, sizeof(n)) < 0 && errno == EINTR)
-		;
+	for (int tries = 0; tries < 2; tries++) {
+		ssize_t got;
+		while ((got = read(w->done_fd, &n, sizeof(n))) < 0 && errno == EINTR)
+			;
+		if (got >= 0 || errno != EAGAIN)
+			break;
+		struct pollfd p = { .fd = w->done_fd, .events = POLLIN };
+		(void)poll(&p, 1, WORKER_COUNT_WAIT_MS);
+	}
 	w->running = false;
 	return true;
 }
