@@ -9,10 +9,10 @@
 #
 # Sources are found by folder, so a new file needs no Makefile edit. A folder
 # that needs rules of its own (the in-process agent) keeps them in build.mk.
-# The folders are layers, lowest first (see README, "How it is built"):
-# base, model, segment, collectors, session, record, views, tui; includes name a
-# header by its path from the top of the tree, and tests/static/layers.sh
-# fails when a file includes from a layer above its own.
+# The folders are layers, lowest first, listed once in LAYERS (README, "How it
+# is built", draws them); includes name a header by its path from the top of
+# the tree, and tests/static/layers.sh fails when a file includes from a
+# layer above its own.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -53,8 +53,8 @@ ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 LIBS := $(PKG_LIBS) -lm -pthread
 
 # The library: everything but the program's entry point.
-LAYERS := base model segment collectors session record views tui
-LIB_SRC := $(filter-out tui/main.c,$(sort $(shell find $(LAYERS) -name '*.c' 2>/dev/null)))
+LAYERS := $(shell sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS)
+LIB_SRC := $(filter-out frontends/main.c,$(sort $(shell find $(LAYERS) -name '*.c' 2>/dev/null)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libgctop.a
 BIN := $(BUILD)/gctop
@@ -78,7 +78,7 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/obj/tui/main.o $(LIB)
+$(BIN): $(BUILD)/obj/frontends/main.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/unit/check.o $(BUILD)/obj/tests/unit/bytes.o $(LIB)
@@ -103,7 +103,7 @@ check-asan:
 
 FUZZ_CC ?= clang-14
 # The parsers and what they need; not the screen and its panes.
-FUZZ_LIB_SRC = $(filter-out tui/% views/pane%,$(LIB_SRC))
+FUZZ_LIB_SRC = $(filter-out screen/% frontends/%,$(LIB_SRC))
 FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_SRC)
 	@mkdir -p build-fuzz

@@ -1,7 +1,7 @@
 /* The one quit flag: set by the SIGINT/SIGTERM/SIGHUP handler, read by the
  * screen loop, the batch loop and every collector wait (base/wait.h), so a
  * collector blocked on a slow target ends as soon as the user asks. It
- * lives below collectors/ and tui/ so both can see it. */
+ * lives below collectors/ and the screen so both can see it. */
 #ifndef GCTOP_BASE_QUIT_H
 #define GCTOP_BASE_QUIT_H
 

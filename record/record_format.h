@@ -12,7 +12,7 @@
  * Each line is written with one write(), so a gctop killed while recording
  * leaves every line but perhaps a partial last one, which the reader skips.
  *
- * The tables below name every field once: the writer (views/record_writer.c)
+ * The tables below name every field once: the writer (record/record_writer.c)
  * and the reader (record/record_reader.c) both walk them. man/gctop.1
  * (RECORDINGS) lists the format. */
 #ifndef GCTOP_RECORD_RECORD_FORMAT_H

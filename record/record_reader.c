@@ -475,7 +475,7 @@ static int parse_stack_site(struct gt_record_reader *r, struct json_object *e, c
 	return 0;
 }
 
-/* "alloc_stacks" (views/record_writer.c): the names once, then the sites. */
+/* "alloc_stacks" (record/record_writer.c): the names once, then the sites. */
 static int parse_stacks(struct gt_record_reader *r, struct json_object *o, struct gt_error *err)
 {
 	struct json_object *x = json_object_object_get(o, "alloc_stacks"), *names, *sites;

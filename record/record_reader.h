@@ -58,7 +58,7 @@ bool gt_record_truncated(const struct gt_record_reader *r);
 uint64_t gt_record_line(const struct gt_record_reader *r);
 /* From now on gt_record_next stops with GT_RECORD_LATER once deadline_ns
  * (CLOCK_MONOTONIC; 0: none) has passed between two lines, having read at
- * least one: a caller with keys to answer reads in slices (tui/replay.c). */
+ * least one: a caller with keys to answer reads in slices (record/replay.c). */
 void gt_record_set_deadline(struct gt_record_reader *r, uint64_t deadline_ns);
 
 #endif

@@ -1,4 +1,4 @@
-/* Fuzz target for the recording writer of -w (views/record_writer.c) with
+/* Fuzz target for the recording writer of -w (record/record_writer.c) with
  * the strings a hostile target names (the input, tests/fuzz/fuzz_strings.h):
  * every text fact of the target, the last collection's cause, generation
  * and collector names, the allocation sampler's source and message, and
@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "record/record_format.h"
-#include "views/record_writer.h"
+#include "record/record_writer.h"
 #include "tests/fuzz/clean_text.h"
 #include "tests/fuzz/fuzz_strings.h"
 

@@ -17,7 +17,9 @@ CC=${FUZZ_CC:-clang-14}
 TARGETS=${*:-$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)}
 PKG_CFLAGS=$(pkg-config --cflags ncursesw libproc2 libcgroup json-c)
 PKG_LIBS=$(pkg-config --libs ncursesw libproc2 libcgroup json-c)
-LIB_SRC=$(ls model/*.c collectors/*.c views/*.c | grep -v '^views/pane')
+# The parsers and what they need, as the Makefile's fuzz target: every layer
+# in LAYERS but the screen and the front ends.
+LIB_SRC=$(for l in $(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS); do find "$l" -name '*.c'; done | grep -vE '^(screen|frontends)/' | sort)
 mkdir -p build-fuzz
 for n in $TARGETS; do
 	# shellcheck disable=SC2086

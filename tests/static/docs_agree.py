@@ -3,7 +3,8 @@
 and exit statuses of --help, of the man page's OPTIONS and EXIT STATUS and
 of README's option and exit-status tables are the same sets; --doctor's
 statuses by severity are the same everywhere, README's example included;
-and every --help line fits 80 columns.
+every --help line fits 80 columns; and README's "How it is built" draws the
+layers LAYERS lists, in their order.
 
 Usage: docs_agree.py GCTOP_BIN. Prints PASS:/FAIL: lines."""
 import re
@@ -92,6 +93,22 @@ def readme_example_ok(readme, truth):
     return bool(m) and truth.get(m.group(1)) == int(m.group(2)), m.group(0)[-40:] if m else "no example"
 
 
+def layer_names():
+    """The layers, lowest first, as LAYERS lists them."""
+    return [l.split()[0] for l in open("LAYERS", encoding="utf-8") if re.match(r"^[a-z]+\s", l)]
+
+
+def readme_layers_ok(readme, layers):
+    """README's "How it is built" names every layer as a folder, and its
+    diagram draws the ones above model/ in LAYERS' order."""
+    built = section(readme, r"^## How it is built", r"^## ")
+    missing = [l for l in layers if "`%s/`" % l not in built and "%s/" % l not in built]
+    drawn = section(built, r"^```", r"^```").splitlines()
+    order = re.findall(r"([a-z]+)/", drawn[0]) if drawn else []
+    above = [l for l in layers if l in order]
+    return not missing and order == above and len(order) >= 5, missing, order
+
+
 def compare(label, sets):
     names = list(sets)
     base = sets[names[0]]
@@ -120,6 +137,11 @@ def main():
                      (label, ": not " + ", ".join(wrong) if wrong else ""))
     ex_ok, ex = readme_example_ok(readme, truth)
     ok &= report(ex_ok, "README's --doctor example exits with its worst finding's status (%r)" % ex)
+
+    layers = layer_names()
+    l_ok, missing, order = readme_layers_ok(readme, layers)
+    ok &= report(len(layers) >= 8 and l_ok, "README's \"How it is built\" names the %d layers of LAYERS and draws them "
+                 "in its order (missing %s, drawn %s)" % (len(layers), missing, order))
 
     wide = [l for l in help_text.splitlines() if len(l) > HELP_WIDTH]
     ok &= report(help_text.count("\n") > 20 and not wide,

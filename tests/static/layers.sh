@@ -1,34 +1,28 @@
 #!/bin/sh
-# The folders are layers, and includes go one way only: down.
+# The folders are layers, and includes go one way only: down. The layers and
+# their order are listed once, in LAYERS at the top of the tree (the Makefile
+# builds the same list).
 #
-#   base        helpers every layer may use: waits, clock, quit flag,
-#               errors, UTF-16, bounds-checked reading, growable arrays
-#   model       the sample, the derive step, history, allocation tables
-#   segment     the shared-memory segment's format, publisher and reader
-#   collectors  host/ (proc, cgroup, paths), hotspot/, dotnet/, and the
-#               target that composes them
-#   session     one watched target, or many (the picker): open, schedule,
-#               previous sample, derive, history, allocation window, freeze
-#   record      recordings read back, and the comparison of recorded runs
-#               (fed through a session)
-#   views       panes and writers: read a session's figures, draw or print
-#   tui         the screen, keys, the batch loop and main
-#
-# A file may include from its own layer and the layers below it; views and
-# tui reach collectors only through the session. Inside collectors, the
-# runtimes do not include each other, host/ includes no runtime, and the
-# .NET sources (dotnet/ipc, dotnet/nettrace, dotnet/proc) do not include the
-# .NET backend or its decoders above them (dotnet/*.h). The
-# in-process agent includes only itself, segment/ and base/.
+# A file may include from its own layer and the layers below it; writers,
+# the screen and the front ends reach collectors only through the session.
+# Inside collectors, the runtimes do not include each other, host/ includes
+# no runtime, and the .NET sources (dotnet/ipc, dotnet/nettrace,
+# dotnet/proc) do not include the .NET backend or its decoders above them
+# (dotnet/*.h). The in-process agent includes only itself, segment/ and base/.
 #
 # Prints one FAIL line per include that goes the wrong way, naming it.
 . tests/lib.sh
 
+LAYER_NAMES=$(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS)
+
+# rank FILE: the position of FILE's layer in LAYERS, from 0; -1 outside them.
 rank() {
-	case "$1" in
-	base/*) echo 0 ;; model/*) echo 1 ;; segment/*) echo 2 ;; collectors/*) echo 3 ;;
-	session/*) echo 4 ;; record/*) echo 5 ;; views/*) echo 6 ;; tui/*) echo 7 ;; *) echo -1 ;;
-	esac
+	i=0
+	for l in $LAYER_NAMES; do
+		case "$1" in "$l"/*) echo $i; return ;; esac
+		i=$((i + 1))
+	done
+	echo -1
 }
 
 # wrong FILE INCLUDED: prints why FILE must not include INCLUDED, or nothing.
@@ -47,9 +41,10 @@ wrong() {
 		return
 	fi
 	case "$f:$h" in
-	views/*:collectors/* | tui/*:collectors/* | views/*:segment/* | tui/*:segment/* | \
+	writers/*:collectors/* | screen/*:collectors/* | frontends/*:collectors/* | \
+	writers/*:segment/* | screen/*:segment/* | frontends/*:segment/* | \
 	record/*:collectors/* | record/*:segment/*)
-		echo "views and the screen reach collectors only through session/" ;;
+		echo "writers, the screen and the front ends reach collectors only through session/" ;;
 	collectors/hotspot/*:collectors/dotnet/* | collectors/dotnet/*:collectors/hotspot/*)
 		echo "one runtime's backend includes another's" ;;
 	collectors/host/*:collectors/hotspot/* | collectors/host/*:collectors/dotnet/* | \
@@ -64,7 +59,8 @@ wrong() {
 }
 
 bad=0 seen=0
-for f in $(git ls-files 'base/*' 'model/*' 'segment/*' 'collectors/*' 'session/*' 'record/*' 'views/*' 'tui/*' 'agent/*' | grep -E '\.(c|h)$'); do
+# shellcheck disable=SC2046,SC2086
+for f in $(git ls-files -- $(printf '%s/ ' $LAYER_NAMES agent) | grep -E '\.(c|h)$'); do
 	[ -f "$f" ] || continue
 	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
 		seen=$((seen + 1))
@@ -83,13 +79,16 @@ done
 check "$seen includes read" [ "$seen" -gt 100 ]
 check "every include goes down ($bad go the wrong way)" [ "$bad" -eq 0 ]
 # The rule itself refuses what it must (so a broken rule cannot pass silently).
-check "the rule refuses views including tui" [ -n "$(wrong views/pane_help.c tui/keys.h)" ]
+check "LAYERS names nine layers, base first" [ "$(echo $LAYER_NAMES | wc -w)" -eq 9 -a "$(rank base/x.c)" -eq 0 ]
+check "the rule refuses writers including the screen" [ -n "$(wrong writers/text_writer.c screen/keys.h)" ]
+check "the rule refuses the screen including a front end" [ -n "$(wrong screen/loop.c frontends/options.h)" ]
 check "the rule refuses hotspot including dotnet" [ -n "$(wrong collectors/hotspot/hotspot.c collectors/dotnet/proc/dotnet_proc.h)" ]
 check "the rule refuses a .NET source including the backend" \
 	[ -n "$(wrong collectors/dotnet/ipc/diag_ipc_discover.c collectors/dotnet/dotnet_info.h)" ]
 check "the rule allows the backend including a .NET source" \
 	[ -z "$(wrong collectors/dotnet/dotnet.c collectors/dotnet/proc/dotnet_proc.h)" ]
-check "the rule allows tui including views" [ -z "$(wrong tui/loop.c views/pane.h)" ]
+check "the rule allows the screen including writers" [ -z "$(wrong screen/loop.c writers/format.h)" ]
+check "the rule refuses a front end reaching a collector" [ -n "$(wrong frontends/serve.c collectors/target.h)" ]
 check "the rule refuses the session including a recording" [ -n "$(wrong session/session.c record/record_reader.h)" ]
 check "the rule refuses record/ reaching a collector" [ -n "$(wrong record/compare.c collectors/target.h)" ]
-check "the rule allows views including record/" [ -z "$(wrong views/record_writer.c record/record_format.h)" ]
+check "the rule allows writers including record/" [ -z "$(wrong writers/json_writer.c record/record_format.h)" ]

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "views/format.h"
+#include "writers/format.h"
 #include "tests/unit/check.h"
 
 static void test_bytes(void)

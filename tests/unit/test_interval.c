@@ -1,11 +1,11 @@
-/* The one interval reader of -d and the d prompt (tui/interval.h): seconds
+/* The one interval reader of -d and the d prompt (base/interval.h): seconds
  * with fractions, or with a unit s, m or h, within 0.1 s to an hour. */
 #include <stdint.h>
 #include <string.h>
 
 #include "tests/unit/check.h"
-#include "tui/interval.h"
-#include "tui/options.h"
+#include "base/interval.h"
+#include "frontends/options.h"
 
 static uint64_t ns_of(const char *s)
 {

@@ -6,7 +6,7 @@
 
 #include <json-c/json.h>
 
-#include "views/json_writer.h"
+#include "writers/json_writer.h"
 #include "tests/unit/check.h"
 
 static struct gt_target_info test_info(void)

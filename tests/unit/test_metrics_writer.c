@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "model/pause_hist.h"
-#include "views/metrics_emit.h"
-#include "views/metrics_writer.h"
+#include "writers/metrics_emit.h"
+#include "writers/metrics_writer.h"
 #include "tests/unit/check.h"
 
 #define WATCH_START_S 1796023500.0

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/options.h"
+#include "frontends/options.h"
 #include "model/ops_spec.h"
 #include "tests/unit/check.h"
 

@@ -11,10 +11,10 @@
 
 #include "model/derive.h"
 #include "model/history.h"
-#include "tui/theme.h"
-#include "views/json_writer.h"
-#include "views/pane.h"
-#include "views/text_writer.h"
+#include "screen/theme.h"
+#include "writers/json_writer.h"
+#include "screen/panes/pane.h"
+#include "writers/text_writer.h"
 #include "tests/unit/check.h"
 
 #define MIB (1024ull * 1024ull)

@@ -6,18 +6,18 @@
 
 #include <ncurses.h>
 
-#include "views/keys.h"
-#include "tui/dashboard.h"
-#include "tui/layout.h"
+#include "screen/keys.h"
+#include "screen/dashboard.h"
+#include "screen/layout.h"
 #include "session/picker.h"
-#include "tui/theme.h"
-#include "views/pane.h"
-#include "views/pane_findings.h"
-#include "views/pane_help.h"
-#include "views/pane_stacks.h"
+#include "screen/theme.h"
+#include "screen/panes/pane.h"
+#include "screen/panes/pane_findings.h"
+#include "screen/panes/pane_help.h"
+#include "screen/panes/pane_stacks.h"
 #include "model/alloc_stacks.h"
 #include "model/findings.h"
-#include "views/pane_picker.h"
+#include "screen/panes/pane_picker.h"
 #include "tests/unit/check.h"
 
 static struct gt_history hist;

@@ -1,11 +1,11 @@
-/* gctop --serve's connection slots (tui/serve_guard.c): a newcomer always
+/* gctop --serve's connection slots (frontends/serve_guard.c): a newcomer always
  * gets in, and the connection given up for it is the oldest of its own
  * address at its share, else of the address holding the most. */
 #include <arpa/inet.h>
 #include <string.h>
 
 #include "tests/unit/check.h"
-#include "tui/serve_guard.h"
+#include "frontends/serve_guard.h"
 
 #define S 1000000000ull
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "collectors/backend.h"
-#include "views/text_writer.h"
+#include "writers/text_writer.h"
 #include "tests/unit/check.h"
 
 static char *list_text(const struct gt_list *l)

@@ -1,0 +1,253 @@
+#include "frontends/batch.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/quit.h"
+#include "base/wait.h"
+#include "model/findings.h"
+#include "record/record_reader.h"
+#include "writers/findings_out.h"
+#include "writers/json_writer.h"
+#include "record/record_writer.h"
+#include "writers/text_writer.h"
+#include "session/session.h"
+
+static void batch_install_signals(void)
+{
+	/* The quit flag also ends a collector's wait on a slow target. */
+	gt_quit_install();
+	/* `gctop --json | head` must end quietly: a closed pipe is seen as EPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* a: top allocators over the window, NULL when --allocators is off; st:
+ * the stacks behind their sites, or NULL; f: the session's findings. */
+static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_target_info *info,
+		       const struct gt_derived *d, const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st,
+		       const struct gt_findings *f)
+{
+	if (opt->mode == GT_MODE_JSON) {
+		struct json_object *o = gt_json_sample(info, d);
+		gt_json_add_allocators_stacks(o, a, st);
+		gt_json_add_findings(o, f);
+		int rc = gt_json_write_line(out, o);
+		json_object_put(o);
+		return rc;
+	}
+	return gt_text_write_block_from(out, opt->replay_path, info, d, a, st, f);
+}
+
+/* Waits until `deadline`, until the collector's descriptor is readable or
+ * until quit. */
+static void batch_wait(struct gt_session *s, uint64_t deadline)
+{
+	int fd = gt_session_wait_fd(s);
+	gt_wait_fd(fd, POLLIN, deadline);
+	if (fd >= 0)
+		gt_session_events(s, gt_mono_ns());
+}
+
+/* Writes d, the session's newest figures, with its findings. */
+static int batch_emit(const struct gt_options *opt, FILE *out, const struct gt_session *s, const struct gt_derived *d)
+{
+	const struct gt_alloc_derived *a = s->alloc_fresh ? s->live.alloc : NULL;
+	struct gt_findings f;
+	gt_findings_compute(&s->info, d, s->live.history, &f);
+	return batch_write(opt, out, &s->info, d, a, a ? s->live.stacks : NULL, &f);
+}
+
+/* After a sample: writes it unless it is the first. Returns 1 when the
+ * loop is done (-n reached, the output closed), -1 on a write error. */
+static int batch_output(const struct gt_options *opt, FILE *out, const struct gt_session *s, long *written,
+			struct gt_error *err)
+{
+	/* The first sample is the start of the first interval, not an output:
+	 * alone it has no rate, and `-n 1` must give figures. */
+	if (s->samples < 2)
+		return 0;
+	if (batch_emit(opt, out, s, &s->live.derived) != 0) {
+		if (errno == EPIPE)
+			return 1;
+		gt_fail(err, GT_EXIT_FAILURE, "cannot write the output: %s", strerror(errno));
+		return -1;
+	}
+	return opt->count && ++*written >= opt->count;
+}
+
+/* The target has exited: one last output says so (state exited), with
+ * the last sample's figures and time again, since no new interval was
+ * seen; a reader can tell it from the one before by its state alone. */
+static void batch_exited(const struct gt_options *opt, FILE *out, const struct gt_session *s)
+{
+	if (!s->live.have_derived)
+		return;
+	struct gt_derived last = s->live.derived;
+	last.cur.state = GT_TARGET_EXITED;
+	batch_emit(opt, out, s, &last);
+}
+
+/* The longest the first output's sample may wait past its interval for the
+ * collector's first figures (.NET: the runtime sends its allocation counter
+ * a second after the session started, later on a loaded machine; the
+ * collector bounds the wait by when it expects it), so that -n 1 has its
+ * rates. */
+#define BATCH_SETTLE_MS 3000
+
+/* rec: -w's recorder, or NULL. */
+static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_recorder *rec,
+		      struct gt_error *err)
+{
+	long written = 0;
+	gt_session_start(s, opt->interval_ns, gt_mono_ns());
+	while (!gt_quit_requested()) {
+		/* the first output's sample, due: the wait overlaps its interval */
+		if (s->samples == 1 && gt_schedule_sample_due(&s->schedule, gt_mono_ns()))
+			gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
+		enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), err);
+		if (step == GT_SESSION_EXITED && !gt_quit_requested())
+			batch_exited(opt, out, s);
+		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED)
+			return gt_quit_requested() ? GT_EXIT_OK : err->code;
+		if (step == GT_SESSION_SAMPLED) {
+			if (rec && gt_recorder_write(rec, s, err) != 0)
+				return GT_EXIT_FAILURE;
+			int done = batch_output(opt, out, s, &written, err);
+			if (done < 0)
+				return GT_EXIT_FAILURE;
+			if (done)
+				break;
+		}
+		batch_wait(s, gt_session_deadline(s));
+	}
+	return GT_EXIT_OK;
+}
+
+/* -r: the recording's samples fed to a session and written like live ones,
+ * as fast as they are read. */
+static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error *err)
+{
+	struct gt_record_reader *r = gt_record_open(opt->replay_path, err);
+	if (!r)
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
+	struct gt_session s;
+	if (gt_session_init(&s, gt_record_info(r), err) != 0) {
+		gt_record_close(r);
+		return err->code;
+	}
+	long written = 0;
+	int status = GT_EXIT_OK, rc = 0;
+	struct gt_sample cur;
+	const struct gt_alloc_snapshot *alloc;
+	while (!gt_quit_requested() && (rc = gt_record_next(r, &cur, &alloc, err)) > 0) {
+		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_stacks(r), gt_record_info(r), err) != 0) {
+			rc = -1;
+			break;
+		}
+		int done = batch_output(opt, out, &s, &written, err);
+		if (done != 0) {
+			rc = done < 0 ? -1 : 0;
+			break;
+		}
+	}
+	/* A quit signal while the reader waited or read is an interrupt: status 0. */
+	if (rc < 0)
+		status = gt_quit_requested() ? GT_EXIT_OK : err->code ? (int)err->code : GT_EXIT_FAILURE;
+	else if (gt_record_truncated(r))
+		fprintf(stderr, "gctop: the recording ends in a partial line (gctop was stopped while writing it); "
+				"that line was skipped\n");
+	gt_session_close(&s);
+	gt_record_close(r);
+	return status;
+}
+
+/* Opens -p's target with its --ops counter. Returns 0, or -1 with err and
+ * s closed. */
+static int batch_open(const struct gt_options *opt, struct gt_session *s, struct gt_error *err)
+{
+	if (gt_session_open(s, opt->pid, err) != 0)
+		return -1;
+	if (opt->ops_counter && gt_session_set_ops(s, opt->ops_counter, err) != 0) {
+		gt_session_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
+{
+	batch_install_signals();
+	if (opt->replay_path)
+		return batch_replay(opt, out, err);
+	struct gt_session s;
+	if (batch_open(opt, &s, err) != 0)
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
+	if (opt->allocators && gt_session_enable_allocators(&s, opt->allocator_packages, err) != 0) {
+		gt_session_close(&s);
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
+	}
+	struct gt_recorder *rec = NULL;
+	if (opt->record_path && !(rec = gt_recorder_open(opt->record_path, err))) {
+		gt_session_close(&s);
+		return err->code;
+	}
+	int status = batch_loop(opt, out, &s, rec, err);
+	gt_recorder_close(rec);
+	gt_session_close(&s);
+	return status;
+}
+
+/* The --doctor report: who was watched and for how long, then the findings. */
+static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)
+{
+	const struct gt_target_info *info = &s->info;
+	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
+		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
+		info->gc_name[0] ? info->gc_name : "n/a", watched_s);
+	gt_text_write_findings(out, f);
+	fflush(out);
+}
+
+static int doctor_status(enum gt_severity worst)
+{
+	switch (worst) {
+	case GT_SEVERITY_INFO: return GT_EXIT_FINDING_INFO;
+	case GT_SEVERITY_WARNING: return GT_EXIT_FINDING_WARNING;
+	case GT_SEVERITY_CRITICAL: return GT_EXIT_FINDING_CRITICAL;
+	case GT_SEVERITY_NONE: break;
+	}
+	return GT_EXIT_OK;
+}
+
+int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
+{
+	batch_install_signals();
+	struct gt_session s;
+	if (batch_open(opt, &s, err) != 0)
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
+	uint64_t start = gt_mono_ns(), end = start + opt->doctor_ns;
+	int status = GT_EXIT_OK;
+	gt_session_start(&s, opt->interval_ns, start);
+	/* Until the time is up and the sample due then has been taken. */
+	while (!gt_quit_requested()) {
+		uint64_t now = gt_mono_ns();
+		enum gt_session_step step = gt_session_tick(&s, now, err);
+		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
+			status = err->code;
+			break;
+		}
+		if (step == GT_SESSION_SAMPLED && now >= end)
+			break;
+		batch_wait(&s, gt_session_deadline(&s));
+	}
+	struct gt_findings f;
+	gt_findings_compute(&s.info, s.live.have_derived ? &s.live.derived : NULL, s.live.history, &f);
+	doctor_report(out, &s, (double)(gt_mono_ns() - start) / 1e9, &f);
+	gt_session_close(&s);
+	if (status != GT_EXIT_OK)
+		return status;
+	return doctor_status(f.worst);
+}

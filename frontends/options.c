@@ -1,0 +1,410 @@
+#include "frontends/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/ops_spec.h"
+#include "base/interval.h"
+
+/* Kept in step with man/gctop.1; tests/unit/test_options.c checks that every
+ * long option appears in both. */
+const char gt_help_text[] =
+	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
+	"             [--allocators [--allocator-packages LIST]] [--ops NAME]\n"
+	"             [-w FILE]\n"
+	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
+	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
+	"       gctop -l [--json]\n"
+	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS] [--ops NAME]\n"
+	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME]\n"
+	"\n"
+	"top for the garbage collector: allocation rate, collections per generation,\n"
+	"pause time share, large objects and memory against the container limit of a\n"
+	"running JVM (HotSpot 11 to 25, through its perf data) or .NET 8 to 10 process\n"
+	"(through its diagnostics socket and an EventPipe session), without restarting\n"
+	"it or loading anything into it.\n"
+	"\n"
+	"Options:\n"
+	"  -p, --pid PID         watch process PID (without -p: pick one\n"
+	"                        interactively); with --serve a comma-separated list\n"
+	"  -b, --batch           print plain text blocks, one per interval, like top -b\n"
+	"  -j, --json            print one JSON object per interval (NDJSON);\n"
+	"                        with -l, one per process\n"
+	"  -d, --delay SECONDS   interval between samples, 0.1 to 3600 s (default 1):\n"
+	"                        fractions and a unit allowed, 1.5, 1.5s, 5m, 0.5h\n"
+	"  -n, --iterations N    stop after N outputs (default: until interrupted)\n"
+	"  -l, --list            list every process gctop can watch, then exit\n"
+	"      --no-color        no colours in the interactive view (also when\n"
+	"                        NO_COLOR is set)\n"
+	"      --allocators      sample allocations and show the top allocators by\n"
+	"                        first application frame and by type: on a JVM this\n"
+	"                        loads gctop's agent (the only option that changes\n"
+	"                        the target; it stops by itself a few seconds after\n"
+	"                        gctop exits) and gives the exact allocation total;\n"
+	"                        on .NET a second EventPipe session, nothing loaded;\n"
+	"                        both give the stacks behind each site (Enter in the\n"
+	"                        pane; -b, --json)\n"
+	"      --allocator-packages LIST\n"
+	"                        comma-separated package prefixes skipped as the\n"
+	"                        runtime's own when looking for the first\n"
+	"                        application frame\n"
+	"                        (default java.,javax.,jdk.,sun.,com.sun.)\n"
+	"      --ops NAME        on a JVM, count operations with the perf-data counter\n"
+	"                        NAME the application publishes (see gctop(1)), for\n"
+	"                        bytes per operation and operations per second;\n"
+	"                        read-only. --ops jmx:OBJECTNAME:ATTRIBUTE reads an\n"
+	"                        MBean attribute instead (summed over a pattern's\n"
+	"                        MBeans, at most 64), through the agent: only with\n"
+	"                        --allocators. With --serve, every JVM that\n"
+	"                        publishes NAME is served with its operations\n"
+	"      --serve [ADDR:]PORT\n"
+	"                        serve /metrics (OpenMetrics, or the Prometheus text\n"
+	"                        format when asked) for every JVM and .NET process,\n"
+	"                        or those of -p, sampled every -d seconds, until\n"
+	"                        interrupted; ADDR defaults to 127.0.0.1. Never\n"
+	"                        loads the agent\n"
+	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON,\n"
+	"                        mode 0600; with -b, --json or the interactive view);\n"
+	"                        never through a link another user could have made,\n"
+	"                        never into a file not yours\n"
+	"  -r, --read FILE       replay a recording instead of watching a process:\n"
+	"                        with -b or --json printed at once (FILE may be a\n"
+	"                        pipe), in the interactive view (a regular file)\n"
+	"                        step with t and T, rewind with r, jump with b, play\n"
+	"                        and pause with space\n"
+	"      --compare FILE FILE...\n"
+	"                        recorded runs side by side, one column per run,\n"
+	"                        with each figure's ratio to the first run (--json:\n"
+	"                        one object)\n"
+	"      --fail-if EXPR    with --compare: exit 11 when the last run regressed\n"
+	"                        against the first, e.g. alloc.bytes_per_op_median>+10%\n"
+	"      --doctor          watch -p PID for -d SECONDS (default 10), print the\n"
+	"                        findings (what the figures mean, with evidence and a\n"
+	"                        next step) and exit 0 with none, else 12 info,\n"
+	"                        13 warning, 14 critical\n"
+	"  -h, --help            this text\n"
+	"  -V, --version         the version\n"
+	"\n"
+	"The interactive view needs a terminal; with stdout not a terminal, or TERM=dumb,\n"
+	"gctop prints -b text instead. With -b and --json the first output comes after\n"
+	"one interval (on .NET 9+ after the runtime's first allocation counter too,\n"
+	"about a second), so every output has its rates (-n 1 gives one with figures); a\n"
+	"figure the runtime does not give is n/a (null in JSON), never 0. When the\n"
+	"target exits, a last output says so (EXITED; JSON state \"exited\") and gctop\n"
+	"exits with 8. See gctop(1) for the panes, keys, security and every JSON key\n"
+	"with its unit.\n"
+	"\n"
+	"Exit status:\n"
+	"  0 success                      5 permission denied\n"
+	"  1 other failure                6 the runtime publishes no data\n"
+	"  2 bad command line             7 the runtime's data is malformed or unsafe\n"
+	"  3 no such process              8 the target exited while watched\n"
+	"  4 not a JVM or .NET process    9 the target did not become readable in time\n"
+	"  10 a recording is truncated, corrupt or not gctop's\n"
+	"  11 --fail-if: the last run regressed against the first\n"
+	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n"
+	"  15 -w FILE is unsafe to write (a link, not your regular file, under a link)\n";
+
+static int parse_positive(const char *s, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* PID[,PID...] into opt->pids; opt->pid is the first. */
+static int parse_pids(const char *s, struct gt_options *opt)
+{
+	opt->n_pids = 0;
+	for (const char *p = s;; p++) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || v <= 0 || v > 0x7fffffffL ||
+		    opt->n_pids == GT_OPTIONS_MAX_PIDS)
+			return -1;
+		opt->pids[opt->n_pids++] = (pid_t)v;
+		if (!*end)
+			break;
+		p = end;
+	}
+	opt->pid = opt->pids[0];
+	return 0;
+}
+
+/* A perf-data counter's name as HotSpot's own look ("sun.gc.cause") and
+ * as an application would choose one: printable, no spaces or quotes, so
+ * it can be shown and written anywhere unescaped. */
+#define GT_OPS_NAME_MAX 200
+static int parse_ops_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > GT_OPS_NAME_MAX)
+		return -1;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-$", *s))
+			return -1;
+	return 0;
+}
+
+/* --ops: a perf-data counter's name, or jmx:OBJECTNAME:ATTRIBUTE
+ * (model/ops_spec.h). 0, or -1 with err. */
+static int parse_ops(const char *arg, struct gt_error *err)
+{
+	if (gt_ops_is_jmx(arg)) {
+		char name[GT_OPS_JMX_NAME_MAX + 1], attr[GT_OPS_JMX_ATTR_MAX + 1];
+		const char *why;
+		if (gt_ops_jmx_split(arg, name, attr, &why) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: %s, e.g. jmx:Catalina:type=GlobalRequestProcessor,"
+				       "name=*:requestCount; not '%.240s'", why, arg);
+		return 0;
+	}
+	if (parse_ops_name(arg) != 0)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops wants the name of a perf-data counter, e.g. "
+			       "com.example.requests (letters, digits and . _ - $ only), or jmx:OBJECTNAME:ATTRIBUTE, "
+			       "not '%s'", arg);
+	return 0;
+}
+
+/* [ADDR:]PORT; ADDR may be an IPv6 address in brackets. */
+static int parse_serve(const char *s, struct gt_options *opt)
+{
+	const char *colon = strrchr(s, ':');
+	const char *port = colon ? colon + 1 : s;
+	snprintf(opt->serve_host, sizeof(opt->serve_host), "127.0.0.1");
+	if (colon) {
+		const char *h = s;
+		size_t n = (size_t)(colon - s);
+		if (n >= 2 && h[0] == '[' && h[n - 1] == ']') {
+			h++;
+			n -= 2;
+		}
+		if (n == 0 || n >= sizeof(opt->serve_host))
+			return -1;
+		memcpy(opt->serve_host, h, n);
+		opt->serve_host[n] = '\0';
+	}
+	char *end;
+	errno = 0;
+	long v = strtol(port, &end, 10);
+	if (errno || end == port || *end || v < 0 || v > 65535)
+		return -1;
+	opt->serve_port = (unsigned)v;
+	return 0;
+}
+
+/* --serve's companions: -p (a list) and -d; nothing that prints or loads. */
+static int check_serve(struct gt_options *opt, bool output, struct gt_error *err)
+{
+	if (output || opt->count)
+		return gt_fail(err, GT_EXIT_USAGE, "--serve runs until interrupted and prints nothing; drop -b, --json and -n");
+	if (opt->allocators || opt->allocator_packages)
+		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
+	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter))
+		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads gctop's agent, which --ops jmx: needs; "
+			       "give it a perf-data counter");
+	opt->mode = GT_MODE_SERVE;
+	return 0;
+}
+
+/* --compare FILE...: reads recordings and prints once; nothing live. */
+static int check_compare(struct gt_options *opt, bool batch, bool list, bool serve, struct gt_error *err)
+{
+	if (opt->pid || batch || list || serve || opt->count || opt->allocators || opt->record_path || opt->replay_path ||
+	    opt->ops_counter)
+		return gt_fail(err, GT_EXIT_USAGE, "--compare reads recordings only; it takes files, --json and --fail-if");
+	if (opt->n_compare == 0)
+		return gt_fail(err, GT_EXIT_USAGE, "--compare wants recordings: gctop --compare BEFORE AFTER");
+	opt->mode = GT_MODE_COMPARE;
+	return 0;
+}
+
+/* -w and -r: a recording is written from a live target, or read instead of one. */
+static int check_recording(const struct gt_options *opt, bool list, bool serve, struct gt_error *err)
+{
+	if ((opt->record_path || opt->replay_path) && (list || serve))
+		return gt_fail(err, GT_EXIT_USAGE, "-w and -r go with -b, --json or the interactive view, not --list or --serve");
+	if (opt->replay_path && (opt->pid || opt->record_path || opt->allocators || opt->ops_counter))
+		return gt_fail(err, GT_EXIT_USAGE, "-r replays a recording: it takes no -p, -w, --allocators or --ops");
+	if (opt->record_path && !opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "-w records one process: add -p PID (gctop --list shows them)");
+	return 0;
+}
+
+/* --doctor: -p and -d (how long to watch) only; it samples a few times a
+ * second up to once a second. */
+#define GT_DOCTOR_DEFAULT_NS 10000000000ull
+#define GT_DOCTOR_INTERVALS 4
+static int check_doctor(struct gt_options *opt, bool other, bool delay, struct gt_error *err)
+{
+	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
+	    opt->n_compare)
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID, -d SECONDS and --ops NAME only");
+	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter))
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor never loads gctop's agent, which --ops jmx: needs; "
+			       "give it a perf-data counter, or watch with --allocators --ops jmx:... -b");
+	if (!opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor needs a process: add -p PID (gctop --list shows them)");
+	opt->doctor_ns = delay ? opt->interval_ns : GT_DOCTOR_DEFAULT_NS;
+	opt->interval_ns = opt->doctor_ns / GT_DOCTOR_INTERVALS;
+	if (opt->interval_ns > 1000000000ull)
+		opt->interval_ns = 1000000000ull;
+	if (opt->interval_ns < 100000000ull) /* -d's own floor */
+		opt->interval_ns = 100000000ull;
+	opt->mode = GT_MODE_DOCTOR;
+	return 0;
+}
+
+/* The mode the flags ask for, and the combinations that make no sense. */
+static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list, bool serve, struct gt_error *err)
+{
+	if (batch && json)
+		return gt_fail(err, GT_EXIT_USAGE, "-b and --json are two output formats; choose one");
+	if (opt->fail_if && !opt->n_compare)
+		return gt_fail(err, GT_EXIT_USAGE, "--fail-if judges runs of --compare");
+	if (opt->n_compare) {
+		opt->compare_json = json;
+		return check_compare(opt, batch, list, serve, err);
+	}
+	if (check_recording(opt, list, serve, err) != 0)
+		return -1;
+	if (list) {
+		if (opt->pid || batch || serve || opt->ops_counter)
+			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p, -b, --serve or --ops; it lists every process once");
+		opt->mode = GT_MODE_LIST;
+		opt->list_json = json;
+		return 0;
+	}
+	if (serve)
+		return check_serve(opt, batch || json, err);
+	if (opt->n_pids > 1)
+		return gt_fail(err, GT_EXIT_USAGE, "-p takes one process, or a list with --serve");
+	if (opt->allocator_packages && !opt->allocators)
+		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
+	/* Loading code into the target is asked for by name, once: --allocators. */
+	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter) && !opt->allocators)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the JVM, "
+			       "which only --allocators loads; add --allocators");
+	if ((batch || json) && !opt->pid && !opt->replay_path)
+		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
+	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;
+	return 0;
+}
+
+struct option_flags {
+	bool batch, json, list, serve, compare, doctor, delay;
+};
+
+/* One option c (getopt's return); arg is what the user typed, for sentences.
+ * Returns 0, 1 for --help and --version (parsing ends), or -1 with err. */
+static int parse_option(int c, const char *arg, struct gt_options *opt, struct option_flags *f, struct gt_error *err)
+{
+	switch (c) {
+	case 'p':
+		if (parse_pids(optarg, opt) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "-p wants a process id (a positive whole number), not '%s'", optarg);
+		break;
+	case 'S':
+		if (parse_serve(optarg, opt) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--serve wants [ADDR:]PORT, e.g. 9464 or 0.0.0.0:9464, not '%s'", optarg);
+		f->serve = true;
+		break;
+	case 'b': f->batch = true; break;
+	case 'j': f->json = true; break;
+	case 'd':
+		f->delay = true;
+		if (gt_interval_parse(optarg, &opt->interval_ns) != GT_INTERVAL_OK)
+			return gt_fail(err, GT_EXIT_USAGE, "-d wants " GT_INTERVAL_WANTS ", not '%s'", optarg);
+		break;
+	case 'n':
+		if (parse_positive(optarg, 1000000000L, &opt->count) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "-n wants a positive number of samples, not '%s'", optarg);
+		break;
+	case 'l': f->list = true; break;
+	case 'C': opt->no_color = true; break;
+	case 'A': opt->allocators = true; break;
+	case 'T': f->doctor = true; break;
+	case 'P':
+		if (!*optarg || strlen(optarg) > 900)
+			return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
+		opt->allocator_packages = optarg;
+		break;
+	case 'O':
+		if (parse_ops(optarg, err) != 0)
+			return -1;
+		opt->ops_counter = optarg;
+		break;
+	case 'w': opt->record_path = optarg; break;
+	case 'r': opt->replay_path = optarg; break;
+	case 'K': f->compare = true; break;
+	case 'F': opt->fail_if = optarg; break;
+	case 'h': opt->mode = GT_MODE_HELP; return 1;
+	case 'V': opt->mode = GT_MODE_VERSION; return 1;
+	case ':':
+		return gt_fail(err, GT_EXIT_USAGE, "option %s needs a value; see gctop --help", arg);
+	default:
+		return gt_fail(err, GT_EXIT_USAGE, "unknown option '%s'; see gctop --help", arg);
+	}
+	return 0;
+}
+
+int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_error *err)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "allocators", no_argument, NULL, 'A' },
+		{ "allocator-packages", required_argument, NULL, 'P' },
+		{ "ops", required_argument, NULL, 'O' },
+		{ "serve", required_argument, NULL, 'S' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "read", required_argument, NULL, 'r' },
+		{ "compare", no_argument, NULL, 'K' },
+		{ "fail-if", required_argument, NULL, 'F' },
+		{ "doctor", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct option_flags f = { 0 };
+
+	memset(opt, 0, sizeof(*opt));
+	opt->interval_ns = 1000000000ull;
+	const char *nc = getenv("NO_COLOR");
+	opt->no_color = nc && *nc;
+
+	/* 0, not 1: glibc then forgets where an earlier parse stopped inside a
+	 * group of short options (a parse that failed mid-way). */
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":p:bjd:n:lw:r:hV", longopts, NULL)) != -1) {
+		int rc = parse_option(c, argv[optind - 1], opt, &f, err);
+		if (rc != 0)
+			return rc > 0 ? 0 : -1;
+	}
+	if (f.compare) {
+		opt->compare_files = argv + optind;
+		opt->n_compare = (size_t)(argc - optind);
+		if (opt->n_compare == 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--compare wants recordings: gctop --compare BEFORE AFTER");
+	} else if (optind < argc) {
+		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
+	}
+	if (f.doctor)
+		return check_doctor(opt, f.batch || f.json || f.list || f.serve || f.compare, f.delay, err);
+	return choose_mode(opt, f.batch, f.json, f.list, f.serve, err);
+}

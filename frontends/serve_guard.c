@@ -1,0 +1,130 @@
+/* gctop --serve's connection slots: see serve_guard.h for the policy. */
+#include "frontends/serve_guard.h"
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <string.h>
+
+bool gt_guard_peer_of(const struct sockaddr *sa, socklen_t len, struct gt_guard_peer *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!sa)
+		return false;
+	if (sa->sa_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		p->family = AF_INET;
+		memcpy(p->addr, &((const struct sockaddr_in *)sa)->sin_addr, sizeof(struct in_addr));
+		return true;
+	}
+	if (sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		p->family = AF_INET6;
+		memcpy(p->addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, sizeof(struct in6_addr));
+		return true;
+	}
+	return false;
+}
+
+static bool peer_same(const struct gt_guard_peer *a, const struct gt_guard_peer *b)
+{
+	return a->family == b->family && memcmp(a->addr, b->addr, sizeof(a->addr)) == 0;
+}
+
+static bool conn_live(const struct gt_guard_conn *c)
+{
+	return c->used && !c->dropped;
+}
+
+/* The live connections from p. */
+static unsigned peer_count(const struct gt_guard *g, const struct gt_guard_peer *p)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < GT_GUARD_SLOTS; i++)
+		n += conn_live(&g->conn[i]) && peer_same(&g->conn[i].peer, p);
+	return n;
+}
+
+/* The address holding the most live connections (the first such one). */
+static const struct gt_guard_peer *busiest_peer(const struct gt_guard *g)
+{
+	const struct gt_guard_peer *best = NULL;
+	unsigned most = 0;
+	for (size_t i = 0; i < GT_GUARD_SLOTS; i++) {
+		if (!conn_live(&g->conn[i]))
+			continue;
+		unsigned n = peer_count(g, &g->conn[i].peer);
+		if (n > most) {
+			most = n;
+			best = &g->conn[i].peer;
+		}
+	}
+	return best;
+}
+
+/* p's live connection whose request began longest ago, or NULL. */
+static struct gt_guard_conn *oldest_of(struct gt_guard *g, const struct gt_guard_peer *p)
+{
+	struct gt_guard_conn *old = NULL;
+	for (size_t i = 0; i < GT_GUARD_SLOTS; i++) {
+		struct gt_guard_conn *c = &g->conn[i];
+		if (conn_live(c) && peer_same(&c->peer, p) && (!old || c->since_ns < old->since_ns))
+			old = c;
+	}
+	return old;
+}
+
+static unsigned live_count(const struct gt_guard *g)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < GT_GUARD_SLOTS; i++)
+		n += conn_live(&g->conn[i]);
+	return n;
+}
+
+static bool has_free_slot(const struct gt_guard *g)
+{
+	for (size_t i = 0; i < GT_GUARD_SLOTS; i++)
+		if (!g->conn[i].used)
+			return true;
+	return false;
+}
+
+bool gt_guard_admit(struct gt_guard *g, const struct gt_guard_peer *p, int *drop_fd)
+{
+	*drop_fd = -1;
+	if (!has_free_slot(g))
+		return false;
+	/* copied: busiest_peer points into an entry this may mark */
+	struct gt_guard_peer from = *p;
+	if (peer_count(g, p) < GT_GUARD_MAX_PER_ADDRESS) {
+		if (live_count(g) < GT_GUARD_MAX_CONNECTIONS)
+			return true;
+		from = *busiest_peer(g);
+	}
+	struct gt_guard_conn *victim = oldest_of(g, &from);
+	if (victim) {
+		victim->dropped = true;
+		*drop_fd = victim->fd;
+	}
+	return true;
+}
+
+struct gt_guard_conn *gt_guard_add(struct gt_guard *g, const struct gt_guard_peer *p, int fd, uint64_t now_ns)
+{
+	for (size_t i = 0; i < GT_GUARD_SLOTS; i++) {
+		struct gt_guard_conn *c = &g->conn[i];
+		if (!c->used) {
+			*c = (struct gt_guard_conn){ .used = true, .fd = fd, .peer = *p, .since_ns = now_ns };
+			return c;
+		}
+	}
+	return NULL;
+}
+
+void gt_guard_request(struct gt_guard_conn *c, uint64_t now_ns)
+{
+	c->since_ns = now_ns;
+}
+
+void gt_guard_remove(struct gt_guard_conn *c)
+{
+	*c = (struct gt_guard_conn){ .fd = -1 };
+}

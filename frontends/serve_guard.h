@@ -1,0 +1,68 @@
+/* gctop --serve: who gets a connection when clients hold every slot.
+ *
+ * libmicrohttpd's own limits (total, per address) refuse the newcomer once
+ * they are reached, so clients that open connections and keep them alive
+ * (a header line every few seconds, or nothing at all until the idle
+ * timeout) from four loopback addresses, which any local user can bind,
+ * locked Prometheus out for as long as they liked. Here the limits make
+ * room instead: a new client always gets in, and the connection dropped
+ * for it is the one whose current request (or, before its first, whose
+ * connection) began longest ago, taken from the newcomer's own address
+ * when that one is at its share, else from the address holding the most.
+ * A scrape takes milliseconds from connect to answer, so it is never the
+ * oldest; what hostile clients hold, they lose to the next newcomer.
+ *
+ * Pure bookkeeping, no libmicrohttpd: frontends/serve.c calls it from the
+ * server's one thread (every callback runs there), so it needs no lock. */
+#ifndef GCTOP_FRONTENDS_SERVE_GUARD_H
+#define GCTOP_FRONTENDS_SERVE_GUARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* Prometheus keeps one connection per target; a few more for people. */
+#define GT_GUARD_MAX_CONNECTIONS 32u
+#define GT_GUARD_MAX_PER_ADDRESS 8u
+/* Room for the connections dropped but not yet closed by the server (it
+ * closes them on its next pass): the server's own hard limit. */
+#define GT_GUARD_SLOTS (2u * GT_GUARD_MAX_CONNECTIONS)
+
+/* A client's address, without its port: what "one client" means. */
+struct gt_guard_peer {
+	sa_family_t family;
+	uint8_t addr[16];
+};
+
+struct gt_guard_conn {
+	bool used;
+	bool dropped;          /* shut down for a newcomer; the server closes it */
+	int fd;
+	struct gt_guard_peer peer;
+	uint64_t since_ns;     /* CLOCK_MONOTONIC: its connect, then its latest request's start */
+};
+
+struct gt_guard {
+	struct gt_guard_conn conn[GT_GUARD_SLOTS];
+};
+
+/* The peer of a client address; false for a family gctop does not serve. */
+bool gt_guard_peer_of(const struct sockaddr *sa, socklen_t len, struct gt_guard_peer *p);
+
+/* A client from p is connecting: makes room for it. Returns false when it
+ * must be refused (every slot is taken by connections being closed);
+ * otherwise *drop_fd is the descriptor of the connection given up for it
+ * (marked dropped; the caller shuts it down), or -1 when there was room. */
+bool gt_guard_admit(struct gt_guard *g, const struct gt_guard_peer *p, int *drop_fd);
+
+/* The connection admitted is open on fd: its entry, or NULL when the table
+ * is full (the caller drops it). */
+struct gt_guard_conn *gt_guard_add(struct gt_guard *g, const struct gt_guard_peer *p, int fd, uint64_t now_ns);
+
+/* A request's headers arrived on c: it is as young as a new connection. */
+void gt_guard_request(struct gt_guard_conn *c, uint64_t now_ns);
+
+/* The server closed c (before its descriptor is closed and reused). */
+void gt_guard_remove(struct gt_guard_conn *c);
+
+#endif

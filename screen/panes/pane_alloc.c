@@ -1,0 +1,138 @@
+/* Allocation: how fast the program makes garbage, and how much so far. */
+#include <stdio.h>
+#include <string.h>
+
+#include "writers/format.h"
+#include "screen/panes/pane.h"
+
+/* title, rate, total, per operation; the graph only in rows beyond */
+#define ALLOC_NEED_ROWS 4
+
+static int alloc_need_rows(const struct gt_view_ctx *ctx)
+{
+	(void)ctx;
+	return ALLOC_NEED_ROWS;
+}
+
+static int alloc_want_rows(const struct gt_view_ctx *ctx)
+{
+	int graph = gt_graph_rows(ctx->h, GT_HISTORY_ALLOC_RATE);
+	return ALLOC_NEED_ROWS + (graph < 3 ? graph : 3);   /* a three-row graph */
+}
+
+static int alloc_max_rows(const struct gt_view_ctx *ctx)
+{
+	return ALLOC_NEED_ROWS + gt_graph_rows(ctx->h, GT_HISTORY_ALLOC_RATE);
+}
+
+/* "operation" for "operations": what is counted, one of them. ops_name is
+ * one of the collectors' static plural words ("requests", "operations"). */
+static void op_singular(char *buf, size_t len, const struct gt_sample *s)
+{
+	const char *name = s->ops_name ? s->ops_name : "operations";
+	size_t n = strlen(name);
+	snprintf(buf, len, "%.*s", (int)(n > 1 && name[n - 1] == 's' ? n - 1 : n), name);
+}
+
+/* "per request 797 KiB  1437.2 requests/s": the bytes of one operation, and
+ * how many a second (the unit shortened to "/s" where the name does not
+ * fit); n/a with its reason where the room allows. */
+static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	char one[32], a[64], b[96];
+	if (d)
+		op_singular(one, sizeof(one), &d->cur);
+	else
+		snprintf(one, sizeof(one), "operation");
+	int x = gt_pane_print(w, y, 1, t->label, "per %s ", one);
+	if (d && d->bytes_per_op.valid) {
+		struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
+		x = gt_pane_print(w, y, x, t->value, "%s", gt_format_bytes(a, sizeof(a), per));
+		if (!d->ops_rate.valid)
+			return;
+		snprintf(b, sizeof(b), "%.1f %s/s", d->ops_rate.value, d->cur.ops_name ? d->cur.ops_name : "operations");
+		if (gt_pane_whole(w, y, x + 2, t->label, b) == x + 2) {
+			snprintf(b, sizeof(b), "%.1f/s", d->ops_rate.value);
+			gt_pane_whole(w, y, x + 2, t->label, b);
+		}
+		return;
+	}
+	x = gt_pane_print(w, y, x, t->na, "n/a");
+	if (d && d->cur.ops_unavailable) {
+		/* --ops named a counter: which, and why it gives nothing, as far
+		 * as the words that fit (the name whole or not at all) */
+		char why[512];
+		snprintf(why, sizeof(why), "(%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?",
+			 d->cur.ops_unavailable);
+		gt_pane_print(w, y, x + 1, t->na, "%s", gt_format_cut_words(b, sizeof(b), why, getmaxx(w) - 1 - (x + 1)));
+		return;
+	}
+	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
+}
+
+static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	char a[64], b[64];
+	struct gt_f64 none = { 0, false };
+	struct gt_u64 none_u = { 0, false };
+	int cols = getmaxx(w), x;
+
+	gt_pane_draw_title(w, ctx, "Allocation");
+	struct gt_history_window win;
+	gt_history_window(ctx->h, ctx->window_ns, &win);
+
+	x = gt_pane_print(w, 1, 1, t->label, "rate ");
+	/* The estimate missed collection intervals (reason on the help line). */
+	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
+	/* Humongous objects in whole G1 regions (by how much: pane 5). */
+	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
+	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
+	x = gt_pane_print(w, 1, x + 2, t->label, "avg %.0fs ", win.span_s.valid ? win.span_s.value : 0.0);
+	gt_pane_value(w, 1, x, t, t->value, gt_format_rate(b, sizeof(b), win.alloc_rate_bps));
+
+	/* The graph gets the rows the figures do not need: at 40 columns one
+	 * row still shows 38 intervals. */
+	int rows = getmaxy(w);
+	int text_rows = rows - 2 < 2 ? rows - 2 : 2;
+	int graph_rows = rows - 2 - text_rows;
+	if (graph_rows > GT_GRAPH_MAX_ROWS)
+		graph_rows = GT_GRAPH_MAX_ROWS;
+	struct gt_graph_scale g = gt_pane_sparkline(w, 2, 1, cols - 2, graph_rows, ctx->h, GT_HISTORY_ALLOC_RATE, t);
+	struct gt_f64 top = { g.top, true };
+	gt_pane_graph_label(w, ctx, "Allocation", &g, gt_format_rate(b, sizeof(b), top));
+	gt_pane_graph_zero(w, 2, &g, graph_rows, t, "no allocation");
+	int y = 2 + graph_rows;
+
+	if (text_rows >= 1) {
+		x = gt_pane_print(w, y, 1, t->label, "total ");
+		x = gt_pane_value(w, y, x, t, t->value, gt_format_bytes(a, sizeof(a), d ? d->cur.alloc_bytes_total : none_u));
+		if (d && d->cur.alloc_bytes_total.valid)
+			x = gt_pane_print(w, y, x, t->label, " since %s",
+					  d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
+		gt_pane_print(w, y, x + 1, t->label, "(%s%s)", d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a",
+			      !d || d->alloc_lower_bound == d->alloc_upper_bound ? ""
+			      : d->alloc_lower_bound ? ", at least" : ", at most");
+		y++;
+	}
+	if (text_rows >= 2)
+		draw_per_op(w, y, ctx);
+}
+
+const struct gt_pane_ops gt_pane_alloc = {
+	.name = "alloc",
+	.title = "Allocation",
+	.min_rows = 3,
+	.min_cols = 32,
+	.priority = 1,
+	.stretch = true,
+	.max_rows = alloc_max_rows,
+	.need_rows = alloc_need_rows,
+	.want_rows = alloc_want_rows,
+	.draw = draw_alloc,
+};

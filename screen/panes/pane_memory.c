@@ -1,0 +1,186 @@
+/* Memory: heap in use and committed, the working set and the container's
+ * usage on one bar that ends at the container limit, so the distance to an
+ * OOM kill is visible at a glance. */
+#include <stdio.h>
+#include <string.h>
+
+#include "writers/format.h"
+#include "screen/panes/pane.h"
+
+/* The legend and the figures flow across the lines under the bar, wrapping
+ * where the next would not fit, so a narrow pane keeps every figure. */
+struct memory_flow {
+	WINDOW *w;
+	const struct gt_theme *t;
+	int y, x, rows, cols;
+};
+
+/* Title, bar, and at 40 columns three lines of legend (used and committed,
+ * working set, group and limit) and one of heap max and headroom. */
+static int memory_need_rows(const struct gt_view_ctx *ctx)
+{
+	bool group = ctx->d && gt_membar_group_usage(&ctx->d->cur).valid;
+	return group ? 6 : 5;
+}
+
+/* Metaspace is a JVM's: .NET has none, and a row of n/a is not shown. */
+static bool memory_metaspace(const struct gt_view_ctx *ctx)
+{
+	return !ctx->info || ctx->info->runtime != GT_RUNTIME_DOTNET;
+}
+
+/* metaspace, OOM kills, pressure: two lines at 40 columns, one without
+ * metaspace */
+static int memory_want_rows(const struct gt_view_ctx *ctx)
+{
+	return memory_need_rows(ctx) + (memory_metaspace(ctx) ? 2 : 1);
+}
+
+/* Starts an item of `width` columns: on this line if it fits, else on the
+ * next; false when the pane has no line left for it. */
+static bool flow_room(struct memory_flow *f, int width)
+{
+	if (f->x > 1 && f->x + width > f->cols - 1) {
+		f->y++;
+		f->x = 1;
+	}
+	return f->y < f->rows;
+}
+
+/* One item: an optional glyph, a label and a value, then two spaces. */
+static void flow_item(struct memory_flow *f, const char *glyph, attr_t glyph_attr, const char *label,
+		      attr_t value_attr, const char *value)
+{
+	int width = (glyph ? 2 : 0) + (int)strlen(label) + 1 + (int)strlen(value);
+	if (!flow_room(f, width))
+		return;
+	int x = f->x;
+	if (glyph)
+		x = gt_pane_print(f->w, f->y, x, glyph_attr, "%s", glyph) + 1;
+	x = gt_pane_print(f->w, f->y, x, f->t->label, "%s ", label);
+	x = gt_pane_value(f->w, f->y, x, f->t, value_attr, value);
+	f->x = x + 2;
+}
+
+static void legend(struct memory_flow *f, enum gt_membar_cell c, const char *label, struct gt_u64 v)
+{
+	const struct gt_theme *t = f->t;
+	char a[32];
+	attr_t glyph_attr = c == GT_MEMBAR_USED ? t->bar_used : c == GT_MEMBAR_COMMITTED ? t->bar_committed
+			  : c == GT_MEMBAR_RSS ? t->bar_rss : c == GT_MEMBAR_CGROUP ? t->bar_cgroup : t->bar_limit;
+	flow_item(f, gt_membar_glyph(c, t->utf8), glyph_attr, label, t->value, gt_format_bytes(a, sizeof(a), v));
+}
+
+/* The group's usage with what it counts: "cgroup" alone when the group is
+ * the process's own, "cgroup (N procs)" when it is shared; nothing for a
+ * shared group without a limit (a login session's, say), which says nothing
+ * about this process. */
+static void group_legend(struct memory_flow *f, const struct gt_sample *s)
+{
+	char label[48];
+	struct gt_u64 use = gt_membar_group_usage(s);
+	if (!use.valid)
+		return;
+	if (s->cgroup_processes.valid && s->cgroup_processes.value > 1)
+		snprintf(label, sizeof(label), "cgroup (%llu procs)", (unsigned long long)s->cgroup_processes.value);
+	else
+		snprintf(label, sizeof(label), "cgroup");
+	legend(f, GT_MEMBAR_CGROUP, label, use);
+}
+
+/* Under 10% of the limit left, the kernel's OOM killer is close. */
+static void headroom(struct memory_flow *f, const struct gt_sample *s)
+{
+	const struct gt_theme *t = f->t;
+	char a[32], v[48];
+	struct gt_u64 use = s->cgroup_usage_bytes.valid ? s->cgroup_usage_bytes : s->rss_bytes;
+	if (!s->cgroup_limit_bytes.valid) {
+		if (flow_room(f, 18))
+			f->x = gt_pane_print(f->w, f->y, f->x, t->na, "no container limit") + 2;
+		return;
+	}
+	if (!use.valid || s->cgroup_limit_bytes.value == 0) {
+		flow_item(f, NULL, 0, "headroom", t->na, "n/a");
+		return;
+	}
+	uint64_t lim = s->cgroup_limit_bytes.value;
+	struct gt_u64 left = { use.value < lim ? lim - use.value : 0, true };
+	double share = (double)left.value / (double)lim;
+	attr_t at = share < 0.10 ? t->crit | A_BOLD : share < 0.20 ? t->warn | A_BOLD : t->good;
+	snprintf(v, sizeof(v), "%s (%.0f%%)", gt_format_bytes(a, sizeof(a), left), share * 100);
+	flow_item(f, NULL, 0, "headroom", at, v);
+}
+
+/* What is worth a look when there is room: metaspace (a JVM's: .NET has
+ * none, so the row is not shown there), OOM kills, pressure. */
+static void extras(struct memory_flow *f, const struct gt_sample *s, bool metaspace)
+{
+	const struct gt_theme *t = f->t;
+	char a[32];
+	if (metaspace)
+		flow_item(f, NULL, 0, "metaspace", t->value, gt_format_bytes(a, sizeof(a), s->metaspace_used_bytes));
+	flow_item(f, NULL, 0, "OOM kills", s->oom_kills.valid && s->oom_kills.value ? t->crit | A_BOLD : t->value,
+		  gt_format_count(a, sizeof(a), s->oom_kills));
+	/* The pane asks for two rows of these with metaspace (it cannot know
+	 * its width then): a wide pane that fits all three on one puts the
+	 * pressure on the second rather than leave that row blank. */
+	if (metaspace && f->y + 1 < f->rows) {
+		f->y++;
+		f->x = 1;
+	}
+	if (s->memory_pressure_avg10.valid)
+		snprintf(a, sizeof(a), "%.2f%%%s", s->memory_pressure_avg10.value,
+			 s->memory_pressure_system_wide ? " (system)" : "");
+	else
+		snprintf(a, sizeof(a), "n/a");
+	flow_item(f, NULL, 0, "pressure", s->memory_pressure_avg10.valid ? t->value : t->na, a);
+}
+
+static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	int cols = getmaxx(w);
+	char a[32];
+
+	gt_pane_draw_title(w, ctx, "Memory");
+	if (!d) {
+		gt_pane_print(w, 1, 1, t->na, "n/a: no sample yet");
+		return;
+	}
+	const struct gt_sample *s = &d->cur;
+	struct gt_membar_input in = {
+		.heap_used = s->heap_used_bytes,
+		.heap_committed = s->heap_committed_bytes,
+		.heap_max = s->heap_max_bytes,
+		.rss = s->rss_bytes,
+		.cgroup_usage = gt_membar_group_usage(s),
+		.limit = s->cgroup_limit_bytes,
+	};
+	gt_pane_membar(w, 1, 1, cols - 2, &in, t);
+
+	struct memory_flow f = { w, t, 2, 1, getmaxy(w), cols };
+	legend(&f, GT_MEMBAR_USED, "used", s->heap_used_bytes);
+	legend(&f, GT_MEMBAR_COMMITTED, "committed", s->heap_committed_bytes);
+	f.y++, f.x = 1;
+	legend(&f, GT_MEMBAR_RSS, "working set", s->rss_bytes);
+	group_legend(&f, s);
+	if (s->cgroup_limit_bytes.valid)
+		legend(&f, GT_MEMBAR_LIMIT, "limit", s->cgroup_limit_bytes);
+	f.y++, f.x = 1;
+	flow_item(&f, NULL, 0, "heap max", t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
+	headroom(&f, s);
+	f.y++, f.x = 1;
+	extras(&f, s, memory_metaspace(ctx));
+}
+
+const struct gt_pane_ops gt_pane_memory = {
+	.name = "memory",
+	.title = "Memory",
+	.min_rows = 3,
+	.min_cols = 36,
+	.priority = 3,
+	.need_rows = memory_need_rows,
+	.want_rows = memory_want_rows,
+	.draw = draw_memory,
+};

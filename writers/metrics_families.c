@@ -1,0 +1,361 @@
+/* Every family gctop --serve writes, in the order written, and what each
+ * writes for one target. OpenTelemetry names first (runtime by runtime),
+ * then gctop's own. A figure that is n/a writes nothing. */
+#include <stddef.h>
+#include <string.h>
+
+#include "writers/metrics_emit.h"
+
+static bool is_jvm(const struct gt_metrics_target *t)
+{
+	return t->info->runtime == GT_RUNTIME_HOTSPOT;
+}
+
+static bool is_dotnet(const struct gt_metrics_target *t)
+{
+	return t->info->runtime == GT_RUNTIME_DOTNET;
+}
+
+/* ---- JVM (HotSpot): jvm.memory.*, jvm.gc.duration ---- */
+
+enum jvm_memory_figure { JVM_USED, JVM_COMMITTED, JVM_LIMIT };
+
+static struct gt_u64 generation_figure(const struct gt_generation *g, enum jvm_memory_figure f)
+{
+	return f == JVM_USED ? g->used_bytes : f == JVM_COMMITTED ? g->committed_bytes : g->max_bytes;
+}
+
+/* One point per heap generation (gctop's names: young, old, heap) and one
+ * for Metaspace, the pool the perf data sizes outside the heap. */
+static void jvm_memory(struct gt_metrics_emit *e, const struct gt_metrics_target *t, enum jvm_memory_figure f)
+{
+	if (!is_jvm(t))
+		return;
+	const struct gt_sample *s = t->sample;
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; i < s->n_generations && i < GT_MAX_GENERATIONS; i++) {
+		gt_metrics_label(extra, sizeof(extra), "jvm_memory_pool_name", s->generations[i].name);
+		gt_metrics_label_add(extra, sizeof(extra), "jvm_memory_type", "heap");
+		gt_metrics_gauge(e, extra, generation_figure(&s->generations[i], f));
+	}
+	if (f == JVM_LIMIT)
+		return;
+	gt_metrics_label(extra, sizeof(extra), "jvm_memory_pool_name", "Metaspace");
+	gt_metrics_label_add(extra, sizeof(extra), "jvm_memory_type", "non_heap");
+	gt_metrics_gauge(e, extra, f == JVM_USED ? s->metaspace_used_bytes : s->metaspace_committed_bytes);
+}
+
+static void jvm_memory_used(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	jvm_memory(e, t, JVM_USED);
+}
+
+static void jvm_memory_committed(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	jvm_memory(e, t, JVM_COMMITTED);
+}
+
+static void jvm_memory_limit(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	jvm_memory(e, t, JVM_LIMIT);
+}
+
+/* JMX's gcAction for a HotSpot collector: the first counts young
+ * collections; a full, old or major one is a major GC. */
+static const char *jvm_gc_action(const struct gt_sample *s, unsigned i)
+{
+	const char *n = s->collectors[i].name;
+	if (strstr(n, "full") || strstr(n, "Full") || strstr(n, "old") || strstr(n, "Old") || strstr(n, "major") ||
+	    strstr(n, "MSC") || strstr(n, "MarkSweep"))
+		return "end of major GC";
+	return i == 0 ? "end of minor GC" : "end of major GC";
+}
+
+/* The perf data counts each collector's invocations and time, not single
+ * durations: the histogram has its count and sum and the +Inf bucket only
+ * (no bucket is claimed that gctop cannot fill). Counted from the JVM's
+ * start. gctop_gc_pause_seconds has the fine buckets. */
+static void jvm_gc_duration(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (!is_jvm(t))
+		return;
+	const struct gt_sample *s = t->sample;
+	double since = gt_metrics_since_s(t, GT_ALLOC_SINCE_PROCESS_START);
+	for (unsigned i = 0; i < s->n_collectors && i < GT_MAX_COLLECTORS; i++) {
+		const struct gt_collector_stat *c = &s->collectors[i];
+		if (!c->invocations.valid || !c->time_ns.valid)
+			continue;
+		char extra[GT_METRICS_EXTRA_LEN], bucket[GT_METRICS_EXTRA_LEN];
+		gt_metrics_label(extra, sizeof(extra), "jvm_gc_name", c->name);
+		gt_metrics_label_add(extra, sizeof(extra), "jvm_gc_action", jvm_gc_action(s, i));
+		memcpy(bucket, extra, sizeof(bucket));
+		gt_metrics_label_add(bucket, sizeof(bucket), "le", "+Inf");
+		gt_metrics_point_u64(e, "_bucket", bucket, c->invocations.value);
+		gt_metrics_point_u64(e, "_count", extra, c->invocations.value);
+		gt_metrics_point_f64(e, "_sum", extra, (double)c->time_ns.value / 1e9);
+		gt_metrics_created(e, extra, since);
+	}
+}
+
+/* ---- .NET: dotnet.gc.* ---- */
+
+/* Collection counters, one per generation label: the runtime's collectors
+ * or the generations, each collection counted once (model/sample.h): on
+ * .NET both by the oldest generation collected, the same figures. */
+static void collection_counters(struct gt_metrics_emit *e, const struct gt_metrics_target *t, const char *label,
+				bool by_collector)
+{
+	const struct gt_sample *s = t->sample;
+	double since = gt_metrics_since_s(t, s->collections_since);
+	unsigned n = by_collector ? s->n_collectors : s->n_generations;
+	unsigned max = by_collector ? GT_MAX_COLLECTORS : GT_MAX_GENERATIONS;
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; i < n && i < max; i++) {
+		gt_metrics_label(extra, sizeof(extra), label, by_collector ? s->collectors[i].name : s->generations[i].name);
+		gt_metrics_counter(e, extra, by_collector ? s->collectors[i].invocations : s->generations[i].collections, since);
+	}
+}
+
+/* Exclusive counts per generation (a gen1 collection is not also a gen0
+ * one), as GC.CollectionCount differences give them; counted since gctop
+ * opened its EventPipe session. */
+static void dotnet_gc_collections(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (is_dotnet(t))
+		collection_counters(e, t, "dotnet_gc_heap_generation", true);
+}
+
+static void dotnet_gc_total_allocated(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (is_dotnet(t))
+		gt_metrics_counter(e, NULL, t->sample->alloc_bytes_total, gt_metrics_since_s(t, t->sample->alloc_since));
+}
+
+static void dotnet_gc_pause_time(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (is_dotnet(t))
+		gt_metrics_counter_ns(e, NULL, t->sample->pause_total_ns, gt_metrics_since_s(t, t->sample->collections_since));
+}
+
+static void dotnet_generations(struct gt_metrics_emit *e, const struct gt_metrics_target *t, bool fragmentation)
+{
+	if (!is_dotnet(t))
+		return;
+	const struct gt_sample *s = t->sample;
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; i < s->n_generations && i < GT_MAX_GENERATIONS; i++) {
+		gt_metrics_label(extra, sizeof(extra), "dotnet_gc_heap_generation", s->generations[i].name);
+		gt_metrics_gauge(e, extra, fragmentation ? s->generations[i].fragmented_bytes : s->generations[i].used_bytes);
+	}
+}
+
+static void dotnet_heap_size(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	dotnet_generations(e, t, false);
+}
+
+static void dotnet_fragmentation(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	dotnet_generations(e, t, true);
+}
+
+static void dotnet_committed(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (is_dotnet(t))
+		gt_metrics_gauge(e, NULL, t->sample->heap_committed_bytes);
+}
+
+/* ---- process.* (both runtimes, from /proc) ---- */
+
+static void process_cpu_time(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	const struct gt_sample *s = t->sample;
+	if (!s->cpu_ticks.valid || !s->cpu_hz.valid || s->cpu_hz.value == 0)
+		return;
+	gt_metrics_point_f64(e, "_total", NULL, (double)s->cpu_ticks.value / (double)s->cpu_hz.value);
+	gt_metrics_created(e, NULL, gt_metrics_since_s(t, GT_ALLOC_SINCE_PROCESS_START));
+}
+
+/* ---- gctop_: what the conventions lack ---- */
+
+/* The facts that change rarely, as labels of an info series: the collector,
+ * the runtime's version and where the allocation figure comes from. */
+static void gctop_target(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	char extra[GT_METRICS_EXTRA_LEN];
+	gt_metrics_label(extra, sizeof(extra), "gc", t->info->gc_name);
+	gt_metrics_label_add(extra, sizeof(extra), "runtime_version", t->info->runtime_version);
+	gt_metrics_label_add(extra, sizeof(extra), "allocation_source", gt_alloc_source_name(t->sample->alloc_source));
+	gt_metrics_point_u64(e, "_info", extra, 1);
+}
+
+/* When the figures were read: a scrape returns the last round's sample,
+ * up to one interval old, and this says which moment it describes. */
+static void gctop_sample_timestamp(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (t->sample->wall_ms > 0)
+		gt_metrics_point_f64(e, "", NULL, (double)t->sample->wall_ms / 1000.0);
+}
+
+static void gctop_allocated(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->alloc_bytes_total, gt_metrics_since_s(t, t->sample->alloc_since));
+}
+
+static void gctop_alloc_blind(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->alloc_blind_collections, t->watch_start_s);
+}
+
+static void gctop_collections(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	collection_counters(e, t, "generation", false);
+}
+
+/* Stop-the-world time: HotSpot's collector time from the JVM's start
+ * (Shenandoah: time at safepoints), .NET's suspensions since gctop began
+ * watching; both count from the same origin as the collections. */
+static void gctop_pause_time(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter_ns(e, NULL, t->sample->pause_total_ns, gt_metrics_since_s(t, t->sample->collections_since));
+}
+
+/* Single pauses since gctop began watching, cumulative per bucket. */
+/* The bucket labels of gt_pause_hist_bounds_s as %g writes them (a unit
+ * test holds the two together), written once here rather than formatted
+ * for every process at every round. */
+const char *const gt_metrics_pause_le[GT_PAUSE_HIST_BOUNDS + 1] = {
+	"le=\"0.0001\"", "le=\"0.00025\"", "le=\"0.0005\"", "le=\"0.001\"", "le=\"0.0025\"", "le=\"0.005\"",
+	"le=\"0.01\"", "le=\"0.025\"", "le=\"0.05\"", "le=\"0.1\"", "le=\"0.25\"", "le=\"0.5\"",
+	"le=\"1\"", "le=\"2.5\"", "le=\"5\"", "le=\"10\"", "le=\"+Inf\"",
+};
+
+static void gctop_pause_hist(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	const struct gt_pause_hist *h = t->pauses;
+	if (!h || !h->valid)
+		return;
+	uint64_t cum = 0;
+	for (unsigned b = 0; b <= GT_PAUSE_HIST_BOUNDS; b++) {
+		cum += h->buckets[b];
+		gt_metrics_point_u64(e, "_bucket", gt_metrics_pause_le[b], cum);
+	}
+	gt_metrics_point_u64(e, "_count", NULL, h->count);
+	gt_metrics_point_f64(e, "_sum", NULL, (double)h->sum_ns / 1e9);
+	gt_metrics_created(e, NULL, t->watch_start_s);
+}
+
+static void gctop_pauses_missed(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (t->pauses && t->pauses->valid)
+		gt_metrics_counter(e, NULL, (struct gt_u64){ t->pauses->missed, true }, t->watch_start_s);
+}
+
+static void gctop_heap_max(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	struct gt_u64 max = t->sample->heap_max_bytes;
+	gt_metrics_gauge(e, NULL, max.valid ? max : t->sample->gc_hard_limit_bytes);
+}
+
+static void gctop_large_allocated(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->large_alloc_bytes_total, t->watch_start_s);
+}
+
+static void gctop_large_waste_max(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->large_waste_max_bytes_total, t->watch_start_s);
+}
+
+static void gctop_large_waste(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->large_waste_bytes_total, t->watch_start_s);
+}
+
+static void gctop_requests(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->ops_total, t->watch_start_s);
+}
+
+/* A ratio of the last interval's two rates, not a count: a gauge. */
+static void gctop_bytes_per_request(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	if (t->derived && t->derived->bytes_per_op.valid)
+		gt_metrics_point_f64(e, "", NULL, t->derived->bytes_per_op.value);
+}
+
+/* The cgroup's own count, from its creation (a time gctop does not know). */
+static void gctop_oom_kills(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->oom_kills, 0);
+}
+
+#define FIELD(name) offsetof(struct gt_sample, name)
+#define GAUGE GT_METRICS_GAUGE
+#define COUNTER GT_METRICS_COUNTER
+#define HISTOGRAM GT_METRICS_HISTOGRAM
+#define INFO GT_METRICS_INFO
+
+const struct gt_metrics_family gt_metrics_families[] = {
+	{ "jvm_memory_used_bytes", GAUGE, "bytes", "Measure of memory used, by pool (HotSpot perf data).", jvm_memory_used, 0 },
+	{ "jvm_memory_committed_bytes", GAUGE, "bytes", "Measure of memory committed, by pool.", jvm_memory_committed, 0 },
+	{ "jvm_memory_limit_bytes", GAUGE, "bytes", "Measure of max obtainable memory, by heap pool.", jvm_memory_limit, 0 },
+	{ "jvm_gc_duration_seconds", HISTOGRAM, "seconds",
+	  "Duration of JVM garbage collection actions since the JVM started (count and sum; gctop_gc_pause_seconds has buckets).",
+	  jvm_gc_duration, 0 },
+	{ "dotnet_gc_collections", COUNTER, "", "Garbage collections by the oldest generation collected, since gctop began watching.",
+	  dotnet_gc_collections, 0 },
+	{ "dotnet_gc_heap_total_allocated_bytes", COUNTER, "bytes", "Bytes allocated on the managed GC heap.",
+	  dotnet_gc_total_allocated, 0 },
+	{ "dotnet_gc_pause_time_seconds", COUNTER, "seconds", "Time paused in GC since gctop began watching.",
+	  dotnet_gc_pause_time, 0 },
+	{ "dotnet_gc_last_collection_heap_size_bytes", GAUGE, "bytes", "Managed heap size by generation at the last GC.",
+	  dotnet_heap_size, 0 },
+	{ "dotnet_gc_last_collection_heap_fragmentation_size_bytes", GAUGE, "bytes",
+	  "Free space inside each generation at the last GC.", dotnet_fragmentation, 0 },
+	{ "dotnet_gc_last_collection_memory_committed_size_bytes", GAUGE, "bytes",
+	  "Memory committed by the GC at the last GC.", dotnet_committed, 0 },
+	{ "process_memory_usage_bytes", GAUGE, "bytes", "Resident set size of the process.", NULL, FIELD(rss_bytes) },
+	{ "process_cpu_time_seconds", COUNTER, "seconds", "CPU time used by the process (user and system).", process_cpu_time, 0 },
+	/* OpenTelemetry's process.thread.count would map to process_thread_count,
+	 * which Prometheus' own lint refuses (a _count suffix outside a
+	 * histogram): Prometheus' process collector's name instead. */
+	{ "process_threads", GAUGE, "", "Threads of the process.", NULL, FIELD(threads) },
+	{ "gctop_target", INFO, "", "A watched process: its collector, runtime version and allocation source.", gctop_target, 0 },
+	{ "gctop_sample_timestamp_seconds", GAUGE, "seconds", "When gctop read these figures, seconds since the epoch.",
+	  gctop_sample_timestamp, 0 },
+	{ "gctop_allocated_bytes", COUNTER, "bytes",
+	  "Bytes allocated, exact or estimated from heap counters (gctop_target_info's allocation_source).", gctop_allocated, 0 },
+	{ "gctop_allocation_blind_collections", COUNTER, "",
+	  "Collections (HotSpot) or the runtime's polls (.NET, DATAS) at which allocation was not seen: it is a lower bound while this grows.",
+	  gctop_alloc_blind, 0 },
+	{ "gctop_gc_collections", COUNTER, "",
+	  "Collections, each counted once: .NET by the oldest generation collected (as dotnet_gc_collections), HotSpot per collector.",
+	  gctop_collections, 0 },
+	{ "gctop_gc_pause_time_seconds", COUNTER, "seconds", "Stop-the-world time.", gctop_pause_time, 0 },
+	{ "gctop_gc_pause_seconds", HISTOGRAM, "seconds", "Single stop-the-world pauses since gctop began watching.",
+	  gctop_pause_hist, 0 },
+	{ "gctop_gc_pauses_missed", COUNTER, "",
+	  "Pauses too many between two samples to be timed one by one (left out of gctop_gc_pause_seconds).", gctop_pauses_missed, 0 },
+	{ "gctop_heap_used_bytes", GAUGE, "bytes", "Heap in use.", NULL, FIELD(heap_used_bytes) },
+	{ "gctop_heap_committed_bytes", GAUGE, "bytes", "Heap committed.", NULL, FIELD(heap_committed_bytes) },
+	{ "gctop_heap_max_bytes", GAUGE, "bytes", "The most the heap may grow to (.NET: the GC's hard limit).", gctop_heap_max, 0 },
+	{ "gctop_large_object_bytes", GAUGE, "bytes", "Large objects in the heap (.NET LOH; G1 humongous estimate).", NULL, FIELD(large_bytes) },
+	{ "gctop_large_object_allocated_bytes", COUNTER, "bytes", "Bytes allocated as large objects.", gctop_large_allocated, 0 },
+	{ "gctop_large_object_region_waste_max_bytes", COUNTER, "bytes",
+	  "G1: the most of gctop_large_object_allocated_bytes (and an estimated gctop_allocated_bytes) that can be humongous objects' unused region tails.",
+	  gctop_large_waste_max, 0 },
+	{ "gctop_large_object_region_waste_bytes", COUNTER, "bytes",
+	  "G1 with --allocators: humongous objects' unused region tails, as the agent's samples measure them.",
+	  gctop_large_waste, 0 },
+	{ "gctop_requests", COUNTER, "", "Requests served (ASP.NET Core), or a JVM's operations (--ops).", gctop_requests, 0 },
+	/* a ratio: OpenMetrics wants a unit's name as the name's suffix */
+	{ "gctop_bytes_per_request", GAUGE, "", "Bytes allocated per request over the last interval.",
+	  gctop_bytes_per_request, 0 },
+	{ "gctop_container_memory_limit_bytes", GAUGE, "bytes", "The memory limit of the process's cgroup.",
+	  NULL, FIELD(cgroup_limit_bytes) },
+	{ "gctop_container_memory_usage_bytes", GAUGE, "bytes", "The memory use of the process's cgroup.", NULL, FIELD(cgroup_usage_bytes) },
+	{ "gctop_container_oom_kills", COUNTER, "", "Processes the cgroup's OOM killer ended.", gctop_oom_kills, 0 },
+};
+
+const size_t gt_metrics_family_count = sizeof(gt_metrics_families) / sizeof(gt_metrics_families[0]);
