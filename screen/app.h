@@ -10,7 +10,7 @@
 
 #include "base/error.h"
 #include "session/job.h"
-#include "session/picker.h"
+#include "screen/picker.h"
 #include "session/session.h"
 #include "screen/keys.h"
 #include "record/record_writer.h"

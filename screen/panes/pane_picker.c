@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session/picker.h"
+#include "screen/picker.h"
 #include "writers/format.h"
 #include "screen/panes/pane_picker.h"
 

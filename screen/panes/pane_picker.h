@@ -1,8 +1,8 @@
-/* The picker's screen (session/picker.h holds its state). */
+/* The picker's screen (screen/picker.h holds its state). */
 #ifndef GCTOP_SCREEN_PANES_PANE_PICKER_H
 #define GCTOP_SCREEN_PANES_PANE_PICKER_H
 
-#include "session/picker.h"
+#include "screen/picker.h"
 #include "screen/panes/pane.h"
 
 /* Draws into the whole of w; moves p->top so the selection is visible. */

@@ -9,7 +9,7 @@
 #include "screen/keys.h"
 #include "screen/dashboard.h"
 #include "screen/layout.h"
-#include "session/picker.h"
+#include "screen/picker.h"
 #include "screen/theme.h"
 #include "screen/panes/pane.h"
 #include "screen/panes/pane_findings.h"

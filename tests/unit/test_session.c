@@ -13,7 +13,7 @@
 #include "base/wait.h"
 #include "session/job.h"
 
-#include "session/picker.h"
+#include "screen/picker.h"
 #include "session/session.h"
 #include "tests/unit/check.h"
 

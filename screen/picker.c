@@ -1,4 +1,4 @@
-#include "session/picker.h"
+#include "screen/picker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
