@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A runtime is sealed in its folder: its name appears in C code only in
-collectors/<runtime>/, the registry (collectors/registry.c and .h), the
+collectors/<runtime>/ (every folder there but host/), the registry (collectors/registry.c and .h), the
 JVM's own agent (agent/), the benchmarks (bench/) and the tests (tests/).
 Everywhere else the layers ask the runtime's traits (model/runtime.h) for
 its names, words and advice, so a third runtime touches no file outside its
@@ -21,9 +21,8 @@ import re
 import sys
 
 NAME = "runtime_names"
-SEALED = ("collectors/hotspot/", "collectors/dotnet/", "collectors/skeleton/",
-          "collectors/registry.c", "collectors/registry.h",
-          "agent/", "bench/", "tests/")
+SEALED = ("collectors/registry.c", "collectors/registry.h", "agent/", "bench/", "tests/")
+RUNTIME_FOLDER = re.compile(r"collectors/(?!host/)[^/]+/")  # every folder in collectors/ but host/
 # file -> why it may name a runtime. Keep this short.
 EXCEPTIONS = {
     "writers/metrics_families.c":
@@ -62,7 +61,7 @@ def sources(root):
         for f in sorted(files):
             if f.endswith((".c", ".h")):
                 p = os.path.relpath(os.path.join(d, f), root)
-                if not p.startswith(SEALED) and p not in EXCEPTIONS:
+                if not p.startswith(SEALED) and not RUNTIME_FOLDER.match(p) and p not in EXCEPTIONS:
                     yield p
 
 
