@@ -380,6 +380,8 @@ static void rule_induced(const struct gt_target_info *info, const struct history
 	const struct gt_collection_causes *c = &s->causes;
 	if (!c->induced.valid || c->induced.value < GT_FINDING_INDUCED_MIN)
 		return;
+	/* every runtime names its call (model/runtime.h); a recording of an
+	 * unknown runtime says what it always said */
 	const char *call = info && info->runtime && info->runtime->induced_call ? info->runtime->induced_call
 										: "System.gc()";
 	struct gt_finding *f = add(out, "induced-gc", GT_SEVERITY_INFO, "the program asked for %llu collection%s (%s)",

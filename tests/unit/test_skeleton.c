@@ -88,11 +88,14 @@ static void test_registry_traits(void)
 	const struct gt_runtime_traits *rt;
 	size_t n = 0;
 	for (; (rt = gt_registry_at(n)); n++) {
-		CHECK(rt->name && rt->display && rt->wanted && rt->words && rt->allocators_stop);
+		CHECK(rt->name && rt->display && rt->wanted && rt->allocators_stop && rt->induced_call);
 		CHECK(rt->words && rt->words[0] && strcmp(rt->words[0], rt->display) == 0);
 		CHECK(gt_registry_find(rt->name) == rt);
+		/* counting its own operations and taking no --ops are one fact */
+		CHECK(rt->own_ops_counter == (gt_backends[n]->set_ops == NULL));
 		CHECK(rt->own_ops_counter == (rt->ops_own != NULL));
 		CHECK(rt->own_ops_counter != (rt->ops_takes != NULL));
+		CHECK(rt->allocators_load_code <= (gt_backends[n]->enable_allocators != NULL));
 		CHECK(gt_backends[n]->traits == rt);
 	}
 	CHECK(n >= 1);
