@@ -16,6 +16,7 @@
 
 #include "base/error.h"
 #include "model/list.h"
+#include "model/runtime.h"
 #include "model/sample.h"
 
 struct gt_backend; /* private to each runtime backend */
@@ -28,8 +29,25 @@ enum gt_probe {
 	GT_PROBE_ERROR = -1, /* this runtime, but it cannot be read: err says why */
 };
 
+/* How a fleet notices, from /tmp alone, that a process of the runtime may
+ * have come or gone (session/fleet_tmp.c), before it lists them again.
+ * Either may be NULL. */
+struct gt_discovery {
+	/* Entries named so are directories whose own change time moves when
+	 * a process comes or goes (HotSpot's hsperfdata_<user>). */
+	const char *dir_prefix;
+	/* Entries named so and then a pid come and go with their process
+	 * (.NET's diagnostics sockets). */
+	const char *pid_prefix;
+};
+
 struct gt_backend_ops {
 	const char *name;
+	/* What every layer above may know of the runtime: names, words,
+	 * capabilities, advice. Never NULL. */
+	const struct gt_runtime_traits *traits;
+	/* What /tmp shows of its processes, or NULL: nothing. */
+	const struct gt_discovery *discovery;
 
 	/* Is pid a process of this runtime? Must not touch the target. */
 	enum gt_probe (*probe)(pid_t pid, struct gt_error *err);
@@ -92,7 +110,8 @@ struct gt_backend_ops {
 	const struct gt_alloc_stacks *(*alloc_stacks)(const struct gt_backend *c);
 };
 
-/* The registry: every runtime gctop knows, in probe order, NULL-terminated. */
+/* The registry (collectors/registry.h): every runtime gctop knows, in
+ * probe order, NULL-terminated. */
 extern const struct gt_backend_ops *const gt_backends[];
 
 #endif

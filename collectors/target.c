@@ -9,6 +9,7 @@
 #include "base/wait.h"
 #include "collectors/host/cgroup.h"
 #include "collectors/host/proc.h"
+#include "collectors/registry.h"
 
 struct gt_target {
 	pid_t pid;
@@ -36,12 +37,13 @@ static unsigned exec_grace_left_ms(pid_t pid)
 	return (unsigned)(start_ms + TARGET_EXEC_GRACE_MS - now_ms);
 }
 
-static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err)
+static const struct gt_backend_ops *find_runtime(const struct gt_backend_ops *const *backends, pid_t pid,
+						 struct gt_error *err)
 {
 	struct gt_retry retry;
 	gt_retry_start(&retry, exec_grace_left_ms(pid), TARGET_PROBE_STEP_MS);
 	for (;;) {
-		for (const struct gt_backend_ops *const *o = gt_backends; *o; o++) {
+		for (const struct gt_backend_ops *const *o = backends; *o; o++) {
 			enum gt_probe p = (*o)->probe(pid, err);
 			if (p == GT_PROBE_YES)
 				return *o;
@@ -56,13 +58,18 @@ static const struct gt_backend_ops *find_runtime(pid_t pid, struct gt_error *err
 		if (again == 0)
 			break;
 	}
-	gt_fail(err, GT_EXIT_NOT_RUNTIME,
-		"process %d is neither a JVM with perf data nor a .NET process; "
-		"run gctop --list to see the processes gctop can watch", (int)pid);
+	char wanted[256];
+	gt_fail(err, GT_EXIT_NOT_RUNTIME, "process %d is neither %s; run gctop --list to see the processes gctop can watch",
+		(int)pid, gt_registry_wanted(wanted, sizeof(wanted)));
 	return NULL;
 }
 
 struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
+{
+	return gt_target_open_from(gt_backends, pid, err);
+}
+
+struct gt_target *gt_target_open_from(const struct gt_backend_ops *const *backends, pid_t pid, struct gt_error *err)
 {
 	struct gt_target *t = gt_calloc(sizeof(*t), err);
 	if (!t)
@@ -73,12 +80,13 @@ struct gt_target *gt_target_open(pid_t pid, struct gt_error *err)
 	t->proc = gt_proc_open(pid, err);
 	if (!t->proc)
 		goto fail;
-	t->ops = find_runtime(pid, err);
+	t->ops = find_runtime(backends, pid, err);
 	if (!t->ops)
 		goto fail;
 	t->collector = t->ops->open(pid, &t->info, err);
 	if (!t->collector)
 		goto fail;
+	t->info.runtime = t->ops->traits;
 	gt_proc_fill_info(pid, &t->info);
 	t->cgroup = gt_cgroup_open(pid, &t->info);
 	return t;
@@ -174,11 +182,15 @@ void gt_target_close(struct gt_target *t)
 
 int gt_target_set_ops(struct gt_target *t, const char *name, struct gt_error *err)
 {
-	/* Only .NET has none: its operations are the requests it counts itself. */
-	if (!t->ops->set_ops)
-		return gt_fail(err, GT_EXIT_USAGE,
-			       "--ops names a JVM's perf-data counter; process %d is a .NET process, whose operations "
-			       "are ASP.NET Core's requests where it serves them, shown without --ops", (int)t->pid);
+	/* A runtime that counts its operations itself takes no counter (.NET:
+	 * the requests); its traits say why. */
+	if (!t->ops->set_ops) {
+		char takes[256];
+		const char *own = t->ops->traits->ops_own;
+		return gt_fail(err, GT_EXIT_USAGE, "--ops names %s; process %d is %s",
+			       gt_registry_ops_takes(takes, sizeof(takes)), (int)t->pid,
+			       own ? own : "of a runtime that takes no --ops");
+	}
 	return t->ops->set_ops(t->collector, name, err);
 }
 

@@ -13,6 +13,9 @@ struct gt_target;
 
 /* Finds the runtime of pid and opens it. */
 struct gt_target *gt_target_open(pid_t pid, struct gt_error *err);
+/* The same among backends (NULL-terminated) instead of the registry's: for
+ * a backend's tests (collectors/skeleton/). */
+struct gt_target *gt_target_open_from(const struct gt_backend_ops *const *backends, pid_t pid, struct gt_error *err);
 
 const struct gt_target_info *gt_target_info(const struct gt_target *t);
 

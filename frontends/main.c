@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "session/runtimes.h"
 #include "session/session.h"
 #include "base/clock.h"
 #include "base/sanitize.h"
@@ -35,7 +36,9 @@ static int run_list(const struct gt_options *opt)
 			json_object_put(o);
 		}
 	} else if (list.count == 0) {
-		fprintf(stderr, "gctop: no JVM or .NET process that this user can watch is running\n");
+		char names[128];
+		fprintf(stderr, "gctop: no %s process that this user can watch is running\n",
+			gt_runtimes_names(names, sizeof(names), " or "));
 	} else {
 		rc = gt_text_write_list(stdout, &list, now);
 	}

@@ -380,10 +380,13 @@ static void rule_induced(const struct gt_target_info *info, const struct history
 	const struct gt_collection_causes *c = &s->causes;
 	if (!c->induced.valid || c->induced.value < GT_FINDING_INDUCED_MIN)
 		return;
-	bool dotnet = info && info->runtime == GT_RUNTIME_DOTNET;
+	/* every runtime names its call (model/runtime.h); a recording of an
+	 * unknown runtime says what it always said */
+	const char *call = info && info->runtime && info->runtime->induced_call ? info->runtime->induced_call
+										: "System.gc()";
 	struct gt_finding *f = add(out, "induced-gc", GT_SEVERITY_INFO, "the program asked for %llu collection%s (%s)",
 				   (unsigned long long)c->induced.value,
-				   c->induced.value == 1 ? "" : "s", dotnet ? "GC.Collect" : "System.gc()");
+				   c->induced.value == 1 ? "" : "s", call);
 	evidence(f, "induced_collections", GT_EVIDENCE_COUNT, (double)c->induced.value);
 	if (c->seen.valid)
 		evidence(f, "collections", GT_EVIDENCE_COUNT, (double)c->seen.value);
@@ -588,7 +591,7 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	memset(out, 0, sizeof(*out));
 	if (!d)
 		return;
-	out->runtime = info ? info->runtime : GT_RUNTIME_UNKNOWN;
+	out->runtime = info ? info->runtime : NULL;
 	struct history_sums sums;
 	sum_history(h, g1_full_generation(info, &d->cur), &sums);
 	rule_pause_share(h, out);

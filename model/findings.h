@@ -61,7 +61,7 @@ struct gt_finding {
 };
 
 struct gt_findings {
-	enum gt_runtime runtime;  /* whose words the advice is in */
+	const struct gt_runtime_traits *runtime;  /* whose words the advice is in, or NULL */
 	unsigned count;
 	struct gt_finding items[GT_FINDINGS_MAX];   /* worst first */
 	enum gt_severity worst;

@@ -2,99 +2,57 @@
  * advice up here by id, so a new rule adds rows, not code. */
 #include "model/findings_advice.h"
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A row for GT_RUNTIME_UNKNOWN is any runtime's, taken when the runtime has
- * no row of its own. who: the step ends by saying where to see who
- * allocates, which each front end says its own way. */
-struct advice_row {
-	const char *id;
-	enum gt_runtime runtime;
-	const char *text;
-	bool who;
-};
-
-static const struct advice_row advice_rows[] = {
-	{ "pause-share", GT_RUNTIME_HOTSPOT,
-	  "allocate less, or give the young generation more room (-Xmn, or a larger -Xmx) so that it fills "
-	  "less often", true },
-	{ "pause-share", GT_RUNTIME_DOTNET,
-	  "allocate less; under Workstation GC, Server GC (DOTNET_gcServer=1) collects on every core with a "
-	  "larger gen0 budget", true },
-	{ "long-pause", GT_RUNTIME_HOTSPOT,
-	  "look at its cause: a full or old collection needs more heap or earlier marking "
-	  "(-XX:InitiatingHeapOccupancyPercent); a smaller young generation or a pause-time goal "
-	  "(-XX:MaxGCPauseMillis) shortens young pauses", false },
-	{ "long-pause", GT_RUNTIME_DOTNET,
-	  "look at its reason: a blocking gen2 needs less live data or background GC (DOTNET_gcConcurrent=1, "
-	  "the default), and GCSettings.LatencyMode SustainedLowLatency avoids most; gen0 and gen1 pauses grow "
-	  "with what survives them", false },
-	{ "g1-full-gc", GT_RUNTIME_UNKNOWN,
+/* The rows every runtime shares: their rules fire where one runtime's
+ * figures are, or their step is the same everywhere. A runtime's own rows
+ * (model/runtime.h's advice, in collectors/<runtime>/) come first. who: the
+ * step ends by saying where to see who allocates, which each front end
+ * says its own way. */
+static const struct gt_runtime_advice shared_rows[] = {
+	{ "g1-full-gc",
 	  "G1 ran out of room to evacuate into: raise -Xmx, or start marking earlier "
 	  "(-XX:InitiatingHeapOccupancyPercent); the last cause says which", false },
-	{ "induced-gc", GT_RUNTIME_HOTSPOT,
-	  "find the System.gc() call (or run with -XX:+DisableExplicitGC)", false },
-	{ "induced-gc", GT_RUNTIME_DOTNET,
-	  "find the GC.Collect call and remove it; the GC picks a better moment", false },
-	{ "loh-gen2", GT_RUNTIME_UNKNOWN,
+	{ "loh-gen2",
 	  "allocate fewer objects of 85,000 bytes or more: pool or reuse the large buffers (ArrayPool), "
 	  "stream instead of building whole arrays", true },
-	{ "g1-humongous", GT_RUNTIME_UNKNOWN,
+	{ "g1-humongous",
 	  "raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the large buffers",
 	  true },
-	{ "g1-region-waste", GT_RUNTIME_UNKNOWN,
+	{ "g1-region-waste",
 	  "size large arrays to whole regions less their 16-byte header, or under half a region, or raise "
 	  "-XX:G1HeapRegionSize", false },
-	{ "alloc-per-op", GT_RUNTIME_UNKNOWN,
+	{ "alloc-per-op",
 	  "allocate less in each operation: reuse or pool its buffers, stream instead of building whole "
 	  "results", true },
-	{ "heap-near-limit", GT_RUNTIME_HOTSPOT,
-	  "raise the container's memory limit or lower the heap's maximum (-Xmx, -XX:MaxRAMPercentage) so "
-	  "both fit with room for a burst", false },
-	{ "heap-near-limit", GT_RUNTIME_DOTNET,
-	  "raise the container's memory limit or lower the GC's hard limit (GCHeapHardLimitPercent) so both "
-	  "fit with room for a burst", false },
-	{ "memory-near-limit", GT_RUNTIME_HOTSPOT,
-	  "raise the container's memory limit or lower the heap's maximum (-Xmx, -XX:MaxRAMPercentage) so "
-	  "both fit with room for a burst", false },
-	{ "memory-near-limit", GT_RUNTIME_DOTNET,
-	  "raise the container's memory limit or lower the GC's hard limit (GCHeapHardLimitPercent) so both "
-	  "fit with room for a burst", false },
-	{ "oom-kills", GT_RUNTIME_UNKNOWN,
+	{ "oom-kills",
 	  "the container has killed processes for memory: compare the heap max and working set with its "
 	  "limit", false },
-	{ "heap-over-limit", GT_RUNTIME_HOTSPOT,
-	  "set the heap max below the container limit (-Xmx, -XX:MaxRAMPercentage), leaving room for the "
-	  "rest of the process", false },
-	{ "heap-over-limit", GT_RUNTIME_DOTNET,
-	  "set the GC's hard limit below the container limit (GCHeapHardLimitPercent), leaving room for the "
-	  "rest of the process", false },
-	{ "server-gc-one-heap", GT_RUNTIME_UNKNOWN,
+	{ "server-gc-one-heap",
 	  "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs", false },
 };
 
-#define ADVICE_ROWS (sizeof(advice_rows) / sizeof(advice_rows[0]))
-
-static const struct advice_row *advice_find(const char *id, enum gt_runtime rt)
+static const struct gt_runtime_advice *advice_in(const struct gt_runtime_advice *rows, size_t n, const char *id)
 {
-	/* an unknown runtime (a recording without one) takes the id's first row */
-	const struct advice_row *any = NULL;
-	for (size_t i = 0; i < ADVICE_ROWS; i++) {
-		if (strcmp(advice_rows[i].id, id) != 0)
-			continue;
-		if (advice_rows[i].runtime == rt)
-			return &advice_rows[i];
-		if (advice_rows[i].runtime == GT_RUNTIME_UNKNOWN || !any)
-			any = &advice_rows[i];
-	}
-	return any;
+	for (size_t i = 0; rows && i < n; i++)
+		if (strcmp(rows[i].id, id) == 0)
+			return &rows[i];
+	return NULL;
 }
 
-void gt_findings_advice(char *buf, size_t len, const char *id, enum gt_runtime rt, enum gt_front_end fe)
+/* The runtime's own row, else the shared one. An unknown runtime (a
+ * recording without one) has only the shared rows. */
+static const struct gt_runtime_advice *advice_find(const char *id, const struct gt_runtime_traits *rt)
 {
-	const struct advice_row *row = advice_find(id, rt);
+	const struct gt_runtime_advice *row = rt ? advice_in(rt->advice, rt->n_advice, id) : NULL;
+	return row ? row : advice_in(shared_rows, sizeof(shared_rows) / sizeof(shared_rows[0]), id);
+}
+
+void gt_findings_advice(char *buf, size_t len, const char *id, const struct gt_runtime_traits *rt,
+			enum gt_front_end fe)
+{
+	const struct gt_runtime_advice *row = advice_find(id, rt);
 	if (!row) {
 		if (len)
 			buf[0] = '\0';

@@ -8,15 +8,16 @@
 
 #include <stddef.h>
 
-#include "model/sample.h"
+#include "model/runtime.h"
 
 enum gt_front_end {
 	GT_FRONT_OPTIONS = 0,   /* -b, --json, --doctor, --serve: a command line */
 	GT_FRONT_SCREEN,        /* the full-screen view: keys */
 };
 
-/* Writes finding id's advice for runtime rt as front end fe says it into
+/* Writes finding id's advice for runtime rt (NULL: unknown) as front end fe says it into
  * buf (always NUL-terminated); "" for an id the table does not know. */
-void gt_findings_advice(char *buf, size_t len, const char *id, enum gt_runtime rt, enum gt_front_end fe);
+void gt_findings_advice(char *buf, size_t len, const char *id, const struct gt_runtime_traits *rt,
+			enum gt_front_end fe);
 
 #endif

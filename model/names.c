@@ -1,13 +1,8 @@
 #include "model/sample.h"
 
-const char *gt_runtime_name(enum gt_runtime r)
+const char *gt_runtime_name(const struct gt_runtime_traits *rt)
 {
-	switch (r) {
-	case GT_RUNTIME_HOTSPOT: return "hotspot";
-	case GT_RUNTIME_DOTNET: return "dotnet";
-	case GT_RUNTIME_UNKNOWN: break;
-	}
-	return "unknown";
+	return rt ? rt->name : "unknown";
 }
 
 const char *gt_alloc_source_name(enum gt_alloc_source s)

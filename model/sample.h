@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "model/runtime.h"
+
 struct gt_u64 {
 	uint64_t value;
 	bool valid;
@@ -32,12 +34,6 @@ static inline void gt_f64_set(struct gt_f64 *f, double v)
 	f->value = v;
 	f->valid = true;
 }
-
-enum gt_runtime {
-	GT_RUNTIME_UNKNOWN = 0,
-	GT_RUNTIME_HOTSPOT,
-	GT_RUNTIME_DOTNET,
-};
 
 /* Where the allocation figure comes from; views label it. */
 enum gt_alloc_source {
@@ -61,22 +57,6 @@ enum gt_target_state {
 #define GT_MAX_GENERATIONS 5
 #define GT_MAX_COLLECTORS 8
 
-/* The .NET GC's generation slots, in the runtime's order (its events and
- * counters list sizes so) and the order a .NET sample's generations[] has.
- * A GC condemns a generation and those younger: gen0..gen2 are the
- * collected ones (GT_DN_COLLECTED); the large and pinned object heaps are
- * collected with gen2. */
-enum gt_dn_gen {
-	GT_DN_GEN0 = 0,
-	GT_DN_GEN1,
-	GT_DN_GEN2,
-	GT_DN_LOH,
-	GT_DN_POH,
-	GT_DN_GENS,                       /* how many slots */
-	GT_DN_COLLECTED = GT_DN_GEN2 + 1, /* how many a GC can condemn */
-};
-_Static_assert(GT_DN_GENS <= GT_MAX_GENERATIONS, "a .NET sample holds every generation slot");
-_Static_assert(GT_DN_COLLECTED <= GT_MAX_COLLECTORS, "a .NET sample holds a collector per condemned generation");
 #define GT_NAME_LEN 64
 #define GT_PAUSE_RING 256
 
@@ -279,7 +259,7 @@ struct gt_sample {
 struct gt_target_info {
 	pid_t pid;
 	pid_t nspid;                    /* pid inside its own pid namespace */
-	enum gt_runtime runtime;
+	const struct gt_runtime_traits *runtime; /* NULL: unknown (model/runtime.h) */
 	char runtime_version[GT_NAME_LEN];
 	char gc_name[GT_NAME_LEN];      /* "G1", "Parallel", "Serial", "Z", "Shenandoah", "Server", ... */
 	char gc_mode[GT_NAME_LEN];      /* free text: "generational", "concurrent", "DATAS" ... */
@@ -295,7 +275,6 @@ struct gt_target_info {
 	char source[GT_NAME_LEN];       /* what gctop reads: "hsperfdata", "eventpipe", ... */
 };
 
-const char *gt_runtime_name(enum gt_runtime r);
 const char *gt_alloc_source_name(enum gt_alloc_source s);
 const char *gt_alloc_since_name(enum gt_alloc_since s);
 

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "session/runtimes.h"
+
 #define U64(type, member) { #member, offsetof(type, member) }
 #define TEXT(type, member) { #member, offsetof(type, member), sizeof(((type *)0)->member) }
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -112,10 +114,26 @@ const char *gt_record_state_name(enum gt_target_state s)
 	return s == GT_TARGET_EXITED ? "exited" : "live";
 }
 
+/* A recording's runtime number: 0 unknown, then the registry's runtimes
+ * from 1 (session/runtimes.h). Only the name is written: the numbers are
+ * this program's, not the format's. */
+const struct gt_runtime_traits *gt_record_runtime(int v)
+{
+	return v > 0 ? gt_runtimes_at((size_t)v - 1) : NULL;
+}
+
+static int runtimes_last(void)
+{
+	int n = 0;
+	while (gt_runtimes_at((size_t)n))
+		n++;
+	return n;
+}
+
 static const char *enum_name(enum gt_record_enum e, int v)
 {
 	switch (e) {
-	case GT_RECORD_RUNTIME: return gt_runtime_name((enum gt_runtime)v);
+	case GT_RECORD_RUNTIME: return gt_runtime_name(gt_record_runtime(v));
 	case GT_RECORD_ALLOC_SOURCE: return gt_alloc_source_name((enum gt_alloc_source)v);
 	case GT_RECORD_ALLOC_SINCE: return gt_alloc_since_name((enum gt_alloc_since)v);
 	case GT_RECORD_STATE: return gt_record_state_name((enum gt_target_state)v);
@@ -128,14 +146,15 @@ static const char *enum_name(enum gt_record_enum e, int v)
 int gt_record_enum_from(enum gt_record_enum e, const char *name)
 {
 	static const int last[] = {
-		[GT_RECORD_RUNTIME] = GT_RUNTIME_DOTNET,
+		[GT_RECORD_RUNTIME] = 0, /* runtimes_last() */
 		[GT_RECORD_ALLOC_SOURCE] = GT_ALLOC_SOURCE_SAMPLED,
 		[GT_RECORD_ALLOC_SINCE] = GT_ALLOC_SINCE_PROCESS_START,
 		[GT_RECORD_STATE] = GT_TARGET_EXITED,
 		[GT_RECORD_SAMPLER_STATE] = GT_SAMPLER_FAILED,
 		[GT_RECORD_HEAP] = GT_ALLOC_HEAP_PINNED,
 	};
-	for (int v = 0; name && v <= last[e]; v++) {
+	int end = e == GT_RECORD_RUNTIME ? runtimes_last() : last[e];
+	for (int v = 0; name && v <= end; v++) {
 		const char *n = enum_name(e, v);
 		if (n && strcmp(n, name) == 0)
 			return v;

@@ -83,5 +83,8 @@ enum gt_record_enum {
 const char *gt_record_state_name(enum gt_target_state s);
 /* The value of kind e whose name is name, or -1 for a name not known. */
 int gt_record_enum_from(enum gt_record_enum e, const char *name);
+/* The runtime whose GT_RECORD_RUNTIME value gt_record_enum_from gave v, or
+ * NULL (unknown). */
+const struct gt_runtime_traits *gt_record_runtime(int v);
 
 #endif

@@ -249,7 +249,7 @@ static int parse_info(struct gt_record_reader *r, struct json_object *o, struct 
 	info.pid = (pid_t)pid;
 	info.nspid = (pid_t)nspid;
 	info.cgroup_version = (int)cgv;
-	info.runtime = (enum gt_runtime)runtime;
+	info.runtime = gt_record_runtime(runtime);
 	for (size_t k = 0; k < gt_record_info_text_count; k++) {
 		const struct gt_record_text_field *f = &gt_record_info_text[k];
 		if (get_text(r, i, f->key, (char *)&info + f->offset, f->size, err) != 0)
@@ -538,13 +538,15 @@ static int parse_scalars(struct gt_record_reader *r, struct json_object *o, stru
 	return get_f64_in(r, o, "memory_pressure_avg10", 100, &s->memory_pressure_avg10, err);
 }
 
-/* Format version 1 held .NET's collections per generation as
- * GC.CollectionCount counts them (a gen2 GC in gen0's and gen1's too):
- * they are the inclusive counts, and each collection counted once
- * (model/sample.h) is a generation's count less the next older one's. */
-static void v1_dotnet_collections(struct gt_sample *s)
+/* Format version 1 held the collections per generation of a runtime whose
+ * collections condemn the younger generations too (model/runtime.h's
+ * condemned_generations: .NET's GC.CollectionCount, where a gen2 GC counts
+ * in gen0's and gen1's too) as inclusive counts, and each collection
+ * counted once (model/sample.h) is a generation's count less the next
+ * older one's. */
+static void v1_inclusive_collections(struct gt_sample *s, unsigned condemned)
 {
-	unsigned n = s->n_generations < GT_DN_COLLECTED ? s->n_generations : GT_DN_COLLECTED;
+	unsigned n = s->n_generations < condemned ? s->n_generations : condemned;
 	for (unsigned i = 0; i < n; i++)
 		s->generations[i].collections_inclusive = s->generations[i].collections;
 	for (unsigned i = 0; i + 1 < n; i++)
@@ -568,8 +570,8 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 	    parse_generations(r, o, s, err) != 0 || parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
 	    parse_allocators(r, o, alloc, err) != 0 || parse_stacks(r, o, err) != 0)
 		return -1;
-	if (r->version < 2 && r->info.runtime == GT_RUNTIME_DOTNET)
-		v1_dotnet_collections(s);
+	if (r->version < 2 && r->info.runtime)
+		v1_inclusive_collections(s, r->info.runtime->condemned_generations);
 	/* derive divides by the time between samples */
 	if (r->have_last && s->mono_ns <= r->last.mono_ns)
 		return bad(r, err, "a sample is not later than the one before it");

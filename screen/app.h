@@ -54,11 +54,18 @@ struct gt_app {
 	struct gt_error *err;      /* its sentence, for main to print after the screen */
 };
 
-/* Only a JVM gets gctop's agent loaded; .NET samples through a second
- * EventPipe session and loads nothing. */
-static inline bool gt_app_is_jvm(const struct gt_app *a)
+/* Whether allocation sampling loads code into the target (a JVM gets
+ * gctop's agent; .NET samples through a second EventPipe session and loads
+ * nothing): then it is asked y/N first (model/runtime.h). */
+static inline bool gt_app_loads_code(const struct gt_app *a)
 {
-	return a->session.info.runtime == GT_RUNTIME_HOTSPOT;
+	return a->session.info.runtime && a->session.info.runtime->allocators_load_code;
+}
+
+/* What stopping allocation sampling does in the target, or NULL. */
+static inline const char *gt_app_allocators_stop(const struct gt_app *a)
+{
+	return a->session.info.runtime ? a->session.info.runtime->allocators_stop : NULL;
 }
 
 /* The footer's one-off message (screen/loop.c); it goes after a few seconds. */

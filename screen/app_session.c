@@ -85,7 +85,7 @@ static void allocators_done(struct gt_app *a, enum gt_job_result r, const struct
 		gt_app_note(a, "allocation sampling: %s", err->msg);
 	} else if (r == GT_JOB_CANCELLED) {
 		gt_app_note(a, "allocation sampling cancelled in PID %d%s", (int)pid,
-			 gt_app_is_jvm(a) ? "; the agent, if it loaded, goes dormant within seconds" : "");
+			 gt_app_loads_code(a) ? "; the agent, if it loaded, goes dormant within seconds" : "");
 	} else {
 		gt_app_note(a, "allocation sampling on in PID %d; shares fill in over %llu s",
 			 (int)pid, (unsigned long long)(GT_ALLOC_WINDOW_NS / 1000000000ull));
@@ -119,7 +119,7 @@ const char *gt_app_busy_text(const struct gt_app *a, char *buf, size_t len)
 	unsigned long secs = (unsigned long)((gt_mono_ns() - a->busy_since) / 1000000000ull);
 	if (gt_session_job_kind(&a->session) == GT_JOB_OPEN)
 		snprintf(buf, len, "waiting for PID %d to start its runtime ... %lus (q or Esc cancels)", pid, secs);
-	else if (gt_app_is_jvm(a))
+	else if (gt_app_loads_code(a))
 		snprintf(buf, len, "loading gctop's sampling agent into PID %d ... %lus (Esc cancels)", pid, secs);
 	else
 		snprintf(buf, len, "starting allocation sampling in PID %d ... %lus (Esc cancels)", pid, secs);

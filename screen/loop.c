@@ -282,8 +282,9 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 		return buf;
 	}
 	if (a->confirm == CONFIRM_ALLOC_STOP) {
+		const char *stop = gt_app_allocators_stop(a);
 		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->session.info.pid,
-			 gt_app_is_jvm(a) ? "the agent goes dormant within seconds" : "its EventPipe session is closed");
+			 stop ? stop : "it stops");
 		return buf;
 	}
 	if (!a->note[0] && a->in_dashboard && gt_session_busy(&a->session))
@@ -448,7 +449,7 @@ static void confirm_key(struct gt_app *a, int ch)
 		if (yes) {
 			gt_session_disable_allocators(&a->session);
 			gt_app_note(a, "allocation sampling stopped%s",
-				 gt_app_is_jvm(a) ? "; the agent goes dormant within seconds" : "");
+				 gt_app_loads_code(a) ? "; the agent goes dormant within seconds" : "");
 		} else {
 			gt_app_note(a, "allocation sampling goes on");
 		}
@@ -464,7 +465,7 @@ static void allocators_key(struct gt_app *a)
 		gt_app_note(a, "process %d has exited", (int)s->info.pid);
 	} else if (gt_session_allocators_on(s)) {
 		a->confirm = CONFIRM_ALLOC_STOP;
-	} else if (gt_app_is_jvm(a)) {
+	} else if (gt_app_loads_code(a)) {
 		a->confirm = CONFIRM_ALLOC_START;
 	} else {
 		gt_app_start_allocators(a);

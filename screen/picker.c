@@ -140,24 +140,17 @@ static bool holds_text(const char *hay, const char *needle)
 }
 
 /* The words a runtime is found by: the picker's label first, then what
- * users type for it (the collectors call HotSpot "hotspot"). */
-static const char *const jvm_words[] = { "JVM", "java", "hotspot", NULL };
-static const char *const dotnet_words[] = { ".NET", "dotnet", NULL };
+ * users type for it (model/runtime.h's words). */
 static const char *const unknown_words[] = { "?", NULL };
 
-static const char *const *runtime_words(enum gt_runtime r)
+static const char *const *runtime_words(const struct gt_runtime_traits *rt)
 {
-	switch (r) {
-	case GT_RUNTIME_HOTSPOT: return jvm_words;
-	case GT_RUNTIME_DOTNET: return dotnet_words;
-	case GT_RUNTIME_UNKNOWN: break;
-	}
-	return unknown_words;
+	return rt && rt->words ? rt->words : unknown_words;
 }
 
-const char *gt_picker_runtime_label(enum gt_runtime r)
+const char *gt_picker_runtime_label(const struct gt_runtime_traits *rt)
 {
-	return runtime_words(r)[0];
+	return runtime_words(rt)[0];
 }
 
 /* A collector's names in the picker: whole where the column has room,

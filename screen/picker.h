@@ -25,7 +25,7 @@ struct gt_picker_row {
 	pid_t pid;
 	char user[32];
 	char program[256];
-	enum gt_runtime runtime;
+	const struct gt_runtime_traits *runtime;  /* NULL: unknown */
 	char version[GT_NAME_LEN];  /* the runtime's release alone: "17.0.13", "10.0.0" */
 	char gc[GT_NAME_LEN];       /* as the collectors name it: "G1", "Z", "Server" ... */
 	struct gt_f64 alloc_rate_bps;
@@ -75,8 +75,8 @@ void gt_picker_set_filter(struct gt_picker *p, const char *text);
  * "hotspot", "dotnet", "Z"); every row holds "". Pure. */
 bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text);
 
-/* The picker's name for a runtime: "JVM", ".NET", or "?". */
-const char *gt_picker_runtime_label(enum gt_runtime r);
+/* The picker's name for a runtime: its display name ("JVM"), or "?". */
+const char *gt_picker_runtime_label(const struct gt_runtime_traits *rt);
 /* The picker's name for a collector named gc by the collectors: whole
  * ("Workstation", "ZGC"), or brief, at most GT_PICKER_GC_BRIEF
  * characters and never cut inside a word ("Wkstn", "Par"). A name the

@@ -10,9 +10,9 @@
 
 #include "base/array.h"
 #include "base/dir.h"
+#include "collectors/backend.h"
 
 #define FLEET_TMP "/tmp"
-#define FLEET_HSPERF_PREFIX "hsperfdata_"
 
 static uint64_t stat_stamp(int dirfd, const char *name)
 {
@@ -31,9 +31,39 @@ static void tmp_add_dir(struct gt_fleet_tmp *t, const char *name)
 	snprintf(t->dirs[t->n_dirs++], sizeof(*d), "%s", name);
 }
 
+static bool has_prefix(const char *name, const char *prefix)
+{
+	return prefix && strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+/* Notes entry name as the first runtime whose discovery it matches
+ * (collectors/backend.h's struct gt_discovery) says. */
+static void tmp_note(struct gt_fleet_tmp *t, const char *name)
+{
+	for (const struct gt_backend_ops *const *o = gt_backends; *o; o++) {
+		const struct gt_discovery *d = (*o)->discovery;
+		if (!d)
+			continue;
+		if (has_prefix(name, d->dir_prefix)) {
+			tmp_add_dir(t, name);
+			return;
+		}
+		if (has_prefix(name, d->pid_prefix)) {
+			/* a number then anything, as sscanf's %d reads it */
+			const char *p = name + strlen(d->pid_prefix);
+			char *end;
+			long pid = strtol(p, &end, 10);
+			if (end == p)
+				continue;
+			t->sockets += (uint64_t)(int)pid * 0x9e3779b97f4a7c15ull + 1;
+			return;
+		}
+	}
+}
+
 /* Reads the directory open at tmp (the one whose time was just taken, not
- * whatever the path names by now): its hsperfdata_* directories and its
- * .NET sockets. */
+ * whatever the path names by now): the entries the runtimes' discovery
+ * names. */
 static void tmp_read(struct gt_fleet_tmp *t, int tmp)
 {
 	t->n_dirs = 0;
@@ -43,13 +73,8 @@ static void tmp_read(struct gt_fleet_tmp *t, int tmp)
 	if (!d)
 		return;
 	struct dirent *e;
-	int pid;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, FLEET_HSPERF_PREFIX, strlen(FLEET_HSPERF_PREFIX)) == 0)
-			tmp_add_dir(t, e->d_name);
-		else if (sscanf(e->d_name, "dotnet-diagnostic-%d-", &pid) == 1)
-			t->sockets += (uint64_t)pid * 0x9e3779b97f4a7c15ull + 1;
-	}
+	while ((e = readdir(d)))
+		tmp_note(t, e->d_name);
 	closedir(d);
 }
 

@@ -120,14 +120,9 @@ int gt_format_wrap_len(const char *text, int room)
 	return n > 0 ? n : room;
 }
 
-const char *gt_format_collections_counting(enum gt_runtime r)
+const char *gt_format_collections_counting(const struct gt_runtime_traits *rt)
 {
-	switch (r) {
-	case GT_RUNTIME_DOTNET: return "exclusive";
-	case GT_RUNTIME_HOTSPOT: return "per collector";
-	case GT_RUNTIME_UNKNOWN: break;
-	}
-	return NULL;
+	return rt ? rt->collections_counting : NULL;
 }
 
 const char *gt_format_cut_words(char *buf, size_t len, const char *text, int width)

@@ -40,6 +40,6 @@ const char *gt_format_count(char *buf, size_t len, struct gt_u64 v);
  * gt_generation), said wherever one is shown: "exclusive", each collection
  * once, by the oldest generation it collected (.NET), or "per collector",
  * the collector's own (HotSpot); NULL for no runtime. */
-const char *gt_format_collections_counting(enum gt_runtime r);
+const char *gt_format_collections_counting(const struct gt_runtime_traits *rt);
 
 #endif

@@ -6,14 +6,17 @@
 
 #include "writers/metrics_emit.h"
 
+/* OpenTelemetry names the runtimes' families (jvm.*, dotnet.*), so these
+ * are the one place outside the registry that knows the runtimes' names
+ * (tests/static/runtime_names.py lists it as an exception). */
 static bool is_jvm(const struct gt_metrics_target *t)
 {
-	return t->info->runtime == GT_RUNTIME_HOTSPOT;
+	return strcmp(gt_runtime_name(t->info->runtime), "hotspot") == 0;
 }
 
 static bool is_dotnet(const struct gt_metrics_target *t)
 {
-	return t->info->runtime == GT_RUNTIME_DOTNET;
+	return strcmp(gt_runtime_name(t->info->runtime), "dotnet") == 0;
 }
 
 /* ---- JVM (HotSpot): jvm.memory.*, jvm.gc.duration ---- */

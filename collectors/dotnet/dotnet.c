@@ -21,6 +21,7 @@
 #include "base/clock.h"
 #include "base/wait.h"
 #include "collectors/backend.h"
+#include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "model/allocators.h"
 #include "collectors/dotnet/dotnet_alloc.h"
@@ -841,6 +842,8 @@ static const struct gt_alloc_stacks *dotnet_alloc_stacks(const struct gt_backend
 
 const struct gt_backend_ops gt_dotnet_ops = {
 	.name = "dotnet",
+	.traits = &gt_dotnet_runtime,
+	.discovery = &gt_dotnet_discovery,
 	.probe = dotnet_probe,
 	.open = dotnet_open,
 	.wait_fd = dotnet_wait_fd,

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "collectors/dotnet/nettrace/nettrace.h"
+#include "collectors/dotnet/dotnet_gens.h"
 #include "model/sample.h"
 
 /* Observations of one cumulative figure, to read it at any moment between

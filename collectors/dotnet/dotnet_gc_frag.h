@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "collectors/dotnet/dotnet_gens.h"
 #include "model/sample.h"
 
 #define GT_DN_FRAG_GROUPS 32

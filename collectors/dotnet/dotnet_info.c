@@ -6,6 +6,7 @@
 
 #include "collectors/host/cgroup.h"
 #include "collectors/dotnet/dotnet_config.h"
+#include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/dotnet/proc/dotnet_proc.h"
 
 /* The memory limit of the target's cgroup, 0 when it has none. */
@@ -31,7 +32,7 @@ static uint64_t physical_memory(void)
 
 void gt_dn_fill_info(pid_t pid, const struct gt_diag_process_info *pi, struct gt_target_info *info)
 {
-	info->runtime = GT_RUNTIME_DOTNET;
+	info->runtime = &gt_dotnet_runtime;
 	snprintf(info->runtime_version, sizeof(info->runtime_version), "%s", pi->runtime_version);
 	snprintf(info->command_line, sizeof(info->command_line), "%s", pi->command_line);
 	snprintf(info->main_class, sizeof(info->main_class), "%s", pi->entry_assembly);

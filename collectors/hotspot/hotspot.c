@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "base/wait.h"
 #include "collectors/backend.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "collectors/hotspot/attach/hotspot_attach_sampler.h"
 #include "collectors/host/proc.h"
 
@@ -519,6 +520,8 @@ static const struct gt_alloc_stacks *hotspot_alloc_stacks(const struct gt_backen
 
 const struct gt_backend_ops gt_hotspot_ops = {
 	.name = "hotspot",
+	.traits = &gt_hotspot_runtime,
+	.discovery = &gt_hotspot_discovery,
 	.probe = hotspot_probe,
 	.open = hotspot_open,
 	.poll_interval_ns = hotspot_poll_interval,

@@ -1,5 +1,6 @@
 /* The header facts of a JVM, from its constant perf-data strings. */
 #include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -60,7 +61,7 @@ static void hotspot_main_class(const char *command, char *out, size_t out_len)
 
 void hotspot_info_fill(const struct hsperf *p, enum hotspot_gc gc, struct gt_target_info *info)
 {
-	info->runtime = GT_RUNTIME_HOTSPOT;
+	info->runtime = &gt_hotspot_runtime;
 	if (hsperf_read_string(p, "java.property.java.vm.version", info->runtime_version,
 			       sizeof(info->runtime_version)) != 0 || !info->runtime_version[0])
 		hsperf_read_string(p, "java.property.java.version", info->runtime_version, sizeof(info->runtime_version));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "session/runtimes.h"
 #include "writers/format.h"
 #include "screen/panes/pane.h"
 
@@ -51,28 +52,41 @@ static int allocators_content_rows(const struct gt_view_ctx *ctx)
 	return 2 + section_lines(a->n_frames) + section_lines(a->n_types);
 }
 
-/* The sampling method as a person names it. */
+/* The sampling method as a person names it: any runtime's name for the
+ * source (a recording's runtime may be unknown), else the source. */
 static const char *method_name(const char *source)
 {
-	if (strcmp(source, "jvmti-sampled") == 0)
-		return "JVMTI sampling";
-	if (strstr(source, "allocation-sampled"))
-		return "AllocationSampled";
-	if (strstr(source, "tick"))
-		return "AllocationTick (biased)";
+	const struct gt_runtime_traits *rt;
+	for (size_t i = 0; (rt = gt_runtimes_at(i)); i++)
+		for (const struct gt_sampler_name *n = rt->sampler_names; n && n->source; n++)
+			if (strstr(source, n->source))
+				return n->name;
 	return source[0] ? source : "sampling";
+}
+
+static bool loads_code(const struct gt_view_ctx *ctx)
+{
+	return ctx->info && ctx->info->runtime && ctx->info->runtime->allocators_load_code;
 }
 
 /* What key a does depends on the runtime: a JVM gets gctop's agent loaded
  * (after a question), .NET a second EventPipe session (nothing loaded). */
-static void draw_off(WINDOW *w, const struct gt_theme *t, enum gt_runtime runtime)
+static void draw_off(WINDOW *w, const struct gt_theme *t, bool load_code)
 {
 	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
-	if (runtime == GT_RUNTIME_HOTSPOT)
+	if (load_code)
 		gt_pane_print(w, 2, 1, t->label, "key a loads gctop's agent (asks first),");
 	else
 		gt_pane_print(w, 2, 1, t->label, "key a starts it (loads nothing),");
 	gt_pane_print(w, 3, 1, t->label, "or start gctop with --allocators");
+}
+
+/* Only a sampler that loads code can find another agent holding what it
+ * needs; the runtime says what. */
+static const char *busy_why(const struct gt_view_ctx *ctx)
+{
+	const struct gt_runtime_traits *rt = ctx->info ? ctx->info->runtime : NULL;
+	return rt && rt->sampler_busy ? rt->sampler_busy : "another agent holds the sampling capability";
 }
 
 /* Why there is no table: the sampler's state in one or two lines. */
@@ -90,10 +104,10 @@ static void draw_state(WINDOW *w, const struct gt_view_ctx *ctx)
 			      gt_sampler_state_name(a->state));
 		return;
 	case GT_SAMPLER_BUSY:
-		gt_pane_print(w, 1, 1, t->crit, "busy: another agent holds the JVM's sampling capability");
+		gt_pane_print(w, 1, 1, t->crit, "busy: %s", busy_why(ctx));
 		break;
 	case GT_SAMPLER_STOPPED:
-		if (ctx->info && ctx->info->runtime == GT_RUNTIME_HOTSPOT)
+		if (loads_code(ctx))
 			gt_pane_print(w, 1, 1, t->warn, "stopped: the agent went dormant; press a twice to restart");
 		else
 			gt_pane_print(w, 1, 1, t->warn, "stopped: press a twice to restart");
@@ -234,7 +248,7 @@ static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	if (!a) {
 		gt_pane_draw_title(w, ctx, "Top allocators");
-		draw_off(w, t, ctx->info ? ctx->info->runtime : GT_RUNTIME_UNKNOWN);
+		draw_off(w, t, loads_code(ctx));
 		return;
 	}
 	if (!a->valid) {

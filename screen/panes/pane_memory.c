@@ -26,7 +26,7 @@ static int memory_need_rows(const struct gt_view_ctx *ctx)
 /* Metaspace is a JVM's: .NET has none, and a row of n/a is not shown. */
 static bool memory_metaspace(const struct gt_view_ctx *ctx)
 {
-	return !ctx->info || ctx->info->runtime != GT_RUNTIME_DOTNET;
+	return !ctx->info || !ctx->info->runtime || ctx->info->runtime->has_metaspace;
 }
 
 /* metaspace, OOM kills, pressure: two lines at 40 columns, one without

@@ -179,9 +179,9 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 		/* the process's CPU first: every runtime has it. .NET has no
 		 * safepoints and gives no GC CPU time: rows always n/a there are
 		 * left out, not shown in the room of a figure. */
-		bool dotnet = ctx->info && ctx->info->runtime == GT_RUNTIME_DOTNET;
+		const struct gt_runtime_traits *rt = ctx->info ? ctx->info->runtime : NULL;
 		x = whole_item(w, y, 1, t, "process CPU ", d ? d->cpu_share : none);
-		if (!dotnet) {
+		if (!rt || rt->has_gc_cpu_and_safepoints) {
 			x = whole_item(w, y, x, t, "GC CPU ", d ? d->gc_cpu_share : none);
 			whole_item(w, y, x, t, "safepoints ", d ? d->safepoint_share : none);
 		}

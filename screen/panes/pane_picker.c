@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "screen/picker.h"
+#include "session/runtimes.h"
 #include "writers/format.h"
 #include "screen/panes/pane_picker.h"
 
@@ -171,11 +172,14 @@ void gt_picker_draw(WINDOW *w, struct gt_picker *p, const struct gt_theme *t)
 		return;
 	}
 	if (p->count == 0 && !gt_fleet_listed(&p->fleet)) {
-		gt_pane_print(w, 2, 1, t->na, "looking for JVM and .NET processes...");
+		char names[128];
+		gt_pane_print(w, 2, 1, t->na, "looking for %s processes...", gt_runtimes_names(names, sizeof(names), " and "));
 		return;
 	}
 	if (p->count == 0) {
-		gt_pane_print(w, 2, 1, t->na, "no JVM or .NET process that this user can watch is running; watching for one");
+		char names[128];
+		gt_pane_print(w, 2, 1, t->na, "no %s process that this user can watch is running; watching for one",
+			      gt_runtimes_names(names, sizeof(names), " or "));
 		return;
 	}
 	/* Keep the selection on screen. */

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "model/pause_hist.h"
 #include "writers/metrics_writer.h"
 #include "tests/fuzz/clean_text.h"
@@ -60,7 +62,7 @@ static void figures(struct gt_sample *s, unsigned ng, unsigned nc)
 static void fixture_init(struct fixture *f, const uint8_t *data, size_t size)
 {
 	memset(f, 0, sizeof(*f));
-	static const enum gt_runtime rt[TARGETS] = { GT_RUNTIME_HOTSPOT, GT_RUNTIME_DOTNET, GT_RUNTIME_HOTSPOT };
+	static const struct gt_runtime_traits *const rt[TARGETS] = { &gt_hotspot_runtime, &gt_dotnet_runtime, &gt_hotspot_runtime };
 	struct fuzz_field fields[NAMED * (3 + 3 + 3)];
 	size_t n = 0;
 	for (int k = 0; k < NAMED; k++) {

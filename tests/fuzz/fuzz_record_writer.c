@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "record/record_format.h"
 #include "record/record_writer.h"
 #include "tests/fuzz/clean_text.h"
@@ -87,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	fuzz_fill_strings(data, size, x, n);
 	f->info.pid = 42;
-	f->info.runtime = GT_RUNTIME_DOTNET;
+	f->info.runtime = &gt_dotnet_runtime;
 	f->s.pid = 42;
 	f->s.n_generations = 2;
 	f->s.n_collectors = 2;

@@ -25,6 +25,15 @@ rank() {
 	echo -1
 }
 
+# runtime_of FILE: the runtime folder under collectors/ FILE is in (every
+# folder there but host/), or nothing.
+runtime_of() {
+	case "$1" in
+	collectors/host/*) ;;
+	collectors/*/*) r=${1#collectors/}; echo "${r%%/*}" ;;
+	esac
+}
+
 # wrong FILE INCLUDED: prints why FILE must not include INCLUDED, or nothing.
 wrong() {
 	f=$1 h=$2
@@ -34,6 +43,13 @@ wrong() {
 		echo "the in-process agent includes only agent/, segment/ and base/"
 		return ;;
 	esac
+	fr=$(runtime_of "$f") hr=$(runtime_of "$h")
+	if [ -n "$hr" ] && [ "$fr" != "$hr" ]; then
+		case "$f" in
+		collectors/host/*) echo "host figures include a runtime"; return ;;
+		collectors/*/*) echo "one runtime's backend includes another's"; return ;;
+		esac
+	fi
 	rf=$(rank "$f") rh=$(rank "$h")
 	[ "$rf" -lt 0 ] && return
 	if [ "$rh" -gt "$rf" ]; then
@@ -45,9 +61,6 @@ wrong() {
 	writers/*:segment/* | screen/*:segment/* | frontends/*:segment/* | \
 	record/*:collectors/* | record/*:segment/*)
 		echo "writers, the screen and the front ends reach collectors only through session/" ;;
-	collectors/hotspot/*:collectors/dotnet/* | collectors/dotnet/*:collectors/hotspot/*)
-		echo "one runtime's backend includes another's" ;;
-	collectors/host/*:collectors/hotspot/* | collectors/host/*:collectors/dotnet/* | \
 	collectors/host/*:collectors/target.h | collectors/host/*:collectors/backend.h)
 		echo "host figures include a runtime" ;;
 	collectors/dotnet/*/*:collectors/dotnet/*)
@@ -83,6 +96,12 @@ check "LAYERS names nine layers, base first" [ "$(echo $LAYER_NAMES | wc -w)" -e
 check "the rule refuses writers including the screen" [ -n "$(wrong writers/text_writer.c screen/keys.h)" ]
 check "the rule refuses the screen including a front end" [ -n "$(wrong screen/loop.c frontends/options.h)" ]
 check "the rule refuses hotspot including dotnet" [ -n "$(wrong collectors/hotspot/hotspot.c collectors/dotnet/proc/dotnet_proc.h)" ]
+check "the rule refuses any runtime including another" \
+	[ -n "$(wrong collectors/skeleton/skeleton.c collectors/hotspot/hotspot_runtime.h)" ]
+check "the rule refuses host figures including a runtime" \
+	[ -n "$(wrong collectors/host/proc.c collectors/skeleton/skeleton.h)" ]
+check "the rule allows the registry including a runtime" \
+	[ -z "$(wrong collectors/registry.c collectors/skeleton/skeleton.h)" ]
 check "the rule refuses a .NET source including the backend" \
 	[ -n "$(wrong collectors/dotnet/ipc/diag_ipc_discover.c collectors/dotnet/dotnet_info.h)" ]
 check "the rule allows the backend including a .NET source" \

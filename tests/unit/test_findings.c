@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
+#include "collectors/registry.h"
 #include "model/findings.h"
 #include "model/findings_advice.h"
 #include "writers/findings_out.h"
@@ -15,7 +18,7 @@ static struct gt_target_info info;
 static struct gt_derived newest;
 
 /* A session with no figure at all: every rule must stay silent. */
-static void reset(const char *gc_name, enum gt_runtime rt)
+static void reset(const char *gc_name, const struct gt_runtime_traits *rt)
 {
 	gt_history_clear(&hist);
 	memset(&info, 0, sizeof(info));
@@ -95,7 +98,7 @@ static void test_nothing_without_figures(void)
 	gt_findings_compute(&info, NULL, &hist, &f);
 	CHECK_U64(f.count, 0);
 	CHECK(f.worst == GT_SEVERITY_NONE);
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	/* intervals without pause, cause or memory figures: n/a is no finding */
 	double t = 0;
 	for (int i = 0; i < 120; i++) {
@@ -110,20 +113,20 @@ static void test_nothing_without_figures(void)
 static void test_pause_share_thresholds(void)
 {
 	double t = 0;
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	/* one interval each: the share is the pause time's own double, so the
 	 * boundary is exact */
 	steady(1, 49.9, &t);           /* 4.99% */
 	CHECK(severity_of("pause-share") == GT_SEVERITY_NONE);
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	t = 0;
 	steady(1, 50, &t);             /* 5%: info at the boundary */
 	CHECK(severity_of("pause-share") == GT_SEVERITY_INFO);
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	t = 0;
 	steady(1, 99.9, &t);
 	CHECK(severity_of("pause-share") == GT_SEVERITY_INFO);
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	t = 0;
 	steady(1, 100, &t);            /* 10%: warning */
 	CHECK(severity_of("pause-share") == GT_SEVERITY_WARNING);
@@ -143,7 +146,7 @@ static void test_pause_share_thresholds(void)
 static void test_pause_share_worst_window(void)
 {
 	double t = 0;
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	steady(120, 0, &t);
 	steady(60, 120, &t);           /* 12% for one minute */
 	steady(300, 1, &t);
@@ -154,7 +157,7 @@ static void test_pause_share_worst_window(void)
 	CHECK_NEAR(evidence(x, "pause_share"), 0.12, 1e-9);
 	CHECK_NEAR(evidence(x, "window_s"), 60, 1e-9);
 	/* the same pause time spread thinner over windows never reaching 5% */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	t = 0;
 	steady(480, 49, &t);
 	CHECK(severity_of("pause-share") == GT_SEVERITY_NONE);
@@ -163,7 +166,7 @@ static void test_pause_share_worst_window(void)
 static void test_long_pause(void)
 {
 	double t = 0;
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	steady(5, 99.999, &t);
 	CHECK(severity_of("long-pause") == GT_SEVERITY_NONE);
 	push(interval(t + 1, 1.0, 100000000ull));
@@ -186,7 +189,7 @@ static void test_long_pause(void)
 static void test_long_pause_when_and_cause(void)
 {
 	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL); /* as gctop's main */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	const int64_t base_ms = 1764748800000; /* 2025-12-03T08:00:00Z */
 	for (int i = 1; i <= 40; i++) {
 		struct gt_derived *d = interval(i, 1.0, i == 10 ? 250000000ull : 5000000ull);
@@ -244,8 +247,8 @@ static void test_advice_per_runtime(void)
 	static const char *const dotnet_words[] = { "gen0", "gen2", "DOTNET_", "GC.Collect", "GCHeapHardLimit" };
 	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
 		char jvm[GT_FINDING_ADVICE_LEN], dn[GT_FINDING_ADVICE_LEN];
-		gt_findings_advice(jvm, sizeof(jvm), both[i], GT_RUNTIME_HOTSPOT, GT_FRONT_OPTIONS);
-		gt_findings_advice(dn, sizeof(dn), both[i], GT_RUNTIME_DOTNET, GT_FRONT_OPTIONS);
+		gt_findings_advice(jvm, sizeof(jvm), both[i], &gt_hotspot_runtime, GT_FRONT_OPTIONS);
+		gt_findings_advice(dn, sizeof(dn), both[i], &gt_dotnet_runtime, GT_FRONT_OPTIONS);
 		CHECK(jvm[0] && dn[0]);
 		for (size_t w = 0; w < sizeof(jvm_words) / sizeof(jvm_words[0]); w++)
 			if (strstr(dn, jvm_words[w]))
@@ -255,14 +258,14 @@ static void test_advice_per_runtime(void)
 				check_fail(__FILE__, __LINE__, "JVM advice for %s says \"%s\": %s", both[i], dotnet_words[w], jvm);
 	}
 	/* through the rules: a .NET target's long pause */
-	reset("Workstation", GT_RUNTIME_DOTNET);
+	reset("Workstation", &gt_dotnet_runtime);
 	steady(5, 150, &(double){ 0 });
 	const struct gt_finding *f = finding("long-pause");
 	CHECK(f && strstr(f->advice, "gen2") && !strstr(f->advice, "young generation") &&
 	      !strstr(f->advice, "pause-time goal"));
 	f = finding("pause-share");
 	CHECK(f && strstr(f->advice, "Server GC") && !strstr(f->advice, "young generation"));
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	steady(5, 150, &(double){ 0 });
 	f = finding("pause-share");
 	CHECK(f && strstr(f->advice, "young generation"));
@@ -274,15 +277,16 @@ static void test_advice_per_front_end(void)
 {
 	static const char *const ids[] = { "pause-share", "loh-gen2", "g1-humongous", "alloc-per-op" };
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		for (int rt = GT_RUNTIME_HOTSPOT; rt <= GT_RUNTIME_DOTNET; rt++) {
+		const struct gt_runtime_traits *rt;
+		for (size_t k = 0; (rt = gt_registry_at(k)); k++) {
 			char opt[GT_FINDING_ADVICE_LEN], keys[GT_FINDING_ADVICE_LEN];
-			gt_findings_advice(opt, sizeof(opt), ids[i], (enum gt_runtime)rt, GT_FRONT_OPTIONS);
-			gt_findings_advice(keys, sizeof(keys), ids[i], (enum gt_runtime)rt, GT_FRONT_SCREEN);
+			gt_findings_advice(opt, sizeof(opt), ids[i], rt, GT_FRONT_OPTIONS);
+			gt_findings_advice(keys, sizeof(keys), ids[i], rt, GT_FRONT_SCREEN);
 			CHECK(strstr(opt, "gctop --allocators shows who allocates") && !strstr(opt, "key "));
 			CHECK(strstr(keys, "key a shows who allocates") && !strstr(keys, "--allocators"));
 		}
 	}
-	reset("Workstation", GT_RUNTIME_DOTNET);
+	reset("Workstation", &gt_dotnet_runtime);
 	steady(30, 150, &(double){ 0 });
 	struct gt_findings f;
 	gt_findings_compute(&info, &newest, &hist, &f);
@@ -311,7 +315,7 @@ static void push_collections(double t, uint64_t young, uint64_t old)
 
 static void test_g1_full(void)
 {
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	push_collections(1, 5, 0);
 	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
 	push_collections(2, 5, 1);
@@ -320,7 +324,7 @@ static void test_g1_full(void)
 	snprintf(info.gc_name, sizeof(info.gc_name), "Parallel");
 	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
 	/* an n/a collection count says nothing */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	struct gt_derived *d = interval(1, 1.0, UINT64_MAX);
 	d->generations[1].collections.value = 3; /* not valid */
 	push(d);
@@ -352,23 +356,23 @@ static struct gt_collection_causes causes(uint64_t seen, uint64_t induced, uint6
 
 static void test_induced(void)
 {
-	reset("Workstation", GT_RUNTIME_DOTNET);
+	reset("Workstation", &gt_dotnet_runtime);
 	CAUSES_GIVE("induced-gc", 1, causes(10, 0, 0, 1, 0), GT_SEVERITY_NONE);
 	CAUSES_GIVE("induced-gc", 2, causes(10, 1, 0, 1, 0), GT_SEVERITY_INFO);
 	const struct gt_finding *x = finding("induced-gc");
 	CHECK(x && strstr(x->title, "GC.Collect") != NULL);
 	CHECK_NEAR(evidence(x, "collections"), 20, 0);
 	/* no cause figures: nothing */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	push_causes(1, (struct gt_collection_causes){ { 0, false }, { 5, false }, { 0, false }, { 0, false }, { 0, false } });
 	CHECK(severity_of("induced-gc") == GT_SEVERITY_NONE);
 }
 
 static void test_alloc_large(void)
 {
-	reset("Workstation", GT_RUNTIME_DOTNET);
+	reset("Workstation", &gt_dotnet_runtime);
 	CAUSES_GIVE("loh-gen2", 1, causes(20, 0, 0, 1, 1), GT_SEVERITY_NONE); /* one gen2 is too few */
-	reset("Workstation", GT_RUNTIME_DOTNET);
+	reset("Workstation", &gt_dotnet_runtime);
 	CAUSES_GIVE("loh-gen2", 1, causes(20, 0, 0, 10, 1), GT_SEVERITY_NONE);   /* 10% */
 	CAUSES_GIVE("loh-gen2", 2, causes(20, 0, 0, 0, 1), GT_SEVERITY_INFO);    /* 2 of 10: 20% */
 	CAUSES_GIVE("loh-gen2", 3, causes(20, 0, 0, 0, 3), GT_SEVERITY_WARNING); /* 5 of 10: 50% */
@@ -378,7 +382,7 @@ static void test_alloc_large(void)
 	CHECK_NEAR(evidence(x, "alloc_large_share"), 0.5, 1e-12);
 	CHECK_NEAR(evidence(x, "window_s"), 3, 1e-12);
 	/* a HotSpot session has no gen2 figure: nothing */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	struct gt_collection_causes c = causes(20, 0, 0, 10, 10);
 	c.gen2.valid = c.gen2_alloc_large.valid = false;
 	push_causes(1, c);
@@ -387,7 +391,7 @@ static void test_alloc_large(void)
 
 static void test_humongous(void)
 {
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	snprintf(info.heap_flags, sizeof(info.heap_flags), "-Xmx512m -XX:G1HeapRegionSize=1m");
 	CAUSES_GIVE("g1-humongous", 1, causes(100, 0, 1, 0, 0), GT_SEVERITY_NONE);   /* one is too few */
 	CAUSES_GIVE("g1-humongous", 2, causes(100, 0, 8, 0, 0), GT_SEVERITY_NONE);   /* 9 of 200: 4.5% */
@@ -407,7 +411,7 @@ static void test_humongous(void)
  * agent's samples, info and warning. */
 static void test_region_waste(void)
 {
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	snprintf(info.heap_flags, sizeof(info.heap_flags), "-Xmx256m");
 	gt_u64_set(&info.heap_max_bytes, 256ull << 20);
 	push(interval(1, 1.0, UINT64_MAX));
@@ -474,7 +478,7 @@ static void test_region_size(void)
 
 static void test_container(void)
 {
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	struct gt_derived *d = interval(1, 1.0, UINT64_MAX);
 	gt_u64_set(&d->cur.cgroup_limit_bytes, 1000000);
 	gt_u64_set(&d->cur.heap_committed_bytes, 899999);
@@ -499,14 +503,14 @@ static void test_container(void)
 
 static void test_config(void)
 {
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	push(interval(1, 1.0, UINT64_MAX));
 	gt_f64_set(&newest.heap_max_share_of_limit, 1.0);
 	CHECK(severity_of("heap-over-limit") == GT_SEVERITY_NONE);
 	gt_f64_set(&newest.heap_max_share_of_limit, 1.01);
 	CHECK(severity_of("heap-over-limit") == GT_SEVERITY_WARNING);
 
-	reset("Server", GT_RUNTIME_DOTNET);
+	reset("Server", &gt_dotnet_runtime);
 	snprintf(info.gc_mode, sizeof(info.gc_mode), "concurrent");
 	push(interval(1, 1.0, UINT64_MAX));
 	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);  /* heap count n/a */
@@ -540,7 +544,7 @@ static void push_ops(double t, uint64_t ops, double bytes_per_op, uint64_t young
  * operations, warning from one per operation; at least 10 operations. */
 static void test_alloc_per_op(void)
 {
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	newest.cur.ops_name = "operations";
 	push_ops(1, 9, 4e6, 9, 0);                 /* 9 operations are too few */
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
@@ -548,7 +552,7 @@ static void test_alloc_per_op(void)
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
 	push_ops(3, 100, 1e5, 11, 0);              /* 20 in 200: 0.10 */
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_INFO);
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	newest.cur.ops_name = "operations";
 	push_ops(1, 10, 16.0 * 1048576, 9, 1);     /* young and full: 10 in 10 */
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_WARNING);
@@ -578,7 +582,7 @@ static void test_alloc_per_op(void)
 	x = finding("alloc-per-op");
 	CHECK(x && strstr(x->title, "each operation allocates 8.0 MiB:"));
 	/* whole regions alone: at most */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	newest.cur.ops_name = "operations";
 	d = interval(1, 1.0, UINT64_MAX);
 	gt_u64_set(&d->ops, 10);
@@ -591,17 +595,17 @@ static void test_alloc_per_op(void)
 	/* .NET counts each GC once, by the oldest generation collected: 6
 	 * gen0 and 4 gen1 GCs are 10 (before, gen0 counted every GC and the
 	 * rule read gen0 alone, which here would give 6) */
-	reset("Workstation", GT_RUNTIME_DOTNET);
+	reset("Workstation", &gt_dotnet_runtime);
 	newest.cur.ops_name = "requests";
 	push_ops(1, 20, 60e6, 6, 4);
 	x = finding("alloc-per-op");
 	CHECK(x && x->severity == GT_SEVERITY_INFO && strstr(x->title, "each request allocates 57.2 MiB: 0.50 "
 								"collections per request"));
 	/* no collection figures, or no operations: nothing */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	push_ops(1, 100, 1e6, UINT64_MAX, UINT64_MAX);
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	steady(30, 0, &(double){ 0 });
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
 }
@@ -614,7 +618,7 @@ static void test_alloc_per_op(void)
  * dropping them read 49 in 240, 0.20. */
 static void test_alloc_per_op_over_intervals_without_a_poll(void)
 {
-	reset("Server", GT_RUNTIME_DOTNET);
+	reset("Server", &gt_dotnet_runtime);
 	static struct gt_sample prev, cur;
 	static struct gt_derived d;
 	const uint64_t s = 1000000000ull;
@@ -652,7 +656,7 @@ static void test_outputs(void)
 {
 	double t = 0;
 	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL); /* as gctop's main */
-	reset("G1", GT_RUNTIME_HOTSPOT);
+	reset("G1", &gt_hotspot_runtime);
 	struct gt_findings f;
 	gt_findings_compute(&info, &newest, &hist, &f);
 	struct json_object *o = json_object_new_object();

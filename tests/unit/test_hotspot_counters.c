@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "collectors/hotspot/hotspot.h"
 #include "tests/unit/check.h"
 
@@ -184,7 +186,7 @@ static void check_one(const struct expectation *x)
 	struct gt_target_info info;
 	memset(&info, 0, sizeof(info));
 	hotspot_info_fill(&p, c.gc, &info);
-	CHECK(info.runtime == GT_RUNTIME_HOTSPOT);
+	CHECK(info.runtime == &gt_hotspot_runtime);
 	CHECK_STR(info.gc_name, x->gc_name);
 	CHECK_STR(info.gc_mode, x->gc_mode);
 	CHECK_STR(info.runtime_version, oracle_str(&o, "java.property.java.vm.version"));

@@ -6,6 +6,8 @@
 
 #include <json-c/json.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "writers/json_writer.h"
 #include "tests/unit/check.h"
 
@@ -14,7 +16,7 @@ static struct gt_target_info test_info(void)
 	struct gt_target_info info;
 	memset(&info, 0, sizeof(info));
 	info.pid = 1234;
-	info.runtime = GT_RUNTIME_HOTSPOT;
+	info.runtime = &gt_hotspot_runtime;
 	strcpy(info.runtime_version, "17.0.15+6-Debian-1deb12u1");
 	strcpy(info.gc_name, "G1");
 	strcpy(info.cgroup_path, "/system.slice/app.service");

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "model/pause_hist.h"
 #include "writers/metrics_emit.h"
 #include "writers/metrics_writer.h"
@@ -27,7 +29,7 @@ static void jvm(struct fixture *f)
 	struct gt_target_info *i = &f->info[0];
 	struct gt_sample *s = &f->sample[0];
 	i->pid = 100;
-	i->runtime = GT_RUNTIME_HOTSPOT;
+	i->runtime = &gt_hotspot_runtime;
 	strcpy(i->gc_name, "G1");
 	strcpy(i->main_class, "com.example.App");
 	strcpy(i->command_line, "java -Dsecret=hunter2 com.example.App");
@@ -67,7 +69,7 @@ static void dotnet(struct fixture *f)
 	struct gt_sample *s = &f->sample[1];
 	static const char *const gens[] = { "gen0", "gen1", "gen2", "loh", "poh" };
 	i->pid = 200;
-	i->runtime = GT_RUNTIME_DOTNET;
+	i->runtime = &gt_dotnet_runtime;
 	strcpy(i->main_class, "We\"ird\\App\n\x1b[2J");
 	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
 	s->alloc_since = GT_ALLOC_SINCE_ATTACH;
@@ -109,7 +111,7 @@ static void dotnet(struct fixture *f)
 static void blank(struct fixture *f)
 {
 	f->info[2].pid = 300;
-	f->info[2].runtime = GT_RUNTIME_HOTSPOT;
+	f->info[2].runtime = &gt_hotspot_runtime;
 }
 
 static void fixture_init(struct fixture *f)

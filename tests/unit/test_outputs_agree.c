@@ -9,6 +9,8 @@
 #include <json-c/json.h>
 #include <ncurses.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "model/derive.h"
 #include "model/history.h"
 #include "screen/theme.h"
@@ -222,7 +224,7 @@ int main(void)
 	}
 	gt_theme_mono(&theme, false);
 	info.pid = 777;
-	info.runtime = GT_RUNTIME_DOTNET;
+	info.runtime = &gt_dotnet_runtime;
 	snprintf(info.runtime_version, sizeof(info.runtime_version), "10.0.12");
 	snprintf(info.gc_name, sizeof(info.gc_name), "Server");
 	RUN_TEST(test_same_figures_same_names);

@@ -6,6 +6,8 @@
 
 #include <ncurses.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "screen/keys.h"
 #include "screen/dashboard.h"
 #include "screen/layout.h"
@@ -60,7 +62,7 @@ static void craft(void)
 	gt_u64_set(&s->cgroup_limit_bytes, 256 * MIB);
 	s->large_unavailable = "Parallel has no humongous regions";
 	info.pid = 4242;
-	info.runtime = GT_RUNTIME_HOTSPOT;
+	info.runtime = &gt_hotspot_runtime;
 	snprintf(info.runtime_version, sizeof(info.runtime_version), "17.0.9");
 	snprintf(info.gc_name, sizeof(info.gc_name), "G1");
 	snprintf(info.main_class, sizeof(info.main_class), "com.example.Shop");
@@ -196,10 +198,10 @@ static void test_collections_pane(void)
 	 * GC once by the oldest generation collected */
 	t = draw_pane(&gt_pane_collections, &derived, 6, 50);
 	CHECK_HAS(t, " Collections, per collector ");
-	info.runtime = GT_RUNTIME_DOTNET;
+	info.runtime = &gt_dotnet_runtime;
 	t = draw_pane(&gt_pane_collections, &dn, 6, 50);
 	CHECK_HAS(t, " Collections, exclusive ");
-	info.runtime = GT_RUNTIME_HOTSPOT;
+	info.runtime = &gt_hotspot_runtime;
 }
 
 static void test_memory_pane(void)
@@ -289,10 +291,10 @@ static void test_allocators_pane_is_honest(void)
 	CHECK_LACKS(t, "%");
 	CHECK_LACKS(t, "by type");
 	/* a JVM gets the agent loaded after a question; .NET loads nothing */
-	enum gt_runtime was = info.runtime;
-	info.runtime = GT_RUNTIME_HOTSPOT;
+	const struct gt_runtime_traits *was = info.runtime;
+	info.runtime = &gt_hotspot_runtime;
 	CHECK_HAS(draw_allocators(NULL, "", 4, 70, 0), "loads gctop's agent (asks first)");
-	info.runtime = GT_RUNTIME_DOTNET;
+	info.runtime = &gt_dotnet_runtime;
 	t = draw_allocators(NULL, "", 4, 70, 0);
 	CHECK_LACKS(t, "agent");
 	CHECK_HAS(t, "loads nothing");
@@ -957,7 +959,7 @@ static void test_rows_never_na(void)
 	gt_f64_set(&dn.cpu_share, 0.25);
 	gt_u64_set(&dn.cur.metaspace_used_bytes, 0);
 	dn.cur.metaspace_used_bytes.valid = false;
-	info.runtime = GT_RUNTIME_DOTNET;
+	info.runtime = &gt_dotnet_runtime;
 	struct gt_view_ctx c = ctx_for(&dn);
 	int need, want;
 	gt_pane_rows(&gt_pane_collections, &c, &need, &want);
@@ -990,7 +992,7 @@ static void test_rows_never_na(void)
 	CHECK_HAS(lt[3], "####");
 	/* a JVM keeps its own rows, the process CPU first (at 39 columns it
 	 * was the one dropped) */
-	info.runtime = GT_RUNTIME_HOTSPOT;
+	info.runtime = &gt_hotspot_runtime;
 	derived.cpu_share = dn.cpu_share;
 	t = draw_pane(&gt_pane_pauses, &derived, 9, 39);
 	CHECK_HAS(t, "process CPU 25.0%");
@@ -1263,10 +1265,10 @@ static void test_picker_runtime_and_gc_columns(void)
 {
 	struct gt_picker_slot s[3];
 	memset(s, 0, sizeof(s));
-	const struct { int pid; enum gt_runtime rt; const char *version, *gc, *program; } rows[3] = {
-		{ 301, GT_RUNTIME_DOTNET, "10.0.0", "Workstation", "Orders.Api" },
-		{ 302, GT_RUNTIME_HOTSPOT, "17.0.13", "Shenandoah", "StatementExporter" },
-		{ 303, GT_RUNTIME_HOTSPOT, "25.0.1", "Z", "Ledger" },
+	const struct { int pid; const struct gt_runtime_traits *rt; const char *version, *gc, *program; } rows[3] = {
+		{ 301, &gt_dotnet_runtime, "10.0.0", "Workstation", "Orders.Api" },
+		{ 302, &gt_hotspot_runtime, "17.0.13", "Shenandoah", "StatementExporter" },
+		{ 303, &gt_hotspot_runtime, "25.0.1", "Z", "Ledger" },
 	};
 	for (int i = 0; i < 3; i++) {
 		s[i].row.pid = rows[i].pid;

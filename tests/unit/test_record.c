@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "base/quit.h"
 #include "record/compare.h"
 #include "record/record_format.h"
@@ -103,7 +105,7 @@ static void write_recording(const char *path, const struct gt_sample *samples, s
 			    const struct gt_alloc_snapshot *alloc)
 {
 	struct gt_error err = { 0 };
-	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_DOTNET, .cgroup_version = 2 };
+	struct gt_target_info info = { .pid = 77, .runtime = &gt_dotnet_runtime, .cgroup_version = 2 };
 	snprintf(info.gc_name, sizeof(info.gc_name), "Server");
 	snprintf(info.gc_mode, sizeof(info.gc_mode), "DATAS");
 	gt_u64_set(&info.cgroup_limit_bytes, 1ull << 30);
@@ -204,7 +206,7 @@ static void test_round_trip(void)
 	if (!r)
 		return;
 	CHECK_STR(gt_record_info(r)->gc_mode, "DATAS");
-	CHECK(gt_record_info(r)->runtime == GT_RUNTIME_DOTNET);
+	CHECK(gt_record_info(r)->runtime == &gt_dotnet_runtime);
 	CHECK(gt_record_info(r)->cgroup_limit_bytes.valid && gt_record_info(r)->cgroup_limit_bytes.value == 1ull << 30);
 	CHECK(!gt_record_info(r)->heap_max_bytes.valid);
 	struct gt_sample out;
@@ -300,7 +302,7 @@ static void test_stacks_round_trip(void)
 	site->stacks[0].bytes = 2000;
 	site->stacks[0].count = 9;
 
-	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_DOTNET };
+	struct gt_target_info info = { .pid = 77, .runtime = &gt_dotnet_runtime };
 	record_with_stacks(path, &info, in, alloc, st);
 
 	struct gt_error err = { 0 };
@@ -389,7 +391,7 @@ static void test_target_strings_written_clean(void)
 {
 	char path[64];
 	temp_path(path, sizeof(path));
-	struct gt_target_info info = { .pid = 77, .runtime = GT_RUNTIME_HOTSPOT };
+	struct gt_target_info info = { .pid = 77, .runtime = &gt_hotspot_runtime };
 	struct gt_sample in[3];
 	struct gt_alloc_snapshot alloc[3];
 	struct gt_alloc_stacks *st = malloc(sizeof(*st));

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "base/clock.h"
 #include "base/wait.h"
 #include "session/job.h"
@@ -230,7 +232,7 @@ static void test_picker_sort(void)
 static void test_picker_filter(void)
 {
 	struct gt_picker_row r = { .pid = 41234, .user = "svc", .program = "com.acme.OrderService",
-				   .runtime = GT_RUNTIME_HOTSPOT, .version = "17.0.13", .gc = "G1" };
+				   .runtime = &gt_hotspot_runtime, .version = "17.0.13", .gc = "G1" };
 	CHECK(gt_picker_row_matches(&r, ""));
 	CHECK(gt_picker_row_matches(&r, "1234"));
 	CHECK(gt_picker_row_matches(&r, "orderservice"));
@@ -245,7 +247,7 @@ static void test_picker_filter(void)
 	CHECK(gt_picker_row_matches(&r, "17.0"));
 	CHECK(!gt_picker_row_matches(&r, ".net"));
 	CHECK(!gt_picker_row_matches(&r, "net"));
-	struct gt_picker_row dn = { .pid = 77, .user = "web", .program = "Orders.Api", .runtime = GT_RUNTIME_DOTNET,
+	struct gt_picker_row dn = { .pid = 77, .user = "web", .program = "Orders.Api", .runtime = &gt_dotnet_runtime,
 				    .version = "10.0.0", .gc = "Workstation" };
 	CHECK(gt_picker_row_matches(&dn, "dotnet"));
 	CHECK(gt_picker_row_matches(&dn, ".NET"));
@@ -256,7 +258,7 @@ static void test_picker_filter(void)
 	CHECK(!gt_picker_row_matches(&dn, "jvm"));
 	CHECK(!gt_picker_row_matches(&dn, "hotspot"));
 	/* ZGC as shown, Z as the collectors name it */
-	struct gt_picker_row z = { .pid = 5, .program = "Main", .runtime = GT_RUNTIME_HOTSPOT, .gc = "Z" };
+	struct gt_picker_row z = { .pid = 5, .program = "Main", .runtime = &gt_hotspot_runtime, .gc = "Z" };
 	CHECK(gt_picker_row_matches(&z, "zgc"));
 	CHECK(gt_picker_row_matches(&z, "jvm"));
 	CHECK(!gt_picker_row_matches(&z, "g1"));

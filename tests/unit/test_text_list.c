@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/dotnet/dotnet_runtime.h"
+#include "collectors/hotspot/hotspot_runtime.h"
 #include "collectors/backend.h"
 #include "writers/text_writer.h"
 #include "tests/unit/check.h"
@@ -36,7 +38,7 @@ static void test_fits_80_columns(void)
 	struct gt_list l = { 0 };
 	struct gt_list_entry *e = gt_list_add(&l);
 	e->info.pid = 4123456;
-	e->info.runtime = GT_RUNTIME_HOTSPOT;
+	e->info.runtime = &gt_hotspot_runtime;
 	snprintf(e->info.runtime_version, sizeof(e->info.runtime_version), "17.0.15+6-Debian-1deb12u1");
 	snprintf(e->info.gc_name, sizeof(e->info.gc_name), "Shenandoah");
 	snprintf(e->info.user, sizeof(e->info.user), "billing-service");
@@ -47,7 +49,7 @@ static void test_fits_80_columns(void)
 	gt_u64_set(&e->sample.rss_bytes, 5ull << 30);
 	e = gt_list_add(&l);
 	e->info.pid = 77;
-	e->info.runtime = GT_RUNTIME_DOTNET;
+	e->info.runtime = &gt_dotnet_runtime;
 	snprintf(e->info.runtime_version, sizeof(e->info.runtime_version), "10.0.12");
 	snprintf(e->info.gc_name, sizeof(e->info.gc_name), "Workstation");
 	snprintf(e->info.main_class, sizeof(e->info.main_class), "CsvExport");

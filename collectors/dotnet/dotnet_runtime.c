@@ -1,0 +1,65 @@
+/* .NET's traits: its names, its words and its advice, which the layers
+ * above read instead of naming the runtime (model/runtime.h). */
+#include "collectors/dotnet/dotnet_runtime.h"
+
+#include "collectors/dotnet/dotnet_gens.h"
+
+static const char *const dotnet_words[] = { ".NET", "dotnet", NULL };
+
+/* The EventPipe sessions' sources (collectors/dotnet/dotnet_alloc.h): the
+ * runtime's AllocationSampled events (.NET 10), or AllocationTick's, which
+ * sees an object every 100 KB and so favours the large ones. */
+static const struct gt_sampler_name dotnet_samplers[] = {
+	{ "allocation-sampled", "AllocationSampled" },
+	{ "tick", "AllocationTick (biased)" },
+	{ NULL, NULL },
+};
+
+/* The findings' next steps in the .NET GC's settings (model/findings_advice.c
+ * has the rows every runtime shares). */
+static const struct gt_runtime_advice dotnet_advice[] = {
+	{ "pause-share",
+	  "allocate less; under Workstation GC, Server GC (DOTNET_gcServer=1) collects on every core with a "
+	  "larger gen0 budget", true },
+	{ "long-pause",
+	  "look at its reason: a blocking gen2 needs less live data or background GC (DOTNET_gcConcurrent=1, "
+	  "the default), and GCSettings.LatencyMode SustainedLowLatency avoids most; gen0 and gen1 pauses grow "
+	  "with what survives them", false },
+	{ "induced-gc",
+	  "find the GC.Collect call and remove it; the GC picks a better moment", false },
+	{ "heap-near-limit",
+	  "raise the container's memory limit or lower the GC's hard limit (GCHeapHardLimitPercent) so both "
+	  "fit with room for a burst", false },
+	{ "memory-near-limit",
+	  "raise the container's memory limit or lower the GC's hard limit (GCHeapHardLimitPercent) so both "
+	  "fit with room for a burst", false },
+	{ "heap-over-limit",
+	  "set the GC's hard limit below the container limit (GCHeapHardLimitPercent), leaving room for the "
+	  "rest of the process", false },
+};
+
+const struct gt_runtime_traits gt_dotnet_runtime = {
+	.name = "dotnet",
+	.display = ".NET",
+	.words = dotnet_words,
+	.wanted = "a .NET process",
+	.collections_counting = "exclusive",
+	.condemned_generations = GT_DN_COLLECTED,
+	.has_gc_cpu_and_safepoints = false,
+	.has_metaspace = false,
+	.own_ops_counter = true,
+	.ops_own = "a .NET process, whose operations are ASP.NET Core's requests where it serves them, shown "
+		   "without --ops",
+	.allocators_load_code = false,
+	.allocators_stop = "its EventPipe session is closed",
+	.sampler_names = dotnet_samplers,
+	.induced_call = "GC.Collect",
+	.advice = dotnet_advice,
+	.n_advice = sizeof(dotnet_advice) / sizeof(dotnet_advice[0]),
+};
+
+/* Each process's diagnostics socket is /tmp/dotnet-diagnostic-<pid>-...:
+ * /tmp's own time moves when one comes or goes. */
+const struct gt_discovery gt_dotnet_discovery = {
+	.pid_prefix = "dotnet-diagnostic-",
+};

@@ -1,0 +1,60 @@
+/* HotSpot's traits: its names, its words and its advice, which the layers
+ * above read instead of naming the runtime (model/runtime.h). */
+#include "collectors/hotspot/hotspot_runtime.h"
+
+static const char *const hotspot_words[] = { "JVM", "java", "hotspot", NULL };
+
+/* agent/agent_control.c's source */
+static const struct gt_sampler_name hotspot_samplers[] = {
+	{ "jvmti-sampled", "JVMTI sampling" },
+	{ NULL, NULL },
+};
+
+/* The findings' next steps in a JVM's flags (model/findings_advice.c has
+ * the rows every runtime shares). */
+static const struct gt_runtime_advice hotspot_advice[] = {
+	{ "pause-share",
+	  "allocate less, or give the young generation more room (-Xmn, or a larger -Xmx) so that it fills "
+	  "less often", true },
+	{ "long-pause",
+	  "look at its cause: a full or old collection needs more heap or earlier marking "
+	  "(-XX:InitiatingHeapOccupancyPercent); a smaller young generation or a pause-time goal "
+	  "(-XX:MaxGCPauseMillis) shortens young pauses", false },
+	{ "induced-gc",
+	  "find the System.gc() call (or run with -XX:+DisableExplicitGC)", false },
+	{ "heap-near-limit",
+	  "raise the container's memory limit or lower the heap's maximum (-Xmx, -XX:MaxRAMPercentage) so "
+	  "both fit with room for a burst", false },
+	{ "memory-near-limit",
+	  "raise the container's memory limit or lower the heap's maximum (-Xmx, -XX:MaxRAMPercentage) so "
+	  "both fit with room for a burst", false },
+	{ "heap-over-limit",
+	  "set the heap max below the container limit (-Xmx, -XX:MaxRAMPercentage), leaving room for the "
+	  "rest of the process", false },
+};
+
+const struct gt_runtime_traits gt_hotspot_runtime = {
+	.name = "hotspot",
+	.display = "JVM",
+	.words = hotspot_words,
+	.wanted = "a JVM with perf data",
+	.collections_counting = "per collector",
+	.condemned_generations = 0,  /* each collector counts its own collections */
+	.has_gc_cpu_and_safepoints = true,
+	.has_metaspace = true,
+	.own_ops_counter = false,
+	.ops_takes = "a JVM's perf-data counter",
+	.allocators_load_code = true,
+	.allocators_stop = "the agent goes dormant within seconds",
+	.sampler_busy = "another agent holds the JVM's sampling capability",
+	.sampler_names = hotspot_samplers,
+	.induced_call = "System.gc()",
+	.advice = hotspot_advice,
+	.n_advice = sizeof(hotspot_advice) / sizeof(hotspot_advice[0]),
+};
+
+/* Each JVM's perf data is a file in /tmp/hsperfdata_<user>/: that
+ * directory's time moves when one comes or goes. */
+const struct gt_discovery gt_hotspot_discovery = {
+	.dir_prefix = "hsperfdata_",
+};

@@ -1,0 +1,83 @@
+/* What every layer above the collectors may know of a runtime: its traits.
+ *
+ * Each runtime backend provides one struct gt_runtime_traits as a const in
+ * its own folder (collectors/<runtime>/<runtime>_runtime.c) and points its
+ * struct gt_backend_ops at it; the target info carries the pointer to the
+ * sample's readers. Findings, writers, the screen and the picker ask the
+ * traits for names, words and advice instead of comparing with a runtime
+ * they know, so a new runtime changes no file outside its folder but the
+ * registry (tests/static/runtime_names.py checks it). NULL traits: a
+ * runtime gctop does not know (a recording that names none). */
+#ifndef GCTOP_MODEL_RUNTIME_H
+#define GCTOP_MODEL_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One next step for a finding id in the runtime's words. who: the step ends
+ * by saying where to see who allocates (model/findings_advice.h). */
+struct gt_runtime_advice {
+	const char *id;
+	const char *text;
+	bool who;
+};
+
+/* An allocation sampler's method as a person names it: the snapshot's
+ * source (model/allocators.h) holds source. */
+struct gt_sampler_name {
+	const char *source;
+	const char *name;
+};
+
+struct gt_runtime_traits {
+	/* The name outputs carry: JSON's and the recordings' "runtime", the
+	 * metrics' runtime label, the header. Stable: recordings hold it. */
+	const char *name;
+	/* The name in sentences: "no JVM or .NET process ...". */
+	const char *display;
+	/* What users type for it in the picker's filter, display first. */
+	const char *const *words;
+	/* What a process of it must be for gctop to watch it, in the sentence
+	 * "process N is neither a JVM with perf data nor a .NET process". */
+	const char *wanted;
+
+	/* How generations[].collections count ("exclusive": each collection
+	 * once, by the oldest generation it collected; "per collector"), or
+	 * NULL. The collected generations: the first condemned_generations
+	 * slots, where a collection of one collects the younger ones too
+	 * (recordings of format 1 held their counts inclusive). */
+	const char *collections_counting;
+	unsigned condemned_generations;
+
+	/* Figures the runtime never has, whose rows the screen leaves out
+	 * rather than show a row always n/a. */
+	bool has_gc_cpu_and_safepoints;
+	bool has_metaspace;
+
+	/* Operations for bytes per operation: counted by the runtime itself
+	 * (no --ops), or a counter --ops names. ops_takes: what --ops names on
+	 * it ("a JVM's perf-data counter"), or NULL. ops_own: why it takes no
+	 * --ops, after "process N is ", or NULL. */
+	bool own_ops_counter;
+	const char *ops_takes;
+	const char *ops_own;
+
+	/* Allocation sampling: whether enabling it loads code into the target
+	 * (asked y/N first), and what stopping it does there. */
+	bool allocators_load_code;
+	const char *allocators_stop;       /* "the agent goes dormant within seconds" */
+	const char *sampler_busy;          /* why the sampler is busy, or NULL */
+	const struct gt_sampler_name *sampler_names;  /* ends with a NULL source */
+
+	/* How the program asks for a collection ("System.gc()"). */
+	const char *induced_call;
+	/* Advice rows for the findings' ids, ahead of the generic ones
+	 * (model/findings_advice.c); n_advice of them. */
+	const struct gt_runtime_advice *advice;
+	size_t n_advice;
+};
+
+/* traits' name, or "unknown" for NULL. */
+const char *gt_runtime_name(const struct gt_runtime_traits *rt);
+
+#endif

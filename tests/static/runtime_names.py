@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""A runtime is sealed in its folder: its name appears in C code only in
+collectors/<runtime>/ (every folder there but host/), the registry (collectors/registry.c and .h), the
+JVM's own agent (agent/), the benchmarks (bench/) and the tests (tests/).
+Everywhere else the layers ask the runtime's traits (model/runtime.h) for
+its names, words and advice, so a third runtime touches no file outside its
+folder but the registry.
+
+A runtime's name is, in code with its comments taken out (comments explain
+and may name runtimes):
+  - an identifier holding "hotspot" or "dotnet" (any case), or starting
+    GT_DN_ (the .NET generation slots and protocol numbers);
+  - a string literal holding "JVM", ".NET" or "HotSpot" (the words users
+    read), or "hotspot" or "dotnet" (the names outputs carry).
+EXCEPTIONS lists, with its reason, each file that must still say one.
+
+Usage: runtime_names.py [ROOT]. Prints one FAIL line per hit, then
+PASS:/FAIL: with the count."""
+import os
+import re
+import sys
+
+NAME = "runtime_names"
+SEALED = ("collectors/registry.c", "collectors/registry.h", "agent/", "bench/", "tests/")
+RUNTIME_FOLDER = re.compile(r"collectors/(?!host/)[^/]+/")  # every folder in collectors/ but host/
+# file -> why it may name a runtime. Keep this short.
+EXCEPTIONS = {
+    "writers/metrics_families.c":
+        "OpenTelemetry's semantic conventions fix the jvm.* and dotnet.* metric names and their attributes",
+    "frontends/options.c":
+        "--help is a checked copy (tests/unit/test_skeleton.c: the registry's names are in it) and "
+        "names each runtime's options (HotSpot's versions, --ops jmx)",
+    "screen/keys.c":
+        "the key help is a checked copy (tests/unit/test_skeleton.c: key a names each runtime it loads code into)",
+}
+IDENT = re.compile(r"\b(?:\w*(?:hotspot|dotnet)\w*|GT_DN_\w*)\b", re.I)
+WORDS = re.compile(r"JVM|\.NET|HotSpot|hotspot|dotnet")
+TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def hits(text):
+    """(line, what) for each runtime name in text, comments ignored."""
+    out = []
+    pos = 0
+    for m in TOKEN.finditer(text + "\n"):
+        code = text[pos:m.start()]
+        for i in IDENT.finditer(code):
+            out.append((text.count("\n", 0, pos + i.start()) + 1, i.group(0)))
+        tok = m.group(0)
+        if tok.startswith('"'):
+            w = WORDS.search(tok)
+            if w:
+                out.append((text.count("\n", 0, m.start()) + 1, tok))
+        pos = m.end()
+    return out
+
+
+def sources(root):
+    for d, subdirs, files in os.walk(root):
+        subdirs[:] = sorted(s for s in subdirs if not s.startswith(".") and not s.startswith("build"))
+        for f in sorted(files):
+            if f.endswith((".c", ".h")):
+                p = os.path.relpath(os.path.join(d, f), root)
+                if not p.startswith(SEALED) and not RUNTIME_FOLDER.match(p) and p not in EXCEPTIONS:
+                    yield p
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    n = 0
+    for p in sources(root):
+        with open(os.path.join(root, p), encoding="utf-8", errors="replace") as fh:
+            for line, what in hits(fh.read()):
+                print("FAIL: %s: %s:%d names a runtime outside its folder: %s" % (NAME, p, line, what[:60]))
+                n += 1
+    for p in EXCEPTIONS:
+        if not os.path.exists(os.path.join(root, p)):
+            print("FAIL: %s: the exception %s names no file" % (NAME, p))
+            n += 1
+    print("%s: %s: %d runtime names outside collectors/<runtime>/ and the registry" %
+          ("FAIL" if n else "PASS", NAME, n))
+    return 1 if n else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
