@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "model/percentile.h"
 #include "record/record_format.h"
 #include "record/record_reader.h"
 #include "session/session.h"
@@ -52,9 +53,7 @@ static int cmp_double(const void *a, const void *b)
 double gt_compare_percentile(double *v, size_t n, unsigned pct)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
-	/* Nearest rank: the smallest value with at least pct% at or below it. */
-	size_t rank = (n * pct + 99) / 100;
-	return v[rank > 0 ? rank - 1 : 0];
+	return gt_percentile_f64(v, n, pct);
 }
 
 static int cmp_weighted(const void *a, const void *b)
