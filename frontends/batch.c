@@ -9,6 +9,7 @@
 #include "base/quit.h"
 #include "base/wait.h"
 #include "model/findings.h"
+#include "record/feed.h"
 #include "record/record_reader.h"
 #include "writers/findings_out.h"
 #include "writers/json_writer.h"
@@ -141,12 +142,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	long written = 0;
 	int status = GT_EXIT_OK, rc = 0;
 	struct gt_sample cur;
-	const struct gt_alloc_snapshot *alloc;
-	while (!gt_quit_requested() && (rc = gt_record_next(r, &cur, &alloc, err)) > 0) {
-		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_stacks(r), gt_record_info(r), err) != 0) {
-			rc = -1;
-			break;
-		}
+	while (!gt_quit_requested() && (rc = gt_feed_next(r, &s, &cur, GT_FEED_ALL, err)) > 0) {
 		int done = batch_output(opt, out, &s, &written, err);
 		if (done != 0) {
 			rc = done < 0 ? -1 : 0;
