@@ -17,7 +17,7 @@
 #include "writers/text_writer.h"
 #include "session/session.h"
 
-static void batch_install_signals(void)
+void gt_batch_install_signals(void)
 {
 	/* The quit flag also ends a collector's wait on a slow target. */
 	gt_quit_install();
@@ -42,9 +42,7 @@ static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_
 	return gt_text_write_block_from(out, opt->replay_path, info, d, a, st, f);
 }
 
-/* Waits until `deadline`, until the collector's descriptor is readable or
- * until quit. */
-static void batch_wait(struct gt_session *s, uint64_t deadline)
+void gt_batch_wait(struct gt_session *s, uint64_t deadline)
 {
 	int fd = gt_session_wait_fd(s);
 	gt_wait_fd(fd, POLLIN, deadline);
@@ -122,7 +120,7 @@ static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session
 			if (done)
 				break;
 		}
-		batch_wait(s, gt_session_deadline(s));
+		gt_batch_wait(s, gt_session_deadline(s));
 	}
 	return GT_EXIT_OK;
 }
@@ -160,9 +158,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	return status;
 }
 
-/* Opens -p's target with its --ops counter. Returns 0, or -1 with err and
- * s closed. */
-static int batch_open(const struct gt_options *opt, struct gt_session *s, struct gt_error *err)
+int gt_batch_open(const struct gt_options *opt, struct gt_session *s, struct gt_error *err)
 {
 	if (gt_session_open(s, opt->pid, err) != 0)
 		return -1;
@@ -175,11 +171,11 @@ static int batch_open(const struct gt_options *opt, struct gt_session *s, struct
 
 int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 {
-	batch_install_signals();
+	gt_batch_install_signals();
 	if (opt->replay_path)
 		return batch_replay(opt, out, err);
 	struct gt_session s;
-	if (batch_open(opt, &s, err) != 0)
+	if (gt_batch_open(opt, &s, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	if (opt->allocators && gt_session_enable_allocators(&s, opt->allocator_packages, err) != 0) {
 		gt_session_close(&s);
@@ -194,56 +190,4 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	gt_recorder_close(rec);
 	gt_session_close(&s);
 	return status;
-}
-
-/* The --doctor report: who was watched and for how long, then the findings. */
-static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)
-{
-	const struct gt_target_info *info = &s->info;
-	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
-		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
-		info->gc_name[0] ? info->gc_name : "n/a", watched_s);
-	gt_text_write_findings(out, f);
-	fflush(out);
-}
-
-static int doctor_status(enum gt_severity worst)
-{
-	switch (worst) {
-	case GT_SEVERITY_INFO: return GT_EXIT_FINDING_INFO;
-	case GT_SEVERITY_WARNING: return GT_EXIT_FINDING_WARNING;
-	case GT_SEVERITY_CRITICAL: return GT_EXIT_FINDING_CRITICAL;
-	case GT_SEVERITY_NONE: break;
-	}
-	return GT_EXIT_OK;
-}
-
-int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
-{
-	batch_install_signals();
-	struct gt_session s;
-	if (batch_open(opt, &s, err) != 0)
-		return gt_quit_requested() ? GT_EXIT_OK : err->code;
-	uint64_t start = gt_mono_ns(), end = start + opt->doctor_ns;
-	int status = GT_EXIT_OK;
-	gt_session_start(&s, opt->interval_ns, start);
-	/* Until the time is up and the sample due then has been taken. */
-	while (!gt_quit_requested()) {
-		uint64_t now = gt_mono_ns();
-		enum gt_session_step step = gt_session_tick(&s, now, err);
-		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
-			status = err->code;
-			break;
-		}
-		if (step == GT_SESSION_SAMPLED && now >= end)
-			break;
-		batch_wait(&s, gt_session_deadline(&s));
-	}
-	struct gt_findings f;
-	gt_findings_compute(&s.info, s.live.have_derived ? &s.live.derived : NULL, s.live.history, &f);
-	doctor_report(out, &s, (double)(gt_mono_ns() - start) / 1e9, &f);
-	gt_session_close(&s);
-	if (status != GT_EXIT_OK)
-		return status;
-	return doctor_status(f.worst);
 }
