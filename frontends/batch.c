@@ -1,13 +1,13 @@
 #include "frontends/batch.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "base/quit.h"
 #include "base/wait.h"
+#include "session/driver.h"
 #include "model/findings.h"
 #include "record/feed.h"
 #include "record/record_reader.h"
@@ -42,12 +42,20 @@ static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_
 	return gt_text_write_block_from(out, opt->replay_path, info, d, a, st, f);
 }
 
-void gt_batch_wait(struct gt_session *s, uint64_t deadline)
+int gt_batch_drive(struct gt_session *s, bool (*tick)(void *ctx, uint64_t now), void *ctx, struct gt_error *err)
 {
-	int fd = gt_session_wait_fd(s);
-	gt_wait_fd(fd, POLLIN, deadline);
-	if (fd >= 0)
-		gt_session_events(s, gt_mono_ns());
+	struct gt_driver_source sources[] = {
+		{ .ctx = ctx, .tick = tick },
+		gt_driver_session_source(s),
+	};
+	/* as it always was: the collector is polled at every wake */
+	sources[1].read_every_wait = true;
+	struct gt_driver d;
+	if (gt_driver_init(&d, sources, 2, err) != 0)
+		return -1;
+	gt_driver_run(&d);
+	gt_driver_free(&d);
+	return 0;
 }
 
 /* Writes d, the session's newest figures, with its findings. */
@@ -96,33 +104,57 @@ static void batch_exited(const struct gt_options *opt, FILE *out, const struct g
  * rates. */
 #define BATCH_SETTLE_MS 3000
 
-/* rec: -w's recorder, or NULL. */
+/* The batch loop's state, for its tick. */
+struct batch_run {
+	const struct gt_options *opt;
+	FILE *out;
+	struct gt_session *s;
+	struct gt_recorder *rec;   /* -w's recorder, or NULL */
+	struct gt_error *err;
+	long written;
+	int status;
+};
+
+/* After a sample: records and writes it. False when the loop is done. */
+static bool batch_sampled(struct batch_run *b)
+{
+	if (b->rec && gt_recorder_write(b->rec, b->s, b->err) != 0) {
+		b->status = GT_EXIT_FAILURE;
+		return false;
+	}
+	int done = batch_output(b->opt, b->out, b->s, &b->written, b->err);
+	if (done < 0)
+		b->status = GT_EXIT_FAILURE;
+	return done == 0;
+}
+
+/* The loop's turn before the wait; false when it is done (b->status). */
+static bool batch_tick(void *ctx, uint64_t now)
+{
+	struct batch_run *b = ctx;
+	struct gt_session *s = b->s;
+	(void)now;   /* the settle may wait: each step reads the clock anew */
+	/* the first output's sample, due: the wait overlaps its interval */
+	if (s->samples == 1 && gt_schedule_sample_due(&s->schedule, gt_mono_ns()))
+		gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
+	enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), b->err);
+	if (step == GT_SESSION_EXITED && !gt_quit_requested())
+		batch_exited(b->opt, b->out, s);
+	if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
+		b->status = gt_quit_requested() ? GT_EXIT_OK : b->err->code;
+		return false;
+	}
+	return step != GT_SESSION_SAMPLED || batch_sampled(b);
+}
+
 static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_recorder *rec,
 		      struct gt_error *err)
 {
-	long written = 0;
+	struct batch_run b = { opt, out, s, rec, err, 0, GT_EXIT_OK };
 	gt_session_start(s, opt->interval_ns, gt_mono_ns());
-	while (!gt_quit_requested()) {
-		/* the first output's sample, due: the wait overlaps its interval */
-		if (s->samples == 1 && gt_schedule_sample_due(&s->schedule, gt_mono_ns()))
-			gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
-		enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), err);
-		if (step == GT_SESSION_EXITED && !gt_quit_requested())
-			batch_exited(opt, out, s);
-		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED)
-			return gt_quit_requested() ? GT_EXIT_OK : err->code;
-		if (step == GT_SESSION_SAMPLED) {
-			if (rec && gt_recorder_write(rec, s, err) != 0)
-				return GT_EXIT_FAILURE;
-			int done = batch_output(opt, out, s, &written, err);
-			if (done < 0)
-				return GT_EXIT_FAILURE;
-			if (done)
-				break;
-		}
-		gt_batch_wait(s, gt_session_deadline(s));
-	}
-	return GT_EXIT_OK;
+	if (gt_batch_drive(s, batch_tick, &b, err) != 0)
+		return GT_EXIT_FAILURE;
+	return b.status;
 }
 
 /* -r: the recording's samples fed to a session and written like live ones,

@@ -31,32 +31,42 @@ static int doctor_status(enum gt_severity worst)
 	return GT_EXIT_OK;
 }
 
+/* The doctor's watch, for its tick. */
+struct doctor_run {
+	struct gt_session *s;
+	uint64_t end;
+	struct gt_error *err;
+	int status;
+};
+
+/* Until the time is up and the sample due then has been taken. */
+static bool doctor_tick(void *ctx, uint64_t now)
+{
+	struct doctor_run *r = ctx;
+	enum gt_session_step step = gt_session_tick(r->s, now, r->err);
+	if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
+		r->status = r->err->code;
+		return false;
+	}
+	return !(step == GT_SESSION_SAMPLED && now >= r->end);
+}
+
 int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 {
 	gt_batch_install_signals();
 	struct gt_session s;
 	if (gt_batch_open(opt, &s, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
-	uint64_t start = gt_mono_ns(), end = start + opt->doctor_ns;
-	int status = GT_EXIT_OK;
+	uint64_t start = gt_mono_ns();
+	struct doctor_run r = { &s, start + opt->doctor_ns, err, GT_EXIT_OK };
 	gt_session_start(&s, opt->interval_ns, start);
-	/* Until the time is up and the sample due then has been taken. */
-	while (!gt_quit_requested()) {
-		uint64_t now = gt_mono_ns();
-		enum gt_session_step step = gt_session_tick(&s, now, err);
-		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
-			status = err->code;
-			break;
-		}
-		if (step == GT_SESSION_SAMPLED && now >= end)
-			break;
-		gt_batch_wait(&s, gt_session_deadline(&s));
-	}
+	if (gt_batch_drive(&s, doctor_tick, &r, err) != 0)
+		r.status = GT_EXIT_FAILURE;
 	struct gt_findings f;
 	gt_findings_compute(&s.info, s.live.have_derived ? &s.live.derived : NULL, s.live.history, &f);
 	doctor_report(out, &s, (double)(gt_mono_ns() - start) / 1e9, &f);
 	gt_session_close(&s);
-	if (status != GT_EXIT_OK)
-		return status;
+	if (r.status != GT_EXIT_OK)
+		return r.status;
 	return doctor_status(f.worst);
 }
