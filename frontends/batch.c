@@ -1,14 +1,15 @@
 #include "frontends/batch.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "base/quit.h"
 #include "base/wait.h"
+#include "session/driver.h"
 #include "model/findings.h"
+#include "record/feed.h"
 #include "record/record_reader.h"
 #include "writers/findings_out.h"
 #include "writers/json_writer.h"
@@ -16,7 +17,7 @@
 #include "writers/text_writer.h"
 #include "session/session.h"
 
-static void batch_install_signals(void)
+void gt_batch_install_signals(void)
 {
 	/* The quit flag also ends a collector's wait on a slow target. */
 	gt_quit_install();
@@ -41,14 +42,20 @@ static int batch_write(const struct gt_options *opt, FILE *out, const struct gt_
 	return gt_text_write_block_from(out, opt->replay_path, info, d, a, st, f);
 }
 
-/* Waits until `deadline`, until the collector's descriptor is readable or
- * until quit. */
-static void batch_wait(struct gt_session *s, uint64_t deadline)
+int gt_batch_drive(struct gt_session *s, bool (*tick)(void *ctx, uint64_t now), void *ctx, struct gt_error *err)
 {
-	int fd = gt_session_wait_fd(s);
-	gt_wait_fd(fd, POLLIN, deadline);
-	if (fd >= 0)
-		gt_session_events(s, gt_mono_ns());
+	struct gt_driver_source sources[] = {
+		{ .ctx = ctx, .tick = tick },
+		gt_driver_session_source(s),
+	};
+	/* as it always was: the collector is polled at every wake */
+	sources[1].read_every_wait = true;
+	struct gt_driver d;
+	if (gt_driver_init(&d, sources, 2, err) != 0)
+		return -1;
+	gt_driver_run(&d);
+	gt_driver_free(&d);
+	return 0;
 }
 
 /* Writes d, the session's newest figures, with its findings. */
@@ -97,33 +104,57 @@ static void batch_exited(const struct gt_options *opt, FILE *out, const struct g
  * rates. */
 #define BATCH_SETTLE_MS 3000
 
-/* rec: -w's recorder, or NULL. */
+/* The batch loop's state, for its tick. */
+struct batch_run {
+	const struct gt_options *opt;
+	FILE *out;
+	struct gt_session *s;
+	struct gt_recorder *rec;   /* -w's recorder, or NULL */
+	struct gt_error *err;
+	long written;
+	int status;
+};
+
+/* After a sample: records and writes it. False when the loop is done. */
+static bool batch_sampled(struct batch_run *b)
+{
+	if (b->rec && gt_recorder_write(b->rec, b->s, b->err) != 0) {
+		b->status = GT_EXIT_FAILURE;
+		return false;
+	}
+	int done = batch_output(b->opt, b->out, b->s, &b->written, b->err);
+	if (done < 0)
+		b->status = GT_EXIT_FAILURE;
+	return done == 0;
+}
+
+/* The loop's turn before the wait; false when it is done (b->status). */
+static bool batch_tick(void *ctx, uint64_t now)
+{
+	struct batch_run *b = ctx;
+	struct gt_session *s = b->s;
+	(void)now;   /* the settle may wait: each step reads the clock anew */
+	/* the first output's sample, due: the wait overlaps its interval */
+	if (s->samples == 1 && gt_schedule_sample_due(&s->schedule, gt_mono_ns()))
+		gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
+	enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), b->err);
+	if (step == GT_SESSION_EXITED && !gt_quit_requested())
+		batch_exited(b->opt, b->out, s);
+	if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
+		b->status = gt_quit_requested() ? GT_EXIT_OK : b->err->code;
+		return false;
+	}
+	return step != GT_SESSION_SAMPLED || batch_sampled(b);
+}
+
 static int batch_loop(const struct gt_options *opt, FILE *out, struct gt_session *s, struct gt_recorder *rec,
 		      struct gt_error *err)
 {
-	long written = 0;
+	struct batch_run b = { opt, out, s, rec, err, 0, GT_EXIT_OK };
 	gt_session_start(s, opt->interval_ns, gt_mono_ns());
-	while (!gt_quit_requested()) {
-		/* the first output's sample, due: the wait overlaps its interval */
-		if (s->samples == 1 && gt_schedule_sample_due(&s->schedule, gt_mono_ns()))
-			gt_session_settle(s, gt_wait_deadline_in_ms(BATCH_SETTLE_MS));
-		enum gt_session_step step = gt_session_tick(s, gt_mono_ns(), err);
-		if (step == GT_SESSION_EXITED && !gt_quit_requested())
-			batch_exited(opt, out, s);
-		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED)
-			return gt_quit_requested() ? GT_EXIT_OK : err->code;
-		if (step == GT_SESSION_SAMPLED) {
-			if (rec && gt_recorder_write(rec, s, err) != 0)
-				return GT_EXIT_FAILURE;
-			int done = batch_output(opt, out, s, &written, err);
-			if (done < 0)
-				return GT_EXIT_FAILURE;
-			if (done)
-				break;
-		}
-		batch_wait(s, gt_session_deadline(s));
-	}
-	return GT_EXIT_OK;
+	if (gt_batch_drive(s, batch_tick, &b, err) != 0)
+		return GT_EXIT_FAILURE;
+	return b.status;
 }
 
 /* -r: the recording's samples fed to a session and written like live ones,
@@ -141,12 +172,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	long written = 0;
 	int status = GT_EXIT_OK, rc = 0;
 	struct gt_sample cur;
-	const struct gt_alloc_snapshot *alloc;
-	while (!gt_quit_requested() && (rc = gt_record_next(r, &cur, &alloc, err)) > 0) {
-		if (gt_session_replay_sample(&s, &cur, alloc, gt_record_stacks(r), gt_record_info(r), err) != 0) {
-			rc = -1;
-			break;
-		}
+	while (!gt_quit_requested() && (rc = gt_feed_next(r, &s, &cur, GT_FEED_ALL, err)) > 0) {
 		int done = batch_output(opt, out, &s, &written, err);
 		if (done != 0) {
 			rc = done < 0 ? -1 : 0;
@@ -164,9 +190,7 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	return status;
 }
 
-/* Opens -p's target with its --ops counter. Returns 0, or -1 with err and
- * s closed. */
-static int batch_open(const struct gt_options *opt, struct gt_session *s, struct gt_error *err)
+int gt_batch_open(const struct gt_options *opt, struct gt_session *s, struct gt_error *err)
 {
 	if (gt_session_open(s, opt->pid, err) != 0)
 		return -1;
@@ -179,11 +203,11 @@ static int batch_open(const struct gt_options *opt, struct gt_session *s, struct
 
 int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 {
-	batch_install_signals();
+	gt_batch_install_signals();
 	if (opt->replay_path)
 		return batch_replay(opt, out, err);
 	struct gt_session s;
-	if (batch_open(opt, &s, err) != 0)
+	if (gt_batch_open(opt, &s, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	if (opt->allocators && gt_session_enable_allocators(&s, opt->allocator_packages, err) != 0) {
 		gt_session_close(&s);
@@ -198,56 +222,4 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	gt_recorder_close(rec);
 	gt_session_close(&s);
 	return status;
-}
-
-/* The --doctor report: who was watched and for how long, then the findings. */
-static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)
-{
-	const struct gt_target_info *info = &s->info;
-	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
-		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
-		info->gc_name[0] ? info->gc_name : "n/a", watched_s);
-	gt_text_write_findings(out, f);
-	fflush(out);
-}
-
-static int doctor_status(enum gt_severity worst)
-{
-	switch (worst) {
-	case GT_SEVERITY_INFO: return GT_EXIT_FINDING_INFO;
-	case GT_SEVERITY_WARNING: return GT_EXIT_FINDING_WARNING;
-	case GT_SEVERITY_CRITICAL: return GT_EXIT_FINDING_CRITICAL;
-	case GT_SEVERITY_NONE: break;
-	}
-	return GT_EXIT_OK;
-}
-
-int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
-{
-	batch_install_signals();
-	struct gt_session s;
-	if (batch_open(opt, &s, err) != 0)
-		return gt_quit_requested() ? GT_EXIT_OK : err->code;
-	uint64_t start = gt_mono_ns(), end = start + opt->doctor_ns;
-	int status = GT_EXIT_OK;
-	gt_session_start(&s, opt->interval_ns, start);
-	/* Until the time is up and the sample due then has been taken. */
-	while (!gt_quit_requested()) {
-		uint64_t now = gt_mono_ns();
-		enum gt_session_step step = gt_session_tick(&s, now, err);
-		if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
-			status = err->code;
-			break;
-		}
-		if (step == GT_SESSION_SAMPLED && now >= end)
-			break;
-		batch_wait(&s, gt_session_deadline(&s));
-	}
-	struct gt_findings f;
-	gt_findings_compute(&s.info, s.live.have_derived ? &s.live.derived : NULL, s.live.history, &f);
-	doctor_report(out, &s, (double)(gt_mono_ns() - start) / 1e9, &f);
-	gt_session_close(&s);
-	if (status != GT_EXIT_OK)
-		return status;
-	return doctor_status(f.worst);
 }

@@ -1,9 +1,8 @@
-/* gctop: top for the garbage collector. This file only chooses the mode. */
+/* gctop: top for the garbage collector. This file only chooses the mode,
+ * from the table of run modes below (as git's commands[]): a new front end
+ * is one row here and one file of its own. */
 #include <locale.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -15,9 +14,10 @@
 #include "writers/text_writer.h"
 #include "frontends/batch.h"
 #include "frontends/compare.h"
+#include "frontends/doctor.h"
 #include "frontends/options.h"
 #include "frontends/serve.h"
-#include "screen/screen.h"
+#include "frontends/screen_start.h"
 
 #ifndef GCTOP_VERSION
 #define GCTOP_VERSION "0.1.0"
@@ -46,33 +46,89 @@ static int run_list(const struct gt_options *opt)
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
-/* The full-screen view gets only what it uses of the command line. */
-static int run_screen(const struct gt_options *opt, struct gt_error *err)
+static int run_help(struct gt_options *opt, struct gt_error *err)
 {
-	struct gt_screen_start start = {
-		.interval_ns = opt->interval_ns,
-		.pid = opt->pid,
-		.replay_path = opt->replay_path,
-		.record_path = opt->record_path,
-		.allocators = opt->allocators,
-		.allocator_packages = opt->allocator_packages,
-		.ops_counter = opt->ops_counter,
-		.no_color = opt->no_color,
-	};
-	return gt_screen_run(&start, err);
+	(void)opt;
+	(void)err;
+	fputs(gt_help_text, stdout);
+	return GT_EXIT_OK;
 }
 
-static int terminal_usable(void)
+static int run_version(struct gt_options *opt, struct gt_error *err)
 {
-	const char *term = getenv("TERM");
-	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && term && *term && strcmp(term, "dumb") != 0;
+	(void)opt;
+	(void)err;
+	printf("gctop %s\n", GCTOP_VERSION);
+	return GT_EXIT_OK;
+}
+
+static int run_listing(struct gt_options *opt, struct gt_error *err)
+{
+	(void)err;
+	return run_list(opt);
+}
+
+static int run_batch(struct gt_options *opt, struct gt_error *err)
+{
+	return gt_batch_run(opt, stdout, err);
+}
+
+static int run_compare(struct gt_options *opt, struct gt_error *err)
+{
+	return gt_compare_run(opt, stdout, err);
+}
+
+static int run_serve(struct gt_options *opt, struct gt_error *err)
+{
+	return gt_serve_run(opt, err);
+}
+
+static int run_doctor(struct gt_options *opt, struct gt_error *err)
+{
+	return gt_doctor_run(opt, stdout, err);
+}
+
+/* One way the program runs. */
+struct run_mode {
+	enum gt_mode mode;
+	/* Returns an exit status (enum gt_exit); err holds the sentence when it
+	 * is not 0 (main prints it). */
+	int (*run)(struct gt_options *opt, struct gt_error *err);
+	/* It draws on a full terminal (frontends/screen_start.h); without one,
+	 * main runs without_terminal instead. */
+	bool needs_terminal;
+	int (*without_terminal)(struct gt_options *opt, struct gt_error *err);
+};
+
+static const struct run_mode run_modes[] = {
+	{ GT_MODE_TUI, gt_screen_start_run, true, gt_screen_start_as_text },
+	{ GT_MODE_TEXT, run_batch, false, NULL },
+	{ GT_MODE_JSON, run_batch, false, NULL },
+	{ GT_MODE_LIST, run_listing, false, NULL },
+	{ GT_MODE_SERVE, run_serve, false, NULL },
+	{ GT_MODE_COMPARE, run_compare, false, NULL },
+	{ GT_MODE_DOCTOR, run_doctor, false, NULL },
+	{ GT_MODE_HELP, run_help, false, NULL },
+	{ GT_MODE_VERSION, run_version, false, NULL },
+};
+
+static int run_mode(struct gt_options *opt, struct gt_error *err)
+{
+	for (size_t i = 0; i < sizeof(run_modes) / sizeof(run_modes[0]); i++) {
+		const struct run_mode *m = &run_modes[i];
+		if (m->mode != opt->mode)
+			continue;
+		if (m->needs_terminal && !gt_screen_start_terminal_usable())
+			return m->without_terminal(opt, err);
+		return m->run(opt, err);
+	}
+	return gt_fail(err, GT_EXIT_FAILURE, "no such run mode (%d)", (int)opt->mode), GT_EXIT_FAILURE;
 }
 
 int main(int argc, char **argv)
 {
 	struct gt_options opt;
 	struct gt_error err = { 0 };
-	int status;
 
 	/* Character classes for UTF-8 drawing only: numbers in text and JSON
 	 * output keep the "C" decimal point whatever the user's locale. */
@@ -83,41 +139,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gctop: %s\n", err.msg);
 		return err.code;
 	}
-	switch (opt.mode) {
-	case GT_MODE_HELP:
-		fputs(gt_help_text, stdout);
-		return GT_EXIT_OK;
-	case GT_MODE_VERSION:
-		printf("gctop %s\n", GCTOP_VERSION);
-		return GT_EXIT_OK;
-	case GT_MODE_LIST:
-		return run_list(&opt);
-	case GT_MODE_COMPARE:
-		status = gt_compare_run(&opt, stdout, &err);
-		break;
-	case GT_MODE_SERVE:
-		status = gt_serve_run(&opt, &err);
-		break;
-	case GT_MODE_DOCTOR:
-		status = gt_doctor_run(&opt, stdout, &err);
-		break;
-	case GT_MODE_TUI:
-		if (!terminal_usable()) {
-			if (!opt.pid && !opt.replay_path) {
-				fprintf(stderr, "gctop: no terminal to pick a process in; give -p PID (gctop --list shows them)\n");
-				return GT_EXIT_USAGE;
-			}
-			fprintf(stderr, "gctop: not on a full terminal; printing text as with -b\n");
-			opt.mode = GT_MODE_TEXT;
-			status = gt_batch_run(&opt, stdout, &err);
-		} else {
-			status = run_screen(&opt, &err);
-		}
-		break;
-	default:
-		status = gt_batch_run(&opt, stdout, &err);
-		break;
-	}
+	int status = run_mode(&opt, &err);
 	if (status != GT_EXIT_OK && err.msg[0]) {
 		/* A message may quote a path or name the target chose. */
 		char clean[sizeof(err.msg)];

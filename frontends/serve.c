@@ -12,8 +12,8 @@
  * written from the fleet on the server's thread, under the fleet's lock
  * (the figures are the last round's either way).
  *
- * It lives beside the batch loop, which it resembles, rather than in a
- * front-end folder of its own: it is one more way the program runs. */
+ * The loop is session/driver.h's, as every front end's; only this one
+ * applies its read-late rule to the .NET sessions (SERVE_LAG_NS). */
 #include "frontends/serve.h"
 
 #include <arpa/inet.h>
@@ -29,7 +29,7 @@
 
 #include "base/clock.h"
 #include "base/quit.h"
-#include "base/wait.h"
+#include "session/driver.h"
 #include "session/fleet.h"
 #include "frontends/serve_guard.h"
 #include "writers/metrics_writer.h"
@@ -446,55 +446,86 @@ static struct gt_fleet_policy serve_policy_for(const struct gt_options *opt)
  * processes, perf). The runtime holds what waits in the session's buffer. */
 #define SERVE_LAG_NS 200000000ull
 
-/* Sleeps until the deadline, reading every .NET session that has data
- * meanwhile: a session gctop opened is read continuously (those that may
- * lag, no sooner than *lag_until) or closed. The fleet is the server's
- * while this thread waits (fleet_lock). */
-static void serve_wait(struct exposition *x, struct gt_fleet *fleet, int *fds, uint64_t deadline, uint64_t *lag_until)
+/* The sampling loop's state, for its callbacks (session/driver.h). */
+struct serve_run {
+	const struct gt_options *opt;
+	struct gt_fleet *fleet;
+	struct exposition *x;
+	uint64_t next_round;
+};
+
+/* A round when it is due (every process sampled, the exposition swapped
+ * in), then the collectors' ticks (HotSpot's estimator must see every eden
+ * fill), each member at its own. */
+static bool serve_tick(void *ctx, uint64_t now)
 {
-	struct pollfd pfd[SERVE_MAX_WAIT_FDS];
-	bool all = gt_mono_ns() >= *lag_until;
-	size_t n = all ? gt_fleet_wait_fds(fleet, fds, SERVE_MAX_WAIT_FDS)
-		       : gt_fleet_wait_fds_prompt(fleet, fds, SERVE_MAX_WAIT_FDS);
-	if (!all && *lag_until < deadline)
-		deadline = *lag_until;
-	for (size_t i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	pthread_mutex_unlock(&x->fleet_lock);
-	int ready = gt_wait_poll(pfd, (nfds_t)n, deadline);
-	pthread_mutex_lock(&x->fleet_lock);
-	if (ready > 0) {
-		uint64_t now = gt_mono_ns();
-		gt_fleet_events(fleet, pfd, n, now);
-		if (all)
-			*lag_until = now + SERVE_LAG_NS;
+	struct serve_run *r = ctx;
+	if (now >= r->next_round) {
+		gt_fleet_refresh(r->fleet);
+		exposition_publish(r->x);
+		r->next_round += r->opt->interval_ns;
+		/* after a stall, no burst of rounds */
+		if (r->next_round <= now)
+			r->next_round = now + r->opt->interval_ns;
 	}
+	if (now >= gt_fleet_next_poll_ns(r->fleet))
+		gt_fleet_poll(r->fleet, now);
+	return true;
 }
 
-static void serve_loop(const struct gt_options *opt, struct gt_fleet *fleet, struct exposition *x, int *fds)
+static uint64_t serve_deadline(void *ctx, uint64_t now)
 {
-	uint64_t next_round = gt_mono_ns(), lag_until = 0;
+	struct serve_run *r = ctx;
+	(void)now;
+	uint64_t next_poll = gt_fleet_next_poll_ns(r->fleet);
+	return r->next_round < next_poll ? r->next_round : next_poll;
+}
+
+/* Every session gctop opened is read continuously (those that may lag no
+ * sooner than the driver's read-late window lets them) or closed. */
+static size_t serve_fds(void *ctx, int *fds, size_t max, bool lagging_too)
+{
+	struct serve_run *r = ctx;
+	return lagging_too ? gt_fleet_wait_fds(r->fleet, fds, max) : gt_fleet_wait_fds_prompt(r->fleet, fds, max);
+}
+
+static bool serve_read(void *ctx, const struct pollfd *polled, size_t n, uint64_t now)
+{
+	struct serve_run *r = ctx;
+	gt_fleet_events(r->fleet, polled, n, now);
+	return true;
+}
+
+/* The fleet is the server's while this thread waits. */
+static void serve_unlock(void *ctx)
+{
+	pthread_mutex_unlock(&((struct exposition *)ctx)->fleet_lock);
+}
+
+static void serve_lock(void *ctx)
+{
+	pthread_mutex_lock(&((struct exposition *)ctx)->fleet_lock);
+}
+
+static int serve_loop(const struct gt_options *opt, struct gt_fleet *fleet, struct exposition *x, struct gt_error *err)
+{
+	struct serve_run r = { opt, fleet, x, gt_mono_ns() };
+	struct gt_driver_source source = {
+		.ctx = &r, .tick = serve_tick, .deadline = serve_deadline,
+		.fds = serve_fds, .max_fds = SERVE_MAX_WAIT_FDS, .read = serve_read,
+	};
+	struct gt_driver d;
+	if (gt_driver_init(&d, &source, 1, err) != 0)
+		return -1;
+	d.lag_ns = SERVE_LAG_NS;
+	d.unlock = serve_unlock;
+	d.lock = serve_lock;
+	d.lock_ctx = x;
 	pthread_mutex_lock(&x->fleet_lock);
-	while (!gt_quit_requested()) {
-		uint64_t now = gt_mono_ns();
-		if (now >= next_round) {
-			gt_fleet_refresh(fleet);
-			exposition_publish(x);
-			next_round += opt->interval_ns;
-			/* after a stall, no burst of rounds */
-			if (next_round <= now)
-				next_round = now + opt->interval_ns;
-		}
-		/* the collectors' ticks (HotSpot's estimator must see every eden
-		 * fill), each member at its own */
-		uint64_t next_poll = gt_fleet_next_poll_ns(fleet);
-		if (now >= next_poll) {
-			gt_fleet_poll(fleet, now);
-			next_poll = gt_fleet_next_poll_ns(fleet);
-		}
-		serve_wait(x, fleet, fds, next_round < next_poll ? next_round : next_poll, &lag_until);
-	}
+	gt_driver_run(&d);
 	pthread_mutex_unlock(&x->fleet_lock);
+	gt_driver_free(&d);
+	return 0;
 }
 
 int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
@@ -504,14 +535,13 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	struct exposition x = { .lock = PTHREAD_MUTEX_INITIALIZER, .fleet_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct gt_guard guard = { 0 };   /* the server thread's, until it stops */
 	struct gt_fleet *fleet = malloc(sizeof(*fleet));
-	int *fds = malloc(SERVE_MAX_WAIT_FDS * sizeof(*fds));
 	int status = GT_EXIT_FAILURE;
 	struct gt_fleet_policy policy = serve_policy_for(opt);
 	if (fleet && gt_fleet_init(fleet, &policy, opt->pids, opt->n_pids) != 0) {
 		free(fleet);
 		fleet = NULL;
 	}
-	if (!fleet || !fds) {
+	if (!fleet) {
 		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
@@ -521,10 +551,9 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 		status = err->code;
 		goto out;
 	}
-	serve_loop(opt, fleet, &x, fds);
+	status = serve_loop(opt, fleet, &x, err) == 0 ? GT_EXIT_OK : err->code;
 	/* No response is in flight after this: the snapshots can go. */
 	MHD_stop_daemon(d);
-	status = GT_EXIT_OK;
 out:
 	for (int f = 0; f < SERVE_FORMATS; f++)
 		if (x.current[f])
@@ -533,6 +562,5 @@ out:
 	if (fleet)
 		gt_fleet_free(fleet);
 	free(fleet);
-	free(fds);
 	return status;
 }

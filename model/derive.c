@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/percentile.h"
+
 struct gt_u64 gt_u64_delta(struct gt_u64 prev, struct gt_u64 cur)
 {
 	struct gt_u64 d = { 0, false };
@@ -97,13 +99,6 @@ static void sort_u64(uint64_t *v, size_t n)
 	}
 }
 
-/* Nearest rank: the smallest value with at least p% of the values <= it. */
-static uint64_t nearest_rank(const uint64_t *sorted, size_t n, unsigned pct)
-{
-	size_t rank = (n * pct + 99) / 100;
-	return sorted[rank > 0 ? rank - 1 : 0];
-}
-
 void gt_pause_dist(const struct gt_sample *s, uint64_t from, struct gt_pause_dist *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -119,8 +114,8 @@ void gt_pause_dist(const struct gt_sample *s, uint64_t from, struct gt_pause_dis
 	for (size_t i = 0; i < kept; i++)
 		v[i] = s->pause_log.ns[(s->pause_log.count - kept + i) % GT_PAUSE_RING];
 	sort_u64(v, kept);
-	gt_u64_set(&out->p50_ns, nearest_rank(v, kept, 50));
-	gt_u64_set(&out->p99_ns, nearest_rank(v, kept, 99));
+	gt_u64_set(&out->p50_ns, gt_percentile_u64(v, kept, 50));
+	gt_u64_set(&out->p99_ns, gt_percentile_u64(v, kept, 99));
 	gt_u64_set(&out->max_ns, v[kept - 1]);
 }
 

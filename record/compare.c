@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "model/percentile.h"
+#include "record/feed.h"
 #include "record/record_format.h"
 #include "record/record_reader.h"
 #include "session/session.h"
@@ -52,9 +54,7 @@ static int cmp_double(const void *a, const void *b)
 double gt_compare_percentile(double *v, size_t n, unsigned pct)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
-	/* Nearest rank: the smallest value with at least pct% at or below it. */
-	size_t rank = (n * pct + 99) / 100;
-	return v[rank > 0 ? rank - 1 : 0];
+	return gt_percentile_f64(v, n, pct);
 }
 
 static int cmp_weighted(const void *a, const void *b)
@@ -106,18 +106,29 @@ static void peak(struct gt_f64 *f, struct gt_u64 v)
 		gt_f64_set(f, (double)v.value);
 }
 
+/* Where a sample's pause log stood: a sample is fed before its pauses are
+ * gathered, so the one before it is gone from the session by then. */
+struct log_at {
+	bool seen, valid;
+	uint64_t count;
+};
+
 struct gather {
 	struct values rates, pauses;
 	struct per_op_values per_op;
 	struct gt_sample first;
+	struct log_at last;   /* the pause log's count at the sample before */
 };
 
-/* The single pauses new in cur, as the derive step counts them. */
-static int gather_pauses(struct gather *g, const struct gt_sample *prev, const struct gt_sample *cur)
+/* The single pauses new in cur (the newest sample fed) since the sample
+ * before (g->last), as the derive step counts them. */
+static int gather_pauses(struct gather *g, const struct gt_sample *cur)
 {
-	if (!prev || !prev->pause_log.valid || !cur->pause_log.valid || cur->pause_log.count < prev->pause_log.count)
+	struct log_at prev = g->last;
+	g->last = (struct log_at){ true, cur->pause_log.valid, cur->pause_log.count };
+	if (!prev.seen || !prev.valid || !cur->pause_log.valid || cur->pause_log.count < prev.count)
 		return 0;
-	uint64_t from = prev->pause_log.count, count = cur->pause_log.count;
+	uint64_t from = prev.count, count = cur->pause_log.count;
 	if (count - from > GT_PAUSE_RING)
 		from = count - GT_PAUSE_RING;
 	for (uint64_t k = from; k < count; k++)
@@ -126,15 +137,14 @@ static int gather_pauses(struct gather *g, const struct gt_sample *prev, const s
 	return 0;
 }
 
-/* One sample fed, its interval's figures gathered. */
-static int gather_sample(struct gather *g, struct gt_session *s, struct gt_run *run, const struct gt_sample *cur)
+/* The interval the sample just fed into s ends, its figures gathered. */
+static int gather_sample(struct gather *g, const struct gt_session *s, struct gt_run *run)
 {
-	const struct gt_sample *prev = s->have_prev ? &s->prev : NULL;
-	if (gather_pauses(g, prev, cur) != 0)
+	const struct gt_sample *cur = &s->prev;
+	if (gather_pauses(g, cur) != 0)
 		return -1;
-	if (!prev)
+	if (s->samples == 1)
 		g->first = *cur;
-	gt_session_feed(s, cur);
 	const struct gt_derived *d = &s->live.derived;
 	if (!d->first && d->alloc_rate_bps.valid && push(&g->rates, d->alloc_rate_bps.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
@@ -189,14 +199,12 @@ static int read_run(struct gt_record_reader *r, struct gt_session *s, struct gat
 	struct gt_sample *cur = malloc(sizeof(*cur));
 	if (!cur)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-	const struct gt_alloc_snapshot *alloc;
 	int rc;
-	while ((rc = gt_record_next(r, cur, &alloc, err)) > 0) {
-		if (gather_sample(g, s, run, cur) != 0) {
+	while ((rc = gt_feed_next(r, s, cur, GT_FEED_FIGURES, err)) > 0) {
+		if (gather_sample(g, s, run) != 0) {
 			rc = gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 			break;
 		}
-		s->info = *gt_record_info(r);
 		run->samples++;
 	}
 	free(cur);

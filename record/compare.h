@@ -83,7 +83,8 @@ int gt_fail_if_parse(const char *expr, struct gt_fail_if *out, struct gt_error *
 int gt_fail_if_judge(const struct gt_fail_if *f, const struct gt_run *first, const struct gt_run *last,
 		     double *change_pct, struct gt_error *err);
 
-/* Nearest-rank percentile of n values (sorted in place); n > 0. */
+/* Nearest-rank percentile (model/percentile.h) of n values, sorted in
+ * place here; n > 0. */
 double gt_compare_percentile(double *v, size_t n, unsigned pct);
 
 /* A value that stands for `weight` observations (an interval's bytes per

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "record/feed.h"
 
 /* One sample on: 1, 0 at the end, GT_RECORD_LATER past the reader's
  * deadline, -1 with err. */
@@ -14,11 +15,7 @@ static int replay_next(struct gt_replay *r, struct gt_session *s, struct gt_erro
 	struct gt_sample *cur = malloc(sizeof(*cur));
 	if (!cur)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-	const struct gt_alloc_snapshot *alloc;
-	int rc = gt_record_next(r->reader, cur, &alloc, err);
-	if (rc == 1 && gt_session_replay_sample(s, cur, alloc, gt_record_stacks(r->reader), gt_record_info(r->reader),
-						err) != 0)
-		rc = -1;
+	int rc = gt_feed_next(r->reader, s, cur, GT_FEED_ALL, err);
 	free(cur);
 	if (rc == 0)
 		r->at_end = true;

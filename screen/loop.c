@@ -23,6 +23,7 @@
 #include "screen/panes/pane_help.h"
 #include "screen/panes/pane_picker.h"
 #include "screen/keys.h"
+#include "session/driver.h"
 #include "session/job.h"
 #include "screen/app.h"
 #include "base/interval.h"
@@ -642,74 +643,117 @@ static void handle_key(struct gt_app *a, int ch)
 
 /* ---- the loop ---- */
 
+/* Before the wait: a resize, what is due (tick), the one-off message's
+ * end, then the drawing. False ends the loop (q, or a job's end that ends
+ * gctop: a -p target that could not be opened). */
+static bool loop_tick(void *ctx, uint64_t now)
+{
+	struct gt_app *a = ctx;
+	if (a->quit)
+		return false;
+	if (gt_term_resized) {
+		gt_term_resized = 0;
+		gt_term_apply_resize();
+		if (a->in_dashboard)
+			gt_dashboard_forget_windows(&a->db);
+		a->dirty = true;
+	}
+	if (tick(a, now))
+		a->dirty = true;
+	if (a->quit)
+		return false;
+	/* A job's line counts its seconds. */
+	if (a->in_dashboard && gt_session_busy(&a->session))
+		a->dirty = true;
+	if (a->note[0] && now >= a->note_until) {
+		a->note[0] = '\0';
+		a->dirty = true;
+	}
+	if (a->dirty) {
+		draw(a);
+		a->dirty = false;
+	}
+	return true;
+}
+
+/* The next sample or step, a job's next second, the message's end. */
+static uint64_t loop_deadline(void *ctx, uint64_t now)
+{
+	struct gt_app *a = ctx;
+	uint64_t deadline = next_deadline(a);
+	if (a->in_dashboard && gt_session_busy(&a->session)) {
+		uint64_t busy_tick = a->busy_since + ((now - a->busy_since) / LOOP_BUSY_TICK_NS + 1) * LOOP_BUSY_TICK_NS;
+		if (busy_tick < deadline)
+			deadline = busy_tick;
+	}
+	if (a->note[0] && a->note_until < deadline)
+		deadline = a->note_until;
+	return deadline;
+}
+
+static size_t loop_terminal_fd(void *ctx, int *fds, size_t max, bool lagging_too)
+{
+	(void)ctx;
+	(void)max;
+	(void)lagging_too;
+	fds[0] = STDIN_FILENO;
+	return 1;
+}
+
+/* The keys typed. False ends the loop: the terminal went away (ssh
+ * dropped), or it was readable with no key (the end of its input). */
+static bool loop_keys(void *ctx, const struct pollfd *polled, size_t n, uint64_t now)
+{
+	struct gt_app *a = ctx;
+	(void)n;
+	(void)now;
+	if (polled[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+		return false;
+	if (polled[0].revents & POLLIN) {
+		int keys = 0, ch;
+		while ((ch = getch()) != ERR) {
+			keys++;
+			handle_key(a, ch);
+		}
+		if (keys == 0)
+			return false;
+		a->dirty = true;
+	}
+	return true;
+}
+
+static size_t loop_collector_fds(void *ctx, int *fds, size_t max, bool lagging_too)
+{
+	(void)lagging_too;
+	return wait_fds(ctx, fds, max);
+}
+
+static bool loop_events(void *ctx, const struct pollfd *polled, size_t n, uint64_t now)
+{
+	struct gt_app *a = ctx;
+	if (events(a, polled, n, now))
+		a->dirty = true;
+	return true;
+}
+
+/* One thread, one wait (session/driver.h) on the terminal and the
+ * collectors' descriptors; the keys are read first. */
 static void run(struct gt_app *a)
 {
-	while (!a->quit && !gt_quit_requested()) {
-		if (gt_term_resized) {
-			gt_term_resized = 0;
-			gt_term_apply_resize();
-			if (a->in_dashboard)
-				gt_dashboard_forget_windows(&a->db);
-			a->dirty = true;
-		}
-		uint64_t now = gt_mono_ns();
-		if (tick(a, now))
-			a->dirty = true;
-		/* A job's end may end gctop (a -p target that could not be opened). */
-		if (a->quit)
-			break;
-		/* A job's line counts its seconds. */
-		if (a->in_dashboard && gt_session_busy(&a->session))
-			a->dirty = true;
-		if (a->note[0] && now >= a->note_until) {
-			a->note[0] = '\0';
-			a->dirty = true;
-		}
-		if (a->dirty) {
-			draw(a);
-			a->dirty = false;
-		}
-
-		uint64_t deadline = next_deadline(a);
-		if (a->in_dashboard && gt_session_busy(&a->session)) {
-			uint64_t busy_tick = a->busy_since + ((now - a->busy_since) / LOOP_BUSY_TICK_NS + 1) * LOOP_BUSY_TICK_NS;
-			if (busy_tick < deadline)
-				deadline = busy_tick;
-		}
-		if (a->note[0] && a->note_until < deadline)
-			deadline = a->note_until;
-		struct pollfd fds[1 + LOOP_MAX_WAIT_FDS] = { { .fd = STDIN_FILENO, .events = POLLIN } };
-		int wfds[LOOP_MAX_WAIT_FDS];
-		size_t nw = wait_fds(a, wfds, LOOP_MAX_WAIT_FDS);
-		for (size_t i = 0; i < nw; i++)
-			fds[1 + i] = (struct pollfd){ .fd = wfds[i], .events = POLLIN };
-		nfds_t nfds = (nfds_t)(1 + nw);
-		/* Race-free against a quit signal landing just before the wait. */
-		int r = gt_wait_poll(fds, nfds, deadline);
-		if (r == GT_WAIT_TIMEOUT || r == GT_WAIT_SIGNAL || r == GT_WAIT_QUIT)
-			continue;
-		if (r < 0)
-			break;
-		/* The terminal went away (ssh dropped): leave at once. */
-		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
-			break;
-		if (fds[0].revents & POLLIN) {
-			int keys = 0, ch;
-			while ((ch = getch()) != ERR) {
-				keys++;
-				handle_key(a, ch);
-			}
-			/* Readable yet no key: end of input, not a key to wait for. */
-			if (keys == 0)
-				break;
-			a->dirty = true;
-		}
-		bool ready = false;
-		for (nfds_t i = 1; i < nfds; i++)
-			ready = ready || (fds[i].revents & (POLLIN | POLLHUP | POLLERR));
-		if (ready && events(a, fds + 1, nw, gt_mono_ns()))
-			a->dirty = true;
+	struct gt_driver_source sources[] = {
+		{ .ctx = a, .tick = loop_tick, .deadline = loop_deadline,
+		  .fds = loop_terminal_fd, .max_fds = 1, .read = loop_keys },
+		{ .ctx = a, .fds = loop_collector_fds, .max_fds = LOOP_MAX_WAIT_FDS, .read = loop_events },
+	};
+	struct gt_driver d;
+	if (gt_driver_init(&d, sources, 2, a->err) != 0) {
+		a->status = GT_EXIT_FAILURE;
+		return;
 	}
+	/* a failed wait ends the view rather than spin */
+	d.error_ends = true;
+	gt_driver_run(&d);
+	gt_driver_free(&d);
 }
 
 /* Leaves the dashboard's session and the picker's rows closed. */

@@ -14,6 +14,7 @@
 #include "collectors/host/safe_path.h"
 #include "collectors/hotspot/attach/hotspot_attach.h"
 #include "collectors/hotspot/attach/hotspot_attach_ops.h"
+#include "model/percentile.h"
 #include "segment/reader.h"
 
 #define SAMPLER_START_WAIT_MS 3000
@@ -203,13 +204,6 @@ fail:
 	return NULL;
 }
 
-/* Nearest-rank percentile of a sorted array. */
-static uint64_t percentile(const uint64_t *v, unsigned n, unsigned pct)
-{
-	unsigned rank = (pct * n + 99) / 100;
-	return v[rank ? rank - 1 : 0];
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -228,8 +222,8 @@ static void fill_pauses(const struct gt_segment_reading *r, struct gt_sample *s)
 	uint64_t v[GCTOP_SEG_PAUSE_RING];
 	memcpy(v, r->recent_ns, r->n_recent * sizeof(v[0]));
 	qsort(v, r->n_recent, sizeof(v[0]), cmp_u64);
-	gt_u64_set(&s->agent_pause_p50_ns, percentile(v, r->n_recent, 50));
-	gt_u64_set(&s->agent_pause_p99_ns, percentile(v, r->n_recent, 99));
+	gt_u64_set(&s->agent_pause_p50_ns, gt_percentile_u64(v, r->n_recent, 50));
+	gt_u64_set(&s->agent_pause_p99_ns, gt_percentile_u64(v, r->n_recent, 99));
 	gt_u64_set(&s->agent_pause_max_ns, v[r->n_recent - 1]);
 }
 

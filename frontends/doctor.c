@@ -1,0 +1,72 @@
+/* --doctor: the findings of one process, watched for -d seconds (ten by
+ * default), and an exit status by the worst, for a script or a CI step. */
+#include "frontends/doctor.h"
+
+#include "base/clock.h"
+#include "base/quit.h"
+#include "frontends/batch.h"
+#include "model/findings.h"
+#include "session/session.h"
+#include "writers/findings_out.h"
+
+/* The --doctor report: who was watched and for how long, then the findings. */
+static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)
+{
+	const struct gt_target_info *info = &s->info;
+	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
+		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
+		info->gc_name[0] ? info->gc_name : "n/a", watched_s);
+	gt_text_write_findings(out, f);
+	fflush(out);
+}
+
+static int doctor_status(enum gt_severity worst)
+{
+	switch (worst) {
+	case GT_SEVERITY_INFO: return GT_EXIT_FINDING_INFO;
+	case GT_SEVERITY_WARNING: return GT_EXIT_FINDING_WARNING;
+	case GT_SEVERITY_CRITICAL: return GT_EXIT_FINDING_CRITICAL;
+	case GT_SEVERITY_NONE: break;
+	}
+	return GT_EXIT_OK;
+}
+
+/* The doctor's watch, for its tick. */
+struct doctor_run {
+	struct gt_session *s;
+	uint64_t end;
+	struct gt_error *err;
+	int status;
+};
+
+/* Until the time is up and the sample due then has been taken. */
+static bool doctor_tick(void *ctx, uint64_t now)
+{
+	struct doctor_run *r = ctx;
+	enum gt_session_step step = gt_session_tick(r->s, now, r->err);
+	if (step == GT_SESSION_FAILED || step == GT_SESSION_EXITED) {
+		r->status = r->err->code;
+		return false;
+	}
+	return !(step == GT_SESSION_SAMPLED && now >= r->end);
+}
+
+int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
+{
+	gt_batch_install_signals();
+	struct gt_session s;
+	if (gt_batch_open(opt, &s, err) != 0)
+		return gt_quit_requested() ? GT_EXIT_OK : err->code;
+	uint64_t start = gt_mono_ns();
+	struct doctor_run r = { &s, start + opt->doctor_ns, err, GT_EXIT_OK };
+	gt_session_start(&s, opt->interval_ns, start);
+	if (gt_batch_drive(&s, doctor_tick, &r, err) != 0)
+		r.status = GT_EXIT_FAILURE;
+	struct gt_findings f;
+	gt_findings_compute(&s.info, s.live.have_derived ? &s.live.derived : NULL, s.live.history, &f);
+	doctor_report(out, &s, (double)(gt_mono_ns() - start) / 1e9, &f);
+	gt_session_close(&s);
+	if (r.status != GT_EXIT_OK)
+		return r.status;
+	return doctor_status(f.worst);
+}
