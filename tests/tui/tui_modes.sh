@@ -43,14 +43,19 @@ back_in_picker() {
 	wait_screen "is a JVM without a perf-data file" 15 && wait_gone "waiting for PID" 2 && [ ! -e "$WORK/status" ]
 }
 
+# quits_ok: q in the picker ends gctop with status 0.
+quits_ok() {
+	tm send-keys q
+	status=$(wait_exit 5)
+	check "q then quits with status 0 (got '$status')" [ "$status" = 0 ]
+}
+
 open_starting f
 check "f opens the findings while gctop waits" wait_screen "gctop findings   q, Esc or f: close" 3
 check "the failed wait goes back to the picker, and gctop runs on" back_in_picker
 check "the findings closed with the dashboard" wait_screen "pick a process" 2
 check "the picker's keys are back" wait_screen "Enter open  s sort" 8
-tm send-keys q
-status=$(wait_exit 5)
-check "q then quits with status 0 (got '$status')" [ "$status" = 0 ]
+quits_ok
 
 open_starting h
 check "h opens the help while gctop waits" wait_screen "gctop help" 3
@@ -58,9 +63,7 @@ check "the failed wait goes back to the picker under the help, and gctop runs on
 check "the help stays open" wait_screen "gctop help" 1
 tm send-keys q
 check "q closes the help over the picker" wait_screen "pick a process" 3
-tm send-keys q
-status=$(wait_exit 5)
-check "q then quits with status 0 (got '$status')" [ "$status" = 0 ]
+quits_ok
 
 open_starting d
 check "d asks for the interval while gctop waits" wait_screen "interval in seconds" 3
@@ -71,6 +74,4 @@ check "the prompt stays" wait_screen "interval in seconds" 1
 tm send-keys -l 2
 tm send-keys Enter
 check "and sets the picker's interval" wait_screen "every 2s" 5
-tm send-keys q
-status=$(wait_exit 5)
-check "q then quits with status 0 (got '$status')" [ "$status" = 0 ]
+quits_ok
