@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "session/job.h"
 #include "session/picker.h"
 #include "session/session.h"
 #include "screen/keys.h"
@@ -27,9 +26,10 @@ struct gt_app {
 
 	/* What shows and what keys mean; changed only by gt_app_mode. */
 	struct gt_modes modes;
-	/* Started without -p: q and Esc go back to the picker. A fact about
-	 * the run, not a mode: it never changes, and the dashboard shows the
-	 * same whichever way it was opened. */
+	/* Started without -p: q and Esc on a dashboard go back to the
+	 * picker. A fact about the run, not a mode: set before the screen and
+	 * never changed, it says where those keys lead, not which screen
+	 * shows or which keys it reads. */
 	bool picker_mode;
 	struct gt_picker picker;
 	struct gt_session session;  /* the target the dashboard shows */
@@ -49,9 +49,9 @@ struct gt_app {
 	uint64_t busy_since;       /* when the session's job began */
 	struct gt_recorder *recorder; /* -w FILE, or NULL */
 	/* -r FILE, or NULL: the dashboard shows a recording. Like picker_mode
-	 * a fact about the run (set before the screen, kept to the end): what
-	 * it changes is where the figures come from and what t, T, r, b and
-	 * space do, not what shows. */
+	 * a fact about the run (set before the screen, kept to the end): it
+	 * says where the figures come from and what t, T, r, b and space do,
+	 * not which screen shows or which keys it reads. */
 	struct gt_replay *replay;
 	int status;                /* the exit status (a target that could not be opened) */
 	struct gt_error *err;      /* its sentence, for main to print after the screen */

@@ -54,7 +54,7 @@ static void draw_dashboard(struct gt_app *a, int body_rows, int cols)
 	}
 }
 
-void gt_app_draw(struct gt_app *a)
+void gt_draw_screen(struct gt_app *a)
 {
 	int rows = LINES, cols = COLS;
 

@@ -8,6 +8,6 @@
 
 /* Draws and shows the screen; keeps a->body the size of the space above
  * the footer. */
-void gt_app_draw(struct gt_app *a);
+void gt_draw_screen(struct gt_app *a);
 
 #endif

@@ -120,7 +120,7 @@ static void run(struct gt_app *a)
 			a->dirty = true;
 		}
 		if (a->dirty) {
-			gt_app_draw(a);
+			gt_draw_screen(a);
 			a->dirty = false;
 		}
 
