@@ -1,6 +1,8 @@
-/* The state of the full-screen view, shared by the loop (screen/loop.c: keys,
- * drawing, the wait) and the dashboard's session handling
- * (screen/app_session.c: opening a target, allocation sampling, their jobs). */
+/* The state of the full-screen view, shared by the loop (screen/loop.c: the
+ * wait), the keys (screen/keys_*.c), the drawing (screen/draw.c,
+ * screen/footer.c), the dashboard's session handling (screen/app_session.c)
+ * and the replay (screen/app_replay.c). What they all use is here and in
+ * screen/app.c: the modes, the footer's note, the interval. */
 #ifndef GCTOP_SCREEN_APP_H
 #define GCTOP_SCREEN_APP_H
 
@@ -9,10 +11,10 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "session/job.h"
 #include "screen/picker.h"
 #include "session/session.h"
 #include "screen/keys.h"
+#include "screen/mode.h"
 #include "record/record_writer.h"
 #include "screen/dashboard.h"
 #include "record/replay.h"
@@ -22,22 +24,19 @@ struct gt_app {
 	struct gt_theme theme;
 	uint64_t interval_ns;
 
-	bool picker_mode;          /* started without -p */
+	/* What shows and what keys mean; changed only by gt_app_mode. */
+	struct gt_modes modes;
+	/* Started without -p: q and Esc on a dashboard go back to the
+	 * picker. A fact about the run, not a mode: set before the screen and
+	 * never changed, it says where those keys lead, not which screen
+	 * shows or which keys it reads. */
+	bool picker_mode;
 	struct gt_picker picker;
-	bool in_dashboard;
 	struct gt_session session;  /* the target the dashboard shows */
 	struct gt_dashboard db;
 
-	bool help;
-	bool findings;             /* the help overlay shows the findings instead (key f) */
-	bool stacks;               /* the help overlay shows a site's stacks instead (Enter) */
-	int help_first;
-	bool prompt;
-	bool prompt_sample;        /* the prompt asks for a replay's sample (b), not the interval (d) */
-	bool prompt_filter;        /* the prompt edits the picker's filter (/) */
-	char prompt_buf[64];
-	/* A y/N question on the footer; any other key than y is no. */
-	enum { CONFIRM_NONE, CONFIRM_ALLOC_START, CONFIRM_ALLOC_STOP } confirm;
+	int help_first;            /* the overlay's first line shown */
+	char prompt_buf[64];       /* the prompt's text (GT_INPUT_INTERVAL, _SAMPLE, _FILTER) */
 	bool allocators_at_open;   /* --allocators: the user agreed on the command line */
 	const char *allocator_packages;
 	const char *ops_counter;   /* --ops NAME, or NULL */
@@ -49,7 +48,11 @@ struct gt_app {
 	bool dirty;
 	uint64_t busy_since;       /* when the session's job began */
 	struct gt_recorder *recorder; /* -w FILE, or NULL */
-	struct gt_replay *replay;  /* -r FILE, or NULL: the dashboard shows a recording */
+	/* -r FILE, or NULL: the dashboard shows a recording. Like picker_mode
+	 * a fact about the run (set before the screen, kept to the end): it
+	 * says where the figures come from and what t, T, r, b and space do,
+	 * not which screen shows or which keys it reads. */
+	struct gt_replay *replay;
 	int status;                /* the exit status (a target that could not be opened) */
 	struct gt_error *err;      /* its sentence, for main to print after the screen */
 };
@@ -68,26 +71,21 @@ static inline const char *gt_app_allocators_stop(const struct gt_app *a)
 	return a->session.info.runtime ? a->session.info.runtime->allocators_stop : NULL;
 }
 
-/* The footer's one-off message (screen/loop.c); it goes after a few seconds. */
+/* A process's dashboard is open (under an overlay or not). */
+static inline bool gt_app_in_dashboard(const struct gt_app *a)
+{
+	return gt_mode_in_dashboard(a->modes.screen);
+}
+
+/* screen/app.c */
+/* The modes after event e (screen/mode.h's table). */
+void gt_app_mode(struct gt_app *a, enum gt_mode_event e);
+/* The footer's one-off message; it goes after a few seconds. */
 __attribute__((format(printf, 2, 3)))
 void gt_app_note(struct gt_app *a, const char *fmt, ...);
-
-/* screen/app_session.c */
-/* Enter in the picker: the dashboard of pid, opened on the worker. */
-void gt_app_open_dashboard(struct gt_app *a, pid_t pid);
-/* The session's target is open: sampling starts. */
-void gt_app_dashboard_ready(struct gt_app *a);
-/* Back to the picker; the session (and its job) closes. */
-void gt_app_close_dashboard(struct gt_app *a);
-/* Collects the session's job if it has ended; true when it has. */
-bool gt_app_collect_job(struct gt_app *a);
-/* What the running job does, with its seconds so far. */
-const char *gt_app_busy_text(const struct gt_app *a, char *buf, size_t len);
-/* The dashboard waits for its target to open. */
-bool gt_app_opening(const struct gt_app *a);
-void gt_app_start_allocators(struct gt_app *a);
-bool gt_app_busy_key(struct gt_app *a, enum gt_action act);
-/* -p: opens pid, waiting a moment before the screen is taken. */
-enum gt_job_result gt_app_open_before_screen(struct gt_app *a, pid_t pid, struct gt_error *err);
+/* What is sampled now: the dashboard's session, or the picker's rows. */
+struct gt_schedule *gt_app_schedule(struct gt_app *a);
+/* The new interval, from now on, said on the footer. */
+void gt_app_set_interval(struct gt_app *a, uint64_t ns);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include "base/clock.h"
 #include "base/wait.h"
-#include "screen/app.h"
+#include "screen/app_session.h"
 
 /* How long gctop -p waits for the open before it takes the screen. */
 #define APP_OPEN_QUIET_MS 500
@@ -25,7 +25,7 @@ void gt_app_open_dashboard(struct gt_app *a, pid_t pid)
 	}
 	a->busy_since = gt_mono_ns();
 	gt_dashboard_init(&a->db, &a->session);
-	a->in_dashboard = true;
+	gt_app_mode(a, GT_MODE_OPEN);
 	/* The fresh screen is made of new windows; repaint it whole once. */
 	clearok(curscr, TRUE);
 }
@@ -50,7 +50,7 @@ void gt_app_close_dashboard(struct gt_app *a)
 {
 	gt_dashboard_close(&a->db);
 	gt_session_close(&a->session);
-	a->in_dashboard = false;
+	gt_app_mode(a, GT_MODE_CLOSE);
 	/* The rows' targets were closed when the dashboard opened; this
 	 * refresh opens them again. */
 	gt_picker_start(&a->picker, a->interval_ns, gt_mono_ns());
@@ -128,7 +128,7 @@ const char *gt_app_busy_text(const struct gt_app *a, char *buf, size_t len)
 
 bool gt_app_opening(const struct gt_app *a)
 {
-	return a->in_dashboard && gt_session_busy(&a->session) && gt_session_job_kind(&a->session) == GT_JOB_OPEN;
+	return gt_app_in_dashboard(a) && gt_session_busy(&a->session) && gt_session_job_kind(&a->session) == GT_JOB_OPEN;
 }
 
 /* After the user said yes (the y/N question, or --allocators): on the
@@ -180,7 +180,7 @@ enum gt_job_result gt_app_open_before_screen(struct gt_app *a, pid_t pid, struct
 		return GT_JOB_FAILED;
 	a->busy_since = gt_mono_ns();
 	gt_dashboard_init(&a->db, &a->session);
-	a->in_dashboard = true;
+	gt_app_mode(a, GT_MODE_OPEN);
 	enum gt_wait_result w = gt_wait_fd(gt_session_job_fd(&a->session), POLLIN,
 					   gt_wait_deadline_in_ms(APP_OPEN_QUIET_MS));
 	if (w == GT_WAIT_QUIT)

@@ -1,0 +1,95 @@
+/* The status line at the bottom: a prompt, a question, a one-off message,
+ * or the key hints of the screen that shows. */
+#include <stdio.h>
+
+#include "screen/app_session.h"
+#include "screen/footer.h"
+#include "screen/panes/pane.h"
+#include "screen/wrap.h"
+
+/* A status line longer than the screen is wide wraps onto this many rows. */
+#define FOOTER_LINES 3
+
+/* The prompt or the y/N question of the input mode, or NULL. */
+static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
+{
+	switch (a->modes.input) {
+	case GT_INPUT_FILTER:
+		snprintf(buf, len, "filter (PID, user, program, runtime or collector; Enter keeps, Esc clears): %s",
+			 a->prompt_buf);
+		return buf;
+	case GT_INPUT_SAMPLE:
+		snprintf(buf, len, "jump to sample (2 or more, Enter/Esc): %s", a->prompt_buf);
+		return buf;
+	case GT_INPUT_INTERVAL:
+		snprintf(buf, len, "interval in seconds, or 5m, 0.5h (0.1 s to 1 h; Enter/Esc): %s", a->prompt_buf);
+		return buf;
+	case GT_INPUT_CONFIRM_START:
+		snprintf(buf, len, "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
+			 (int)a->session.info.pid);
+		return buf;
+	case GT_INPUT_CONFIRM_STOP: {
+		const char *stop = gt_app_allocators_stop(a);
+		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->session.info.pid,
+			 stop ? stop : "it stops");
+		return buf;
+	}
+	default:
+		return NULL;
+	}
+}
+
+/* The keys worth knowing on the screen that shows. */
+static const char *hints(const struct gt_app *a)
+{
+	switch (a->modes.screen) {
+	case GT_SCREEN_FINDINGS: return "q/Esc/f close findings";
+	case GT_SCREEN_STACKS: return "q/Esc close stacks  Up/Down scroll";
+	case GT_SCREEN_PICKER_HELP: case GT_SCREEN_DASHBOARD_HELP: return "q/Esc/h close help";
+	default: break;
+	}
+	return gt_app_opening(a) ? "q/Esc cancel  h help"
+	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-8 panes"
+	       : gt_app_in_dashboard(a) ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators"
+							   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators")
+	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
+}
+
+/* The status line's text and attribute. */
+static const char *footer_text(const struct gt_app *a, char *buf, size_t len, attr_t *attr)
+{
+	const struct gt_theme *t = &a->theme;
+	*attr = t->title | A_BOLD;
+	const char *asking = asking_text(a, buf, len);
+	if (asking)
+		return asking;
+	bool in_dashboard = gt_app_in_dashboard(a);
+	if (!a->note[0] && in_dashboard && gt_session_busy(&a->session))
+		return gt_app_busy_text(a, buf, len);
+	if (!a->note[0] && !gt_mode_overlay(a->modes.screen) && a->replay && a->replay->moving) {
+		snprintf(buf, len, "replay: reading to sample %llu, at %llu (q quits, any step key changes where to)",
+			 (unsigned long long)a->replay->target, (unsigned long long)a->replay->pos);
+		return buf;
+	}
+	const char *msg = a->note[0] ? a->note : (in_dashboard ? gt_dashboard_message(&a->db) : a->picker.message);
+	if (msg && msg[0]) {
+		*attr = t->warn;
+		return msg;
+	}
+	*attr = t->label;
+	return hints(a);
+}
+
+/* Wrapped onto up to FOOTER_LINES rows, never more than half the screen. */
+int gt_footer_draw(const struct gt_app *a, int rows, int cols)
+{
+	char buf[256];
+	attr_t attr;
+	const char *text = footer_text(a, buf, sizeof(buf), &attr);
+	struct gt_wrap_line lines[FOOTER_LINES];
+	int max = rows / 2 < FOOTER_LINES ? rows / 2 : FOOTER_LINES;
+	int n = gt_wrap(text, cols, max, lines);
+	for (int i = 0; i < n; i++)
+		gt_pane_print(stdscr, rows - n + i, 0, attr, "%.*s", (int)lines[i].len, text + lines[i].start);
+	return n;
+}
