@@ -19,11 +19,6 @@
 #define HOTSPOT_WAIT_STEP_MS 20
 /* A process younger than this may not have created its file yet. */
 #define HOTSPOT_YOUNG_PROCESS_MS 10000
-/* createVmBeginTime against the process start time: the start time is only
- * as precise as the boot time (whole seconds), and the launcher runs a
- * little before the VM is created. */
-#define HOTSPOT_START_BEFORE_MS 3000
-#define HOTSPOT_START_AFTER_MS 60000
 
 struct gt_backend {
 	pid_t pid;
@@ -109,29 +104,6 @@ static enum gt_probe hotspot_probe(pid_t pid, struct gt_error *err)
 	if (hotspot_locate(pid, path, sizeof(path), err) != 0)
 		return GT_PROBE_ERROR;
 	return GT_PROBE_YES;
-}
-
-int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
-				      struct gt_u64 *start_out, struct gt_error *err)
-{
-	uint64_t start_ms;
-	if (gt_proc_start_time_ms(pid, &start_ms) != 0 || !c->create_vm_begin_ms)
-		return 0;
-	gt_u64_set(start_out, start_ms);
-	int64_t vm_ms = hsperf_load(c->create_vm_begin_ms);
-	/* HotSpot records the time only when it has finished creating the VM,
-	 * after it made the file accessible: 0 is a JVM still starting, which
-	 * the list skips until a later refresh (hotspot_open waits for it). */
-	if (vm_ms == 0)
-		return gt_fail(err, GT_EXIT_TIMEOUT, "the JVM (process %d) is still starting; try again in a moment",
-			       (int)pid);
-	if (vm_ms + HOTSPOT_START_BEFORE_MS < (int64_t)start_ms || vm_ms > (int64_t)start_ms + HOTSPOT_START_AFTER_MS)
-		return gt_fail(err, GT_EXIT_NO_DATA,
-			       "%s was left by an earlier process with PID %d (its JVM started %.1f s %s this process); "
-			       "this process publishes no perf data of its own",
-			       path, (int)pid, (double)llabs(vm_ms - (int64_t)start_ms) / 1000.0,
-			       vm_ms < (int64_t)start_ms ? "before" : "after");
-	return 0;
 }
 
 /* The VM has been created: HotSpot sets sun.rt.createVmBeginTime then
@@ -364,7 +336,7 @@ static int hotspot_open_file(struct gt_backend *c, pid_t pid, uid_t owner, bool 
 	if (hotspot_wait_accessible(c, path, err) != 0)
 		return -1;
 	hotspot_counters_resolve(&c->counters, &c->perf);
-	if (hotspot_check_same_process(pid, &c->counters, path, &c->start_time_ms, err) != 0) {
+	if (hotspot_find_same_process(pid, &c->counters, path, &c->start_time_ms, err) != 0) {
 		*stale = true;
 		return -1;
 	}

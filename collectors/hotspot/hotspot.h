@@ -196,13 +196,15 @@ void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out);
 size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counters *c, const struct hotspot_ops *o,
 			    struct hsperf_range *out, size_t max);
 
-/* ---- hotspot.c, hotspot_list.c ---- */
+/* ---- hotspot_find.c, from the resolved counters ---- */
 
 /* 0 when the file's sun.rt.createVmBeginTime fits pid's start time (or
  * either is unknown; start_out then stays invalid), else -1 with err: the
  * file was left by an earlier process with the same pid. */
-int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
-			       struct gt_u64 *start_out, struct gt_error *err);
+int hotspot_find_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
+			      struct gt_u64 *start_out, struct gt_error *err);
+
+/* ---- hotspot_list.c ---- */
 
 void hotspot_list(struct gt_list *out);
 
