@@ -11,7 +11,8 @@
 /* pid, runtime and main, escaped: main is at most 255 bytes, each of which
  * may double when escaped, so a main class is never cut. */
 #define BASE_LABELS_LEN 640
-_Static_assert(BASE_LABELS_LEN >= sizeof("pid=\"-2147483648\",runtime=\"unknown\",main=\"\"") + 2 * GT_METRICS_LABEL_VALUE_MAX,
+_Static_assert(BASE_LABELS_LEN >=
+		       sizeof("pid=\"-2147483648\",runtime=\"unknown\",main=\"\"") + 2 * GT_METRICS_LABEL_VALUE_MAX,
 	       "room for the longest main label escaped");
 
 enum gt_metrics_format gt_metrics_negotiate(const char *accept)
