@@ -42,7 +42,7 @@
 #define GT_FINDING_HUMONGOUS_WARNING 0.25
 /* gctop's own: humongous objects' unused region tails as a share of all
  * allocation, as the agent's samples measure them, or from perf data the
- * most they can be (half the regions' bytes; hotspot_alloc.h): from 5%
+ * most they can be (half the regions' bytes; hotspot_alloc_estimate.h): from 5%
  * info (past the 5% within which the allocation estimate is tested,
  * jvm_alloc_matrix.sh), from a fifth a warning (a fifth of the heap the
  * program fills holding nothing: collections a quarter more often than its

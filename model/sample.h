@@ -193,7 +193,7 @@ struct gt_sample {
 	 * whole regions, so it (and an estimated alloc_bytes_total, which holds
 	 * it) may exceed the objects' bytes by their last regions' unused tails:
 	 * cumulative, at most this (half the regions' bytes, the most any mix of
-	 * humongous objects leaves unused; collectors/hotspot/hotspot_alloc.h).
+	 * humongous objects leaves unused; collectors/hotspot/hotspot_alloc_estimate.h).
 	 * Invalid where the large figure is the objects' own bytes. */
 	struct gt_u64 large_waste_max_bytes_total;
 	/* With the agent on G1: the unused tails of the humongous objects'

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "segment/gctop_segment.h"
+#include "segment/reader_text.h"
 
 /* As the publisher: a method is looked for this far from its key's slot. */
 #define STACKS_MAX_PROBES 64

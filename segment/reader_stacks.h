@@ -15,7 +15,4 @@
 int gt_segment_parse_stacks(const void *buf, size_t len, const struct gt_alloc_snapshot *snap,
 			    struct gt_alloc_stacks *out);
 
-/* A fixed-size text field copied bounded and cleaned (segment/reader.c). */
-void gt_segment_copy_text(char *dst, size_t dstlen, const void *base, size_t off, size_t field);
-
 #endif

@@ -25,7 +25,7 @@ uint64_t gt_deadline_skip_poll_near_sample(uint64_t next_poll, uint64_t next_sam
 
 /* When a watched target (or the picker's rows) is next sampled, and when its
  * collector next wants its cheap work between samples (the poll tick). The
- * one schedule of the screen, the batch loop and every coming front end. */
+ * one schedule of the screen, the batch loop and every other front end. */
 struct gt_schedule {
 	uint64_t interval_ns;
 	uint64_t next_sample;

@@ -110,17 +110,13 @@ static struct gt_session_job *job_new(enum gt_job_kind kind, struct gt_error *er
 	return j;
 }
 
-int gt_session_open_async(struct gt_session *s, pid_t pid, struct gt_error *err)
+int gt_session_job_open(struct gt_session *s, pid_t pid, struct gt_error *err)
 {
-	if (gt_session_init(s, NULL, err) != 0)
-		return -1;
-	s->info.pid = pid;
 	struct gt_session_job *j = job_new(GT_JOB_OPEN, err);
-	if (!j || (j->pid = pid, job_start(s, j, err)) != 0) {
-		gt_session_close(s);
+	if (!j)
 		return -1;
-	}
-	return 0;
+	j->pid = pid;
+	return job_start(s, j, err);
 }
 
 int gt_session_enable_allocators_async(struct gt_session *s, const char *packages, struct gt_error *err)

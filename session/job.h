@@ -40,6 +40,9 @@ enum gt_job_result {
 /* Initialises s for pid (info.pid is set) and opens it on the worker.
  * Returns 0, or -1 with err (nothing started, s closed). */
 int gt_session_open_async(struct gt_session *s, pid_t pid, struct gt_error *err);
+/* The open job itself, for an initialised session (gt_session_open_async's
+ * work, in session/session.c). Returns 0, or -1 with err (nothing started). */
+int gt_session_job_open(struct gt_session *s, pid_t pid, struct gt_error *err);
 /* Turns allocation sampling on on the worker (gt_session_enable_allocators'
  * work). Returns 0, or -1 with err (nothing started). */
 int gt_session_enable_allocators_async(struct gt_session *s, const char *packages, struct gt_error *err);

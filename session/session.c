@@ -23,12 +23,6 @@ int gt_session_init(struct gt_session *s, const struct gt_target_info *info, str
 	return init_session(s, info, true, err);
 }
 
-void gt_session_adopt(struct gt_session *s, struct gt_target *t)
-{
-	s->target = t;
-	s->info = *gt_target_info(t);
-}
-
 void gt_session_adopt_without_history(struct gt_session *s, struct gt_target *t)
 {
 	/* without a history nothing is allocated: it cannot fail */
@@ -57,6 +51,20 @@ int gt_session_open(struct gt_session *s, pid_t pid, struct gt_error *err)
 int gt_session_open_without_history(struct gt_session *s, pid_t pid, struct gt_error *err)
 {
 	return open_session(s, pid, false, err);
+}
+
+/* The open runs on the job's worker (session/job.h); the session is
+ * initialised here, so a failed start leaves it closed as gt_session_open. */
+int gt_session_open_async(struct gt_session *s, pid_t pid, struct gt_error *err)
+{
+	if (gt_session_init(s, NULL, err) != 0)
+		return -1;
+	s->info.pid = pid;
+	if (gt_session_job_open(s, pid, err) != 0) {
+		gt_session_close(s);
+		return -1;
+	}
+	return 0;
 }
 
 int gt_session_set_ops(struct gt_session *s, const char *name, struct gt_error *err)
@@ -88,18 +96,6 @@ void gt_session_feed(struct gt_session *s, const struct gt_sample *cur)
 	s->prev = *cur;
 	s->have_prev = true;
 	s->samples++;
-}
-
-void gt_session_feed_allocators(struct gt_session *s, const struct gt_alloc_snapshot *snap)
-{
-	s->alloc_fresh = false;
-	if (!s->live.alloc || !snap)
-		return;
-	gt_alloc_window_push(s->alloc_window, snap);
-	gt_alloc_window_derive(s->alloc_window, GT_ALLOC_WINDOW_NS, s->live.alloc);
-	memcpy(s->live.alloc_message, snap->message, sizeof(s->live.alloc_message));
-	s->live.alloc_message[sizeof(s->live.alloc_message) - 1] = '\0';
-	s->alloc_fresh = true;
 }
 
 enum gt_session_step gt_session_sample(struct gt_session *s, struct gt_error *err)

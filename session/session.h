@@ -1,5 +1,5 @@
 /* One watched target: what every front end (the screen, -b and --json, the
- * picker's rows, and the coming exporter, replay and comparison) needs
+ * picker's rows, the exporter, replay and comparison) needs
  * between the collectors and the views. A session opens its target, keeps
  * the sample and poll schedule, the previous sample, the derived figures,
  * their history, the allocation window, the frozen copy (key p) and

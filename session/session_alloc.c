@@ -52,22 +52,16 @@ int gt_session_enable_allocators(struct gt_session *s, const char *packages, str
 	return ok ? 0 : -1;
 }
 
-int gt_session_replay_sample(struct gt_session *s, const struct gt_sample *cur, const struct gt_alloc_snapshot *alloc,
-			     const struct gt_alloc_stacks *stacks, const struct gt_target_info *info,
-			     struct gt_error *err)
+void gt_session_feed_allocators(struct gt_session *s, const struct gt_alloc_snapshot *snap)
 {
-	if (alloc && !s->live.alloc) {
-		if (gt_session_alloc_begin(s, err) != 0)
-			return -1;
-		gt_session_alloc_end(s, true);
-	}
-	gt_session_feed(s, cur);
-	s->info = *info;
-	gt_session_feed_allocators(s, alloc);
-	/* as live: the stacks come with the reading they go with */
-	if (alloc)
-		gt_session_feed_alloc_stacks(s, stacks);
-	return 0;
+	s->alloc_fresh = false;
+	if (!s->live.alloc || !snap)
+		return;
+	gt_alloc_window_push(s->alloc_window, snap);
+	gt_alloc_window_derive(s->alloc_window, GT_ALLOC_WINDOW_NS, s->live.alloc);
+	memcpy(s->live.alloc_message, snap->message, sizeof(s->live.alloc_message));
+	s->live.alloc_message[sizeof(s->live.alloc_message) - 1] = '\0';
+	s->alloc_fresh = true;
 }
 
 void gt_session_copy_stacks(struct gt_alloc_stacks **dst, const struct gt_alloc_stacks *src)

@@ -1,5 +1,5 @@
 /* Inside the metrics writer: the families (writers/metrics_families.c) write
- * their points through these helpers (writers/metrics_writer.c), which put
+ * their points through these helpers (writers/metrics_emit.c), which put
  * out a family's metadata before its first point, in either format. */
 #ifndef GCTOP_WRITERS_METRICS_EMIT_H
 #define GCTOP_WRITERS_METRICS_EMIT_H
@@ -21,6 +21,8 @@ struct gt_metrics_family;
 /* A target's _created times (when gctop began watching it, when it
  * started), written once a round rather than at every counter. */
 #define GT_METRICS_CREATED_CACHE 2
+/* The longest label value gctop takes from a target, sanitised. */
+#define GT_METRICS_LABEL_VALUE_MAX 255
 /* The longest number a point is written with. */
 #define GT_METRICS_VALUE_LEN 40
 struct gt_metrics_created_cache {
@@ -56,7 +58,7 @@ extern const size_t gt_metrics_family_count;
 
 /* Sets extra to key="value" (cleaned, then escaped), or appends
  * ,key="value"; a value that does not fit is cut between whole characters
- * and escapes, its closing quote kept (writers/metrics_writer.c). */
+ * and escapes, its closing quote kept (writers/metrics_emit.c). */
 void gt_metrics_label(char *extra, size_t size, const char *key, const char *value);
 void gt_metrics_label_add(char *extra, size_t size, const char *key, const char *value);
 

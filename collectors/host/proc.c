@@ -174,29 +174,6 @@ void gt_proc_close(struct gt_proc *p)
  * libproc2 4.0.2 has no item for NSpid or the mount namespace identity, and a
  * pids context allocates its 1024 result stacks on first use. */
 
-long gt_proc_read_small(const char *path, char *buf, size_t cap)
-{
-	if (cap == 0)
-		return -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t len = 0;
-	while (len + 1 < cap) {
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	int saved = errno;
-	close(fd);
-	errno = saved;
-	buf[len] = '\0';
-	return (long)len;
-}
-
 int gt_proc_exists(pid_t pid)
 {
 	char path[32];

@@ -1,15 +1,21 @@
 /* Internals of the HotSpot collector, shared by its files:
- *   hotspot.c          the collector interface (probe, open, poll, sample)
- *   hotspot_list.c     every JVM the user can see, for gctop --list
- *   hotspot_find.c     which process is a JVM, and where its perf-data file is
- *   hotspot_counters.c the counters gctop reads, resolved once, and what they mean
- *   hotspot_info.c     the header facts (version, collector, heap flags)
- *   hotspot_alloc.c    the allocation estimator
- *   hotspot_pauses.c   the log of individual pauses
- *   hotspot_tick.c     when to poll while the JVM collects
- *   hotspot_causes.c   what caused the collections (sun.gc.lastCause at each poll)
- *   hotspot_ops.c      the application's operations counter (--ops)
- *   hotspot_watch.c    the parts of the perf data a poll copies */
+ *   hotspot.c                 the collector interface and its life (probe, open, close)
+ *   hotspot_sample.c          each poll and sample (the perf data's copy, read)
+ *   hotspot_list.c            every JVM the user can see, for gctop --list
+ *   hotspot_find.c            which process is a JVM, and where its perf-data file is
+ *   hotspot_counters.c        the counters gctop reads, resolved once, and what they mean
+ *   hotspot_info.c            the header facts (version, collector, heap flags)
+ *   hotspot_alloc_estimate.c  the allocation estimate from eden fills
+ *   hotspot_pauses.c          the log of individual pauses
+ *   hotspot_tick.c            when to poll while the JVM collects
+ *   hotspot_causes.c          what caused the collections (sun.gc.lastCause at each poll)
+ *   hotspot_ops.c             the application's operations counter (--ops)
+ *   hotspot_watch.c           the parts of the perf data a poll copies
+ * and in sub-folders, the transport and the sampler:
+ *   perfdata/                 the hsperfdata file: its format, mapped and copied
+ *   attach/                   the attach protocol that loads gctop's agent, and
+ *                             the sampler that reads the agent's segment
+ *                             (attach/hotspot_sampler.c) */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_H
 #define GCTOP_COLLECTORS_HOTSPOT_H
 
@@ -21,7 +27,7 @@
 #include "base/error.h"
 #include "model/sample.h"
 #include "collectors/backend.h"
-#include "collectors/hotspot/hotspot_alloc.h"
+#include "collectors/hotspot/hotspot_alloc_estimate.h"
 #include "collectors/hotspot/perfdata/hsperf.h"
 
 /* ---- hotspot_find.c ---- */
@@ -196,13 +202,15 @@ void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out);
 size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counters *c, const struct hotspot_ops *o,
 			    struct hsperf_range *out, size_t max);
 
-/* ---- hotspot.c, hotspot_list.c ---- */
+/* ---- hotspot_find.c, from the resolved counters ---- */
 
 /* 0 when the file's sun.rt.createVmBeginTime fits pid's start time (or
  * either is unknown; start_out then stays invalid), else -1 with err: the
  * file was left by an earlier process with the same pid. */
-int hotspot_check_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
-			       struct gt_u64 *start_out, struct gt_error *err);
+int hotspot_find_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
+			      struct gt_u64 *start_out, struct gt_error *err);
+
+/* ---- hotspot_list.c ---- */
 
 void hotspot_list(struct gt_list *out);
 
@@ -214,5 +222,52 @@ void hotspot_info_fill(const struct hsperf *p, enum hotspot_gc gc, struct gt_tar
 
 /* Appends to out (space separated) the options of args that size the heap. */
 void hotspot_info_heap_flags(const char *args, char *out, size_t out_len);
+
+/* ---- hotspot.c and hotspot_sample.c: one watched JVM ---- */
+
+struct gt_hotspot_sampler;
+
+struct gt_backend {
+	pid_t pid;
+	struct hsperf_map map;     /* its path (cut at 255 bytes) names the file in messages */
+	struct hsperf perf;
+	struct hotspot_counters counters;
+	struct hotspot_alloc_estimate alloc;
+	struct gt_u64 start_time_ms;
+	int64_t last_exit_seen[HOTSPOT_COLLECTOR_SLOTS];
+	uint64_t pause_max_ns;     /* since the previous sample */
+	bool sampled;              /* a previous sample exists, so pause_max_ns covers a whole interval */
+	/* The latest completed pause, kept because the counters hide it while
+	 * the next pause of the same collector is under way. */
+	int64_t last_pause_exit;
+	struct gt_u64 last_pause_ns;
+	struct gt_hotspot_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
+	/* The perf-data file shrank under the mapping (its owner truncated
+	 * it): why, reported by the next sample. */
+	bool read_failed;
+	struct gt_error read_err;
+	struct hotspot_pause_log pauses;
+	/* The adaptive poll tick: what the last poll saw, when a collection or a
+	 * change of eden was last seen, and the time between collections lately. */
+	uint64_t seen_collections, seen_eden_used;
+	uint64_t last_gc_ns, last_change_ns;
+	uint64_t gc_period_ns;     /* 0 until known */
+	uint64_t prev_poll_ns;
+	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
+	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
+	struct hotspot_causes causes;
+	struct hotspot_ops ops;
+	struct hsperf_range watch[HOTSPOT_WATCH_MAX]; /* what a poll copies (hotspot_watch.c) */
+};
+
+/* hotspot_sample.c: the backend's poll, tick and sample (see
+ * collectors/backend.h), the pauses seen since the last poll (count: false
+ * only notes where they are, at the open), and the perf data's copy narrowed
+ * to what the counters read. */
+void hotspot_poll(struct gt_backend *c, uint64_t now_ns);
+uint64_t hotspot_poll_interval(const struct gt_backend *c);
+int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *err);
+void hotspot_note_pauses(struct gt_backend *c, bool count);
+void hotspot_watch(struct gt_backend *c);
 
 #endif

@@ -275,7 +275,7 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
 	r->has_promoted = c->promoted != NULL;
 	r->promoted_bytes = hotspot_load_u64(c->promoted);
 	hsperf_read_string_entry(p, c->last_cause, r->last_cause, sizeof(r->last_cause));
-	r->eden_was_full = hotspot_alloc_cause_fills_eden(r->last_cause);
+	r->eden_was_full = hotspot_alloc_estimate_cause_fills_eden(r->last_cause);
 	hotspot_read_stamps(c, &after);
 	r->in_progress = hotspot_stamps_unsettled(&before, &after) ||
 			  hotspot_pause_under_way(p, c, r->last_cause, r->young_gcs + r->full_gcs);

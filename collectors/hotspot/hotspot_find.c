@@ -25,6 +25,11 @@
 #define HOTSPOT_FIND_YOUNG_MS 5000
 #define HOTSPOT_FIND_LIBJVM_WAIT_MS 2000
 #define HOTSPOT_FIND_STEP_MS 20
+/* createVmBeginTime against the process start time: the start time is only
+ * as precise as the boot time (whole seconds), and the launcher runs a
+ * little before the VM is created. */
+#define HOTSPOT_START_BEFORE_MS 3000
+#define HOTSPOT_START_AFTER_MS 60000
 
 /* Reads a small /proc file whole; returns its length or -1 (errno kept). */
 static ssize_t hotspot_read_proc(pid_t pid, const char *leaf, char *buf, size_t len)
@@ -309,4 +314,27 @@ int hotspot_find_alive(pid_t pid)
 		return 1;
 	char state = paren[2];
 	return state == 'Z' || state == 'X' ? 0 : 1;
+}
+
+int hotspot_find_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
+				      struct gt_u64 *start_out, struct gt_error *err)
+{
+	uint64_t start_ms;
+	if (gt_proc_start_time_ms(pid, &start_ms) != 0 || !c->create_vm_begin_ms)
+		return 0;
+	gt_u64_set(start_out, start_ms);
+	int64_t vm_ms = hsperf_load(c->create_vm_begin_ms);
+	/* HotSpot records the time only when it has finished creating the VM,
+	 * after it made the file accessible: 0 is a JVM still starting, which
+	 * the list skips until a later refresh (hotspot_open waits for it). */
+	if (vm_ms == 0)
+		return gt_fail(err, GT_EXIT_TIMEOUT, "the JVM (process %d) is still starting; try again in a moment",
+			       (int)pid);
+	if (vm_ms + HOTSPOT_START_BEFORE_MS < (int64_t)start_ms || vm_ms > (int64_t)start_ms + HOTSPOT_START_AFTER_MS)
+		return gt_fail(err, GT_EXIT_NO_DATA,
+			       "%s was left by an earlier process with PID %d (its JVM started %.1f s %s this process); "
+			       "this process publishes no perf data of its own",
+			       path, (int)pid, (double)llabs(vm_ms - (int64_t)start_ms) / 1000.0,
+			       vm_ms < (int64_t)start_ms ? "before" : "after");
+	return 0;
 }

@@ -36,7 +36,7 @@ static void hotspot_list_one(struct gt_list *out, size_t first, pid_t pid, const
 		struct hotspot_counters counters;
 		hotspot_counters_resolve(&counters, &perf);
 		struct gt_u64 start = { 0, false };
-		if (hotspot_check_same_process(pid, &counters, path, &start, NULL) == 0) {
+		if (hotspot_find_same_process(pid, &counters, path, &start, NULL) == 0) {
 			struct gt_list_entry *e = gt_list_add(out);
 			if (e) {
 				e->info.pid = pid;

@@ -4,7 +4,7 @@
  * operation. It is read from the same copy of the file as the allocation
  * estimate, so both figures are of one moment. An MBean attribute
  * (--ops jmx:...) is read by gctop's agent instead
- * (collectors/hotspot/attach/hotspot_attach_ops.c); until the agent's
+ * (collectors/hotspot/attach/hotspot_sampler_ops.c); until the agent's
  * sampler fills it, the sample says that it is not being read. */
 #include "collectors/hotspot/hotspot.h"
 

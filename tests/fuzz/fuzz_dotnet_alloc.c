@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

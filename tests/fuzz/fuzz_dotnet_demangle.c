@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/dotnet_demangle.h"
+#include "collectors/dotnet/sampler/dotnet_demangle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

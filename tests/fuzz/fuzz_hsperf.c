@@ -49,13 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&s, 0, sizeof(s));
 	hotspot_counters_fill_sample(&p, &c, &s);
 
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, c.gc == HOTSPOT_GC_G1 ? HOTSPOT_ALLOC_EDEN : HOTSPOT_ALLOC_HEAP_GROWTH,
-			   c.gc == HOTSPOT_GC_G1);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, c.gc == HOTSPOT_GC_G1 ? HOTSPOT_ALLOC_EDEN : HOTSPOT_ALLOC_HEAP_GROWTH,
+				    c.gc == HOTSPOT_GC_G1);
 	struct hotspot_alloc_reading r;
 	hotspot_counters_alloc_reading(&p, &c, &r);
-	hotspot_alloc_step(&a, &r);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	sink += a.total_bytes;
 	(void)sink;
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
 #include "collectors/dotnet/dotnet_counters.h"
 #include "collectors/dotnet/dotnet_gc_events.h"
 #include "collectors/dotnet/nettrace/nettrace.h"

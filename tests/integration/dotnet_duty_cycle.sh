@@ -1,9 +1,9 @@
 #!/bin/sh
 # test-lane: measuring
 # gctop --allocators on .NET 10 past its budget of AllocationSampled events
-# a second (B, GT_DN_SAMPLER_BUDGET_PER_S in collectors/dotnet/dotnet_duty.h,
+# a second (B, GT_DN_SAMPLER_BUDGET_PER_S in collectors/dotnet/sampler/dotnet_duty.h,
 # read from there): AllocSites at ~800 MB/s (some 6,000 events a second at
-# full rate) makes the sampler duty-cycle (collectors/dotnet/dotnet_duty.c),
+# full rate) makes the sampler duty-cycle (collectors/dotnet/sampler/dotnet_duty.c),
 # and its samples, each weighted by 1/share, must still add up to what the
 # runtime allocated. The workload prints GC.GetTotalAllocatedBytes and each
 # site's exact bytes once a second, stamped with CLOCK_MONOTONIC, the clock
@@ -33,8 +33,8 @@ exe=$(dotnet_program AllocSites) || { fail "cannot build tests/dotnet/AllocSites
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 lines_at_least "$WORK/truth" 2
-budget=$(sed -n 's/^#define GT_DN_SAMPLER_BUDGET_PER_S \([0-9.]*\).*/\1/p' collectors/dotnet/dotnet_duty.h)
-[ -n "$budget" ] || { fail "no GT_DN_SAMPLER_BUDGET_PER_S in collectors/dotnet/dotnet_duty.h"; exit 0; }
+budget=$(sed -n 's/^#define GT_DN_SAMPLER_BUDGET_PER_S \([0-9.]*\).*/\1/p' collectors/dotnet/sampler/dotnet_duty.h)
+[ -n "$budget" ] || { fail "no GT_DN_SAMPLER_BUDGET_PER_S in collectors/dotnet/sampler/dotnet_duty.h"; exit 0; }
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 36 -w "$WORK/rec.ndjson" >"$WORK/g.json" 2>"$WORK/g.err"
 check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]

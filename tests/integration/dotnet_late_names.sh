@@ -2,9 +2,9 @@
 # test-lane: measuring
 # Method names on .NET 10 when the sampler duty-cycles: the method loads come
 # in the sampling session, on for about a twelfth of each second here
-# (budget/rate, collectors/dotnet/dotnet_duty.h), so a method compiled
+# (budget/rate, collectors/dotnet/sampler/dotnet_duty.h), so a method compiled
 # while it is off must be named by a rundown at the end of a later window
-# (collectors/dotnet/dotnet_sampler.c, want_rundown).
+# (collectors/dotnet/sampler/dotnet_sampler.c, want_rundown).
 # AllocSites at ~800 MB/s (some 6,000 events a second: cycling) hands its
 # small-object work, from 6 s on, to six methods compiled one by one 0.7 s
 # apart, each once (no tier-up), at moments no window is timed to: all six

@@ -7,8 +7,8 @@
 # the screen and the front ends reach collectors only through the session.
 # Inside collectors, the runtimes do not include each other, host/ includes
 # no runtime, and the .NET sources (dotnet/ipc, dotnet/nettrace,
-# dotnet/proc) do not include the .NET backend or its decoders above them
-# (dotnet/*.h). The in-process agent includes only itself, segment/ and base/.
+# dotnet/proc, dotnet/sampler) do not include the .NET backend or its
+# decoders above them (dotnet/*.h). The in-process agent includes only itself, segment/ and base/.
 #
 # Prints one FAIL line per include that goes the wrong way, naming it.
 . tests/lib.sh
@@ -104,6 +104,8 @@ check "the rule allows the registry including a runtime" \
 	[ -z "$(wrong collectors/registry.c collectors/skeleton/skeleton.h)" ]
 check "the rule refuses a .NET source including the backend" \
 	[ -n "$(wrong collectors/dotnet/ipc/diag_ipc_discover.c collectors/dotnet/dotnet_info.h)" ]
+check "the rule refuses the .NET sampler including the backend's header" \
+	[ -n "$(wrong collectors/dotnet/sampler/dotnet_sampler.c collectors/dotnet/dotnet_internal.h)" ]
 check "the rule allows the backend including a .NET source" \
 	[ -z "$(wrong collectors/dotnet/dotnet.c collectors/dotnet/proc/dotnet_proc.h)" ]
 check "the rule allows the screen including writers" [ -z "$(wrong screen/loop.c writers/format.h)" ]

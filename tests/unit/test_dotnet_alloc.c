@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "collectors/dotnet/ipc/diag_ipc_wire.h"
-#include "collectors/dotnet/dotnet_alloc.h"
-#include "collectors/dotnet/dotnet_alloc_stacks.h"
-#include "collectors/dotnet/dotnet_alloc_unnamed.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_stacks.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_unnamed.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 #include "tests/unit/bytes.h"
 #include "tests/unit/check.h"

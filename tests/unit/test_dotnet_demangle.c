@@ -2,7 +2,7 @@
  * after Roslyn's GeneratedNames (and the issue's own example). */
 #include <string.h>
 
-#include "collectors/dotnet/dotnet_demangle.h"
+#include "collectors/dotnet/sampler/dotnet_demangle.h"
 #include "tests/unit/check.h"
 
 static const char *dm(const char *type, const char *method)

@@ -1,4 +1,4 @@
-/* The duty cycle of .NET's allocation sampling (collectors/dotnet/dotnet_duty.c):
+/* The duty cycle of .NET's allocation sampling (collectors/dotnet/sampler/dotnet_duty.c):
  * the share from the rate (budget / rate, at least 5%), when cycling starts,
  * the windows' timing, and that samples weighted by 1/share estimate the
  * bytes without bias, also for work that repeats every second. (That a
@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "collectors/dotnet/dotnet_duty.h"
+#include "collectors/dotnet/sampler/dotnet_duty.h"
 #include "tests/unit/check.h"
 
 #define S 1000000000ull

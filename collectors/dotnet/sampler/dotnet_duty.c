@@ -2,7 +2,7 @@
  * each second, wrapping at its end, so that every instant is as likely to
  * be sampled as any other and samples weighted by 1/share estimate the
  * bytes without bias. */
-#include "collectors/dotnet/dotnet_duty.h"
+#include "collectors/dotnet/sampler/dotnet_duty.h"
 
 void gt_dn_duty_init(struct gt_dn_duty *d, uint64_t now, uint64_t seed)
 {

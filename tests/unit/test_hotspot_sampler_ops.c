@@ -1,10 +1,10 @@
-/* --ops jmx: on gctop's side (collectors/hotspot/attach/hotspot_attach_ops.c):
+/* --ops jmx: on gctop's side (collectors/hotspot/attach/hotspot_sampler_ops.c):
  * what a reading of the agent's ops block makes of the sample's operations,
  * and the counter carried to the sample's moment. */
 #include <stdio.h>
 #include <string.h>
 
-#include "collectors/hotspot/attach/hotspot_attach_ops.h"
+#include "collectors/hotspot/attach/hotspot_sampler_ops.h"
 #include "tests/unit/check.h"
 
 #define GEN 77
@@ -13,7 +13,7 @@
 static struct gt_segment_reading reading;
 
 /* A reading of segment GEN answering o's request with status, value at read_ns. */
-static const struct gt_segment_reading *answer(const struct gt_sampler_ops *o, uint32_t status, uint64_t value,
+static const struct gt_segment_reading *answer(const struct gt_hotspot_sampler_ops *o, uint32_t status, uint64_t value,
 					       uint64_t read_ns, const char *reason)
 {
 	memset(&reading, 0, sizeof(reading));
@@ -24,19 +24,19 @@ static const struct gt_segment_reading *answer(const struct gt_sampler_ops *o, u
 	return &reading;
 }
 
-static void fill(struct gt_sampler_ops *o, uint64_t now, struct gt_sample *s)
+static void fill(struct gt_hotspot_sampler_ops *o, uint64_t now, struct gt_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->mono_ns = now;
-	gt_sampler_ops_fill(o, &reading, now, s);
+	gt_hotspot_sampler_ops_fill(o, &reading, now, s);
 }
 
 static void test_statuses(void)
 {
-	struct gt_sampler_ops o;
+	struct gt_hotspot_sampler_ops o;
 	struct gt_sample s;
-	CHECK(gt_sampler_ops_init(&o, "perf.counter") == -1);
-	CHECK(gt_sampler_ops_init(&o, SPEC) == 0 && o.id != 0);
+	CHECK(gt_hotspot_sampler_ops_init(&o, "perf.counter") == -1);
+	CHECK(gt_hotspot_sampler_ops_init(&o, SPEC) == 0 && o.id != 0);
 	CHECK_STR(o.name, "d:type=Ops,*");
 	CHECK_STR(o.attr, "Count");
 	o.asked_gen = GEN;
@@ -92,9 +92,9 @@ static void test_statuses(void)
  * starts over instead of holding or going back. */
 static void test_carried_to_sample(void)
 {
-	struct gt_sampler_ops o;
+	struct gt_hotspot_sampler_ops o;
 	struct gt_sample s;
-	CHECK(gt_sampler_ops_init(&o, SPEC) == 0);
+	CHECK(gt_hotspot_sampler_ops_init(&o, SPEC) == 0);
 	o.asked_gen = GEN;
 	uint64_t t = 10000000000ull;
 	answer(&o, GCTOP_SEG_OPS_OK, 1000, t, "");
@@ -109,10 +109,10 @@ static void test_carried_to_sample(void)
 	fill(&o, t + 250000000, &s);
 	CHECK_U64(s.ops_total.value, 400);
 
-	/* the allocation total holds instead (hotspot_attach_sampler.c) */
-	struct gt_sampler_track k = { .hold = true };
-	CHECK_U64(gt_sampler_track_at(&k, 1, 5000, 100, 100), 5000);
-	CHECK_U64(gt_sampler_track_at(&k, 1, 4000, 200, 200), 5000);
+	/* the allocation total holds instead (hotspot_sampler.c) */
+	struct gt_hotspot_sampler_track k = { .hold = true };
+	CHECK_U64(gt_hotspot_sampler_track_at(&k, 1, 5000, 100, 100), 5000);
+	CHECK_U64(gt_hotspot_sampler_track_at(&k, 1, 4000, 200, 200), 5000);
 }
 
 int main(void)

@@ -20,7 +20,7 @@
  * within [the start's answer, that + share x 1 s] count, a window the
  * session surely covered; in another time namespace, whose clock gctop
  * cannot compare, all count, from the start's answer to the stop. */
-#include "collectors/dotnet/dotnet_sampler.h"
+#include "collectors/dotnet/sampler/dotnet_sampler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "collectors/dotnet/dotnet_alloc_events.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_events.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 

@@ -1,10 +1,10 @@
-#include "collectors/dotnet/dotnet_alloc_stacks.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_stacks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/array.h"
-#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
 
 /* A stack walk gctop keeps is at most this deep (dotnet_alloc.c's FRAMES_MAX). */
 #define WALK_MAX 256

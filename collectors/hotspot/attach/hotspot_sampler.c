@@ -1,4 +1,4 @@
-#include "collectors/hotspot/attach/hotspot_attach_sampler.h"
+#include "collectors/hotspot/attach/hotspot_sampler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include "base/wait.h"
 #include "collectors/host/safe_path.h"
 #include "collectors/hotspot/attach/hotspot_attach.h"
-#include "collectors/hotspot/attach/hotspot_attach_ops.h"
+#include "collectors/hotspot/attach/hotspot_sampler_ops.h"
 #include "model/percentile.h"
 #include "segment/reader.h"
 
@@ -25,19 +25,19 @@
  * and one reading; a getter that blocks is waited for no longer. */
 #define SAMPLER_OPS_WAIT_MS 2500
 
-struct gt_sampler {
+struct gt_hotspot_sampler {
 	pid_t pid;
 	struct gt_attach_status st;
 	char path[256];
 	struct gt_segment *seg;
 	struct gt_segment_reading reading;   /* the newest */
-	struct gt_sampler_track exact;       /* the exact total, never less than reported before */
-	struct gt_sampler_ops ops;           /* --ops jmx:, when asked for */
+	struct gt_hotspot_sampler_track exact;       /* the exact total, never less than reported before */
+	struct gt_hotspot_sampler_ops ops;           /* --ops jmx:, when asked for */
 	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
 	bool have_stacks;
 };
 
-int gt_sampler_find_agent(char *buf, size_t len, struct gt_error *err)
+int gt_hotspot_sampler_find_agent(char *buf, size_t len, struct gt_error *err)
 {
 	const char *env = getenv("GCTOP_AGENT");
 	if (env && *env) {
@@ -65,7 +65,7 @@ int gt_sampler_find_agent(char *buf, size_t len, struct gt_error *err)
 		       "set GCTOP_AGENT to its path");
 }
 
-static int sampler_read(struct gt_sampler *m, struct gt_error *e)
+static int sampler_read(struct gt_hotspot_sampler *m, struct gt_error *e)
 {
 	int rc = gt_segment_read(m->seg, &m->reading, e);
 	m->reading.snap.mono_ns = gt_mono_ns();
@@ -99,7 +99,7 @@ static int sampler_open_target_segment(pid_t pid, pid_t nspid, uid_t owner_uid, 
 	return rc;
 }
 
-static bool sampler_open_segment(struct gt_sampler *m)
+static bool sampler_open_segment(struct gt_hotspot_sampler *m)
 {
 	struct gt_error e;
 	if (m->seg) {
@@ -111,7 +111,7 @@ static bool sampler_open_segment(struct gt_sampler *m)
 
 /* A segment an agent is serving right now (not a file left by a dead JVM
  * whose pid came back). */
-static bool sampler_live(struct gt_sampler *m)
+static bool sampler_live(struct gt_hotspot_sampler *m)
 {
 	struct gt_error e;
 	if (!m->seg || sampler_read(m, &e) != 0)
@@ -125,7 +125,7 @@ static bool sampler_live(struct gt_sampler *m)
 	       (s == GT_SAMPLER_STOPPED && (m->reading.flags & GCTOP_SEG_F_LINGER));
 }
 
-static int sampler_wait_running(struct gt_sampler *m, struct gt_error *err)
+static int sampler_wait_running(struct gt_hotspot_sampler *m, struct gt_error *err)
 {
 	struct gt_retry retry;
 	gt_retry_start(&retry, SAMPLER_START_WAIT_MS, SAMPLER_START_STEP_MS);
@@ -170,12 +170,12 @@ static int agent_options(const char *packages, char *buf, size_t len, struct gt_
 	return 0;
 }
 
-struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_error *err)
+struct gt_hotspot_sampler *gt_hotspot_sampler_start(pid_t pid, const char *packages, struct gt_error *err)
 {
 	char opts[1024], agent[PATH_MAX];
 	if (agent_options(packages, opts, sizeof(opts), err) != 0)
 		return NULL;
-	struct gt_sampler *m = gt_calloc(sizeof(*m), err);
+	struct gt_hotspot_sampler *m = gt_calloc(sizeof(*m), err);
 	if (!m)
 		return NULL;
 	m->pid = pid;
@@ -188,19 +188,19 @@ struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_e
 			gt_segment_close(m->seg);
 			m->seg = NULL;
 		}
-		if (gt_sampler_find_agent(agent, sizeof(agent), err) != 0 ||
+		if (gt_hotspot_sampler_find_agent(agent, sizeof(agent), err) != 0 ||
 		    gt_hotspot_attach_load(pid, agent, opts, err) != 0)
 			goto fail;
 	} else {
 		struct gt_error quiet = { 0 };
-		if (gt_sampler_find_agent(agent, sizeof(agent), &quiet) == 0)
+		if (gt_hotspot_sampler_find_agent(agent, sizeof(agent), &quiet) == 0)
 			gt_hotspot_attach_clear_copy(pid, &m->st, agent);
 	}
 	if (sampler_wait_running(m, err) != 0)
 		goto fail;
 	return m;
 fail:
-	gt_sampler_close(m);
+	gt_hotspot_sampler_close(m);
 	return NULL;
 }
 
@@ -230,14 +230,14 @@ static void fill_pauses(const struct gt_segment_reading *r, struct gt_sample *s)
 /* The agent reads the exact total every 100 ms; the sample is taken at
  * another moment. Carrying the total forward at its latest rate to the
  * sample's time keeps per-interval rates from jittering by up to 10%. */
-static void fill_alloc(struct gt_sampler *m, struct gt_sample *s)
+static void fill_alloc(struct gt_hotspot_sampler *m, struct gt_sample *s)
 {
 	const struct gt_segment_reading *r = &m->reading;
 	if (!r->alloc_total.valid)
 		return;
 	m->exact.hold = true;
 	gt_u64_set(&s->alloc_bytes_total,
-		   gt_sampler_track_at(&m->exact, r->snap.generation, r->alloc_total.value, r->alloc_total_ns, s->mono_ns));
+		   gt_hotspot_sampler_track_at(&m->exact, r->snap.generation, r->alloc_total.value, r->alloc_total_ns, s->mono_ns));
 	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
 	s->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
 }
@@ -256,7 +256,7 @@ static void fill_large(const struct gt_segment_reading *r, struct gt_sample *s)
 	s->large_source = "g1-humongous-sampled";
 }
 
-void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns)
+void gt_hotspot_sampler_beat(struct gt_hotspot_sampler *m, uint64_t now_ns)
 {
 	/* A replaced segment is followed at the next sample; a beat into the
 	 * old mapping meanwhile is harmless. */
@@ -270,7 +270,7 @@ void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns)
 /* Follows, beats and reads the segment: 0 with a new reading,
  * GT_SEGMENT_TORN keeping the previous one, -1 when there is none (no
  * segment, or one its owner damaged: the reading's state says so). */
-static int sampler_refresh(struct gt_sampler *m)
+static int sampler_refresh(struct gt_hotspot_sampler *m)
 {
 	if (!m->seg || gt_segment_replaced(m->seg)) {
 		if (!sampler_open_segment(m)) {
@@ -279,7 +279,7 @@ static int sampler_refresh(struct gt_sampler *m)
 			return -1;
 		}
 	}
-	gt_sampler_beat(m, gt_mono_ns());
+	gt_hotspot_sampler_beat(m, gt_mono_ns());
 	struct gt_error e;
 	int rc = sampler_read(m, &e);
 	if (rc == GT_SEGMENT_TORN)
@@ -293,17 +293,17 @@ static int sampler_refresh(struct gt_sampler *m)
 		return -1;
 	}
 	/* A segment the agent made again has not heard the request yet. */
-	gt_sampler_ops_ask(&m->ops, m->seg, &m->reading);
+	gt_hotspot_sampler_ops_ask(&m->ops, m->seg, &m->reading);
 	return 0;
 }
 
-void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
+void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s)
 {
 	int rc = sampler_refresh(m);
 	/* The operations whatever the sampling state: the agent answers while
 	 * gctop beats the request. */
 	if (rc != -1)
-		gt_sampler_ops_fill(&m->ops, &m->reading, gt_mono_ns(), s);
+		gt_hotspot_sampler_ops_fill(&m->ops, &m->reading, gt_mono_ns(), s);
 	if (rc != 0 || m->reading.snap.state != GT_SAMPLER_RUNNING)
 		return;
 	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
@@ -320,16 +320,16 @@ void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s)
 		m->reading.snap.exact_total = s->alloc_bytes_total;
 }
 
-int gt_sampler_set_ops(struct gt_sampler *m, const char *spec, struct gt_error *err)
+int gt_hotspot_sampler_set_ops(struct gt_hotspot_sampler *m, const char *spec, struct gt_error *err)
 {
-	if (gt_sampler_ops_init(&m->ops, spec) != 0)
+	if (gt_hotspot_sampler_ops_init(&m->ops, spec) != 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops %s is no jmx:OBJECTNAME:ATTRIBUTE", spec);
 	struct gt_retry retry;
 	gt_retry_start(&retry, SAMPLER_OPS_WAIT_MS, SAMPLER_START_STEP_MS);
 	/* The first answer is waited for, so that the first sample has it;
 	 * one that does not come is no error: the samples say why. */
 	for (;;) {
-		if (sampler_refresh(m) == 0 && (!m->reading.ops.present || gt_sampler_ops_answered(&m->ops, &m->reading)))
+		if (sampler_refresh(m) == 0 && (!m->reading.ops.present || gt_hotspot_sampler_ops_answered(&m->ops, &m->reading)))
 			return 0;
 		int again = gt_retry_again(&retry, err);
 		if (again <= 0)
@@ -337,17 +337,17 @@ int gt_sampler_set_ops(struct gt_sampler *m, const char *spec, struct gt_error *
 	}
 }
 
-const struct gt_alloc_snapshot *gt_sampler_snapshot(const struct gt_sampler *m)
+const struct gt_alloc_snapshot *gt_hotspot_sampler_snapshot(const struct gt_hotspot_sampler *m)
 {
 	return &m->reading.snap;
 }
 
-const struct gt_alloc_stacks *gt_sampler_stacks(const struct gt_sampler *m)
+const struct gt_alloc_stacks *gt_hotspot_sampler_stacks(const struct gt_hotspot_sampler *m)
 {
 	return m->have_stacks ? m->stacks : NULL;
 }
 
-void gt_sampler_close(struct gt_sampler *m)
+void gt_hotspot_sampler_close(struct gt_hotspot_sampler *m)
 {
 	if (!m)
 		return;

@@ -1,6 +1,6 @@
 /* --ops jmx: on gctop's side: the request gctop writes into the agent's
  * segment, and the agent's answer as the sample's operations. */
-#include "collectors/hotspot/attach/hotspot_attach_ops.h"
+#include "collectors/hotspot/attach/hotspot_sampler_ops.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -67,8 +67,8 @@ static const char *ops_with_detail(const char *sentence, const char *detail)
 	return out;
 }
 
-uint64_t gt_sampler_track_at(struct gt_sampler_track *t, uint64_t gen, uint64_t value, uint64_t value_ns,
-			     uint64_t at_ns)
+uint64_t gt_hotspot_sampler_track_at(struct gt_hotspot_sampler_track *t, uint64_t gen, uint64_t value,
+				     uint64_t value_ns, uint64_t at_ns)
 {
 	if (t->gen != gen) {
 		t->gen = gen;
@@ -88,7 +88,7 @@ uint64_t gt_sampler_track_at(struct gt_sampler_track *t, uint64_t gen, uint64_t 
 	}
 	double v = (double)t->last;
 	if (t->prev_ns && t->last_ns > t->prev_ns && t->last >= t->prev && at_ns > t->last_ns &&
-	    at_ns - t->last_ns <= GT_SAMPLER_EXTRAPOLATE_MAX_NS) {
+	    at_ns - t->last_ns <= GT_HOTSPOT_SAMPLER_EXTRAPOLATE_MAX_NS) {
 		double rate = (double)(t->last - t->prev) / (double)(t->last_ns - t->prev_ns);
 		v += rate * (double)(at_ns - t->last_ns);
 	}
@@ -99,7 +99,7 @@ uint64_t gt_sampler_track_at(struct gt_sampler_track *t, uint64_t gen, uint64_t 
 	return out;
 }
 
-int gt_sampler_ops_init(struct gt_sampler_ops *o, const char *spec)
+int gt_hotspot_sampler_ops_init(struct gt_hotspot_sampler_ops *o, const char *spec)
 {
 	memset(o, 0, sizeof(*o));
 	const char *why;
@@ -117,7 +117,8 @@ int gt_sampler_ops_init(struct gt_sampler_ops *o, const char *spec)
 	return 0;
 }
 
-void gt_sampler_ops_ask(struct gt_sampler_ops *o, struct gt_segment *seg, const struct gt_segment_reading *r)
+void gt_hotspot_sampler_ops_ask(struct gt_hotspot_sampler_ops *o, struct gt_segment *seg,
+				const struct gt_segment_reading *r)
 {
 	if (!o->spec || !r->ops.present || o->asked_gen == r->snap.generation)
 		return;
@@ -125,20 +126,21 @@ void gt_sampler_ops_ask(struct gt_sampler_ops *o, struct gt_segment *seg, const 
 		o->asked_gen = r->snap.generation;
 }
 
-bool gt_sampler_ops_answered(const struct gt_sampler_ops *o, const struct gt_segment_reading *r)
+bool gt_hotspot_sampler_ops_answered(const struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r)
 {
 	return r->ops.answered && r->ops.answer_id == o->id && r->ops.status != GCTOP_SEG_OPS_NONE;
 }
 
 /* Why r holds no operations figure for this gctop, or NULL. */
-static const char *ops_unavailable(const struct gt_sampler_ops *o, const struct gt_segment_reading *r, uint64_t now)
+static const char *ops_unavailable(const struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r,
+				   uint64_t now)
 {
 	const struct gt_segment_ops *a = &r->ops;
 	if (!a->present)
 		return OPS_OLD_AGENT;
 	if (a->req_id != o->id && o->asked_gen == r->snap.generation)
 		return OPS_OTHER;
-	if (!gt_sampler_ops_answered(o, r))
+	if (!gt_hotspot_sampler_ops_answered(o, r))
 		return OPS_WAITING;
 	if (now > a->read_ns && now - a->read_ns > OPS_STALE_NS)
 		return OPS_STALE;
@@ -147,8 +149,8 @@ static const char *ops_unavailable(const struct gt_sampler_ops *o, const struct 
 	return ops_with_detail(ops_status_text[a->status], a->reason);
 }
 
-void gt_sampler_ops_fill(struct gt_sampler_ops *o, const struct gt_segment_reading *r, uint64_t now,
-			 struct gt_sample *s)
+void gt_hotspot_sampler_ops_fill(struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r, uint64_t now,
+				  struct gt_sample *s)
 {
 	if (!o->spec)
 		return;
@@ -156,6 +158,6 @@ void gt_sampler_ops_fill(struct gt_sampler_ops *o, const struct gt_segment_readi
 	s->ops_unavailable = ops_unavailable(o, r, now);
 	if (s->ops_unavailable)
 		return;
-	gt_u64_set(&s->ops_total, gt_sampler_track_at(&o->track, r->snap.generation, r->ops.value, r->ops.read_ns,
-						      s->mono_ns));
+	gt_u64_set(&s->ops_total, gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->ops.value,
+								      r->ops.read_ns, s->mono_ns));
 }

@@ -1,13 +1,13 @@
-#include "collectors/hotspot/hotspot_alloc.h"
+#include "collectors/hotspot/hotspot_alloc_estimate.h"
 
 #include <string.h>
 
-static uint64_t hotspot_alloc_growth(uint64_t now, uint64_t before)
+static uint64_t estimate_growth(uint64_t now, uint64_t before)
 {
 	return now > before ? now - before : 0;
 }
 
-void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model, bool track_humongous)
+void hotspot_alloc_estimate_init(struct hotspot_alloc_estimate *a, enum hotspot_alloc_model model, bool track_humongous)
 {
 	memset(a, 0, sizeof(*a));
 	a->model = model;
@@ -15,15 +15,15 @@ void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model,
 }
 
 /* Of a humongous object's regions, at most 1 / HOTSPOT_ALLOC_HUMONGOUS_WASTE_DIV
- * is unused tail (hotspot_alloc.h). */
+ * is unused tail (hotspot_alloc_estimate.h). */
 #define HOTSPOT_ALLOC_HUMONGOUS_WASTE_DIV 2
 
-uint64_t hotspot_alloc_humongous_waste_max(const struct hotspot_alloc *a)
+uint64_t hotspot_alloc_estimate_humongous_waste_max(const struct hotspot_alloc_estimate *a)
 {
 	return a->track_humongous ? a->large_total_bytes / HOTSPOT_ALLOC_HUMONGOUS_WASTE_DIV : 0;
 }
 
-const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model)
+const char *hotspot_alloc_estimate_bound_reason(enum hotspot_alloc_model model)
 {
 	switch (model) {
 	case HOTSPOT_ALLOC_EDEN:
@@ -36,7 +36,7 @@ const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model)
 	return NULL;
 }
 
-bool hotspot_alloc_cause_fills_eden(const char *cause)
+bool hotspot_alloc_estimate_cause_fills_eden(const char *cause)
 {
 	/* A young collection started because an allocation did not fit; Parallel's
 	 * "Ergonomics" full collection follows such a young one in the same window;
@@ -55,9 +55,9 @@ bool hotspot_alloc_cause_fills_eden(const char *cause)
 /* At a pause, old-gen shrinkage is taken as reclaimed humongous objects
  * (young pauses only free humongous regions eagerly; promotion can hide some
  * of that, so the live figure is an upper bound), never more than old holds. */
-static void hotspot_alloc_humongous_after_pause(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+static void estimate_humongous_after_pause(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
-	uint64_t shrink = hotspot_alloc_growth(a->prev.old_used, r->old_used);
+	uint64_t shrink = estimate_growth(a->prev.old_used, r->old_used);
 	a->large_live_bytes = a->large_live_bytes > shrink ? a->large_live_bytes - shrink : 0;
 	if (a->large_live_bytes > r->old_used)
 		a->large_live_bytes = r->old_used;
@@ -67,7 +67,7 @@ static void hotspot_alloc_humongous_after_pause(struct hotspot_alloc *a, const s
  * collection right after the young one that could not promote. */
 #define HOTSPOT_ALLOC_SAME_STOP_NS 1000000ull
 
-static uint64_t hotspot_alloc_mono(const struct hotspot_alloc *a, uint64_t jvm_ns)
+static uint64_t estimate_mono(const struct hotspot_alloc_estimate *a, uint64_t jvm_ns)
 {
 	if (!a->have_offset || jvm_ns == 0)
 		return 0;
@@ -78,7 +78,7 @@ static uint64_t hotspot_alloc_mono(const struct hotspot_alloc *a, uint64_t jvm_n
 /* Every JVM time stamp was written before we read it, so mono - jvm_clock
  * at the read is an upper bound of the offset; the least one seen is the
  * closest (within a poll tick once a collection ended just before a poll). */
-static void hotspot_alloc_calibrate(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+static void estimate_calibrate(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	if (r->jvm_clock_ns == 0 || r->mono_ns == 0)
 		return;
@@ -89,7 +89,7 @@ static void hotspot_alloc_calibrate(struct hotspot_alloc *a, const struct hotspo
 }
 
 /* ns between a and b inside the poll window, 0 when unknown. */
-static uint64_t hotspot_alloc_span(uint64_t from, uint64_t to, uint64_t window)
+static uint64_t estimate_span(uint64_t from, uint64_t to, uint64_t window)
 {
 	if (!from || !to || to <= from)
 		return 0;
@@ -97,7 +97,7 @@ static uint64_t hotspot_alloc_span(uint64_t from, uint64_t to, uint64_t window)
 }
 
 /* Bytes per ns over the current and the previous epoch. */
-static double hotspot_alloc_rate(const struct hotspot_alloc *a, bool old)
+static double estimate_rate(const struct hotspot_alloc_estimate *a, bool old)
 {
 	uint64_t ns = a->epoch.ns + a->last_epoch.ns;
 	uint64_t bytes = old ? a->epoch.old_bytes + a->last_epoch.old_bytes
@@ -105,7 +105,7 @@ static double hotspot_alloc_rate(const struct hotspot_alloc *a, bool old)
 	return ns ? (double)bytes / (double)ns : 0.0;
 }
 
-static void hotspot_alloc_add_large(struct hotspot_alloc *a, uint64_t bytes)
+static void estimate_add_large(struct hotspot_alloc_estimate *a, uint64_t bytes)
 {
 	a->total_bytes += bytes;
 	if (a->track_humongous) {
@@ -118,25 +118,25 @@ static void hotspot_alloc_add_large(struct hotspot_alloc *a, uint64_t bytes)
  * allocation (old grows between pauses only by direct and humongous
  * allocation). A G1 remark or cleanup pause in the window changes old by
  * reclaim, so old growth then is not measured. */
-static void hotspot_alloc_quiet_window(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+static void estimate_quiet_window(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
-	uint64_t eden = hotspot_alloc_growth(r->eden_used, p->eden_used);
+	uint64_t eden = estimate_growth(r->eden_used, p->eden_used);
 	a->total_bytes += eden;
 	if (r->other_pauses != p->other_pauses) {
 		/* Old changed by reclaim too: the old rate stands in for the
 		 * stretches before and after the pause. */
 		if (a->track_humongous)
-			hotspot_alloc_humongous_after_pause(a, r);
+			estimate_humongous_after_pause(a, r);
 		uint64_t window = r->mono_ns > p->mono_ns ? r->mono_ns - p->mono_ns : 0;
-		uint64_t entry = hotspot_alloc_mono(a, r->jvm_other_entry_ns);
-		uint64_t exit = hotspot_alloc_mono(a, r->jvm_other_exit_ns);
-		uint64_t seen = hotspot_alloc_span(p->mono_ns, entry, window) + hotspot_alloc_span(exit, r->mono_ns, window);
-		hotspot_alloc_add_large(a, (uint64_t)(hotspot_alloc_rate(a, true) * (double)seen));
+		uint64_t entry = estimate_mono(a, r->jvm_other_entry_ns);
+		uint64_t exit = estimate_mono(a, r->jvm_other_exit_ns);
+		uint64_t seen = estimate_span(p->mono_ns, entry, window) + estimate_span(exit, r->mono_ns, window);
+		estimate_add_large(a, (uint64_t)(estimate_rate(a, true) * (double)seen));
 		return;
 	}
-	uint64_t old = hotspot_alloc_growth(r->old_used, p->old_used);
-	hotspot_alloc_add_large(a, old);
+	uint64_t old = estimate_growth(r->old_used, p->old_used);
+	estimate_add_large(a, old);
 	a->epoch.eden_bytes += eden;
 	a->epoch.old_bytes += old;
 	if (r->mono_ns > p->mono_ns)
@@ -145,20 +145,20 @@ static void hotspot_alloc_quiet_window(struct hotspot_alloc *a, const struct hot
 
 /* Where the collections of a window start and end on our clock, and how many
  * intervals between them no poll saw. */
-struct hotspot_alloc_window {
+struct estimate_window {
 	uint64_t collections, blind;
 	uint64_t first_entry, last_exit; /* mono ns, 0 unknown */
 };
 
-static void hotspot_alloc_window(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r,
-				 struct hotspot_alloc_window *w)
+static void estimate_window(const struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r,
+			    struct estimate_window *w)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
 	uint64_t young = r->young_gcs - p->young_gcs, full = r->full_gcs - p->full_gcs;
 	w->collections = young + full;
 	w->blind = w->collections - 1;
-	uint64_t ye = hotspot_alloc_mono(a, r->jvm_young_entry_ns), yx = hotspot_alloc_mono(a, r->jvm_young_exit_ns);
-	uint64_t fe = hotspot_alloc_mono(a, r->jvm_full_entry_ns), fx = hotspot_alloc_mono(a, r->jvm_full_exit_ns);
+	uint64_t ye = estimate_mono(a, r->jvm_young_entry_ns), yx = estimate_mono(a, r->jvm_young_exit_ns);
+	uint64_t fe = estimate_mono(a, r->jvm_full_entry_ns), fx = estimate_mono(a, r->jvm_full_exit_ns);
 	if (young && full) {
 		/* One stop when one began as the other ended. */
 		uint64_t gap = fe > yx ? fe - yx : yx - fe;
@@ -177,13 +177,13 @@ static void hotspot_alloc_window(const struct hotspot_alloc *a, const struct hot
  * growth less that is exact. Otherwise the old rate of the epoch stands in
  * for the stretches before and after (G1 is polled 64 times an interval
  * while it allocates humongous objects, so they are short). */
-static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r,
-					 const struct hotspot_alloc_window *w, uint64_t before, uint64_t after)
+static uint64_t estimate_old_across(const struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r,
+				    const struct estimate_window *w, uint64_t before, uint64_t after)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
 	if (r->has_promoted && w->collections == 1 && r->full_gcs == p->full_gcs)
-		return hotspot_alloc_growth(r->old_used, p->old_used + r->promoted_bytes);
-	return (uint64_t)(hotspot_alloc_rate(a, true) * (double)(before + after));
+		return estimate_growth(r->old_used, p->old_used + r->promoted_bytes);
+	return (uint64_t)(estimate_rate(a, true) * (double)(before + after));
 }
 
 /* A window that hid whole intervals: each collection publishes the TLAB
@@ -193,13 +193,13 @@ static uint64_t hotspot_alloc_old_across(const struct hotspot_alloc *a, const st
  * poll, whose eden (counted then) is taken off so that the total stays a
  * lower bound. Allocation outside TLABs in it is not seen. Unchanged
  * figures are an epoch the previous poll already had. */
-static uint64_t hotspot_alloc_blind_tlab(const struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+static uint64_t estimate_blind_tlab(const struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
 	if (r->tlab_bytes == p->tlab_bytes && r->tlab_fills == p->tlab_fills)
 		return 0;
-	uint64_t used = hotspot_alloc_growth(r->tlab_bytes, r->tlab_waste_bytes);
-	return hotspot_alloc_growth(used, p->eden_used);
+	uint64_t used = estimate_growth(r->tlab_bytes, r->tlab_waste_bytes);
+	return estimate_growth(used, p->eden_used);
 }
 
 /* A window with young or full collections. Eden after the last collection
@@ -210,15 +210,15 @@ static uint64_t hotspot_alloc_blind_tlab(const struct hotspot_alloc *a, const st
  * allocation before and after it come from the same rates. Intervals
  * between two collections of one window are not seen: they add nothing and
  * are counted as blind, so the total is then a lower bound. */
-static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+static void estimate_collection_window(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
-	struct hotspot_alloc_window w;
-	hotspot_alloc_window(a, r, &w);
+	struct estimate_window w;
+	estimate_window(a, r, &w);
 	uint64_t window = r->mono_ns > p->mono_ns ? r->mono_ns - p->mono_ns : 0;
-	uint64_t before = hotspot_alloc_span(p->mono_ns, w.first_entry, window);
-	uint64_t after = hotspot_alloc_span(w.last_exit, r->mono_ns, window);
-	double eden_rate = hotspot_alloc_rate(a, false);
+	uint64_t before = estimate_span(p->mono_ns, w.first_entry, window);
+	uint64_t after = estimate_span(w.last_exit, r->mono_ns, window);
+	double eden_rate = estimate_rate(a, false);
 
 	/* A full eden when the cause says so: exact for Serial and Parallel
 	 * (JDK 25's publish eden only at collections, and 17's only every
@@ -226,7 +226,7 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 	 * and its eden figure moves in whole regions, behind the allocation in a
 	 * small one: the larger of the rate's fill and the room. Otherwise the
 	 * rate of this epoch up to the collection's start. */
-	uint64_t room = hotspot_alloc_growth(p->eden_capacity, p->eden_used);
+	uint64_t room = estimate_growth(p->eden_capacity, p->eden_used);
 	uint64_t by_rate = eden_rate > 0 && w.first_entry ? (uint64_t)(eden_rate * (double)before) : 0;
 	uint64_t fill = by_rate;
 	if (r->eden_was_full)
@@ -236,7 +236,7 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 	 * total stays a lower bound; what the JVM published of an unseen epoch
 	 * stands in for it. */
 	if (w.blind)
-		fill = hotspot_alloc_blind_tlab(a, r);
+		fill = estimate_blind_tlab(a, r);
 	uint64_t eden = fill + r->eden_used;
 	/* TLAB tails left unused fill eden but were never allocated. */
 	if (w.collections == 1 && r->tlab_waste_bytes != p->tlab_waste_bytes)
@@ -245,26 +245,26 @@ static void hotspot_alloc_collection_window(struct hotspot_alloc *a, const struc
 	a->blind_collections += w.blind;
 
 	if (a->track_humongous)
-		hotspot_alloc_humongous_after_pause(a, r);
+		estimate_humongous_after_pause(a, r);
 	/* As for eden, the stretch before an unseen first collection is left out. */
-	hotspot_alloc_add_large(a, hotspot_alloc_old_across(a, r, &w, w.blind ? 0 : before, after));
+	estimate_add_large(a, estimate_old_across(a, r, &w, w.blind ? 0 : before, after));
 
 	a->last_epoch = a->epoch;
 	memset(&a->epoch, 0, sizeof(a->epoch));
 }
 
-static void hotspot_alloc_step_eden(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+static void estimate_step_eden(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
 	if (r->young_gcs == p->young_gcs && r->full_gcs == p->full_gcs)
-		hotspot_alloc_quiet_window(a, r);
+		estimate_quiet_window(a, r);
 	else
-		hotspot_alloc_collection_window(a, r);
+		estimate_collection_window(a, r);
 }
 
-void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r)
+void hotspot_alloc_estimate_step(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
-	hotspot_alloc_calibrate(a, r);
+	estimate_calibrate(a, r);
 	if (r->in_progress && a->model == HOTSPOT_ALLOC_EDEN)
 		return;
 	/* Counters only grow; going back means a different JVM or a torn read:
@@ -276,7 +276,7 @@ void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_read
 	}
 	if (a->have_prev) {
 		if (a->model == HOTSPOT_ALLOC_EDEN)
-			hotspot_alloc_step_eden(a, r);
+			estimate_step_eden(a, r);
 		else if (a->model == HOTSPOT_ALLOC_TLAB_EPOCHS) {
 			/* A new epoch changes the published figures; an epoch without
 			 * TLAB allocation publishes nothing and keeps the old ones. */
@@ -286,7 +286,7 @@ void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_read
 				a->blind_collections++;
 			}
 		} else {
-			a->total_bytes += hotspot_alloc_growth(r->heap_used, a->prev.heap_used);
+			a->total_bytes += estimate_growth(r->heap_used, a->prev.heap_used);
 			/* Memory a concurrent cycle reclaimed while we were not looking
 			 * hides the allocation that reused it: a window with a cycle, or
 			 * with the heap shrinking (its figure is refreshed late). */

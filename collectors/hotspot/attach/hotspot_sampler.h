@@ -1,8 +1,8 @@
 /* The allocation sampler of one JVM as gctop drives it: find or load the
  * agent, follow its segment, and turn each reading into the sample's exact
  * figures and a top-allocators snapshot. */
-#ifndef GCTOP_COLLECTORS_HOTSPOT_ATTACH_SAMPLER_H
-#define GCTOP_COLLECTORS_HOTSPOT_ATTACH_SAMPLER_H
+#ifndef GCTOP_COLLECTORS_HOTSPOT_SAMPLER_H
+#define GCTOP_COLLECTORS_HOTSPOT_SAMPLER_H
 
 #include <sys/types.h>
 
@@ -11,7 +11,7 @@
 #include "base/error.h"
 #include "model/sample.h"
 
-struct gt_sampler;
+struct gt_hotspot_sampler;
 
 /* Starts sampling in JVM pid: reuses a live segment (an agent loaded with
  * -agentpath, or by an earlier gctop), else loads gctop's agent through the
@@ -19,40 +19,40 @@ struct gt_sampler;
  * (NULL for the default) is a comma-separated list of runtime package
  * prefixes. Returns NULL with err on failure (BUSY: another agent holds the
  * capability). */
-struct gt_sampler *gt_sampler_start(pid_t pid, const char *packages, struct gt_error *err);
+struct gt_hotspot_sampler *gt_hotspot_sampler_start(pid_t pid, const char *packages, struct gt_error *err);
 
 /* Beats, reads the segment, and fills the exact allocation total and the
  * agent-timed pauses of s (taken at s->mono_ns). Follows a segment that the
  * agent re-created. Never fails the sample: a missing or unreadable
  * segment leaves s untouched and the snapshot's state says why. */
-void gt_sampler_sample(struct gt_sampler *m, struct gt_sample *s);
+void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s);
 
 /* --ops jmx:OBJECTNAME:ATTRIBUTE (spec outlives the sampler): asks the
  * agent to read the attribute (summed over the MBeans a pattern matches)
  * and waits, bounded, for its first answer; from then on every sample's
  * operations are the agent's (or why there are none). Returns 0, or -1
  * with err when interrupted. */
-int gt_sampler_set_ops(struct gt_sampler *m, const char *spec, struct gt_error *err);
+int gt_hotspot_sampler_set_ops(struct gt_hotspot_sampler *m, const char *spec, struct gt_error *err);
 
 /* Only the reader heartbeat, for the poll tick between samples: with an
  * interval longer than the agent's watchdog (5 s) the agent would otherwise
  * stop sampling between two samples. */
-void gt_sampler_beat(struct gt_sampler *m, uint64_t now_ns);
+void gt_hotspot_sampler_beat(struct gt_hotspot_sampler *m, uint64_t now_ns);
 
 /* The newest reading (state GT_SAMPLER_OFF when there is none). */
-const struct gt_alloc_snapshot *gt_sampler_snapshot(const struct gt_sampler *m);
+const struct gt_alloc_snapshot *gt_hotspot_sampler_snapshot(const struct gt_hotspot_sampler *m);
 
 /* Stops reading. The agent stops sampling by itself when no reader has
  * beaten for its watchdog time (5 s), and removes its segment. */
 /* The stacks behind that snapshot's sites, or NULL (an agent that
  * publishes none); valid as the snapshot. */
-const struct gt_alloc_stacks *gt_sampler_stacks(const struct gt_sampler *m);
+const struct gt_alloc_stacks *gt_hotspot_sampler_stacks(const struct gt_hotspot_sampler *m);
 
-void gt_sampler_close(struct gt_sampler *m);
+void gt_hotspot_sampler_close(struct gt_hotspot_sampler *m);
 
 /* The agent library gctop loads: $GCTOP_AGENT, else libgctop-agent.so next
  * to the gctop binary, else ../lib/gctop/libgctop-agent.so from it.
  * Returns 0, or -1 with err. */
-int gt_sampler_find_agent(char *buf, size_t len, struct gt_error *err);
+int gt_hotspot_sampler_find_agent(char *buf, size_t len, struct gt_error *err);
 
 #endif

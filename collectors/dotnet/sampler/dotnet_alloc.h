@@ -12,7 +12,7 @@
 #include "model/allocators.h"
 #include "model/alloc_stacks.h"
 #include "base/error.h"
-#include "collectors/dotnet/dotnet_alloc_events.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_events.h"
 
 #define GT_DN_SOURCE_SAMPLED "eventpipe-allocation-sampled"
 #define GT_DN_SOURCE_TICK "eventpipe-allocation-tick-biased"

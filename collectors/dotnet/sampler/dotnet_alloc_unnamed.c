@@ -1,7 +1,7 @@
 /* Unnamed code addresses (dotnet_alloc_unnamed.h): a small open-addressing
  * set, since every frame of every new stack that no method covers is
  * looked up in it. */
-#include "collectors/dotnet/dotnet_alloc_unnamed.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_unnamed.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "collectors/dotnet/dotnet_alloc_events.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_events.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 
 #include "base/utf16.h"
 #include "base/cursor.h"
-#include "collectors/dotnet/dotnet_demangle.h"
+#include "collectors/dotnet/sampler/dotnet_demangle.h"
 
 double gt_dn_sampled_weight(uint64_t size)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
 #include "base/array.h"
 
 /* Rundown of a large app names a few hundred thousand methods; beyond this

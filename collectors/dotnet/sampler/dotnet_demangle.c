@@ -4,7 +4,7 @@
  * MoveNext is Outer's body), "<>c" and "<>c__DisplayClassN_M" the classes
  * that hold lambdas and captured variables, "<Main>$" the method of
  * top-level statements (already its source form). */
-#include "collectors/dotnet/dotnet_demangle.h"
+#include "collectors/dotnet/sampler/dotnet_demangle.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * corrected at each collection by what its cause says about eden, plus old
  * generation growth between pauses (direct-to-old and G1 humongous objects).
  * Pure: it sees only counter readings, so it is tested on crafted sequences. */
-#ifndef GCTOP_COLLECTORS_HOTSPOT_ALLOC_H
-#define GCTOP_COLLECTORS_HOTSPOT_ALLOC_H
+#ifndef GCTOP_COLLECTORS_HOTSPOT_ALLOC_ESTIMATE_H
+#define GCTOP_COLLECTORS_HOTSPOT_ALLOC_ESTIMATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -56,7 +56,7 @@ struct hotspot_alloc_epoch {
 	uint64_t eden_bytes, old_bytes, ns;
 };
 
-struct hotspot_alloc {
+struct hotspot_alloc_estimate {
 	enum hotspot_alloc_model model;
 	bool track_humongous;      /* G1: old growth between pauses is humongous */
 	bool have_prev;
@@ -75,10 +75,11 @@ struct hotspot_alloc {
 	bool have_offset;
 };
 
-void hotspot_alloc_init(struct hotspot_alloc *a, enum hotspot_alloc_model model, bool track_humongous);
+void hotspot_alloc_estimate_init(struct hotspot_alloc_estimate *a, enum hotspot_alloc_model model,
+				 bool track_humongous);
 
 /* Folds one reading into the totals. The first reading only sets the base. */
-void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_reading *r);
+void hotspot_alloc_estimate_step(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r);
 
 /* G1 counts a humongous object in whole regions: it takes ceil(size /
  * region) regions, its last one's tail unused (filled with a dead filler
@@ -92,13 +93,13 @@ void hotspot_alloc_step(struct hotspot_alloc *a, const struct hotspot_alloc_read
  * under one region of n. Either way under half its regions' bytes, whatever
  * the region size: the tails are at most half of large_total_bytes. Returns
  * that bound. */
-uint64_t hotspot_alloc_humongous_waste_max(const struct hotspot_alloc *a);
+uint64_t hotspot_alloc_estimate_humongous_waste_max(const struct hotspot_alloc_estimate *a);
 
 /* Why the total of a model is a lower bound once blind_collections grows
  * (static string). */
-const char *hotspot_alloc_bound_reason(enum hotspot_alloc_model model);
+const char *hotspot_alloc_estimate_bound_reason(enum hotspot_alloc_model model);
 
 /* Whether a GC cause (sun.gc.lastCause) means eden was full when it ran. */
-bool hotspot_alloc_cause_fills_eden(const char *cause);
+bool hotspot_alloc_estimate_cause_fills_eden(const char *cause);
 
 #endif

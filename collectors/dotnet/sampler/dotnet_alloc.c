@@ -1,6 +1,6 @@
 /* The .NET allocation sampler's aggregation: stacks by id, first
  * application frames, and weights summed per frame and per type and heap. */
-#include "collectors/dotnet/dotnet_alloc.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,8 @@
 
 #include "base/cursor.h"
 #include "base/array.h"
-#include "collectors/dotnet/dotnet_alloc_stacks.h"
-#include "collectors/dotnet/dotnet_alloc_unnamed.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_stacks.h"
+#include "collectors/dotnet/sampler/dotnet_alloc_unnamed.h"
 
 #define PREFIXES_MAX 16
 #define PREFIX_LEN 64

@@ -1,8 +1,8 @@
-/* Internals of the sampler (hotspot_attach_sampler.c) shared with
- * hotspot_attach_ops.c: a counter carried to the sample's moment, and the
+/* Internals of the sampler (hotspot_sampler.c) shared with
+ * hotspot_sampler_ops.c: a counter carried to the sample's moment, and the
  * --ops jmx: request and answer in the agent's segment. */
-#ifndef GCTOP_COLLECTORS_HOTSPOT_ATTACH_OPS_H
-#define GCTOP_COLLECTORS_HOTSPOT_ATTACH_OPS_H
+#ifndef GCTOP_COLLECTORS_HOTSPOT_SAMPLER_OPS_H
+#define GCTOP_COLLECTORS_HOTSPOT_SAMPLER_OPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,9 +16,9 @@
  * read at different moments (the allocation total, the operations) cover
  * the same spans. */
 /* Extrapolate at most this far past a reading. */
-#define GT_SAMPLER_EXTRAPOLATE_MAX_NS 500000000ull
+#define GT_HOTSPOT_SAMPLER_EXTRAPOLATE_MAX_NS 500000000ull
 
-struct gt_sampler_track {
+struct gt_hotspot_sampler_track {
 	uint64_t gen;                 /* the segment generation the readings are of */
 	uint64_t prev, prev_ns, last, last_ns;
 	uint64_t reported;            /* the last value given */
@@ -26,31 +26,32 @@ struct gt_sampler_track {
 };
 
 /* The value read at value_ns (generation gen) as of at_ns. */
-uint64_t gt_sampler_track_at(struct gt_sampler_track *t, uint64_t gen, uint64_t value, uint64_t value_ns,
-			     uint64_t at_ns);
+uint64_t gt_hotspot_sampler_track_at(struct gt_hotspot_sampler_track *t, uint64_t gen, uint64_t value,
+				     uint64_t value_ns, uint64_t at_ns);
 
 /* --ops jmx: for one sampler. */
-struct gt_sampler_ops {
+struct gt_hotspot_sampler_ops {
 	const char *spec;             /* --ops as given (outlives the sampler), NULL: none */
 	char name[GT_OPS_JMX_NAME_MAX + 1];
 	char attr[GT_OPS_JMX_ATTR_MAX + 1];
 	uint64_t id;                  /* this gctop's request id */
 	uint64_t asked_gen;           /* the segment generation the request went into, 0: not yet */
-	struct gt_sampler_track track;
+	struct gt_hotspot_sampler_track track;
 };
 
 /* 0, or -1 when spec is no well-made jmx: spec. */
-int gt_sampler_ops_init(struct gt_sampler_ops *o, const char *spec);
+int gt_hotspot_sampler_ops_init(struct gt_hotspot_sampler_ops *o, const char *spec);
 
 /* Writes the request into seg (read as r) unless that segment has it. */
-void gt_sampler_ops_ask(struct gt_sampler_ops *o, struct gt_segment *seg, const struct gt_segment_reading *r);
+void gt_hotspot_sampler_ops_ask(struct gt_hotspot_sampler_ops *o, struct gt_segment *seg,
+				const struct gt_segment_reading *r);
 
 /* True once r holds an answer to this gctop's request. */
-bool gt_sampler_ops_answered(const struct gt_sampler_ops *o, const struct gt_segment_reading *r);
+bool gt_hotspot_sampler_ops_answered(const struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r);
 
 /* The sample's operations from reading r (taken at now, CLOCK_MONOTONIC):
  * the total carried to s->mono_ns, or why there is none. */
-void gt_sampler_ops_fill(struct gt_sampler_ops *o, const struct gt_segment_reading *r, uint64_t now,
-			 struct gt_sample *s);
+void gt_hotspot_sampler_ops_fill(struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r, uint64_t now,
+				  struct gt_sample *s);
 
 #endif

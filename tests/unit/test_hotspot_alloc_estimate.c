@@ -1,7 +1,7 @@
 /* The eden-delta allocation estimator on crafted counter sequences. */
 #include <string.h>
 
-#include "collectors/hotspot/hotspot_alloc.h"
+#include "collectors/hotspot/hotspot_alloc_estimate.h"
 #include "tests/unit/check.h"
 
 #define MiB (1024ull * 1024)
@@ -18,60 +18,60 @@ static struct hotspot_alloc_reading reading(uint64_t young, uint64_t full, uint6
 
 static void test_first_reading_sets_base(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(5, 1, 40 * MiB, 100 * MiB, 10 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 0);
 	CHECK(a.have_prev);
 }
 
 static void test_no_gc_counts_eden_growth(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(5, 0, 10 * MiB, 100 * MiB, 10 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r.eden_used = 30 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r.eden_used = 55 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 45 * MiB);
 	/* Direct allocation into old between pauses counts too. */
 	r.old_used = 12 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 47 * MiB);
 	/* A stale read that goes down adds nothing. */
 	r.eden_used = 50 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 47 * MiB);
 	CHECK_U64(a.large_total_bytes, 0);
 }
 
 static void test_one_young_gc_allocation_failure(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(5, 0, 80 * MiB, 100 * MiB, 10 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	/* GC at a full eden (20 MiB more), then 7 MiB since; old grew by promotion. */
 	r = reading(6, 0, 7 * MiB, 100 * MiB, 14 * MiB);
-	r.eden_was_full = hotspot_alloc_cause_fills_eden("Allocation Failure");
+	r.eden_was_full = hotspot_alloc_estimate_cause_fills_eden("Allocation Failure");
 	CHECK(r.eden_was_full);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 27 * MiB);
 }
 
 static void test_gc_not_at_full_eden(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(5, 0, 30 * MiB, 100 * MiB, 10 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r = reading(5, 1, 2 * MiB, 100 * MiB, 8 * MiB);
-	r.eden_was_full = hotspot_alloc_cause_fills_eden("System.gc()");
+	r.eden_was_full = hotspot_alloc_estimate_cause_fills_eden("System.gc()");
 	CHECK(!r.eden_was_full);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 2 * MiB);
 }
 
@@ -79,14 +79,14 @@ static void test_gc_not_at_full_eden(void)
  * not seen, add nothing and are counted, so the total is a lower bound. */
 static void test_several_gcs_between_polls(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(10, 0, 60 * MiB, 100 * MiB, 10 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	/* Three young collections: 40 to fill before the first, 5 since the last. */
 	r = reading(13, 0, 5 * MiB, 100 * MiB, 11 * MiB);
-	r.eden_was_full = hotspot_alloc_cause_fills_eden("G1 Evacuation Pause");
-	hotspot_alloc_step(&a, &r);
+	r.eden_was_full = hotspot_alloc_estimate_cause_fills_eden("G1 Evacuation Pause");
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.blind_collections, 2);
 	/* The cause is the last collection's: the first one's fill is not known. */
 	CHECK_U64(a.total_bytes, 5 * MiB);
@@ -100,18 +100,18 @@ static void test_several_gcs_between_polls(void)
 		r.tlab_bytes = 90 * MiB;
 		r.tlab_waste_bytes = 2 * MiB;
 		r.tlab_fills = 900;
-		hotspot_alloc_step(&a, &r);
+		hotspot_alloc_estimate_step(&a, &r);
 		CHECK_U64(a.blind_collections, 3 + (uint64_t)i);
 		CHECK_U64(a.total_bytes, (i == 0 ? 5 + 7 + 90 - 2 - 5 : 5 + 7 + 90 - 2 - 5 + 3) * MiB);
 	}
 	/* A young and a full one of the same stop (Parallel's Ergonomics
 	 * follow-up) leave no interval unseen. */
-	struct hotspot_alloc b;
-	hotspot_alloc_init(&b, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate b;
+	hotspot_alloc_estimate_init(&b, HOTSPOT_ALLOC_EDEN, false);
 	r = reading(10, 2, 90 * MiB, 100 * MiB, 50 * MiB);
 	r.mono_ns = 1000000000;
 	r.jvm_clock_ns = 500000000; /* the JVM clock is 500 ms behind ours */
-	hotspot_alloc_step(&b, &r);
+	hotspot_alloc_estimate_step(&b, &r);
 	r = reading(11, 3, 1 * MiB, 100 * MiB, 20 * MiB);
 	r.mono_ns = 1100000000;
 	r.jvm_young_entry_ns = 550000000;
@@ -119,8 +119,8 @@ static void test_several_gcs_between_polls(void)
 	r.jvm_full_entry_ns = 560100000;
 	r.jvm_full_exit_ns = 590000000;
 	r.jvm_clock_ns = r.jvm_full_exit_ns;
-	r.eden_was_full = hotspot_alloc_cause_fills_eden("Ergonomics");
-	hotspot_alloc_step(&b, &r);
+	r.eden_was_full = hotspot_alloc_estimate_cause_fills_eden("Ergonomics");
+	hotspot_alloc_estimate_step(&b, &r);
 	CHECK_U64(b.total_bytes, (10 + 1) * MiB);
 	CHECK_U64(b.blind_collections, 0);
 	/* Apart by more than a stop: the interval between them was not seen. */
@@ -130,57 +130,57 @@ static void test_several_gcs_between_polls(void)
 	r.jvm_young_exit_ns = 630000000;
 	r.jvm_full_entry_ns = 660000000;
 	r.jvm_full_exit_ns = 680000000;
-	hotspot_alloc_step(&b, &r);
+	hotspot_alloc_estimate_step(&b, &r);
 	CHECK_U64(b.blind_collections, 1);
 }
 
 static void test_g1_resized_eden(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, true);
 	struct hotspot_alloc_reading r = reading(3, 0, 100 * MiB, 150 * MiB, 20 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	/* The pause shrinks eden to 60 MiB; what filled before is measured
 	 * against the capacity eden had then. */
 	r = reading(4, 0, 4 * MiB, 60 * MiB, 22 * MiB);
 	r.eden_was_full = true;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, (50 + 4) * MiB);
 	CHECK_U64(a.large_total_bytes, 0);
 }
 
 static void test_g1_humongous_growth(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, true);
 	struct hotspot_alloc_reading r = reading(3, 0, 10 * MiB, 100 * MiB, 20 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	/* Two 3 MiB arrays take four 1 MiB regions each. */
 	r.old_used = 28 * MiB;
 	r.eden_used = 12 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 10 * MiB);
 	CHECK_U64(a.large_total_bytes, 8 * MiB);
 	CHECK_U64(a.large_live_bytes, 8 * MiB);
 	/* A remark pause (collector.2): old changes but is not allocation. */
 	r.other_pauses = 1;
 	r.old_used = 26 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 10 * MiB);
 	CHECK_U64(a.large_live_bytes, 6 * MiB);
 	/* A young pause reclaims one array eagerly. */
 	r = reading(4, 0, 1 * MiB, 100 * MiB, 22 * MiB);
 	r.other_pauses = 1;
-	r.eden_was_full = hotspot_alloc_cause_fills_eden("G1 Humongous Allocation");
+	r.eden_was_full = hotspot_alloc_estimate_cause_fills_eden("G1 Humongous Allocation");
 	CHECK(!r.eden_was_full);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 11 * MiB);
 	CHECK_U64(a.large_live_bytes, 2 * MiB);
 	CHECK_U64(a.large_total_bytes, 8 * MiB);
 	/* A full collection emptying old leaves no humongous bytes. */
 	r = reading(4, 1, 0, 100 * MiB, 0);
 	r.other_pauses = 1;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.large_live_bytes, 0);
 }
 
@@ -189,64 +189,64 @@ static void test_g1_humongous_growth(void)
  * over a region multiple) and is tight for the first. */
 static void test_humongous_waste_bound(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, true);
 	struct hotspot_alloc_reading r = reading(3, 0, 10 * MiB, 100 * MiB, 20 * MiB);
-	hotspot_alloc_step(&a, &r);
-	CHECK_U64(hotspot_alloc_humongous_waste_max(&a), 0);
+	hotspot_alloc_estimate_step(&a, &r);
+	CHECK_U64(hotspot_alloc_estimate_humongous_waste_max(&a), 0);
 	/* Three objects of half a region and 16 bytes: one region each. */
 	uint64_t objects = 3 * (MiB / 2 + 16);
 	r.old_used += 3 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	uint64_t waste = 3 * MiB - objects;
-	CHECK(hotspot_alloc_humongous_waste_max(&a) >= waste);
-	CHECK(hotspot_alloc_humongous_waste_max(&a) - waste <= 48);
+	CHECK(hotspot_alloc_estimate_humongous_waste_max(&a) >= waste);
+	CHECK(hotspot_alloc_estimate_humongous_waste_max(&a) - waste <= 48);
 	/* Two of three regions and 16 bytes: four regions each. */
 	objects += 2 * (3 * MiB + 16);
 	r.old_used += 8 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	waste = 11 * MiB - objects;
 	CHECK_U64(a.large_total_bytes, 11 * MiB);
-	CHECK(hotspot_alloc_humongous_waste_max(&a) >= waste);
-	CHECK(a.total_bytes - hotspot_alloc_humongous_waste_max(&a) <= objects);
+	CHECK(hotspot_alloc_estimate_humongous_waste_max(&a) >= waste);
+	CHECK(a.total_bytes - hotspot_alloc_estimate_humongous_waste_max(&a) <= objects);
 	/* Parallel and Serial have no regions: nothing is bounded. */
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	hotspot_alloc_estimate_step(&a, &r);
 	r.old_used += 8 * MiB;
-	hotspot_alloc_step(&a, &r);
-	CHECK_U64(hotspot_alloc_humongous_waste_max(&a), 0);
+	hotspot_alloc_estimate_step(&a, &r);
+	CHECK_U64(hotspot_alloc_estimate_humongous_waste_max(&a), 0);
 }
 
 static void test_heap_growth_model(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_HEAP_GROWTH, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_HEAP_GROWTH, false);
 	struct hotspot_alloc_reading r = { .heap_used = 100 * MiB };
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r.heap_used = 130 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r.heap_used = 40 * MiB; /* a concurrent cycle reclaimed */
 	r.other_pauses = 2;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r.heap_used = 45 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 35 * MiB);
 	/* The cycle's window and the shrinking one make it a lower bound. */
 	CHECK_U64(a.blind_collections, 3);
 }
 
 /* Ten polls of 10 MiB per 10 ms, on a JVM clock 1 s behind ours. */
-static void eden_epoch(struct hotspot_alloc *a, struct hotspot_alloc_reading *r, uint64_t young)
+static void eden_epoch(struct hotspot_alloc_estimate *a, struct hotspot_alloc_reading *r, uint64_t young)
 {
 	*r = reading(young, 0, 0, 200 * MiB, 10 * MiB);
 	r->mono_ns = 2000000000;
 	r->jvm_clock_ns = 1000000000;
-	hotspot_alloc_step(a, r);
+	hotspot_alloc_estimate_step(a, r);
 	for (int i = 1; i <= 10; i++) {
 		r->mono_ns += 10000000;
 		r->jvm_clock_ns += 10000000;
 		r->eden_used = (uint64_t)i * 10 * MiB;
-		hotspot_alloc_step(a, r);
+		hotspot_alloc_estimate_step(a, r);
 	}
 }
 
@@ -254,8 +254,8 @@ static void eden_epoch(struct hotspot_alloc *a, struct hotspot_alloc_reading *r,
  * poll before it to its lastEntryTime, then held what was allocated since. */
 static void test_collection_split_at_entry(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r;
 	eden_epoch(&a, &r, 1);
 	CHECK_U64(a.total_bytes, 100 * MiB);
@@ -267,26 +267,26 @@ static void test_collection_split_at_entry(void)
 	r.jvm_young_entry_ns = jvm + 4000000;
 	r.jvm_young_exit_ns = jvm + 5000000;
 	r.jvm_clock_ns = r.jvm_young_exit_ns;
-	r.eden_was_full = hotspot_alloc_cause_fills_eden("G1 Humongous Allocation");
-	hotspot_alloc_step(&a, &r);
+	r.eden_was_full = hotspot_alloc_estimate_cause_fills_eden("G1 Humongous Allocation");
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, (100 + 4 + 3) * MiB);
 	CHECK_U64(a.blind_collections, 0);
 	/* Without the collection's start, a full eden counts its room. */
-	struct hotspot_alloc b;
-	hotspot_alloc_init(&b, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate b;
+	hotspot_alloc_estimate_init(&b, HOTSPOT_ALLOC_EDEN, false);
 	eden_epoch(&b, &r, 1);
 	r = reading(2, 0, 3 * MiB, 200 * MiB, 10 * MiB);
 	r.mono_ns = 2110000000;
 	r.eden_was_full = true;
-	hotspot_alloc_step(&b, &r);
+	hotspot_alloc_estimate_step(&b, &r);
 	CHECK_U64(b.total_bytes, (200 + 3) * MiB);
 	/* G1, eden full: the larger of the rate's fill and the room (its eden
 	 * capacity can sit below where a large eden collects). */
-	struct hotspot_alloc g;
-	hotspot_alloc_init(&g, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_estimate g;
+	hotspot_alloc_estimate_init(&g, HOTSPOT_ALLOC_EDEN, true);
 	eden_epoch(&g, &r, 1);
 	r.eden_capacity = 105 * MiB; /* eden at 100 of 105 MiB */
-	hotspot_alloc_step(&g, &r);
+	hotspot_alloc_estimate_step(&g, &r);
 	uint64_t at = r.jvm_clock_ns;
 	r = reading(2, 0, 3 * MiB, 105 * MiB, 10 * MiB);
 	r.mono_ns = 2200000000;
@@ -294,7 +294,7 @@ static void test_collection_split_at_entry(void)
 	r.jvm_young_exit_ns = at + 21000000;
 	r.jvm_clock_ns = r.jvm_young_exit_ns;
 	r.eden_was_full = true;
-	hotspot_alloc_step(&g, &r);
+	hotspot_alloc_estimate_step(&g, &r);
 	CHECK_U64(g.total_bytes, (100 + 20 + 3) * MiB);
 }
 
@@ -302,17 +302,17 @@ static void test_collection_split_at_entry(void)
  * the old rate of the epoch. */
 static void test_humongous_around_a_collection(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, true);
 	struct hotspot_alloc_reading r = reading(1, 0, 0, 200 * MiB, 10 * MiB);
 	r.mono_ns = 2000000000;
 	r.jvm_clock_ns = 1000000000;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	for (int i = 1; i <= 10; i++) { /* 4 MiB of old per 10 ms */
 		r.mono_ns += 10000000;
 		r.jvm_clock_ns += 10000000;
 		r.old_used += 4 * MiB;
-		hotspot_alloc_step(&a, &r);
+		hotspot_alloc_estimate_step(&a, &r);
 	}
 	CHECK_U64(a.large_total_bytes, 40 * MiB);
 	uint64_t jvm = r.jvm_clock_ns;
@@ -322,7 +322,7 @@ static void test_humongous_around_a_collection(void)
 	r.jvm_young_entry_ns = jvm + 5000000;
 	r.jvm_young_exit_ns = jvm + 6000000;
 	r.jvm_clock_ns = r.jvm_young_exit_ns;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.large_total_bytes, 44 * MiB);
 }
 
@@ -330,22 +330,22 @@ static void test_humongous_around_a_collection(void)
  * less that is direct-to-old allocation, whatever the time. */
 static void test_parallel_promoted(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(1, 0, 50 * MiB, 100 * MiB, 10 * MiB);
 	r.has_promoted = true;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r = reading(2, 0, 0, 100 * MiB, 25 * MiB);
 	r.has_promoted = true;
 	r.promoted_bytes = 3 * MiB;
 	r.eden_was_full = true;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, (50 + 12) * MiB);
 	/* A full collection compacts old: no direct allocation is read from it. */
 	r = reading(3, 1, 0, 100 * MiB, 40 * MiB);
 	r.has_promoted = true;
 	r.promoted_bytes = 1 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 62 * MiB);
 }
 
@@ -354,18 +354,18 @@ static void test_parallel_promoted(void)
  * into old is never taken for humongous allocation. */
 static void test_reading_during_collection_skipped(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, true);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, true);
 	struct hotspot_alloc_reading r = reading(5, 0, 80 * MiB, 100 * MiB, 10 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	/* Counted at its start, sizes already updated, exit not yet written. */
 	r = reading(6, 0, 0, 100 * MiB, 11 * MiB);
 	r.in_progress = true;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 0);
 	r.in_progress = false;
 	r.eden_was_full = true;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 20 * MiB);
 	CHECK_U64(a.large_total_bytes, 0);
 }
@@ -373,68 +373,68 @@ static void test_reading_during_collection_skipped(void)
 /* TLAB tails the epoch left unused filled eden but were never allocated. */
 static void test_tlab_waste_subtracted(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(5, 0, 90 * MiB, 100 * MiB, 10 * MiB);
 	r.tlab_waste_bytes = 3 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r = reading(6, 0, 2 * MiB, 100 * MiB, 10 * MiB);
 	r.eden_was_full = true;
 	r.tlab_waste_bytes = 1 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, (10 + 2 - 1) * MiB);
 }
 
 /* The JVM clock's offset from ours is the least mono - jvm seen. */
 static void test_clock_offset(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(1, 0, 0, 100 * MiB, 0);
 	r.mono_ns = 5000000000;
 	r.jvm_clock_ns = 1000000000; /* stamped 30 ms before the read */
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK(a.clock_offset_ns == 4000000000);
 	r.mono_ns = 5100000000;
 	r.jvm_clock_ns = 1129000000; /* stamped 1 ms before the read: closer */
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK(a.clock_offset_ns == 3971000000);
 	r.mono_ns = 5200000000;
 	r.jvm_clock_ns = 1150000000; /* an older stamp read later: no change */
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK(a.clock_offset_ns == 3971000000);
 }
 
 static void test_tlab_epochs_model(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_TLAB_EPOCHS, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_TLAB_EPOCHS, false);
 	struct hotspot_alloc_reading r = { .tlab_bytes = 40 * MiB, .tlab_fills = 100 };
-	hotspot_alloc_step(&a, &r); /* an epoch before we attached: not counted */
-	hotspot_alloc_step(&a, &r); /* nothing published since */
+	hotspot_alloc_estimate_step(&a, &r); /* an epoch before we attached: not counted */
+	hotspot_alloc_estimate_step(&a, &r); /* nothing published since */
 	CHECK_U64(a.total_bytes, 0);
 	r.tlab_bytes = 64 * MiB;
 	r.tlab_fills = 180;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 64 * MiB);
 	/* Same bytes, other fills: a new epoch that happened to match. */
 	r.tlab_fills = 170;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 128 * MiB);
 }
 
 static void test_counter_going_back_restarts(void)
 {
-	struct hotspot_alloc a;
-	hotspot_alloc_init(&a, HOTSPOT_ALLOC_EDEN, false);
+	struct hotspot_alloc_estimate a;
+	hotspot_alloc_estimate_init(&a, HOTSPOT_ALLOC_EDEN, false);
 	struct hotspot_alloc_reading r = reading(50, 2, 10 * MiB, 100 * MiB, 10 * MiB);
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	r = reading(1, 0, 20 * MiB, 100 * MiB, 10 * MiB);
 	r.eden_was_full = true;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 0);
 	r.eden_used = 25 * MiB;
-	hotspot_alloc_step(&a, &r);
+	hotspot_alloc_estimate_step(&a, &r);
 	CHECK_U64(a.total_bytes, 5 * MiB);
 }
 

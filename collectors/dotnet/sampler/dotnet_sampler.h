@@ -24,8 +24,8 @@
 #include <sys/types.h>
 
 #include "base/error.h"
-#include "collectors/dotnet/dotnet_alloc.h"
-#include "collectors/dotnet/dotnet_duty.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
+#include "collectors/dotnet/sampler/dotnet_duty.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 
 /* What gctop's own session asks of the runtime provider when that session

@@ -1,0 +1,123 @@
+/* The fleet's open step (session/fleet_internal.h): which members the
+ * worker opens, and their sessions or notes when it has. */
+#include "session/fleet_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "collectors/host/proc.h"
+#include "collectors/target.h"
+
+/* An open step asks for at most this many processes, so that a listing
+ * does not wait long behind it (a JVM opens in a millisecond, a .NET
+ * session may take seconds: ProcessInfo and CollectTracing, 2 s each at
+ * worst). */
+#define FLEET_OPEN_BATCH 16
+/* A process whose open timed out (a runtime still starting) is tried again
+ * this much later (FLEET_RETRY_NS: one that failed otherwise):
+ * about a round, not at once, so that a process whose open keeps failing
+ * fast (a socket removed after the listing, perf data that says the JVM
+ * has not begun) cannot take every step of the worker. */
+#define FLEET_TIMEOUT_RETRY_NS 1000000000ull
+
+/* A member the worker could not open: its note says why, and the policy
+ * when it is tried again. */
+static void open_failed(struct gt_fleet *f, struct gt_fleet_member *m, const struct gt_error *err)
+{
+	if (err->code == GT_EXIT_OK) {
+		/* withdrawn (gt_fleet_close_sessions): tried again as new */
+		m->note = NULL;
+		m->retry_ns = 0;
+		return;
+	}
+	m->note = err->code == GT_EXIT_PERMISSION ? "no permission" : "unreadable";
+	/* a runtime that timed out is still starting: tried about a round later */
+	if (!f->policy.retry || err->code == GT_EXIT_PERMISSION)
+		m->retry_ns = FLEET_NEVER;
+	else
+		m->retry_ns = gt_mono_ns() + (err->code == GT_EXIT_TIMEOUT ? FLEET_TIMEOUT_RETRY_NS : FLEET_RETRY_NS);
+}
+
+/* The member's session, without a history (see fleet.h), from the target
+ * the worker opened (owned from here). */
+static void adopt_session(struct gt_fleet *f, struct gt_fleet_member *m, struct gt_target *t)
+{
+	struct gt_error err = { 0 };
+	m->note = NULL;
+	m->session = malloc(sizeof(*m->session));
+	if (!m->session) {
+		gt_target_close(t);
+		gt_fail(&err, GT_EXIT_FAILURE, "out of memory");
+		open_failed(f, m, &err);
+		return;
+	}
+	gt_session_adopt_without_history(m->session, t);
+	/* A JVM that does not publish the counter has its operations n/a, as
+	 * with -p (the session says why); .NET counts its own requests. */
+	if (f->policy.ops_counter && m->session->info.runtime && !m->session->info.runtime->own_ops_counter)
+		(void)gt_session_set_ops(m->session, f->policy.ops_counter, &err);
+	/* its first tick is its own collector's (the open polled it) */
+	gt_fleet_schedule_poll(m, gt_mono_ns());
+	gt_fleet_note_wait(f, m);
+	/* counted again from here, with a new _created (a reset to Prometheus) */
+	m->watch_start_s = (double)gt_wall_ms() / 1000.0;
+	memset(&m->pauses, 0, sizeof(m->pauses));
+}
+
+/* Whether the member is to be opened: there, without a session, not
+ * with the worker already, its retry time come, and old enough (one
+ * younger is noted as starting). */
+static bool wants_open(const struct gt_fleet *f, struct gt_fleet_member *m, uint64_t now)
+{
+	uint64_t start_ms;
+	if (!m->seen || m->session || m->opening || now < m->retry_ns)
+		return false;
+	if (gt_proc_start_time_ms(m->pid, &start_ms) == 0 && (uint64_t)gt_wall_ms() < start_ms + f->policy.open_min_age_ms) {
+		m->note = "starting";
+		return false;
+	}
+	return true;
+}
+
+/* Asks the worker to open the members that want it (FLEET_OPEN_BATCH at
+ * most; the rest at a later step). True when it did. */
+bool gt_fleet_start_opens(struct gt_fleet *f)
+{
+	pid_t pids[FLEET_OPEN_BATCH];
+	size_t n = 0;
+	uint64_t now = gt_mono_ns();
+	for (size_t i = 0; i < f->count && n < FLEET_OPEN_BATCH; i++)
+		if (wants_open(f, &f->m[i], now))
+			pids[n++] = f->m[i].pid;
+	if (!n || gt_fleet_worker_open(&f->disc.run, pids, n) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		struct gt_fleet_member *m = gt_fleet_find(f, pids[i]);
+		m->opening = true;
+		m->note = "opening";
+	}
+	return true;
+}
+
+/* Takes in the worker's opens: each member still there gets its session
+ * or its note. A target whose member has gone is closed. */
+void gt_fleet_take_opened(struct gt_fleet *f)
+{
+	struct gt_fleet_worker *w = &f->disc.run;
+	for (size_t i = 0; i < w->n_opened; i++) {
+		struct gt_fleet_opened *o = &w->opened[i];
+		struct gt_fleet_member *m = gt_fleet_find(f, o->pid);
+		if (m)
+			m->opening = false;
+		if (!m || m->session) {
+			if (o->target)
+				gt_target_close(o->target);
+		} else if (o->target) {
+			adopt_session(f, m, o->target);
+		} else {
+			open_failed(f, m, &o->err);
+		}
+		o->target = NULL;
+	}
+}
