@@ -78,6 +78,11 @@ def per_op_line(screen):
     fail("no per-operation line")
 
 
+def age_free(text):
+    """text with every count of seconds ("3 s ago", cut or not) as "N s"."""
+    return re.sub(r"\b\d+ s\b", "N s", text)
+
+
 def finding_line(screen, overlay_path):
     """The worst finding's title: whole, or ending in "..." after a whole word of the title the overlay shows."""
     line = next((l for l in screen if l.startswith(" 8 Findings ")), None)
@@ -88,9 +93,11 @@ def finding_line(screen, overlay_path):
         fail("the findings line is malformed: %r" % line)
     if m.group(1).startswith("none"):
         return
-    shown = m.group(3).strip()
+    # A title may say how long ago ("3 s ago"), which ticks between the two
+    # screens (taken a moment apart on a busy machine): any age reads alike.
+    shown = age_free(m.group(3).strip())
     overlay = " ".join(l.strip() for l in rows(overlay_path))
-    overlay = re.sub(r" +", " ", overlay)
+    overlay = age_free(re.sub(r" +", " ", overlay))
     if shown.endswith("..."):
         prefix = shown[:-3]
         if not re.search(re.escape(prefix) + r"[ ,:]", overlay):
