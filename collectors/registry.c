@@ -5,7 +5,8 @@
 
 /* Explicit table rather than constructor registration: the probe order is
  * visible here and does not depend on link order. A new runtime adds its
- * ops here and nowhere else outside its folder (CONTRIBUTING.md). The
+ * ops here; outside its folder it touches only the few files
+ * CONTRIBUTING.md lists (its help text, its docs, its tests). The
  * skeleton (collectors/skeleton/) is not listed: it would match no process,
  * but would be named in every "JVM or .NET" sentence. */
 extern const struct gt_backend_ops gt_hotspot_ops;

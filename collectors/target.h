@@ -38,13 +38,13 @@ int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error
  * (GT_EXIT_USAGE) where the runtime takes no such counter (.NET). */
 int gt_target_set_ops(struct gt_target *t, const char *name, struct gt_error *err);
 
-/* Allocation sampling (--allocators, the TUI's `a` key after the user
+/* Allocation sampling (--allocators, the screen's `a` key after the user
  * confirms): loads gctop's agent into the JVM (or finds one already there)
  * and from then on each gt_target_sample also reads its segment: the exact
  * allocation total and the agent-timed pauses go into the sample, the
  * per-site figures into gt_target_allocators(). On .NET it restarts the
  * EventPipe session with stacks and the allocation events instead (see
- * collectors/dotnet/dotnet.h); nothing is loaded. Returns 0, or -1 with one
+ * collectors/dotnet/dotnet_session.c); nothing is loaded. Returns 0, or -1 with one
  * sentence in err; the target stays usable without sampling. */
 int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err);
 /* Stops reading; the agent stops sampling by itself a few seconds later. */

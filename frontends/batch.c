@@ -48,7 +48,8 @@ int gt_batch_drive(struct gt_session *s, bool (*tick)(void *ctx, uint64_t now), 
 		{ .ctx = ctx, .tick = tick },
 		gt_driver_session_source(s),
 	};
-	/* as it always was: the collector is polled at every wake */
+	/* the collector is polled at every wake but a quit or a signal (a quit
+	 * ends the loop; no other signal has a handler here) */
 	sources[1].read_every_wait = true;
 	struct gt_driver d;
 	if (gt_driver_init(&d, sources, 2, err) != 0)

@@ -1,20 +1,17 @@
-/* gctop: top for the garbage collector. This file only chooses the mode,
- * from the table of run modes below (as git's commands[]): a new front end
- * is one row here and one file of its own. */
+/* gctop: top for the garbage collector. This file chooses the mode from
+ * the table of run modes below (as git's commands[]), each mode's run in a
+ * file of its own (--help and --version are one line each): a new front
+ * end is one row here and one file. */
 #include <locale.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
 
-#include "session/runtimes.h"
-#include "session/session.h"
-#include "base/clock.h"
 #include "base/sanitize.h"
-#include "writers/json_writer.h"
-#include "writers/text_writer.h"
 #include "frontends/batch.h"
 #include "frontends/compare.h"
 #include "frontends/doctor.h"
+#include "frontends/list.h"
 #include "frontends/options.h"
 #include "frontends/serve.h"
 #include "frontends/screen_start.h"
@@ -22,29 +19,6 @@
 #ifndef GCTOP_VERSION
 #define GCTOP_VERSION "0.1.0"
 #endif
-
-static int run_list(const struct gt_options *opt)
-{
-	struct gt_list list = { 0 };
-	gt_session_list_all(&list);
-	int64_t now = gt_wall_ms();
-	int rc = 0;
-	if (opt->list_json) {
-		for (size_t i = 0; i < list.count && rc == 0; i++) {
-			struct json_object *o = gt_json_list_entry(&list.entries[i], now);
-			rc = gt_json_write_line(stdout, o);
-			json_object_put(o);
-		}
-	} else if (list.count == 0) {
-		char names[128];
-		fprintf(stderr, "gctop: no %s process that this user can watch is running\n",
-			gt_runtimes_names(names, sizeof(names), " or "));
-	} else {
-		rc = gt_text_write_list(stdout, &list, now);
-	}
-	gt_list_free(&list);
-	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
-}
 
 static int run_help(struct gt_options *opt, struct gt_error *err)
 {
@@ -64,8 +38,7 @@ static int run_version(struct gt_options *opt, struct gt_error *err)
 
 static int run_listing(struct gt_options *opt, struct gt_error *err)
 {
-	(void)err;
-	return run_list(opt);
+	return gt_list_run(opt, stdout, err);
 }
 
 static int run_batch(struct gt_options *opt, struct gt_error *err)
@@ -101,7 +74,7 @@ struct run_mode {
 };
 
 static const struct run_mode run_modes[] = {
-	{ GT_MODE_TUI, gt_screen_start_run, true, gt_screen_start_as_text },
+	{ GT_MODE_SCREEN, gt_screen_start_run, true, gt_screen_start_as_text },
 	{ GT_MODE_TEXT, run_batch, false, NULL },
 	{ GT_MODE_JSON, run_batch, false, NULL },
 	{ GT_MODE_LIST, run_listing, false, NULL },

@@ -295,7 +295,7 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 			       "which only --allocators loads; add --allocators");
 	if ((batch || json) && !opt->pid && !opt->replay_path)
 		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
-	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_TUI;
+	opt->mode = json ? GT_MODE_JSON : batch ? GT_MODE_TEXT : GT_MODE_SCREEN;
 	return 0;
 }
 

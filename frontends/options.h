@@ -12,7 +12,7 @@
 #define GT_OPTIONS_MAX_PIDS 256
 
 enum gt_mode {
-	GT_MODE_TUI = 0,   /* full-screen view (or the picker without -p) */
+	GT_MODE_SCREEN = 0,   /* full-screen view (or the picker without -p) */
 	GT_MODE_TEXT,      /* -b: plain text blocks like top -b */
 	GT_MODE_JSON,      /* --json: one JSON object per interval (NDJSON) */
 	GT_MODE_LIST,      /* -l/--list: every process gctop can watch, once */

@@ -11,6 +11,25 @@
  * step ends by saying where to see who allocates, which each front end
  * says its own way. */
 static const struct gt_runtime_advice shared_rows[] = {
+	/* In no runtime's words, for a runtime without its own row (a
+	 * recording that names none, a runtime added without advice): the
+	 * step, never another runtime's flags. */
+	{ "pause-share",
+	  "allocate less, or give the youngest generation more room so that it fills less often", true },
+	{ "long-pause",
+	  "look at its cause: a full or old collection needs more heap or less live data; young pauses grow "
+	  "with what survives them", false },
+	{ "induced-gc",
+	  "find the program's call that asks for a collection and remove it; the GC picks a better moment",
+	  false },
+	{ "heap-near-limit",
+	  "raise the container's memory limit or lower the heap's maximum so both fit with room for a burst",
+	  false },
+	{ "memory-near-limit",
+	  "raise the container's memory limit or lower the heap's maximum so both fit with room for a burst",
+	  false },
+	{ "heap-over-limit",
+	  "set the heap's maximum below the container limit, leaving room for the rest of the process", false },
 	{ "g1-full-gc",
 	  "G1 ran out of room to evacuate into: raise -Xmx, or start marking earlier "
 	  "(-XX:InitiatingHeapOccupancyPercent); the last cause says which", false },

@@ -9,7 +9,7 @@
 
 #include "base/error.h"
 
-/* What the screen starts with: the front end (frontends/screen_mode.c)
+/* What the screen starts with: the front end (frontends/screen_start.c)
  * copies it from the command line, so the screen does not know the options
  * of the other run modes. */
 struct gt_screen_start {

@@ -32,7 +32,7 @@ struct gt_fleet_policy {
 	 * later round. */
 	uint64_t open_min_age_ms;
 	/* false: list every process every round. true: list only when a new
-	 * process may be there (see FLEET_LIST_EVERY_NS in fleet.c); rounds
+	 * process may be there (see FLEET_LIST_EVERY_NS in fleet_list.c); rounds
 	 * between sample the known ones. */
 	bool list_on_change;
 	/* false: a process that could not be opened or read stays so (its
@@ -57,7 +57,7 @@ struct gt_fleet_member {
 	bool sampled;                     /* the newest round sampled its session */
 	bool opening;                     /* the worker is opening it */
 	bool seen;                        /* still there at the newest round */
-	int wait_fd;                      /* its session's descriptor to wait on, or -1 (fleet.c: wait list) */
+	int wait_fd;                      /* its session's descriptor to wait on, or -1 (fleet_members.c: wait list) */
 	bool wait_lags;                   /* ... whose data may wait a little (gt_session_wait_may_lag) */
 };
 

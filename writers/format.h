@@ -1,4 +1,4 @@
-/* Human-readable numbers, shared by the text writer and the TUI panes.
+/* Human-readable numbers, shared by the writers and the screen's panes.
  * Invalid figures render as "n/a", never as 0. */
 #ifndef GCTOP_WRITERS_FORMAT_H
 #define GCTOP_WRITERS_FORMAT_H

@@ -6,7 +6,7 @@
 
 static const char *const dotnet_words[] = { ".NET", "dotnet", NULL };
 
-/* The EventPipe sessions' sources (collectors/dotnet/dotnet_alloc.h): the
+/* The EventPipe sessions' sources (collectors/dotnet/sampler/dotnet_alloc.h): the
  * runtime's AllocationSampled events (.NET 10), or AllocationTick's, which
  * sees an object every 100 KB and so favours the large ones. */
 static const struct gt_sampler_name dotnet_samplers[] = {

@@ -56,7 +56,7 @@ int gt_cgroup_parse_keyed(const char *text, size_t len, const char *key, uint64_
 
 /* The "some avg10=" percentage of a PSI file (memory.pressure or
  * /proc/pressure/memory). Parsed without strtod, so a locale with a decimal
- * comma (the TUI calls setlocale) cannot change the result. Returns 0 with a
+ * comma (main calls setlocale) cannot change the result. Returns 0 with a
  * value in [0, 100], or -1. */
 int gt_cgroup_parse_psi_some_avg10(const char *text, size_t len, double *percent);
 

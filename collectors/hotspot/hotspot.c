@@ -1,5 +1,5 @@
 /* The HotSpot collector: a JVM's hsperfdata, mapped read-only. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <errno.h>
 #include <signal.h>

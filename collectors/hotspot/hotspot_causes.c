@@ -6,7 +6,7 @@
  * others' causes are gone, and `seen` (the share's denominator) leaves them
  * out. While G1 allocates humongous objects the tick polls every few
  * milliseconds (hotspot_tick.c), so few are missed then. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* The counters gctop reads and how each collector's layout maps onto the
  * sample model (reference §2.1-2.7). */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

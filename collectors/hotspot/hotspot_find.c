@@ -1,6 +1,6 @@
 /* Which process is a JVM, and where its perf-data file lives (reference §1.2).
  * Plain /proc and directory reads; nothing here touches the target. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

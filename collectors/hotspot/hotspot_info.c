@@ -1,5 +1,5 @@
 /* The header facts of a JVM, from its constant perf-data strings. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 #include "collectors/hotspot/hotspot_runtime.h"
 
 #include <stdio.h>

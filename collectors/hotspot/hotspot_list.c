@@ -1,6 +1,6 @@
 /* gctop --list for JVMs: every perf-data file the user can read, in our /tmp
  * and in the /tmp of containers, read once and closed. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
  * (--ops jmx:...) is read by gctop's agent instead
  * (collectors/hotspot/attach/hotspot_sampler_ops.c); until the agent's
  * sampler fills it, the sample says that it is not being read. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <string.h>
 

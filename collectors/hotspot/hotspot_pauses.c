@@ -1,5 +1,5 @@
 /* The individual pauses the poll tick sees, for the pause distribution. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* The HotSpot collector's reading (collectors/hotspot/hotspot.h): each
+/* The HotSpot collector's reading (collectors/hotspot/hotspot_internal.h): each
  * poll copies the perf data and feeds the allocation estimate, the pause
  * log, the causes and the tick; each sample fills struct gt_sample from the
  * copy (hotspot_counters.c reads the counters). hotspot.c opens and closes. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 #include <errno.h>
 #include <signal.h>

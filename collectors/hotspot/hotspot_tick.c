@@ -1,5 +1,5 @@
 /* When the HotSpot collector polls next while the JVM collects. */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 /* Polls land at set points of the expected interval after a collection
  * ended: per_interval of them, evenly spaced, the first a little after the

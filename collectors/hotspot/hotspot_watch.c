@@ -4,7 +4,7 @@
  * JVM's poll copied all its bytes in use (12 KiB of a small JVM's file,
  * 182 entries) where these are about 90 entries of 8 bytes or a short
  * string (hsperf_map_watch). */
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 struct watch_list {
 	const struct hsperf *p;

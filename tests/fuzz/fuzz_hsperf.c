@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

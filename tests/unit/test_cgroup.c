@@ -298,7 +298,7 @@ static void run_rounds_group(void)
 
 /* libcgroup 2.0.2's default logger prints to stdout (later versions: stderr)
  * and takes its level from CGROUP_LOGLEVEL; either stream would spoil the
- * TUI's screen or the NDJSON. A child makes libcgroup's first use under the
+ * full-screen view or the NDJSON. A child makes libcgroup's first use under the
  * most verbose level, with both streams captured, and reads files of a group
  * it has just deleted (each failed open logs a warning). */
 static void child_uses_libcgroup(int out_fd)

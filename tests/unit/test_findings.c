@@ -257,6 +257,19 @@ static void test_advice_per_runtime(void)
 			if (strstr(jvm, dotnet_words[w]))
 				check_fail(__FILE__, __LINE__, "JVM advice for %s says \"%s\": %s", both[i], dotnet_words[w], jvm);
 	}
+	/* A runtime gctop does not know (a recording that names none) gets a
+	 * step for each, in no runtime's words. */
+	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
+		char any[GT_FINDING_ADVICE_LEN];
+		gt_findings_advice(any, sizeof(any), both[i], NULL, GT_FRONT_OPTIONS);
+		if (!any[0])
+			check_fail(__FILE__, __LINE__, "no advice for %s on an unknown runtime", both[i]);
+		static const char *const flags[] = { "-XX", "-Xm", "DOTNET_", "System.gc", "GC.Collect", "GCHeap" };
+		for (size_t w = 0; w < sizeof(flags) / sizeof(flags[0]); w++)
+			if (strstr(any, flags[w]))
+				check_fail(__FILE__, __LINE__, "advice for %s on an unknown runtime says \"%s\": %s",
+					   both[i], flags[w], any);
+	}
 	/* through the rules: a .NET target's long pause */
 	reset("Workstation", &gt_dotnet_runtime);
 	steady(5, 150, &(double){ 0 });

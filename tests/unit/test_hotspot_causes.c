@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 #include "tests/unit/check.h"
 
 static struct hotspot_alloc_reading reading(uint64_t young, uint64_t full, bool in_progress, const char *cause)

@@ -8,7 +8,7 @@
 
 #include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/hotspot/hotspot_runtime.h"
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 #include "tests/unit/check.h"
 
 #define DATA_DIR "tests/data/hsperfdata/"

@@ -1,7 +1,7 @@
 /* The HotSpot pause log: one entry per finished pause the tick saw. */
 #include <string.h>
 
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 #include "tests/unit/check.h"
 
 static void test_log_counts_and_wraps(void)

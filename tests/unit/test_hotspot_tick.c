@@ -3,7 +3,7 @@
  * regular), then a share of the interval apart while one is late. */
 #include <string.h>
 
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 #include "tests/unit/check.h"
 
 #define MS 1000000ull

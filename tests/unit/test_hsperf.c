@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 #include "collectors/hotspot/perfdata/hsperf.h"
 #include "tests/unit/check.h"
 

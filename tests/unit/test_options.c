@@ -39,7 +39,7 @@ static void test_defaults(void)
 	struct gt_error e;
 	unsetenv("NO_COLOR");
 	CHECK(parse(&o, &e, "-p 1234") == 0);
-	CHECK(o.mode == GT_MODE_TUI);
+	CHECK(o.mode == GT_MODE_SCREEN);
 	CHECK_U64(o.pid, 1234);
 	CHECK_U64(o.interval_ns, 1000000000ull);
 	CHECK_U64(o.count, 0);
@@ -131,11 +131,11 @@ static void test_record_replay_compare(void)
 	CHECK(parse(&o, &e, "-p 5 -b -w run.ndjson") == 0);
 	CHECK(o.mode == GT_MODE_TEXT);
 	CHECK_STR(o.record_path, "run.ndjson");
-	CHECK(parse(&o, &e, "-p 5 --write run.ndjson") == 0 && o.mode == GT_MODE_TUI);
+	CHECK(parse(&o, &e, "-p 5 --write run.ndjson") == 0 && o.mode == GT_MODE_SCREEN);
 	CHECK(parse(&o, &e, "-r run.ndjson --json -n 3") == 0);
 	CHECK(o.mode == GT_MODE_JSON && o.pid == 0 && o.count == 3);
 	CHECK_STR(o.replay_path, "run.ndjson");
-	CHECK(parse(&o, &e, "--read run.ndjson") == 0 && o.mode == GT_MODE_TUI);
+	CHECK(parse(&o, &e, "--read run.ndjson") == 0 && o.mode == GT_MODE_SCREEN);
 
 	CHECK(parse(&o, &e, "--compare a.ndjson --json b.ndjson --fail-if pause.share>+5%") == 0);
 	CHECK(o.mode == GT_MODE_COMPARE && o.compare_json);

@@ -16,7 +16,7 @@
 
 #include "base/clock.h"
 #include "base/wait.h"
-#include "collectors/hotspot/hotspot.h"
+#include "collectors/hotspot/hotspot_internal.h"
 #include "collectors/hotspot/attach/hotspot_attach.h"
 #include "collectors/hotspot/attach/hotspot_attach_files.h"
 #include "collectors/hotspot/perfdata/hsperf.h"

@@ -1,6 +1,6 @@
 /* HotSpot dynamic attach, spoken by gctop itself, to load its JVMTI agent
  * into a running JVM (reference §3). Nothing here runs without
- * --allocators (or the TUI's confirmed `a` key). */
+ * --allocators (or the screen's confirmed `a` key). */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_ATTACH_H
 #define GCTOP_COLLECTORS_HOTSPOT_ATTACH_H
 
