@@ -175,7 +175,8 @@ static void test_clear_leftovers(void)
 	snprintf(link, sizeof(link), "%s/.attach_pid106", dir);
 	CHECK(symlink(".attach_pid101", link) == 0);
 	int fd = open(dir, O_PATH | O_DIRECTORY);
-	gt_attach_clear_leftovers(fd, agent);
+	struct gt_attach_status st = { .nspid = 100, .euid = geteuid(), .egid = getegid() };
+	gt_attach_clear_leftovers(fd, agent, &st);
 	close(fd);
 	CHECK(!present(dir, ".attach_pid101"));
 	CHECK(present(dir, ".attach_pid102"));
@@ -190,6 +191,40 @@ static void test_clear_leftovers(void)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);
 	}
+	rmdir(dir);
+}
+
+/* A copy of the agent with a second link (a name a user linked to it) is
+ * not gctop's: it is neither compared nor removed, under the JVM's own
+ * name (which clears whatever the age) as under another; a copy of one
+ * link, the agent's bytes, is. */
+static void test_linked_copy_stays(void)
+{
+	char dir[] = "/tmp/gctop-test-linked.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char agent[600], copy[600], other[600];
+	snprintf(agent, sizeof(agent), "%s/agent.so", dir);
+	snprintf(copy, sizeof(copy), "%s/.gctop-agent-107.so", dir);
+	snprintf(other, sizeof(other), "%s/.gctop-agent-108.so", dir);
+	put(dir, "agent.so", "agent bytes");
+	put(dir, ".gctop-agent-107.so", "agent bytes");
+	CHECK(link(copy, other) == 0);
+	int fd = open(dir, O_PATH | O_DIRECTORY);
+	struct gt_attach_status st = { .nspid = 107, .euid = geteuid(), .egid = getegid() };
+	gt_attach_clear_own_copy(fd, agent, &st);
+	CHECK(present(dir, ".gctop-agent-107.so"));
+	st.nspid = 108;
+	gt_attach_clear_own_copy(fd, agent, &st);
+	CHECK(present(dir, ".gctop-agent-108.so"));
+	/* one link again: the JVM's own copy goes */
+	unlink(other);
+	st.nspid = 107;
+	gt_attach_clear_own_copy(fd, agent, &st);
+	CHECK(!present(dir, ".gctop-agent-107.so"));
+	close(fd);
+	unlink(copy);
+	unlink(other);
+	unlink(agent);
 	rmdir(dir);
 }
 
@@ -252,6 +287,7 @@ int main(void)
 	RUN_TEST(test_message_bounded_and_clean);
 	RUN_TEST(test_status_fields);
 	RUN_TEST(test_clear_leftovers);
+	RUN_TEST(test_linked_copy_stays);
 	RUN_TEST(test_parse_mark);
 	RUN_TEST(test_maps_line);
 	RUN_TEST(test_copy_mapped);

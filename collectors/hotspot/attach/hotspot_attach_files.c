@@ -185,13 +185,15 @@ static int copy_into(int out, const char *src, const struct gt_attach_status *st
 
 /* True when name in tmp is an agent copy (the agent's bytes, or with
  * `part` their beginning; a regular file of the JVM's user or ours) that
- * may go (sb: the file). */
+ * may go (sb: the file). A copy gctop made has one link: a file with more
+ * is not compared, so that a user cannot make each attach read the agent's
+ * size once for every name linked to one file of theirs. */
 static bool copy_stale(int tmp, const char *name, const char *src, uid_t owner, bool part, struct stat *sb)
 {
 	int fd = open_plain(tmp, name, owner, geteuid(), sb);
 	if (fd < 0)
 		return false;
-	bool same = same_bytes(fd, src, part);
+	bool same = sb->st_nlink == 1 && same_bytes(fd, src, part);
 	close(fd);
 	return same;
 }
@@ -334,7 +336,7 @@ static enum leftover leftover_kind(const char *name)
 	return NONE;
 }
 
-void gt_attach_clear_leftovers(int tmp, const char *src)
+void gt_attach_clear_leftovers(int tmp, const char *src, const struct gt_attach_status *st)
 {
 	int fd = openat(tmp, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -348,12 +350,14 @@ void gt_attach_clear_leftovers(int tmp, const char *src)
 	while ((e = readdir(d)) != NULL) {
 		enum leftover kind = leftover_kind(e->d_name);
 		struct stat sb;
-		/* Copies are their JVM's user's: any owner, but only the agent's
-		 * bytes under gctop's name, old enough to be no one's. */
+		/* Copies are their JVM's user's: this JVM's user's or ours (a
+		 * user's copy of another JVM goes with an attach to one of
+		 * theirs), only the agent's bytes under gctop's name, old enough
+		 * to be no one's. */
 		if ((kind == TRIGGER && trigger_stale(tmp, e->d_name, &sb)) ||
 		    ((kind == COPY || kind == PART) && fstatat(tmp, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 		     now - sb.st_ctime > GT_ATTACH_COPY_STALE_S &&
-		     copy_stale(tmp, e->d_name, src, sb.st_uid, kind == PART, &sb)))
+		     copy_stale(tmp, e->d_name, src, st->euid, kind == PART, &sb)))
 			gt_sp_unlink_same(tmp, e->d_name, &sb);
 	}
 	closedir(d);

@@ -62,8 +62,9 @@ bool gt_attach_maps_line_is(const char *line, dev_t dev, ino_t ino);
 
 /* Removes from tmp what killed gctops left there for any JVM: triggers
  * with gctop's mark whose maker is gone, and agent copies (and partial
- * copies) with the agent's content older than GT_ATTACH_COPY_STALE_S. */
-void gt_attach_clear_leftovers(int tmp, const char *src);
+ * copies) with the agent's content older than GT_ATTACH_COPY_STALE_S, of
+ * one link, owned by the user of the JVM of st or by gctop's. */
+void gt_attach_clear_leftovers(int tmp, const char *src, const struct gt_attach_status *st);
 
 /* Removes this JVM's own copy (its name, its user's, the agent's bytes),
  * whatever its age: for a JVM whose agent is loaded already. */
