@@ -27,7 +27,8 @@ struct gt_attach_trigger {
 /* Creates the trigger file the JVM looks for on SIGQUIT: in its working
  * directory first, else its /tmp (tmp), and only where the JVM's user owns
  * the directory or it is a sticky /tmp. It holds gctop's mark (its pid and
- * start time), so that a trigger left by a gctop that was killed is known
+ * start time) from the moment it has its name (written unnamed, then
+ * linked), so that a trigger left by a gctop that was killed is known
  * and replaced rather than taken for someone else's. Returns 0 (t->dir >= 0
  * when we must remove it), or -1 with errno. */
 int gt_attach_trigger_create(pid_t pid, const struct gt_attach_status *st, int tmp, struct gt_attach_trigger *t);
