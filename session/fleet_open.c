@@ -9,10 +9,11 @@
 #include "collectors/host/proc.h"
 #include "collectors/target.h"
 
-/* An open step asks for at most this many processes, so that a listing
- * does not wait long behind it (a JVM opens in a millisecond, a .NET
- * session may take seconds: ProcessInfo and CollectTracing, 2 s each at
- * worst). */
+/* An open step asks for at most this many processes (a JVM opens in a
+ * millisecond, a .NET session may take seconds: ProcessInfo and
+ * CollectTracing, 2 s each at worst); the worker ends the step earlier, at
+ * the first that opens or when its time budget is spent
+ * (gt_fleet_worker_open), and the rest are asked for at once. */
 #define FLEET_OPEN_BATCH 16
 /* A process whose open timed out (a runtime still starting) is tried again
  * this much later (FLEET_RETRY_NS: one that failed otherwise):
@@ -26,7 +27,8 @@
 static void open_failed(struct gt_fleet *f, struct gt_fleet_member *m, const struct gt_error *err)
 {
 	if (err->code == GT_EXIT_OK) {
-		/* withdrawn (gt_fleet_close_sessions): tried again as new */
+		/* withdrawn (gt_fleet_close_sessions), or not tried (the
+		 * step handed over an open before it): tried again as new */
 		m->note = NULL;
 		m->retry_ns = 0;
 		return;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/wait.h"
 #include "collectors/target.h"
 #include "session/job.h"
@@ -16,6 +17,11 @@
  * worker writes it right after the flag, so this bounds only a worker
  * descheduled in between on a loaded machine. */
 #define WORKER_COUNT_WAIT_MS 1000
+/* An open step starts no open after it has run this long, so that a
+ * listing waits behind it at most this and one open's deadlines (a hung
+ * .NET runtime: ProcessInfo's and CollectTracing's, 2 s each), not those
+ * of every process asked for. */
+#define WORKER_OPEN_BUDGET_NS 1000000000ull
 
 static int pid_cmp(const void *a, const void *b)
 {
@@ -71,14 +77,25 @@ static void close_opened(struct gt_fleet_worker *w)
 	}
 }
 
+/* Opens the pids one after the other, and ends the step at the first
+ * that opens: its session is to be read from now on (a .NET runtime whose
+ * stream nobody reads blocks on it), not to wait for the opens after it,
+ * each of which may take its deadlines (a hung runtime). The holder asks
+ * for the rest at once (gt_fleet_events). Failures hold nothing, and the
+ * step goes on past them until its budget is spent. A pid not tried is
+ * reported as withdrawn. */
 static void worker_open_all(struct gt_fleet_worker *w)
 {
+	uint64_t end = gt_mono_ns() + w->open_budget_ns;
 	for (size_t i = 0; i < w->n_opened; i++) {
 		struct gt_fleet_opened *o = &w->opened[i];
-		if (gt_wait_stop_requested())
+		if (gt_wait_stop_requested()) {
 			gt_wait_interrupted(&o->err);
-		else
-			o->target = gt_target_open(o->pid, &o->err);
+			continue;
+		}
+		o->target = w->open_target(o->pid, &o->err);
+		if (o->target || gt_mono_ns() >= end)
+			break;
 	}
 	if (gt_wait_stop_requested())
 		close_opened(w);
@@ -109,6 +126,8 @@ void gt_fleet_worker_init(struct gt_fleet_worker *w)
 	pthread_cond_init(&w->wake, NULL);
 	atomic_init(&w->stop, false);
 	atomic_init(&w->finished, false);
+	w->open_target = gt_target_open;
+	w->open_budget_ns = WORKER_OPEN_BUDGET_NS;
 }
 
 /* Frees what the last step was given and what it gave (the worker idle). */

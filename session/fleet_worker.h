@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/error.h"
@@ -37,7 +38,7 @@ enum gt_fleet_step {
 /* One process the worker opened, or tried to. */
 struct gt_fleet_opened {
 	pid_t pid;
-	struct gt_target *target;  /* NULL: err says why (code GT_EXIT_OK: withdrawn) */
+	struct gt_target *target;  /* NULL: err says why (code GT_EXIT_OK: withdrawn or not tried) */
 	struct gt_error err;
 };
 
@@ -62,6 +63,10 @@ struct gt_fleet_worker {
 	struct gt_list list;              /* LIST */
 	struct gt_fleet_opened *opened;   /* OPEN: one per pid asked for */
 	size_t n_opened;
+	/* how a pid is opened (gt_target_open) and how long an open step
+	 * starts opens: set by gt_fleet_worker_init, changed by tests only */
+	struct gt_target *(*open_target)(pid_t pid, struct gt_error *err);
+	uint64_t open_budget_ns;
 };
 
 /* A fleet's worker before its first step (no thread yet). */
@@ -75,7 +80,10 @@ void gt_fleet_worker_init(struct gt_fleet_worker *w);
 int gt_fleet_worker_list(struct gt_fleet_worker *w, const pid_t *skip, size_t n_skip, const pid_t *only,
 			 size_t n_only);
 /* Asks for the n processes of pids to be opened (gt_target_open, one
- * after the other). 0, or -1 as above. */
+ * after the other). The step ends at the first that opens, or once it has
+ * run its budget (a second): those it did not try are reported withdrawn
+ * (target NULL, err code GT_EXIT_OK), to be asked for again. 0, or -1 as
+ * above. */
 int gt_fleet_worker_open(struct gt_fleet_worker *w, const pid_t *pids, size_t n);
 
 /* Whether pid was left out of the last listing (it had an open session

@@ -93,12 +93,24 @@ check "no partial copy is left: $(ls -a /tmp | grep "gctop-agent-$FAKE\..*part" 
 # Its JVM goes: the next attach to another JVM removes the copy once it is
 # older than any attach can take (GT_ATTACH_COPY_STALE_S, 15 s).
 gone_copy=$copy
+# Planted beside it, as old: the agent's bytes under two copy names linked
+# to one file of the JVM's user (each name would be one more comparison of
+# the agent's size every attach), and a copy of a user who is neither the
+# JVM's nor gctop's. Neither is compared nor removed (before: all three went).
+linked_a=/tmp/.gctop-agent-${$}01.so linked_b=/tmp/.gctop-agent-${$}02.so nobodys=/tmp/.gctop-agent-${$}03.so
+LEFT="$LEFT $linked_a $linked_b $nobodys"
+cp "$GCTOP_AGENT" "$linked_a" && chown "$SEC_UID:$SEC_GID" "$linked_a" && ln "$linked_a" "$linked_b" &&
+	cp "$GCTOP_AGENT" "$nobodys" && chown 65534:65534 "$nobodys" ||
+	{ fail "cannot plant the linked copies in /tmp"; exit 1; }
 fake hold
 attach_again
 check "a fresh copy of a gone JVM is left alone (an attach may still need it)" [ -e "$gone_copy" ]
 sleep 16
 attach_again
 check "a copy older than 15 s is removed by the next attach to another JVM" [ ! -e "$gone_copy" ]
+check "copies of the agent with two links are not removed" sh -c "[ -e '$linked_a' ] && [ -e '$linked_b' ]"
+check "a copy of another user than the JVM's or gctop's is not removed" [ -e "$nobodys" ]
+rm -f "$linked_a" "$linked_b" "$nobodys"
 check "and that attach leaves none of its own: $(ls -a /tmp | grep "gctop-agent-$FAKE" | head -2)" \
 	sh -c "! ls -a /tmp | grep -q 'gctop-agent-$FAKE'"
 

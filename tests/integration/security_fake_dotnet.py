@@ -22,6 +22,11 @@ MODE:
   silent    every connection is accepted and read, and never answered
   hold      ProcessInfo answers at once; every other command (CollectTracing)
             is read and never answered
+  reset     ProcessInfo answers at once; CollectTracing answers and starts
+            the stream (its header and Trace object), and RESET_AFTER_S
+            later (default 0.3) the fake appends "reset MONOTONIC_S" to
+            READYFILE.log and closes the connection with the request's
+            payload unread, which resets it (ECONNRESET for the reader)
 The socket goes in $TMPDIR when it is set, as the runtime's does.
 READYFILE gets the socket path once it listens. FAKE_ENTRY_ASSEMBLY, when
 set, is the entry assembly ProcessInfo names (Python escapes such as \u202e
@@ -160,10 +165,20 @@ def dribble(conn, data, delay):
         time.sleep(delay)
 
 
+def reset_stream(conn, ready):
+    """Starts the stream; its caller then closes with the payload unread."""
+    conn.sendall(header(8) + struct.pack("<Q", 1) + nettrace_head())
+    time.sleep(float(os.environ.get("RESET_AFTER_S", "0.3")))
+    log_line(ready, "reset %.6f" % time.monotonic())
+
+
 def serve(conn, mode, delay, ready):
     try:
         h = recv_exact(conn, 20)
         size, cset, cid = struct.unpack("<HBB", h[14:18])
+        if mode == "reset" and cset == SET_EVENTPIPE and cid != EP_STOP:
+            reset_stream(conn, ready)
+            return
         recv_exact(conn, size - 20)
         if mode == "silent" or (mode == "hold" and cset != SET_PROCESS):
             while conn.recv(4096):

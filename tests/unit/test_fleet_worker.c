@@ -3,7 +3,9 @@
  * second step refused while one runs. No runtime is needed: the pids
  * asked for are one that has gone and init, which is none. */
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,10 +91,86 @@ static void test_free_while_running(void)
 	CHECK(!w.started);
 }
 
+/* ---- the open step's hand-over, with a fake open (open_target) ---- */
+
+#define FAKE_OPENS 1001     /* this pid opens at once */
+#define FAKE_HANG_MS 100    /* the others fail after this, as a hung runtime at its deadline */
+
+static int fake_target;     /* what an open of FAKE_OPENS gives: never closed */
+static atomic_int hung_calls;
+
+static struct gt_target *fake_open(pid_t pid, struct gt_error *err)
+{
+	if (pid == FAKE_OPENS)
+		return (struct gt_target *)&fake_target;
+	atomic_fetch_add(&hung_calls, 1);
+	struct timespec ts = { 0, FAKE_HANG_MS * 1000000L };
+	nanosleep(&ts, NULL);
+	gt_fail(err, GT_EXIT_TIMEOUT, "process %d did not answer", (int)pid);
+	return NULL;
+}
+
+/* Takes the finished step; the fake targets are the test's, not closed. */
+static void take_fake(struct gt_fleet_worker *w)
+{
+	CHECK(step_ends(w));
+	CHECK(gt_fleet_worker_take(w));
+	for (size_t i = 0; i < w->n_opened; i++)
+		if (w->opened[i].target != (struct gt_target *)&fake_target)
+			CHECK(w->opened[i].target == NULL);
+}
+
+static void forget_fake(struct gt_fleet_worker *w)
+{
+	for (size_t i = 0; i < w->n_opened; i++)
+		w->opened[i].target = NULL;
+}
+
+/* A process that opens first is handed over before any open after it
+ * starts (each of which could take a hung runtime's deadlines); the rest
+ * come back untried, as withdrawn. Failures go on within the budget, and
+ * none past it. */
+static void test_open_hands_over(void)
+{
+	struct gt_fleet_worker w;
+	gt_fleet_worker_init(&w);
+	w.open_target = fake_open;
+	atomic_store(&hung_calls, 0);
+	pid_t pids[4] = { FAKE_OPENS, 1002, 1003, 1004 };
+	CHECK(gt_fleet_worker_open(&w, pids, 4) == 0);
+	take_fake(&w);
+	CHECK(w.n_opened == 4);
+	CHECK(w.opened[0].target == (struct gt_target *)&fake_target);
+	CHECK(atomic_load(&hung_calls) == 0);
+	for (size_t i = 1; i < w.n_opened && i < 4; i++)
+		CHECK(w.opened[i].target == NULL && w.opened[i].err.code == GT_EXIT_OK);
+	forget_fake(&w);
+
+	/* the rest, asked for again: failing, all tried within a budget
+	 * (a minute here, so that a loaded machine's sleeps cannot spend it) */
+	w.open_budget_ns = 60000000000ull;
+	CHECK(gt_fleet_worker_open(&w, pids + 1, 3) == 0);
+	take_fake(&w);
+	CHECK(atomic_load(&hung_calls) == 3);
+	for (size_t i = 0; i < w.n_opened && i < 3; i++)
+		CHECK(w.opened[i].err.code == GT_EXIT_TIMEOUT);
+
+	/* the budget spent by the first: no other is started */
+	w.open_budget_ns = 0;
+	atomic_store(&hung_calls, 0);
+	CHECK(gt_fleet_worker_open(&w, pids + 1, 3) == 0);
+	take_fake(&w);
+	CHECK(atomic_load(&hung_calls) == 1);
+	CHECK(w.n_opened == 3 && w.opened[0].err.code == GT_EXIT_TIMEOUT);
+	CHECK(w.n_opened == 3 && w.opened[1].err.code == GT_EXIT_OK && w.opened[2].err.code == GT_EXIT_OK);
+	gt_fleet_worker_free(&w);
+}
+
 int main(void)
 {
 	RUN_TEST(test_open_reports_every_pid);
 	RUN_TEST(test_list_after_open);
 	RUN_TEST(test_free_while_running);
+	RUN_TEST(test_open_hands_over);
 	return check_summary();
 }

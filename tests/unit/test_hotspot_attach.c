@@ -1,9 +1,11 @@
 /* The attach listener's replies as JDK 17 and JDK 21+/25 send them, what
  * each means for the user, and the /proc status fields attach relies on. */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -152,7 +154,8 @@ static bool present(const char *dir, const char *name)
 	return lstat(path, &sb) == 0;
 }
 
-/* In a directory of our own: a marked trigger whose maker is gone goes;
+/* In a directory of our own: a marked trigger (or a trigger's part, made
+ * where there is no O_TMPFILE) whose maker is gone goes;
  * one whose maker runs (this process), an unmarked one, a link under a
  * trigger's name, a fresh agent copy and a copy-named file of other bytes
  * stay. */
@@ -164,6 +167,7 @@ static void test_clear_leftovers(void)
 	snprintf(agent, sizeof(agent), "%s/agent.so", dir);
 	put(dir, "agent.so", "agent bytes");
 	put(dir, ".attach_pid101", "gctop-attach 999999999 12345\n");
+	put(dir, ".attach_pid110.999999999.part", "gctop-attach 999999999 12345\n");
 	unsigned long long ticks = 0;
 	CHECK(gt_proc_start_ticks(getpid(), &ticks) == 0);
 	snprintf(mark, sizeof(mark), "gctop-attach %d %llu\n", (int)getpid(), ticks);
@@ -175,9 +179,11 @@ static void test_clear_leftovers(void)
 	snprintf(link, sizeof(link), "%s/.attach_pid106", dir);
 	CHECK(symlink(".attach_pid101", link) == 0);
 	int fd = open(dir, O_PATH | O_DIRECTORY);
-	gt_attach_clear_leftovers(fd, agent);
+	struct gt_attach_status st = { .nspid = 100, .euid = geteuid(), .egid = getegid() };
+	gt_attach_clear_leftovers(fd, agent, &st);
 	close(fd);
 	CHECK(!present(dir, ".attach_pid101"));
+	CHECK(!present(dir, ".attach_pid110.999999999.part"));
 	CHECK(present(dir, ".attach_pid102"));
 	CHECK(present(dir, ".attach_pid103"));
 	CHECK(present(dir, ".gctop-agent-104.so"));
@@ -190,6 +196,100 @@ static void test_clear_leftovers(void)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);
 	}
+	rmdir(dir);
+}
+
+/* A copy of the agent with a second link (a name a user linked to it) is
+ * not gctop's: it is neither compared nor removed, under the JVM's own
+ * name (which clears whatever the age) as under another; a copy of one
+ * link, the agent's bytes, is. */
+static void test_linked_copy_stays(void)
+{
+	char dir[] = "/tmp/gctop-test-linked.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char agent[600], copy[600], other[600];
+	snprintf(agent, sizeof(agent), "%s/agent.so", dir);
+	snprintf(copy, sizeof(copy), "%s/.gctop-agent-107.so", dir);
+	snprintf(other, sizeof(other), "%s/.gctop-agent-108.so", dir);
+	put(dir, "agent.so", "agent bytes");
+	put(dir, ".gctop-agent-107.so", "agent bytes");
+	CHECK(link(copy, other) == 0);
+	int fd = open(dir, O_PATH | O_DIRECTORY);
+	struct gt_attach_status st = { .nspid = 107, .euid = geteuid(), .egid = getegid() };
+	gt_attach_clear_own_copy(fd, agent, &st);
+	CHECK(present(dir, ".gctop-agent-107.so"));
+	st.nspid = 108;
+	gt_attach_clear_own_copy(fd, agent, &st);
+	CHECK(present(dir, ".gctop-agent-108.so"));
+	/* one link again: the JVM's own copy goes */
+	unlink(other);
+	st.nspid = 107;
+	gt_attach_clear_own_copy(fd, agent, &st);
+	CHECK(!present(dir, ".gctop-agent-107.so"));
+	close(fd);
+	unlink(copy);
+	unlink(other);
+	unlink(agent);
+	rmdir(dir);
+}
+
+/* A pid above any pid_max (2^22): no process, no working directory, so the
+ * trigger goes into the tmp given. */
+#define NO_PID INT_MAX
+
+/* The trigger has its mark from the moment it has its name: watched with
+ * inotify, its name appears (created or moved in) and is never written
+ * after, and it holds gctop's mark. Then an unmarked file under the name
+ * is used (someone else's) and neither replaced nor removed. */
+static void test_trigger_made_marked(void)
+{
+	char dir[] = "/tmp/gctop-test-trigger.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	CHECK(in >= 0);
+	CHECK(inotify_add_watch(in, dir, IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE) >= 0);
+	struct gt_attach_status st = { .nspid = 109, .euid = geteuid(), .egid = getegid() };
+	struct gt_attach_trigger t;
+	int tmp = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(gt_attach_trigger_create(NO_PID, &st, tmp, &t) == 0);
+	CHECK(t.dir >= 0);
+	/* every event of the directory so far, those of the trigger's name counted */
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n = read(in, buf, sizeof(buf));
+	int appeared = 0, written_after = 0;
+	for (char *p = buf; n > 0 && p < buf + n;) {
+		const struct inotify_event *e = (const struct inotify_event *)p;
+		if (e->len && strcmp(e->name, t.name) == 0) {
+			if (e->mask & (IN_CREATE | IN_MOVED_TO))
+				appeared++;
+			else if (appeared)
+				written_after++;
+		}
+		p += sizeof(*e) + e->len;
+	}
+	CHECK(appeared == 1);
+	CHECK(written_after == 0);
+	char path[600], text[96], mark[96];
+	snprintf(path, sizeof(path), "%s/%s", dir, t.name);
+	FILE *f = fopen(path, "r");
+	CHECK(f && fgets(text, sizeof(text), f));
+	unsigned long long ticks = 0;
+	CHECK(gt_proc_start_ticks(getpid(), &ticks) == 0);
+	snprintf(mark, sizeof(mark), "gctop-attach %d %llu\n", (int)getpid(), ticks);
+	CHECK(f && strcmp(text, mark) == 0);
+	if (f)
+		fclose(f);
+	gt_attach_trigger_remove(&t);
+	CHECK(!present(dir, ".attach_pid109"));
+	/* someone else's unmarked trigger: used, kept */
+	put(dir, ".attach_pid109", "");
+	CHECK(gt_attach_trigger_create(NO_PID, &st, tmp, &t) == 0);
+	CHECK(t.dir == -1);
+	gt_attach_trigger_remove(&t);
+	CHECK(present(dir, ".attach_pid109"));
+	unlink(path);
+	close(tmp);
+	close(in);
 	rmdir(dir);
 }
 
@@ -252,6 +352,8 @@ int main(void)
 	RUN_TEST(test_message_bounded_and_clean);
 	RUN_TEST(test_status_fields);
 	RUN_TEST(test_clear_leftovers);
+	RUN_TEST(test_linked_copy_stays);
+	RUN_TEST(test_trigger_made_marked);
 	RUN_TEST(test_parse_mark);
 	RUN_TEST(test_maps_line);
 	RUN_TEST(test_copy_mapped);

@@ -289,7 +289,7 @@ static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp,
 	 * agent fail once loaded. */
 	if (clear_planted_segment(tmp, st, err) != 0)
 		return -1;
-	gt_attach_clear_leftovers(tmp, agent_so);
+	gt_attach_clear_leftovers(tmp, agent_so, st);
 	char sock[64];
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)st->nspid);
 	if (!socket_trusted(tmp, sock, st)) {

@@ -4,7 +4,8 @@
  * copy in place; neither can be removed earlier (the JVM reads the trigger
  * when its signal thread gets to SIGQUIT, and dlopens the copy on the
  * request). So both are made to be known later: the trigger holds gctop's
- * mark, the copy the agent's bytes; the copy is never on disk half-written. */
+ * mark, the copy the agent's bytes; neither is ever under its name
+ * half-written (make_whole). */
 #include "collectors/hotspot/attach/hotspot_attach_files.h"
 
 #include <dirent.h>
@@ -62,10 +63,72 @@ static bool same_bytes(int fd, const char *src, bool part)
 	return same;
 }
 
+/* ---- a file made whole under its name ---- */
+
+/* Writes a new file's content (and readies its name): 0, or -1 with errno. */
+typedef int (*fill_fn)(int fd, void *ctx);
+
+/* The unnamed file, filled, linked as name through /proc/self/fd (which
+ * needs no privilege, unlike AT_EMPTY_PATH; linkat never replaces a file
+ * nor follows a link under name: EEXIST). -1 with errno EOPNOTSUPP or
+ * EISDIR where the file system has no O_TMPFILE. */
+static int make_linked(int dir, const char *name, fill_fn fill, void *ctx, struct stat *made)
+{
+	int out = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (out < 0)
+		return -1;
+	char self[64];
+	gt_sp_fd_path(out, self, sizeof(self));
+	int rc = fill(out, ctx) == 0 && fstat(out, made) == 0 ? 0 : -1;
+	if (rc == 0)
+		rc = linkat(AT_FDCWD, self, dir, name, AT_SYMLINK_FOLLOW);
+	int e = errno;
+	close(out);
+	errno = e;
+	return rc;
+}
+
+/* Without O_TMPFILE (overlayfs before Linux 6.6): a named part, renamed
+ * once complete. A part a killed gctop left behind in a /tmp is cleared by
+ * gt_attach_clear_leftovers. */
+static int make_renamed(int dir, const char *name, fill_fn fill, void *ctx, struct stat *made)
+{
+	char part[128];
+	snprintf(part, sizeof(part), "%s.%d.part", name, (int)getpid());
+	unlinkat(dir, part, 0);
+	int out = openat(dir, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0)
+		return -1;
+	int rc = fill(out, ctx) == 0 && fstat(out, made) == 0 ? 0 : -1;
+	if (close(out) != 0)
+		rc = -1;
+	/* renameat2 NOREPLACE: a file not gctop's under the name stays. */
+	if (rc == 0)
+		rc = renameat2(dir, part, dir, name, RENAME_NOREPLACE);
+	int e = errno;
+	if (rc != 0)
+		unlinkat(dir, part, 0);
+	errno = e;
+	return rc;
+}
+
+/* Makes name in dir, mode 0600, with what fill writes, in one step: no one
+ * sees it under its name before it is whole, and a gctop killed while it
+ * writes leaves nothing under the name. 0 with made, or -1 with errno
+ * (EEXIST: a file is there, kept). */
+static int make_whole(int dir, const char *name, fill_fn fill, void *ctx, struct stat *made)
+{
+	int rc = make_linked(dir, name, fill, ctx, made);
+	if (rc != 0 && (errno == EOPNOTSUPP || errno == EISDIR))
+		rc = make_renamed(dir, name, fill, ctx, made);
+	return rc;
+}
+
 /* ---- the trigger ---- */
 
-static int trigger_mark(int fd)
+static int trigger_mark(int fd, void *unused)
 {
+	(void)unused;
 	unsigned long long ticks = 0;
 	gt_proc_start_ticks(getpid(), &ticks);
 	char b[64];
@@ -115,17 +178,17 @@ static int trigger_in(int dir, const struct gt_attach_status *st, struct gt_atta
 		errno = EPERM;
 		return -1;
 	}
-	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	/* Made with its mark in one step: a trigger seen empty, or left
+	 * unmarked by a kill between its creation and its mark, would be
+	 * taken for someone else's and never removed. */
 	struct stat sb;
-	int fd = openat(dir, t->name, flags, 0600);
-	if (fd < 0 && errno == EEXIST && trigger_stale(dir, t->name, &sb) && gt_sp_unlink_same(dir, t->name, &sb) == 0)
-		fd = openat(dir, t->name, flags, 0600);
-	if (fd >= 0) {
-		int rc = trigger_mark(fd) == 0 && fstat(fd, &t->made) == 0 ? 0 : -1;
-		close(fd);
-		if (rc == 0 && (t->dir = dup(dir)) >= 0)
+	int rc = make_whole(dir, t->name, trigger_mark, NULL, &t->made);
+	if (rc != 0 && errno == EEXIST && trigger_stale(dir, t->name, &sb) && gt_sp_unlink_same(dir, t->name, &sb) == 0)
+		rc = make_whole(dir, t->name, trigger_mark, NULL, &t->made);
+	if (rc == 0) {
+		if ((t->dir = dup(dir)) >= 0)
 			return 1;
-		unlinkat(dir, t->name, 0);
+		gt_sp_unlink_same(dir, t->name, &t->made);
 		return -1;
 	}
 	/* Whatever stopped us (errno may be the stale check's by now): a
@@ -185,13 +248,15 @@ static int copy_into(int out, const char *src, const struct gt_attach_status *st
 
 /* True when name in tmp is an agent copy (the agent's bytes, or with
  * `part` their beginning; a regular file of the JVM's user or ours) that
- * may go (sb: the file). */
+ * may go (sb: the file). A copy gctop made has one link: a file with more
+ * is not compared, so that a user cannot make each attach read the agent's
+ * size once for every name linked to one file of theirs. */
 static bool copy_stale(int tmp, const char *name, const char *src, uid_t owner, bool part, struct stat *sb)
 {
 	int fd = open_plain(tmp, name, owner, geteuid(), sb);
 	if (fd < 0)
 		return false;
-	bool same = same_bytes(fd, src, part);
+	bool same = sb->st_nlink == 1 && same_bytes(fd, src, part);
 	close(fd);
 	return same;
 }
@@ -212,51 +277,23 @@ void gt_attach_clear_own_copy(int tmp, const char *src, const struct gt_attach_s
 	copy_clear_name(src, tmp, st, &c);
 }
 
-/* The unnamed file, copied and handed over, linked as c->name through
- * /proc/self/fd (which needs no privilege, unlike AT_EMPTY_PATH). -1 with
- * errno EOPNOTSUPP or EISDIR where the file system has no O_TMPFILE. */
-static int copy_linked(const char *src, int tmp, const struct gt_attach_status *st, struct gt_attach_copy *c)
-{
-	int out = openat(tmp, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	if (out < 0)
-		return -1;
-	char self[64];
-	gt_sp_fd_path(out, self, sizeof(self));
-	int rc = copy_into(out, src, st) == 0 && fstat(out, &c->made) == 0 ? 0 : -1;
-	if (rc == 0) {
-		copy_clear_name(src, tmp, st, c);
-		rc = linkat(AT_FDCWD, self, tmp, c->name, AT_SYMLINK_FOLLOW);
-	}
-	int e = errno;
-	close(out);
-	errno = e;
-	return rc;
-}
+/* What an agent copy is made from, for make_whole. */
+struct copy_job {
+	const char *src;
+	int tmp;
+	const struct gt_attach_status *st;
+	struct gt_attach_copy *c;
+};
 
-/* Without O_TMPFILE (overlayfs before Linux 6.6): a named part, renamed
- * once complete. A part a killed gctop left behind is cleared by
- * gt_attach_clear_leftovers. */
-static int copy_renamed(const char *src, int tmp, const struct gt_attach_status *st, struct gt_attach_copy *c)
+/* The agent's bytes, handed to the JVM's user; then a copy an earlier
+ * gctop left under the name is removed. */
+static int copy_fill(int out, void *ctx)
 {
-	char part[128];
-	snprintf(part, sizeof(part), "%s.%d.part", c->name, (int)getpid());
-	unlinkat(tmp, part, 0);
-	int out = openat(tmp, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (out < 0)
+	struct copy_job *j = ctx;
+	if (copy_into(out, j->src, j->st) != 0)
 		return -1;
-	int rc = copy_into(out, src, st) == 0 && fstat(out, &c->made) == 0 ? 0 : -1;
-	if (close(out) != 0)
-		rc = -1;
-	if (rc == 0) {
-		copy_clear_name(src, tmp, st, c);
-		/* renameat2 NOREPLACE: a file not gctop's under the name stays. */
-		rc = renameat2(tmp, part, tmp, c->name, RENAME_NOREPLACE);
-	}
-	int e = errno;
-	if (rc != 0)
-		unlinkat(tmp, part, 0);
-	errno = e;
-	return rc;
+	copy_clear_name(j->src, j->tmp, j->st, j->c);
+	return 0;
 }
 
 int gt_attach_agent_copy(const char *src, int tmp, const struct gt_attach_status *st, struct gt_attach_copy *c,
@@ -268,9 +305,8 @@ int gt_attach_agent_copy(const char *src, int tmp, const struct gt_attach_status
 			       "gctop will not put its agent there", (int)st->nspid);
 	snprintf(c->name, sizeof(c->name), COPY_PREFIX "%d.so", (int)st->nspid);
 	snprintf(c->load_path, sizeof(c->load_path), "/tmp/%s", c->name);
-	int rc = copy_linked(src, tmp, st, c);
-	if (rc != 0 && (errno == EOPNOTSUPP || errno == EISDIR))
-		rc = copy_renamed(src, tmp, st, c);
+	struct copy_job job = { src, tmp, st, c };
+	int rc = make_whole(tmp, c->name, copy_fill, &job, &c->made);
 	if (rc == 0)
 		return 0;
 	if (errno == EEXIST)
@@ -319,22 +355,29 @@ bool gt_attach_copy_mapped(pid_t pid, const struct gt_attach_copy *c)
 
 enum leftover { NONE, TRIGGER, COPY, PART };
 
-/* .attach_pidN, .gctop-agent-N.so and .gctop-agent-N.so.P.part. */
-static enum leftover leftover_kind(const char *name)
+/* Whether name ends at len, or at ".P.part" after it. */
+static bool ends_whole_or_part(const char *name, int len, bool *part)
 {
-	int n, len = 0, part_len = 0;
-	if (sscanf(name, TRIGGER_PREFIX "%d%n", &n, &len) == 1 && name[len] == '\0')
-		return TRIGGER;
-	if (sscanf(name, COPY_PREFIX "%d.so%n", &n, &len) != 1 || len == 0)
-		return NONE;
-	if (name[len] == '\0')
-		return COPY;
-	if (sscanf(name + len, ".%d.part%n", &n, &part_len) == 1 && part_len > 0 && name[len + part_len] == '\0')
-		return PART;
-	return NONE;
+	int n, part_len = 0;
+	*part = name[len] != '\0';
+	return !*part ||
+	       (sscanf(name + len, ".%d.part%n", &n, &part_len) == 1 && part_len > 0 && name[len + part_len] == '\0');
 }
 
-void gt_attach_clear_leftovers(int tmp, const char *src)
+/* .attach_pidN, .gctop-agent-N.so, and each with .P.part (a trigger's part
+ * holds the mark, so it is a trigger to the scan). */
+static enum leftover leftover_kind(const char *name)
+{
+	int n, len = 0;
+	bool part;
+	if (sscanf(name, TRIGGER_PREFIX "%d%n", &n, &len) == 1 && len > 0)
+		return ends_whole_or_part(name, len, &part) ? TRIGGER : NONE;
+	if (sscanf(name, COPY_PREFIX "%d.so%n", &n, &len) != 1 || len == 0 || !ends_whole_or_part(name, len, &part))
+		return NONE;
+	return part ? PART : COPY;
+}
+
+void gt_attach_clear_leftovers(int tmp, const char *src, const struct gt_attach_status *st)
 {
 	int fd = openat(tmp, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -348,12 +391,14 @@ void gt_attach_clear_leftovers(int tmp, const char *src)
 	while ((e = readdir(d)) != NULL) {
 		enum leftover kind = leftover_kind(e->d_name);
 		struct stat sb;
-		/* Copies are their JVM's user's: any owner, but only the agent's
-		 * bytes under gctop's name, old enough to be no one's. */
+		/* Copies are their JVM's user's: this JVM's user's or ours (a
+		 * user's copy of another JVM goes with an attach to one of
+		 * theirs), only the agent's bytes under gctop's name, old enough
+		 * to be no one's. */
 		if ((kind == TRIGGER && trigger_stale(tmp, e->d_name, &sb)) ||
 		    ((kind == COPY || kind == PART) && fstatat(tmp, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 		     now - sb.st_ctime > GT_ATTACH_COPY_STALE_S &&
-		     copy_stale(tmp, e->d_name, src, sb.st_uid, kind == PART, &sb)))
+		     copy_stale(tmp, e->d_name, src, st->euid, kind == PART, &sb)))
 			gt_sp_unlink_same(tmp, e->d_name, &sb);
 	}
 	closedir(d);
