@@ -95,7 +95,7 @@ struct gt_backend_ops {
 	 * runtime has its own (.NET: ASP.NET Core's requests). Returns 0, or -1
 	 * with err. A counter the runtime does not publish (yet) is no error:
 	 * its samples then say why there is no figure. */
-	int (*set_ops)(struct gt_backend *c, const char *name, struct gt_error *err);
+	int (*set_opcount)(struct gt_backend *c, const char *name, struct gt_error *err);
 
 	/* Allocation sampling; NULL where the runtime has none. Called only on the
 	 * user's explicit request (--allocators, key a), because it may load code

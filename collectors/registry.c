@@ -57,7 +57,7 @@ static const char *join(char *buf, size_t len, const char *(*field)(const struct
 
 static const char *display(const struct gt_runtime_traits *rt) { return rt->display; }
 static const char *wanted(const struct gt_runtime_traits *rt) { return rt->wanted; }
-static const char *ops_takes(const struct gt_runtime_traits *rt) { return rt->ops_takes; }
+static const char *opcount_takes(const struct gt_runtime_traits *rt) { return rt->opcount_takes; }
 
 const char *gt_registry_names(char *buf, size_t len, const char *conj)
 {
@@ -69,7 +69,7 @@ const char *gt_registry_wanted(char *buf, size_t len)
 	return join(buf, len, wanted, " nor ");
 }
 
-const char *gt_registry_ops_takes(char *buf, size_t len)
+const char *gt_registry_opcount_takes(char *buf, size_t len)
 {
-	return join(buf, len, ops_takes, " or ");
+	return join(buf, len, opcount_takes, " or ");
 }

@@ -20,6 +20,6 @@ const char *gt_registry_names(char *buf, size_t len, const char *conj);
  * perf data nor a .NET process"), for "process N is neither ...". */
 const char *gt_registry_wanted(char *buf, size_t len);
 /* What --ops names on the runtimes that take it, joined by " or ". */
-const char *gt_registry_ops_takes(char *buf, size_t len);
+const char *gt_registry_opcount_takes(char *buf, size_t len);
 
 #endif

@@ -180,18 +180,18 @@ void gt_target_close(struct gt_target *t)
 	free(t);
 }
 
-int gt_target_set_ops(struct gt_target *t, const char *name, struct gt_error *err)
+int gt_target_set_opcount(struct gt_target *t, const char *name, struct gt_error *err)
 {
 	/* A runtime that counts its operations itself takes no counter (.NET:
 	 * the requests); its traits say why. */
-	if (!t->ops->set_ops) {
+	if (!t->ops->set_opcount) {
 		char takes[256];
-		const char *own = t->ops->traits->ops_own;
+		const char *own = t->ops->traits->opcount_own;
 		return gt_fail(err, GT_EXIT_USAGE, "--ops names %s; process %d is %s",
-			       gt_registry_ops_takes(takes, sizeof(takes)), (int)t->pid,
+			       gt_registry_opcount_takes(takes, sizeof(takes)), (int)t->pid,
 			       own ? own : "of a runtime that takes no --ops");
 	}
-	return t->ops->set_ops(t->collector, name, err);
+	return t->ops->set_opcount(t->collector, name, err);
 }
 
 int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err)

@@ -36,7 +36,7 @@ int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error
  * on a JVM a perf-data counter the application publishes, read from then
  * on with every sample. Returns 0, or -1 with one sentence in err
  * (GT_EXIT_USAGE) where the runtime takes no such counter (.NET). */
-int gt_target_set_ops(struct gt_target *t, const char *name, struct gt_error *err);
+int gt_target_set_opcount(struct gt_target *t, const char *name, struct gt_error *err);
 
 /* Allocation sampling (--allocators, the screen's `a` key after the user
  * confirms): loads gctop's agent into the JVM (or finds one already there)

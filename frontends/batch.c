@@ -195,7 +195,7 @@ int gt_batch_open(const struct gt_options *opt, struct gt_session *s, struct gt_
 {
 	if (gt_session_open(s, opt->pid, err) != 0)
 		return -1;
-	if (opt->ops_counter && gt_session_set_ops(s, opt->ops_counter, err) != 0) {
+	if (opt->opcount_counter && gt_session_set_opcount(s, opt->opcount_counter, err) != 0) {
 		gt_session_close(s);
 		return -1;
 	}

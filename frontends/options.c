@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/ops_spec.h"
+#include "model/opcount_spec.h"
 #include "base/interval.h"
 
 /* Kept in step with man/gctop.1; tests/unit/test_options.c checks that every
@@ -143,11 +143,11 @@ static int parse_pids(const char *s, struct gt_options *opt)
 /* A perf-data counter's name as HotSpot's own look ("sun.gc.cause") and
  * as an application would choose one: printable, no spaces or quotes, so
  * it can be shown and written anywhere unescaped. */
-#define GT_OPS_NAME_MAX 200
-static int parse_ops_name(const char *s)
+#define GT_OPCOUNT_NAME_MAX 200
+static int parse_opcount_name(const char *s)
 {
 	size_t n = strlen(s);
-	if (n == 0 || n > GT_OPS_NAME_MAX)
+	if (n == 0 || n > GT_OPCOUNT_NAME_MAX)
 		return -1;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("._-$", *s))
@@ -156,18 +156,18 @@ static int parse_ops_name(const char *s)
 }
 
 /* --ops: a perf-data counter's name, or jmx:OBJECTNAME:ATTRIBUTE
- * (model/ops_spec.h). 0, or -1 with err. */
-static int parse_ops(const char *arg, struct gt_error *err)
+ * (model/opcount_spec.h). 0, or -1 with err. */
+static int parse_opcount(const char *arg, struct gt_error *err)
 {
-	if (gt_ops_is_jmx(arg)) {
-		char name[GT_OPS_JMX_NAME_MAX + 1], attr[GT_OPS_JMX_ATTR_MAX + 1];
+	if (gt_opcount_is_jmx(arg)) {
+		char name[GT_OPCOUNT_JMX_NAME_MAX + 1], attr[GT_OPCOUNT_JMX_ATTR_MAX + 1];
 		const char *why;
-		if (gt_ops_jmx_split(arg, name, attr, &why) != 0)
+		if (gt_opcount_jmx_split(arg, name, attr, &why) != 0)
 			return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: %s, e.g. jmx:Catalina:type=GlobalRequestProcessor,"
 				       "name=*:requestCount; not '%.240s'", why, arg);
 		return 0;
 	}
-	if (parse_ops_name(arg) != 0)
+	if (parse_opcount_name(arg) != 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops wants the name of a perf-data counter, e.g. "
 			       "com.example.requests (letters, digits and . _ - $ only), or jmx:OBJECTNAME:ATTRIBUTE, "
 			       "not '%s'", arg);
@@ -208,7 +208,7 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 		return gt_fail(err, GT_EXIT_USAGE, "--serve runs until interrupted and prints nothing; drop -b, --json and -n");
 	if (opt->allocators || opt->allocator_packages)
 		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
-	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter))
+	if (opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter))
 		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads gctop's agent, which --ops jmx: needs; "
 			       "give it a perf-data counter");
 	opt->mode = GT_MODE_SERVE;
@@ -219,7 +219,7 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 static int check_compare(struct gt_options *opt, bool batch, bool list, bool serve, struct gt_error *err)
 {
 	if (opt->pid || batch || list || serve || opt->count || opt->allocators || opt->record_path || opt->replay_path ||
-	    opt->ops_counter)
+	    opt->opcount_counter)
 		return gt_fail(err, GT_EXIT_USAGE, "--compare reads recordings only; it takes files, --json and --fail-if");
 	if (opt->n_compare == 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--compare wants recordings: gctop --compare BEFORE AFTER");
@@ -232,7 +232,7 @@ static int check_recording(const struct gt_options *opt, bool list, bool serve, 
 {
 	if ((opt->record_path || opt->replay_path) && (list || serve))
 		return gt_fail(err, GT_EXIT_USAGE, "-w and -r go with -b, --json or the interactive view, not --list or --serve");
-	if (opt->replay_path && (opt->pid || opt->record_path || opt->allocators || opt->ops_counter))
+	if (opt->replay_path && (opt->pid || opt->record_path || opt->allocators || opt->opcount_counter))
 		return gt_fail(err, GT_EXIT_USAGE, "-r replays a recording: it takes no -p, -w, --allocators or --ops");
 	if (opt->record_path && !opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "-w records one process: add -p PID (gctop --list shows them)");
@@ -248,7 +248,7 @@ static int check_doctor(struct gt_options *opt, bool other, bool delay, struct g
 	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
 	    opt->n_compare)
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID, -d SECONDS and --ops NAME only");
-	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter))
+	if (opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter))
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor never loads gctop's agent, which --ops jmx: needs; "
 			       "give it a perf-data counter, or watch with --allocators --ops jmx:... -b");
 	if (!opt->pid)
@@ -277,7 +277,7 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 	if (check_recording(opt, list, serve, err) != 0)
 		return -1;
 	if (list) {
-		if (opt->pid || batch || serve || opt->ops_counter)
+		if (opt->pid || batch || serve || opt->opcount_counter)
 			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p, -b, --serve or --ops; it lists every process once");
 		opt->mode = GT_MODE_LIST;
 		opt->list_json = json;
@@ -290,7 +290,7 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 	if (opt->allocator_packages && !opt->allocators)
 		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
 	/* Loading code into the target is asked for by name, once: --allocators. */
-	if (opt->ops_counter && gt_ops_is_jmx(opt->ops_counter) && !opt->allocators)
+	if (opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter) && !opt->allocators)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the JVM, "
 			       "which only --allocators loads; add --allocators");
 	if ((batch || json) && !opt->pid && !opt->replay_path)
@@ -338,9 +338,9 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 		opt->allocator_packages = optarg;
 		break;
 	case 'O':
-		if (parse_ops(optarg, err) != 0)
+		if (parse_opcount(optarg, err) != 0)
 			return -1;
-		opt->ops_counter = optarg;
+		opt->opcount_counter = optarg;
 		break;
 	case 'w': opt->record_path = optarg; break;
 	case 'r': opt->replay_path = optarg; break;

@@ -36,7 +36,7 @@ struct gt_options {
 	bool no_color;           /* --no-color or NO_COLOR set */
 	bool allocators;         /* --allocators: load the sampling agent, show top allocators */
 	const char *allocator_packages; /* --allocator-packages LIST, NULL: the runtime's defaults */
-	const char *ops_counter;  /* --ops NAME: a JVM's perf-data counter of operations, or NULL */
+	const char *opcount_counter; /* --ops NAME: a JVM's perf-data counter of operations, or NULL */
 	const char *record_path; /* -w FILE: every sample written to FILE */
 	const char *replay_path; /* -r FILE: a recording shown instead of a live target */
 	char **compare_files;    /* --compare: the recordings, in argv */

@@ -24,7 +24,7 @@ int gt_screen_start_run(struct gt_options *opt, struct gt_error *err)
 		.record_path = opt->record_path,
 		.allocators = opt->allocators,
 		.allocator_packages = opt->allocator_packages,
-		.ops_counter = opt->ops_counter,
+		.opcount_counter = opt->opcount_counter,
 		.no_color = opt->no_color,
 	};
 	return gt_screen_run(&start, err);

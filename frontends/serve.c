@@ -434,7 +434,7 @@ static const struct gt_fleet_policy serve_policy = {
 static struct gt_fleet_policy serve_policy_for(const struct gt_options *opt)
 {
 	struct gt_fleet_policy p = serve_policy;
-	p.ops_counter = opt->ops_counter;
+	p.opcount_counter = opt->opcount_counter;
 	return p;
 }
 

@@ -235,7 +235,7 @@ static void derive_large(const struct gt_sample *prev, const struct gt_sample *c
 }
 
 /* Operations of the interval, over the span the allocation total covers
- * (ops_total is read as of the allocation total's moment), with the bytes
+ * (opcount_total is read as of the allocation total's moment), with the bytes
  * allocated and the collections over that same span. A total as of a
  * runtime's poll that did not advance (its requests counter had not
  * arrived) counts 0 operations with 0 bytes and collections, and the next
@@ -243,17 +243,17 @@ static void derive_large(const struct gt_sample *prev, const struct gt_sample *c
  * dropped its collections while its operations came in the next, 0.18
  * collections per request read where the run had 0.225. Only the rate
  * has no span then. */
-static void derive_ops(const struct gt_sample *prev, const struct gt_sample *cur, double span, struct gt_derived *out)
+static void derive_opcount(const struct gt_sample *prev, const struct gt_sample *cur, double span, struct gt_derived *out)
 {
-	struct gt_u64 ops = gt_u64_delta(prev->ops_total, cur->ops_total);
-	out->ops = ops;
+	struct gt_u64 opcount = gt_u64_delta(prev->opcount_total, cur->opcount_total);
+	out->opcount = opcount;
 	if (same_alloc_series(prev, cur))
-		out->ops_alloc_bytes = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
-	out->ops_collections = gt_u64_delta(prev->ops_collections_total, cur->ops_collections_total);
+		out->opcount_alloc_bytes = gt_u64_delta(prev->alloc_bytes_total, cur->alloc_bytes_total);
+	out->opcount_collections = gt_u64_delta(prev->opcount_collections_total, cur->opcount_collections_total);
 	if (!cur->alloc_at.valid || (prev->alloc_at.valid && cur->alloc_at.ns > prev->alloc_at.ns))
-		out->ops_rate = rate_per_s(ops, span);
-	if (ops.valid && out->ops_alloc_bytes.valid)
-		out->bytes_per_op = ratio((double)out->ops_alloc_bytes.value, (double)ops.value);
+		out->opcount_rate = rate_per_s(opcount, span);
+	if (opcount.valid && out->opcount_alloc_bytes.valid)
+		out->bytes_per_op = ratio((double)out->opcount_alloc_bytes.value, (double)opcount.value);
 }
 
 void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
@@ -322,5 +322,5 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 		out->cpu_share = ratio((double)ticks.value / (double)cur->cpu_hz.value, dt);
 
 	derive_large(prev, cur, dt, out);
-	derive_ops(prev, cur, cur->alloc_at.valid ? alloc_dt : dt, out);
+	derive_opcount(prev, cur, cur->alloc_at.valid ? alloc_dt : dt, out);
 }

@@ -59,15 +59,15 @@ struct gt_derived {
 	struct gt_f64 large_alloc_share_min;
 	struct gt_f64 large_waste_rate_bps;  /* the tails as the agent's samples measure them */
 
-	struct gt_u64 ops;               /* operations counted in the interval (0 while the runtime's
+	struct gt_u64 opcount;           /* operations counted in the interval (0 while the runtime's
 					  * poll of them has not advanced: they come in the next) */
-	struct gt_f64 ops_rate;          /* operations per second */
+	struct gt_f64 opcount_rate;      /* operations per second */
 	struct gt_f64 bytes_per_op;
 	/* the bytes allocated and the collections over the span the operations
 	 * are counted over (the runtime's polls, or the interval), so that any
 	 * sum of intervals divides figures of one span */
-	struct gt_u64 ops_alloc_bytes;
-	struct gt_u64 ops_collections;   /* invalid where the generations' counts are over that span */
+	struct gt_u64 opcount_alloc_bytes;
+	struct gt_u64 opcount_collections; /* invalid where the generations' counts are over that span */
 
 	struct gt_f64 heap_max_share_of_limit; /* heap max / container limit */
 };

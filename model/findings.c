@@ -67,7 +67,7 @@
  * least 10 operations. From one collection every ten operations info (each
  * allocates a tenth of what starts a collection), from one per operation
  * a warning (each operation alone starts one or more). */
-#define GT_FINDING_OPS_MIN 10
+#define GT_FINDING_OPCOUNT_MIN 10
 #define GT_FINDING_GC_PER_OP_INFO 0.10
 #define GT_FINDING_GC_PER_OP_WARNING 1.0
 
@@ -250,8 +250,8 @@ static bool worst_pause_window(const struct gt_history *h, double *share, double
  * runtime's counter poll). An interval that counted 0 operations is one
  * like any other: its collections belong to the span. Each collection is
  * counted in one generation (model/sample.h). */
-struct ops_sums {
-	uint64_t ops;
+struct opcount_sums {
+	uint64_t opcount;
 	double bytes, span_s;
 	struct gt_u64 collections;
 	bool lower_bound;   /* an interval's allocation was a lower bound */
@@ -259,34 +259,34 @@ struct ops_sums {
 };
 
 /* The bytes of an interval's operations: a recording of a gctop before
- * ops_alloc_bytes has their count and bytes per operation only. */
-static bool ops_bytes(const struct gt_history_point *p, double *bytes)
+ * opcount_alloc_bytes has their count and bytes per operation only. */
+static bool opcount_bytes(const struct gt_history_point *p, double *bytes)
 {
-	if (p->ops_alloc_bytes.valid)
-		*bytes = (double)p->ops_alloc_bytes.value;
+	if (p->opcount_alloc_bytes.valid)
+		*bytes = (double)p->opcount_alloc_bytes.value;
 	else if (p->bytes_per_op.valid)
-		*bytes = p->bytes_per_op.value * (double)p->ops.value;
+		*bytes = p->bytes_per_op.value * (double)p->opcount.value;
 	else
 		return false;
 	return true;
 }
 
-static void sum_ops(const struct gt_history *h, struct ops_sums *s)
+static void sum_opcount(const struct gt_history *h, struct opcount_sums *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (size_t age = 0; h && age < gt_history_count(h); age++) {
 		const struct gt_history_point *p = gt_history_at(h, age);
 		double bytes;
-		if (!p->ops.valid || !ops_bytes(p, &bytes))
+		if (!p->opcount.valid || !opcount_bytes(p, &bytes))
 			continue;
-		s->ops += p->ops.value;
+		s->opcount += p->opcount.value;
 		s->bytes += bytes;
 		s->lower_bound |= p->alloc_lower_bound;
 		s->upper_bound |= p->alloc_upper_bound;
 		if (p->interval_s.valid)
 			s->span_s += p->interval_s.value;
-		if (p->ops_collections.valid) {
-			add_u64(&s->collections, p->ops_collections);
+		if (p->opcount_collections.valid) {
+			add_u64(&s->collections, p->opcount_collections);
 			continue;
 		}
 		for (unsigned g = 0; g < p->n_generations && g < GT_MAX_GENERATIONS; g++)
@@ -502,18 +502,18 @@ static void rule_region_waste(const struct gt_target_info *info, const struct gt
 
 static void rule_alloc_per_op(const struct gt_sample *cur, const struct gt_history *h, struct gt_findings *out)
 {
-	struct ops_sums s;
-	sum_ops(h, &s);
-	if (s.ops < GT_FINDING_OPS_MIN || !s.collections.valid)
+	struct opcount_sums s;
+	sum_opcount(h, &s);
+	if (s.opcount < GT_FINDING_OPCOUNT_MIN || !s.collections.valid)
 		return;
-	double per_op = (double)s.collections.value / (double)s.ops, bytes = s.bytes / (double)s.ops;
+	double per_op = (double)s.collections.value / (double)s.opcount, bytes = s.bytes / (double)s.opcount;
 	enum gt_severity sev = per_op >= GT_FINDING_GC_PER_OP_WARNING ? GT_SEVERITY_WARNING
 			     : per_op >= GT_FINDING_GC_PER_OP_INFO ? GT_SEVERITY_INFO : GT_SEVERITY_NONE;
 	if (sev == GT_SEVERITY_NONE)
 		return;
 	/* "requests" -> "request": the title speaks of one */
 	char what[32];
-	snprintf(what, sizeof(what), "%s", cur->ops_name ? cur->ops_name : "operations");
+	snprintf(what, sizeof(what), "%s", cur->opcount_name ? cur->opcount_name : "operations");
 	size_t n = strlen(what);
 	if (n > 1 && what[n - 1] == 's')
 		what[n - 1] = '\0';
@@ -524,7 +524,7 @@ static void rule_alloc_per_op(const struct gt_sample *cur, const struct gt_histo
 				   bound, bytes >= GT_MIB ? bytes / GT_MIB : bytes / 1024.0, bytes >= GT_MIB ? "MiB" : "KiB",
 				   per_op, what);
 	evidence(f, "bytes_per_op", GT_EVIDENCE_BYTES, bytes);
-	evidence(f, "operations", GT_EVIDENCE_COUNT, (double)s.ops);
+	evidence(f, "operations", GT_EVIDENCE_COUNT, (double)s.opcount);
 	evidence(f, "collections", GT_EVIDENCE_COUNT, (double)s.collections.value);
 	evidence(f, "collections_per_op", GT_EVIDENCE_RATIO, per_op);
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s.span_s);

@@ -50,10 +50,10 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 	p->heap_used_bytes = d->cur.heap_used_bytes;
 	p->rss_bytes = d->cur.rss_bytes;
 	p->causes = d->causes;
-	p->ops = d->ops;
+	p->opcount = d->opcount;
 	p->bytes_per_op = d->bytes_per_op;
-	p->ops_alloc_bytes = d->ops_alloc_bytes;
-	p->ops_collections = d->ops_collections;
+	p->opcount_alloc_bytes = d->opcount_alloc_bytes;
+	p->opcount_collections = d->opcount_collections;
 	p->alloc_lower_bound = d->alloc_lower_bound;
 	p->alloc_upper_bound = d->alloc_upper_bound;
 	h->head = (h->head + 1) % GT_HISTORY_CAPACITY;

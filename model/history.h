@@ -32,10 +32,10 @@ struct gt_history_point {
 	struct gt_u64 heap_used_bytes;
 	struct gt_u64 rss_bytes;
 	struct gt_collection_causes causes; /* collections by cause in the interval */
-	struct gt_u64 ops;                  /* operations counted in the interval */
+	struct gt_u64 opcount;              /* operations counted in the interval */
 	struct gt_f64 bytes_per_op;         /* bytes allocated per operation in it */
-	struct gt_u64 ops_alloc_bytes;      /* bytes and collections over the operations' span */
-	struct gt_u64 ops_collections;
+	struct gt_u64 opcount_alloc_bytes;  /* bytes and collections over the operations' span */
+	struct gt_u64 opcount_collections;
 	bool alloc_lower_bound;             /* the allocation figures are at least these */
 	bool alloc_upper_bound;             /* at most these (G1 humongous objects in whole regions) */
 };

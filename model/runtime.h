@@ -55,12 +55,12 @@ struct gt_runtime_traits {
 	bool has_metaspace;
 
 	/* Operations for bytes per operation: counted by the runtime itself
-	 * (no --ops), or a counter --ops names. ops_takes: what --ops names on
-	 * it ("a JVM's perf-data counter"), or NULL. ops_own: why it takes no
+	 * (no --ops), or a counter --ops names. opcount_takes: what --ops names on
+	 * it ("a JVM's perf-data counter"), or NULL. opcount_own: why it takes no
 	 * --ops, after "process N is ", or NULL. */
-	bool own_ops_counter;
-	const char *ops_takes;
-	const char *ops_own;
+	bool own_opcount;
+	const char *opcount_takes;
+	const char *opcount_own;
 
 	/* Allocation sampling: whether enabling it loads code into the target
 	 * (asked y/N first), and what stopping it does there. */

@@ -115,7 +115,7 @@ struct gt_sample {
 	 * heaps away (collectors/dotnet/dotnet_counters.c). Invalid where every
 	 * byte is counted (the agent's exact figure). */
 	struct gt_u64 alloc_blind_collections;
-	/* When alloc_bytes_total (and ops_total) was true, where that is not the
+	/* When alloc_bytes_total (and opcount_total) was true, where that is not the
 	 * sample's own moment: .NET's counters are the runtime's polls, so the
 	 * total is as of the last poll, at ns (CLOCK_MONOTONIC), and was
 	 * prev_total at the poll before, at prev_ns. derive divides by the
@@ -220,17 +220,17 @@ struct gt_sample {
 
 	/* operations, for bytes per operation: requests on ASP.NET Core, the
 	 * perf-data counter of --ops on a JVM */
-	struct gt_u64 ops_total;
-	const char *ops_name;                  /* static string: what is counted, "requests" or "operations" */
-	const char *ops_counter;               /* the counter read ("total-requests", --ops NAME), or NULL;
+	struct gt_u64 opcount_total;
+	const char *opcount_name;              /* static string: what is counted, "requests" or "operations" */
+	const char *opcount_counter;           /* the counter read ("total-requests", --ops NAME), or NULL;
 						* lives as long as the process */
-	const char *ops_unavailable;           /* static string: why ops_total is invalid though a counter
+	const char *opcount_unavailable;       /* static string: why opcount_total is invalid though a counter
 						* was asked for, or NULL */
-	/* Collections (each GC once) up to the moment ops_total is as of,
+	/* Collections (each GC once) up to the moment opcount_total is as of,
 	 * where that is the runtime's poll (alloc_at) and not the sample's:
 	 * collections per operation then counts both over one span. Invalid
-	 * where ops_total is as of mono_ns (the generations' counts are). */
-	struct gt_u64 ops_collections_total;
+	 * where opcount_total is as of mono_ns (the generations' counts are). */
+	struct gt_u64 opcount_collections_total;
 
 	/* events lost between the runtime and gctop */
 	struct gt_u64 dropped_events;

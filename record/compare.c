@@ -82,7 +82,7 @@ struct per_op_values {
 	size_t n, cap;
 };
 
-static int push_per_op(struct per_op_values *vs, double per_op, double ops, size_t max)
+static int push_per_op(struct per_op_values *vs, double per_op, double opcount, size_t max)
 {
 	if (vs->n == max)
 		return 0;
@@ -90,7 +90,7 @@ static int push_per_op(struct per_op_values *vs, double per_op, double ops, size
 	if (!nv)
 		return -1;
 	vs->v = nv;
-	vs->v[vs->n++] = (struct gt_weighted){ per_op, ops };
+	vs->v[vs->n++] = (struct gt_weighted){ per_op, opcount };
 	return 0;
 }
 
@@ -149,12 +149,12 @@ static int gather_sample(struct gather *g, const struct gt_session *s, struct gt
 	if (!d->first && d->alloc_rate_bps.valid && push(&g->rates, d->alloc_rate_bps.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
 	/* bytes_per_op is valid only over a valid count of operations above 0
-	 * (derive_ops): every weight is at least one */
+	 * (derive_opcount): every weight is at least one */
 	if (!d->first && d->bytes_per_op.valid &&
-	    push_per_op(&g->per_op, d->bytes_per_op.value, (double)d->ops.value, GT_RECORD_SAMPLES_MAX) != 0)
+	    push_per_op(&g->per_op, d->bytes_per_op.value, (double)d->opcount.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
-	if (cur->ops_name)
-		snprintf(run->ops_name, sizeof(run->ops_name), "%s", cur->ops_name);
+	if (cur->opcount_name)
+		snprintf(run->opcount_name, sizeof(run->opcount_name), "%s", cur->opcount_name);
 	peak(&run->fig[GT_FIG_LARGE_PEAK_BYTES], cur->large_bytes);
 	peak(&run->fig[GT_FIG_WORKING_SET_PEAK_BYTES], cur->rss_bytes);
 	peak(&run->fig[GT_FIG_COMMITTED_PEAK_BYTES], cur->heap_committed_bytes);

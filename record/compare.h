@@ -49,7 +49,7 @@ struct gt_run {
 	struct gt_target_info info;     /* as of the last line */
 	uint64_t samples;
 	bool truncated;                 /* the recording ended in a partial line */
-	char ops_name[32];              /* "requests", or "" */
+	char opcount_name[32];          /* "requests", or "" */
 	struct gt_f64 fig[GT_FIG_COUNT];
 	unsigned n_generations;
 	char generation[GT_MAX_GENERATIONS][24];

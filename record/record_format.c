@@ -5,6 +5,9 @@
 #include "session/runtimes.h"
 
 #define U64(type, member) { #member, offsetof(type, member) }
+/* A member whose name in the files is not its C name: the operations
+ * counter is "opcount" in code, "ops" in the files recordings already hold. */
+#define U64_AS(name, type, member) { name, offsetof(type, member) }
 #define TEXT(type, member) { #member, offsetof(type, member), sizeof(((type *)0)->member) }
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -35,8 +38,8 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, metaspace_used_bytes),
 	U64(struct gt_sample, metaspace_committed_bytes),
 	U64(struct gt_sample, gc_hard_limit_bytes),
-	U64(struct gt_sample, ops_total),
-	U64(struct gt_sample, ops_collections_total),
+	U64_AS("ops_total", struct gt_sample, opcount_total),
+	U64_AS("ops_collections_total", struct gt_sample, opcount_collections_total),
 	U64(struct gt_sample, dropped_events),
 	U64(struct gt_sample, rss_bytes),
 	U64(struct gt_sample, rss_anon_bytes),
@@ -58,9 +61,9 @@ static const struct gt_record_field sample_strings_f[] = {
 	U64(struct gt_sample, alloc_unavailable),
 	U64(struct gt_sample, large_source),
 	U64(struct gt_sample, large_unavailable),
-	U64(struct gt_sample, ops_name),
-	U64(struct gt_sample, ops_counter),
-	U64(struct gt_sample, ops_unavailable),
+	U64_AS("ops_name", struct gt_sample, opcount_name),
+	U64_AS("ops_counter", struct gt_sample, opcount_counter),
+	U64_AS("ops_unavailable", struct gt_sample, opcount_unavailable),
 };
 const struct gt_record_fields gt_record_sample_strings = { sample_strings_f, COUNT(sample_strings_f) };
 

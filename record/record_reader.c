@@ -25,7 +25,7 @@ _Static_assert(offsetof(struct gt_generation, name) == 0, "a generation starts w
 _Static_assert(offsetof(struct gt_collector_stat, name) == 0, "a collector starts with its name");
 
 /* The distinct static strings a recording may name (alloc_bound_reason,
- * ops_name, ...): gctop has a dozen; a file naming more is not its own. */
+ * opcount_name, ...): gctop has a dozen; a file naming more is not its own. */
 #define RECORD_STRINGS_MAX 32
 #define RECORD_STRING_LEN 256
 /* Bytes read at once. Read by hand rather than with stdio's getc: the

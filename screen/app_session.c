@@ -35,14 +35,14 @@ void gt_app_dashboard_ready(struct gt_app *a)
 {
 	struct gt_error err = { 0 };
 	/* Before the sampler's job, which uses the target on its worker. */
-	bool ops_refused = a->ops_counter && gt_session_set_ops(&a->session, a->ops_counter, &err) != 0;
+	bool opcount_refused = a->opcount_counter && gt_session_set_opcount(&a->session, a->opcount_counter, &err) != 0;
 	gt_session_start(&a->session, a->interval_ns, gt_mono_ns());
 	clearok(curscr, TRUE);
 	if (a->allocators_at_open)
 		gt_app_start_allocators(a);
 	/* A .NET target counts its own requests: the footer says so and the
 	 * view goes on. After the sampler's start, which clears the footer. */
-	if (ops_refused)
+	if (opcount_refused)
 		gt_app_note(a, "%s", err.msg);
 }
 

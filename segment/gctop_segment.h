@@ -236,7 +236,8 @@ struct gctop_seg_header {
 	uint8_t reserved3[1024 - 936]; /*  936 zero */
 };
 
-/* The ops block (layout_minor 2). */
+/* The ops block (layout_minor 2). "ops" in this public header is the operations
+ * counter, kept for compatibility (gctop's own code says "opcount"). */
 #define GCTOP_SEG_OPS_NAME_LEN 256u    /* an ObjectName or ObjectName pattern */
 #define GCTOP_SEG_OPS_ATTR_LEN 64u     /* an attribute's name */
 #define GCTOP_SEG_OPS_REASON_LEN 128u

@@ -13,6 +13,8 @@
 
 #include "segment/gctop_segment.h"
 
+/* "ops" in this public header is the operations counter, kept for compatibility (gctop's own code says "opcount"). */
+
 struct gctop_pub {
 	struct gctop_seg_header *hdr;
 	size_t size;

@@ -29,7 +29,7 @@ struct gt_segment {
 	ino_t ino;
 	char name[64];
 	char path[512];
-	uint32_t ops_offset; /* the ops block of the last good reading, 0: none */
+	uint32_t opcount_offset; /* the ops block of the last good reading, 0: none */
 };
 
 static uint64_t ld64(const void *base, size_t off)
@@ -101,7 +101,7 @@ static int check_layout(const void *buf, size_t len, struct gt_error *err)
 
 /* The ops block's offset, 0 when the segment has none; -1 when it claims
  * one that is not inside the file. The layout is checked already. */
-static int64_t ops_offset(const void *buf)
+static int64_t opcount_offset(const void *buf)
 {
 	uint64_t off = ld32(buf, HOFF(ops_offset));
 	if (ld32(buf, HOFF(layout_minor)) < 2 || off == 0)
@@ -112,14 +112,14 @@ static int64_t ops_offset(const void *buf)
 	return (int64_t)off;
 }
 
-static uint32_t map_ops_status(uint32_t s)
+static uint32_t map_opcount_status(uint32_t s)
 {
 	return s <= GCTOP_SEG_OPS_STATUS_MAX ? s : GCTOP_SEG_OPS_FAILED;
 }
 
 /* The request in the file and the answer, when the answer's seqlock is
  * even (gt_segment_read copied it while it stood still). */
-static void read_ops_block(const void *buf, uint64_t off, struct gt_segment_ops *o)
+static void read_opcount_block(const void *buf, uint64_t off, struct gt_segment_opcount *o)
 {
 	o->present = true;
 	o->req_id = ld64(buf, off + OOFF(req_id));
@@ -129,7 +129,7 @@ static void read_ops_block(const void *buf, uint64_t off, struct gt_segment_ops 
 	o->answer_id = ld64(buf, off + OOFF(answer_id));
 	o->value = ld64(buf, off + OOFF(value));
 	o->read_ns = ld64(buf, off + OOFF(read_ns));
-	o->status = map_ops_status(ld32(buf, off + OOFF(status)));
+	o->status = map_opcount_status(ld32(buf, off + OOFF(status)));
 	o->matched = ld32(buf, off + OOFF(matched));
 	gt_segment_copy_text(o->reason, sizeof(o->reason), buf, off + OOFF(reason), GCTOP_SEG_OPS_REASON_LEN);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -255,8 +255,8 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	memset(out, 0, sizeof(*out));
 	if (check_layout(buf, len, err) != 0)
 		return -1;
-	int64_t ops = ops_offset(buf);
-	if (ops < 0)
+	int64_t opcount = opcount_offset(buf);
+	if (opcount < 0)
 		return gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment has its ops block outside the file");
 	struct gt_alloc_snapshot *snap = &out->snap;
 	out->writer_pid = (int32_t)ld32(buf, HOFF(writer_pid));
@@ -281,8 +281,8 @@ int gt_segment_parse(const void *buf, size_t len, struct gt_segment_reading *out
 	read_region_block(buf, out);
 	read_table(buf, ld32(buf, HOFF(frame_offset)), ld32(buf, HOFF(frame_slots)), &snap->by_frame);
 	read_table(buf, ld32(buf, HOFF(type_offset)), ld32(buf, HOFF(type_slots)), &snap->by_type);
-	if (ops > 0)
-		read_ops_block(buf, (uint64_t)ops, &out->ops);
+	if (opcount > 0)
+		read_opcount_block(buf, (uint64_t)opcount, &out->opcount);
 	return 0;
 }
 
@@ -421,7 +421,7 @@ static int seg_copy_header(struct gt_segment *s)
 /* Copies the ops block's answer again while its seqlock stands still (the
  * copy of the rest was one pread, which may cut through a write); when it
  * never does, the copy keeps an odd seq and reads as not answered. */
-static int seg_copy_ops(struct gt_segment *s)
+static int seg_copy_opcount(struct gt_segment *s)
 {
 	uint64_t off = ld32(s->buf, HOFF(ops_offset));
 	if (ld32(s->buf, HOFF(layout_minor)) < 2 || off == 0 || off % 8 || off + sizeof(struct gctop_seg_ops) > s->size)
@@ -450,11 +450,11 @@ int gt_segment_read(struct gt_segment *s, struct gt_segment_reading *out, struct
 		return rc;
 	}
 	size_t hs = sizeof(struct gctop_seg_header);
-	if (rc != 0 || seg_pread(s->fd, s->buf + hs, s->size - hs, hs) != 0 || seg_copy_ops(s) != 0)
+	if (rc != 0 || seg_pread(s->fd, s->buf + hs, s->size - hs, hs) != 0 || seg_copy_opcount(s) != 0)
 		return gt_fail(err, GT_EXIT_BAD_DATA, "allocation segment %s changed size; not reading it", s->path);
 	rc = gt_segment_parse(s->buf, s->size, out, err);
 	if (rc == 0)
-		s->ops_offset = out->ops.present ? ld32(s->buf, HOFF(ops_offset)) : 0;
+		s->opcount_offset = out->opcount.present ? ld32(s->buf, HOFF(ops_offset)) : 0;
 	return rc;
 }
 
@@ -475,11 +475,11 @@ static int seg_pwrite(int fd, const void *buf, size_t len, size_t off)
 	return pwrite(fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
 }
 
-int gt_segment_request_ops(struct gt_segment *s, uint64_t id, const char *name, const char *attr)
+int gt_segment_request_opcount(struct gt_segment *s, uint64_t id, const char *name, const char *attr)
 {
-	if (!s->ops_offset)
+	if (!s->opcount_offset)
 		return -1;
-	size_t off = s->ops_offset;
+	size_t off = s->opcount_offset;
 	char n[GCTOP_SEG_OPS_NAME_LEN] = { 0 }, a[GCTOP_SEG_OPS_ATTR_LEN] = { 0 };
 	snprintf(n, sizeof(n), "%s", name);
 	snprintf(a, sizeof(a), "%s", attr);
@@ -497,9 +497,9 @@ int gt_segment_request_ops(struct gt_segment *s, uint64_t id, const char *name, 
 	return 0;
 }
 
-void gt_segment_ops_beat(struct gt_segment *s, uint64_t now_ns)
+void gt_segment_opcount_beat(struct gt_segment *s, uint64_t now_ns)
 {
-	if (s->ops_offset && seg_pwrite(s->fd, &now_ns, 8, (size_t)s->ops_offset + OOFF(req_beat)) != 0)
+	if (s->opcount_offset && seg_pwrite(s->fd, &now_ns, 8, (size_t)s->opcount_offset + OOFF(req_beat)) != 0)
 		return; /* the publisher then stops answering, which is the safe side */
 }
 

@@ -19,7 +19,7 @@
 
 /* The ops block (layout_minor 2): the request in the file and the
  * publisher's answer, as read. */
-struct gt_segment_ops {
+struct gt_segment_opcount {
 	bool present;                   /* the segment has an ops block */
 	bool answered;                  /* the answer below was read whole (its seqlock was even and still) */
 	uint64_t req_id;                /* the request in the file now, 0: none */
@@ -42,7 +42,7 @@ struct gt_segment_reading {
 	struct gt_u64 pause_total_ns;
 	unsigned n_recent;              /* lengths of the last pauses, oldest first */
 	uint64_t recent_ns[GCTOP_SEG_PAUSE_RING];
-	struct gt_segment_ops ops;
+	struct gt_segment_opcount opcount;
 	/* layout_minor 3, where the heap gives objects larger than half a
 	 * region whole regions (region_bytes > 0): their samples' weights and
 	 * their tails (gctop_segment.h); invalid otherwise */
@@ -92,9 +92,9 @@ void gt_segment_beat(struct gt_segment *s, uint64_t now_ns);
  * over the MBeans name matches) under the reader's id (not 0), in the ops
  * block of the last successful gt_segment_read. Returns 0, or -1 when that
  * reading had no ops block (an older agent) or a write failed. */
-int gt_segment_request_ops(struct gt_segment *s, uint64_t id, const char *name, const char *attr);
+int gt_segment_request_opcount(struct gt_segment *s, uint64_t id, const char *name, const char *attr);
 /* Tells the publisher the request is still wanted (at least once a second). */
-void gt_segment_ops_beat(struct gt_segment *s, uint64_t now_ns);
+void gt_segment_opcount_beat(struct gt_segment *s, uint64_t now_ns);
 
 /* Asks the publisher for a sampling interval (0: let it decide). */
 void gt_segment_request_interval(struct gt_segment *s, uint64_t bytes);

@@ -41,7 +41,7 @@ struct gt_fleet_policy {
 	bool retry;
 	/* --serve --ops NAME: the perf-data counter of operations every JVM's
 	 * session counts (a .NET process counts its own requests), or NULL. */
-	const char *ops_counter;
+	const char *opcount_counter;
 };
 
 struct gt_fleet_member {

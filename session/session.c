@@ -67,11 +67,11 @@ int gt_session_open_async(struct gt_session *s, pid_t pid, struct gt_error *err)
 	return 0;
 }
 
-int gt_session_set_ops(struct gt_session *s, const char *name, struct gt_error *err)
+int gt_session_set_opcount(struct gt_session *s, const char *name, struct gt_error *err)
 {
 	if (!s->target)
 		return gt_fail(err, GT_EXIT_FAILURE, "process %d is not open", (int)s->info.pid);
-	return gt_target_set_ops(s->target, name, err);
+	return gt_target_set_opcount(s->target, name, err);
 }
 
 void gt_session_close(struct gt_session *s)

@@ -138,8 +138,8 @@ int gt_compare_write_text(FILE *out, const struct gt_run *runs, size_t n)
 		char label[64];
 		for (size_t i = 0; i < n; i++)
 			v[i] = runs[i].fig[f];
-		if (f == GT_FIG_BYTES_PER_OP_MEDIAN && runs[0].ops_name[0])
-			snprintf(label, sizeof(label), "bytes per op (%.20s), median", runs[0].ops_name);
+		if (f == GT_FIG_BYTES_PER_OP_MEDIAN && runs[0].opcount_name[0])
+			snprintf(label, sizeof(label), "bytes per op (%.20s), median", runs[0].opcount_name);
 		else
 			snprintf(label, sizeof(label), "%s", gt_fig_descs[f].label);
 		row(out, label, v, n, gt_fig_descs[f].unit);
@@ -226,7 +226,7 @@ static struct json_object *json_run(const struct gt_run *r, const struct gt_run 
 		add_path(o, gt_fig_descs[f].key, fig_json(r->fig[f], gt_fig_descs[f].unit));
 		json_object_object_add(ratio, gt_fig_descs[f].key, f64_or_null(gt_compare_ratio(first->fig[f], r->fig[f])));
 	}
-	add_path(o, "alloc.ops_name", r->ops_name[0] ? gt_json_text(r->ops_name) : NULL);
+	add_path(o, "alloc.ops_name", r->opcount_name[0] ? gt_json_text(r->opcount_name) : NULL);
 	struct json_object *gens = json_object_new_array();
 	for (unsigned g = 0; g < r->n_generations; g++) {
 		struct json_object *e = json_object_new_object();

@@ -222,29 +222,29 @@ static struct json_object *memory_object(const struct gt_derived *d)
 	return o;
 }
 
-static struct json_object *ops_object(const struct gt_derived *d)
+static struct json_object *opcount_object(const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
-	if (!s->ops_total.valid)
+	if (!s->opcount_total.valid)
 		return NULL;
 	struct json_object *o = json_object_new_object();
-	add(o, "name", jstr(s->ops_name));
-	add(o, "counter", jstr(s->ops_counter));
-	add(o, "total", ju64(s->ops_total));
-	add(o, "rate_per_s", jdouble(d->ops_rate));
+	add(o, "name", jstr(s->opcount_name));
+	add(o, "counter", jstr(s->opcount_counter));
+	add(o, "total", ju64(s->opcount_total));
+	add(o, "rate_per_s", jdouble(d->opcount_rate));
 	add(o, "bytes_per_op", jdouble(d->bytes_per_op));
 	return o;
 }
 
 /* Why there are no operations though a counter was asked for: the
  * counter's name, then the reason. */
-static struct json_object *ops_unavailable(const struct gt_sample *s)
+static struct json_object *opcount_unavailable(const struct gt_sample *s)
 {
-	if (s->ops_total.valid || !s->ops_unavailable)
+	if (s->opcount_total.valid || !s->opcount_unavailable)
 		return NULL;
 	struct json_object *o = json_object_new_object();
-	add(o, "counter", jstr(s->ops_counter));
-	add(o, "reason", jstr(s->ops_unavailable));
+	add(o, "counter", jstr(s->opcount_counter));
+	add(o, "reason", jstr(s->opcount_unavailable));
 	return o;
 }
 
@@ -290,8 +290,8 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "memory", memory_object(d));
 	add(o, "process_cpu_share", jdouble(cpu));
 	add(o, "threads", ju64(s->threads));
-	add(o, "ops", ops_object(d));
-	add(o, "ops_unavailable", ops_unavailable(s));
+	add(o, "ops", opcount_object(d));
+	add(o, "ops_unavailable", opcount_unavailable(s));
 	add(o, "dropped_events", ju64(s->dropped_events));
 	add(o, "target", target_object(info));
 	return o;

@@ -277,7 +277,7 @@ static void gctop_large_waste(struct gt_metrics_emit *e, const struct gt_metrics
 
 static void gctop_requests(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	gt_metrics_counter(e, NULL, t->sample->ops_total, t->watch_start_s);
+	gt_metrics_counter(e, NULL, t->sample->opcount_total, t->watch_start_s);
 }
 
 /* A ratio of the last interval's two rates, not a count: a gauge. */

@@ -94,19 +94,19 @@ static void write_alloc(FILE *out, const struct gt_derived *d)
 	if (d->alloc_upper_bound)
 		fprintf(out, "   (an upper bound: G1 humongous objects counted in whole regions, over by at most %s)",
 			fig_rate(&excess, d->alloc_excess_max_bps));
-	if (s->ops_total.valid) {
-		const char *what = s->ops_name ? s->ops_name : "operations";
+	if (s->opcount_total.valid) {
+		const char *what = s->opcount_name ? s->opcount_name : "operations";
 		struct gt_u64 bpo = { (uint64_t)d->bytes_per_op.value, d->bytes_per_op.valid };
 		fprintf(out, "   %s/s ", what);
-		if (d->ops_rate.valid)
-			fprintf(out, "%.1f", d->ops_rate.value);
+		if (d->opcount_rate.valid)
+			fprintf(out, "%.1f", d->opcount_rate.value);
 		else
 			fprintf(out, "n/a");
 		fprintf(out, ", %s per op", fig_bytes(&per_op, bpo));
-	} else if (s->ops_unavailable) {
+	} else if (s->opcount_unavailable) {
 		struct text_str name;
-		fprintf(out, "   operations n/a (%s: %s)", clean(&name, s->ops_counter ? s->ops_counter : "?"),
-			s->ops_unavailable);
+		fprintf(out, "   operations n/a (%s: %s)", clean(&name, s->opcount_counter ? s->opcount_counter : "?"),
+			s->opcount_unavailable);
 	}
 	fprintf(out, "\n");
 }

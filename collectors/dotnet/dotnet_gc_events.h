@@ -212,7 +212,7 @@ void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, st
 
 /* GCs started up to the moment at (runtime's clock), for the collections
  * over the span of operations read as of the runtime's counter poll
- * (gt_sample's ops_collections_total). GCs older than the GT_DN_GC_STARTS
+ * (gt_sample's opcount_collections_total). GCs older than the GT_DN_GC_STARTS
  * last are counted whatever their time. */
 uint64_t gt_dn_gc_collections_until(const struct gt_dn_gc *g, int64_t at);
 

@@ -47,8 +47,8 @@ const struct gt_runtime_traits gt_dotnet_runtime = {
 	.condemned_generations = GT_DN_COLLECTED,
 	.has_gc_cpu_and_safepoints = false,
 	.has_metaspace = false,
-	.own_ops_counter = true,
-	.ops_own = "a .NET process, whose operations are ASP.NET Core's requests where it serves them, shown "
+	.own_opcount = true,
+	.opcount_own = "a .NET process, whose operations are ASP.NET Core's requests where it serves them, shown "
 		   "without --ops",
 	.allocators_load_code = false,
 	.allocators_stop = "its EventPipe session is closed",

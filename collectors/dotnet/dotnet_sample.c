@@ -123,9 +123,9 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 	out->alloc_at.prev_ns = (uint64_t)prev_at;
 	out->alloc_at.prev_total = prev_total;
 	if (have_req && gt_dn_series_at(&k->requests, ts, &req)) {
-		gt_u64_set(&out->ops_total, req);
-		out->ops_name = "requests";
-		out->ops_counter = "Microsoft.AspNetCore.Hosting/total-requests";
+		gt_u64_set(&out->opcount_total, req);
+		out->opcount_name = "requests";
+		out->opcount_counter = "Microsoft.AspNetCore.Hosting/total-requests";
 	}
 }
 
@@ -237,8 +237,8 @@ int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *
 
 	fill_alloc(c, out);
 	/* collections over the span the operations are read as of */
-	if (out->ops_total.valid && out->alloc_at.valid)
-		gt_u64_set(&out->ops_collections_total,
+	if (out->opcount_total.valid && out->alloc_at.valid)
+		gt_u64_set(&out->opcount_collections_total,
 			   gt_dn_gc_collections_until(g, sat_add((int64_t)out->alloc_at.ns, -c->clock_offset)));
 	fill_generations(c, out);
 	if (g->have_reason)

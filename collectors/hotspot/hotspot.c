@@ -209,14 +209,14 @@ fail:
 	return NULL;
 }
 
-static int hotspot_set_ops(struct gt_backend *c, const char *name, struct gt_error *err)
+static int hotspot_set_opcount(struct gt_backend *c, const char *name, struct gt_error *err)
 {
-	hotspot_ops_init(&c->ops, name);
-	hotspot_ops_resolve(&c->ops, &c->perf);
+	hotspot_opcount_init(&c->opcount, name);
+	hotspot_opcount_resolve(&c->opcount, &c->perf);
 	hotspot_watch(c);
 	/* With the agent already read (key a before), it is asked at once. */
-	if (c->ops.jmx && c->sampler)
-		return gt_hotspot_sampler_set_ops(c->sampler, name, err);
+	if (c->opcount.jmx && c->sampler)
+		return gt_hotspot_sampler_set_opcount(c->sampler, name, err);
 	return 0;
 }
 
@@ -227,7 +227,7 @@ static int hotspot_enable_allocators(struct gt_backend *c, const char *packages,
 	if (c->sampler)
 		return 0;
 	c->sampler = gt_hotspot_sampler_start(c->pid, packages, err);
-	if (c->sampler && c->ops.jmx && gt_hotspot_sampler_set_ops(c->sampler, c->ops.name, err) != 0) {
+	if (c->sampler && c->opcount.jmx && gt_hotspot_sampler_set_opcount(c->sampler, c->opcount.name, err) != 0) {
 		hotspot_disable_allocators(c);
 		return -1;
 	}
@@ -262,7 +262,7 @@ const struct gt_backend_ops gt_hotspot_ops = {
 	.sample = hotspot_sample,
 	.close = hotspot_close,
 	.list = hotspot_list,
-	.set_ops = hotspot_set_ops,
+	.set_opcount = hotspot_set_opcount,
 	.enable_allocators = hotspot_enable_allocators,
 	.disable_allocators = hotspot_disable_allocators,
 	.allocators = hotspot_allocators,

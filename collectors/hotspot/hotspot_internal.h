@@ -9,7 +9,7 @@
  *   hotspot_pauses.c          the log of individual pauses
  *   hotspot_tick.c            when to poll while the JVM collects
  *   hotspot_causes.c          what caused the collections (sun.gc.lastCause at each poll)
- *   hotspot_ops.c             the application's operations counter (--ops)
+ *   hotspot_opcount.c         the application's operations counter (--ops)
  *   hotspot_watch.c           the parts of the perf data a poll copies
  * and in sub-folders, the transport and the sampler:
  *   perfdata/                 the hsperfdata file: its format, mapped and copied
@@ -176,21 +176,21 @@ void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_re
 /* Fills out->causes (humongous only for G1). */
 void hotspot_causes_fill(const struct hotspot_causes *c, bool g1, struct gt_sample *out);
 
-/* ---- hotspot_ops.c ---- */
+/* ---- hotspot_opcount.c ---- */
 
-struct hotspot_ops {
+struct hotspot_opcount {
 	const char *name;     /* --ops NAME, NULL: none asked for */
 	bool jmx;             /* NAME is jmx:...: the agent's sampler reads it */
 	hsperf_long value;    /* NULL until the JVM publishes it as a long */
 	const char *why;      /* static: why value is NULL */
 };
 
-void hotspot_ops_init(struct hotspot_ops *o, const char *name);
+void hotspot_opcount_init(struct hotspot_opcount *o, const char *name);
 /* Looks the counter up (again, until found: an application creates it
  * when its code first runs). Call after hsperf_refresh adds entries. */
-void hotspot_ops_resolve(struct hotspot_ops *o, const struct hsperf *p);
+void hotspot_opcount_resolve(struct hotspot_opcount *o, const struct hsperf *p);
 /* Fills out's operations: the total, or why there is none. */
-void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out);
+void hotspot_opcount_fill(const struct hotspot_opcount *o, struct gt_sample *out);
 
 /* ---- hotspot_watch.c ---- */
 
@@ -199,7 +199,7 @@ void hotspot_ops_fill(const struct hotspot_ops *o, struct gt_sample *out);
 
 /* Fills out (up to max) with the ranges of p's copy that c and o point
  * into: what a poll reads. Returns how many. */
-size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counters *c, const struct hotspot_ops *o,
+size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counters *c, const struct hotspot_opcount *o,
 			    struct hsperf_range *out, size_t max);
 
 /* ---- hotspot_find.c, from the resolved counters ---- */
@@ -256,7 +256,7 @@ struct gt_backend {
 	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
 	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
 	struct hotspot_causes causes;
-	struct hotspot_ops ops;
+	struct hotspot_opcount opcount;
 	struct hsperf_range watch[HOTSPOT_WATCH_MAX]; /* what a poll copies (hotspot_watch.c) */
 };
 

@@ -88,7 +88,7 @@ void hotspot_watch(struct gt_backend *c)
 {
 	if (c->perf.complete)
 		hsperf_map_watch(&c->map, c->watch,
-				 hotspot_watch_ranges(&c->perf, &c->counters, &c->ops, c->watch, HOTSPOT_WATCH_MAX));
+				 hotspot_watch_ranges(&c->perf, &c->counters, &c->opcount, c->watch, HOTSPOT_WATCH_MAX));
 }
 
 /* Copies the perf data and loads from the copy only, at the tick (hotspot_poll_interval); with
@@ -104,7 +104,7 @@ void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 	}
 	if (hsperf_refresh(&c->perf) > 0) {
 		hotspot_counters_resolve(&c->counters, &c->perf);
-		hotspot_ops_resolve(&c->ops, &c->perf);
+		hotspot_opcount_resolve(&c->opcount, &c->perf);
 	}
 	if (!c->map.watched)
 		hotspot_watch(c);
@@ -202,7 +202,7 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
 		hotspot_pause_log_fill(&c->pauses, out);
 	hotspot_causes_fill(&c->causes, c->counters.gc == HOTSPOT_GC_G1, out);
-	hotspot_ops_fill(&c->ops, out);
+	hotspot_opcount_fill(&c->opcount, out);
 	c->sampled = true;
 	if (c->last_pause_ns.valid)
 		out->last_pause_ns = c->last_pause_ns;

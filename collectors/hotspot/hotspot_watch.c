@@ -1,5 +1,5 @@
 /* The parts of the perf data that polls read: the data of every counter
- * hotspot_counters_resolve and hotspot_ops_resolve resolved, and of the
+ * hotspot_counters_resolve and hotspot_opcount_resolve resolved, and of the
  * strings read at each sample (the collectors' names, the causes). An idle
  * JVM's poll copied all its bytes in use (12 KiB of a small JVM's file,
  * 182 entries) where these are about 90 entries of 8 bytes or a short
@@ -55,7 +55,7 @@ static void add_collectors(struct watch_list *w, const struct hotspot_counters *
 	}
 }
 
-size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counters *c, const struct hotspot_ops *o,
+size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counters *c, const struct hotspot_opcount *o,
 			    struct hsperf_range *out, size_t max)
 {
 	struct watch_list w = { p, out, 0, max };

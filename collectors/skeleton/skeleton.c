@@ -21,7 +21,7 @@
 struct gt_backend {
 	pid_t pid;
 	uint64_t polls;          /* the skeleton's stand-in for a runtime's counters */
-	const char *ops_counter; /* --ops NAME, or NULL */
+	const char *opcount_counter; /* --ops NAME, or NULL */
 };
 
 /* Is pid a process of this runtime? Look, never touch: read /proc or a
@@ -92,10 +92,10 @@ static int skeleton_sample(struct gt_backend *b, struct gt_sample *out, struct g
 	(void)err;
 	out->alloc_unavailable = "the skeleton runtime reads no allocations";
 	out->large_unavailable = "the skeleton runtime reads no large objects";
-	if (b->ops_counter) {
-		gt_u64_set(&out->ops_total, b->polls);
-		out->ops_name = "operations";
-		out->ops_counter = b->ops_counter;
+	if (b->opcount_counter) {
+		gt_u64_set(&out->opcount_total, b->polls);
+		out->opcount_name = "operations";
+		out->opcount_counter = b->opcount_counter;
 	}
 	return 0;
 }
@@ -117,12 +117,12 @@ static void skeleton_list(struct gt_list *out)
 }
 
 /* --ops NAME: the runtime's counter of operations. NULL in the ops where
- * the runtime counts its own (then own_ops_counter in the traits). */
-static int skeleton_set_ops(struct gt_backend *b, const char *name, struct gt_error *err)
+ * the runtime counts its own (then own_opcount in the traits). */
+static int skeleton_set_opcount(struct gt_backend *b, const char *name, struct gt_error *err)
 {
-	if (strcmp(name, GT_SKELETON_OPS_COUNTER) != 0)
-		return gt_fail(err, GT_EXIT_USAGE, "the skeleton runtime counts only \"%s\"", GT_SKELETON_OPS_COUNTER);
-	b->ops_counter = GT_SKELETON_OPS_COUNTER;
+	if (strcmp(name, GT_SKELETON_OPCOUNT_COUNTER) != 0)
+		return gt_fail(err, GT_EXIT_USAGE, "the skeleton runtime counts only \"%s\"", GT_SKELETON_OPCOUNT_COUNTER);
+	b->opcount_counter = GT_SKELETON_OPCOUNT_COUNTER;
 	return 0;
 }
 
@@ -168,8 +168,8 @@ const struct gt_runtime_traits gt_skeleton_runtime = {
 	.condemned_generations = 0,
 	.has_gc_cpu_and_safepoints = false,
 	.has_metaspace = false,
-	.own_ops_counter = false,
-	.ops_takes = "the skeleton's \"polls\"",
+	.own_opcount = false,
+	.opcount_takes = "the skeleton's \"polls\"",
 	.allocators_load_code = false,
 	.allocators_stop = "nothing was started",
 	.induced_call = "a collection call",
@@ -196,7 +196,7 @@ const struct gt_backend_ops gt_skeleton_ops = {
 	.sample = skeleton_sample,
 	.close = skeleton_close,
 	.list = skeleton_list,
-	.set_ops = skeleton_set_ops,
+	.set_opcount = skeleton_set_opcount,
 	.enable_allocators = skeleton_enable_allocators,
 	.disable_allocators = skeleton_disable_allocators,
 	.allocators = skeleton_allocators,

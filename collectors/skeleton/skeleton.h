@@ -11,7 +11,7 @@
 #include "collectors/backend.h"
 
 /* The operations counter it counts its polls in, for --ops. */
-#define GT_SKELETON_OPS_COUNTER "polls"
+#define GT_SKELETON_OPCOUNT_COUNTER "polls"
 
 extern const struct gt_backend_ops gt_skeleton_ops;
 extern const struct gt_runtime_traits gt_skeleton_runtime;

@@ -25,11 +25,11 @@ static int alloc_max_rows(const struct gt_view_ctx *ctx)
 	return ALLOC_NEED_ROWS + gt_graph_rows(ctx->h, GT_HISTORY_ALLOC_RATE);
 }
 
-/* "operation" for "operations": what is counted, one of them. ops_name is
+/* "operation" for "operations": what is counted, one of them. opcount_name is
  * one of the collectors' static plural words ("requests", "operations"). */
 static void op_singular(char *buf, size_t len, const struct gt_sample *s)
 {
-	const char *name = s->ops_name ? s->ops_name : "operations";
+	const char *name = s->opcount_name ? s->opcount_name : "operations";
 	size_t n = strlen(name);
 	snprintf(buf, len, "%.*s", (int)(n > 1 && name[n - 1] == 's' ? n - 1 : n), name);
 }
@@ -50,22 +50,22 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 	if (d && d->bytes_per_op.valid) {
 		struct gt_u64 per = { (uint64_t)d->bytes_per_op.value, true };
 		x = gt_pane_print(w, y, x, t->value, "%s", gt_format_bytes(a, sizeof(a), per));
-		if (!d->ops_rate.valid)
+		if (!d->opcount_rate.valid)
 			return;
-		snprintf(b, sizeof(b), "%.1f %s/s", d->ops_rate.value, d->cur.ops_name ? d->cur.ops_name : "operations");
+		snprintf(b, sizeof(b), "%.1f %s/s", d->opcount_rate.value, d->cur.opcount_name ? d->cur.opcount_name : "operations");
 		if (gt_pane_whole(w, y, x + 2, t->label, b) == x + 2) {
-			snprintf(b, sizeof(b), "%.1f/s", d->ops_rate.value);
+			snprintf(b, sizeof(b), "%.1f/s", d->opcount_rate.value);
 			gt_pane_whole(w, y, x + 2, t->label, b);
 		}
 		return;
 	}
 	x = gt_pane_print(w, y, x, t->na, "n/a");
-	if (d && d->cur.ops_unavailable) {
+	if (d && d->cur.opcount_unavailable) {
 		/* --ops named a counter: which, and why it gives nothing, as far
 		 * as the words that fit (the name whole or not at all) */
 		char why[512];
-		snprintf(why, sizeof(why), "(%s: %s)", d->cur.ops_counter ? d->cur.ops_counter : "?",
-			 d->cur.ops_unavailable);
+		snprintf(why, sizeof(why), "(%s: %s)", d->cur.opcount_counter ? d->cur.opcount_counter : "?",
+			 d->cur.opcount_unavailable);
 		gt_pane_print(w, y, x + 1, t->na, "%s", gt_format_cut_words(b, sizeof(b), why, getmaxx(w) - 1 - (x + 1)));
 		return;
 	}

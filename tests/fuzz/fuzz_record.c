@@ -23,9 +23,9 @@ static void check_sample(const struct gt_sample *s, const struct gt_alloc_snapsh
 	for (unsigned g = 0; g < s->n_generations; g++)
 		require(memchr(s->generations[g].name, 0, sizeof(s->generations[g].name)) != NULL);
 	require(memchr(s->last_gc_cause, 0, sizeof(s->last_gc_cause)) != NULL);
-	require(!s->ops_name || strlen(s->ops_name) < 256);
-	require(!s->ops_counter || strlen(s->ops_counter) < 256);
-	require(!s->ops_unavailable || strlen(s->ops_unavailable) < 256);
+	require(!s->opcount_name || strlen(s->opcount_name) < 256);
+	require(!s->opcount_counter || strlen(s->opcount_counter) < 256);
+	require(!s->opcount_unavailable || strlen(s->opcount_unavailable) < 256);
 	if (a)
 		require(a->by_frame.n <= GT_ALLOC_SITES_MAX && a->by_type.n <= GT_ALLOC_SITES_MAX);
 }

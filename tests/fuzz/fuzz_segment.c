@@ -28,9 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    r.n_recent > GCTOP_SEG_PAUSE_RING)
 			abort();
 		/* the ops block's answer: a known status, a terminated printable reason */
-		if (r.ops.status > GCTOP_SEG_OPS_STATUS_MAX || !memchr(r.ops.reason, 0, sizeof(r.ops.reason)))
+		if (r.opcount.status > GCTOP_SEG_OPS_STATUS_MAX || !memchr(r.opcount.reason, 0, sizeof(r.opcount.reason)))
 			abort();
-		for (const char *c = r.ops.reason; *c; c++)
+		for (const char *c = r.opcount.reason; *c; c++)
 			if ((unsigned char)*c < 0x20)
 				abort();
 		/* the humongous counters only with a region size (layout_minor 3) */

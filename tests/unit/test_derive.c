@@ -150,10 +150,10 @@ static void test_bytes_per_operation(void)
 	struct gt_derived d;
 	gt_u64_set(&a.alloc_bytes_total, 0);
 	gt_u64_set(&b.alloc_bytes_total, 5500000000ull);
-	gt_u64_set(&a.ops_total, 1000);
-	gt_u64_set(&b.ops_total, 1092);
+	gt_u64_set(&a.opcount_total, 1000);
+	gt_u64_set(&b.opcount_total, 1092);
 	gt_derive(&a, &b, &d);
-	CHECK_NEAR(d.ops_rate.value, 92.0, 1e-9);
+	CHECK_NEAR(d.opcount_rate.value, 92.0, 1e-9);
 	CHECK_NEAR(d.bytes_per_op.value, 5500000000.0 / 92.0, 1e-3);
 }
 
@@ -393,10 +393,10 @@ static void test_alloc_rate_over_the_runtimes_intervals(void)
 	gt_derive(&b, &c, &d);
 	CHECK_NEAR(d.alloc_rate_bps.value, 0.8e9, 1e-3);
 	/* requests are read as of the same polls and divide by their span */
-	gt_u64_set(&a.ops_total, 100);
-	gt_u64_set(&b.ops_total, 250);
+	gt_u64_set(&a.opcount_total, 100);
+	gt_u64_set(&b.opcount_total, 250);
 	gt_derive(&a, &b, &d);
-	CHECK_NEAR(d.ops_rate.value, 100.0, 1e-9);
+	CHECK_NEAR(d.opcount_rate.value, 100.0, 1e-9);
 	CHECK_NEAR(d.bytes_per_op.value, 1.4e9 / 150, 1e-6);
 	/* a total as of the sample and one as of a poll are two series */
 	struct gt_sample e = a;
@@ -469,7 +469,7 @@ static void test_large_share_of_the_bytes_counted_with_it(void)
 /* A poll of the requests that has not arrived: the interval counts 0
  * operations with 0 bytes and 0 collections (all as of the same poll), and
  * the next its two polls' whole, rather than no figure for it. */
-static void test_ops_of_an_interval_without_a_new_poll(void)
+static void test_opcount_of_an_interval_without_a_new_poll(void)
 {
 	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
 	struct gt_derived d;
@@ -479,28 +479,28 @@ static void test_ops_of_an_interval_without_a_new_poll(void)
 	a.alloc_at.prev_ns = b.alloc_at.prev_ns = 0;
 	gt_u64_set(&a.alloc_bytes_total, 5000);
 	b.alloc_bytes_total = a.alloc_bytes_total;
-	gt_u64_set(&a.ops_total, 40);
-	b.ops_total = a.ops_total;
-	gt_u64_set(&a.ops_collections_total, 3);
-	b.ops_collections_total = a.ops_collections_total;
+	gt_u64_set(&a.opcount_total, 40);
+	b.opcount_total = a.opcount_total;
+	gt_u64_set(&a.opcount_collections_total, 3);
+	b.opcount_collections_total = a.opcount_collections_total;
 	gt_derive(&a, &b, &d);
-	CHECK(d.ops.valid && d.ops.value == 0);
-	CHECK(d.ops_alloc_bytes.valid && d.ops_alloc_bytes.value == 0);
-	CHECK(d.ops_collections.valid && d.ops_collections.value == 0);
-	CHECK(!d.ops_rate.valid);                  /* no span for a rate */
+	CHECK(d.opcount.valid && d.opcount.value == 0);
+	CHECK(d.opcount_alloc_bytes.valid && d.opcount_alloc_bytes.value == 0);
+	CHECK(d.opcount_collections.valid && d.opcount_collections.value == 0);
+	CHECK(!d.opcount_rate.valid);              /* no span for a rate */
 	CHECK(!d.bytes_per_op.valid);
 	struct gt_sample c = base_sample(3000000000ull);
 	c.alloc_source = GT_ALLOC_SOURCE_EXACT;
 	c.alloc_at = b.alloc_at;
 	c.alloc_at.ns = 2700000000ull;
 	gt_u64_set(&c.alloc_bytes_total, 85000);
-	gt_u64_set(&c.ops_total, 48);
-	gt_u64_set(&c.ops_collections_total, 5);
+	gt_u64_set(&c.opcount_total, 48);
+	gt_u64_set(&c.opcount_collections_total, 5);
 	gt_derive(&b, &c, &d);
-	CHECK_U64(d.ops.value, 8);
-	CHECK_U64(d.ops_alloc_bytes.value, 80000);
-	CHECK_U64(d.ops_collections.value, 2);
-	CHECK_NEAR(d.ops_rate.value, 4.0, 1e-9);
+	CHECK_U64(d.opcount.value, 8);
+	CHECK_U64(d.opcount_alloc_bytes.value, 80000);
+	CHECK_U64(d.opcount_collections.value, 2);
+	CHECK_NEAR(d.opcount_rate.value, 4.0, 1e-9);
 	CHECK_NEAR(d.bytes_per_op.value, 10000.0, 1e-9);
 }
 
@@ -524,6 +524,6 @@ int main(void)
 	RUN_TEST(test_alloc_rate_over_the_runtimes_intervals);
 	RUN_TEST(test_pause_share_by_when_pauses_happened);
 	RUN_TEST(test_large_share_of_the_bytes_counted_with_it);
-	RUN_TEST(test_ops_of_an_interval_without_a_new_poll);
+	RUN_TEST(test_opcount_of_an_interval_without_a_new_poll);
 	return check_summary();
 }

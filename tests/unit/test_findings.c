@@ -539,12 +539,12 @@ static void test_config(void)
 	CHECK(severity_of("server-gc-one-heap") == GT_SEVERITY_NONE);
 }
 
-/* One interval with ops operations of bytes_per_op and young/old
+/* One interval with opcount operations of bytes_per_op and young/old
  * collections (UINT64_MAX: n/a). */
-static void push_ops(double t, uint64_t ops, double bytes_per_op, uint64_t young, uint64_t old)
+static void push_opcount(double t, uint64_t opcount, double bytes_per_op, uint64_t young, uint64_t old)
 {
 	struct gt_derived *d = interval(t, 1.0, UINT64_MAX);
-	gt_u64_set(&d->ops, ops);
+	gt_u64_set(&d->opcount, opcount);
 	gt_f64_set(&d->bytes_per_op, bytes_per_op);
 	if (young != UINT64_MAX)
 		gt_u64_set(&d->generations[0].collections, young);
@@ -558,16 +558,16 @@ static void push_ops(double t, uint64_t ops, double bytes_per_op, uint64_t young
 static void test_alloc_per_op(void)
 {
 	reset("G1", &gt_hotspot_runtime);
-	newest.cur.ops_name = "operations";
-	push_ops(1, 9, 4e6, 9, 0);                 /* 9 operations are too few */
+	newest.cur.opcount_name = "operations";
+	push_opcount(1, 9, 4e6, 9, 0);             /* 9 operations are too few */
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
-	push_ops(2, 91, 1e5, 0, 0);                /* 9 collections in 100: 0.09 */
+	push_opcount(2, 91, 1e5, 0, 0);            /* 9 collections in 100: 0.09 */
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
-	push_ops(3, 100, 1e5, 11, 0);              /* 20 in 200: 0.10 */
+	push_opcount(3, 100, 1e5, 11, 0);          /* 20 in 200: 0.10 */
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_INFO);
 	reset("G1", &gt_hotspot_runtime);
-	newest.cur.ops_name = "operations";
-	push_ops(1, 10, 16.0 * 1048576, 9, 1);     /* young and full: 10 in 10 */
+	newest.cur.opcount_name = "operations";
+	push_opcount(1, 10, 16.0 * 1048576, 9, 1); /* young and full: 10 in 10 */
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_WARNING);
 	const struct gt_finding *x = finding("alloc-per-op");
 	CHECK(x && strcmp(x->title, "each operation allocates 16.0 MiB: 1.00 collections per operation") == 0);
@@ -579,7 +579,7 @@ static void test_alloc_per_op(void)
 	/* collections faster than the estimate's tick: the bytes are a lower
 	 * bound, the collections exact */
 	struct gt_derived *d = interval(2, 1.0, UINT64_MAX);
-	gt_u64_set(&d->ops, 10);
+	gt_u64_set(&d->opcount, 10);
 	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
 	gt_u64_set(&d->generations[0].collections, 30);
 	d->alloc_lower_bound = true;
@@ -588,7 +588,7 @@ static void test_alloc_per_op(void)
 	CHECK(x && strcmp(x->title, "each operation allocates at least 10.0 MiB: 2.00 collections per operation") == 0);
 	/* humongous objects in whole G1 regions as well: neither bound holds */
 	d = interval(3, 1.0, UINT64_MAX);
-	gt_u64_set(&d->ops, 10);
+	gt_u64_set(&d->opcount, 10);
 	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
 	d->alloc_upper_bound = true;
 	push(d);
@@ -596,9 +596,9 @@ static void test_alloc_per_op(void)
 	CHECK(x && strstr(x->title, "each operation allocates 8.0 MiB:"));
 	/* whole regions alone: at most */
 	reset("G1", &gt_hotspot_runtime);
-	newest.cur.ops_name = "operations";
+	newest.cur.opcount_name = "operations";
 	d = interval(1, 1.0, UINT64_MAX);
-	gt_u64_set(&d->ops, 10);
+	gt_u64_set(&d->opcount, 10);
 	gt_f64_set(&d->bytes_per_op, 4.0 * 1048576);
 	gt_u64_set(&d->generations[0].collections, 10);
 	d->alloc_upper_bound = true;
@@ -609,14 +609,14 @@ static void test_alloc_per_op(void)
 	 * gen0 and 4 gen1 GCs are 10 (before, gen0 counted every GC and the
 	 * rule read gen0 alone, which here would give 6) */
 	reset("Workstation", &gt_dotnet_runtime);
-	newest.cur.ops_name = "requests";
-	push_ops(1, 20, 60e6, 6, 4);
+	newest.cur.opcount_name = "requests";
+	push_opcount(1, 20, 60e6, 6, 4);
 	x = finding("alloc-per-op");
 	CHECK(x && x->severity == GT_SEVERITY_INFO && strstr(x->title, "each request allocates 57.2 MiB: 0.50 "
 								"collections per request"));
 	/* no collection figures, or no operations: nothing */
 	reset("G1", &gt_hotspot_runtime);
-	push_ops(1, 100, 1e6, UINT64_MAX, UINT64_MAX);
+	push_opcount(1, 100, 1e6, UINT64_MAX, UINT64_MAX);
 	CHECK(severity_of("alloc-per-op") == GT_SEVERITY_NONE);
 	reset("G1", &gt_hotspot_runtime);
 	steady(30, 0, &(double){ 0 });
@@ -649,9 +649,9 @@ static void test_alloc_per_op_over_intervals_without_a_poll(void)
 		cur.alloc_at.ns = poll * s - s / 2;
 		cur.alloc_at.prev_ns = cur.alloc_at.ns - s;
 		gt_u64_set(&cur.alloc_bytes_total, poll * 4000000);
-		gt_u64_set(&cur.ops_total, poll * 4);
-		gt_u64_set(&cur.ops_collections_total, poll - 1);
-		cur.ops_name = "requests";
+		gt_u64_set(&cur.opcount_total, poll * 4);
+		gt_u64_set(&cur.opcount_collections_total, poll - 1);
+		cur.opcount_name = "requests";
 		gt_derive(k > 1 ? &prev : NULL, &cur, &d);
 		push(&d);
 		prev = cur;

@@ -295,8 +295,8 @@ static void check_watch_covers(const char *file)
 	CHECK(hsperf_init(&p, buf, len, file, &err) == 0);
 	struct hotspot_counters c;
 	hotspot_counters_resolve(&c, &p);
-	struct hotspot_ops o = { .name = "sun.rt.safepoints" };
-	hotspot_ops_resolve(&o, &p);
+	struct hotspot_opcount o = { .name = "sun.rt.safepoints" };
+	hotspot_opcount_resolve(&o, &p);
 	struct hsperf_range r[HOTSPOT_WATCH_MAX];
 	size_t n = hotspot_watch_ranges(&p, &c, &o, r, HOTSPOT_WATCH_MAX);
 	if (n < 20 || n >= HOTSPOT_WATCH_MAX)   /* a few dozen counters: not the whole file */
@@ -309,7 +309,7 @@ static void check_watch_covers(const char *file)
 	memset(&ra, 0, sizeof(ra));
 	memset(&rb, 0, sizeof(rb));
 	hotspot_counters_fill_sample(&p, &c, &before);
-	hotspot_ops_fill(&o, &before);
+	hotspot_opcount_fill(&o, &before);
 	hotspot_counters_alloc_reading(&p, &c, &ra);
 
 	uint8_t *keep = calloc(1, len);
@@ -329,9 +329,9 @@ static void check_watch_covers(const char *file)
 		free(keep);
 	}
 	hotspot_counters_fill_sample(&p, &c, &after);
-	hotspot_ops_fill(&o, &after);
+	hotspot_opcount_fill(&o, &after);
 	hotspot_counters_alloc_reading(&p, &c, &rb);
-	CHECK(before.ops_total.valid && before.heap_used_bytes.valid);
+	CHECK(before.opcount_total.valid && before.heap_used_bytes.valid);
 	CHECK(memcmp(&before, &after, sizeof(before)) == 0);
 	CHECK(memcmp(&ra, &rb, sizeof(ra)) == 0);
 	hsperf_free(&p);

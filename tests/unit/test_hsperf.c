@@ -242,7 +242,7 @@ static void test_crafted_valid(void)
 /* --ops: the application's counter by name, its value read through the
  * copy; one it creates later is found after a refresh; a missing counter,
  * a string and a negative number give no operations, each with why. */
-static void test_ops_counter(void)
+static void test_opcount_counter(void)
 {
 	struct craft c;
 	craft_init(&c);
@@ -252,42 +252,42 @@ static void test_ops_counter(void)
 	struct gt_error err = { 0 };
 	CHECK(craft_parse(&c, sizeof(c.buf), &p, &err) == 0);
 
-	struct hotspot_ops ops = { .name = "app.ops" };
-	hotspot_ops_resolve(&ops, &p);
+	struct hotspot_opcount opcount = { .name = "app.ops" };
+	hotspot_opcount_resolve(&opcount, &p);
 	struct gt_sample s = { 0 };
-	hotspot_ops_fill(&ops, &s);
-	CHECK(!s.ops_total.valid);
-	CHECK_STR(s.ops_name, "operations");
-	CHECK_STR(s.ops_counter, "app.ops");
-	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "no perf-data counter of this name"));
+	hotspot_opcount_fill(&opcount, &s);
+	CHECK(!s.opcount_total.valid);
+	CHECK_STR(s.opcount_name, "operations");
+	CHECK_STR(s.opcount_counter, "app.ops");
+	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "no perf-data counter of this name"));
 
 	uint32_t at = craft_long(&c, "app.ops", 41);
 	CHECK(hsperf_refresh(&p) == 1);
-	hotspot_ops_resolve(&ops, &p);
+	hotspot_opcount_resolve(&opcount, &p);
 	memset(&s, 0, sizeof(s));
-	hotspot_ops_fill(&ops, &s);
-	CHECK(s.ops_total.valid && s.ops_total.value == 41);
+	hotspot_opcount_fill(&opcount, &s);
+	CHECK(s.opcount_total.valid && s.opcount_total.value == 41);
 	/* the application counts on: the header (20) and "app.ops" with its
 	 * NUL (8), padded to 8, put the value at 32 */
 	put64(c.buf + at + 32, 42);
-	hotspot_ops_fill(&ops, &s);
-	CHECK(s.ops_total.valid && s.ops_total.value == 42);
-	CHECK(s.ops_unavailable == NULL);
+	hotspot_opcount_fill(&opcount, &s);
+	CHECK(s.opcount_total.valid && s.opcount_total.value == 42);
+	CHECK(s.opcount_unavailable == NULL);
 
-	struct hotspot_ops text = { .name = "app.text" }, negative = { .name = "app.negative" };
-	hotspot_ops_resolve(&text, &p);
-	hotspot_ops_resolve(&negative, &p);
+	struct hotspot_opcount text = { .name = "app.text" }, negative = { .name = "app.negative" };
+	hotspot_opcount_resolve(&text, &p);
+	hotspot_opcount_resolve(&negative, &p);
 	memset(&s, 0, sizeof(s));
-	hotspot_ops_fill(&text, &s);
-	CHECK(!s.ops_total.valid && s.ops_unavailable && strstr(s.ops_unavailable, "not one whole number"));
+	hotspot_opcount_fill(&text, &s);
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "not one whole number"));
 	memset(&s, 0, sizeof(s));
-	hotspot_ops_fill(&negative, &s);
-	CHECK(!s.ops_total.valid && s.ops_unavailable && strstr(s.ops_unavailable, "negative"));
+	hotspot_opcount_fill(&negative, &s);
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "negative"));
 
-	struct hotspot_ops none = { 0 };
+	struct hotspot_opcount none = { 0 };
 	memset(&s, 0, sizeof(s));
-	hotspot_ops_fill(&none, &s);
-	CHECK(!s.ops_total.valid && !s.ops_name && !s.ops_counter && !s.ops_unavailable);
+	hotspot_opcount_fill(&none, &s);
+	CHECK(!s.opcount_total.valid && !s.opcount_name && !s.opcount_counter && !s.opcount_unavailable);
 	hsperf_free(&p);
 }
 
@@ -591,7 +591,7 @@ int main(void)
 {
 	RUN_TEST(test_oracle_all_files);
 	RUN_TEST(test_crafted_valid);
-	RUN_TEST(test_ops_counter);
+	RUN_TEST(test_opcount_counter);
 	RUN_TEST(test_crafted_bad_prologue);
 	RUN_TEST(test_crafted_bad_entries);
 	RUN_TEST(test_crafted_zero_entries);

@@ -360,9 +360,9 @@ static void test_every_key_is_in_the_man_page(void)
 	gt_u64_set(&info.start_time_ms, 1000);
 	struct gt_sample a = test_sample(1000000000ull, 0, 1), b = test_sample(2000000000ull, 1000, 2);
 	a.large_source = b.large_source = "loh";
-	b.ops_name = "requests";
-	gt_u64_set(&a.ops_total, 1);
-	gt_u64_set(&b.ops_total, 9);
+	b.opcount_name = "requests";
+	gt_u64_set(&a.opcount_total, 1);
+	gt_u64_set(&b.opcount_total, 9);
 	struct gt_derived d;
 	gt_derive(&a, &b, &d);
 	struct json_object *o = gt_json_sample(&info, &d);
@@ -389,16 +389,16 @@ static void test_every_key_is_in_the_man_page(void)
 
 /* ops names what is counted and the counter; a counter asked for that
  * gives nothing makes ops null and ops_unavailable say which and why. */
-static void test_ops_and_why_not(void)
+static void test_opcount_and_why_not(void)
 {
 	struct gt_target_info info = test_info();
 	struct gt_sample a = test_sample(1000000000ull, 0, 1), b = test_sample(2000000000ull, 64000, 1);
 	struct gt_derived d;
 	char text[8192];
-	a.ops_name = b.ops_name = "operations";
-	a.ops_counter = b.ops_counter = "com.example.ops";
-	gt_u64_set(&a.ops_total, 100);
-	gt_u64_set(&b.ops_total, 132);
+	a.opcount_name = b.opcount_name = "operations";
+	a.opcount_counter = b.opcount_counter = "com.example.ops";
+	gt_u64_set(&a.opcount_total, 100);
+	gt_u64_set(&b.opcount_total, 132);
 	gt_derive(&a, &b, &d);
 	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
 	if (!o)
@@ -410,15 +410,15 @@ static void test_ops_and_why_not(void)
 	CHECK(get(o, "ops_unavailable") == NULL);
 	json_object_put(o);
 
-	a.ops_total.valid = b.ops_total.valid = false;
-	a.ops_unavailable = b.ops_unavailable = "the JVM publishes no perf-data counter of this name (yet)";
+	a.opcount_total.valid = b.opcount_total.valid = false;
+	a.opcount_unavailable = b.opcount_unavailable = "the JVM publishes no perf-data counter of this name (yet)";
 	gt_derive(&a, &b, &d);
 	o = round_trip(&info, &d, text, sizeof(text));
 	if (!o)
 		return;
 	CHECK(get(o, "ops") == NULL);
 	CHECK_STR(json_object_get_string(get(o, "ops_unavailable.counter")), "com.example.ops");
-	CHECK_STR(json_object_get_string(get(o, "ops_unavailable.reason")), b.ops_unavailable);
+	CHECK_STR(json_object_get_string(get(o, "ops_unavailable.reason")), b.opcount_unavailable);
 	const char *man = man_text();
 	if (man)
 		check_keys_documented(man, o);
@@ -465,7 +465,7 @@ int main(void)
 	RUN_TEST(test_pause_none_in_interval_is_null);
 	RUN_TEST(test_non_finite_becomes_null);
 	RUN_TEST(test_large_objects_object);
-	RUN_TEST(test_ops_and_why_not);
+	RUN_TEST(test_opcount_and_why_not);
 	RUN_TEST(test_list_entry);
 	RUN_TEST(test_allocator_stacks);
 	RUN_TEST(test_every_key_is_in_the_man_page);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "frontends/options.h"
-#include "model/ops_spec.h"
+#include "model/opcount_spec.h"
 #include "tests/unit/check.h"
 
 /* Outlive parse(): the options point into argv (-w FILE, --compare's files). */
@@ -173,21 +173,21 @@ static void test_doctor(void)
 }
 
 /* --ops NAME: a perf-data counter's name, for the live modes and --doctor. */
-static void test_ops(void)
+static void test_opcount(void)
 {
 	struct gt_options o;
 	struct gt_error e;
 	CHECK(parse(&o, &e, "-p 12 --json --ops com.example.ops") == 0);
 	CHECK(o.mode == GT_MODE_JSON);
-	CHECK_STR(o.ops_counter, "com.example.ops");
+	CHECK_STR(o.opcount_counter, "com.example.ops");
 	CHECK(parse(&o, &e, "--doctor -p 12 --ops app_ops-1$x") == 0);
 	CHECK(o.mode == GT_MODE_DOCTOR);
-	CHECK_STR(o.ops_counter, "app_ops-1$x");
+	CHECK_STR(o.opcount_counter, "app_ops-1$x");
 	CHECK(parse(&o, &e, "--serve 9464 --ops app.ops") == 0);   /* every JVM that publishes it */
 	CHECK(o.mode == GT_MODE_SERVE);
-	CHECK_STR(o.ops_counter, "app.ops");
+	CHECK_STR(o.opcount_counter, "app.ops");
 	CHECK(parse(&o, &e, "-p 12") == 0);
-	CHECK(o.ops_counter == NULL);
+	CHECK(o.opcount_counter == NULL);
 	static const char *const bad[] = { "-p 1 --ops", "-p 1 --ops a\"b", "-p 1 --ops a'b", "-p 1 --ops a/b",
 					   "--serve 9464 --ops a/b", "-l --ops x", "-r f --ops x", "--compare a b --ops x" };
 	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
@@ -196,22 +196,22 @@ static void test_ops(void)
 /* --ops jmx:OBJECTNAME:ATTRIBUTE: the attribute after the last colon (an
  * ObjectName holds colons of its own, quoted values too); only with
  * --allocators, which loads the agent that reads it; never --doctor. */
-static void test_ops_jmx(void)
+static void test_opcount_jmx(void)
 {
 	struct gt_options o;
 	struct gt_error e;
 	CHECK(parse(&o, &e, "-p 12 --json --allocators --ops jmx:Catalina:type=GlobalRequestProcessor,name=*:requestCount") == 0);
 	CHECK(o.mode == GT_MODE_JSON && o.allocators);
-	CHECK_STR(o.ops_counter, "jmx:Catalina:type=GlobalRequestProcessor,name=*:requestCount");
-	char name[GT_OPS_JMX_NAME_MAX + 1], attr[GT_OPS_JMX_ATTR_MAX + 1];
+	CHECK_STR(o.opcount_counter, "jmx:Catalina:type=GlobalRequestProcessor,name=*:requestCount");
+	char name[GT_OPCOUNT_JMX_NAME_MAX + 1], attr[GT_OPCOUNT_JMX_ATTR_MAX + 1];
 	const char *why;
-	CHECK(gt_ops_jmx_split(o.ops_counter, name, attr, &why) == 0);
+	CHECK(gt_opcount_jmx_split(o.opcount_counter, name, attr, &why) == 0);
 	CHECK_STR(name, "Catalina:type=GlobalRequestProcessor,name=*");
 	CHECK_STR(attr, "requestCount");
-	CHECK(gt_ops_jmx_split("jmx:d:k=\"a:b\",x=y:Count_$-1", name, attr, &why) == 0);
+	CHECK(gt_opcount_jmx_split("jmx:d:k=\"a:b\",x=y:Count_$-1", name, attr, &why) == 0);
 	CHECK_STR(name, "d:k=\"a:b\",x=y");
 	CHECK_STR(attr, "Count_$-1");
-	CHECK(gt_ops_jmx_split("jmx::k=v:n", name, attr, &why) == 0); /* the default domain */
+	CHECK(gt_opcount_jmx_split("jmx::k=v:n", name, attr, &why) == 0); /* the default domain */
 	CHECK_STR(name, ":k=v");
 	CHECK(parse(&o, &e, "-p 12 --ops jmx:d:k=v:n") == -1 && e.code == GT_EXIT_USAGE && strstr(e.msg, "add --allocators"));
 	CHECK(parse(&o, &e, "--doctor -p 12 --ops jmx:d:k=v:n") == -1 && e.code == GT_EXIT_USAGE &&
@@ -225,9 +225,9 @@ static void test_ops_jmx(void)
 	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 	char longer[300];
 	snprintf(longer, sizeof(longer), "jmx:d:k=%0201d:n", 0);
-	CHECK(gt_ops_jmx_split(longer, name, attr, &why) == -1 && strstr(why, "200"));
+	CHECK(gt_opcount_jmx_split(longer, name, attr, &why) == -1 && strstr(why, "200"));
 	snprintf(longer, sizeof(longer), "jmx:d:k=v:%064d", 0);
-	CHECK(gt_ops_jmx_split(longer, name, attr, &why) == -1 && strstr(why, "63"));
+	CHECK(gt_opcount_jmx_split(longer, name, attr, &why) == -1 && strstr(why, "63"));
 }
 
 static void test_help_and_man_page_agree(void)
@@ -271,8 +271,8 @@ int main(void)
 	RUN_TEST(test_errors_are_usage);
 	RUN_TEST(test_serve);
 	RUN_TEST(test_record_replay_compare);
-	RUN_TEST(test_ops);
-	RUN_TEST(test_ops_jmx);
+	RUN_TEST(test_opcount);
+	RUN_TEST(test_opcount_jmx);
 	RUN_TEST(test_help_and_man_page_agree);
 	return check_summary();
 }

@@ -840,14 +840,14 @@ static void test_per_op_line_at_100(void)
 {
 	craft();
 	gt_f64_set(&derived.bytes_per_op, 797.0 * 1024);
-	gt_f64_set(&derived.ops_rate, 1437.2);
-	derived.cur.ops_name = "operations";
+	gt_f64_set(&derived.opcount_rate, 1437.2);
+	derived.cur.opcount_name = "operations";
 	const char *t = draw_pane(&gt_pane_alloc, &derived, 7, 49);
 	CHECK_HAS(t, "per operation 797 KiB  1437.2 operations/s");
 	/* at 80 columns (39) the rate's unit is shortened, never cut */
 	t = draw_pane(&gt_pane_alloc, &derived, 7, 39);
 	CHECK_HAS(t, "per operation 797 KiB  1437.2/s");
-	derived.cur.ops_name = "requests";
+	derived.cur.opcount_name = "requests";
 	CHECK_HAS(draw_pane(&gt_pane_alloc, &derived, 7, 49), "per request 797 KiB  1437.2 requests/s");
 	craft();
 }

@@ -50,9 +50,9 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	for (size_t i = 0; i < gt_record_sample_u64.n; i++)
 		if (i % 3 != 2)
 			gt_u64_set(u64_at(s, &gt_record_sample_u64.f[i]), t / MS + i);
-	s->ops_name = "requests";
-	s->ops_counter = "com.example.ops";
-	s->ops_unavailable = "why not";
+	s->opcount_name = "requests";
+	s->opcount_counter = "com.example.ops";
+	s->opcount_unavailable = "why not";
 	s->large_source = "g1-humongous-estimate";
 	s->alloc_at.valid = true;
 	s->alloc_at.ns = t - 5 * MS;
@@ -162,9 +162,9 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 			check_fail(__FILE__, __LINE__, "%s: %d/%llu read back as %d/%llu", gt_record_sample_u64.f[i].key,
 				   x->valid, (unsigned long long)x->value, y->valid, (unsigned long long)y->value);
 	}
-	CHECK_STR(b->ops_name, "requests");
-	CHECK_STR(b->ops_counter, "com.example.ops");
-	CHECK_STR(b->ops_unavailable, "why not");
+	CHECK_STR(b->opcount_name, "requests");
+	CHECK_STR(b->opcount_counter, "com.example.ops");
+	CHECK_STR(b->opcount_unavailable, "why not");
 	CHECK(b->alloc_bound_reason == NULL);
 	CHECK(b->alloc_at.valid && b->alloc_at.ns == a->alloc_at.ns && b->alloc_at.prev_total == 12345);
 	CHECK(b->pause_at.valid && b->pause_at.prev_ns == a->pause_at.prev_ns);
@@ -438,7 +438,7 @@ static void test_compare_text_ascii_locale(void)
 		runs[i].file = "/tmp/r\xc3\x9c.ndjson";
 		snprintf(runs[i].info.main_class, sizeof(runs[i].info.main_class), "App\xc3\x9c");
 		snprintf(runs[i].info.gc_name, sizeof(runs[i].info.gc_name), "G\xc3\x9c");
-		snprintf(runs[i].ops_name, sizeof(runs[i].ops_name), "req\xc3\x9c");
+		snprintf(runs[i].opcount_name, sizeof(runs[i].opcount_name), "req\xc3\x9c");
 		runs[i].n_generations = 1;
 		snprintf(runs[i].generation[0], sizeof(runs[i].generation[0]), "gen\xc3\x9c");
 	}
@@ -616,9 +616,9 @@ static void test_slices_and_quit(void)
 	free(text);
 }
 
-/* A run of n samples one second apart: bps bytes a second over ops_per_s
+/* A run of n samples one second apart: bps bytes a second over opcount_per_s
  * operations, gen0 collections per second, pauses of pause_ms each. */
-static void crafted_run(const char *path, uint64_t bps, uint64_t ops_per_s, uint64_t gen0_per_s, uint64_t pause_ms)
+static void crafted_run(const char *path, uint64_t bps, uint64_t opcount_per_s, uint64_t gen0_per_s, uint64_t pause_ms)
 {
 	struct gt_sample in[11];
 	for (uint64_t i = 0; i < 11; i++) {
@@ -628,8 +628,8 @@ static void crafted_run(const char *path, uint64_t bps, uint64_t ops_per_s, uint
 		s->pid = 5;
 		s->alloc_source = GT_ALLOC_SOURCE_EXACT;
 		gt_u64_set(&s->alloc_bytes_total, i * bps);
-		gt_u64_set(&s->ops_total, i * ops_per_s);
-		s->ops_name = "requests";
+		gt_u64_set(&s->opcount_total, i * opcount_per_s);
+		s->opcount_name = "requests";
 		s->n_generations = 2;
 		snprintf(s->generations[0].name, sizeof(s->generations[0].name), "gen0");
 		snprintf(s->generations[1].name, sizeof(s->generations[1].name), "gen2");
@@ -662,7 +662,7 @@ static void test_compare_figures(void)
 	CHECK_NEAR(runs[0].fig[GT_FIG_ALLOC_RATE_MEDIAN].value, 100e6, 1e-3);
 	CHECK_NEAR(runs[0].fig[GT_FIG_BYTES_PER_OP_MEDIAN].value, 1e6, 1e-6);
 	CHECK_NEAR(runs[1].fig[GT_FIG_BYTES_PER_OP_MEDIAN].value, 5e4, 1e-6);
-	CHECK_STR(runs[0].ops_name, "requests");
+	CHECK_STR(runs[0].opcount_name, "requests");
 	struct gt_f64 v;
 	CHECK(gt_compare_figure(&runs[0], "collections_per_min.gen0", &v) == 0);
 	CHECK_NEAR(v.value, 1200, 1e-6);

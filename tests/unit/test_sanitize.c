@@ -47,8 +47,8 @@ static void test_c1_controls(void)
 
 /* Bidirectional controls reorder what follows them: "txt.exe" shown for
  * "exe.txt", a figure moved into another column. Every one of them, as a
- * .NET type name or an ops text would carry it, becomes one '?'; the
- * characters next to them in the block stay. */
+ * .NET type name or an operations counter's text would carry it, becomes
+ * one '?'; the characters next to them in the block stay. */
 static void test_bidi_controls(void)
 {
 	CHECK_STR(u("Evil\xe2\x80\xaeMain"), "Evil?Main");            /* U+202E RIGHT-TO-LEFT OVERRIDE */

@@ -421,7 +421,7 @@ static void test_stacks_round_trip(void)
 }
 
 /* A segment with an ops block (layout_minor 2), the reader's view. */
-static bool published_ops(struct gctop_pub *p, const char *name)
+static bool published_opcount(struct gctop_pub *p, const char *name)
 {
 	char path[256], err[200];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -433,36 +433,36 @@ static bool published_ops(struct gctop_pub *p, const char *name)
 /* --ops jmx: through a real file: the reader's request reaches the
  * publisher, the publisher's answer the reader; a request being written, or
  * with a name that fills its field, is no request. */
-static void test_ops_round_trip(void)
+static void test_opcount_round_trip(void)
 {
 	struct gctop_pub p;
-	if (!published_ops(&p, "ops"))
+	if (!published_opcount(&p, "ops"))
 		return;
 	CHECK(p.hdr->layout_minor >= 2 && p.hdr->ops_offset + sizeof(struct gctop_seg_ops) == p.size);
 	struct gt_segment *s;
 	struct gt_error err;
 	CHECK(gt_segment_open(p.path, getuid(), &s, &err) == 0);
-	CHECK(gt_segment_request_ops(s, 42, "d:k=v", "Count") == -1); /* not read yet: no block known */
+	CHECK(gt_segment_request_opcount(s, 42, "d:k=v", "Count") == -1); /* not read yet: no block known */
 	CHECK(gt_segment_read(s, &reading, &err) == 0);
-	CHECK(reading.ops.present && reading.ops.req_id == 0 && reading.ops.answered && reading.ops.answer_id == 0);
+	CHECK(reading.opcount.present && reading.opcount.req_id == 0 && reading.opcount.answered && reading.opcount.answer_id == 0);
 	struct gctop_pub_ops_request r;
 	CHECK(!gctop_pub_ops_request(&p, &r) && r.id == 0);
-	CHECK(gt_segment_request_ops(s, 42, "d:type=Ops,*", "Count") == 0);
-	gt_segment_ops_beat(s, 777);
+	CHECK(gt_segment_request_opcount(s, 42, "d:type=Ops,*", "Count") == 0);
+	gt_segment_opcount_beat(s, 777);
 	CHECK(gctop_pub_ops_request(&p, &r) && r.id == 42 && r.beat == 777);
 	CHECK_STR(r.name, "d:type=Ops,*");
 	CHECK_STR(r.attr, "Count");
-	CHECK(p.hdr->reader_heartbeat == 0); /* the ops beat is its own */
+	CHECK(p.hdr->reader_heartbeat == 0); /* the ops block's beat is its own */
 
 	gctop_pub_set_ops(&p, 42, GCTOP_SEG_OPS_OK, 1234, 2, 999, NULL);
 	CHECK(gt_segment_read(s, &reading, &err) == 0);
-	CHECK(reading.ops.answered && reading.ops.req_id == 42 && reading.ops.answer_id == 42);
-	CHECK(reading.ops.status == GCTOP_SEG_OPS_OK && reading.ops.value == 1234 && reading.ops.matched == 2);
-	CHECK(reading.ops.read_ns == 999 && reading.ops.reason[0] == '\0');
+	CHECK(reading.opcount.answered && reading.opcount.req_id == 42 && reading.opcount.answer_id == 42);
+	CHECK(reading.opcount.status == GCTOP_SEG_OPS_OK && reading.opcount.value == 1234 && reading.opcount.matched == 2);
+	CHECK(reading.opcount.read_ns == 999 && reading.opcount.reason[0] == '\0');
 	gctop_pub_set_ops(&p, 42, GCTOP_SEG_OPS_NOT_NUMBER, 0, 1, 1000, "java.lang.String");
 	CHECK(gt_segment_read(s, &reading, &err) == 0);
-	CHECK(reading.ops.status == GCTOP_SEG_OPS_NOT_NUMBER);
-	CHECK_STR(reading.ops.reason, "java.lang.String");
+	CHECK(reading.opcount.status == GCTOP_SEG_OPS_NOT_NUMBER);
+	CHECK_STR(reading.opcount.reason, "java.lang.String");
 
 	struct gctop_seg_ops *o = (struct gctop_seg_ops *)((char *)p.hdr + p.hdr->ops_offset);
 	o->req_seq++; /* a reader mid-write */
@@ -477,8 +477,8 @@ static void test_ops_round_trip(void)
 	if (!published(&p, "no-ops", 8, 8))
 		return;
 	CHECK(gt_segment_open(p.path, getuid(), &s, &err) == 0);
-	CHECK(gt_segment_read(s, &reading, &err) == 0 && !reading.ops.present);
-	CHECK(gt_segment_request_ops(s, 42, "d:k=v", "Count") == -1);
+	CHECK(gt_segment_read(s, &reading, &err) == 0 && !reading.opcount.present);
+	CHECK(gt_segment_request_opcount(s, 42, "d:k=v", "Count") == -1);
 	CHECK(!gctop_pub_ops_request(&p, &r));
 	gt_segment_close(s);
 	gctop_pub_close(&p);
@@ -488,10 +488,10 @@ static void test_ops_round_trip(void)
  * refused segment; an unknown status, an unterminated reason with control
  * bytes, an answer being written are read bounded; an older layout's
  * fields are not looked at. */
-static void test_ops_hostile(void)
+static void test_opcount_hostile(void)
 {
 	struct gctop_pub p;
-	if (!published_ops(&p, "ops-hostile"))
+	if (!published_opcount(&p, "ops-hostile"))
 		return;
 	gctop_pub_set_ops(&p, 7, GCTOP_SEG_OPS_OK, 5, 1, 9, NULL);
 	size_t len = p.size;
@@ -507,7 +507,7 @@ static void test_ops_hostile(void)
 	struct gctop_seg_header orig = *h;
 	struct gctop_seg_ops *o = (struct gctop_seg_ops *)(buf + h->ops_offset);
 	struct gt_error err;
-	CHECK(parse_crafted(buf, len, &err) == 0 && reading.ops.present && reading.ops.value == 5);
+	CHECK(parse_crafted(buf, len, &err) == 0 && reading.opcount.present && reading.opcount.value == 5);
 	h->ops_offset = (uint32_t)len - 512; /* runs past the end */
 	CHECK(parse_crafted(buf, len, &err) == -1 && strstr(err.msg, "ops block"));
 	h->ops_offset = 0xfffffff8u;
@@ -524,14 +524,14 @@ static void test_ops_hostile(void)
 	*h = orig;
 	h->layout_minor = 1; /* an older file: the fields are not looked at */
 	h->ops_offset = 0xfffffff8u;
-	CHECK(parse_crafted(buf, len, &err) == 0 && !reading.ops.present);
+	CHECK(parse_crafted(buf, len, &err) == 0 && !reading.opcount.present);
 	*h = orig;
 	o->status = 999;
 	memset(o->reason, '\n', sizeof(o->reason));
-	CHECK(parse_crafted(buf, len, &err) == 0 && reading.ops.status == GCTOP_SEG_OPS_FAILED);
-	CHECK(strlen(reading.ops.reason) == GCTOP_SEG_OPS_REASON_LEN - 1 && !strchr(reading.ops.reason, '\n'));
+	CHECK(parse_crafted(buf, len, &err) == 0 && reading.opcount.status == GCTOP_SEG_OPS_FAILED);
+	CHECK(strlen(reading.opcount.reason) == GCTOP_SEG_OPS_REASON_LEN - 1 && !strchr(reading.opcount.reason, '\n'));
 	o->seq = 3; /* being written */
-	CHECK(parse_crafted(buf, len, &err) == 0 && reading.ops.present && !reading.ops.answered);
+	CHECK(parse_crafted(buf, len, &err) == 0 && reading.opcount.present && !reading.opcount.answered);
 	free(buf);
 }
 
@@ -567,8 +567,8 @@ int main(void)
 	RUN_TEST(test_open_refuses_unsafe_files);
 	RUN_TEST(test_create_replaces_stale_file);
 	RUN_TEST(test_stacks_round_trip);
-	RUN_TEST(test_ops_round_trip);
-	RUN_TEST(test_ops_hostile);
+	RUN_TEST(test_opcount_round_trip);
+	RUN_TEST(test_opcount_hostile);
 	rmdir(dir);
 	return check_summary();
 }

@@ -36,15 +36,15 @@ static void test_skeleton_hooks_through_the_target(void)
 	CHECK(!gt_target_wait_may_lag(t));
 	gt_target_settle(t, 0);
 
-	CHECK(gt_target_set_ops(t, "requests", &err) == -1);
+	CHECK(gt_target_set_opcount(t, "requests", &err) == -1);
 	CHECK_U64(err.code, GT_EXIT_USAGE);
-	CHECK(gt_target_set_ops(t, GT_SKELETON_OPS_COUNTER, &err) == 0);
+	CHECK(gt_target_set_opcount(t, GT_SKELETON_OPCOUNT_COUNTER, &err) == 0);
 	gt_target_poll(t, 1);
 	gt_target_poll(t, 2);
 	struct gt_sample s;
 	CHECK(gt_target_sample(t, &s, &err) == 0);
-	CHECK(s.ops_total.valid);
-	CHECK_U64(s.ops_total.value, 2);
+	CHECK(s.opcount_total.valid);
+	CHECK_U64(s.opcount_total.value, 2);
 	CHECK(!s.alloc_bytes_total.valid && s.alloc_unavailable != NULL);
 	CHECK(s.rss_bytes.valid); /* the host's figures, as for every runtime */
 
@@ -93,9 +93,9 @@ static void test_registry_traits(void)
 		CHECK(rt->words && rt->words[0] && strcmp(rt->words[0], rt->display) == 0);
 		CHECK(gt_registry_find(rt->name) == rt);
 		/* counting its own operations and taking no --ops are one fact */
-		CHECK(rt->own_ops_counter == (gt_backends[n]->set_ops == NULL));
-		CHECK(rt->own_ops_counter == (rt->ops_own != NULL));
-		CHECK(rt->own_ops_counter != (rt->ops_takes != NULL));
+		CHECK(rt->own_opcount == (gt_backends[n]->set_opcount == NULL));
+		CHECK(rt->own_opcount == (rt->opcount_own != NULL));
+		CHECK(rt->own_opcount != (rt->opcount_takes != NULL));
 		CHECK(rt->allocators_load_code <= (gt_backends[n]->enable_allocators != NULL));
 		CHECK(gt_backends[n]->traits == rt);
 	}
@@ -110,7 +110,7 @@ static void test_registry_phrases(void)
 	CHECK_STR(gt_registry_names(buf, sizeof(buf), " or "), "JVM or .NET");
 	CHECK_STR(gt_registry_names(buf, sizeof(buf), " and "), "JVM and .NET");
 	CHECK_STR(gt_registry_wanted(buf, sizeof(buf)), "a JVM with perf data nor a .NET process");
-	CHECK_STR(gt_registry_ops_takes(buf, sizeof(buf)), "a JVM's perf-data counter");
+	CHECK_STR(gt_registry_opcount_takes(buf, sizeof(buf)), "a JVM's perf-data counter");
 	CHECK_STR(gt_registry_names(buf, 4, " or "), "JVM");   /* cut, never overrun */
 }
 

@@ -13,7 +13,7 @@
 #include "base/wait.h"
 #include "collectors/host/safe_path.h"
 #include "collectors/hotspot/attach/hotspot_attach.h"
-#include "collectors/hotspot/attach/hotspot_sampler_ops.h"
+#include "collectors/hotspot/attach/hotspot_sampler_opcount.h"
 #include "model/percentile.h"
 #include "segment/reader.h"
 
@@ -23,7 +23,7 @@
 #define SAMPLER_STALE_NS 2000000000ull
 /* The agent's first answer to --ops jmx: comes within its idle tick (1 s)
  * and one reading; a getter that blocks is waited for no longer. */
-#define SAMPLER_OPS_WAIT_MS 2500
+#define SAMPLER_OPCOUNT_WAIT_MS 2500
 
 struct gt_hotspot_sampler {
 	pid_t pid;
@@ -32,7 +32,7 @@ struct gt_hotspot_sampler {
 	struct gt_segment *seg;
 	struct gt_segment_reading reading;   /* the newest */
 	struct gt_hotspot_sampler_track exact;       /* the exact total, never less than reported before */
-	struct gt_hotspot_sampler_ops ops;           /* --ops jmx:, when asked for */
+	struct gt_hotspot_sampler_opcount opcount;   /* --ops jmx:, when asked for */
 	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
 	bool have_stacks;
 };
@@ -262,8 +262,8 @@ void gt_hotspot_sampler_beat(struct gt_hotspot_sampler *m, uint64_t now_ns)
 	 * old mapping meanwhile is harmless. */
 	if (m && m->seg) {
 		gt_segment_beat(m->seg, now_ns);
-		if (m->ops.spec)
-			gt_segment_ops_beat(m->seg, now_ns);
+		if (m->opcount.spec)
+			gt_segment_opcount_beat(m->seg, now_ns);
 	}
 }
 
@@ -293,7 +293,7 @@ static int sampler_refresh(struct gt_hotspot_sampler *m)
 		return -1;
 	}
 	/* A segment the agent made again has not heard the request yet. */
-	gt_hotspot_sampler_ops_ask(&m->ops, m->seg, &m->reading);
+	gt_hotspot_sampler_opcount_ask(&m->opcount, m->seg, &m->reading);
 	return 0;
 }
 
@@ -303,7 +303,7 @@ void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s
 	/* The operations whatever the sampling state: the agent answers while
 	 * gctop beats the request. */
 	if (rc != -1)
-		gt_hotspot_sampler_ops_fill(&m->ops, &m->reading, gt_mono_ns(), s);
+		gt_hotspot_sampler_opcount_fill(&m->opcount, &m->reading, gt_mono_ns(), s);
 	if (rc != 0 || m->reading.snap.state != GT_SAMPLER_RUNNING)
 		return;
 	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
@@ -320,16 +320,17 @@ void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s
 		m->reading.snap.exact_total = s->alloc_bytes_total;
 }
 
-int gt_hotspot_sampler_set_ops(struct gt_hotspot_sampler *m, const char *spec, struct gt_error *err)
+int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spec, struct gt_error *err)
 {
-	if (gt_hotspot_sampler_ops_init(&m->ops, spec) != 0)
+	if (gt_hotspot_sampler_opcount_init(&m->opcount, spec) != 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops %s is no jmx:OBJECTNAME:ATTRIBUTE", spec);
 	struct gt_retry retry;
-	gt_retry_start(&retry, SAMPLER_OPS_WAIT_MS, SAMPLER_START_STEP_MS);
+	gt_retry_start(&retry, SAMPLER_OPCOUNT_WAIT_MS, SAMPLER_START_STEP_MS);
 	/* The first answer is waited for, so that the first sample has it;
 	 * one that does not come is no error: the samples say why. */
 	for (;;) {
-		if (sampler_refresh(m) == 0 && (!m->reading.ops.present || gt_hotspot_sampler_ops_answered(&m->ops, &m->reading)))
+		if (sampler_refresh(m) == 0 &&
+		    (!m->reading.opcount.present || gt_hotspot_sampler_opcount_answered(&m->opcount, &m->reading)))
 			return 0;
 		int again = gt_retry_again(&retry, err);
 		if (again <= 0)

@@ -32,7 +32,7 @@ void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s
  * and waits, bounded, for its first answer; from then on every sample's
  * operations are the agent's (or why there are none). Returns 0, or -1
  * with err when interrupted. */
-int gt_hotspot_sampler_set_ops(struct gt_hotspot_sampler *m, const char *spec, struct gt_error *err);
+int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spec, struct gt_error *err);
 
 /* Only the reader heartbeat, for the poll tick between samples: with an
  * interval longer than the agent's watchdog (5 s) the agent would otherwise

@@ -1,13 +1,13 @@
 /* Internals of the sampler (hotspot_sampler.c) shared with
- * hotspot_sampler_ops.c: a counter carried to the sample's moment, and the
+ * hotspot_sampler_opcount.c: a counter carried to the sample's moment, and the
  * --ops jmx: request and answer in the agent's segment. */
-#ifndef GCTOP_COLLECTORS_HOTSPOT_SAMPLER_OPS_H
-#define GCTOP_COLLECTORS_HOTSPOT_SAMPLER_OPS_H
+#ifndef GCTOP_COLLECTORS_HOTSPOT_SAMPLER_OPCOUNT_H
+#define GCTOP_COLLECTORS_HOTSPOT_SAMPLER_OPCOUNT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/ops_spec.h"
+#include "model/opcount_spec.h"
 #include "model/sample.h"
 #include "segment/reader.h"
 
@@ -30,28 +30,28 @@ uint64_t gt_hotspot_sampler_track_at(struct gt_hotspot_sampler_track *t, uint64_
 				     uint64_t value_ns, uint64_t at_ns);
 
 /* --ops jmx: for one sampler. */
-struct gt_hotspot_sampler_ops {
+struct gt_hotspot_sampler_opcount {
 	const char *spec;             /* --ops as given (outlives the sampler), NULL: none */
-	char name[GT_OPS_JMX_NAME_MAX + 1];
-	char attr[GT_OPS_JMX_ATTR_MAX + 1];
+	char name[GT_OPCOUNT_JMX_NAME_MAX + 1];
+	char attr[GT_OPCOUNT_JMX_ATTR_MAX + 1];
 	uint64_t id;                  /* this gctop's request id */
 	uint64_t asked_gen;           /* the segment generation the request went into, 0: not yet */
 	struct gt_hotspot_sampler_track track;
 };
 
 /* 0, or -1 when spec is no well-made jmx: spec. */
-int gt_hotspot_sampler_ops_init(struct gt_hotspot_sampler_ops *o, const char *spec);
+int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const char *spec);
 
 /* Writes the request into seg (read as r) unless that segment has it. */
-void gt_hotspot_sampler_ops_ask(struct gt_hotspot_sampler_ops *o, struct gt_segment *seg,
-				const struct gt_segment_reading *r);
+void gt_hotspot_sampler_opcount_ask(struct gt_hotspot_sampler_opcount *o, struct gt_segment *seg,
+				    const struct gt_segment_reading *r);
 
 /* True once r holds an answer to this gctop's request. */
-bool gt_hotspot_sampler_ops_answered(const struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r);
+bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r);
 
 /* The sample's operations from reading r (taken at now, CLOCK_MONOTONIC):
  * the total carried to s->mono_ns, or why there is none. */
-void gt_hotspot_sampler_ops_fill(struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r, uint64_t now,
+void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,
 				  struct gt_sample *s);
 
 #endif

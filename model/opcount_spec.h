@@ -5,24 +5,24 @@
  * attribute is what follows the last colon, as in jmxterm's "bean
  * attribute" pair and jmx_exporter's <bean><>attribute, since an ObjectName
  * holds colons of its own. Pure. */
-#ifndef GCTOP_MODEL_OPS_SPEC_H
-#define GCTOP_MODEL_OPS_SPEC_H
+#ifndef GCTOP_MODEL_OPCOUNT_SPEC_H
+#define GCTOP_MODEL_OPCOUNT_SPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define GT_OPS_JMX_PREFIX "jmx:"
-#define GT_OPS_JMX_NAME_MAX 200   /* the ObjectName, bytes */
-#define GT_OPS_JMX_ATTR_MAX 63    /* the attribute, bytes */
+#define GT_OPCOUNT_JMX_PREFIX "jmx:"
+#define GT_OPCOUNT_JMX_NAME_MAX 200   /* the ObjectName, bytes */
+#define GT_OPCOUNT_JMX_ATTR_MAX 63    /* the attribute, bytes */
 
 /* True when spec has the jmx: form (well made or not). */
-bool gt_ops_is_jmx(const char *spec);
+bool gt_opcount_is_jmx(const char *spec);
 
-/* Splits a jmx: spec into the ObjectName (name, GT_OPS_JMX_NAME_MAX + 1
- * bytes) and the attribute (attr, GT_OPS_JMX_ATTR_MAX + 1 bytes). Returns 0,
+/* Splits a jmx: spec into the ObjectName (name, GT_OPCOUNT_JMX_NAME_MAX + 1
+ * bytes) and the attribute (attr, GT_OPCOUNT_JMX_ATTR_MAX + 1 bytes). Returns 0,
  * or -1 with a phrase in *why: the ObjectName must have a domain and a colon
  * before its keys, printable ASCII only; the attribute letters, digits and
  * _ $ - only. */
-int gt_ops_jmx_split(const char *spec, char *name, char *attr, const char **why);
+int gt_opcount_jmx_split(const char *spec, char *name, char *attr, const char **why);
 
 #endif

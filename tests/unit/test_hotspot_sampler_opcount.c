@@ -1,10 +1,10 @@
-/* --ops jmx: on gctop's side (collectors/hotspot/attach/hotspot_sampler_ops.c):
+/* --ops jmx: on gctop's side (collectors/hotspot/attach/hotspot_sampler_opcount.c):
  * what a reading of the agent's ops block makes of the sample's operations,
  * and the counter carried to the sample's moment. */
 #include <stdio.h>
 #include <string.h>
 
-#include "collectors/hotspot/attach/hotspot_sampler_ops.h"
+#include "collectors/hotspot/attach/hotspot_sampler_opcount.h"
 #include "tests/unit/check.h"
 
 #define GEN 77
@@ -13,78 +13,78 @@
 static struct gt_segment_reading reading;
 
 /* A reading of segment GEN answering o's request with status, value at read_ns. */
-static const struct gt_segment_reading *answer(const struct gt_hotspot_sampler_ops *o, uint32_t status, uint64_t value,
+static const struct gt_segment_reading *answer(const struct gt_hotspot_sampler_opcount *o, uint32_t status, uint64_t value,
 					       uint64_t read_ns, const char *reason)
 {
 	memset(&reading, 0, sizeof(reading));
 	reading.snap.generation = GEN;
-	reading.ops = (struct gt_segment_ops){ .present = true, .answered = true, .req_id = o->id,
+	reading.opcount = (struct gt_segment_opcount){ .present = true, .answered = true, .req_id = o->id,
 					       .answer_id = o->id, .status = status, .value = value, .read_ns = read_ns };
-	snprintf(reading.ops.reason, sizeof(reading.ops.reason), "%s", reason);
+	snprintf(reading.opcount.reason, sizeof(reading.opcount.reason), "%s", reason);
 	return &reading;
 }
 
-static void fill(struct gt_hotspot_sampler_ops *o, uint64_t now, struct gt_sample *s)
+static void fill(struct gt_hotspot_sampler_opcount *o, uint64_t now, struct gt_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->mono_ns = now;
-	gt_hotspot_sampler_ops_fill(o, &reading, now, s);
+	gt_hotspot_sampler_opcount_fill(o, &reading, now, s);
 }
 
 static void test_statuses(void)
 {
-	struct gt_hotspot_sampler_ops o;
+	struct gt_hotspot_sampler_opcount o;
 	struct gt_sample s;
-	CHECK(gt_hotspot_sampler_ops_init(&o, "perf.counter") == -1);
-	CHECK(gt_hotspot_sampler_ops_init(&o, SPEC) == 0 && o.id != 0);
+	CHECK(gt_hotspot_sampler_opcount_init(&o, "perf.counter") == -1);
+	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0 && o.id != 0);
 	CHECK_STR(o.name, "d:type=Ops,*");
 	CHECK_STR(o.attr, "Count");
 	o.asked_gen = GEN;
 
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
-	reading.ops.present = false; /* an agent older than the ops block */
+	reading.opcount.present = false; /* an agent older than the ops block */
 	fill(&o, 1000, &s);
-	CHECK(!s.ops_total.valid && s.ops_unavailable && strstr(s.ops_unavailable, "older than --ops jmx:"));
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "older than --ops jmx:"));
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
-	reading.ops.req_id = o.id + 1; /* another gctop asked since */
+	reading.opcount.req_id = o.id + 1; /* another gctop asked since */
 	fill(&o, 1000, &s);
-	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "another gctop"));
+	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "another gctop"));
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
-	reading.ops.answer_id = 0; /* not answered yet */
+	reading.opcount.answer_id = 0; /* not answered yet */
 	fill(&o, 1000, &s);
-	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "not read the attribute yet"));
+	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "not read the attribute yet"));
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
-	reading.ops.answered = false; /* torn */
+	reading.opcount.answered = false; /* torn */
 	fill(&o, 1000, &s);
-	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "not read the attribute yet"));
+	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "not read the attribute yet"));
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
 	fill(&o, 1000 + 2500000000ull, &s); /* a getter that blocks */
-	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "over 2 s old"));
+	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "over 2 s old"));
 
 	answer(&o, GCTOP_SEG_OPS_NO_MBEAN, 0, 1000, "");
 	fill(&o, 1000, &s);
-	CHECK_STR(s.ops_unavailable, "no MBean of this name is registered (yet)");
+	CHECK_STR(s.opcount_unavailable, "no MBean of this name is registered (yet)");
 	answer(&o, GCTOP_SEG_OPS_NOT_NUMBER, 0, 1000, "java.lang.String");
 	fill(&o, 1000, &s);
-	CHECK_STR(s.ops_unavailable, "the attribute is not a number: java.lang.String");
-	const char *first = s.ops_unavailable;
+	CHECK_STR(s.opcount_unavailable, "the attribute is not a number: java.lang.String");
+	const char *first = s.opcount_unavailable;
 	fill(&o, 1000, &s);
-	CHECK(s.ops_unavailable == first); /* kept once: samples keep the pointer */
+	CHECK(s.opcount_unavailable == first); /* kept once: samples keep the pointer */
 	answer(&o, GCTOP_SEG_OPS_TOO_MANY, 0, 1000, "");
 	fill(&o, 1000, &s);
-	CHECK(s.ops_unavailable && strstr(s.ops_unavailable, "more than 64 MBeans"));
+	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "more than 64 MBeans"));
 	/* past the store of detailed sentences: the sentence alone */
 	char detail[32];
 	for (int i = 0; i < 20; i++) {
 		snprintf(detail, sizeof(detail), "com.example.E%d", i);
 		answer(&o, GCTOP_SEG_OPS_FAILED, 0, 1000, detail);
 		fill(&o, 1000, &s);
-		CHECK(s.ops_unavailable && strncmp(s.ops_unavailable, "reading the attribute threw", 27) == 0);
+		CHECK(s.opcount_unavailable && strncmp(s.opcount_unavailable, "reading the attribute threw", 27) == 0);
 	}
-	CHECK_STR(s.ops_unavailable, "reading the attribute threw");
+	CHECK_STR(s.opcount_unavailable, "reading the attribute threw");
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
 	fill(&o, 1000, &s);
-	CHECK(s.ops_total.valid && s.ops_total.value == 10 && s.ops_unavailable == NULL);
+	CHECK(s.opcount_total.valid && s.opcount_total.value == 10 && s.opcount_unavailable == NULL);
 }
 
 /* Two readings 100 ms apart give the rate the total is carried at to the
@@ -92,22 +92,22 @@ static void test_statuses(void)
  * starts over instead of holding or going back. */
 static void test_carried_to_sample(void)
 {
-	struct gt_hotspot_sampler_ops o;
+	struct gt_hotspot_sampler_opcount o;
 	struct gt_sample s;
-	CHECK(gt_hotspot_sampler_ops_init(&o, SPEC) == 0);
+	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
 	o.asked_gen = GEN;
 	uint64_t t = 10000000000ull;
 	answer(&o, GCTOP_SEG_OPS_OK, 1000, t, "");
 	fill(&o, t + 50000000, &s);
-	CHECK_U64(s.ops_total.value, 1000); /* one reading: no rate yet */
+	CHECK_U64(s.opcount_total.value, 1000); /* one reading: no rate yet */
 	answer(&o, GCTOP_SEG_OPS_OK, 1200, t + 100000000, ""); /* 2000/s */
 	fill(&o, t + 150000000, &s);
-	CHECK_U64(s.ops_total.value, 1300);
+	CHECK_U64(s.opcount_total.value, 1300);
 	fill(&o, t + 900000000, &s); /* past the 500 ms bound: the reading itself, never less than given */
-	CHECK_U64(s.ops_total.value, 1300);
+	CHECK_U64(s.opcount_total.value, 1300);
 	answer(&o, GCTOP_SEG_OPS_OK, 400, t + 200000000, "");
 	fill(&o, t + 250000000, &s);
-	CHECK_U64(s.ops_total.value, 400);
+	CHECK_U64(s.opcount_total.value, 400);
 
 	/* the allocation total holds instead (hotspot_sampler.c) */
 	struct gt_hotspot_sampler_track k = { .hold = true };

@@ -1,6 +1,6 @@
 /* --ops jmx: on gctop's side: the request gctop writes into the agent's
  * segment, and the agent's answer as the sample's operations. */
-#include "collectors/hotspot/attach/hotspot_sampler_ops.h"
+#include "collectors/hotspot/attach/hotspot_sampler_opcount.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -8,26 +8,26 @@
 #include <time.h>
 #include <unistd.h>
 
-_Static_assert(GT_OPS_JMX_NAME_MAX < GCTOP_SEG_OPS_NAME_LEN, "an ObjectName fits the segment's request");
-_Static_assert(GT_OPS_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute fits the segment's request");
+_Static_assert(GT_OPCOUNT_JMX_NAME_MAX < GCTOP_SEG_OPS_NAME_LEN, "an ObjectName fits the segment's request");
+_Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute fits the segment's request");
 
 /* An answer older than this: the agent's reading thread has not come back
  * (an attribute's getter that blocks). It reads every 100 ms. */
-#define OPS_STALE_NS 2000000000ull
+#define OPCOUNT_STALE_NS 2000000000ull
 /* Sentences with the agent's detail kept for the process's life (samples
  * keep pointers to them; a recording keeps 32 distinct texts at most). */
-#define OPS_DETAILED_MAX 8
-#define OPS_DETAILED_LEN 256
+#define OPCOUNT_DETAILED_MAX 8
+#define OPCOUNT_DETAILED_LEN 256
 
-#define OPS_OLD_AGENT "the agent in this JVM is older than --ops jmx: (its segment has no ops block); " \
-		      "restart the JVM to load this gctop's agent"
-#define OPS_WAITING "gctop's agent has not read the attribute yet"
-#define OPS_OTHER "another gctop has since asked this JVM's agent for another counter; one --ops jmx: " \
-		  "at a time per JVM"
-#define OPS_STALE "the agent's last reading is over 2 s old: the attribute's getter has not returned since"
+#define OPCOUNT_OLD_AGENT "the agent in this JVM is older than --ops jmx: (its segment has no ops block); " \
+			  "restart the JVM to load this gctop's agent"
+#define OPCOUNT_WAITING "gctop's agent has not read the attribute yet"
+#define OPCOUNT_OTHER "another gctop has since asked this JVM's agent for another counter; one --ops jmx: " \
+		      "at a time per JVM"
+#define OPCOUNT_STALE "the agent's last reading is over 2 s old: the attribute's getter has not returned since"
 
-static const char *const ops_status_text[GCTOP_SEG_OPS_STATUS_MAX + 1] = {
-	[GCTOP_SEG_OPS_NONE] = OPS_WAITING,
+static const char *const opcount_status_text[GCTOP_SEG_OPS_STATUS_MAX + 1] = {
+	[GCTOP_SEG_OPS_NONE] = OPCOUNT_WAITING,
 	[GCTOP_SEG_OPS_OK] = NULL,
 	[GCTOP_SEG_OPS_NO_MBEAN] = "no MBean of this name is registered (yet)",
 	[GCTOP_SEG_OPS_NO_ATTRIBUTE] = "the MBean has no attribute of this name",
@@ -43,27 +43,27 @@ _Static_assert(GCTOP_SEG_OPS_MAX_MBEANS == 64, "the sentence above names the bou
 static struct {
 	pthread_mutex_t lock;
 	unsigned n;
-	char text[OPS_DETAILED_MAX][OPS_DETAILED_LEN];
-} ops_detailed = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	char text[OPCOUNT_DETAILED_MAX][OPCOUNT_DETAILED_LEN];
+} opcount_detailed = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* "sentence: detail", kept once for the process's life; the sentence alone
  * when the detail is empty or the store is full. */
-static const char *ops_with_detail(const char *sentence, const char *detail)
+static const char *opcount_with_detail(const char *sentence, const char *detail)
 {
 	if (!detail[0])
 		return sentence;
-	char s[OPS_DETAILED_LEN];
+	char s[OPCOUNT_DETAILED_LEN];
 	snprintf(s, sizeof(s), "%s: %s", sentence, detail);
 	const char *out = sentence;
-	pthread_mutex_lock(&ops_detailed.lock);
-	for (unsigned i = 0; i < ops_detailed.n && out == sentence; i++)
-		if (strcmp(ops_detailed.text[i], s) == 0)
-			out = ops_detailed.text[i];
-	if (out == sentence && ops_detailed.n < OPS_DETAILED_MAX) {
-		memcpy(ops_detailed.text[ops_detailed.n], s, sizeof(s));
-		out = ops_detailed.text[ops_detailed.n++];
+	pthread_mutex_lock(&opcount_detailed.lock);
+	for (unsigned i = 0; i < opcount_detailed.n && out == sentence; i++)
+		if (strcmp(opcount_detailed.text[i], s) == 0)
+			out = opcount_detailed.text[i];
+	if (out == sentence && opcount_detailed.n < OPCOUNT_DETAILED_MAX) {
+		memcpy(opcount_detailed.text[opcount_detailed.n], s, sizeof(s));
+		out = opcount_detailed.text[opcount_detailed.n++];
 	}
-	pthread_mutex_unlock(&ops_detailed.lock);
+	pthread_mutex_unlock(&opcount_detailed.lock);
 	return out;
 }
 
@@ -99,11 +99,11 @@ uint64_t gt_hotspot_sampler_track_at(struct gt_hotspot_sampler_track *t, uint64_
 	return out;
 }
 
-int gt_hotspot_sampler_ops_init(struct gt_hotspot_sampler_ops *o, const char *spec)
+int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const char *spec)
 {
 	memset(o, 0, sizeof(*o));
 	const char *why;
-	if (gt_ops_jmx_split(spec, o->name, o->attr, &why) != 0)
+	if (gt_opcount_jmx_split(spec, o->name, o->attr, &why) != 0)
 		return -1;
 	o->spec = spec;
 	/* An id no other gctop picks: time, pid and an address mixed. */
@@ -117,47 +117,47 @@ int gt_hotspot_sampler_ops_init(struct gt_hotspot_sampler_ops *o, const char *sp
 	return 0;
 }
 
-void gt_hotspot_sampler_ops_ask(struct gt_hotspot_sampler_ops *o, struct gt_segment *seg,
-				const struct gt_segment_reading *r)
+void gt_hotspot_sampler_opcount_ask(struct gt_hotspot_sampler_opcount *o, struct gt_segment *seg,
+				    const struct gt_segment_reading *r)
 {
-	if (!o->spec || !r->ops.present || o->asked_gen == r->snap.generation)
+	if (!o->spec || !r->opcount.present || o->asked_gen == r->snap.generation)
 		return;
-	if (gt_segment_request_ops(seg, o->id, o->name, o->attr) == 0)
+	if (gt_segment_request_opcount(seg, o->id, o->name, o->attr) == 0)
 		o->asked_gen = r->snap.generation;
 }
 
-bool gt_hotspot_sampler_ops_answered(const struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r)
+bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r)
 {
-	return r->ops.answered && r->ops.answer_id == o->id && r->ops.status != GCTOP_SEG_OPS_NONE;
+	return r->opcount.answered && r->opcount.answer_id == o->id && r->opcount.status != GCTOP_SEG_OPS_NONE;
 }
 
 /* Why r holds no operations figure for this gctop, or NULL. */
-static const char *ops_unavailable(const struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r,
-				   uint64_t now)
+static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
+				       uint64_t now)
 {
-	const struct gt_segment_ops *a = &r->ops;
+	const struct gt_segment_opcount *a = &r->opcount;
 	if (!a->present)
-		return OPS_OLD_AGENT;
+		return OPCOUNT_OLD_AGENT;
 	if (a->req_id != o->id && o->asked_gen == r->snap.generation)
-		return OPS_OTHER;
-	if (!gt_hotspot_sampler_ops_answered(o, r))
-		return OPS_WAITING;
-	if (now > a->read_ns && now - a->read_ns > OPS_STALE_NS)
-		return OPS_STALE;
+		return OPCOUNT_OTHER;
+	if (!gt_hotspot_sampler_opcount_answered(o, r))
+		return OPCOUNT_WAITING;
+	if (now > a->read_ns && now - a->read_ns > OPCOUNT_STALE_NS)
+		return OPCOUNT_STALE;
 	if (a->status == GCTOP_SEG_OPS_OK)
 		return NULL;
-	return ops_with_detail(ops_status_text[a->status], a->reason);
+	return opcount_with_detail(opcount_status_text[a->status], a->reason);
 }
 
-void gt_hotspot_sampler_ops_fill(struct gt_hotspot_sampler_ops *o, const struct gt_segment_reading *r, uint64_t now,
+void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,
 				  struct gt_sample *s)
 {
 	if (!o->spec)
 		return;
-	s->ops_total.valid = false;
-	s->ops_unavailable = ops_unavailable(o, r, now);
-	if (s->ops_unavailable)
+	s->opcount_total.valid = false;
+	s->opcount_unavailable = opcount_unavailable(o, r, now);
+	if (s->opcount_unavailable)
 		return;
-	gt_u64_set(&s->ops_total, gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->ops.value,
-								      r->ops.read_ns, s->mono_ns));
+	gt_u64_set(&s->opcount_total, gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->opcount.value,
+								      r->opcount.read_ns, s->mono_ns));
 }
