@@ -1,8 +1,15 @@
 /* The skeleton runtime (collectors/skeleton/skeleton.h). Its "runtime" is
  * the process that opens it: it reads nothing from a target, so every
  * figure it leaves is invalid ("n/a", never 0), and the one it fills (its
- * own polls, as operations) shows where a real one goes. */
-#include "collectors/skeleton/skeleton.h"
+ * own polls, as operations) shows where a real one goes.
+ *
+ * The folder has the shape every runtime's has: this file the interface
+ * table and the target's life (probe, open, close, list, the requests the
+ * user makes: --ops, allocation sampling); skeleton_sample.c the polls
+ * and the sample fill; skeleton_runtime.c the traits the layers above
+ * read; skeleton_internal.h what they share. A real runtime adds
+ * sub-folders for its transport and its allocation sampler. */
+#include "collectors/skeleton/skeleton_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,19 +17,6 @@
 #include <unistd.h>
 
 #include "base/error.h"
-
-/* A real backend polls as often as its runtime's figures change (HotSpot:
- * every eden fill it must see) or not at all (0) when it is told by a
- * descriptor (.NET's event stream). */
-#define SKELETON_POLL_NS 100000000ull
-
-/* Everything the backend keeps for one target: its transport (a mapped
- * file, a socket), its decoders' state, its allocation sampler. */
-struct gt_backend {
-	pid_t pid;
-	uint64_t polls;          /* the skeleton's stand-in for a runtime's counters */
-	const char *opcount_counter; /* --ops NAME, or NULL */
-};
 
 /* Is pid a process of this runtime? Look, never touch: read /proc or a
  * file the runtime publishes; a process of the runtime that cannot be read
@@ -47,57 +41,6 @@ static struct gt_backend *skeleton_open(pid_t pid, struct gt_target_info *info, 
 	snprintf(info->gc_name, sizeof(info->gc_name), "none");
 	snprintf(info->source, sizeof(info->source), "skeleton");
 	return b;
-}
-
-static uint64_t skeleton_poll_interval(const struct gt_backend *b)
-{
-	(void)b;
-	return SKELETON_POLL_NS;
-}
-
-/* A descriptor the loop waits on (an event stream), or -1: none here. */
-static int skeleton_wait_fd(const struct gt_backend *b)
-{
-	(void)b;
-	return -1;
-}
-
-/* Whether that descriptor's data may wait for a loop over many targets. */
-static bool skeleton_wait_may_lag(const struct gt_backend *b)
-{
-	(void)b;
-	return false;
-}
-
-/* Cheap work between samples: read what the stream brought, or look at
- * the figures an estimate must see every time. Never blocks. */
-static void skeleton_poll(struct gt_backend *b, uint64_t now_ns)
-{
-	(void)now_ns;
-	b->polls++;
-}
-
-/* Waits, bounded by the deadline, until a first interval's rates have
- * what they need (.NET: the runtime's first counter). */
-static void skeleton_settle(struct gt_backend *b, uint64_t deadline_ns)
-{
-	(void)b;
-	(void)deadline_ns;
-}
-
-/* Fills the runtime's fields of out with their validity bits; a figure the
- * runtime does not give stays invalid, and says why where a view asks. */
-static int skeleton_sample(struct gt_backend *b, struct gt_sample *out, struct gt_error *err)
-{
-	(void)err;
-	out->alloc_unavailable = "the skeleton runtime reads no allocations";
-	out->large_unavailable = "the skeleton runtime reads no large objects";
-	if (b->opcount_counter) {
-		gt_u64_set(&out->opcount_total, b->polls);
-		out->opcount_name = "operations";
-		out->opcount_counter = b->opcount_counter;
-	}
-	return 0;
 }
 
 static void skeleton_close(struct gt_backend *b)
@@ -155,37 +98,10 @@ static const struct gt_alloc_stacks *skeleton_alloc_stacks(const struct gt_backe
 	return NULL;
 }
 
-static const char *const skeleton_words[] = { "Skeleton", "skeleton", NULL };
-
-/* What the layers above know of it (model/runtime.h): every name, word and
- * piece of advice they would otherwise spell themselves. */
-const struct gt_runtime_traits gt_skeleton_runtime = {
-	.name = "skeleton",
-	.display = "Skeleton",
-	.words = skeleton_words,
-	.wanted = "the skeleton runtime's own process",
-	.collections_counting = NULL,
-	.condemned_generations = 0,
-	.has_gc_cpu_and_safepoints = false,
-	.has_metaspace = false,
-	.own_opcount = false,
-	.opcount_takes = "the skeleton's \"polls\"",
-	.allocators_load_code = false,
-	.allocators_stop = "nothing was started",
-	.induced_call = "a collection call",
-	.advice = NULL,  /* the shared rows only (model/findings_advice.c) */
-	.n_advice = 0,
-};
-
-/* What /tmp shows when one of its processes comes or goes (session/fleet_tmp.c). */
-static const struct gt_discovery skeleton_discovery = {
-	.pid_prefix = "gctop-skeleton-",
-};
-
 const struct gt_backend_ops gt_skeleton_ops = {
 	.name = "skeleton",
 	.traits = &gt_skeleton_runtime,
-	.discovery = &skeleton_discovery,
+	.discovery = &gt_skeleton_discovery,
 	.probe = skeleton_probe,
 	.open = skeleton_open,
 	.poll_interval_ns = skeleton_poll_interval,
