@@ -38,21 +38,37 @@ WORDS = re.compile(r"JVM|\.NET|HotSpot|hotspot|dotnet")
 TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
+def code_hits(text, pos, end, out):
+    """The identifiers in text[pos:end], code between comments and strings."""
+    for i in IDENT.finditer(text[pos:end]):
+        out.append((text.count("\n", 0, pos + i.start()) + 1, i.group(0)))
+
+
 def hits(text):
     """(line, what) for each runtime name in text, comments ignored."""
     out = []
     pos = 0
-    for m in TOKEN.finditer(text + "\n"):
-        code = text[pos:m.start()]
-        for i in IDENT.finditer(code):
-            out.append((text.count("\n", 0, pos + i.start()) + 1, i.group(0)))
+    for m in TOKEN.finditer(text):
+        code_hits(text, pos, m.start(), out)
         tok = m.group(0)
         if tok.startswith('"'):
             w = WORDS.search(tok)
             if w:
                 out.append((text.count("\n", 0, m.start()) + 1, tok))
         pos = m.end()
+    code_hits(text, pos, len(text), out)  # the code after the last comment or string
     return out
+
+
+def self_test():
+    """The rule finds what it must, so a broken rule cannot pass: code
+    before, between and after comments and strings, and the words in a
+    string; not a comment's."""
+    text = ('int gt_dotnet_x; /* hotspot in a comment */\n'
+            'const char *s = "a JVM";\n'
+            'int y = GT_DN_GEN0;\n')
+    found = [what for _, what in hits(text)]
+    return found == ["gt_dotnet_x", '"a JVM"', "GT_DN_GEN0"], found
 
 
 def sources(root):
@@ -68,6 +84,10 @@ def sources(root):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     n = 0
+    ok, found = self_test()
+    print("%s: %s: the rule finds names before, between and after comments and strings (%s)" %
+          ("PASS" if ok else "FAIL", NAME, found))
+    n += 0 if ok else 1
     for p in sources(root):
         with open(os.path.join(root, p), encoding="utf-8", errors="replace") as fh:
             for line, what in hits(fh.read()):
