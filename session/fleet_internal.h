@@ -35,6 +35,10 @@ void gt_fleet_schedule_poll(struct gt_fleet_member *m, uint64_t now_ns);
 /* ---- fleet_open.c ---- */
 
 bool gt_fleet_start_opens(struct gt_fleet *f);
+/* The pids of the members that want opening, at most max: those never
+ * tried (or handed back untried) first, then those whose retry has come,
+ * each in the fleet's order. */
+size_t gt_fleet_open_candidates(struct gt_fleet *f, uint64_t now, pid_t *pids, size_t max);
 void gt_fleet_take_opened(struct gt_fleet *f);
 
 /* ---- fleet_list.c ---- */

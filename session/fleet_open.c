@@ -82,16 +82,25 @@ static bool wants_open(const struct gt_fleet *f, struct gt_fleet_member *m, uint
 	return true;
 }
 
+size_t gt_fleet_open_candidates(struct gt_fleet *f, uint64_t now, pid_t *pids, size_t max)
+{
+	size_t n = 0;
+	/* Never tried (or handed back untried) first, then those whose retry
+	 * has come: processes that keep timing out, each due again before
+	 * the others are reached, must not hold off the ones never tried. */
+	for (int tried = 0; tried < 2; tried++)
+		for (size_t i = 0; i < f->count && n < max; i++)
+			if ((f->m[i].retry_ns != 0) == tried && wants_open(f, &f->m[i], now))
+				pids[n++] = f->m[i].pid;
+	return n;
+}
+
 /* Asks the worker to open the members that want it (FLEET_OPEN_BATCH at
  * most; the rest at a later step). True when it did. */
 bool gt_fleet_start_opens(struct gt_fleet *f)
 {
 	pid_t pids[FLEET_OPEN_BATCH];
-	size_t n = 0;
-	uint64_t now = gt_mono_ns();
-	for (size_t i = 0; i < f->count && n < FLEET_OPEN_BATCH; i++)
-		if (wants_open(f, &f->m[i], now))
-			pids[n++] = f->m[i].pid;
+	size_t n = gt_fleet_open_candidates(f, gt_mono_ns(), pids, FLEET_OPEN_BATCH);
 	if (!n || gt_fleet_worker_open(&f->disc.run, pids, n) != 0)
 		return false;
 	for (size_t i = 0; i < n; i++) {

@@ -73,6 +73,20 @@ static void refresh_known(struct gt_fleet *f)
 	refresh_seen(f);
 }
 
+/* The worker's next step, when it has none: a listing when due, else the
+ * known processes that want opening. The listing first, so that opens
+ * that keep failing (hung runtimes, each due again by the time the others
+ * are tried) cannot hold off the processes it would find. */
+static void start_next_step(struct gt_fleet *f)
+{
+	if (f->disc.run.running)
+		return;
+	if (!gt_fleet_only_all_open(f) && gt_fleet_listing_due(&f->policy, &f->disc, gt_mono_ns()))
+		gt_fleet_start_listing(f);
+	else
+		gt_fleet_start_opens(f);
+}
+
 void gt_fleet_refresh(struct gt_fleet *f)
 {
 	/* Processes often share a cgroup: its files are read once a round. */
@@ -80,16 +94,8 @@ void gt_fleet_refresh(struct gt_fleet *f)
 	take_step(f);
 	refresh_known(f);
 	gt_cgroup_round_end();
-	/* The worker's next step: a listing when due, else the known
-	 * processes that want opening. The listing first, so that opens that
-	 * keep failing cannot hold off the processes it would find; opens
-	 * follow it at once (gt_fleet_events). */
-	if (!f->disc.run.running) {
-		if (!gt_fleet_only_all_open(f) && gt_fleet_listing_due(&f->policy, &f->disc, gt_mono_ns()))
-			gt_fleet_start_listing(f);
-		else
-			gt_fleet_start_opens(f);
-	}
+	/* opens follow a listing at once (gt_fleet_events) */
+	start_next_step(f);
 	gt_fleet_prune(f);
 	/* members went, came or moved (prune sorts them) */
 	f->waits_stale = true;
@@ -153,10 +159,18 @@ bool gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, 
 	bool changed = false;
 	size_t first = n && polled[0].fd >= 0 && polled[0].fd == gt_fleet_worker_fd(&f->disc.run);
 	/* More to open goes to the worker at once, not a round later: 220
-	 * new JVMs at 16 a round would take 14 rounds. (A listing waits for
-	 * a round: back to back, a quick one would run all the time.) */
-	if (first && (polled[0].revents & (POLLIN | POLLHUP | POLLERR)) && (changed = take_step(f)))
-		gt_fleet_start_opens(f);
+	 * new JVMs at 16 a step would take 14 rounds. After opens, a listing
+	 * that is due where listings are timed (--serve), so that opens
+	 * chained here cannot hold it off for good; never after a listing
+	 * (back to back, a quick one would run all the time), nor in the
+	 * picker, which lists every round. */
+	bool after_opens = f->disc.run.step == GT_FLEET_OPEN;
+	if (first && (polled[0].revents & (POLLIN | POLLHUP | POLLERR)) && (changed = take_step(f))) {
+		if (after_opens && f->policy.list_on_change)
+			start_next_step(f);
+		else
+			gt_fleet_start_opens(f);
+	}
 	for (size_t i = first; i < n; i++) {
 		if (!(polled[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;

@@ -77,13 +77,21 @@ static void close_opened(struct gt_fleet_worker *w)
 	}
 }
 
+/* Whether an opened target is handed over before the next open starts:
+ * one with a descriptor to read (a .NET session: a runtime whose stream
+ * nobody reads blocks on it). A target read on the holder's clock alone
+ * (a JVM's perf data) loses nothing by waiting for the step's next open. */
+static bool hand_over_at_once(const struct gt_target *t)
+{
+	return gt_target_wait_fd(t) >= 0;
+}
+
 /* Opens the pids one after the other, and ends the step at the first
- * that opens: its session is to be read from now on (a .NET runtime whose
- * stream nobody reads blocks on it), not to wait for the opens after it,
- * each of which may take its deadlines (a hung runtime). The holder asks
- * for the rest at once (gt_fleet_events). Failures hold nothing, and the
- * step goes on past them until its budget is spent. A pid not tried is
- * reported as withdrawn. */
+ * that must be read from now on (hand_over), not wait for the opens after
+ * it, each of which may take its deadlines (a hung runtime). The holder
+ * asks for the rest at once (gt_fleet_events). Failures hold nothing, and
+ * the step goes on past them until its budget is spent. A pid not tried
+ * is reported as withdrawn. */
 static void worker_open_all(struct gt_fleet_worker *w)
 {
 	uint64_t end = gt_mono_ns() + w->open_budget_ns;
@@ -94,7 +102,7 @@ static void worker_open_all(struct gt_fleet_worker *w)
 			continue;
 		}
 		o->target = w->open_target(o->pid, &o->err);
-		if (o->target || gt_mono_ns() >= end)
+		if ((o->target && w->hand_over(o->target)) || gt_mono_ns() >= end)
 			break;
 	}
 	if (gt_wait_stop_requested())
@@ -128,6 +136,7 @@ void gt_fleet_worker_init(struct gt_fleet_worker *w)
 	atomic_init(&w->finished, false);
 	w->open_target = gt_target_open;
 	w->open_budget_ns = WORKER_OPEN_BUDGET_NS;
+	w->hand_over = hand_over_at_once;
 }
 
 /* Frees what the last step was given and what it gave (the worker idle). */

@@ -67,6 +67,8 @@ struct gt_fleet_worker {
 	 * starts opens: set by gt_fleet_worker_init, changed by tests only */
 	struct gt_target *(*open_target)(pid_t pid, struct gt_error *err);
 	uint64_t open_budget_ns;
+	/* whether an opened target ends the step, to be read at once */
+	bool (*hand_over)(const struct gt_target *t);
 };
 
 /* A fleet's worker before its first step (no thread yet). */

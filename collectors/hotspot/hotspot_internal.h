@@ -16,8 +16,8 @@
  *   attach/                   the attach protocol that loads gctop's agent, and
  *                             the sampler that reads the agent's segment
  *                             (attach/hotspot_sampler.c) */
-#ifndef GCTOP_COLLECTORS_HOTSPOT_H
-#define GCTOP_COLLECTORS_HOTSPOT_H
+#ifndef GCTOP_COLLECTORS_HOTSPOT_HOTSPOT_INTERNAL_H
+#define GCTOP_COLLECTORS_HOTSPOT_HOTSPOT_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,11 +5,13 @@
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "collectors/target.h"
+#include "session/fleet_internal.h"
 #include "session/fleet_worker.h"
 #include "tests/unit/check.h"
 
@@ -126,6 +128,18 @@ static void forget_fake(struct gt_fleet_worker *w)
 		w->opened[i].target = NULL;
 }
 
+static bool fake_has_stream(const struct gt_target *t)
+{
+	(void)t;
+	return true;
+}
+
+static bool fake_no_stream(const struct gt_target *t)
+{
+	(void)t;
+	return false;
+}
+
 /* A process that opens first is handed over before any open after it
  * starts (each of which could take a hung runtime's deadlines); the rest
  * come back untried, as withdrawn. Failures go on within the budget, and
@@ -135,6 +149,7 @@ static void test_open_hands_over(void)
 	struct gt_fleet_worker w;
 	gt_fleet_worker_init(&w);
 	w.open_target = fake_open;
+	w.hand_over = fake_has_stream;
 	atomic_store(&hung_calls, 0);
 	pid_t pids[4] = { FAKE_OPENS, 1002, 1003, 1004 };
 	CHECK(gt_fleet_worker_open(&w, pids, 4) == 0);
@@ -163,7 +178,47 @@ static void test_open_hands_over(void)
 	CHECK(atomic_load(&hung_calls) == 1);
 	CHECK(w.n_opened == 3 && w.opened[0].err.code == GT_EXIT_TIMEOUT);
 	CHECK(w.n_opened == 3 && w.opened[1].err.code == GT_EXIT_OK && w.opened[2].err.code == GT_EXIT_OK);
+
+	/* a target read on the holder's clock alone (a JVM) does not end the
+	 * step: the opens after it go on within the budget */
+	w.hand_over = fake_no_stream;
+	w.open_budget_ns = 60000000000ull;
+	atomic_store(&hung_calls, 0);
+	CHECK(gt_fleet_worker_open(&w, pids, 4) == 0);
+	take_fake(&w);
+	CHECK(w.n_opened == 4 && w.opened[0].target == (struct gt_target *)&fake_target);
+	CHECK(atomic_load(&hung_calls) == 3);
+	forget_fake(&w);
 	gt_fleet_worker_free(&w);
+}
+
+/* An open step asks for the members never tried (or handed back untried)
+ * before those whose retry has come: hung runtimes, each due again by the
+ * time the others are tried, cannot hold off a process never tried. */
+static void test_open_candidates_untried_first(void)
+{
+	/* pids no process has (above the kernel's PID_MAX_LIMIT), so that
+	 * none reads as too young to open */
+	struct gt_fleet_member m[5];
+	memset(m, 0, sizeof(m));
+	uint64_t now = 1000000000000ull;
+	const pid_t base = 4194304 + 10;
+	for (int i = 0; i < 5; i++) {
+		m[i].pid = base + i;
+		m[i].seen = true;
+	}
+	m[0].retry_ns = now - 1;          /* tried, its retry come */
+	m[2].retry_ns = now + 1000000000; /* tried, its retry later */
+	m[4].retry_ns = now - 1;
+	struct gt_fleet f;
+	memset(&f, 0, sizeof(f));
+	f.m = m;
+	f.count = 5;
+	pid_t pids[5];
+	CHECK_U64(gt_fleet_open_candidates(&f, now, pids, 5), 4);
+	CHECK(pids[0] == base + 1 && pids[1] == base + 3 && pids[2] == base + 0 && pids[3] == base + 4);
+	CHECK_U64(gt_fleet_open_candidates(&f, now, pids, 2), 2);
+	CHECK(pids[0] == base + 1 && pids[1] == base + 3);
 }
 
 int main(void)
@@ -172,5 +227,6 @@ int main(void)
 	RUN_TEST(test_list_after_open);
 	RUN_TEST(test_free_while_running);
 	RUN_TEST(test_open_hands_over);
+	RUN_TEST(test_open_candidates_untried_first);
 	return check_summary();
 }

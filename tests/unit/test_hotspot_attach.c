@@ -155,7 +155,8 @@ static bool present(const char *dir, const char *name)
 }
 
 /* In a directory of our own: a marked trigger (or a trigger's part, made
- * where there is no O_TMPFILE) whose maker is gone goes;
+ * where there is no O_TMPFILE) whose maker is gone goes, and so does an
+ * empty part whose maker (its name's pid) is gone (killed before its mark);
  * one whose maker runs (this process), an unmarked one, a link under a
  * trigger's name, a fresh agent copy and a copy-named file of other bytes
  * stay. */
@@ -173,6 +174,10 @@ static void test_clear_leftovers(void)
 	snprintf(mark, sizeof(mark), "gctop-attach %d %llu\n", (int)getpid(), ticks);
 	put(dir, ".attach_pid102", mark);
 	put(dir, ".attach_pid103", "");
+	char own_part[64];
+	snprintf(own_part, sizeof(own_part), ".attach_pid112.%d.part", (int)getpid());
+	put(dir, ".attach_pid111.999999999.part", "");
+	put(dir, own_part, "");
 	put(dir, ".gctop-agent-104.so", "agent bytes");
 	put(dir, ".gctop-agent-105.so", "other bytes");
 	char link[600];
@@ -186,11 +191,13 @@ static void test_clear_leftovers(void)
 	CHECK(!present(dir, ".attach_pid110.999999999.part"));
 	CHECK(present(dir, ".attach_pid102"));
 	CHECK(present(dir, ".attach_pid103"));
+	CHECK(!present(dir, ".attach_pid111.999999999.part"));
+	CHECK(present(dir, own_part));
 	CHECK(present(dir, ".gctop-agent-104.so"));
 	CHECK(present(dir, ".gctop-agent-105.so"));
 	CHECK(present(dir, ".attach_pid106"));
 	const char *names[] = { "agent.so", ".attach_pid102", ".attach_pid103", ".gctop-agent-104.so",
-				".gctop-agent-105.so", ".attach_pid106" };
+				".gctop-agent-105.so", ".attach_pid106", own_part };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char path[600];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);

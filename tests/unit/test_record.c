@@ -503,6 +503,22 @@ static void test_v1_dotnet_collections(void)
 	CHECK(s.generations[0].collections.value == 6 && !s.generations[0].collections_inclusive.valid);
 }
 
+/* Recordings hold the operations counter under the names they always had
+ * ("ops_*"), whatever the code calls it: a line written before the rename
+ * reads back. */
+static void test_opcount_fields_by_their_file_names(void)
+{
+	struct gt_sample s;
+	CHECK(read_first(HEADER SAMPLE(",\"ops_total\":1234,\"ops_collections_total\":7,"
+				      "\"ops_name\":\"requests\",\"ops_counter\":\"sun.rt.x\""), &s) == 1);
+	CHECK(s.opcount_total.valid && s.opcount_total.value == 1234);
+	CHECK(s.opcount_collections_total.valid && s.opcount_collections_total.value == 7);
+	CHECK(s.opcount_name && strcmp(s.opcount_name, "requests") == 0);
+	CHECK(s.opcount_counter && strcmp(s.opcount_counter, "sun.rt.x") == 0);
+	CHECK(read_first(HEADER SAMPLE(",\"ops_unavailable\":\"no counter\""), &s) == 1);
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strcmp(s.opcount_unavailable, "no counter") == 0);
+}
+
 static void test_hostile_lines(void)
 {
 	static const struct { const char *what, *text; } bad[] = {
@@ -751,6 +767,7 @@ int main(void)
 	RUN_TEST(test_compare_text_ascii_locale);
 	RUN_TEST(test_slices_and_quit);
 	RUN_TEST(test_v1_dotnet_collections);
+	RUN_TEST(test_opcount_fields_by_their_file_names);
 	RUN_TEST(test_compare_figures);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_weighted_median);

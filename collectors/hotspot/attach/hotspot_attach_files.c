@@ -146,8 +146,23 @@ int gt_attach_parse_mark(const char *text, pid_t *maker, unsigned long long *tic
 	return 0;
 }
 
+/* The pid P of a part's name, "NAME.P.part", or 0 for a whole name. */
+static pid_t part_maker(const char *name)
+{
+	const char *end = strrchr(name, '.');
+	if (!end || strcmp(end, ".part") != 0)
+		return 0;
+	const char *dot = end;
+	while (dot > name && dot[-1] != '.')
+		dot--;
+	int p = 0, len = 0;
+	return dot > name && sscanf(dot, "%d%n", &p, &len) == 1 && dot + len == end && p > 0 ? (pid_t)p : 0;
+}
+
 /* True when name in dir is a trigger of our own user with gctop's mark
- * whose maker no longer runs (sb: the file, for removing it). */
+ * whose maker no longer runs, or an empty part whose maker (its name's
+ * pid) no longer runs: a gctop killed between making the part and writing
+ * its mark, where there is no O_TMPFILE (sb: the file, for removing it). */
 static bool trigger_stale(int dir, const char *name, struct stat *sb)
 {
 	int fd = open_plain(dir, name, geteuid(), geteuid(), sb);
@@ -156,6 +171,10 @@ static bool trigger_stale(int dir, const char *name, struct stat *sb)
 	char b[64];
 	ssize_t n = sb->st_size < (off_t)sizeof(b) ? read(fd, b, sizeof(b) - 1) : -1;
 	close(fd);
+	unsigned long long maker_ticks;
+	pid_t part_of = part_maker(name);
+	if (n == 0 && part_of)
+		return gt_proc_start_ticks(part_of, &maker_ticks) != 0;
 	if (n <= 0)
 		return false;
 	b[n] = '\0';
