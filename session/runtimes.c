@@ -7,11 +7,6 @@ const struct gt_runtime_traits *gt_runtimes_at(size_t i)
 	return gt_registry_at(i);
 }
 
-const struct gt_runtime_traits *gt_runtimes_find(const char *name)
-{
-	return gt_registry_find(name);
-}
-
 const char *gt_runtimes_names(char *buf, size_t len, const char *conj)
 {
 	return gt_registry_names(buf, len, conj);

@@ -10,8 +10,6 @@
 
 /* The i-th runtime's traits, in probe order, or NULL past the last. */
 const struct gt_runtime_traits *gt_runtimes_at(size_t i);
-/* The runtime named name (model/runtime.h's name), or NULL. */
-const struct gt_runtime_traits *gt_runtimes_find(const char *name);
 /* Every runtime's display name joined with conj (" or ": "JVM or .NET")
  * into buf, which it returns. */
 const char *gt_runtimes_names(char *buf, size_t len, const char *conj);

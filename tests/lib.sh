@@ -25,6 +25,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# The layers' folder names, lowest first, as LAYERS lists them (the
+# Makefile reads the same lines).
+layer_names() { sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS; }
+
 pass() { echo "PASS: $TEST_NAME: $*"; }
 fail() { echo "FAIL: $TEST_NAME: $*"; }
 skip() { echo "SKIP: $TEST_NAME: $*"; }

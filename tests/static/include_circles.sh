@@ -10,7 +10,7 @@
 # Prints one FAIL line per circle, naming both files.
 . tests/lib.sh
 
-LAYER_NAMES=$(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS)
+LAYER_NAMES=$(layer_names)
 
 # shellcheck disable=SC2046,SC2086
 src=$(git ls-files -- $(printf '%s/ ' $LAYER_NAMES) | grep -E '\.c$' | grep -v '^frontends/main\.c$')

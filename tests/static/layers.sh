@@ -13,7 +13,7 @@
 # Prints one FAIL line per include that goes the wrong way, naming it.
 . tests/lib.sh
 
-LAYER_NAMES=$(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS)
+LAYER_NAMES=$(layer_names)
 
 # rank FILE: the position of FILE's layer in LAYERS, from 0; -1 outside them.
 rank() {

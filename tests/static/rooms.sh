@@ -23,7 +23,7 @@ misplaced() {
 	echo "<$2> belongs to $room"
 }
 
-LAYER_NAMES=$(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS)
+LAYER_NAMES=$(layer_names)
 bad=0 seen=0
 # shellcheck disable=SC2046,SC2086
 for f in $(git ls-files -- $(printf '%s/ ' $LAYER_NAMES) | grep -E '\.(c|h)$'); do
