@@ -59,6 +59,7 @@ enum gt_target_state {
 
 #define GT_NAME_LEN 64
 #define GT_PAUSE_RING 256
+#define GT_LIVE_RING 16
 
 /* Collections by what caused them, cumulative since gctop began watching:
  * the collector counts each collection whose cause it sees. Invalid where
@@ -209,6 +210,32 @@ struct gt_sample {
 	struct gt_u64 pinned_bytes;            /* .NET pinned object heap */
 	const char *large_source;              /* static string, e.g. "g1-humongous-estimate" */
 	const char *large_unavailable;         /* static string: why there is no figure */
+
+	/* The live set (issue 28): the heap that survived each collection that
+	 * reached the old generation, one point per such collection, as the
+	 * collector measured it (HotSpot: old used after a full, mixed or old
+	 * collection or cycle, per collector; .NET: the bytes a gen2 collection
+	 * kept in gen2, LOH and POH). Point k (counted from 0 since gctop began
+	 * watching) sits at points[k % GT_LIVE_RING]; a reader takes those past
+	 * the count it saw last. valid false: the collector measures none, and
+	 * unavailable says why (static string). */
+	struct gt_live_log {
+		bool valid;
+		uint64_t count;
+		struct gt_live_point {
+			uint64_t bytes;
+			uint64_t at_ns;      /* CLOCK_MONOTONIC when the collection ended (or was seen) */
+			const char *kind;    /* static: what measured it, "full GC", "mixed", "gen2", ... */
+		} points[GT_LIVE_RING];
+	} live_log;
+	const char *live_unavailable;
+
+	/* Occupancy of the old generation as jstat's O and OC show it (.NET:
+	 * gen2 + LOH + POH): used now, committed, and the most it may grow to
+	 * (invalid where the runtime sets no bound of its own). */
+	struct gt_u64 old_used_bytes;
+	struct gt_u64 old_committed_bytes;
+	struct gt_u64 old_max_bytes;
 
 	/* heap and memory */
 	struct gt_u64 heap_used_bytes;
