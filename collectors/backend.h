@@ -22,6 +22,7 @@
 struct gt_backend; /* private to each runtime backend */
 struct gt_alloc_snapshot;
 struct gt_alloc_stacks;
+struct gt_census;
 
 enum gt_probe {
 	GT_PROBE_NO = 0,     /* not this runtime */
@@ -108,6 +109,17 @@ struct gt_backend_ops {
 	/* The top stacks behind the newest reading's sites, or NULL (sampling
 	 * off, or a sampler that takes no stacks). May be NULL. */
 	const struct gt_alloc_stacks *(*alloc_stacks)(const struct gt_backend *c);
+
+	/* A census of the live objects by type (model/census.h), on the user's
+	 * explicit request only (--census, key C after a y/N that states
+	 * traits->census_cost), because it stops or collects in the target.
+	 * Runs on a worker thread while the target is watched, so it uses only
+	 * what info holds, never the open backend's state; bounded by
+	 * deadline_ns (CLOCK_MONOTONIC) and the quit flag. Returns 0 (out filled,
+	 * sorted by bytes; free it with gt_census_free), or -1 with err. NULL:
+	 * the runtime has none. */
+	int (*census)(const struct gt_target_info *info, struct gt_census *out, uint64_t deadline_ns,
+		      struct gt_error *err);
 };
 
 /* The registry (collectors/registry.h): every runtime gctop knows, in

@@ -69,6 +69,11 @@ struct gt_runtime_traits {
 	const char *sampler_busy;          /* why the sampler is busy, or NULL */
 	const struct gt_sampler_name *sampler_names;  /* ends with a NULL source */
 
+	/* What a census of the live objects costs the target, one sentence
+	 * for the y/N and --help ("stops the JVM for a full collection and a
+	 * heap walk, about 1 s per GiB live"), or NULL: the runtime has none. */
+	const char *census_cost;
+
 	/* How the program asks for a collection ("System.gc()"). */
 	const char *induced_call;
 	/* Advice rows for the findings' ids, ahead of the generic ones
