@@ -299,6 +299,8 @@ struct gt_target_info {
 	struct gt_u64 cgroup_limit_bytes;
 	char cgroup_path[256];
 	int cgroup_version;             /* 0 unknown, 1 or 2 */
+	char container_id[65];          /* 64 hex from the cgroup path, "" when none (collectors/host/container_ids.h) */
+	char k8s_pod_uid[37];           /* the Kubernetes pod's UID from the cgroup path, "" when none */
 	char source[GT_NAME_LEN];       /* what gctop reads: "hsperfdata", "eventpipe", ... */
 };
 

@@ -260,6 +260,8 @@ static struct json_object *target_object(const struct gt_target_info *info)
 	add(o, "source", jstr(info->source));
 	add(o, "cgroup_path", jstr(info->cgroup_path));
 	add(o, "cgroup_version", info->cgroup_version ? json_object_new_int(info->cgroup_version) : NULL);
+	add(o, "container_id", jstr(info->container_id));
+	add(o, "k8s_pod_uid", jstr(info->k8s_pod_uid));
 	return o;
 }
 

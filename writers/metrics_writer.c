@@ -9,11 +9,15 @@
 #define OPENMETRICS_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 #define TEXT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 /* pid, runtime and main, escaped: main is at most 255 bytes, each of which
- * may double when escaped, so a main class is never cut. */
-#define BASE_LABELS_LEN 640
+ * may double when escaped, so a main class is never cut; then the container
+ * and pod ids, hex and '-' only, so never escaped. */
+#define BASE_LABELS_LEN 768
 _Static_assert(BASE_LABELS_LEN >=
-		       sizeof("pid=\"-2147483648\",runtime=\"unknown\",main=\"\"") + 2 * GT_METRICS_LABEL_VALUE_MAX,
-	       "room for the longest main label escaped");
+		       sizeof("pid=\"-2147483648\",runtime=\"unknown\",main=\"\"") + 2 * GT_METRICS_LABEL_VALUE_MAX +
+			       sizeof(",container_id=\"\",k8s_pod_uid=\"\"") +
+			       sizeof(((struct gt_target_info *)0)->container_id) +
+			       sizeof(((struct gt_target_info *)0)->k8s_pod_uid),
+	       "room for the longest main label escaped and both ids");
 
 enum gt_metrics_format gt_metrics_negotiate(const char *accept)
 {
@@ -33,6 +37,13 @@ static void base_labels(char *out, size_t size, const struct gt_target_info *inf
 	gt_metrics_label_add(out, size, "pid", pid);
 	gt_metrics_label_add(out, size, "runtime", gt_runtime_name(info->runtime));
 	gt_metrics_label_add(out, size, "main", info->main_class);
+	/* Named as OpenTelemetry's container.id and k8s.pod.uid become in
+	 * Prometheus; absent rather than empty outside a container, so a
+	 * join "on (container_id)" never matches two hosts' bare processes. */
+	if (info->container_id[0])
+		gt_metrics_label_add(out, size, "container_id", info->container_id);
+	if (info->k8s_pod_uid[0])
+		gt_metrics_label_add(out, size, "k8s_pod_uid", info->k8s_pod_uid);
 }
 
 static void created_cache(struct gt_metrics_created_cache *c, const struct gt_metrics_target *t)

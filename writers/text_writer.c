@@ -73,6 +73,10 @@ static void write_header(FILE *out, const char *replay_path, const struct gt_tar
 	fprintf(out, "Command: %s\n", clean(&cmd, info->main_class[0] ? info->main_class : info->command_line));
 	if (info->heap_flags[0])
 		fprintf(out, "Flags:   %s\n", clean(&cmd, info->heap_flags));
+	/* hex and '-' only (collectors/host/container_ids.c): nothing to clean */
+	if (info->container_id[0] || info->k8s_pod_uid[0])
+		fprintf(out, "Container: %s%s%s\n", info->container_id[0] ? info->container_id : "n/a",
+			info->k8s_pod_uid[0] ? "  pod " : "", info->k8s_pod_uid);
 }
 
 static void write_alloc(FILE *out, const struct gt_derived *d)

@@ -23,6 +23,12 @@
 #include "base/array.h"
 #include "base/clock.h"
 #include "collectors/host/cgroup_parse.h"
+#include "collectors/host/container_ids.h"
+
+_Static_assert(sizeof(((struct gt_target_info *)0)->container_id) == GT_CONTAINER_ID_LEN + 1,
+	       "the target's container_id holds a whole id");
+_Static_assert(sizeof(((struct gt_target_info *)0)->k8s_pod_uid) == GT_POD_UID_LEN + 1,
+	       "the target's k8s_pod_uid holds a whole UID");
 
 /* Processes move between groups (systemd, container restarts); looking the
  * path up again this often keeps the figures right without a read per tick. */
@@ -196,18 +202,25 @@ static void find_ancestors_limit(struct gt_cgroup *cg)
 	}
 }
 
+/* /proc/PID/cgroup into text; its length, or -1. */
+static long read_membership(pid_t pid, char *text, size_t cap)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
+	return gt_proc_read_small(file, text, cap);
+}
+
 /* Looks up the process's group again. Returns false when it has none we can
  * read (no memory controller, or /proc/PID/cgroup gone or unparsable). */
 static bool resolve(struct gt_cgroup *cg)
 {
-	char file[64], text[CGROUP_FILE_MAX];
+	char text[CGROUP_FILE_MAX];
 	struct gt_cgroup_membership m;
 
 	cg->samples_since_resolve = 0;
 	if (!lib_ready())
 		return false;
-	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)cg->pid);
-	long n = gt_proc_read_small(file, text, sizeof(text));
+	long n = read_membership(cg->pid, text, sizeof(text));
 	if (n < 0 || gt_cgroup_parse_membership(text, (size_t)n, &m) != 0)
 		return false;
 	const char *path = NULL;
@@ -251,12 +264,26 @@ static void copy_display_path(char *dst, size_t cap, const char *src)
 	memcpy(dst + cap - 4, "...", 4);
 }
 
+/* Read once: a process does not move between containers, and a label that
+ * changed would start new series. Needs no libcgroup, so a host whose
+ * memory controller gctop cannot read still labels its containers. */
+static void find_container_ids(pid_t pid, struct gt_target_info *info)
+{
+	char text[CGROUP_FILE_MAX];
+	struct gt_container_ids ids;
+	long n = read_membership(pid, text, sizeof(text));
+	gt_container_ids_parse(text, n > 0 ? (size_t)n : 0, &ids);
+	memcpy(info->container_id, ids.container_id, sizeof(info->container_id));
+	memcpy(info->k8s_pod_uid, ids.pod_uid, sizeof(info->k8s_pod_uid));
+}
+
 struct gt_cgroup *gt_cgroup_open(pid_t pid, struct gt_target_info *info)
 {
 	struct gt_cgroup *cg = calloc(1, sizeof(*cg));
 	if (!cg)
 		return NULL;
 	cg->pid = pid;
+	find_container_ids(pid, info);
 	if (!resolve(cg))
 		return cg;
 	info->cgroup_version = cg->version;

@@ -10,7 +10,8 @@
 struct gt_cgroup;
 
 /* Never fails for a missing cgroup: its figures simply stay invalid.
- * Fills cgroup_path, cgroup_version and cgroup_limit_bytes of info. */
+ * Fills cgroup_path, cgroup_version and cgroup_limit_bytes of info, and
+ * container_id and k8s_pod_uid where the group's path names them. */
 struct gt_cgroup *gt_cgroup_open(pid_t pid, struct gt_target_info *info);
 
 /* Fills cgroup_limit/usage/working_set, oom_kills and memory pressure. */

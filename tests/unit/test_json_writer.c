@@ -109,6 +109,31 @@ static void test_first_sample_contract(void)
 	json_object_put(o);
 }
 
+/* target.container_id and target.k8s_pod_uid: the ids when the cgroup path
+ * named them, null (never "") when it did not. */
+static void test_container_ids(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample s = test_sample(1000000000ull, 123, 55);
+	struct gt_derived d;
+	char text[8192];
+	gt_derive(NULL, &s, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	if (o) {
+		CHECK(get(o, "target.container_id") == NULL);
+		CHECK(get(o, "target.k8s_pod_uid") == NULL);
+		json_object_put(o);
+	}
+	strcpy(info.container_id, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	strcpy(info.k8s_pod_uid, "471203d1-984f-477e-9c35-db96487ffe5e");
+	o = round_trip(&info, &d, text, sizeof(text));
+	if (!o)
+		return;
+	CHECK_STR(json_object_get_string(get(o, "target.container_id")), info.container_id);
+	CHECK_STR(json_object_get_string(get(o, "target.k8s_pod_uid")), info.k8s_pod_uid);
+	json_object_put(o);
+}
+
 static void test_generations_youngest_first_with_deltas(void)
 {
 	struct gt_target_info info = test_info();
@@ -460,6 +485,7 @@ int main(void)
 {
 	json_c_set_serialization_double_format("%.9g", JSON_C_OPTION_GLOBAL);
 	RUN_TEST(test_first_sample_contract);
+	RUN_TEST(test_container_ids);
 	RUN_TEST(test_generations_youngest_first_with_deltas);
 	RUN_TEST(test_pause_distribution_and_alloc_age);
 	RUN_TEST(test_pause_none_in_interval_is_null);

@@ -410,6 +410,37 @@ static void test_long_escaped_main_kept_whole(void)
 	}
 }
 
+/* A target in a Kubernetes container carries its container's and pod's ids
+ * on every series, after the longest escaped main class, whole; one outside
+ * any container carries neither label (not an empty one). */
+static void test_container_labels(void)
+{
+	struct fixture f;
+	fixture_init(&f);
+	hostile_main(f.info[0].main_class, "J");
+	static const char cid[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	static const char uid[] = "471203d1-984f-477e-9c35-db96487ffe5e";
+	strcpy(f.info[0].container_id, cid);
+	strcpy(f.info[0].k8s_pod_uid, uid);
+	char ids[160];
+	snprintf(ids, sizeof(ids), "J\",container_id=\"%s\",k8s_pod_uid=\"%s\"", cid, uid);
+	for (int fmt = 0; fmt < 2; fmt++) {
+		char *text = render(&f, fmt ? GT_METRICS_TEXT : GT_METRICS_OPENMETRICS);
+		int with = 0, of_pid = 0;
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			if (line[0] == '#')
+				continue;
+			of_pid += strstr(line, "{pid=\"100\"") != NULL;
+			with += strstr(line, "{pid=\"100\"") != NULL && strstr(line, ids) != NULL;
+			CHECK(strstr(line, "{pid=\"100\"") || !strstr(line, "container_id"));
+			CHECK(strstr(line, "{pid=\"100\"") || !strstr(line, "k8s_pod_uid"));
+		}
+		CHECK(of_pid > 10);
+		CHECK_U64(with, of_pid);
+		free(text);
+	}
+}
+
 /* A label that does not fit is cut after escaping, on a character's
  * boundary, and keeps its closing quote: never half a euro sign, never a
  * backslash without what it escapes. */
@@ -474,6 +505,7 @@ int main(void)
 	RUN_TEST(test_man_page_lists_every_family);
 	RUN_TEST(test_classic_text);
 	RUN_TEST(test_negotiate);
+	RUN_TEST(test_container_labels);
 	RUN_TEST(test_long_escaped_main_kept_whole);
 	RUN_TEST(test_label_cut_on_boundaries);
 	RUN_TEST(write_examples);

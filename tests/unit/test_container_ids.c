@@ -1,0 +1,114 @@
+/* Container and pod ids from crafted /proc/PID/cgroup files, one per shape
+ * the runtimes give (collectors/host/container_ids.c), and the hostile or
+ * near-miss paths that must give none. */
+#include <string.h>
+
+#include "collectors/host/container_ids.h"
+#include "tests/unit/check.h"
+
+#define TEXT(s) (s), (sizeof(s) - 1)
+#define CID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define UID "471203d1-984f-477e-9c35-db96487ffe5e"
+#define UID_ "471203d1_984f_477e_9c35_db96487ffe5e"
+
+static void expect(const char *text, const char *cid, const char *uid)
+{
+	struct gt_container_ids ids;
+	memset(&ids, 'x', sizeof(ids)); /* the parser must clear what it leaves */
+	gt_container_ids_parse(text, strlen(text), &ids);
+	CHECK_STR(ids.container_id, cid);
+	CHECK_STR(ids.pod_uid, uid);
+}
+
+static void test_docker(void)
+{
+	/* v1, cgroupfs driver: every controller names the container */
+	expect("12:pids:/docker/" CID "\n10:memory:/docker/" CID "\n1:name=systemd:/docker/" CID "\n", CID, "");
+	/* v2, systemd driver */
+	expect("0::/system.slice/docker-" CID ".scope\n", CID, "");
+	/* systemd inside the container: the container above its init.scope */
+	expect("0::/system.slice/docker-" CID ".scope/init.scope\n", CID, "");
+	/* Podman */
+	expect("0::/machine.slice/libpod-" CID ".scope/container\n", CID, "");
+}
+
+static void test_kubernetes_cgroupfs(void)
+{
+	/* containerd or Docker under the kubelet's cgroupfs driver, v1 */
+	expect("11:memory:/kubepods/besteffort/pod" UID "/" CID "\n", CID, UID);
+	/* guaranteed QoS has no class level */
+	expect("0::/kubepods/pod" UID "/" CID "\n", CID, UID);
+}
+
+static void test_kubernetes_systemd(void)
+{
+	expect("0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
+	       ".slice/cri-containerd-" CID ".scope\n",
+	       CID, UID);
+	/* CRI-O, guaranteed QoS */
+	expect("0::/kubepods.slice/kubepods-pod" UID_ ".slice/crio-" CID ".scope\n", CID, UID);
+	/* containerd's systemd path seen through cgroupfs (kind), v1 hybrid */
+	expect("4:memory:/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/"
+	       "kubelet-kubepods-besteffort-pod" UID_ ".slice:cri-containerd:" CID "\n0::/\n",
+	       CID, UID);
+}
+
+static void test_pod_only(void)
+{
+	/* a process in the pod's group itself: the pod without a container */
+	expect("0::/kubepods/burstable/pod" UID "\n", "", UID);
+	/* and a later line that names a container wins over it */
+	expect("5:pids:/kubepods/burstable/pod" UID "\n4:memory:/docker/" CID "\n", CID, "");
+}
+
+static void test_none(void)
+{
+	/* this build machine's hybrid cgroup: a 32-hex group is not a container */
+	expect("9:name=systemd:/\n4:memory:/process_api/c9413c8b8cf5a705d4d83c4ba5e6cbcc\n0::/\n", "", "");
+	expect("0::/user.slice/user-1000.slice/session-2.scope\n", "", "");
+	expect("", "", "");
+	/* a pod UID outside any kubepods group is some other "pod" */
+	expect("0::/apps/pod" UID "/x\n", "", "");
+}
+
+static void test_near_misses(void)
+{
+	/* upper-case hex, 63 and 65 digits, a non-hex digit, and a UUID with
+	 * its separators swapped are all some other name */
+	expect("0::/docker/0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef\n", "", "");
+	expect("0::/docker/" CID "0\n", "", "");
+	expect("0::/docker/123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n", "", "");
+	expect("0::/docker/g123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n", "", "");
+	expect("0::/kubepods/besteffort/pod" UID_ "/x\n", "", "");
+	expect("0::/kubepods.slice/kubepods-pod" UID ".slice/x\n", "", "");
+	/* a line of another shape is skipped, not read as a path */
+	expect(CID "\n", "", "");
+}
+
+static void test_hostile(void)
+{
+	/* an id cut by the end of the text is no id */
+	const char text[] = "0::/docker/" CID;
+	struct gt_container_ids ids;
+	gt_container_ids_parse(text, sizeof(text) - 2, &ids);
+	CHECK_STR(ids.container_id, "");
+	/* an interior NUL or escape byte inside the id is no id */
+	const char nul[] = "0::/docker/0123456789abcdef0123456789abcdef0123456789abcdef012345678\0abcdef\n";
+	gt_container_ids_parse(nul, sizeof(nul) - 1, &ids);
+	CHECK_STR(ids.container_id, "");
+	expect("0::/docker/0123456789abcdef0123456789abcdef0123456789abcdef012345678\033abcdef\n", "", "");
+	/* a group the target named itself "-<id>" with junk around the id */
+	expect("0::/x/\"},evil=\"-" CID "\n", CID, "");
+}
+
+int main(void)
+{
+	RUN_TEST(test_docker);
+	RUN_TEST(test_kubernetes_cgroupfs);
+	RUN_TEST(test_kubernetes_systemd);
+	RUN_TEST(test_pod_only);
+	RUN_TEST(test_none);
+	RUN_TEST(test_near_misses);
+	RUN_TEST(test_hostile);
+	return check_summary();
+}
