@@ -64,12 +64,32 @@ static bool hotspot_parse_pid(const char *s, pid_t *pid)
 	return true;
 }
 
+/* Whether the JVM's /tmp is ours: in our mount namespace, or in another
+ * that has the same /tmp, as gctop has under systemd's sandboxing
+ * (ProtectSystem= gives the service a mount namespace of its own). The
+ * container pass below skips the latter, so this one must take it. */
+static bool hotspot_shares_tmp(pid_t pid, const struct stat *ours)
+{
+	int same = gt_proc_same_mount_ns(pid);
+	if (same != 0)
+		return same == 1;
+	char root_tmp[64];
+	struct stat st;
+	snprintf(root_tmp, sizeof(root_tmp), "/proc/%d/root/tmp", (int)pid);
+	return stat(root_tmp, &st) == 0 && st.st_dev == ours->st_dev && st.st_ino == ours->st_ino;
+}
+
 /* JVMs sharing our /tmp: every numeric file of /tmp/hsperfdata_*. */
 static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
 {
+	struct stat host_tmp;
 	DIR *tmp = opendir("/tmp");
 	if (!tmp)
 		return;
+	if (fstat(dirfd(tmp), &host_tmp) != 0) {
+		closedir(tmp);
+		return;
+	}
 	struct dirent *u;
 	while ((u = readdir(tmp))) {
 		if (strncmp(u->d_name, "hsperfdata_", 11) != 0)
@@ -89,7 +109,7 @@ static void hotspot_list_host_tmp(struct gt_list *out, size_t first)
 				continue;
 			pid_t nspid;
 			/* A file here is named by the pid in the JVM's own namespace. */
-			if (gt_proc_same_mount_ns(pid) != 1 || (gt_proc_nspid(pid, &nspid) == 0 && nspid != pid))
+			if (!hotspot_shares_tmp(pid, &host_tmp) || (gt_proc_nspid(pid, &nspid) == 0 && nspid != pid))
 				continue;
 			char path[1024];
 			snprintf(path, sizeof(path), "%s/%s", dir, f->d_name);
