@@ -133,10 +133,11 @@ count_of() {
 }
 all=$(count_of "{job=\"gctop\",pid=\"$JPID\"}")
 labelled=$(count_of "{job=\"gctop\",pid=\"$JPID\",container_id=\"$CID\",k8s_pod_uid=\"$PUID\"}")
-check "every JVM series carries container_id and k8s_pod_uid ($labelled of $all)" [ "$all" -gt 20 ] && [ "$labelled" = "$all" ]
+all_of() { [ "$1" -gt 20 ] && [ "$2" = "$1" ]; }
+check "every JVM series carries container_id and k8s_pod_uid ($labelled of $all)" all_of "$all" "$labelled"
 bare=$(count_of "{job=\"gctop\",pid=\"$DPID\",container_id=\"\",k8s_pod_uid=\"\"}")
 dn_all=$(count_of "{job=\"gctop\",pid=\"$DPID\"}")
-check "no .NET series has either label ($bare of $dn_all without)" [ "$dn_all" -gt 20 ] && [ "$bare" = "$dn_all" ]
+check "no .NET series has either label ($bare of $dn_all without)" all_of "$dn_all" "$bare"
 join="gctop_allocated_bytes_total{pid=\"$JPID\"} * on (container_id) group_left (namespace, pod, container) \
 label_replace(kube_pod_container_info, \"container_id\", \"\$1\", \"container_id\", \".*://(.*)\")"
 check "the documented join with kube-state-metrics names the JVM's pod" \

@@ -1,0 +1,23 @@
+#!/bin/sh
+# contrib/ (the systemd unit, the Kubernetes DaemonSet, the Grafana
+# dashboard) is well formed and agrees with itself (tests/static/contrib.py);
+# systemd-analyze verifies the unit where systemd is installed.
+. tests/lib.sh
+python3 tests/static/contrib.py "$TEST_NAME"
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+	skip "systemd-analyze is missing: the unit is not verified"
+	exit 0
+fi
+# verify needs ExecStart's program and the Documentation= page to exist.
+mkdir -p "$WORK/unit" "$WORK/man/man1"
+cp man/gctop.1 "$WORK/man/man1/"
+sed "s#^ExecStart=[^ ]*#ExecStart=$(cd "$(dirname "$GCTOP_BIN")" && pwd)/$(basename "$GCTOP_BIN")#" \
+	contrib/systemd/gctop.service >"$WORK/unit/gctop.service"
+if [ -x "$GCTOP_BIN" ]; then
+	MANPATH="$WORK/man" systemd-analyze verify "$WORK/unit/gctop.service" >"$WORK/verify.log" 2>&1
+	rc=$?
+	verified() { [ "$rc" -eq 0 ] && [ ! -s "$WORK/verify.log" ]; }
+	check "systemd-analyze verify accepts the unit, silently ($rc: $(head -c 300 "$WORK/verify.log"))" verified
+else
+	fail "$GCTOP_BIN is missing; run make"
+fi
