@@ -14,6 +14,7 @@
 # kube-state-metrics serves kube_pod_container_info with the labels its
 # source gives it: container_id="containerd://ID", uid). About 40 s.
 . tests/lib.sh
+. tests/integration/prometheus.shlib
 command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
 command -v curl >/dev/null 2>&1 || missing_runtime "curl"
 require_java
@@ -40,7 +41,6 @@ remove_groups() {
 }
 trap remove_groups EXIT INT TERM
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 PPORT=$(free_port)
 GPORT=$(free_port)
 KPORT=$(free_port)
@@ -57,22 +57,7 @@ KSM
 python3 -m http.server --bind 127.0.0.1 --directory "$WORK/ksm" "$KPORT" >"$WORK/ksm.log" 2>&1 &
 CHILD_PIDS="$CHILD_PIDS $!"
 
-cat >"$WORK/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: gctop
-    static_configs:
-      - targets: ['127.0.0.1:$GPORT']
-  - job_name: kube-state-metrics
-    static_configs:
-      - targets: ['127.0.0.1:$KPORT']
-YML
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$WORK/prometheus.log" 2>&1 &
-PROM=$!
-CHILD_PIDS="$CHILD_PIDS $PROM"
+start_prometheus "$PPORT" "gctop=127.0.0.1:$GPORT" "kube-state-metrics=127.0.0.1:$KPORT"
 
 # The JVM: 500 operations/s of 32 KiB (16 MB/s) into a 16 MiB young
 # generation, so G1 pauses every second or so; the app: 1 MB per request in
@@ -114,14 +99,14 @@ sys.exit(0 if t["container_id"] is None and t["k8s_pod_uid"] is None else 1)' "$
 "$GCTOP_BIN" -p "$JPID" -b -n 1 >"$WORK/jvm.txt" 2>&1
 check "-b: the header names the container and pod" grep -qx "Container: $CID  pod $PUID" "$WORK/jvm.txt"
 
-# Data for the panels: 25 s of scrapes once both processes are served.
+# Data for the panels: 21 s of scrapes (a 20 s rate window) once both processes are served.
 prom_has() {
 	curl -s --max-time 2 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" 2>/dev/null |
 		python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["data"]["result"] else 1)' 2>/dev/null
 }
 served() { prom_has "gctop_requests_total{pid=\"$JPID\"} and on () gctop_requests_total{pid=\"$DPID\"}"; }
 wait_until 300 served || { fail "Prometheus never stored both processes' requests: $(tail -3 "$WORK/gctop.err")"; exit 0; }
-sleep 25
+sleep 21
 
 python3 tests/integration/grafana_dashboard.py contrib/grafana/gctop-dashboard.json "$PPORT" "$TEST_NAME" \
 	"hotspot=$JPID" "dotnet=$DPID"

@@ -6,13 +6,12 @@
 # container pass skipped those whose /tmp is gctop's. Needs unshare(1) and
 # the right to make a mount namespace (root); skips otherwise.
 . tests/lib.sh
+. tests/integration/serve_common.shlib
 require_java
 command -v unshare >/dev/null 2>&1 || { skip "unshare(1) is missing"; exit 0; }
 unshare -m true 2>/dev/null || { skip "cannot make a mount namespace here (needs root)"; exit 0; }
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
-CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
-start_java "$WORK/jvm.log" -Xmx32m -cp "$CLASSES" SleepyHeap 4
-wait_for_hsperf "$JPID" 20 || { fail "the JVM published no perf data"; exit 0; }
+start_sleepy_jvm
 
 # (listed once it has finished starting, as without a namespace)
 listed() {
