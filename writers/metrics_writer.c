@@ -38,8 +38,9 @@ static void base_labels(char *out, size_t size, const struct gt_target_info *inf
 	gt_metrics_label_add(out, size, "runtime", gt_runtime_name(info->runtime));
 	gt_metrics_label_add(out, size, "main", info->main_class);
 	/* Named as OpenTelemetry's container.id and k8s.pod.uid become in
-	 * Prometheus; absent rather than empty outside a container, so a
-	 * join "on (container_id)" never matches two hosts' bare processes. */
+	 * Prometheus. Left out outside a container: Prometheus reads a missing
+	 * label as an empty one, so writing container_id="" would only add
+	 * bytes to every series of every bare process. */
 	if (info->container_id[0])
 		gt_metrics_label_add(out, size, "container_id", info->container_id);
 	if (info->k8s_pod_uid[0])
