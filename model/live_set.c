@@ -13,6 +13,14 @@ const char *gt_live_limit_name(enum gt_live_limit k)
 	}
 }
 
+struct gt_f64 gt_old_used_share(const struct gt_sample *s)
+{
+	struct gt_f64 share = { 0, false };
+	if (s->old_used_bytes.valid && s->old_committed_bytes.valid && s->old_committed_bytes.value > 0)
+		gt_f64_set(&share, (double)s->old_used_bytes.value / (double)s->old_committed_bytes.value);
+	return share;
+}
+
 void gt_live_tracker_clear(struct gt_live_tracker *t)
 {
 	memset(t, 0, sizeof(*t));

@@ -96,6 +96,9 @@ void gt_live_set_figures(const struct gt_live_tracker *t, const struct gt_sample
  * be set (valid) in out beforehand. */
 void gt_live_set_project(const struct gt_sample *s, double live_now, struct gt_live_set *out);
 
+/* The old generation's occupancy as jstat's O: used over committed. */
+struct gt_f64 gt_old_used_share(const struct gt_sample *s);
+
 /* "heap-max", "container", or "none": the JSON and metrics word. */
 const char *gt_live_limit_name(enum gt_live_limit k);
 

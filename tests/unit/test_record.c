@@ -78,6 +78,12 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	s->pause_log.count = pauses;
 	for (uint64_t k = 0; k < pauses; k++)
 		s->pause_log.ns[k % GT_PAUSE_RING] = 1000 + k;
+	/* a live-set point every tenth pause: 4, then 34 (past the ring) */
+	s->live_log.valid = true;
+	s->live_log.count = pauses / 10;
+	for (uint64_t k = 0; k < s->live_log.count; k++)
+		s->live_log.points[k % GT_LIVE_RING] = (struct gt_live_point){ 5000 + k, k * MS, k % 2 ? "full GC" : "mixed" };
+	s->live_unavailable = "not this time";
 }
 
 static void fill_alloc(struct gt_alloc_snapshot *a, uint64_t t)
@@ -185,6 +191,14 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 	for (uint64_t k = new_from; k < a->pause_log.count; k++)
 		if (b->pause_log.ns[k % GT_PAUSE_RING] != a->pause_log.ns[k % GT_PAUSE_RING])
 			check_fail(__FILE__, __LINE__, "pause %llu differs", (unsigned long long)k);
+	CHECK(b->live_log.valid && b->live_log.count == a->live_log.count);
+	uint64_t live_from = a->live_log.count > GT_LIVE_RING ? a->live_log.count - GT_LIVE_RING : 0;
+	for (uint64_t k = live_from; k < a->live_log.count; k++) {
+		const struct gt_live_point *x = &a->live_log.points[k % GT_LIVE_RING], *y = &b->live_log.points[k % GT_LIVE_RING];
+		if (x->bytes != y->bytes || x->at_ns != y->at_ns || !y->kind || strcmp(x->kind, y->kind) != 0)
+			check_fail(__FILE__, __LINE__, "live-set point %llu differs", (unsigned long long)k);
+	}
+	CHECK_STR(b->live_unavailable, "not this time");
 }
 
 static void test_round_trip(void)
@@ -555,6 +569,10 @@ static void test_hostile_lines(void)
 		{ "string as counter", HEADER SAMPLE(",\"rss_bytes\":\"1\"") },
 		{ "unknown source", HEADER SAMPLE(",\"alloc_source\":\"guess\"") },
 		{ "more new pauses than the count", HEADER SAMPLE(",\"pause_log\":{\"count\":1,\"new\":[1,2]}") },
+		{ "more new live points than the count", HEADER SAMPLE(",\"live_log\":{\"count\":0,\"new\":[{\"bytes\":1,\"at_ns\":1}]}") },
+		{ "a live point without bytes", HEADER SAMPLE(",\"live_log\":{\"count\":1,\"new\":[{\"at_ns\":1}]}") },
+		{ "a live point not an object", HEADER SAMPLE(",\"live_log\":{\"count\":1,\"new\":[7]}") },
+		{ "a live log not an object", HEADER SAMPLE(",\"live_log\":[]") },
 		{ "six generations", HEADER SAMPLE(",\"generations\":[{},{},{},{},{},{}]") },
 		{ "long generation name", HEADER SAMPLE(",\"generations\":[{\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}]") },
 		{ "time going back", HEADER SAMPLE("") SAMPLE(",\"mono_ns\":4") },
