@@ -770,6 +770,60 @@ static void test_compare_figures(void)
 	unlink(after);
 }
 
+/* 13 samples 10 s apart, each with the live-set point of a collection
+ * just before it: 100 MB growing by growth_bps. */
+static void live_run(const char *path, double growth_bps)
+{
+	struct gt_sample in[13];
+	for (uint64_t i = 0; i < 13; i++) {
+		struct gt_sample *s = &in[i];
+		memset(s, 0, sizeof(*s));
+		s->mono_ns = (100 + 10 * i) * S;
+		s->pid = 5;
+		s->live_log.valid = true;
+		s->live_log.count = i + 1;
+		for (uint64_t k = 0; k <= i; k++)
+			s->live_log.points[k % GT_LIVE_RING] =
+				(struct gt_live_point){ (uint64_t)(100e6 + growth_bps * 10.0 * (double)k), (99 + 10 * k) * S, "gen2" };
+	}
+	write_recording(path, in, 13, NULL);
+}
+
+/* --compare: each run's live set and growth at its end, refolded from the
+ * recorded points; n/a in a run without any. */
+static void test_compare_live_set(void)
+{
+	char leak[64], flat[64], none[64];
+	temp_path(leak, sizeof(leak));
+	temp_path(flat, sizeof(flat));
+	temp_path(none, sizeof(none));
+	live_run(leak, 50000);
+	live_run(flat, 0);
+	crafted_run(none, 1000, 100, 2, 1);
+	struct gt_run runs[3];
+	struct gt_error err = { 0 };
+	CHECK(gt_compare_load(leak, &runs[0], &err) == 0);
+	CHECK(gt_compare_load(flat, &runs[1], &err) == 0);
+	CHECK(gt_compare_load(none, &runs[2], &err) == 0);
+	CHECK_NEAR(runs[0].fig[GT_FIG_LIVE_SET_BYTES].value, 100e6 + 50000 * 120, 1);
+	CHECK_NEAR(runs[0].fig[GT_FIG_LIVE_GROWTH_BPS].value, 50000, 1e-6);
+	CHECK_NEAR(runs[1].fig[GT_FIG_LIVE_SET_BYTES].value, 100e6, 0);
+	CHECK_NEAR(runs[1].fig[GT_FIG_LIVE_GROWTH_BPS].value, 0, 0);
+	CHECK(runs[1].fig[GT_FIG_LIVE_GROWTH_BPS].valid);
+	CHECK(!runs[2].fig[GT_FIG_LIVE_SET_BYTES].valid && !runs[2].fig[GT_FIG_LIVE_GROWTH_BPS].valid);
+	char text[8192] = "";
+	FILE *out = fmemopen(text, sizeof(text) - 1, "w");
+	CHECK(gt_compare_write_text(out, runs, 3) == 0);
+	fclose(out);
+	CHECK(strstr(text, "\nlive set, at the end ") != NULL);
+	CHECK(strstr(text, "\nlive set growth, at the end ") != NULL);
+	struct gt_f64 v;
+	CHECK(gt_compare_figure(&runs[0], "live_set.growth_bps", &v) == 0 && v.valid);
+	unlink(leak);
+	unlink(flat);
+	unlink(none);
+}
+
 static void test_percentile(void)
 {
 	double v[] = { 5, 1, 3, 2, 4 };
@@ -810,6 +864,7 @@ int main(void)
 	RUN_TEST(test_v1_dotnet_collections);
 	RUN_TEST(test_opcount_fields_by_their_file_names);
 	RUN_TEST(test_compare_figures);
+	RUN_TEST(test_compare_live_set);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_weighted_median);
 	return check_summary();
