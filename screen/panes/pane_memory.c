@@ -30,12 +30,12 @@ static bool memory_metaspace(const struct gt_view_ctx *ctx)
 	return !ctx->info || !ctx->info->runtime || ctx->info->runtime->has_metaspace;
 }
 
-/* The live set: its size and growth on a line at 80 columns, its deadline
- * (or why none) on the next (three lines at 40), or n/a and why on one;
- * then old's occupancy on one. */
+/* The live set: its size and growth, then its deadline (or why none), on
+ * three lines in a pane of 40 columns, or n/a and why on one; then old's
+ * occupancy on two. */
 static int memory_live_rows(const struct gt_view_ctx *ctx)
 {
-	return ctx->d && ctx->d->live_set.valid ? 3 : 2;
+	return ctx->d && ctx->d->live_set.valid ? 5 : 3;
 }
 
 /* metaspace, OOM kills, pressure: two lines at 40 columns, one without
@@ -141,6 +141,22 @@ static attr_t exhaustion_attr(const struct gt_theme *t, const struct gt_live_set
 	return l->exhaustion_s.value < 600 ? t->crit | A_BOLD : l->exhaustion_s.value < 3600 ? t->warn | A_BOLD : t->value;
 }
 
+static void old_item(struct memory_flow *f, const char *label, const char *value, bool valid)
+{
+	flow_item(f, NULL, 0, label, valid ? f->t->value : f->t->na, value);
+}
+
+/* Old's occupancy as jstat's OU, OC, OGCMX and O (used over committed). */
+static void old_items(struct memory_flow *f, const struct gt_sample *s)
+{
+	char u[32], c[32], m[32], o[16];
+	struct gt_f64 share = gt_old_used_share(s);
+	old_item(f, "old used", gt_format_bytes(u, sizeof(u), s->old_used_bytes), s->old_used_bytes.valid);
+	old_item(f, "committed", gt_format_bytes(c, sizeof(c), s->old_committed_bytes), s->old_committed_bytes.valid);
+	old_item(f, "max", gt_format_bytes(m, sizeof(m), s->old_max_bytes), s->old_max_bytes.valid);
+	old_item(f, "O", gt_format_share(o, sizeof(o), share), share.valid);
+}
+
 /* The live set (the heap that survived the last collection of the old
  * generation), the time until it fills its limit, its growth, and old's
  * occupancy as jstat's O, OC, OGCMX. */
@@ -148,7 +164,7 @@ static void live_rows(struct memory_flow *f, const struct gt_derived *d)
 {
 	const struct gt_theme *t = f->t;
 	const struct gt_live_set *l = &d->live_set;
-	char a[32], g[80], e[64], o[128];
+	char a[32], g[80], e[64];
 	f->y++, f->x = 1;
 	if (!l->valid) {
 		flow_item(f, NULL, 0, "live set", t->na, "n/a");
@@ -162,7 +178,7 @@ static void live_rows(struct memory_flow *f, const struct gt_derived *d)
 		flow_note(f, l->exhaustion_s.valid ? NULL : l->exhaustion_why);
 	}
 	f->y++, f->x = 1;
-	flow_item(f, NULL, 0, "old", d->cur.old_used_bytes.valid ? t->value : t->na, gt_format_old(o, sizeof(o), &d->cur));
+	old_items(f, &d->cur);
 }
 
 /* What is worth a look when there is room: metaspace (a JVM's: .NET has

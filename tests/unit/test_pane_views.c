@@ -1034,8 +1034,15 @@ static void test_memory_live_set(void)
 	CHECK_HAS(t, "live set 302 MiB");
 	CHECK_HAS(t, "full in 3.2 min to heap max");
 	CHECK_HAS(t, "growth +60.0 MiB/min (54.0..66.0)");
-	CHECK_HAS(t, "old used 300 MiB / committed 400 MiB / max 512 MiB, O 75.0%");
+	CHECK_HAS(t, "old used 300 MiB  committed 400 MiB  max 512 MiB  O 75.0%");
 	CHECK_HAS(t, "pressure");    /* the rows it asks for hold everything */
+	/* at 40 columns (beside another pane at 80) too */
+	t = draw_pane(&gt_pane_memory, &d, want, 40);
+	CHECK_HAS(t, "live set 302 MiB");
+	CHECK_HAS(t, "growth +60.0 MiB/min (54.0..66.0)");
+	CHECK_HAS(t, "full in 3.2 min to heap max");
+	CHECK_HAS(t, "old used 300 MiB  committed 400 MiB");
+	CHECK_HAS(t, "max 512 MiB  O 75.0%");
 
 	l->exhaustion_s.valid = false;
 	l->exhaustion_why = "the live set is not growing";
