@@ -209,6 +209,7 @@ void gt_live_set_figures(const struct gt_live_tracker *t, const struct gt_sample
 	if (t->n == 0) {
 		out->why = !s->live_log.valid && s->live_unavailable ? s->live_unavailable
 			 : !s->live_log.valid ? "the collector does not measure the live set"
+			 : t->next > 0 ? "no collection has reached the old generation in the last 30 minutes"
 			 : "no collection has reached the old generation yet";
 		out->growth_why = out->exhaustion_why = out->why;
 		return;
