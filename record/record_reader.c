@@ -322,21 +322,36 @@ static int parse_causes(struct gt_record_reader *r, struct json_object *o, struc
 	return get_u64_fields(r, c, &s->causes, &gt_record_causes_u64, err);
 }
 
+/* A log of the line, key: {count, new[]}: 1 with its count and new
+ * entries (at most ring, and no more than count: `noun`), 0 when the line
+ * has none (an older recording: n/a), -1 with err. */
+static int parse_log(struct gt_record_reader *r, struct json_object *o, const char *key, const char *noun,
+		     size_t ring, uint64_t *count, struct json_object **a, size_t *n, struct gt_error *err)
+{
+	struct json_object *l = json_object_object_get(o, key);
+	if (!l)
+		return 0;
+	char what[32];
+	snprintf(what, sizeof(what), "\"%s\"", key);
+	*count = 0;
+	if (expect_object(r, l, what, err) != 0 || req_u64(r, l, "count", count, err) != 0 ||
+	    get_array(r, l, "new", ring, a, n, err) != 0)
+		return -1;
+	if (*n > *count)
+		return bad(r, err, "%s has more new %s than its count", what, noun);
+	return 1;
+}
+
 /* The log as of this sample: the last one's, with the new pauses put in. */
 static int parse_pause_log(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
 			   struct gt_error *err)
 {
-	struct json_object *p = json_object_object_get(o, "pause_log");
-	if (!p)
-		return 0;
 	struct json_object *a;
 	size_t n;
-	uint64_t count = 0;
-	if (expect_object(r, p, "\"pause_log\"", err) != 0 || req_u64(r, p, "count", &count, err) != 0 ||
-	    get_array(r, p, "new", GT_PAUSE_RING, &a, &n, err) != 0)
-		return -1;
-	if (n > count)
-		return bad(r, err, "\"pause_log\" has more new pauses than its count");
+	uint64_t count;
+	int rc = parse_log(r, o, "pause_log", "pauses", GT_PAUSE_RING, &count, &a, &n, err);
+	if (rc <= 0)
+		return rc;
 	if (r->have_last && r->last.pause_log.valid && r->last.pause_log.count <= count)
 		memcpy(s->pause_log.ns, r->last.pause_log.ns, sizeof(s->pause_log.ns));
 	s->pause_log.valid = true;
@@ -347,6 +362,37 @@ static int parse_pause_log(struct gt_record_reader *r, struct json_object *o, st
 			return bad(r, err, "a pause is not a whole number of nanoseconds");
 		s->pause_log.ns[(count - n + i) % GT_PAUSE_RING] = json_object_get_uint64(x);
 	}
+	return 0;
+}
+
+static int parse_live_point(struct gt_record_reader *r, struct json_object *x, struct gt_live_point *p,
+			    struct gt_error *err)
+{
+	if (expect_object(r, x, "a live-set point", err) != 0 || req_u64(r, x, "bytes", &p->bytes, err) != 0 ||
+	    req_u64(r, x, "at_ns", &p->at_ns, err) != 0)
+		return -1;
+	return get_static(r, x, "kind", &p->kind, err);
+}
+
+/* The live-set log as of this sample: the last one's, with the new points
+ * put in; absent in a recording made before it was written (n/a). */
+static int parse_live_log(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
+			  struct gt_error *err)
+{
+	struct json_object *a;
+	size_t n;
+	uint64_t count;
+	int rc = parse_log(r, o, "live_log", "points", GT_LIVE_RING, &count, &a, &n, err);
+	if (rc <= 0)
+		return rc;
+	if (r->have_last && r->last.live_log.valid && r->last.live_log.count <= count)
+		memcpy(s->live_log.points, r->last.live_log.points, sizeof(s->live_log.points));
+	s->live_log.valid = true;
+	s->live_log.count = count;
+	for (size_t i = 0; i < n; i++)
+		if (parse_live_point(r, json_object_array_get_idx(a, i), &s->live_log.points[(count - n + i) % GT_LIVE_RING],
+				     err) != 0)
+			return -1;
 	return 0;
 }
 
@@ -568,6 +614,7 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 	}
 	if (parse_alloc_at(r, o, s, err) != 0 || parse_pause_at(r, o, s, err) != 0 ||
 	    parse_generations(r, o, s, err) != 0 || parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
+	    parse_live_log(r, o, s, err) != 0 ||
 	    parse_allocators(r, o, alloc, err) != 0 || parse_stacks(r, o, err) != 0)
 		return -1;
 	if (r->version < 2 && r->info.runtime)
