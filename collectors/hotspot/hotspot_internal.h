@@ -139,7 +139,11 @@ void hotspot_mx_pools_fill(const struct hotspot_counters *c, struct gt_sample *o
 /* Each collector's pauses since gctop began watching, by length. */
 struct hotspot_durations {
 	bool primed[HOTSPOT_COLLECTOR_SLOTS];
-	int64_t invocations[HOTSPOT_COLLECTOR_SLOTS], time[HOTSPOT_COLLECTOR_SLOTS], exit[HOTSPOT_COLLECTOR_SLOTS];
+	/* at the last poll: the finished pauses' count, their time, the newest's exit */
+	int64_t finished[HOTSPOT_COLLECTOR_SLOTS], time[HOTSPOT_COLLECTOR_SLOTS], exit[HOTSPOT_COLLECTOR_SLOTS];
+	/* the pause the last poll saw under way: its number (from 1) and entry */
+	bool pending_valid[HOTSPOT_COLLECTOR_SLOTS];
+	int64_t pending_no[HOTSPOT_COLLECTOR_SLOTS], pending_entry[HOTSPOT_COLLECTOR_SLOTS];
 	struct gt_duration_hist hist[HOTSPOT_COLLECTOR_SLOTS];
 };
 /* Folds one poll's counters into d; count false (the open) only notes where

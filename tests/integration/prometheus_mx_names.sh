@@ -1,0 +1,114 @@
+#!/bin/sh
+# test-lane: measuring
+# gctop --serve's jvm_* label values are the JVM's own, held against
+# ManagementFactory in the same JVMs (tests/java/MxNames.java): one JVM per
+# collector (Serial, Parallel, G1, ZGC, Shenandoah) on JDK 17 and, where
+# installed, Temurin 25, all under one gctop --serve scraped by one real
+# Prometheus. Each JVM idles while gctop begins watching, then churns and
+# calls System.gc() when told to, printing its beans' counts before and
+# after and its notifications' names, actions and durations. The checks
+# (pools, collector names and actions, bucket shape, _count against the
+# beans' counts, bucket shares against GcInfo durations, no bucket ever
+# going down) are in prometheus_mx_names.py; promtool check metrics runs
+# on every scrape this test takes. Prometheus marks a scrape it cannot
+# parse as an error: the target stays up with no error throughout.
+. tests/lib.sh
+command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
+command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
+command -v curl >/dev/null 2>&1 || missing_runtime "curl"
+require_java
+[ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
+CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
+JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+[ -x "$JDK25" ] || { skip "jdk25: Temurin 25 is not installed at /usr/lib/jvm/temurin-25-jdk-amd64"; JDK25=""; }
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+serving() { grep -q 'serving http' "$WORK/gctop.err"; }
+prom_ready() { curl -sf --max-time 1 "http://127.0.0.1:$PPORT/-/ready" >/dev/null 2>&1; }
+
+PPORT=$(free_port)
+GPORT=$(free_port)
+cat >"$WORK/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: gctop
+    static_configs:
+      - targets: ['127.0.0.1:$GPORT']
+YML
+prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+	--web.listen-address="127.0.0.1:$PPORT" >"$WORK/prometheus.log" 2>&1 &
+PROM=$!
+CHILD_PIDS="$CHILD_PIDS $PROM"
+
+# The JVMs: "label pid log" triples for the checker. G1 gets 128 MiB so that
+# half its heap kept live starts concurrent cycles (remark and cleanup
+# pauses) rather than only full collections.
+JVMS=""
+PIDS=""
+start_jvm() {
+	label=$1 javabin=$2 gc=$3 heap=$4
+	"$javabin" -Xmx"$heap" -XX:+Use"$gc"GC -cp "$CLASSES" MxNames "$WORK/go" 30 >"$WORK/$label.log" 2>&1 &
+	CHILD_PIDS="$CHILD_PIDS $!"
+	JVMS="$JVMS $label $! $WORK/$label.log"
+	PIDS="${PIDS:+$PIDS,}$!"
+}
+for gc in Serial Parallel G1 Z Shenandoah; do
+	heap=64m
+	[ "$gc" = G1 ] && heap=128m
+	start_jvm "jdk17-$gc" java "$gc" "$heap"
+	[ -n "$JDK25" ] && start_jvm "jdk25-$gc" "$JDK25" "$gc" "$heap"
+done
+all_lines() {
+	for _l in "$WORK"/jdk*.log; do grep -q "^$1\$" "$_l" || return 1; done
+}
+wait_until 600 all_lines ready || { fail "the JVMs did not start: $(tail -n 2 "$WORK"/jdk*.log)"; exit 0; }
+wait_until 150 prom_ready || { fail "prometheus did not become ready: $(tail -3 "$WORK/prometheus.log")"; exit 0; }
+
+"$GCTOP_BIN" --serve "$GPORT" -p "$PIDS" -d 1 2>"$WORK/gctop.err" &
+GPID=$!
+CHILD_PIDS="$CHILD_PIDS $GPID"
+wait_until 50 serving || { fail "gctop --serve did not start: $(cat "$WORK/gctop.err")"; exit 0; }
+
+# Every scrape this test takes passes promtool (the classic text).
+SCRAPES=0
+PROMTOOL_FAILS=0
+scrape() {
+	curl -s --max-time 2 "http://127.0.0.1:$GPORT/metrics" >"$WORK/scrape.txt" || return 1
+	SCRAPES=$((SCRAPES + 1))
+	if ! promtool check metrics <"$WORK/scrape.txt" >"$WORK/promtool.log" 2>&1 || [ -s "$WORK/promtool.log" ]; then
+		PROMTOOL_FAILS=$((PROMTOOL_FAILS + 1))
+		cp "$WORK/promtool.log" "$WORK/promtool.failed"
+	fi
+}
+# every JVM in /metrics with its first sample (a histogram: the collectors
+# are watched), read twice a round so that two of gctop's rounds pass
+all_served() {
+	scrape || return 1
+	for _p in $(echo "$PIDS" | tr ',' ' '); do
+		grep -q "^jvm_memory_used_bytes{pid=\"$_p\"" "$WORK/scrape.txt" || return 1
+	done
+}
+wait_until 200 all_served || { fail "not every JVM is in /metrics: $(cat "$WORK/gctop.err")"; exit 0; }
+sleep 1.5
+scrape
+
+touch "$WORK/go"
+done_scraping() { scrape; all_lines done; }
+wait_until 900 done_scraping || fail "the JVMs did not finish: $(tail -n 2 "$WORK"/jdk*.log)"
+# two of gctop's rounds and a scrape after the last collection
+for _i in 1 2 3; do sleep 1; scrape; done
+check "promtool check metrics passes on all $SCRAPES scrapes ($PROMTOOL_FAILS failed: $(head -c 300 "$WORK/promtool.failed" 2>/dev/null))" \
+	[ "$PROMTOOL_FAILS" -eq 0 ]
+target_clean() {
+	curl -s --max-time 2 "http://127.0.0.1:$PPORT/api/v1/targets" >"$WORK/targets.json" &&
+		python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["data"]["activeTargets"][0]
+sys.exit(0 if t["health"] == "up" and t["lastError"] == "" else 1)' "$WORK/targets.json" 2>/dev/null
+}
+check "Prometheus scrapes gctop with no error ($(head -c 300 "$WORK/targets.json" 2>/dev/null))" target_clean
+
+# shellcheck disable=SC2086 # triples of words
+python3 tests/integration/prometheus_mx_names.py "$PPORT" $JVMS || fail "prometheus_mx_names.py failed"
+kill "$GPID" 2>/dev/null
+wait "$GPID" 2>/dev/null
