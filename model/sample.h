@@ -109,13 +109,15 @@ struct gt_collector_stat {
 	const char *mx_action;
 	/* Its pauses since gctop began watching, by length: how many fell in
 	 * each bucket of gt_gc_duration_bounds_s (each on its own, not
-	 * cumulative; +Inf last), how many in all and their total length.
-	 * valid false: its pauses are not seen. */
+	 * cumulative; +Inf last), how many in all and their total length, and
+	 * how many of them were known only together with others and counted
+	 * at their mean length (merged). valid false: its pauses are not seen. */
 	struct gt_duration_hist {
 		bool valid;
 		uint64_t buckets[GT_GC_DURATION_BOUNDS + 1];
 		uint64_t count;
 		uint64_t sum_ns;
+		uint64_t merged;
 	} durations;
 };
 

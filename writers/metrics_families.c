@@ -88,6 +88,18 @@ static void duration_hist(struct gt_metrics_emit *e, const struct gt_metrics_tar
 	gt_metrics_created(e, extra, t->watch_start_s);
 }
 
+/* The labels of a collector's duration histogram: the runtime's names
+ * for it, or gctop's (the perf data's) where it has none. */
+static void duration_labels(char *extra, size_t size, const struct gt_collector_stat *c)
+{
+	if (c->mx_name && c->mx_action) {
+		gt_metrics_label(extra, size, "jvm_gc_name", c->mx_name);
+		gt_metrics_label_add(extra, size, "jvm_gc_action", c->mx_action);
+	} else {
+		gt_metrics_label(extra, size, "collector", c->name);
+	}
+}
+
 /* The collectors the runtime's monitoring names, as its beans name them.
  * Where their pauses are seen (model/sample.h), since gctop began watching
  * with real buckets; else the runtime's own count and time from its start
@@ -102,8 +114,7 @@ static void jvm_gc_duration(struct gt_metrics_emit *e, const struct gt_metrics_t
 		if (!c->mx_name || !c->mx_action)
 			continue;
 		char extra[GT_METRICS_EXTRA_LEN], bucket[GT_METRICS_EXTRA_LEN];
-		gt_metrics_label(extra, sizeof(extra), "jvm_gc_name", c->mx_name);
-		gt_metrics_label_add(extra, sizeof(extra), "jvm_gc_action", c->mx_action);
+		duration_labels(extra, sizeof(extra), c);
 		if (c->durations.valid) {
 			duration_hist(e, t, extra, &c->durations);
 			continue;
@@ -211,6 +222,19 @@ static void gctop_target(struct gt_metrics_emit *e, const struct gt_metrics_targ
 	gt_metrics_point_u64(e, "_info", extra, 1);
 }
 
+/* What gctop --doctor would report, by the same rules and thresholds
+ * (session/fleet_findings.c applies them over the last intervals): 1 while
+ * a finding holds, no series while it does not. */
+static void gctop_finding(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; t->findings && i < t->n_findings; i++) {
+		gt_metrics_label(extra, sizeof(extra), "id", t->findings[i].id);
+		gt_metrics_label_add(extra, sizeof(extra), "severity", gt_severity_name(t->findings[i].severity));
+		gt_metrics_point_u64(e, "", extra, 1);
+	}
+}
+
 /* When the figures were read: a scrape returns the last round's sample,
  * up to one interval old, and this says which moment it describes. */
 static void gctop_sample_timestamp(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
@@ -267,6 +291,20 @@ static void gctop_pause_hist(struct gt_metrics_emit *e, const struct gt_metrics_
 	gt_metrics_created(e, NULL, t->watch_start_s);
 }
 
+/* Of the pauses in those histograms, the ones counted at their mean. */
+static void gctop_duration_merged(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	const struct gt_sample *s = t->sample;
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; i < s->n_collectors && i < GT_MAX_COLLECTORS; i++) {
+		const struct gt_collector_stat *c = &s->collectors[i];
+		if (!c->durations.valid)
+			continue;
+		duration_labels(extra, sizeof(extra), c);
+		gt_metrics_counter(e, extra, (struct gt_u64){ c->durations.merged, true }, t->watch_start_s);
+	}
+}
+
 /* The pauses of collectors the runtime's monitoring has no name for (JDK
  * 17's G1 remark and cleanup pauses), under gctop's own name for them. */
 static void gctop_collector_duration(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
@@ -277,7 +315,7 @@ static void gctop_collector_duration(struct gt_metrics_emit *e, const struct gt_
 		const struct gt_collector_stat *c = &s->collectors[i];
 		if (c->mx_name || !c->durations.valid)
 			continue;
-		gt_metrics_label(extra, sizeof(extra), "collector", c->name);
+		duration_labels(extra, sizeof(extra), c);
 		duration_hist(e, t, extra, &c->durations);
 	}
 }
@@ -361,6 +399,9 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	 * histogram): Prometheus' process collector's name instead. */
 	{ "process_threads", GAUGE, "", "Threads of the process.", NULL, FIELD(threads) },
 	{ "gctop_target", INFO, "", "A watched process: its collector, runtime version and allocation source.", gctop_target, 0 },
+	{ "gctop_finding", GAUGE, "",
+	  "A finding of --doctor's rules that holds over the last 64 intervals, by id and severity (info, warning, critical).",
+	  gctop_finding, 0 },
 	{ "gctop_sample_timestamp_seconds", GAUGE, "seconds", "When gctop read these figures, seconds since the epoch.",
 	  gctop_sample_timestamp, 0 },
 	{ "gctop_allocated_bytes", COUNTER, "bytes",
@@ -377,6 +418,9 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	{ "gctop_gc_collector_duration_seconds", HISTOGRAM, "seconds",
 	  "Pauses of collectors the runtime's monitoring does not name, since gctop began watching.",
 	  gctop_collector_duration, 0 },
+	{ "gctop_gc_duration_merged", COUNTER, "",
+	  "Pauses of jvm_gc_duration_seconds and gctop_gc_collector_duration_seconds that came several between two polls, counted at their mean length.",
+	  gctop_duration_merged, 0 },
 	{ "gctop_gc_pauses_missed", COUNTER, "",
 	  "Pauses too many between two samples to be timed one by one (left out of gctop_gc_pause_seconds).", gctop_pauses_missed, 0 },
 	{ "gctop_heap_used_bytes", GAUGE, "bytes", "Heap in use.", NULL, FIELD(heap_used_bytes) },

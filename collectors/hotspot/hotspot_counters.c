@@ -416,7 +416,6 @@ static void hotspot_fill_collectors(const struct hsperf *p, const struct hotspot
 		memset(st, 0, sizeof(*st));
 		if (hsperf_read_string_entry(p, k->name, st->name, sizeof(st->name)) != 0 || !st->name[0])
 			snprintf(st->name, sizeof(st->name), "collector %d", i);
-		hotspot_mx_collector(c, i, st);
 		if (k->invocations)
 			gt_u64_set(&st->invocations, hotspot_load_u64(k->invocations));
 		if (k->time) {
@@ -499,7 +498,6 @@ void hotspot_counters_fill_sample(const struct hsperf *p, const struct hotspot_c
 	hotspot_fill_generations(c, out);
 	hotspot_fill_heap(c, out);
 	hotspot_fill_collectors(p, c, out);
-	hotspot_mx_pools_fill(c, out);
 
 	int64_t exit_ticks;
 	uint64_t last_ns;

@@ -54,14 +54,18 @@ static void durations_count(struct gt_duration_hist *h, int64_t pauses, uint64_t
 {
 	if (!known) {
 		gt_duration_hist_add(h, total, (uint64_t)pauses);
+		if (pauses > 1)
+			h->merged += (uint64_t)pauses;
 		return;
 	}
 	uint64_t rest = total > newest ? total - newest : 0;
 	gt_duration_hist_add(h, newest, 1);
-	if (pauses > 1)
+	if (pauses > 1) {
 		gt_duration_hist_add(h, rest, (uint64_t)pauses - 1);
-	else
+		h->merged += (uint64_t)pauses - 1;
+	} else {
 		h->sum_ns += rest;
+	}
 }
 
 /* Shenandoah's stamps and time bracket concurrent phases too: it has none. */

@@ -129,11 +129,11 @@ uint64_t hotspot_capacity(const struct hotspot_counters *c, hsperf_long counter)
 int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_ticks, uint64_t *ns);
 
 /* ---- hotspot_mx_names.c ---- */
-/* Names collector slot sun.gc.collector.N as its GarbageCollectorMXBean
- * does (st's mx_name and mx_action), or leaves them NULL. */
-void hotspot_mx_collector(const struct hotspot_counters *c, int slot, struct gt_collector_stat *st);
-/* The memory pools, named and sized as the MemoryPoolMXBeans give them. */
-void hotspot_mx_pools_fill(const struct hotspot_counters *c, struct gt_sample *out);
+/* Names out's collectors (filled by hotspot_counters_fill_sample, in slot
+ * order) as their GarbageCollectorMXBeans do, mx_name and mx_action NULL
+ * where no bean counts the same; and fills the memory pools, named and
+ * sized as the MemoryPoolMXBeans give them. */
+void hotspot_mx_fill(const struct hotspot_counters *c, struct gt_sample *out);
 
 /* ---- hotspot_durations.c ---- */
 /* Each collector's pauses since gctop began watching, by length. */

@@ -43,7 +43,7 @@ static const struct mx_collector mx_collectors[] = {
 	{ HOTSPOT_GC_Z_GENERATIONAL, 2, 0, "ZGC Major Pauses", MX_PAUSE },
 };
 
-void hotspot_mx_collector(const struct hotspot_counters *c, int slot, struct gt_collector_stat *st)
+static void mx_collector(const struct hotspot_counters *c, int slot, struct gt_collector_stat *st)
 {
 	st->mx_name = st->mx_action = NULL;
 	for (size_t i = 0; i < sizeof(mx_collectors) / sizeof(mx_collectors[0]); i++) {
@@ -123,7 +123,7 @@ static void mx_non_heap_pool(struct gt_sample *out, const char *name, hsperf_lon
 		gt_u64_set(&p->committed_bytes, hotspot_load_u64(committed));
 }
 
-void hotspot_mx_pools_fill(const struct hotspot_counters *c, struct gt_sample *out)
+static void mx_pools_fill(const struct hotspot_counters *c, struct gt_sample *out)
 {
 	out->n_memory_pools = 0;
 	for (size_t i = 0; i < sizeof(mx_pools) / sizeof(mx_pools[0]); i++) {
@@ -135,4 +135,13 @@ void hotspot_mx_pools_fill(const struct hotspot_counters *c, struct gt_sample *o
 	}
 	mx_non_heap_pool(out, "Metaspace", c->metaspace_used, c->metaspace_capacity);
 	mx_non_heap_pool(out, "Compressed Class Space", c->class_space_used, c->class_space_capacity);
+}
+
+void hotspot_mx_fill(const struct hotspot_counters *c, struct gt_sample *out)
+{
+	unsigned n = 0;
+	for (int i = 0; i < HOTSPOT_COLLECTOR_SLOTS && n < out->n_collectors; i++)
+		if (hotspot_collector_listed(&c->collector[i]))
+			mx_collector(c, i, &out->collectors[n++]);
+	mx_pools_fill(c, out);
 }

@@ -185,6 +185,7 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	}
 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
+	hotspot_mx_fill(&c->counters, out);
 	hotspot_durations_fill(&c->durations, &c->counters, out);
 	out->alloc_unavailable = hotspot_alloc_unavailable(c->counters.gc);
 	if (!out->alloc_unavailable) {

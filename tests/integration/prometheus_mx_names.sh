@@ -12,6 +12,8 @@
 # going down) are in prometheus_mx_names.py; promtool check metrics runs
 # on every scrape this test takes. Prometheus marks a scrape it cannot
 # parse as an error: the target stays up with no error throughout.
+# gctop_finding: a JVM that calls System.gc() every second (InducedGc) has
+# the findings --doctor reports on it, id and severity, in Prometheus.
 . tests/lib.sh
 command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
 command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
@@ -60,12 +62,24 @@ for gc in Serial Parallel G1 Z Shenandoah; do
 	start_jvm "jdk17-$gc" java "$gc" "$heap"
 	[ -n "$JDK25" ] && start_jvm "jdk25-$gc" "$JDK25" "$gc" "$heap"
 done
+# A JVM with one steady finding (induced-gc) for gctop_finding, held to
+# --doctor's report on it.
+java -Xmx32m -XX:+UseSerialGC -cp "$CLASSES" InducedGc >"$WORK/induced.out" 2>&1 &
+IPID=$!
+CHILD_PIDS="$CHILD_PIDS $IPID"
+PIDS="$PIDS,$IPID"
 all_lines() {
 	for _l in "$WORK"/jdk*.log; do grep -q "^$1\$" "$_l" || return 1; done
 }
 wait_until 600 all_lines ready || { fail "the JVMs did not start: $(tail -n 2 "$WORK"/jdk*.log)"; exit 0; }
 wait_until 150 prom_ready || { fail "prometheus did not become ready: $(tail -3 "$WORK/prometheus.log")"; exit 0; }
 
+# --doctor on the InducedGc JVM watches it from when gctop --serve does, so
+# that its window and the serve's last intervals are the same span (the
+# churn of the others slows its collections for both alike).
+"$GCTOP_BIN" --doctor -p "$IPID" -d 20 >"$WORK/doctor" 2>"$WORK/doctor.err" &
+DOC=$!
+CHILD_PIDS="$CHILD_PIDS $DOC"
 "$GCTOP_BIN" --serve "$GPORT" -p "$PIDS" -d 1 2>"$WORK/gctop.err" &
 GPID=$!
 CHILD_PIDS="$CHILD_PIDS $GPID"
@@ -110,5 +124,23 @@ check "Prometheus scrapes gctop with no error ($(head -c 300 "$WORK/targets.json
 
 # shellcheck disable=SC2086 # triples of words
 python3 tests/integration/prometheus_mx_names.py "$PPORT" $JVMS || fail "prometheus_mx_names.py failed"
+
+# gctop_finding: what --doctor reports on the same JVM, id by id, with the
+# same severity, as Prometheus stored it at the doctor's end.
+wait "$DOC"
+DOC_END=$(date +%s.%N)
+sleep 1.5
+sed -n 's/^  \(info\|warning\|critical\) *\([a-z0-9-]*\): .*/\2 \1/p' "$WORK/doctor" | sort >"$WORK/doctor.found"
+PYTHONPATH=tests/integration python3 - "$PPORT" "$IPID" "$DOC_END" >"$WORK/serve.found" <<'PY'
+import sys
+from prometheus_compare import query
+for s in query(sys.argv[1], 'gctop_finding{pid="%s"}' % sys.argv[2], float(sys.argv[3])):
+    print(s["metric"]["id"], s["metric"]["severity"])
+PY
+sort -o "$WORK/serve.found" "$WORK/serve.found"
+check "--doctor finds induced-gc on the JVM that asks for collections ($(tr '\n' ' ' <"$WORK/doctor.found"))" \
+	grep -q '^induced-gc info$' "$WORK/doctor.found"
+check "gctop_finding in Prometheus is what --doctor reports ($(tr '\n' ' ' <"$WORK/serve.found"))" \
+	cmp -s "$WORK/doctor.found" "$WORK/serve.found"
 kill "$GPID" 2>/dev/null
 wait "$GPID" 2>/dev/null

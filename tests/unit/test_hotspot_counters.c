@@ -335,6 +335,7 @@ static void mx_sample(uint8_t *buf, size_t len, const char *file, struct gt_samp
 	struct hotspot_counters c;
 	hotspot_counters_resolve(&c, &p);
 	hotspot_counters_fill_sample(&p, &c, s);
+	hotspot_mx_fill(&c, s);
 	hsperf_free(&p);
 }
 
@@ -510,6 +511,7 @@ static void check_watch_covers(const char *file)
 	memset(&ra, 0, sizeof(ra));
 	memset(&rb, 0, sizeof(rb));
 	hotspot_counters_fill_sample(&p, &c, &before);
+	hotspot_mx_fill(&c, &before);
 	hotspot_opcount_fill(&o, &before);
 	hotspot_counters_alloc_reading(&p, &c, &ra);
 
@@ -530,6 +532,7 @@ static void check_watch_covers(const char *file)
 		free(keep);
 	}
 	hotspot_counters_fill_sample(&p, &c, &after);
+	hotspot_mx_fill(&c, &after);
 	hotspot_opcount_fill(&o, &after);
 	hotspot_counters_alloc_reading(&p, &c, &rb);
 	CHECK(before.opcount_total.valid && before.heap_used_bytes.valid);

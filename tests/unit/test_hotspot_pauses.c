@@ -102,6 +102,7 @@ static void test_durations_one_by_one_and_merged(void)
 	CHECK_U64(bucket_cum(&d.hist[1], 2), 3);       /* the two at their mean, 300 ms */
 	CHECK_U64(bucket_cum(&d.hist[1], 3), 4);       /* the newest, 2 s */
 	CHECK_U64(d.hist[1].sum_ns, 2605000000ull);
+	CHECK_U64(d.hist[1].merged, 2);
 	/* under way: counted once it has ended */
 	k.invocations++;
 	k.entry = 40000000000ll;
@@ -150,6 +151,7 @@ static void test_durations_back_to_back(void)
 	CHECK_U64(d.hist[1].count, 5);
 	CHECK_U64(bucket_cum(&d.hist[1], 1), 3);   /* 50, 60, 80 ms; at their mean (96 ms) all five would be */
 	CHECK_U64(d.hist[1].sum_ns, 480000000ull);
+	CHECK_U64(d.hist[1].merged, 0);
 }
 
 /* Shenandoah's stamps and time bracket concurrent phases: no durations. */

@@ -65,6 +65,7 @@ static void jvm(struct fixture *f)
 	gt_duration_hist_add(&s->collectors[0].durations, 10000000, 2);
 	gt_duration_hist_add(&s->collectors[0].durations, 50000000, 1);
 	gt_duration_hist_add(&s->collectors[0].durations, 2000000000, 1);
+	s->collectors[0].durations.merged = 2;
 	strcpy(s->collectors[1].name, "G1 full collection pauses");
 	s->collectors[1].mx_name = "G1 Old Generation";
 	s->collectors[1].mx_action = "end of major GC";
@@ -146,8 +147,15 @@ static void fixture_init(struct fixture *f)
 		gt_derive(NULL, &f->sample[k], &f->derived[k]);
 		if (k == 1)
 			gt_f64_set(&f->derived[k].bytes_per_op, 5000.0);
-		f->t[k] = (struct gt_metrics_target){ &f->info[k], &f->sample[k], &f->derived[k], &f->pauses[k], WATCH_START_S };
+		f->t[k] = (struct gt_metrics_target){ &f->info[k], &f->sample[k], &f->derived[k], &f->pauses[k], WATCH_START_S,
+						      NULL, 0 };
 	}
+	/* the JVM's findings, as the fleet keeps them */
+	static const struct gt_finding_brief found[] = {
+		{ "long-pause", GT_SEVERITY_CRITICAL }, { "induced-gc", GT_SEVERITY_INFO },
+	};
+	f->t[0].findings = found;
+	f->t[0].n_findings = 2;
 }
 
 static char *render(const struct fixture *f, enum gt_metrics_format fmt)
@@ -204,6 +212,9 @@ static void test_openmetrics_names_and_metadata(void)
 	CHECK_LINE(om, "jvm_gc_duration_seconds_count{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 4");
 	CHECK_LINE(om, "jvm_gc_duration_seconds_sum{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 2.06");
 	CHECK_LINE(om, "jvm_gc_duration_seconds_created{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 1796023500");
+	CHECK_LINE(om, "gctop_gc_duration_merged_total{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 2");
+	CHECK_LINE(om, "gctop_gc_duration_merged_total{" JVM_LABELS ",collector=\"G1 concurrent cycle pauses\"} 0");
+	CHECK_NO(om, "gctop_gc_duration_merged_total{" JVM_LABELS ",jvm_gc_name=\"G1 Old Generation\"");
 	/* not seen one by one: the runtime's count from its start, +Inf only */
 	CHECK_LINE(om, "jvm_gc_duration_seconds_sum{" JVM_LABELS ",jvm_gc_name=\"G1 Old Generation\",jvm_gc_action=\"end of major GC\"} 0.25");
 	CHECK_LINE(om, "jvm_gc_duration_seconds_bucket{" JVM_LABELS ",jvm_gc_name=\"G1 Old Generation\",jvm_gc_action=\"end of major GC\",le=\"+Inf\"} 1");
@@ -214,6 +225,11 @@ static void test_openmetrics_names_and_metadata(void)
 	CHECK_LINE(om, "gctop_gc_collector_duration_seconds_count{" JVM_LABELS ",collector=\"G1 concurrent cycle pauses\"} 2");
 	/* .NET has no jvm_* series, though its sample has collectors */
 	CHECK_NO(om, "jvm_gc_duration_seconds_count{" NET_LABELS);
+	/* what holds, by id and severity; nothing for a process with none */
+	CHECK_LINE(om, "# TYPE gctop_finding gauge");
+	CHECK_LINE(om, "gctop_finding{" JVM_LABELS ",id=\"long-pause\",severity=\"critical\"} 1");
+	CHECK_LINE(om, "gctop_finding{" JVM_LABELS ",id=\"induced-gc\",severity=\"info\"} 1");
+	CHECK_NO(om, "gctop_finding{" NET_LABELS);
 	/* HotSpot's counters run from the JVM's start */
 	CHECK_LINE(om, "gctop_gc_pause_time_seconds_created{" JVM_LABELS "} 1796023000");
 	CHECK_LINE(om, "gctop_container_memory_limit_bytes{" JVM_LABELS "} 4294967296");
