@@ -26,7 +26,9 @@ static bool durations_read(const struct hotspot_collector_counters *k, struct du
 	r->time = hsperf_load(k->time);
 	r->entry = hsperf_load(k->last_entry);
 	r->exit = hsperf_load(k->last_exit);
-	return r->entry >= 0 && r->exit >= 0;
+	/* none is negative in a JVM's file; in a hostile one, a difference of
+	 * two non-negative values cannot overflow */
+	return r->invocations >= 0 && r->time >= 0 && r->entry >= 0 && r->exit >= 0;
 }
 
 /* The newest finished pause's length in ns, when its entry is known: its

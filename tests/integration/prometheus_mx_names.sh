@@ -15,6 +15,7 @@
 # gctop_finding: a JVM that calls System.gc() every second (InducedGc) has
 # the findings --doctor reports on it, id and severity, in Prometheus.
 . tests/lib.sh
+. tests/integration/prometheus_common.shlib
 command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
 command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
 command -v curl >/dev/null 2>&1 || missing_runtime "curl"
@@ -24,25 +25,7 @@ CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
 JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 [ -x "$JDK25" ] || { skip "jdk25: Temurin 25 is not installed at /usr/lib/jvm/temurin-25-jdk-amd64"; JDK25=""; }
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-serving() { grep -q 'serving http' "$WORK/gctop.err"; }
-prom_ready() { curl -sf --max-time 1 "http://127.0.0.1:$PPORT/-/ready" >/dev/null 2>&1; }
-
-PPORT=$(free_port)
-GPORT=$(free_port)
-cat >"$WORK/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: gctop
-    static_configs:
-      - targets: ['127.0.0.1:$GPORT']
-YML
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$WORK/prometheus.log" 2>&1 &
-PROM=$!
-CHILD_PIDS="$CHILD_PIDS $PROM"
+prometheus_start
 
 # The JVMs: "label pid log" triples for the checker. G1 gets 128 MiB so that
 # half its heap kept live starts concurrent cycles (remark and cleanup
@@ -115,12 +98,7 @@ wait_until 900 done_scraping || fail "the JVMs did not finish: $(tail -n 2 "$WOR
 for _i in 1 2 3; do sleep 1; scrape; done
 check "promtool check metrics passes on all $SCRAPES scrapes ($PROMTOOL_FAILS failed: $(head -c 300 "$WORK/promtool.failed" 2>/dev/null))" \
 	[ "$PROMTOOL_FAILS" -eq 0 ]
-target_clean() {
-	curl -s --max-time 2 "http://127.0.0.1:$PPORT/api/v1/targets" >"$WORK/targets.json" &&
-		python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["data"]["activeTargets"][0]
-sys.exit(0 if t["health"] == "up" and t["lastError"] == "" else 1)' "$WORK/targets.json" 2>/dev/null
-}
-check "Prometheus scrapes gctop with no error ($(head -c 300 "$WORK/targets.json" 2>/dev/null))" target_clean
+check "Prometheus scrapes gctop with no error ($(head -c 300 "$WORK/targets.json" 2>/dev/null))" target_up
 
 # shellcheck disable=SC2086 # triples of words
 python3 tests/integration/prometheus_mx_names.py "$PPORT" $JVMS || fail "prometheus_mx_names.py failed"
