@@ -21,9 +21,7 @@
 # gctop or dotnet-counters watching the machine holds some too.
 . tests/lib.sh
 . tests/integration/prometheus_common.shlib
-command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
-command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
-command -v curl >/dev/null 2>&1 || missing_runtime "curl"
+require_prometheus
 require_java
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }

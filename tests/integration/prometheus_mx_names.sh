@@ -16,9 +16,7 @@
 # the findings --doctor reports on it, id and severity, in Prometheus.
 . tests/lib.sh
 . tests/integration/prometheus_common.shlib
-command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
-command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
-command -v curl >/dev/null 2>&1 || missing_runtime "curl"
+require_prometheus
 require_java
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
