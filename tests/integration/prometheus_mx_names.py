@@ -9,6 +9,7 @@ prints one PASS/FAIL line per check and JVM.
 For each JVM:
   - the heap pools gctop names are the JVM's heap pools (all of them); its
     non-heap ones are among the JVM's, with the same jvm_memory_type;
+    Parallel's old pool's used after the last GC is getCollectionUsage();
   - every jvm_gc_name is one of the JVM's GarbageCollectorMXBeans, and with
     a collection counted, its jvm_gc_action is one the JVM notified for it;
     every bean that counts pauses (not ZGC's "Cycles", not Shenandoah's,
@@ -35,7 +36,7 @@ BOUNDS = ["0.01", "0.1", "1", "10"]
 
 
 def parse_log(path):
-    j = {"beans": set(), "pools": {}, "before": {}, "after": {}, "actions": set(), "hist": {}}
+    j = {"beans": set(), "pools": {}, "before": {}, "after": {}, "actions": set(), "hist": {}, "collected": {}}
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         word, _, rest = line.partition(" ")
@@ -47,6 +48,9 @@ def parse_log(path):
         elif word in ("before", "after"):
             name, _, n = rest.rpartition("\t")
             j[word][name] = int(n)
+        elif word == "collected":
+            name, _, n = rest.rpartition("\t")
+            j["collected"][name] = int(n)
         elif word == "action":
             j["actions"].add(tuple(rest.split("\t", 1)))
         elif word == "hist":
@@ -72,6 +76,19 @@ def check_pools(label, pid, port, j):
     wrong = [(n, k) for n, k in got if k != "heap" and j["pools"].get(n) != k]
     check(label, not wrong and got, "non-heap pools %s are the JVM's (wrong: %s)"
           % (sorted(n for n, k in got if k != "heap"), wrong))
+
+
+def check_after_gc(label, pid, port, j):
+    """Where gctop writes a pool's used after its last collection (Parallel's
+    old pool, from perf data's liveAtLastFullGc), it is the pool's
+    getCollectionUsage() exactly (no collection of it since: the JVM idles)."""
+    got = {s["metric"]["jvm_memory_pool_name"]: float(s["value"][1])
+           for s in series(port, "jvm_memory_used_after_last_gc_bytes", pid)}
+    want = ["PS Old Gen"] if "PS MarkSweep" in j["beans"] else []
+    check(label, sorted(got) == want, "used after the last GC written for %s (expected %s)" % (sorted(got), want))
+    for name, v in got.items():
+        check(label, v == j["collected"].get(name), "%s used after the last GC %d, getCollectionUsage() %s"
+              % (name, v, j["collected"].get(name)))
 
 
 def histograms(port, pid):
@@ -144,6 +161,7 @@ def main(argv):
         label, pid, log = rest[i:i + 3]
         j = parse_log(log)
         check_pools(label, pid, port, j)
+        check_after_gc(label, pid, port, j)
         h = histograms(port, pid)
         check_names(label, j, h)
         check_counts(label, j, h, port, pid)

@@ -135,6 +135,11 @@ public final class MxNames {
         for (Map.Entry<String, Long> e : AFTER.entrySet()) {
             System.out.println("after " + e.getKey() + "\t" + e.getValue());
         }
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getCollectionUsage() != null) {
+                System.out.println("collected " + p.getName() + "\t" + p.getCollectionUsage().getUsed());
+            }
+        }
         for (String a : ACTIONS) {
             System.out.println("action " + a);
         }
