@@ -89,6 +89,20 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* Parallel's young pools' max as its MXBeans give it (psMemoryPool.cpp):
+ * eden's is the young generation's max less both survivors' capacity now,
+ * a survivor's is one survivor's capacity now. */
+static void mx_parallel_young_max(const struct hotspot_counters *c, const struct mx_pool *m, struct gt_memory_pool *out)
+{
+	const struct hotspot_generation_counters *young = &c->generation[0];
+	uint64_t s0 = hotspot_load_u64(young->space[1].capacity), s1 = hotspot_load_u64(young->space[2].capacity);
+	uint64_t max = hotspot_load_u64(young->max_capacity);
+	if (m->two_spaces)
+		gt_u64_set(&out->max_bytes, max_u64(s0, s1));
+	else if (young->max_capacity && max >= s0 + s1)
+		gt_u64_set(&out->max_bytes, max - s0 - s1);
+}
+
 /* One heap pool from its spaces. The survivor pool's used is both
  * survivors', its committed and max one survivor's (the larger: G1 keeps
  * s0 empty), as the MXBean gives them. G1's eden and survivor pools have
@@ -102,7 +116,9 @@ static void mx_heap_pool(const struct hotspot_counters *c, const struct mx_pool 
 	gt_u64_set(&out->committed_bytes,
 		   max_u64(hotspot_capacity(c, a->capacity), b ? hotspot_capacity(c, b->capacity) : 0));
 	bool young_g1 = c->gc == HOTSPOT_GC_G1 && m->generation == 0;
-	if (a->max_capacity && !young_g1)
+	if (c->gc == HOTSPOT_GC_PARALLEL && m->generation == 0)
+		mx_parallel_young_max(c, m, out);
+	else if (a->max_capacity && !young_g1)
 		gt_u64_set(&out->max_bytes,
 			   max_u64(hotspot_capacity(c, a->max_capacity), b ? hotspot_capacity(c, b->max_capacity) : 0));
 	/* Parallel's old pool after the last full collection, which its

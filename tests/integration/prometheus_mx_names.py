@@ -10,6 +10,7 @@ For each JVM:
   - the heap pools gctop names are the JVM's heap pools (all of them); its
     non-heap ones are among the JVM's, with the same jvm_memory_type;
     Parallel's old pool's used after the last GC is getCollectionUsage();
+    heap pools' committed and max are getUsage()'s (Serial, Parallel, G1);
   - every jvm_gc_name is one of the JVM's GarbageCollectorMXBeans, and with
     a collection counted, its jvm_gc_action is one the JVM notified for it;
     every bean that counts pauses (not ZGC's "Cycles", not Shenandoah's,
@@ -36,7 +37,7 @@ BOUNDS = ["0.01", "0.1", "1", "10"]
 
 
 def parse_log(path):
-    j = {"beans": set(), "pools": {}, "before": {}, "after": {}, "actions": set(), "hist": {}, "collected": {}}
+    j = {"beans": set(), "pools": {}, "before": {}, "after": {}, "actions": set(), "hist": {}, "collected": {}, "usage": {}}
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         word, _, rest = line.partition(" ")
@@ -48,6 +49,9 @@ def parse_log(path):
         elif word in ("before", "after"):
             name, _, n = rest.rpartition("\t")
             j[word][name] = int(n)
+        elif word == "usage":
+            name, _, n = rest.rpartition("\t")
+            j["usage"][name] = [int(x) for x in n.split()]
         elif word == "collected":
             name, _, n = rest.rpartition("\t")
             j["collected"][name] = int(n)
@@ -76,6 +80,26 @@ def check_pools(label, pid, port, j):
     wrong = [(n, k) for n, k in got if k != "heap" and j["pools"].get(n) != k]
     check(label, not wrong and got, "non-heap pools %s are the JVM's (wrong: %s)"
           % (sorted(n for n, k in got if k != "heap"), wrong))
+
+
+def check_sizes(label, pid, port, j):
+    """Committed and max of each heap pool as its MemoryPoolMXBean's
+    getUsage() gave them once the JVM was idle, and no max where the bean
+    has none (-1): exactly, for the collectors whose perf counters are set
+    at each pause (Serial, Parallel, G1: nothing moves while the JVM idles).
+    Not ZGC and Shenandoah, which go on collecting while idle and update
+    their counters at other moments than the beans read theirs, nor Metaspace
+    and Compressed Class Space, which grow as classes load (the printing
+    loads some)."""
+    if any(b.startswith(("ZGC", "Shenandoah")) for b in j["beans"]):
+        return
+    for metric, k in (("jvm_memory_committed_bytes", 1), ("jvm_memory_limit_bytes", 2)):
+        got = {s["metric"]["jvm_memory_pool_name"]: int(float(s["value"][1])) for s in series(port, metric, pid)
+               if s["metric"]["jvm_memory_type"] == "heap"}
+        want = {n: u[k] for n, u in j["usage"].items()
+                if j["pools"].get(n) == "heap" and (n in got or (k == 2 and u[k] >= 0))}
+        bad = {n: (got.get(n), want.get(n)) for n in set(got) | set(want) if got.get(n) != want.get(n)}
+        check(label, not bad, "%s as the beans give it (differ, gctop vs bean: %s)" % (metric, bad))
 
 
 def check_after_gc(label, pid, port, j):
@@ -162,6 +186,7 @@ def main(argv):
         j = parse_log(log)
         check_pools(label, pid, port, j)
         check_after_gc(label, pid, port, j)
+        check_sizes(label, pid, port, j)
         h = histograms(port, pid)
         check_names(label, j, h)
         check_counts(label, j, h, port, pid)

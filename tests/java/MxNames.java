@@ -136,6 +136,8 @@ public final class MxNames {
             System.out.println("after " + e.getKey() + "\t" + e.getValue());
         }
         for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            java.lang.management.MemoryUsage u = p.getUsage();
+            System.out.println("usage " + p.getName() + "\t" + u.getUsed() + " " + u.getCommitted() + " " + u.getMax());
             if (p.getCollectionUsage() != null) {
                 System.out.println("collected " + p.getName() + "\t" + p.getCollectionUsage().getUsed());
             }

@@ -377,8 +377,14 @@ static void check_mx_sizes(const struct mx_expectation *x, const struct oracle *
 	unsigned long long s1 = oracle_u64(o, "sun.gc.generation.0.space.2.capacity");
 	unsigned long long one = s0 > s1 ? s0 : s1;
 	CHECK_U64(surv->committed_bytes.value, strstr(x->file, "G1") ? one - one % MiB : one);
-	/* G1's eden and survivor pools have no max (-1); the others have one */
+	/* G1's eden and survivor pools have no max (-1); the others have one,
+	 * Parallel's as its beans compute it (the young max less both
+	 * survivors now; one survivor now) */
 	CHECK(first->max_bytes.valid == (strstr(x->file, "G1") == NULL));
+	if (strstr(x->file, "Parallel")) {
+		CHECK_U64(first->max_bytes.value, oracle_u64(o, "sun.gc.generation.0.maxCapacity") - s0 - s1);
+		CHECK_U64(surv->max_bytes.value, one);
+	}
 	CHECK(s->memory_pools[2].max_bytes.valid);
 }
 
