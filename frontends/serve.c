@@ -322,9 +322,13 @@ static struct snapshot *exposition_build(struct exposition *x, enum gt_metrics_f
 	size_t n = 0;
 	for (size_t i = 0; i < fleet->count; i++) {
 		const struct gt_fleet_member *m = &fleet->m[i];
-		if (gt_fleet_member_live(m))
-			t[n++] = (struct gt_metrics_target){ &m->session->info, &m->session->prev, &m->session->live.derived,
-							     &m->pauses, m->watch_start_s };
+		if (!gt_fleet_member_live(m))
+			continue;
+		t[n++] = (struct gt_metrics_target){ .info = &m->session->info, .sample = &m->session->prev,
+						     .derived = &m->session->live.derived, .pauses = &m->pauses,
+						     .watch_start_s = m->watch_start_s,
+						     .findings = m->findings ? m->findings->found : NULL,
+						     .n_findings = m->findings ? m->findings->n : 0 };
 	}
 	struct snapshot *s = snapshot_build(x, t, n, f);
 	free(t);
@@ -428,6 +432,7 @@ static const struct gt_fleet_policy serve_policy = {
 	.open_min_age_ms = 1000,
 	.list_on_change = true,
 	.retry = true,
+	.findings = true,
 };
 
 /* serve_policy, with the --ops counter every JVM counts operations in. */

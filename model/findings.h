@@ -67,6 +67,13 @@ struct gt_findings {
 	enum gt_severity worst;
 };
 
+/* What a holder of many processes keeps of a finding: which one holds and
+ * how bad (id is the finding's own static string). */
+struct gt_finding_brief {
+	const char *id;
+	enum gt_severity severity;
+};
+
 /* Applies every rule to the session's figures: d is the newest derived
  * sample (NULL: none yet, no findings), h its history (may be NULL). */
 void gt_findings_compute(const struct gt_target_info *info, const struct gt_derived *d, const struct gt_history *h,

@@ -25,11 +25,10 @@ struct gt_u64 gt_history_longest_pause(const struct gt_derived *d)
 	return r;
 }
 
-void gt_history_push(struct gt_history *h, const struct gt_derived *d)
+bool gt_history_point_of(const struct gt_derived *d, struct gt_history_point *p)
 {
 	if (d->first || !d->interval_s.valid)
-		return;
-	struct gt_history_point *p = &h->points[h->head];
+		return false;
 	memset(p, 0, sizeof(*p));
 	p->mono_ns = d->cur.mono_ns;
 	p->wall_ms = d->cur.wall_ms;
@@ -56,9 +55,22 @@ void gt_history_push(struct gt_history *h, const struct gt_derived *d)
 	p->opcount_collections = d->opcount_collections;
 	p->alloc_lower_bound = d->alloc_lower_bound;
 	p->alloc_upper_bound = d->alloc_upper_bound;
+	return true;
+}
+
+void gt_history_push_point(struct gt_history *h, const struct gt_history_point *p)
+{
+	h->points[h->head] = *p;
 	h->head = (h->head + 1) % GT_HISTORY_CAPACITY;
 	if (h->count < GT_HISTORY_CAPACITY)
 		h->count++;
+}
+
+void gt_history_push(struct gt_history *h, const struct gt_derived *d)
+{
+	struct gt_history_point p;
+	if (gt_history_point_of(d, &p))
+		gt_history_push_point(h, &p);
 }
 
 size_t gt_history_count(const struct gt_history *h)

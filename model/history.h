@@ -5,6 +5,7 @@
 #ifndef GCTOP_MODEL_HISTORY_H
 #define GCTOP_MODEL_HISTORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +71,11 @@ void gt_history_clear(struct gt_history *h);
 
 /* Appends the interval d describes. A first sample (no interval) adds nothing. */
 void gt_history_push(struct gt_history *h, const struct gt_derived *d);
+/* The same in two steps, for a holder that keeps its own few points (the
+ * fleet's findings, session/fleet_findings.c): the point d adds (false:
+ * none), and a point appended. */
+bool gt_history_point_of(const struct gt_derived *d, struct gt_history_point *p);
+void gt_history_push_point(struct gt_history *h, const struct gt_history_point *p);
 
 size_t gt_history_count(const struct gt_history *h);
 

@@ -5,13 +5,32 @@ const double gt_pause_hist_bounds_s[GT_PAUSE_HIST_BOUNDS] = {
 	0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 };
 
-static unsigned bucket_of(uint64_t ns)
+const double gt_gc_duration_bounds_s[GT_GC_DURATION_BOUNDS] = { 0.01, 0.1, 1, 10 };
+
+/* The bucket of ns among n bounds: the first bound it does not exceed, n
+ * (+Inf) past the last. */
+static unsigned bucket_among(uint64_t ns, const double *bounds, unsigned n)
 {
 	double s = (double)ns / 1e9;
 	unsigned b = 0;
-	while (b < GT_PAUSE_HIST_BOUNDS && s > gt_pause_hist_bounds_s[b])
+	while (b < n && s > bounds[b])
 		b++;
 	return b;
+}
+
+static unsigned bucket_of(uint64_t ns)
+{
+	return bucket_among(ns, gt_pause_hist_bounds_s, GT_PAUSE_HIST_BOUNDS);
+}
+
+void gt_duration_hist_add(struct gt_duration_hist *h, uint64_t total_ns, uint64_t n)
+{
+	h->valid = true;
+	if (n == 0)
+		return;
+	h->buckets[bucket_among(total_ns / n, gt_gc_duration_bounds_s, GT_GC_DURATION_BOUNDS)] += n;
+	h->count += n;
+	h->sum_ns += total_ns;
 }
 
 void gt_pause_hist_add(struct gt_pause_hist *h, const struct gt_sample *s)

@@ -28,6 +28,16 @@ struct gt_pause_hist {
 	uint64_t missed;             /* pauses that left the log before a sample saw them */
 };
 
+/* A collector's pause durations (struct gt_duration_hist, model/sample.h):
+ * upper bounds in seconds, ascending, +Inf after. OpenTelemetry advises
+ * these four for jvm.gc.duration (docs/runtime/jvm-metrics.md). */
+extern const double gt_gc_duration_bounds_s[GT_GC_DURATION_BOUNDS];
+
+/* Counts n pauses that lasted total_ns together into h (valid from then on),
+ * each in the bucket of their mean: one pause, or several known only by
+ * their count and total time. */
+void gt_duration_hist_add(struct gt_duration_hist *h, uint64_t total_ns, uint64_t n);
+
 /* Counts the pauses of s's log not counted yet. A log that went backwards
  * (another session) starts again from its own start. */
 void gt_pause_hist_add(struct gt_pause_hist *h, const struct gt_sample *s);

@@ -74,6 +74,10 @@ struct gt_runtime_traits {
 	 * heap walk, about 1 s per GiB live"), or NULL: the runtime has none. */
 	const char *census_cost;
 
+	/* OpenTelemetry's namespace for the runtime's metrics ("jvm"): --serve
+	 * writes the families named under it for this runtime only, or none
+	 * (NULL). */
+	const char *metrics_namespace;
 	/* How the program asks for a collection ("System.gc()"). */
 	const char *induced_call;
 	/* Advice rows for the findings' ids, ahead of the generic ones

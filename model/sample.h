@@ -92,11 +92,45 @@ struct gt_generation {
 	struct gt_u64 fragmented_bytes;  /* free space inside used_bytes after the last GC (.NET) */
 };
 
+/* The bounds of a collector's pause durations: OpenTelemetry's advice for
+ * jvm.gc.duration (gt_gc_duration_bounds_s, model/pause_hist.h). */
+#define GT_GC_DURATION_BOUNDS 4
+
 /* One collector as the runtime names it (HotSpot: sun.gc.collector.N). */
 struct gt_collector_stat {
 	char name[GT_NAME_LEN];
 	struct gt_u64 invocations;   /* cumulative */
 	struct gt_u64 time_ns;       /* cumulative; pause time except where the runtime says otherwise */
+	/* The collector as the runtime's own monitoring names it and what it
+	 * calls each collection (HotSpot: the GarbageCollectorMXBean's name and
+	 * its notifications' gcAction, per collector and version), static
+	 * strings; NULL where the runtime has no name for this one. */
+	const char *mx_name;
+	const char *mx_action;
+	/* Its pauses since gctop began watching, by length: how many fell in
+	 * each bucket of gt_gc_duration_bounds_s (each on its own, not
+	 * cumulative; +Inf last), how many in all and their total length, and
+	 * how many of them were known only together with others and counted
+	 * at their mean length (merged). valid false: its pauses are not seen. */
+	struct gt_duration_hist {
+		bool valid;
+		uint64_t buckets[GT_GC_DURATION_BOUNDS + 1];
+		uint64_t count;
+		uint64_t sum_ns;
+		uint64_t merged;
+	} durations;
+};
+
+/* A memory pool as the runtime's own monitoring names it (HotSpot: the
+ * MemoryPoolMXBean's name), where the runtime has such pools. */
+#define GT_MAX_MEMORY_POOLS 6
+struct gt_memory_pool {
+	const char *name;                  /* static string */
+	bool heap;                         /* in the heap (else outside it: Metaspace ...) */
+	struct gt_u64 used_bytes;
+	struct gt_u64 committed_bytes;
+	struct gt_u64 max_bytes;           /* invalid where the runtime sets none (-1) */
+	struct gt_u64 used_after_gc_bytes; /* as the pool's collection usage gives it, where known exactly */
 };
 
 struct gt_sample {
@@ -139,6 +173,8 @@ struct gt_sample {
 	struct gt_generation generations[GT_MAX_GENERATIONS];
 	unsigned n_collectors;
 	struct gt_collector_stat collectors[GT_MAX_COLLECTORS];
+	unsigned n_memory_pools;
+	struct gt_memory_pool memory_pools[GT_MAX_MEMORY_POOLS];
 	char last_gc_cause[GT_NAME_LEN];       /* empty when the runtime gives none */
 	struct gt_collection_causes causes;
 	bool gc_in_progress;

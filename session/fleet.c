@@ -33,6 +33,7 @@ void gt_fleet_free(struct gt_fleet *f)
 	free(f->m);
 	free(f->waits);
 	free(f->only);
+	free(f->findings_scratch);
 	gt_fleet_tmp_free(&f->disc.tmp);
 	gt_cgroup_rounds_free();
 	memset(f, 0, sizeof(*f));

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "model/findings.h"
+#include "model/history.h"
 #include "model/pause_hist.h"
 #include "model/sample.h"
 #include "session/fleet_worker.h"
@@ -42,6 +44,19 @@ struct gt_fleet_policy {
 	/* --serve --ops NAME: the perf-data counter of operations every JVM's
 	 * session counts (a .NET process counts its own requests), or NULL. */
 	const char *opcount_counter;
+	/* Each member's findings (--serve's gctop_finding), over its last
+	 * GT_FLEET_FINDING_POINTS intervals (session/fleet_findings.c). */
+	bool findings;
+};
+
+/* A member's findings: the model's rules (model/findings.h) over its last
+ * intervals, the few points of them a fleet keeps instead of a history. */
+#define GT_FLEET_FINDING_POINTS 64
+struct gt_fleet_findings {
+	struct gt_history_point points[GT_FLEET_FINDING_POINTS];
+	size_t head, count;
+	unsigned n;                       /* what holds now, worst first */
+	struct gt_finding_brief found[GT_FINDINGS_MAX];
 };
 
 struct gt_fleet_member {
@@ -50,6 +65,7 @@ struct gt_fleet_member {
 	struct gt_u64 heap_used, heap_max, rss; /* the newest listing's cheap figures */
 	struct gt_session *session;       /* NULL when not open */
 	struct gt_pause_hist pauses;      /* single pauses since the session opened */
+	struct gt_fleet_findings *findings; /* with the policy's findings, once sampled; else NULL */
 	double watch_start_s;             /* when it opened, seconds since the epoch */
 	const char *note;                 /* why it has no live figures, or NULL */
 	uint64_t retry_ns;                /* CLOCK_MONOTONIC before which no open is tried */
@@ -88,6 +104,7 @@ struct gt_fleet {
 	struct gt_fleet_wait *waits;  /* the members' wait_fd that are open, in member order */
 	size_t n_waits, waits_capacity;
 	bool waits_stale;             /* a member's wait_fd or the members changed */
+	struct gt_history *findings_scratch; /* the history a member's points are read into */
 };
 
 /* only: the pids to watch (n_only 0: every process). Returns 0, or -1 when

@@ -1,5 +1,6 @@
 /* Inside the fleet (session/fleet.h), split by job: its members
- * (session/fleet_members.c), the open step (session/fleet_open.c), the
+ * (session/fleet_members.c), their findings (session/fleet_findings.c), the
+ * open step (session/fleet_open.c), the
  * listing (session/fleet_list.c), the rounds and their waits
  * (session/fleet_round.c), and its life (session/fleet.c). Each file uses
  * the ones listed before it, never one after. */
@@ -31,6 +32,12 @@ bool gt_fleet_member_there(const struct gt_fleet_member *m);
 void gt_fleet_note_wait(struct gt_fleet *f, struct gt_fleet_member *m);
 void gt_fleet_rebuild_waits(struct gt_fleet *f);
 void gt_fleet_schedule_poll(struct gt_fleet_member *m, uint64_t now_ns);
+
+/* ---- fleet_findings.c ---- */
+
+/* Adds the member's newest interval to its findings' points and applies
+ * the rules to them (with the policy's findings; out of memory: none). */
+void gt_fleet_findings_update(struct gt_fleet *f, struct gt_fleet_member *m);
 
 /* ---- fleet_open.c ---- */
 

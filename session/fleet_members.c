@@ -15,6 +15,8 @@ void gt_fleet_member_close(struct gt_fleet_member *m)
 		free(m->session);
 	}
 	m->session = NULL;
+	free(m->findings);   /* a session opened again starts its findings again */
+	m->findings = NULL;
 	m->next_poll_ns = 0;
 	m->wait_fd = -1;
 	m->wait_lags = false;

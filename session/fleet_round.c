@@ -19,6 +19,7 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 	gt_fleet_note_wait(f, m);
 	if (step == GT_SESSION_SAMPLED) {
 		gt_pause_hist_add(&m->pauses, &m->session->prev);
+		gt_fleet_findings_update(f, m);
 		m->sampled = true;
 		/* A sample reads the collector as a poll does (both backends
 		 * poll in it), so the next tick counts from here: an idle JVM's

@@ -2,50 +2,49 @@
  * writes for one target. OpenTelemetry names first (runtime by runtime),
  * then gctop's own. A figure that is n/a writes nothing. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "writers/metrics_emit.h"
 
-/* OpenTelemetry names the runtimes' families (jvm.*, dotnet.*), so these
- * are the one place outside the registry that knows the runtimes' names
- * (tests/static/runtime_names.py lists it as an exception). */
-static bool is_jvm(const struct gt_metrics_target *t)
+/* Whether the family is in OpenTelemetry's namespace for t's runtime
+ * (jvm_..., dotnet_...): the runtime's traits name it. */
+static bool in_namespace(const struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	return strcmp(gt_runtime_name(t->info->runtime), "hotspot") == 0;
+	const char *ns = t->info->runtime ? t->info->runtime->metrics_namespace : NULL;
+	size_t len = ns ? strlen(ns) : 0;
+	return len && strncmp(e->fam->name, ns, len) == 0 && e->fam->name[len] == '_';
 }
 
-static bool is_dotnet(const struct gt_metrics_target *t)
+/* ---- JVM: jvm.memory.*, jvm.gc.duration ---- */
+
+enum jvm_memory_figure { JVM_USED, JVM_COMMITTED, JVM_LIMIT, JVM_USED_AFTER_GC };
+
+static struct gt_u64 pool_figure(const struct gt_memory_pool *p, enum jvm_memory_figure f)
 {
-	return strcmp(gt_runtime_name(t->info->runtime), "dotnet") == 0;
+	switch (f) {
+	case JVM_USED: return p->used_bytes;
+	case JVM_COMMITTED: return p->committed_bytes;
+	case JVM_LIMIT: return p->max_bytes;
+	case JVM_USED_AFTER_GC: break;
+	}
+	return p->used_after_gc_bytes;
 }
 
-/* ---- JVM (HotSpot): jvm.memory.*, jvm.gc.duration ---- */
-
-enum jvm_memory_figure { JVM_USED, JVM_COMMITTED, JVM_LIMIT };
-
-static struct gt_u64 generation_figure(const struct gt_generation *g, enum jvm_memory_figure f)
-{
-	return f == JVM_USED ? g->used_bytes : f == JVM_COMMITTED ? g->committed_bytes : g->max_bytes;
-}
-
-/* One point per heap generation (gctop's names: young, old, heap) and one
- * for Metaspace, the pool the perf data sizes outside the heap. */
+/* One point per memory pool, under the name the runtime's own monitoring
+ * gives it (the collector names them, model/sample.h). */
 static void jvm_memory(struct gt_metrics_emit *e, const struct gt_metrics_target *t, enum jvm_memory_figure f)
 {
-	if (!is_jvm(t))
+	if (!in_namespace(e, t))
 		return;
 	const struct gt_sample *s = t->sample;
 	char extra[GT_METRICS_EXTRA_LEN];
-	for (unsigned i = 0; i < s->n_generations && i < GT_MAX_GENERATIONS; i++) {
-		gt_metrics_label(extra, sizeof(extra), "jvm_memory_pool_name", s->generations[i].name);
-		gt_metrics_label_add(extra, sizeof(extra), "jvm_memory_type", "heap");
-		gt_metrics_gauge(e, extra, generation_figure(&s->generations[i], f));
+	for (unsigned i = 0; i < s->n_memory_pools && i < GT_MAX_MEMORY_POOLS; i++) {
+		const struct gt_memory_pool *p = &s->memory_pools[i];
+		gt_metrics_label(extra, sizeof(extra), "jvm_memory_pool_name", p->name);
+		gt_metrics_label_add(extra, sizeof(extra), "jvm_memory_type", p->heap ? "heap" : "non_heap");
+		gt_metrics_gauge(e, extra, pool_figure(p, f));
 	}
-	if (f == JVM_LIMIT)
-		return;
-	gt_metrics_label(extra, sizeof(extra), "jvm_memory_pool_name", "Metaspace");
-	gt_metrics_label_add(extra, sizeof(extra), "jvm_memory_type", "non_heap");
-	gt_metrics_gauge(e, extra, f == JVM_USED ? s->metaspace_used_bytes : s->metaspace_committed_bytes);
 }
 
 static void jvm_memory_used(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
@@ -63,40 +62,71 @@ static void jvm_memory_limit(struct gt_metrics_emit *e, const struct gt_metrics_
 	jvm_memory(e, t, JVM_LIMIT);
 }
 
-/* JMX's gcAction for a HotSpot collector: the first counts young
- * collections; a full, old or major one is a major GC. */
-static const char *jvm_gc_action(const struct gt_sample *s, unsigned i)
+static void jvm_memory_used_after_gc(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	const char *n = s->collectors[i].name;
-	if (strstr(n, "full") || strstr(n, "Full") || strstr(n, "old") || strstr(n, "Old") || strstr(n, "major") ||
-	    strstr(n, "MSC") || strstr(n, "MarkSweep"))
-		return "end of major GC";
-	return i == 0 ? "end of minor GC" : "end of major GC";
+	jvm_memory(e, t, JVM_USED_AFTER_GC);
 }
 
-/* The perf data counts each collector's invocations and time, not single
- * durations: the histogram has its count and sum and the +Inf bucket only
- * (no bucket is claimed that gctop cannot fill). Counted from the JVM's
- * start. gctop_gc_pause_seconds has the fine buckets. */
+/* A collector's pauses since gctop began watching, one histogram series
+ * set under the labels in extra: cumulative buckets at OpenTelemetry's
+ * bounds, as %g writes them. */
+static void duration_hist(struct gt_metrics_emit *e, const struct gt_metrics_target *t, const char *extra,
+			  const struct gt_duration_hist *h)
+{
+	char bucket[GT_METRICS_EXTRA_LEN], le[GT_METRICS_VALUE_LEN];
+	uint64_t cum = 0;
+	for (unsigned b = 0; b <= GT_GC_DURATION_BOUNDS; b++) {
+		cum += h->buckets[b];
+		if (b < GT_GC_DURATION_BOUNDS)
+			snprintf(le, sizeof(le), "%g", gt_gc_duration_bounds_s[b]);
+		memcpy(bucket, extra, sizeof(bucket));
+		gt_metrics_label_add(bucket, sizeof(bucket), "le", b < GT_GC_DURATION_BOUNDS ? le : "+Inf");
+		gt_metrics_point_u64(e, "_bucket", bucket, cum);
+	}
+	gt_metrics_point_u64(e, "_count", extra, h->count);
+	gt_metrics_point_f64(e, "_sum", extra, (double)h->sum_ns / 1e9);
+	gt_metrics_created(e, extra, t->watch_start_s);
+}
+
+/* The labels of a collector's duration histogram: the runtime's names
+ * for it, or gctop's (the perf data's) where it has none. */
+static void duration_labels(char *extra, size_t size, const struct gt_collector_stat *c)
+{
+	if (c->mx_name && c->mx_action) {
+		gt_metrics_label(extra, size, "jvm_gc_name", c->mx_name);
+		gt_metrics_label_add(extra, size, "jvm_gc_action", c->mx_action);
+	} else {
+		gt_metrics_label(extra, size, "collector", c->name);
+	}
+}
+
+/* The collectors the runtime's monitoring names, as its beans name them.
+ * Where their pauses are seen (model/sample.h), since gctop began watching
+ * with real buckets; else the runtime's own count and time from its start
+ * in the +Inf bucket only (no bucket is claimed that gctop cannot fill). */
 static void jvm_gc_duration(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	if (!is_jvm(t))
+	if (!in_namespace(e, t))
 		return;
 	const struct gt_sample *s = t->sample;
-	double since = gt_metrics_since_s(t, GT_ALLOC_SINCE_PROCESS_START);
 	for (unsigned i = 0; i < s->n_collectors && i < GT_MAX_COLLECTORS; i++) {
 		const struct gt_collector_stat *c = &s->collectors[i];
-		if (!c->invocations.valid || !c->time_ns.valid)
+		if (!c->mx_name || !c->mx_action)
 			continue;
 		char extra[GT_METRICS_EXTRA_LEN], bucket[GT_METRICS_EXTRA_LEN];
-		gt_metrics_label(extra, sizeof(extra), "jvm_gc_name", c->name);
-		gt_metrics_label_add(extra, sizeof(extra), "jvm_gc_action", jvm_gc_action(s, i));
+		duration_labels(extra, sizeof(extra), c);
+		if (c->durations.valid) {
+			duration_hist(e, t, extra, &c->durations);
+			continue;
+		}
+		if (!c->invocations.valid || !c->time_ns.valid)
+			continue;
 		memcpy(bucket, extra, sizeof(bucket));
 		gt_metrics_label_add(bucket, sizeof(bucket), "le", "+Inf");
 		gt_metrics_point_u64(e, "_bucket", bucket, c->invocations.value);
 		gt_metrics_point_u64(e, "_count", extra, c->invocations.value);
 		gt_metrics_point_f64(e, "_sum", extra, (double)c->time_ns.value / 1e9);
-		gt_metrics_created(e, extra, since);
+		gt_metrics_created(e, extra, gt_metrics_since_s(t, GT_ALLOC_SINCE_PROCESS_START));
 	}
 }
 
@@ -124,25 +154,25 @@ static void collection_counters(struct gt_metrics_emit *e, const struct gt_metri
  * opened its EventPipe session. */
 static void dotnet_gc_collections(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	if (is_dotnet(t))
+	if (in_namespace(e, t))
 		collection_counters(e, t, "dotnet_gc_heap_generation", true);
 }
 
 static void dotnet_gc_total_allocated(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	if (is_dotnet(t))
+	if (in_namespace(e, t))
 		gt_metrics_counter(e, NULL, t->sample->alloc_bytes_total, gt_metrics_since_s(t, t->sample->alloc_since));
 }
 
 static void dotnet_gc_pause_time(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	if (is_dotnet(t))
+	if (in_namespace(e, t))
 		gt_metrics_counter_ns(e, NULL, t->sample->pause_total_ns, gt_metrics_since_s(t, t->sample->collections_since));
 }
 
 static void dotnet_generations(struct gt_metrics_emit *e, const struct gt_metrics_target *t, bool fragmentation)
 {
-	if (!is_dotnet(t))
+	if (!in_namespace(e, t))
 		return;
 	const struct gt_sample *s = t->sample;
 	char extra[GT_METRICS_EXTRA_LEN];
@@ -164,7 +194,7 @@ static void dotnet_fragmentation(struct gt_metrics_emit *e, const struct gt_metr
 
 static void dotnet_committed(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
-	if (is_dotnet(t))
+	if (in_namespace(e, t))
 		gt_metrics_gauge(e, NULL, t->sample->heap_committed_bytes);
 }
 
@@ -190,6 +220,19 @@ static void gctop_target(struct gt_metrics_emit *e, const struct gt_metrics_targ
 	gt_metrics_label_add(extra, sizeof(extra), "runtime_version", t->info->runtime_version);
 	gt_metrics_label_add(extra, sizeof(extra), "allocation_source", gt_alloc_source_name(t->sample->alloc_source));
 	gt_metrics_point_u64(e, "_info", extra, 1);
+}
+
+/* What gctop --doctor would report, by the same rules and thresholds
+ * (session/fleet_findings.c applies them over the last intervals): 1 while
+ * a finding holds, no series while it does not. */
+static void gctop_finding(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; t->findings && i < t->n_findings; i++) {
+		gt_metrics_label(extra, sizeof(extra), "id", t->findings[i].id);
+		gt_metrics_label_add(extra, sizeof(extra), "severity", gt_severity_name(t->findings[i].severity));
+		gt_metrics_point_u64(e, "", extra, 1);
+	}
 }
 
 /* When the figures were read: a scrape returns the last round's sample,
@@ -248,6 +291,35 @@ static void gctop_pause_hist(struct gt_metrics_emit *e, const struct gt_metrics_
 	gt_metrics_created(e, NULL, t->watch_start_s);
 }
 
+/* Of the pauses in those histograms, the ones counted at their mean. */
+static void gctop_duration_merged(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	const struct gt_sample *s = t->sample;
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; i < s->n_collectors && i < GT_MAX_COLLECTORS; i++) {
+		const struct gt_collector_stat *c = &s->collectors[i];
+		if (!c->durations.valid)
+			continue;
+		duration_labels(extra, sizeof(extra), c);
+		gt_metrics_counter(e, extra, (struct gt_u64){ c->durations.merged, true }, t->watch_start_s);
+	}
+}
+
+/* The pauses of collectors the runtime's monitoring has no name for (JDK
+ * 17's G1 remark and cleanup pauses), under gctop's own name for them. */
+static void gctop_collector_duration(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	const struct gt_sample *s = t->sample;
+	char extra[GT_METRICS_EXTRA_LEN];
+	for (unsigned i = 0; i < s->n_collectors && i < GT_MAX_COLLECTORS; i++) {
+		const struct gt_collector_stat *c = &s->collectors[i];
+		if (c->mx_name || !c->durations.valid)
+			continue;
+		duration_labels(extra, sizeof(extra), c);
+		duration_hist(e, t, extra, &c->durations);
+	}
+}
+
 static void gctop_pauses_missed(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	if (t->pauses && t->pauses->valid)
@@ -300,12 +372,14 @@ static void gctop_oom_kills(struct gt_metrics_emit *e, const struct gt_metrics_t
 #define INFO GT_METRICS_INFO
 
 const struct gt_metrics_family gt_metrics_families[] = {
-	{ "jvm_memory_used_bytes", GAUGE, "bytes", "Measure of memory used, by pool (HotSpot perf data).", jvm_memory_used, 0 },
+	{ "jvm_memory_used_bytes", GAUGE, "bytes", "Measure of memory used, by pool.", jvm_memory_used, 0 },
 	{ "jvm_memory_committed_bytes", GAUGE, "bytes", "Measure of memory committed, by pool.", jvm_memory_committed, 0 },
-	{ "jvm_memory_limit_bytes", GAUGE, "bytes", "Measure of max obtainable memory, by heap pool.", jvm_memory_limit, 0 },
+	{ "jvm_memory_limit_bytes", GAUGE, "bytes", "Measure of max obtainable memory, by pool.", jvm_memory_limit, 0 },
+	{ "jvm_memory_used_after_last_gc_bytes", GAUGE, "bytes",
+	  "Measure of memory used, as measured after the most recent garbage collection event on this pool.",
+	  jvm_memory_used_after_gc, 0 },
 	{ "jvm_gc_duration_seconds", HISTOGRAM, "seconds",
-	  "Duration of JVM garbage collection actions since the JVM started (count and sum; gctop_gc_pause_seconds has buckets).",
-	  jvm_gc_duration, 0 },
+	  "Duration of JVM garbage collection actions since gctop began watching.", jvm_gc_duration, 0 },
 	{ "dotnet_gc_collections", COUNTER, "", "Garbage collections by the oldest generation collected, since gctop began watching.",
 	  dotnet_gc_collections, 0 },
 	{ "dotnet_gc_heap_total_allocated_bytes", COUNTER, "bytes", "Bytes allocated on the managed GC heap.",
@@ -325,6 +399,9 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	 * histogram): Prometheus' process collector's name instead. */
 	{ "process_threads", GAUGE, "", "Threads of the process.", NULL, FIELD(threads) },
 	{ "gctop_target", INFO, "", "A watched process: its collector, runtime version and allocation source.", gctop_target, 0 },
+	{ "gctop_finding", GAUGE, "",
+	  "A finding of --doctor's rules that holds over the last 64 intervals, by id and severity (info, warning, critical).",
+	  gctop_finding, 0 },
 	{ "gctop_sample_timestamp_seconds", GAUGE, "seconds", "When gctop read these figures, seconds since the epoch.",
 	  gctop_sample_timestamp, 0 },
 	{ "gctop_allocated_bytes", COUNTER, "bytes",
@@ -338,6 +415,12 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	{ "gctop_gc_pause_time_seconds", COUNTER, "seconds", "Stop-the-world time.", gctop_pause_time, 0 },
 	{ "gctop_gc_pause_seconds", HISTOGRAM, "seconds", "Single stop-the-world pauses since gctop began watching.",
 	  gctop_pause_hist, 0 },
+	{ "gctop_gc_collector_duration_seconds", HISTOGRAM, "seconds",
+	  "Pauses of collectors the runtime's monitoring does not name, since gctop began watching.",
+	  gctop_collector_duration, 0 },
+	{ "gctop_gc_duration_merged", COUNTER, "",
+	  "Pauses of jvm_gc_duration_seconds and gctop_gc_collector_duration_seconds that came several between two polls, counted at their mean length.",
+	  gctop_duration_merged, 0 },
 	{ "gctop_gc_pauses_missed", COUNTER, "",
 	  "Pauses too many between two samples to be timed one by one (left out of gctop_gc_pause_seconds).", gctop_pauses_missed, 0 },
 	{ "gctop_heap_used_bytes", GAUGE, "bytes", "Heap in use.", NULL, FIELD(heap_used_bytes) },

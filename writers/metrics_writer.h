@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "model/derive.h"
+#include "model/findings.h"
 #include "model/pause_hist.h"
 #include "model/sample.h"
 
@@ -32,6 +33,8 @@ struct gt_metrics_target {
 	const struct gt_derived *derived;    /* between the two newest samples, or NULL */
 	const struct gt_pause_hist *pauses;  /* or NULL */
 	double watch_start_s;                /* when gctop began watching, seconds since the epoch */
+	const struct gt_finding_brief *findings; /* what holds now (n_findings), or NULL */
+	unsigned n_findings;
 };
 
 /* The format for an HTTP Accept header (NULL: none): OpenMetrics when the

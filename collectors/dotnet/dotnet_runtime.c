@@ -56,6 +56,7 @@ const struct gt_runtime_traits gt_dotnet_runtime = {
 	.allocators_load_code = false,
 	.allocators_stop = "its EventPipe session is closed",
 	.sampler_names = dotnet_samplers,
+	.metrics_namespace = "dotnet",
 	.induced_call = "GC.Collect",
 	.advice = dotnet_advice,
 	.n_advice = sizeof(dotnet_advice) / sizeof(dotnet_advice[0]),

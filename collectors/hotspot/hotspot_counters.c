@@ -60,6 +60,27 @@ static hsperf_long hotspot_resolve_generation(const struct hsperf *p, int g, int
 	return hsperf_resolve_long(p, name);
 }
 
+/* The Java feature version (17, 25), 0 when the perf data does not say. */
+static unsigned hotspot_jdk_major(const struct hsperf *p)
+{
+	char version[64];
+	hsperf_read_string(p, "java.property.java.version", version, sizeof(version));
+	unsigned long major = strtoul(version, NULL, 10);
+	if (major == 1) /* "1.8.0_..." */
+		major = strtoul(version + 2, NULL, 10);
+	return major < 10000 ? (unsigned)major : 0;
+}
+
+/* Generational Shenandoah (JDK 25) publishes the same counters as the
+ * single-generation mode; only its options tell them apart (an option set
+ * by other means than the command line is not seen). */
+static bool hotspot_shenandoah_generational(const struct hsperf *p)
+{
+	char args[2048];
+	hsperf_read_string(p, "java.rt.vmArgs", args, sizeof(args));
+	return strstr(args, "-XX:ShenandoahGCMode=generational") != NULL;
+}
+
 /* G1 reports eden capacity including the GC locker's expansion allowance
  * (GCLockerEdenExpansionPercent, 5 by default until the flag went away in
  * JDK 23), but starts a collection when eden reaches its target size. */
@@ -72,11 +93,7 @@ static unsigned hotspot_g1_eden_slack_pct(const struct hsperf *p)
 		unsigned pct = (unsigned)strtoul(flag + 33, NULL, 10);
 		return pct > 100 ? 100 : pct;
 	}
-	char version[64];
-	hsperf_read_string(p, "java.property.java.version", version, sizeof(version));
-	unsigned long major = strtoul(version, NULL, 10);
-	if (major == 1) /* "1.8.0_..." */
-		major = strtoul(version + 2, NULL, 10);
+	unsigned major = hotspot_jdk_major(p);
 	return major != 0 && major < 23 ? 5 : 0;
 }
 
@@ -88,6 +105,8 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	c->frequency = hsperf_read_long(p, "sun.os.hrt.frequency", &freq) == 0 && freq > 0 ? freq : 1000000000;
 	if (c->gc == HOTSPOT_GC_G1)
 		c->g1_eden_slack_pct = hotspot_g1_eden_slack_pct(p);
+	c->jdk_major = hotspot_jdk_major(p);
+	c->shenandoah_generational = c->gc == HOTSPOT_GC_SHENANDOAH && hotspot_shenandoah_generational(p);
 	for (int i = 0; i < HOTSPOT_COLLECTOR_SLOTS; i++) {
 		struct hotspot_collector_counters *k = &c->collector[i];
 		char name[64];
@@ -111,6 +130,8 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	}
 	c->metaspace_used = hsperf_resolve_long(p, "sun.gc.metaspace.used");
 	c->metaspace_capacity = hsperf_resolve_long(p, "sun.gc.metaspace.capacity");
+	c->class_space_used = hsperf_resolve_long(p, "sun.gc.compressedclassspace.used");
+	c->class_space_capacity = hsperf_resolve_long(p, "sun.gc.compressedclassspace.capacity");
 	c->safepoints = hsperf_resolve_long(p, "sun.rt.safepoints");
 	c->safepoint_time = hsperf_resolve_long(p, "sun.rt.safepointTime");
 	c->safepoint_sync_time = hsperf_resolve_long(p, "sun.rt.safepointSyncTime");
@@ -123,8 +144,10 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	c->tlab_gc_waste = hsperf_resolve_long(p, "sun.gc.tlab.gcWaste");
 	c->tlab_refill_waste = hsperf_resolve_long(p, "sun.gc.tlab.refillWaste");
 	c->hrt_ticks = hsperf_resolve_long(p, "sun.os.hrt.ticks");
-	if (c->gc == HOTSPOT_GC_PARALLEL)
+	if (c->gc == HOTSPOT_GC_PARALLEL) {
 		c->promoted = hsperf_resolve_long(p, "sun.gc.policy.promoted");
+		c->live_at_last_full_gc = hsperf_resolve_long(p, "sun.gc.policy.liveAtLastFullGc");
+	}
 	c->cause = hsperf_find(p, "sun.gc.cause");
 	c->last_cause = hsperf_find(p, "sun.gc.lastCause");
 }
@@ -139,7 +162,7 @@ uint64_t hotspot_ticks_to_ns(const struct hotspot_counters *c, int64_t ticks)
 	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
-static uint64_t hotspot_load_u64(hsperf_long c)
+uint64_t hotspot_load_u64(hsperf_long c)
 {
 	if (!c)
 		return 0;
@@ -156,7 +179,7 @@ static uint64_t hotspot_g1_unpad(uint64_t v)
 	return (rest > 0 && rest <= 24 && rest % 8 == 0) ? v - rest : v;
 }
 
-static uint64_t hotspot_capacity(const struct hotspot_counters *c, hsperf_long counter)
+uint64_t hotspot_capacity(const struct hotspot_counters *c, hsperf_long counter)
 {
 	uint64_t v = hotspot_load_u64(counter);
 	return c->gc == HOTSPOT_GC_G1 ? hotspot_g1_unpad(v) : v;
@@ -375,6 +398,11 @@ static void hotspot_fill_heap(const struct hotspot_counters *c, struct gt_sample
 	gt_u64_set(&out->heap_max_bytes, split ? max_sum : max_largest);
 }
 
+bool hotspot_collector_listed(const struct hotspot_collector_counters *k)
+{
+	return k->invocations || k->time;
+}
+
 static void hotspot_fill_collectors(const struct hsperf *p, const struct hotspot_counters *c, struct gt_sample *out)
 {
 	out->n_collectors = 0;
@@ -382,7 +410,7 @@ static void hotspot_fill_collectors(const struct hsperf *p, const struct hotspot
 	bool any_time = false;
 	for (int i = 0; i < HOTSPOT_COLLECTOR_SLOTS && out->n_collectors < GT_MAX_COLLECTORS; i++) {
 		const struct hotspot_collector_counters *k = &c->collector[i];
-		if (!k->invocations && !k->time)
+		if (!hotspot_collector_listed(k))
 			continue;
 		struct gt_collector_stat *st = &out->collectors[out->n_collectors++];
 		memset(st, 0, sizeof(*st));

@@ -7,6 +7,8 @@
  *   hotspot_info.c            the header facts (version, collector, heap flags)
  *   hotspot_alloc_estimate.c  the allocation estimate from eden fills
  *   hotspot_pauses.c          the log of individual pauses
+ *   hotspot_durations.c       each collector's pauses by length, since gctop began watching
+ *   hotspot_mx_names.c        the collectors' and pools' names as the JVM's MXBeans give them
  *   hotspot_tick.c            when to poll while the JVM collects
  *   hotspot_causes.c          what caused the collections (sun.gc.lastCause at each poll)
  *   hotspot_opcount.c         the application's operations counter (--ops)
@@ -94,6 +96,10 @@ struct hotspot_counters {
 	hsperf_long create_vm_begin_ms;
 	hsperf_long tlab_alloc_words, tlab_fills, tlab_gc_waste, tlab_refill_waste;
 	hsperf_long promoted;       /* Parallel: sun.gc.policy.promoted */
+	hsperf_long live_at_last_full_gc; /* Parallel: old used after the last full GC */
+	hsperf_long class_space_used, class_space_capacity; /* the compressed class space */
+	unsigned jdk_major;         /* 17, 25; 0 unknown */
+	bool shenandoah_generational;
 	hsperf_long hrt_ticks;      /* the JVM clock, sampled every 50 ms (absent on 25) */
 	const struct hsperf_entry *cause, *last_cause;
 };
@@ -114,9 +120,40 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
  * GC CPU, causes, metaspace and the large-object availability of out. */
 void hotspot_counters_fill_sample(const struct hsperf *p, const struct hotspot_counters *c, struct gt_sample *out);
 
+/* A counter's value, 0 when absent or negative; a space's capacity as
+ * the collector means it (G1's padding taken off). */
+uint64_t hotspot_load_u64(hsperf_long c);
+uint64_t hotspot_capacity(const struct hotspot_counters *c, hsperf_long counter);
 /* The most recent pause of any collector whose times are pauses: its end
  * (ticks) and length (ns). 0 ok, -1 when none is known. */
 int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_ticks, uint64_t *ns);
+
+/* ---- hotspot_mx_names.c ---- */
+/* Names out's collectors (filled by hotspot_counters_fill_sample, in slot
+ * order) as their GarbageCollectorMXBeans do, mx_name and mx_action NULL
+ * where no bean counts the same; and fills the memory pools, named and
+ * sized as the MemoryPoolMXBeans give them. */
+void hotspot_mx_fill(const struct hotspot_counters *c, struct gt_sample *out);
+
+/* ---- hotspot_durations.c ---- */
+/* Each collector's pauses since gctop began watching, by length. */
+struct hotspot_durations {
+	bool primed[HOTSPOT_COLLECTOR_SLOTS];
+	/* at the last poll: the finished pauses' count, their time, the newest's exit */
+	int64_t finished[HOTSPOT_COLLECTOR_SLOTS], time[HOTSPOT_COLLECTOR_SLOTS], exit[HOTSPOT_COLLECTOR_SLOTS];
+	/* the pause the last poll saw under way: its number (from 1) and entry */
+	bool pending_valid[HOTSPOT_COLLECTOR_SLOTS];
+	int64_t pending_no[HOTSPOT_COLLECTOR_SLOTS], pending_entry[HOTSPOT_COLLECTOR_SLOTS];
+	struct gt_duration_hist hist[HOTSPOT_COLLECTOR_SLOTS];
+};
+/* Folds one poll's counters into d; count false (the open) only notes where
+ * the counters are. */
+void hotspot_durations_note(struct hotspot_durations *d, const struct hotspot_counters *c, bool count);
+/* Copies each collector's histogram into out's collectors (filled by
+ * hotspot_counters_fill_sample, in slot order). */
+void hotspot_durations_fill(const struct hotspot_durations *d, const struct hotspot_counters *c, struct gt_sample *out);
+/* Whether slot k is one of the sample's collectors. */
+bool hotspot_collector_listed(const struct hotspot_collector_counters *k);
 
 /* ---- hotspot_pauses.c ---- */
 
@@ -247,6 +284,7 @@ struct gt_backend {
 	bool read_failed;
 	struct gt_error read_err;
 	struct hotspot_pause_log pauses;
+	struct hotspot_durations durations;
 	/* The adaptive poll tick: what the last poll saw, when a collection or a
 	 * change of eden was last seen, and the time between collections lately. */
 	uint64_t seen_collections, seen_eden_used;

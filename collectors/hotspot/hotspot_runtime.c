@@ -52,6 +52,7 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
 	.allocators_stop = "the agent goes dormant within seconds",
 	.sampler_busy = "another agent holds the JVM's sampling capability",
 	.sampler_names = hotspot_samplers,
+	.metrics_namespace = "jvm",
 	.induced_call = "System.gc()",
 	.advice = hotspot_advice,
 	.n_advice = sizeof(hotspot_advice) / sizeof(hotspot_advice[0]),

@@ -22,6 +22,7 @@
 
 void hotspot_note_pauses(struct gt_backend *c, bool count)
 {
+	hotspot_durations_note(&c->durations, &c->counters, count);
 	if (c->counters.gc == HOTSPOT_GC_SHENANDOAH)
 		return;
 	int64_t exit_ticks;
@@ -184,6 +185,8 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	}
 
 	hotspot_counters_fill_sample(&c->perf, &c->counters, out);
+	hotspot_mx_fill(&c->counters, out);
+	hotspot_durations_fill(&c->durations, &c->counters, out);
 	out->alloc_unavailable = hotspot_alloc_unavailable(c->counters.gc);
 	if (!out->alloc_unavailable) {
 		gt_u64_set(&out->alloc_bytes_total, c->alloc.total_bytes);

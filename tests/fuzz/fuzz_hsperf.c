@@ -48,6 +48,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gt_sample s;
 	memset(&s, 0, sizeof(s));
 	hotspot_counters_fill_sample(&p, &c, &s);
+	hotspot_mx_fill(&c, &s);
+	/* the durations from two polls of the same bytes, and the first */
+	struct hotspot_durations d;
+	memset(&d, 0, sizeof(d));
+	hotspot_durations_note(&d, &c, false);
+	hotspot_durations_note(&d, &c, true);
+	hotspot_durations_fill(&d, &c, &s);
 
 	struct hotspot_alloc_estimate a;
 	hotspot_alloc_estimate_init(&a, c.gc == HOTSPOT_GC_G1 ? HOTSPOT_ALLOC_EDEN : HOTSPOT_ALLOC_HEAP_GROWTH,

@@ -89,7 +89,7 @@ static void fixture_init(struct fixture *f, const uint8_t *data, size_t size)
 		gt_pause_hist_add(&f->pauses[k], &f->sample[k]);
 		gt_derive(NULL, &f->sample[k], &f->derived[k]);
 		f->t[k] = (struct gt_metrics_target){ &f->info[k], &f->sample[k], &f->derived[k], &f->pauses[k],
-						      1796023500.0 };
+						      1796023500.0, NULL, 0 };
 	}
 }
 

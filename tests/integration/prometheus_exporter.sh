@@ -20,9 +20,8 @@
 # this test's gctop and the process only (tests/lib.sh, gctop_ends): another
 # gctop or dotnet-counters watching the machine holds some too.
 . tests/lib.sh
-command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
-command -v promtool >/dev/null 2>&1 || missing_runtime "promtool (Debian package prometheus)"
-command -v curl >/dev/null 2>&1 || missing_runtime "curl"
+. tests/integration/prometheus_common.shlib
+require_prometheus
 require_java
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
@@ -30,30 +29,12 @@ CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
 GCALLOC=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
 RATE_MB=40
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 metrics() { curl -s --max-time 2 "http://127.0.0.1:$GPORT/metrics" >"$WORK/scrape.txt" 2>/dev/null; }
 has_pid() { metrics && grep -q "^gctop_target_info{pid=\"$1\"" "$WORK/scrape.txt"; }
 lacks_pid() { metrics && ! grep -q "pid=\"$1\"" "$WORK/scrape.txt"; }
-serving() { grep -q 'serving http' "$WORK/gctop.err"; }
-prom_ready() { curl -sf --max-time 1 "http://127.0.0.1:$PPORT/-/ready" >/dev/null 2>&1; }
 
-# Prometheus first (it starts slowly), scraping gctop's port before gctop
-# listens there, so it stores gctop's figures from gctop's first round.
-PPORT=$(free_port)
-GPORT=$(free_port)
-cat >"$WORK/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: gctop
-    static_configs:
-      - targets: ['127.0.0.1:$GPORT']
-YML
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$WORK/prometheus.log" 2>&1 &
-PROM=$!
-CHILD_PIDS="$CHILD_PIDS $PROM"
+# Prometheus first (prometheus_common.shlib).
+prometheus_start
 wait_until 150 prom_ready || { fail "prometheus did not become ready: $(tail -3 "$WORK/prometheus.log")"; exit 0; }
 
 # The workloads: a JVM allocating 20 MB/s for 20 s; a .NET process idle 6 s,
@@ -78,11 +59,6 @@ check "gctop serves on 127.0.0.1 by default ($(cat "$WORK/gctop.err"))" grep -q 
 
 
 # Prometheus parses the OpenMetrics text; promtool accepts the classic text.
-target_up() {
-	curl -s --max-time 2 "http://127.0.0.1:$PPORT/api/v1/targets" >"$WORK/targets.json" &&
-		python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["data"]["activeTargets"][0]
-sys.exit(0 if t["health"] == "up" and t["lastError"] == "" else 1)' "$WORK/targets.json" 2>/dev/null
-}
 check "Prometheus scrapes gctop with no error ($(head -c 300 "$WORK/targets.json" 2>/dev/null))" wait_until 50 target_up
 ctype=$(curl -s --max-time 2 -o /dev/null -w '%{content_type}' -H 'Accept: application/openmetrics-text;version=1.0.0' \
 	"http://127.0.0.1:$GPORT/metrics")

@@ -280,6 +280,214 @@ static void test_corpus_layouts(void)
 		check_one(&expectations[i]);
 }
 
+/* ---- the MXBeans' names (collectors/hotspot/hotspot_mx_names.c) ---- */
+
+/* What ManagementFactory reported in JVMs of each collector and JDK
+ * (GarbageCollectorMXBean names, their notifications' gcAction, heap and
+ * non-heap MemoryPoolMXBean names): per sample collector in slot order,
+ * NULL where no bean counts what the perf counter counts. */
+struct mx_expectation {
+	const char *file;
+	const char *gc_names[3], *gc_actions[3];
+	const char *pools[GT_MAX_MEMORY_POOLS];  /* in order, NULL after the last */
+};
+
+#define NON_HEAP "Metaspace", "Compressed Class Space"
+static const struct mx_expectation mx_expectations[] = {
+	{ "jdk17-G1", { "G1 Young Generation", "G1 Old Generation", NULL }, { "end of minor GC", "end of major GC", NULL },
+	  { "G1 Eden Space", "G1 Survivor Space", "G1 Old Gen", NON_HEAP } },
+	{ "jdk25-G1", { "G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC" },
+	  { "end of minor GC", "end of major GC", "end of concurrent GC pause" },
+	  { "G1 Eden Space", "G1 Survivor Space", "G1 Old Gen", NON_HEAP } },
+	{ "jdk17-Parallel", { "PS Scavenge", "PS MarkSweep" }, { "end of minor GC", "end of major GC" },
+	  { "PS Eden Space", "PS Survivor Space", "PS Old Gen", NON_HEAP } },
+	{ "jdk25-Parallel", { "PS Scavenge", "PS MarkSweep" }, { "end of minor GC", "end of major GC" },
+	  { "PS Eden Space", "PS Survivor Space", "PS Old Gen", NON_HEAP } },
+	{ "jdk17-Serial", { "Copy", "MarkSweepCompact" }, { "end of minor GC", "end of major GC" },
+	  { "Eden Space", "Survivor Space", "Tenured Gen", NON_HEAP } },
+	{ "jdk25-Serial", { "Copy", "MarkSweepCompact" }, { "end of minor GC", "end of major GC" },
+	  { "Eden Space", "Survivor Space", "Tenured Gen", NON_HEAP } },
+	{ "jdk17-Z", { "ZGC Pauses" }, { "end of GC pause" }, { "ZHeap", NON_HEAP } },
+	{ "jdk25-Z", { "ZGC Minor Pauses", "ZGC Major Pauses" }, { "end of GC pause", "end of GC pause" },
+	  { "ZGC Young Generation", "ZGC Old Generation", NON_HEAP } },
+	/* "Shenandoah full" counts phases: no bean counts the same */
+	{ "jdk17-Shenandoah", { NULL, NULL }, { NULL, NULL }, { "Shenandoah", NON_HEAP } },
+	{ "jdk25-Shenandoah", { NULL, NULL }, { NULL, NULL }, { "Shenandoah", NON_HEAP } },
+};
+
+static void check_str_or_null(const char *file, int line, const char *what, const char *got, const char *want)
+{
+	if ((got == NULL) != (want == NULL) || (got && strcmp(got, want) != 0))
+		check_fail(__FILE__, line, "%s: %s \"%s\", expected \"%s\"", file, what, got ? got : "(none)",
+			   want ? want : "(none)");
+}
+
+/* The sample of a perf-data file as loaded (buf patched by the caller). */
+static void mx_sample(uint8_t *buf, size_t len, const char *file, struct gt_sample *s)
+{
+	struct hsperf p;
+	struct gt_error err = { 0 };
+	memset(s, 0, sizeof(*s));
+	if (hsperf_init(&p, buf, len, file, &err) != 0) {
+		check_fail(__FILE__, __LINE__, "%s: %s", file, err.msg);
+		return;
+	}
+	struct hotspot_counters c;
+	hotspot_counters_resolve(&c, &p);
+	hotspot_counters_fill_sample(&p, &c, s);
+	hotspot_mx_fill(&c, s);
+	hsperf_free(&p);
+}
+
+static void check_mx_names(const struct mx_expectation *x, const struct gt_sample *s)
+{
+	for (unsigned i = 0; i < s->n_collectors && i < 3; i++) {
+		check_str_or_null(x->file, __LINE__, "collector", s->collectors[i].mx_name, x->gc_names[i]);
+		check_str_or_null(x->file, __LINE__, "action", s->collectors[i].mx_action, x->gc_actions[i]);
+	}
+	unsigned n = 0;
+	while (n < GT_MAX_MEMORY_POOLS && x->pools[n])
+		n++;
+	if (s->n_memory_pools != n)
+		check_fail(__FILE__, __LINE__, "%s: %u pools, expected %u", x->file, s->n_memory_pools, n);
+	for (unsigned i = 0; i < s->n_memory_pools && i < n; i++) {
+		check_str_or_null(x->file, __LINE__, "pool", s->memory_pools[i].name, x->pools[i]);
+		CHECK(s->memory_pools[i].heap == (i + 2 < n));
+		CHECK(s->memory_pools[i].used_bytes.valid && s->memory_pools[i].committed_bytes.valid);
+	}
+}
+
+/* The pools' figures as the MXBeans give them: the survivor pool holds
+ * both survivor spaces' used, and one space's capacity as committed. */
+static void check_mx_sizes(const struct mx_expectation *x, const struct oracle *o, const struct gt_sample *s)
+{
+	if (s->n_memory_pools < 4)
+		return;
+	const struct gt_memory_pool *first = &s->memory_pools[0], *ccs = &s->memory_pools[s->n_memory_pools - 1];
+	bool two_young = strstr(x->pools[1], "Survivor") != NULL;
+	CHECK_U64(first->used_bytes.value, oracle_u64(o, "sun.gc.generation.0.space.0.used"));
+	CHECK_U64(ccs->used_bytes.value, oracle_u64(o, "sun.gc.compressedclassspace.used"));
+	CHECK_U64(ccs->committed_bytes.value, oracle_u64(o, "sun.gc.compressedclassspace.capacity"));
+	if (!two_young)
+		return;
+	const struct gt_memory_pool *surv = &s->memory_pools[1];
+	CHECK_U64(surv->used_bytes.value, oracle_u64(o, "sun.gc.generation.0.space.1.used") +
+						  oracle_u64(o, "sun.gc.generation.0.space.2.used"));
+	unsigned long long s0 = oracle_u64(o, "sun.gc.generation.0.space.1.capacity");
+	unsigned long long s1 = oracle_u64(o, "sun.gc.generation.0.space.2.capacity");
+	unsigned long long one = s0 > s1 ? s0 : s1;
+	CHECK_U64(surv->committed_bytes.value, strstr(x->file, "G1") ? one - one % MiB : one);
+	/* G1's eden and survivor pools have no max (-1); the others have one,
+	 * Parallel's as its beans compute it (the young max less both
+	 * survivors now; one survivor now) */
+	CHECK(first->max_bytes.valid == (strstr(x->file, "G1") == NULL));
+	if (strstr(x->file, "Parallel")) {
+		CHECK_U64(first->max_bytes.value, oracle_u64(o, "sun.gc.generation.0.maxCapacity") - s0 - s1);
+		CHECK_U64(surv->max_bytes.value, one);
+	}
+	CHECK(s->memory_pools[2].max_bytes.valid);
+}
+
+static void test_mx_names(void)
+{
+	for (size_t i = 0; i < sizeof(mx_expectations) / sizeof(mx_expectations[0]); i++) {
+		const struct mx_expectation *x = &mx_expectations[i];
+		struct oracle o = { 0 };
+		size_t len = 0;
+		uint8_t *buf = load_file(x->file, &len);
+		CHECK(buf != NULL && oracle_load(&o, x->file) == 0);
+		if (buf) {
+			struct gt_sample s;
+			mx_sample(buf, len, x->file, &s);
+			check_mx_names(x, &s);
+			check_mx_sizes(x, &o, &s);
+			CHECK(!s.memory_pools[2].used_after_gc_bytes.valid); /* no full GC in any file */
+		}
+		free(buf);
+		free(o.lines);
+	}
+}
+
+/* Writes v into the long entry name of buf. */
+static bool patch_long(const struct hsperf *p, uint8_t *buf, const char *name, int64_t v)
+{
+	const struct hsperf_entry *e = hsperf_find(p, name);
+	if (!e || e->type != 'J')
+		return false;
+	memcpy(buf + e->data_offset, &v, sizeof(v));
+	return true;
+}
+
+/* One file, patched: apply(p, buf) edits the loaded bytes, then its sample. */
+static void mx_patched(const char *file, bool (*apply)(const struct hsperf *, uint8_t *), struct gt_sample *s)
+{
+	size_t len = 0;
+	uint8_t *buf = load_file(file, &len);
+	struct hsperf p;
+	struct gt_error err = { 0 };
+	memset(s, 0, sizeof(*s));
+	if (!buf || hsperf_init(&p, buf, len, file, &err) != 0) {
+		check_fail(__FILE__, __LINE__, "%s: cannot load", file);
+		free(buf);
+		return;
+	}
+	CHECK(apply(&p, buf));
+	hsperf_free(&p);
+	mx_sample(buf, len, file, s);
+	free(buf);
+}
+
+static bool as_jdk20(const struct hsperf *p, uint8_t *buf)
+{
+	return patch_string(p, buf, "java.property.java.version", "20.0.15", NULL, sizeof("17.0.15"));
+}
+
+static bool as_jdk19(const struct hsperf *p, uint8_t *buf)
+{
+	return patch_string(p, buf, "java.property.java.version", "19.0.3", NULL, sizeof("25.0.3"));
+}
+
+static bool as_unknown_jdk(const struct hsperf *p, uint8_t *buf)
+{
+	return patch_string(p, buf, "java.property.java.version", "", NULL, sizeof("25.0.3"));
+}
+
+static bool as_generational(const struct hsperf *p, uint8_t *buf)
+{
+	return patch_string(p, buf, "java.rt.vmArgs", "-Xmx256m -XX:+UseShenandoahGC -XX:ShenandoahGCMode=generational",
+			    NULL, 80);
+}
+
+static bool after_full_gc(const struct hsperf *p, uint8_t *buf)
+{
+	return patch_long(p, buf, "sun.gc.collector.1.invocations", 1) &&
+	       patch_long(p, buf, "sun.gc.policy.liveAtLastFullGc", 12345678);
+}
+
+/* G1's "G1 Concurrent GC" bean came with JDK 20: the JDK decides, not the
+ * file's layout (the same counters on 17 and 25). Generational Shenandoah's
+ * young and old pools are not in perf data: none is guessed. Parallel's old
+ * pool after a full GC is its liveAtLastFullGc, and only after one. */
+static void test_mx_names_by_version_and_mode(void)
+{
+	struct gt_sample s;
+	mx_patched("jdk17-G1", as_jdk20, &s);
+	check_str_or_null("jdk17-G1 as 20", __LINE__, "collector 2", s.collectors[2].mx_name, "G1 Concurrent GC");
+	mx_patched("jdk25-G1", as_jdk19, &s);
+	check_str_or_null("jdk25-G1 as 19", __LINE__, "collector 2", s.collectors[2].mx_name, NULL);
+	check_str_or_null("jdk25-G1 as 19", __LINE__, "collector 0", s.collectors[0].mx_name, "G1 Young Generation");
+	mx_patched("jdk25-G1", as_unknown_jdk, &s);
+	check_str_or_null("jdk25-G1, no version", __LINE__, "collector 2", s.collectors[2].mx_name, NULL);
+	mx_patched("jdk25-Shenandoah", as_generational, &s);
+	CHECK_U64(s.n_memory_pools, 2);
+	check_str_or_null("jdk25-Shenandoah generational", __LINE__, "pool 0", s.memory_pools[0].name, "Metaspace");
+	mx_patched("jdk25-Parallel", after_full_gc, &s);
+	CHECK_STR(s.memory_pools[2].name, "PS Old Gen");
+	CHECK(s.memory_pools[2].used_after_gc_bytes.valid);
+	CHECK_U64(s.memory_pools[2].used_after_gc_bytes.value, 12345678);
+	CHECK(!s.memory_pools[0].used_after_gc_bytes.valid);
+}
+
 /* A poll copies only hotspot_watch_ranges (hsperf_map_watch): with every
  * other byte after the prologue wiped, a sample and the estimator's
  * reading come out the same, so nothing they read is left out. */
@@ -309,6 +517,7 @@ static void check_watch_covers(const char *file)
 	memset(&ra, 0, sizeof(ra));
 	memset(&rb, 0, sizeof(rb));
 	hotspot_counters_fill_sample(&p, &c, &before);
+	hotspot_mx_fill(&c, &before);
 	hotspot_opcount_fill(&o, &before);
 	hotspot_counters_alloc_reading(&p, &c, &ra);
 
@@ -329,6 +538,7 @@ static void check_watch_covers(const char *file)
 		free(keep);
 	}
 	hotspot_counters_fill_sample(&p, &c, &after);
+	hotspot_mx_fill(&c, &after);
 	hotspot_opcount_fill(&o, &after);
 	hotspot_counters_alloc_reading(&p, &c, &rb);
 	CHECK(before.opcount_total.valid && before.heap_used_bytes.valid);
@@ -377,6 +587,8 @@ static void test_ticks_to_ns(void)
 int main(void)
 {
 	RUN_TEST(test_corpus_layouts);
+	RUN_TEST(test_mx_names);
+	RUN_TEST(test_mx_names_by_version_and_mode);
 	RUN_TEST(test_watch_covers_every_read);
 	RUN_TEST(test_heap_flags);
 	RUN_TEST(test_ticks_to_ns);

@@ -46,13 +46,35 @@ static void jvm(struct fixture *f)
 	gt_u64_set(&s->generations[0].committed_bytes, 4000);
 	gt_u64_set(&s->generations[1].used_bytes, 2000);
 	gt_u64_set(&s->generations[1].max_bytes, 1 << 30);
-	s->n_collectors = 2;
-	strcpy(s->collectors[0].name, "G1 incremental collections");
+	/* the pools and collectors as the collector names them */
+	s->n_memory_pools = 2;
+	s->memory_pools[0] = (struct gt_memory_pool){ .name = "G1 Eden Space", .heap = true };
+	gt_u64_set(&s->memory_pools[0].used_bytes, 1000);
+	gt_u64_set(&s->memory_pools[0].committed_bytes, 4000);
+	s->memory_pools[1] = (struct gt_memory_pool){ .name = "G1 Old Gen", .heap = true };
+	gt_u64_set(&s->memory_pools[1].used_bytes, 2000);
+	gt_u64_set(&s->memory_pools[1].max_bytes, 1 << 30);
+	gt_u64_set(&s->memory_pools[1].used_after_gc_bytes, 1500);
+	s->n_collectors = 3;
+	strcpy(s->collectors[0].name, "G1 young collection pauses");
+	s->collectors[0].mx_name = "G1 Young Generation";
+	s->collectors[0].mx_action = "end of minor GC";
 	gt_u64_set(&s->collectors[0].invocations, 12);
 	gt_u64_set(&s->collectors[0].time_ns, 1500000000ull);
-	strcpy(s->collectors[1].name, "G1 stop-the-world full collections");
+	/* since gctop began watching: 5 ms, 5 ms, 50 ms, 2 s */
+	gt_duration_hist_add(&s->collectors[0].durations, 10000000, 2);
+	gt_duration_hist_add(&s->collectors[0].durations, 50000000, 1);
+	gt_duration_hist_add(&s->collectors[0].durations, 2000000000, 1);
+	s->collectors[0].durations.merged = 2;
+	strcpy(s->collectors[1].name, "G1 full collection pauses");
+	s->collectors[1].mx_name = "G1 Old Generation";
+	s->collectors[1].mx_action = "end of major GC";
 	gt_u64_set(&s->collectors[1].invocations, 1);
 	gt_u64_set(&s->collectors[1].time_ns, 250000000ull);
+	/* JDK 17's remark and cleanup: no bean names them */
+	strcpy(s->collectors[2].name, "G1 concurrent cycle pauses");
+	gt_u64_set(&s->collectors[2].invocations, 40);
+	gt_duration_hist_add(&s->collectors[2].durations, 3000000, 2);
 	gt_u64_set(&s->pause_total_ns, 1750000000ull);
 	gt_u64_set(&s->cgroup_limit_bytes, 4ull << 30);
 	/* metaspace, RSS and the rest stay n/a */
@@ -138,8 +160,15 @@ static void fixture_init(struct fixture *f)
 			gt_f64_set(&f->derived[k].bytes_per_op, 5000.0);
 			live_set(&f->derived[k].live_set);
 		}
-		f->t[k] = (struct gt_metrics_target){ &f->info[k], &f->sample[k], &f->derived[k], &f->pauses[k], WATCH_START_S };
+		f->t[k] = (struct gt_metrics_target){ &f->info[k], &f->sample[k], &f->derived[k], &f->pauses[k], WATCH_START_S,
+						      NULL, 0 };
 	}
+	/* the JVM's findings, as the fleet keeps them */
+	static const struct gt_finding_brief found[] = {
+		{ "long-pause", GT_SEVERITY_CRITICAL }, { "induced-gc", GT_SEVERITY_INFO },
+	};
+	f->t[0].findings = found;
+	f->t[0].n_findings = 2;
 }
 
 static char *render(const struct fixture *f, enum gt_metrics_format fmt)
@@ -182,11 +211,38 @@ static void test_openmetrics_names_and_metadata(void)
 	CHECK_LINE(om, "dotnet_gc_collections_total{" NET_LABELS ",dotnet_gc_heap_generation=\"gen1\"} 4");
 	CHECK_LINE(om, "dotnet_gc_pause_time_seconds_total{" NET_LABELS "} 0.0025");
 	CHECK_LINE(om, "dotnet_gc_last_collection_heap_size_bytes{" NET_LABELS ",dotnet_gc_heap_generation=\"poh\"} 500");
-	CHECK_LINE(om, "jvm_memory_used_bytes{" JVM_LABELS ",jvm_memory_pool_name=\"old\",jvm_memory_type=\"heap\"} 2000");
-	CHECK_LINE(om, "jvm_memory_limit_bytes{" JVM_LABELS ",jvm_memory_pool_name=\"old\",jvm_memory_type=\"heap\"} 1073741824");
+	CHECK_LINE(om, "jvm_memory_used_bytes{" JVM_LABELS ",jvm_memory_pool_name=\"G1 Old Gen\",jvm_memory_type=\"heap\"} 2000");
+	CHECK_LINE(om, "jvm_memory_limit_bytes{" JVM_LABELS ",jvm_memory_pool_name=\"G1 Old Gen\",jvm_memory_type=\"heap\"} 1073741824");
+	CHECK_LINE(om, "jvm_memory_used_after_last_gc_bytes{" JVM_LABELS ",jvm_memory_pool_name=\"G1 Old Gen\",jvm_memory_type=\"heap\"} 1500");
+	CHECK_NO(om, "jvm_memory_used_after_last_gc_bytes{" JVM_LABELS ",jvm_memory_pool_name=\"G1 Eden Space\"");
 	CHECK_LINE(om, "# TYPE jvm_gc_duration_seconds histogram");
-	CHECK_LINE(om, "jvm_gc_duration_seconds_count{" JVM_LABELS ",jvm_gc_name=\"G1 incremental collections\",jvm_gc_action=\"end of minor GC\"} 12");
-	CHECK_LINE(om, "jvm_gc_duration_seconds_sum{" JVM_LABELS ",jvm_gc_name=\"G1 stop-the-world full collections\",jvm_gc_action=\"end of major GC\"} 0.25");
+	/* seen one by one since gctop began watching: OpenTelemetry's buckets */
+	CHECK_LINE(om, "jvm_gc_duration_seconds_bucket{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\",le=\"0.01\"} 2");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_bucket{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\",le=\"0.1\"} 3");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_bucket{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\",le=\"1\"} 3");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_bucket{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\",le=\"10\"} 4");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_bucket{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\",le=\"+Inf\"} 4");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_count{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 4");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_sum{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 2.06");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_created{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 1796023500");
+	CHECK_LINE(om, "gctop_gc_duration_merged_total{" JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\"} 2");
+	CHECK_LINE(om, "gctop_gc_duration_merged_total{" JVM_LABELS ",collector=\"G1 concurrent cycle pauses\"} 0");
+	CHECK_NO(om, "gctop_gc_duration_merged_total{" JVM_LABELS ",jvm_gc_name=\"G1 Old Generation\"");
+	/* not seen one by one: the runtime's count from its start, +Inf only */
+	CHECK_LINE(om, "jvm_gc_duration_seconds_sum{" JVM_LABELS ",jvm_gc_name=\"G1 Old Generation\",jvm_gc_action=\"end of major GC\"} 0.25");
+	CHECK_LINE(om, "jvm_gc_duration_seconds_bucket{" JVM_LABELS ",jvm_gc_name=\"G1 Old Generation\",jvm_gc_action=\"end of major GC\",le=\"+Inf\"} 1");
+	CHECK_NO(om, "jvm_gc_name=\"G1 Old Generation\",jvm_gc_action=\"end of major GC\",le=\"10\"");
+	/* a collector no bean names: not in jvm_*, in gctop's family */
+	CHECK_NO(om, "jvm_gc_name=\"G1 concurrent cycle pauses\"");
+	CHECK_LINE(om, "gctop_gc_collector_duration_seconds_bucket{" JVM_LABELS ",collector=\"G1 concurrent cycle pauses\",le=\"0.01\"} 2");
+	CHECK_LINE(om, "gctop_gc_collector_duration_seconds_count{" JVM_LABELS ",collector=\"G1 concurrent cycle pauses\"} 2");
+	/* .NET has no jvm_* series, though its sample has collectors */
+	CHECK_NO(om, "jvm_gc_duration_seconds_count{" NET_LABELS);
+	/* what holds, by id and severity; nothing for a process with none */
+	CHECK_LINE(om, "# TYPE gctop_finding gauge");
+	CHECK_LINE(om, "gctop_finding{" JVM_LABELS ",id=\"long-pause\",severity=\"critical\"} 1");
+	CHECK_LINE(om, "gctop_finding{" JVM_LABELS ",id=\"induced-gc\",severity=\"info\"} 1");
+	CHECK_NO(om, "gctop_finding{" NET_LABELS);
 	/* HotSpot's counters run from the JVM's start */
 	CHECK_LINE(om, "gctop_gc_pause_time_seconds_created{" JVM_LABELS "} 1796023000");
 	CHECK_LINE(om, "gctop_container_memory_limit_bytes{" JVM_LABELS "} 4294967296");

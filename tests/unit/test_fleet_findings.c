@@ -1,0 +1,85 @@
+/* A fleet member's findings (session/fleet_findings.c): the model's rules
+ * over the member's last GT_FLEET_FINDING_POINTS intervals, so a finding
+ * holds while its evidence is among them and goes when it has left; none
+ * are kept without the policy's findings. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectors/hotspot/hotspot_runtime.h"
+#include "session/fleet_internal.h"
+#include "tests/unit/check.h"
+
+/* One interval of a second, with induced collections in it or not. */
+static void interval(struct gt_session *s, unsigned k, bool induced)
+{
+	struct gt_derived *d = &s->live.derived;
+	memset(d, 0, sizeof(*d));
+	d->cur.mono_ns = (uint64_t)(k + 1) * 1000000000ull;
+	gt_f64_set(&d->interval_s, 1.0);
+	gt_u64_set(&d->pause_ns, 1000);
+	gt_f64_set(&d->pause_share, 0.000001);
+	gt_u64_set(&d->causes.seen, induced ? 1 : 0);
+	gt_u64_set(&d->causes.induced, induced ? 1 : 0);
+	s->live.have_derived = true;
+}
+
+static bool holds(const struct gt_fleet_member *m, const char *id)
+{
+	for (unsigned i = 0; m->findings && i < m->findings->n; i++)
+		if (strcmp(m->findings->found[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+static void test_window_of_last_intervals(void)
+{
+	struct gt_fleet f;
+	struct gt_fleet_policy policy = { .findings = true };
+	CHECK(gt_fleet_init(&f, &policy, NULL, 0) == 0);
+	struct gt_session *s = calloc(1, sizeof(*s));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	s->info.runtime = &gt_hotspot_runtime;
+	struct gt_fleet_member m = { .session = s };
+	interval(s, 0, true);
+	gt_fleet_findings_update(&f, &m);
+	CHECK(holds(&m, "induced-gc"));
+	CHECK(m.findings && m.findings->found[0].severity == GT_SEVERITY_INFO);
+	/* still among the last intervals */
+	for (unsigned k = 1; k < GT_FLEET_FINDING_POINTS; k++) {
+		interval(s, k, false);
+		gt_fleet_findings_update(&f, &m);
+	}
+	CHECK(holds(&m, "induced-gc"));
+	/* one more interval and it has left them */
+	interval(s, GT_FLEET_FINDING_POINTS, false);
+	gt_fleet_findings_update(&f, &m);
+	CHECK(!holds(&m, "induced-gc"));
+	CHECK_U64(m.findings->n, 0);
+	free(m.findings);
+	free(s);
+	gt_fleet_free(&f);
+}
+
+static void test_none_without_the_policy(void)
+{
+	struct gt_fleet f;
+	struct gt_fleet_policy policy = { .findings = false };
+	CHECK(gt_fleet_init(&f, &policy, NULL, 0) == 0);
+	struct gt_session s;
+	memset(&s, 0, sizeof(s));
+	struct gt_fleet_member m = { .session = &s };
+	interval(&s, 0, true);
+	gt_fleet_findings_update(&f, &m);
+	CHECK(m.findings == NULL);
+	CHECK(f.findings_scratch == NULL);
+	gt_fleet_free(&f);
+}
+
+int main(void)
+{
+	RUN_TEST(test_window_of_last_intervals);
+	RUN_TEST(test_none_without_the_policy);
+	return check_summary();
+}
