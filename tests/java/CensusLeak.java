@@ -1,0 +1,62 @@
+/* A JVM that leaks one known type at a known rate among churn of others,
+ * for the census's tests against the workload's own count.
+ * Usage: java CensusLeak [PER_TICK] [STATE_FILE]
+ * Every 50 ms it adds PER_TICK (default 100) CensusLeak$LeakNode objects
+ * to a static list (each holds a long[4]) and rewrites STATE_FILE with
+ * "leaked N" (N: the nodes held after the tick), while it allocates and
+ * drops Strings and byte[] as churn. It also holds a fixed int[64][8] and
+ * a String[3][5], so array names in source form can be checked. Prints
+ * "ready" after its first tick. */
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+public final class CensusLeak {
+    static final class LeakNode {
+        final long id;
+        final long[] payload = new long[4];
+        LeakNode(long id) { this.id = id; }
+    }
+
+    private static final List<LeakNode> LEAK = new ArrayList<>();
+    static int[][] grid = new int[64][8];
+    static String[][] words = new String[3][5];
+    static volatile Object sink;
+
+    private static void writeState(Path file, long n) throws IOException {
+        Path tmp = Paths.get(file + ".tmp");
+        Files.write(tmp, ("leaked " + n + "\n").getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    public static void main(String[] args) throws Exception {
+        int perTick = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+        Path state = Paths.get(args.length > 1 ? args[1] : "census-leak.state");
+        boolean ready = false;
+        while (true) {
+            long tickEnd = System.nanoTime() + 50_000_000L;
+            synchronized (LEAK) {
+                for (int i = 0; i < perTick; i++)
+                    LEAK.add(new LeakNode(LEAK.size()));
+                writeState(state, LEAK.size());
+            }
+            if (!ready) {
+                System.out.println("ready");
+                System.out.flush();
+                ready = true;
+            }
+            while (System.nanoTime() < tickEnd) {
+                for (int i = 0; i < 200; i++) {
+                    sink = new byte[256];
+                    sink = "churn " + i;
+                }
+                Thread.sleep(2);
+            }
+        }
+    }
+}
