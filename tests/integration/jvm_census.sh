@@ -8,7 +8,11 @@
 # count at the end of a tick, and the census's safepoint may fall inside
 # one); and jmap -histo:live right after agrees: at least the census's
 # count, at most the workload's count after jmap (plus one tick), with the
-# same bytes per object. Array names are in source form. Also the refusals:
+# same bytes per object. Each census's pause_ms agrees with the JVM's own
+# safepoint log (-Xlog:safepoint): at least its GC_HeapInspection
+# safepoint's Total, at most every safepoint logged over the exchange (the
+# counter it reads, sun.rt.safepointTime, counts them all), each within
+# 0.1 ms of rounding. Array names are in source form. Also the refusals:
 # a process of no runtime (status 4), no -p (status 2).
 . tests/lib.sh
 require_java
@@ -16,7 +20,8 @@ command -v jmap >/dev/null 2>&1 || missing_runtime "jmap"
 classes=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 TICK=100
 
-start_java "$WORK/java.log" -Xmx256m -XX:+UseG1GC -cp "$classes" CensusLeak $TICK "$WORK/state"
+start_java "$WORK/java.log" -Xmx256m -XX:+UseG1GC -Xlog:safepoint=info:file="$WORK/safepoint.log" \
+	-cp "$classes" CensusLeak $TICK "$WORK/state"
 wait_for_hsperf "$JPID" 10 && wait_for_file "$WORK/state" 10 ||
 	{ fail "the workload did not start: $(head -c 300 "$WORK/java.log")"; exit 1; }
 leaked() { sed -n 's/^leaked //p' "$WORK/state"; }
@@ -24,9 +29,11 @@ leaked() { sed -n 's/^leaked //p' "$WORK/state"; }
 # census N: a census into census.N.json, the workload's count before and after
 census() {
 	echo "$(leaked)" >"$WORK/before.$1"
+	wc -l <"$WORK/safepoint.log" >"$WORK/log_before.$1"
 	"$GCTOP_BIN" --census -p "$JPID" --json >"$WORK/census.$1.json" 2>"$WORK/census.$1.err"
 	echo $? >"$WORK/rc.$1"
 	echo "$(leaked)" >"$WORK/after.$1"
+	wc -l <"$WORK/safepoint.log" >"$WORK/log_after.$1"
 }
 census 1
 sleep 4
@@ -69,6 +76,17 @@ for n in (0, 1):
     out(x["total_bytes"] >= sum(t["bytes"] for t in x["types"]) * 0.99, "census %d: total_bytes %d covers its types" % (n + 1, x["total_bytes"]))
     sizes = [t["bytes"] for t in x["types"]]
     out(sizes == sorted(sizes, reverse=True), "census %d: types by bytes, largest first" % (n + 1))
+# pause_ms against the JVM's safepoint log over each exchange.
+log = open("%s/safepoint.log" % work).read().splitlines()
+for n in (0, 1):
+    lines = log[num("log_before.%d" % (n + 1)):num("log_after.%d" % (n + 1))]
+    totals = [(m.group(1), int(m.group(2)) / 1e6) for m in
+              (re.search(r'Safepoint "(\w+)".*Total: (\d+) ns', l) for l in lines) if m]
+    hi = sum(t for name, t in totals if name == "GC_HeapInspection")
+    every = sum(t for name, t in totals)
+    got = c[n]["pause_ms"]
+    out(any(name == "GC_HeapInspection" for name, t in totals) and got is not None and hi - 0.1 <= got <= every + 0.1,
+        "census %d: pause_ms %s, the log's heap inspection %.3f ms, every safepoint over it %.3f ms" % (n + 1, got, hi, every))
 # What grew most between the two is the leak.
 prev = types[0]
 growth = sorted(((t["bytes"] - prev.get(name, {"bytes": 0})["bytes"], name) for name, t in types[1].items()), reverse=True)
