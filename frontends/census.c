@@ -3,10 +3,10 @@
 #include "frontends/census.h"
 
 #include "base/quit.h"
+#include "base/wait.h"
 #include "frontends/batch.h"
 #include "session/census.h"
 #include "session/session.h"
-#include "base/wait.h"
 #include "writers/census_writer.h"
 #include "writers/json_writer.h"
 

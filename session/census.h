@@ -15,6 +15,7 @@
 
 struct gt_session;
 struct gt_census_job;
+struct gt_target;
 
 /* How long a census may take before gctop gives up waiting for it (the
  * runtime finishes it anyway): a full collection and a heap walk take
@@ -32,7 +33,6 @@ struct gt_session_census {
 /* Takes one census of target t's runtime through its hook, by deadline_ns
  * (the quit flag ends it too): --census's whole work. NULL hook: the
  * runtime has none (GT_EXIT_NOT_RUNTIME). 0, or -1 with err. */
-struct gt_target;
 int gt_census_take(const struct gt_target *t, struct gt_census *out, uint64_t deadline_ns, struct gt_error *err);
 
 /* Starts a census of s's open target on a worker. 0, or -1 with err: one
