@@ -73,7 +73,8 @@ int hotspot_census(const struct gt_target_info *info, struct gt_census *out, uin
 	const char *const args[4] = { "inspectheap", "-live", "", "" };
 	struct gt_attach_output o;
 	uint64_t start = gt_mono_ns();
-	if (gt_hotspot_attach_command(info->pid, args, deadline_ns, CENSUS_REPLY_MAX, &o, err) != 0)
+	if (gt_hotspot_attach_command(info->pid, "take a census of its live objects", args, deadline_ns, CENSUS_REPLY_MAX,
+				      &o, err) != 0)
 		return -1;
 	uint64_t end = gt_mono_ns();
 	int rc = histogram_of(info->pid, &o, out, err);

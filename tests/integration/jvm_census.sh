@@ -124,3 +124,15 @@ check "a process of no runtime: status 4 ($rc: $(cat "$WORK/norun.err"))" [ "$rc
 "$GCTOP_BIN" --census --json >/dev/null 2>"$WORK/nop.err"
 rc=$?
 check "no -p: status 2 ($rc: $(cat "$WORK/nop.err"))" [ "$rc" -eq 2 ]
+
+# A JVM that refuses attach: one sentence saying so, status 1, no signal.
+start_java "$WORK/noattach.log" -Xmx64m -XX:+DisableAttachMechanism -cp "$classes" CensusLeak 1 "$WORK/state2"
+if wait_for_hsperf "$JPID" 10; then
+	"$GCTOP_BIN" --census -p "$JPID" >/dev/null 2>"$WORK/noattach.err"
+	rc=$?
+	check "a JVM started with -XX:+DisableAttachMechanism: status 1 ($rc: $(cat "$WORK/noattach.err"))" \
+		[ "$rc" -eq 1 ] && grep -q 'DisableAttachMechanism, so gctop cannot take a census' "$WORK/noattach.err"
+	check "and it was not signalled (no thread dump)" [ -z "$(grep 'Full thread dump' "$WORK/noattach.log")" ]
+else
+	fail "the JVM without attach published no perf data: $(head -c 300 "$WORK/noattach.log")"
+fi

@@ -117,12 +117,6 @@ static const struct attach_why why_load = {
 	"; start it with -agentpath:libgctop-agent.so to sample allocators",
 };
 
-static const struct attach_why why_command = {
-	"ask it through the attach mechanism",
-	"ask it through the attach mechanism; restart it without that flag",
-	"",
-};
-
 static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp, const char *sock,
 			  const struct attach_why *why, struct gt_error *err)
 {
@@ -418,16 +412,19 @@ int gt_hotspot_attach_load(pid_t pid, const char *agent_so, const char *options,
 	return rc;
 }
 
-int gt_hotspot_attach_command(pid_t pid, const char *const args[4], uint64_t deadline_ns, size_t reply_max,
-			      struct gt_attach_output *out, struct gt_error *err)
+int gt_hotspot_attach_command(pid_t pid, const char *purpose, const char *const args[4], uint64_t deadline_ns,
+			      size_t reply_max, struct gt_attach_output *out, struct gt_error *err)
 {
 	memset(out, 0, sizeof(*out));
+	char disabled[192];
+	snprintf(disabled, sizeof(disabled), "%s; restart it without that flag", purpose);
+	const struct attach_why why = { purpose, disabled, "" };
 	struct gt_attach_status st;
 	int tmp;
-	if (attach_begin(pid, &st, &tmp, &why_command, err) != 0)
+	if (attach_begin(pid, &st, &tmp, &why, err) != 0)
 		return -1;
 	char sock[64];
-	int rc = ensure_listener(pid, &st, tmp, sock, &why_command, err);
+	int rc = ensure_listener(pid, &st, tmp, sock, &why, err);
 	if (rc == 0) {
 		struct attach_buf reply = { .max = reply_max };
 		struct attach_peer peer = { tmp, sock, st.euid, pid, NULL };

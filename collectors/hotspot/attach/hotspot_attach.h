@@ -62,10 +62,11 @@ struct gt_attach_output {
  * JVM pid, with the same checks as a load, starting its attach listener if
  * it is not running, and reads the whole reply, up to reply_max bytes, by
  * deadline_ns (CLOCK_MONOTONIC; the quit flag ends it too). Loads nothing.
- * Returns 0 (out filled), or -1 with err (GT_EXIT_TIMEOUT past the
- * deadline). */
-int gt_hotspot_attach_command(pid_t pid, const char *const args[4], uint64_t deadline_ns, size_t reply_max,
-			      struct gt_attach_output *out, struct gt_error *err);
+ * purpose ends the sentences that refuse it ("... so gctop cannot take a
+ * census of its live objects"). Returns 0 (out filled), or -1 with err
+ * (GT_EXIT_TIMEOUT past the deadline). */
+int gt_hotspot_attach_command(pid_t pid, const char *purpose, const char *const args[4], uint64_t deadline_ns,
+			      size_t reply_max, struct gt_attach_output *out, struct gt_error *err);
 
 /* For a JVM whose agent is loaded already: removes the copy of agent_so an
  * earlier gctop left under this JVM's name in its /tmp (killed after the
