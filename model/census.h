@@ -54,7 +54,9 @@ struct gt_census_diff {
 	int64_t total_bytes_delta, total_count_delta;
 };
 
-/* Frees what c owns (types, nothing else) and zeroes it; c may be empty. */
+/* Frees what c owns and zeroes it; c may be empty. That is types alone:
+ * partial_why is never freed, so it must be a static sentence (or live in
+ * the types' block). */
 void gt_census_free(struct gt_census *c);
 
 /* Adds one type (name cut to GT_CENSUS_NAME_LEN - 1 bytes) to c's types,
