@@ -30,21 +30,6 @@ FAKE_JVM_FILE=$JVM_PERF_DIR/$PID
 chmod 600 "$FAKE_JVM_FILE"
 [ -n "$JVM_AS" ] && chown 65534:65534 "$FAKE_JVM_FILE"
 
-clean() {
-	"$JVM_PY" -c '
-import sys
-b = open(sys.argv[1], "rb").read()
-bad = [c for c in b if (c < 0x20 and c != 0x0a) or c == 0x7f]
-try:
-    t = b.decode("utf-8")
-except UnicodeDecodeError as e:
-    sys.exit("invalid UTF-8: %s" % e)
-c1 = [c for c in t if 0x80 <= ord(c) <= 0x9f or 0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069]
-if bad or c1:
-    sys.exit("control characters: %r" % (bad + c1)[:10])
-' "$1"
-}
-
 # census N ARGS...: one census into out.N, err.N; its status in rc.N.
 census() {
 	n=$1
