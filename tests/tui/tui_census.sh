@@ -10,7 +10,10 @@
 require_tmux
 require_java
 classes=$(java_classes) || { fail "tests/java does not compile"; exit 0; }
-start_java "$WORK/java.log" -Xmx128m -XX:+UseG1GC -cp "$classes" CensusLeak 100 "$WORK/state"
+# 48 MiB of ballast: a census then takes tens of milliseconds or more (a
+# full collection and a walk of 1.5 million objects), far longer than gctop
+# takes to read the key after y (both come in one write from tmux).
+start_java "$WORK/java.log" -Xmx128m -XX:+UseG1GC -cp "$classes" CensusLeak 100 "$WORK/state" 48
 wait_for_hsperf "$JPID" 15 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 0; }
 
 # The attach listener's socket and trigger of this JVM (its pid is its
