@@ -10,9 +10,12 @@
 #include "writers/census_writer.h"
 #include "writers/format.h"
 
-/* "    BYTES       COUNT  " before each name */
-#define CENSUS_NAME_COL 24
+/* Where the names start: after " %10s %12s  " (bytes, count) in the top
+ * types, after " %10s %+12s %10s  " (grown, count grown, bytes) in the
+ * growth, which ends a name with " new" or " gone". */
+#define CENSUS_NAME_COL 26
 #define CENSUS_GROWTH_NAME_COL 37
+#define CENSUS_MARK_COLS 5
 
 static struct gt_u64 u64(uint64_t v)
 {
@@ -57,7 +60,7 @@ static void walk_growth(struct gt_overlay *o, const struct gt_session_census *k)
 	gt_overlay_line(o, 1, o->t->label, line, (int)strlen(line));
 	for (size_t i = 0; i < d->n_rows && i < GT_CENSUS_PANE_ROWS; i++) {
 		const struct gt_census_change *r = &d->rows[i];
-		name_of(name, sizeof(name), r->name, o->width - CENSUS_GROWTH_NAME_COL - 5);
+		name_of(name, sizeof(name), r->name, o->width - CENSUS_GROWTH_NAME_COL - CENSUS_MARK_COLS);
 		snprintf(line, sizeof(line), "%10s %+12" PRId64 " %10s  %s%s",
 			 gt_census_delta_bytes(grown, sizeof(grown), r->bytes_delta), r->count_delta,
 			 gt_format_bytes(bytes, sizeof(bytes), u64(r->bytes)), name,
@@ -69,17 +72,16 @@ static void walk_growth(struct gt_overlay *o, const struct gt_session_census *k)
 
 static void walk(struct gt_overlay *o, const struct gt_session_census *k, const struct gt_target_info *info)
 {
-	char line[320];
+	char line[320], summary[200];
 	if (!k || !k->have_cur) {
 		gt_overlay_text(o, 1, o->t->na, "no census yet: press c on the dashboard to take one");
 		return;
 	}
 	snprintf(line, sizeof(line), "Census %u of PID %d, %s", k->taken, (int)info->pid,
-		 gt_census_summary(line + 200, sizeof(line) - 200, &k->cur, info));
+		 gt_census_summary(summary, sizeof(summary), &k->cur, info));
 	gt_overlay_text(o, 1, o->t->value | A_BOLD, line);
 	if (k->have_prev) {
-		char prev[160];
-		snprintf(line, sizeof(line), "the one before: %s", gt_census_summary(prev, sizeof(prev), &k->prev, info));
+		snprintf(line, sizeof(line), "the one before: %s", gt_census_summary(summary, sizeof(summary), &k->prev, info));
 		gt_overlay_text(o, 1, o->t->label, line);
 	} else {
 		gt_overlay_text(o, 1, o->t->label, "what grew shows from the second census on (c on the dashboard)");
