@@ -336,10 +336,11 @@ static int ensure_listener(pid_t pid, const struct gt_attach_status *st, int tmp
 	return start_listener(pid, st, tmp, sock, why, err);
 }
 
-/* One sentence for a failed request (attach_request's rc). */
-static int request_failed(pid_t pid, int rc, struct gt_error *err)
+/* One sentence for a failed request (attach_request's rc); a deadline
+ * that passed gives timeout_code. */
+static int request_failed(pid_t pid, int rc, enum gt_exit timeout_code, struct gt_error *err)
 {
-	return gt_fail(err, rc == -ETIMEDOUT ? GT_EXIT_TIMEOUT : GT_EXIT_FAILURE,
+	return gt_fail(err, rc == -ETIMEDOUT ? timeout_code : GT_EXIT_FAILURE,
 		       "the attach conversation with JVM %d failed: %s%s", (int)pid,
 		       rc == -EPROTO ? "its attach socket is not the JVM's own" : strerror(-rc),
 		       rc == -ECONNRESET || rc == -EPIPE ? " (the JVM accepts only its own user and group, or root)" : "");
@@ -368,7 +369,7 @@ static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp,
 	gt_attach_agent_remove(tmp, &copy);
 	struct gt_attach_reply r;
 	if (rc != 0) {
-		rc = request_failed(pid, rc, err);
+		rc = request_failed(pid, rc, GT_EXIT_FAILURE, err);
 	} else if (gt_attach_parse_reply(reply.buf ? reply.buf : "", reply.len, &r) != 0) {
 		rc = gt_fail(err, GT_EXIT_FAILURE,
 			     "JVM %d closed the attach connection without a reply (it accepts only its own user and group, "
@@ -431,7 +432,7 @@ int gt_hotspot_attach_command(pid_t pid, const char *purpose, const char *const 
 		rc = attach_request(&peer, args, deadline_ns, &reply);
 		if (rc != 0) {
 			free(reply.buf);
-			rc = request_failed(pid, rc, err);
+			rc = request_failed(pid, rc, GT_EXIT_TIMEOUT, err);
 		} else {
 			out->text = reply.buf;
 			out->len = reply.len;
