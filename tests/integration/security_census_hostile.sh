@@ -6,7 +6,8 @@
 # three arguments and nothing else; its table and JSON carry no control
 # byte and only valid UTF-8; the flood ends at the cap as a partial census
 # that says so; the refusal is one clean sentence and status 1; nothing is
-# copied into the JVM's /tmp.
+# copied into the JVM's /tmp; a JVM that never answers holds gctop only
+# until it is interrupted (status 0 at once, as everywhere).
 . tests/lib.sh
 . tests/integration/security_fake_jvm.shlib
 trap 'fake_jvm_cleanup; cleanup' EXIT INT TERM
@@ -19,7 +20,7 @@ PIDFILE=$JVM_DIR/census.pid
 chmod 777 "$JVM_DIR"
 # shellcheck disable=SC2086
 $JVM_AS "$JVM_PY" tests/integration/security_census_jvm.py "$JVM_DIR/libjvm.so" "$PIDFILE" \
-	hostile,hostile,flood,refuse >"$WORK/server.log" 2>&1 &
+	hostile,hostile,flood,refuse,hang >"$WORK/server.log" 2>&1 &
 SERVER=$!
 CHILD_PIDS="$CHILD_PIDS $SERVER"
 wait_for_file "$PIDFILE" 10 || { fail "the fake JVM did not start: $(cat "$WORK/server.log")"; exit 0; }
@@ -74,3 +75,22 @@ why=$(clean "$WORK/err.4" 2>&1)
 check "the refusal is one clean sentence ($why: $(cat "$WORK/err.4"))" [ -z "$why" ] && [ "$(grep -c . "$WORK/err.4")" -eq 1 ]
 check "it says the JVM refused" grep -q "refused the class histogram (status 101)" "$WORK/err.4"
 check "nothing was copied into the JVM's /tmp" [ -z "$(ls /tmp/.gctop-agent-"$PID"* 2>/dev/null)" ]
+
+# No answer: an interrupt ends the wait at once, with status 0.
+LANG=C.UTF-8 "$GCTOP_BIN" --census -p "$PID" >/dev/null 2>"$WORK/err.5" &
+G=$!
+CHILD_PIDS="$CHILD_PIDS $G"
+wait_until 50 file_exists "$PIDFILE.req5"
+sleep 0.5
+check "a JVM that never answers: gctop still waits for it" kill -0 "$G"
+# A watchdog bounds the wait should the interrupt not end it.
+(sleep 5; kill -KILL "$G" 2>/dev/null) &
+DOG=$!
+t0=$(now_ms)
+kill -INT "$G"
+wait "$G"
+rc=$?
+took=$(($(now_ms) - t0))
+kill "$DOG" 2>/dev/null
+check "an interrupt ends the wait within 2 s (took $took ms)" [ "$took" -lt 2000 ]
+check "with status 0 (got $rc: $(cat "$WORK/err.5"))" [ "$rc" -eq 0 ]

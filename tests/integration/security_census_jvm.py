@@ -8,12 +8,14 @@ PIDFILE.req<N>:
            bidirectional controls and invalid UTF-8, in the internal form
   flood    a histogram of more than 16 MiB (the census's cap)
   refuse   status 101 and a message with escape bytes
+  hang     no answer at all (the connection stays open for 60 s)
 
 usage: security_census_jvm.py LIBJVM PIDFILE MODE[,MODE...]"""
 import ctypes
 import os
 import socket
 import sys
+import time
 
 HOSTILE = (b" num     #instances         #bytes  class name (module)\n"
            b"-------------------------------------------------------\n"
@@ -65,6 +67,10 @@ def main():
             req = read_request(conn)
             with open("%s.req%d" % (pidfile, n), "wb") as f:
                 f.write(req.replace(b"\0", b"|"))
+            if mode == "hang":
+                time.sleep(60)
+                conn.close()
+                continue
             if mode == "hostile":
                 reply = b"0\n" + HOSTILE
             elif mode == "flood":
