@@ -55,8 +55,7 @@ int gt_attach_read_status(pid_t pid, struct gt_attach_status *st, struct gt_erro
 }
 
 /* sun.rt.jvmCapabilities: its first character is '1' when the JVM supports
- * attach (it is '0' with -XX:+DisableAttachMechanism). 1 yes, 0 no, -1
- * unknown (no perf data to ask). */
+ * attach (it is '0' with -XX:+DisableAttachMechanism). */
 static void read_capabilities(const struct hsperf *p, void *arg)
 {
 	int *result = arg;
@@ -65,6 +64,7 @@ static void read_capabilities(const struct hsperf *p, void *arg)
 		*result = caps[0] == '1';
 }
 
+/* 1 the JVM supports attach, 0 not, -1 unknown (no perf data to ask). */
 static int attach_supported(pid_t pid, uid_t euid)
 {
 	int result = -1;
