@@ -12,7 +12,8 @@ void gt_app_start_census(struct gt_app *a)
 		return;
 	}
 	a->census_since = gt_mono_ns();
-	gt_app_note(a, "taking a census of PID %d; the dashboard goes on meanwhile", (int)a->session.info.pid);
+	/* The footer says what goes on, with its seconds, not an older note. */
+	a->note[0] = '\0';
 }
 
 bool gt_app_collect_census(struct gt_app *a)

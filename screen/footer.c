@@ -2,7 +2,9 @@
  * or the key hints of the screen that shows. */
 #include <stdio.h>
 
+#include "base/clock.h"
 #include "screen/app_session.h"
+#include "session/census.h"
 #include "screen/footer.h"
 #include "screen/panes/pane.h"
 #include "screen/wrap.h"
@@ -73,6 +75,11 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 	bool in_dashboard = gt_app_in_dashboard(a);
 	if (!a->note[0] && in_dashboard && gt_session_busy(&a->session))
 		return gt_app_busy_text(a, buf, len);
+	if (!a->note[0] && in_dashboard && gt_session_census_running(&a->session)) {
+		snprintf(buf, len, "taking a census of PID %d ... %llus", (int)a->session.info.pid,
+			 (unsigned long long)((gt_mono_ns() - a->census_since) / 1000000000ull));
+		return buf;
+	}
 	if (!a->note[0] && !gt_mode_overlay(a->modes.screen) && a->replay && a->replay->moving) {
 		snprintf(buf, len, "replay: reading to sample %llu, at %llu (q quits, any step key changes where to)",
 			 (unsigned long long)a->replay->target, (unsigned long long)a->replay->pos);

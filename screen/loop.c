@@ -117,8 +117,8 @@ static bool loop_tick(void *ctx, uint64_t now)
 		a->dirty = true;
 	if (a->quit)
 		return false;
-	/* A job's line counts its seconds. */
-	if (gt_app_in_dashboard(a) && gt_session_busy(&a->session))
+	/* A job's or a census's line counts its seconds. */
+	if (gt_app_in_dashboard(a) && (gt_session_busy(&a->session) || gt_session_census_running(&a->session)))
 		a->dirty = true;
 	if (a->note[0] && now >= a->note_until) {
 		a->note[0] = '\0';
@@ -140,6 +140,12 @@ static uint64_t loop_deadline(void *ctx, uint64_t now)
 		uint64_t busy_tick = a->busy_since + ((now - a->busy_since) / LOOP_BUSY_TICK_NS + 1) * LOOP_BUSY_TICK_NS;
 		if (busy_tick < deadline)
 			deadline = busy_tick;
+	}
+	/* so does a census's */
+	if (gt_app_in_dashboard(a) && gt_session_census_running(&a->session)) {
+		uint64_t tick = a->census_since + ((now - a->census_since) / LOOP_BUSY_TICK_NS + 1) * LOOP_BUSY_TICK_NS;
+		if (tick < deadline)
+			deadline = tick;
 	}
 	if (a->note[0] && a->note_until < deadline)
 		deadline = a->note_until;
