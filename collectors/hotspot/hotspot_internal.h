@@ -9,6 +9,7 @@
  *   hotspot_pauses.c          the log of individual pauses
  *   hotspot_tick.c            when to poll while the JVM collects
  *   hotspot_causes.c          what caused the collections (sun.gc.lastCause at each poll)
+ *   hotspot_live.c            the live set: old used after the collections that reach it
  *   hotspot_opcount.c         the application's operations counter (--ops)
  *   hotspot_watch.c           the parts of the perf data a poll copies
  * and in sub-folders, the transport and the sampler:
@@ -94,6 +95,7 @@ struct hotspot_counters {
 	hsperf_long create_vm_begin_ms;
 	hsperf_long tlab_alloc_words, tlab_fills, tlab_gc_waste, tlab_refill_waste;
 	hsperf_long promoted;       /* Parallel: sun.gc.policy.promoted */
+	hsperf_long live_at_full;   /* Parallel: sun.gc.policy.liveAtLastFullGc */
 	hsperf_long hrt_ticks;      /* the JVM clock, sampled every 50 ms (absent on 25) */
 	const struct hsperf_entry *cause, *last_cause;
 };
@@ -117,6 +119,47 @@ void hotspot_counters_fill_sample(const struct hsperf *p, const struct hotspot_c
 /* The most recent pause of any collector whose times are pauses: its end
  * (ticks) and length (ns). 0 ok, -1 when none is known. */
 int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_ticks, uint64_t *ns);
+
+/* What the live set's rules read at a poll (hotspot_live.c). */
+struct hotspot_live_reading {
+	uint64_t mono_ns;
+	bool in_progress;           /* as the allocation reading's */
+	int64_t invocations[3];     /* collectors 0-2 */
+	uint64_t old_used;          /* generation.1.space.0.used */
+	bool has_live_at_full;      /* Parallel: liveAtLastFullGc */
+	uint64_t live_at_full;
+	char cause[32];             /* sun.gc.cause, read for ZGC and Shenandoah only ("" elsewhere) */
+};
+
+/* The live reading from the allocation reading a (same poll) and the
+ * counters only it needs. */
+void hotspot_counters_live_reading(const struct hsperf *p, const struct hotspot_counters *c,
+				   const struct hotspot_alloc_reading *a, struct hotspot_live_reading *r);
+
+/* Old-generation occupancy as jstat -gc shows it: OU, OC, OGCMX. */
+void hotspot_counters_fill_old(const struct hotspot_counters *c, struct gt_sample *out);
+
+/* ---- hotspot_live.c ---- */
+
+struct hotspot_live {
+	enum hotspot_gc gc;
+	bool started;               /* invocations holds a settled poll's counts */
+	int64_t invocations[3];
+	bool armed;                 /* ZGC, Shenandoah: a cycle was seen, its point not yet */
+	bool window;                /* G1: a concurrent cycle was seen (and no full GC since) */
+	bool young_seen;            /* G1: a young or mixed collection since the last Remark or Cleanup */
+	bool have_least;
+	uint64_t least, least_at_ns;
+	struct gt_live_log log;
+};
+
+/* Why gc gives no live-set point (one sentence), or NULL. */
+const char *hotspot_live_unavailable(enum hotspot_gc gc);
+void hotspot_live_init(struct hotspot_live *l, enum hotspot_gc gc);
+/* Adds the points one poll's reading completes. */
+void hotspot_live_note(struct hotspot_live *l, const struct hotspot_live_reading *r);
+/* Fills out->live_log and out->live_unavailable. */
+void hotspot_live_fill(const struct hotspot_live *l, struct gt_sample *out);
 
 /* ---- hotspot_pauses.c ---- */
 
@@ -256,6 +299,7 @@ struct gt_backend {
 	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
 	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
 	struct hotspot_causes causes;
+	struct hotspot_live live;  /* the live set's points (hotspot_live.c) */
 	struct hotspot_opcount opcount;
 	struct hsperf_range watch[HOTSPOT_WATCH_MAX]; /* what a poll copies (hotspot_watch.c) */
 };

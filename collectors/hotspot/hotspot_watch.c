@@ -63,7 +63,7 @@ size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counter
 	const hsperf_long longs[] = {
 		c->metaspace_used, c->metaspace_capacity, c->safepoints, c->safepoint_time, c->safepoint_sync_time,
 		c->gc_cpu_time, c->create_vm_begin_ms, c->tlab_alloc_words, c->tlab_fills, c->tlab_gc_waste,
-		c->tlab_refill_waste, c->promoted, c->hrt_ticks, o ? o->value : NULL,
+		c->tlab_refill_waste, c->promoted, c->live_at_full, c->hrt_ticks, o ? o->value : NULL,
 	};
 	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
 		add_long(&w, longs[i]);
