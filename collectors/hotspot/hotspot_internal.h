@@ -145,8 +145,9 @@ struct hotspot_live {
 	enum hotspot_gc gc;
 	bool started;               /* invocations holds a settled poll's counts */
 	int64_t invocations[3];
-	bool armed;                 /* ZGC, Shenandoah: a cycle was seen, its point not yet */
-	bool window;                /* G1: a concurrent cycle was seen (and no full GC since) */
+	bool armed;                 /* ZGC, Shenandoah: a cycle was seen, not yet its end */
+	bool window;                /* G1: a concurrent cycle was seen (and no full GC since);
+				     * ZGC: a major cycle ended (and the next has not begun) */
 	bool young_seen;            /* G1: a young or mixed collection since the last Remark or Cleanup */
 	bool have_least;
 	uint64_t least, least_at_ns;

@@ -9,7 +9,7 @@
 # time to exhaustion gctop projected at its first sample that had one must be
 # within 20 % of when it died (tolerances in tests/java/live_check.py).
 #
-# The runs take about 110 s because the trend is n/a until its points span a
+# The runs take about 140 s (10 s of them the workloads' warm-up) because the trend is n/a until its points span a
 # minute (GT_LIVE_SET_MIN_SPAN_NS): the G1 heap must outlive that by enough
 # for a projection to be worth checking. Why each run's flags:
 #   G1: a fixed -XX:InitiatingHeapOccupancyPercent=20 starts concurrent
@@ -25,16 +25,22 @@ CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin
 GCTOP_SAMPLES=60 # every 2 s: longer than any run
 
-# start_run LABEL JAVA "JVM FLAGS" "WORKLOAD ARGS": the workload and a gctop
-# watching it, their output in $WORK/LABEL.out and LABEL.json.
+# start_run LABEL JAVA "JVM FLAGS" "WORKLOAD ARGS": the workload, its output
+# in $WORK/LABEL.out.
 start_run() {
 	label=$1 javabin=$2
 	# shellcheck disable=SC2086 # the flags are words
 	"$javabin" $3 -cp "$CLASSES" LeakWorkload $4 >"$WORK/$label.out" 2>&1 &
-	pid=$!
-	CHILD_PIDS="$CHILD_PIDS $pid"
-	eval "PID_$label=$pid"
-	wait_until 100 grep -q '^phase steady' "$WORK/$label.out" 2>/dev/null
+	CHILD_PIDS="$CHILD_PIDS $!"
+	eval "PID_$label=$!"
+}
+
+# watch_run LABEL: once the workload has warmed up, a gctop watching it,
+# its samples in $WORK/LABEL.json.
+watch_run() {
+	label=$1
+	eval "pid=\$PID_$label"
+	wait_until 300 grep -q '^phase steady' "$WORK/$label.out" 2>/dev/null
 	python3 tests/java/live_check.py watch "$WORK/$label.json" \
 		"$GCTOP_BIN" -p "$pid" --json -d 2 -n $GCTOP_SAMPLES 2>"$WORK/$label.err" &
 	CHILD_PIDS="$CHILD_PIDS $!"
@@ -56,12 +62,16 @@ finish_run() {
 	python3 tests/java/live_check.py check "$WORK/$label.out" "$WORK/$label.json" "$label" ${2:-}
 }
 
-# LEAK_KB_PER_S SECONDS THREADS BASE_MB TURNOVER_MB TURNOVER_S
+# LEAK_KB_PER_S SECONDS THREADS BASE_MB TURNOVER_MB TURNOVER_S WARM_S (gctop
+# starts once the caches are in the old generation, LeakWorkload.java)
 start_run g1 java "-Xmx256m -Xms256m -XX:+UseG1GC -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=20" \
-	"1536 300 2 40 16 8"
+	"1536 300 2 40 16 8 10"
 start_run parallel java "-Xmx256m -Xms256m -XX:+UseParallelGC -XX:NewRatio=1 -XX:MaxTenuringThreshold=1" \
-	"512 80 2 20 32 4"
-[ -x "$JDK25/java" ] && start_run zgc25 "$JDK25/java" "-Xmx256m -Xms256m -XX:+UseZGC" "1024 80 2 40 16 8"
+	"512 80 2 20 32 4 10"
+[ -x "$JDK25/java" ] && start_run zgc25 "$JDK25/java" "-Xmx256m -Xms256m -XX:+UseZGC" "1024 80 2 40 16 8 10"
+watch_run g1
+watch_run parallel
+[ -x "$JDK25/java" ] && watch_run zgc25
 finish_run g1 oom
 finish_run parallel
 if [ -x "$JDK25/java" ]; then

@@ -95,6 +95,14 @@ static void seq_poll(struct seq *s)
 	hotspot_live_note(&s->live, &r);
 }
 
+/* Collector n ran and left old at old_bytes; then a poll. */
+static void seq_gc(struct seq *s, int n, uint64_t old_bytes)
+{
+	seq_collect(s, n);
+	seq_old(s, old_bytes);
+	seq_poll(s);
+}
+
 static void check_point(const struct seq *s, uint64_t k, uint64_t bytes, uint64_t at, const char *kind_start)
 {
 	const struct gt_live_point *pt = &s->live.log.points[k % GT_LIVE_RING];
@@ -112,9 +120,7 @@ static void test_serial_full(void)
 	CHECK(s.live.log.valid);
 	seq_poll(&s); /* the base: 6 full GCs already ran */
 	CHECK_U64(s.live.log.count, 0);
-	seq_collect(&s, 0);
-	seq_old(&s, 40 * MiB);
-	seq_poll(&s);
+	seq_gc(&s, 0, 40 * MiB);
 	CHECK_U64(s.live.log.count, 0);
 	seq_collect(&s, 1);
 	seq_old(&s, 30 * MiB);
@@ -156,76 +162,65 @@ static void test_g1_mixed_window(void)
 	struct seq s;
 	CHECK(seq_open(&s, "jdk17-G1"));
 	seq_poll(&s);
-	seq_collect(&s, 0);
-	seq_old(&s, 50 * MiB);
-	seq_poll(&s); /* young before any cycle: old holds unmarked garbage */
-	seq_collect(&s, 2);
-	seq_old(&s, 100 * MiB);
-	seq_poll(&s); /* Remark */
-	seq_collect(&s, 2);
-	seq_old(&s, 96 * MiB);
-	seq_poll(&s); /* Cleanup: a separate poll, the same window */
+	seq_gc(&s, 0, 50 * MiB); /* young before any cycle: old holds unmarked garbage */
+	seq_gc(&s, 2, 100 * MiB); /* Remark */
+	seq_gc(&s, 2, 96 * MiB); /* Cleanup: a separate poll, the same window */
 	CHECK_U64(s.live.log.count, 0);
-	seq_collect(&s, 0);
-	seq_old(&s, 98 * MiB);
-	seq_poll(&s); /* Prepare Mixed */
-	seq_collect(&s, 0);
-	seq_old(&s, 80 * MiB);
-	seq_poll(&s); /* Mixed */
+	seq_gc(&s, 0, 98 * MiB); /* Prepare Mixed */
+	seq_gc(&s, 0, 80 * MiB); /* Mixed */
 	uint64_t least_at = s.now;
-	seq_collect(&s, 0);
-	seq_old(&s, 85 * MiB);
-	seq_poll(&s); /* young: promotion */
+	seq_gc(&s, 0, 85 * MiB); /* young: promotion */
 	CHECK_U64(s.live.log.count, 0);
 	seq_collect(&s, 0);
-	seq_collect(&s, 2);
-	seq_old(&s, 88 * MiB);
-	seq_poll(&s); /* Concurrent Start and Remark in one poll */
+	seq_gc(&s, 2, 88 * MiB); /* Concurrent Start and Remark in one poll */
 	CHECK_U64(s.live.log.count, 1);
 	check_point(&s, 0, 80 * MiB, least_at, "G1 after mixed");
 	CHECK(strstr(s.live.log.points[0].kind, "upper bound") != NULL);
-	seq_collect(&s, 1);
-	seq_old(&s, 60 * MiB);
-	seq_poll(&s); /* a full GC right after the Remark: no young came, no mixed point */
+	seq_gc(&s, 1, 60 * MiB); /* a full GC right after the Remark: no young came, no mixed point */
 	CHECK_U64(s.live.log.count, 2);
 	check_point(&s, 1, 60 * MiB, s.now, "full GC");
-	seq_collect(&s, 0);
-	seq_old(&s, 65 * MiB);
-	seq_poll(&s);
+	seq_gc(&s, 0, 65 * MiB);
 	seq_collect(&s, 2);
 	seq_poll(&s); /* the window after a full GC waits for a cycle */
 	CHECK_U64(s.live.log.count, 2);
 	seq_close(&s);
 }
 
-/* Generational ZGC: old used once the major cycle is over (the cause is
- * back to "No GC"), in the poll that sees it move if it is already over;
- * minor collections alone give nothing. */
+/* Generational ZGC: the least old used from a major cycle's end (the
+ * cause back to "No GC") to the next one's start, at the minor pauses in
+ * between; minor collections before any major one give nothing. */
 static void test_zgc_major(void)
 {
 	struct seq s;
 	CHECK(seq_open(&s, "jdk25-Z"));
 	seq_poll(&s);
-	seq_collect(&s, 0);
-	seq_poll(&s);
+	seq_gc(&s, 0, 90 * MiB);
 	CHECK_U64(s.live.log.count, 0);
-	seq_collect(&s, 2);
 	seq_set_cause(&s, "Proactive");
-	seq_old(&s, 110 * MiB);
-	seq_poll(&s);
-	CHECK_U64(s.live.log.count, 0);
-	seq_collect(&s, 2);
-	seq_old(&s, 106 * MiB);
+	seq_gc(&s, 2, 110 * MiB); /* Mark Start: old before the cycle */
+	seq_gc(&s, 0, 108 * MiB); /* a minor pause within the major cycle */
 	seq_set_cause(&s, HOTSPOT_CAUSE_NONE);
+	seq_gc(&s, 2, 106 * MiB); /* Relocate Start, and the cycle is over */
+	uint64_t end_at = s.now;
 	seq_poll(&s);
+	seq_gc(&s, 0, 107 * MiB); /* a minor pause: promotion outweighs relocation */
+	CHECK_U64(s.live.log.count, 0);
+	seq_set_cause(&s, "Proactive");
+	seq_gc(&s, 2, 108 * MiB); /* the next major cycle gives the last one's point */
 	CHECK_U64(s.live.log.count, 1);
-	check_point(&s, 0, 106 * MiB, s.now, "ZGC major");
-	seq_poll(&s); /* the same cycle gives one point */
-	seq_collect(&s, 2);
-	seq_old(&s, 112 * MiB);
-	seq_poll(&s);
+	check_point(&s, 0, 106 * MiB, end_at, "ZGC major");
+	CHECK(strstr(s.live.log.points[0].kind, "may include garbage") != NULL);
+	seq_set_cause(&s, HOTSPOT_CAUSE_NONE);
+	seq_gc(&s, 2, 112 * MiB);
+	seq_gc(&s, 0, 104 * MiB); /* after relocation */
+	uint64_t least_at = s.now;
+	seq_gc(&s, 0, 105 * MiB);
+	seq_gc(&s, 2, 109 * MiB); /* the next cycle began and ended within one poll */
 	CHECK_U64(s.live.log.count, 2);
-	check_point(&s, 1, 112 * MiB, s.now, "ZGC major");
+	check_point(&s, 1, 104 * MiB, least_at, "ZGC major");
+	seq_gc(&s, 2, 111 * MiB);
+	CHECK_U64(s.live.log.count, 3);
+	check_point(&s, 2, 109 * MiB, least_at + 2 * SEC, "ZGC major");
 	seq_close(&s);
 }
 
