@@ -290,10 +290,9 @@ void hotspot_counters_live_reading(const struct hsperf *p, const struct hotspot_
 	memset(r, 0, sizeof(*r));
 	r->mono_ns = a->mono_ns;
 	r->in_progress = a->in_progress;
-	for (int i = 0; i < 3; i++) {
-		hsperf_long inv = c->collector[i].invocations;
-		r->invocations[i] = inv ? hsperf_load(inv) : 0;
-	}
+	r->invocations[0] = a->young_gcs;
+	r->invocations[1] = a->full_gcs;
+	r->invocations[2] = a->other_pauses;
 	r->old_used = a->old_used;
 	r->has_live_at_full = c->live_at_full != NULL;
 	r->live_at_full = hotspot_load_u64(c->live_at_full);

@@ -124,7 +124,7 @@ int hotspot_counters_last_pause(const struct hotspot_counters *c, int64_t *exit_
 struct hotspot_live_reading {
 	uint64_t mono_ns;
 	bool in_progress;           /* as the allocation reading's */
-	int64_t invocations[3];     /* collectors 0-2 */
+	uint64_t invocations[3];    /* collectors 0-2, as the allocation reading read them */
 	uint64_t old_used;          /* generation.1.space.0.used */
 	bool has_live_at_full;      /* Parallel: liveAtLastFullGc */
 	uint64_t live_at_full;
@@ -144,7 +144,7 @@ void hotspot_counters_fill_old(const struct hotspot_counters *c, struct gt_sampl
 struct hotspot_live {
 	enum hotspot_gc gc;
 	bool started;               /* invocations holds a settled poll's counts */
-	int64_t invocations[3];
+	uint64_t invocations[3];
 	bool armed;                 /* ZGC, Shenandoah: a cycle was seen, not yet its end */
 	bool window;                /* G1: a concurrent cycle was seen (and no full GC since);
 				     * ZGC: a major cycle ended (and the next has not begun) */

@@ -18,12 +18,19 @@
 #   Parallel: its points come only from full collections, which come when
 #       old fills; a small old (-XX:NewRatio=1) and objects that die old fast
 #       (MaxTenuringThreshold=1, a 32 MiB cache turned over every 4 s) make
-#       them come every few seconds.
+#       them come every few seconds. Its run and ZGC's last as long as
+#       G1's takes to die (110 s of leak), so that their points span the
+#       minute well past the first full collection.
+#   ZGC: no objects that die old. ZGC relocates an old page only once
+#       enough of it is garbage, so they stay in old used after a cycle,
+#       accumulating, and lift the growth: measured +9 % to +17 % over
+#       the leak's own rate with 2 MiB/s of them (5 runs), a limit of the
+#       figure the man page states; here the leak alone is checked.
 . tests/lib.sh
 require_java
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin
-GCTOP_SAMPLES=60 # every 2 s: longer than any run
+GCTOP_SAMPLES=80 # every 2 s: longer than any run (gctop ends with its JVM)
 
 # start_run LABEL JAVA "JVM FLAGS" "WORKLOAD ARGS": the workload, its output
 # in $WORK/LABEL.out.
@@ -67,8 +74,8 @@ finish_run() {
 start_run g1 java "-Xmx256m -Xms256m -XX:+UseG1GC -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=20" \
 	"1536 300 2 40 16 8 10"
 start_run parallel java "-Xmx256m -Xms256m -XX:+UseParallelGC -XX:NewRatio=1 -XX:MaxTenuringThreshold=1" \
-	"512 80 2 20 32 4 10"
-[ -x "$JDK25/java" ] && start_run zgc25 "$JDK25/java" "-Xmx256m -Xms256m -XX:+UseZGC" "1024 80 2 40 16 8 10"
+	"512 110 2 20 32 4 10"
+[ -x "$JDK25/java" ] && start_run zgc25 "$JDK25/java" "-Xmx256m -Xms256m -XX:+UseZGC" "1024 110 2 40 0 8 10"
 watch_run g1
 watch_run parallel
 [ -x "$JDK25/java" ] && watch_run zgc25

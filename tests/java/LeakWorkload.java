@@ -117,7 +117,8 @@ public class LeakWorkload {
 		int warmS = args.length > 6 ? Integer.parseInt(args[6]) : 0;
 		for (int i = 0; i < baseMb * 32; i++)
 			BASE.add(new byte[CHUNK]);
-		daemon(() -> turnover(turnMb, turnS));
+		if (turnMb > 0)
+			daemon(() -> turnover(turnMb, turnS));
 		for (int i = 0; i < threads; i++)
 			daemon(LeakWorkload::churn);
 		Thread.sleep(warmS * 1000L);
