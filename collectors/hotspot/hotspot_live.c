@@ -51,10 +51,11 @@
 
 #include <string.h>
 
+/* Each kind reads after "after" ("Live: 120 MiB after full GC"). */
 #define HOTSPOT_LIVE_KIND_FULL "full GC"
-#define HOTSPOT_LIVE_KIND_G1_MIXED "G1 after mixed collections (upper bound: may include garbage)"
-#define HOTSPOT_LIVE_KIND_ZGC_MAJOR "ZGC major cycle (least old used after it: may include garbage)"
-#define HOTSPOT_LIVE_KIND_SHENANDOAH "Shenandoah cycle (heap used at its end, with allocation since)"
+#define HOTSPOT_LIVE_KIND_G1_MIXED "G1 mixed collections (upper bound: may include garbage)"
+#define HOTSPOT_LIVE_KIND_ZGC_MAJOR "ZGC major cycle (upper bound: may include garbage)"
+#define HOTSPOT_LIVE_KIND_SHENANDOAH "Shenandoah cycle (with what was allocated since its end)"
 
 /* The collectors perf data numbers: 0 young, 1 full (Shenandoah: its
  * phases), 2 G1 Remark/Cleanup and ZGC major pauses. */

@@ -174,7 +174,7 @@ static void test_g1_mixed_window(void)
 	seq_collect(&s, 0);
 	seq_gc(&s, 2, 88 * MiB); /* Concurrent Start and Remark in one poll */
 	CHECK_U64(s.live.log.count, 1);
-	check_point(&s, 0, 80 * MiB, least_at, "G1 after mixed");
+	check_point(&s, 0, 80 * MiB, least_at, "G1 mixed");
 	CHECK(strstr(s.live.log.points[0].kind, "upper bound") != NULL);
 	seq_gc(&s, 1, 60 * MiB); /* a full GC right after the Remark: no young came, no mixed point */
 	CHECK_U64(s.live.log.count, 2);
