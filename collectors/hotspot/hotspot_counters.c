@@ -305,6 +305,39 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
 	hotspot_alloc_times(c, &after, r);
 }
 
+void hotspot_counters_live_reading(const struct hsperf *p, const struct hotspot_counters *c,
+				   const struct hotspot_alloc_reading *a, struct hotspot_live_reading *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->mono_ns = a->mono_ns;
+	r->in_progress = a->in_progress;
+	r->invocations[0] = a->young_gcs;
+	r->invocations[1] = a->full_gcs;
+	r->invocations[2] = a->other_pauses;
+	r->old_used = a->old_used;
+	r->has_live_at_full = c->live_at_last_full_gc != NULL;
+	r->live_at_full = hotspot_load_u64(c->live_at_last_full_gc);
+	/* Only their rules look at the cause between collections (a string
+	 * read at every poll is kept to the collectors that need it). */
+	if (c->gc == HOTSPOT_GC_Z_GENERATIONAL || c->gc == HOTSPOT_GC_SHENANDOAH)
+		hsperf_read_string_entry(p, c->cause, r->cause, sizeof(r->cause));
+}
+
+void hotspot_counters_fill_old(const struct hotspot_counters *c, struct gt_sample *out)
+{
+	/* jstat: OU = generation.1.space.0.used, OC = its capacity, OGCMX =
+	 * generation.1.maxCapacity (the whole heap where old is not split off:
+	 * G1, ZGC, Shenandoah). */
+	const struct hotspot_generation_counters *old = &c->generation[1];
+	if (!old->space[0].used)
+		return;
+	gt_u64_set(&out->old_used_bytes, hotspot_load_u64(old->space[0].used));
+	if (old->space[0].capacity)
+		gt_u64_set(&out->old_committed_bytes, hotspot_capacity(c, old->space[0].capacity));
+	if (old->max_capacity)
+		gt_u64_set(&out->old_max_bytes, hotspot_capacity(c, old->max_capacity));
+}
+
 /* Which collector counts a generation's collections, per collector layout. */
 struct hotspot_generation_map {
 	const char *name;

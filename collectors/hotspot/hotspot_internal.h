@@ -11,6 +11,7 @@
  *   hotspot_mx_names.c        the collectors' and pools' names as the JVM's MXBeans give them
  *   hotspot_tick.c            when to poll while the JVM collects
  *   hotspot_causes.c          what caused the collections (sun.gc.lastCause at each poll)
+ *   hotspot_live.c            the live set: old used after the collections that reach it
  *   hotspot_opcount.c         the application's operations counter (--ops)
  *   hotspot_watch.c           the parts of the perf data a poll copies
  *   hotspot_census.c          the census of live objects (attach `inspectheap`),
@@ -166,6 +167,47 @@ void hotspot_durations_note(struct hotspot_durations *d, const struct hotspot_co
 void hotspot_durations_fill(const struct hotspot_durations *d, const struct hotspot_counters *c, struct gt_sample *out);
 /* Whether slot k is one of the sample's collectors. */
 bool hotspot_collector_listed(const struct hotspot_collector_counters *k);
+/* What the live set's rules read at a poll (hotspot_live.c). */
+struct hotspot_live_reading {
+	uint64_t mono_ns;
+	bool in_progress;           /* as the allocation reading's */
+	uint64_t invocations[3];    /* collectors 0-2, as the allocation reading read them */
+	uint64_t old_used;          /* generation.1.space.0.used */
+	bool has_live_at_full;      /* Parallel: liveAtLastFullGc */
+	uint64_t live_at_full;
+	char cause[32];             /* sun.gc.cause, read for ZGC and Shenandoah only ("" elsewhere) */
+};
+
+/* The live reading from the allocation reading a (same poll) and the
+ * counters only it needs. */
+void hotspot_counters_live_reading(const struct hsperf *p, const struct hotspot_counters *c,
+				   const struct hotspot_alloc_reading *a, struct hotspot_live_reading *r);
+
+/* Old-generation occupancy as jstat -gc shows it: OU, OC, OGCMX. */
+void hotspot_counters_fill_old(const struct hotspot_counters *c, struct gt_sample *out);
+
+/* ---- hotspot_live.c ---- */
+
+struct hotspot_live {
+	enum hotspot_gc gc;
+	bool started;               /* invocations holds a settled poll's counts */
+	uint64_t invocations[3];
+	bool armed;                 /* ZGC, Shenandoah: a cycle was seen, not yet its end */
+	bool window;                /* G1: a concurrent cycle was seen (and no full GC since);
+				     * ZGC: a major cycle ended (and the next has not begun) */
+	bool young_seen;            /* G1: a young or mixed collection since the last Remark or Cleanup */
+	bool have_least;
+	uint64_t least, least_at_ns;
+	struct gt_live_log log;
+};
+
+/* Why gc gives no live-set point (one sentence), or NULL. */
+const char *hotspot_live_unavailable(enum hotspot_gc gc);
+void hotspot_live_init(struct hotspot_live *l, enum hotspot_gc gc);
+/* Adds the points one poll's reading completes. */
+void hotspot_live_note(struct hotspot_live *l, const struct hotspot_live_reading *r);
+/* Fills out->live_log and out->live_unavailable. */
+void hotspot_live_fill(const struct hotspot_live *l, struct gt_sample *out);
 
 /* ---- hotspot_pauses.c ---- */
 
@@ -306,6 +348,7 @@ struct gt_backend {
 	int64_t seen_invocations[3], seen_entry[3]; /* collectors 0-2 at the last poll */
 	struct hotspot_tick_state tick; /* the intervals, for the polls an interval */
 	struct hotspot_causes causes;
+	struct hotspot_live live;  /* the live set's points (hotspot_live.c) */
 	struct hotspot_opcount opcount;
 	struct hsperf_range watch[HOTSPOT_WATCH_MAX]; /* what a poll copies (hotspot_watch.c) */
 };

@@ -115,6 +115,9 @@ void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 	hotspot_alloc_estimate_step(&c->alloc, &r);
 	hotspot_note_pauses(c, true);
 	hotspot_causes_note(&c->causes, &r);
+	struct hotspot_live_reading lr;
+	hotspot_counters_live_reading(&c->perf, &c->counters, &r, &lr);
+	hotspot_live_note(&c->live, &lr);
 	uint64_t collections = r.young_gcs + r.full_gcs + r.other_pauses;
 	hotspot_track_period(c, collections, now_ns);
 	hotspot_tick_note(&c->tick, &r, c->gc_period_ns);
@@ -205,6 +208,8 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH)
 		hotspot_pause_log_fill(&c->pauses, out);
 	hotspot_causes_fill(&c->causes, c->counters.gc == HOTSPOT_GC_G1, out);
+	hotspot_counters_fill_old(&c->counters, out);
+	hotspot_live_fill(&c->live, out);
 	hotspot_opcount_fill(&c->opcount, out);
 	c->sampled = true;
 	if (c->last_pause_ns.valid)

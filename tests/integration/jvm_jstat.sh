@@ -1,6 +1,6 @@
 #!/bin/sh
 # test-lane: measuring
-# gctop's collections, pause time and heap figures against jstat -gc read at
+# gctop's collections, pause time, heap and old-generation figures against jstat -gc (and -gccapacity) read at
 # the same moment (one jstat read just before gctop's, one just after), for every collector of JDK 17 (and generational ZGC on
 # JDK 25 when it is installed). The workload allocates, then holds still so
 # both tools read the same counters; tolerances are in compare_jstat.py.
@@ -26,13 +26,14 @@ run_one() {
 	"$GCTOP_BIN" -p "$pid" --json -n 1 >"$WORK/$label.json" 2>"$WORK/$label.err"
 	rc=$?
 	"$jstatbin" -gc "$pid" >"$WORK/$label.after" 2>&1
+	"$jstatbin" -gccapacity "$pid" >"$WORK/$label.cap" 2>&1
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	if [ "$rc" -ne 0 ]; then
 		fail "$label: gctop exited with $rc: $(cat "$WORK/$label.err")"
 		return
 	fi
-	python3 tests/java/compare_jstat.py "$WORK/$label.json" "$WORK/$label.before" "$WORK/$label.after" $((XMX_MB * 1024 * 1024)) "$label"
+	python3 tests/java/compare_jstat.py "$WORK/$label.json" "$WORK/$label.before" "$WORK/$label.after" $((XMX_MB * 1024 * 1024)) "$label" "$WORK/$label.cap"
 }
 
 run_one jdk17-G1 java jstat -XX:+UseG1GC

@@ -3,7 +3,7 @@
 just after it (jstat takes a JVM start, so collectors that keep running,
 such as ZGC's, may move in between: gctop must lie between the two reads).
 
-usage: compare_jstat.py GCTOP_NDJSON JSTAT_BEFORE JSTAT_AFTER XMX_BYTES [LABEL]
+usage: compare_jstat.py GCTOP_NDJSON JSTAT_BEFORE JSTAT_AFTER XMX_BYTES [LABEL [JSTAT_GCCAPACITY]]
 Prints a PASS:/FAIL: line per comparison (the test harness counts them).
 Tolerances, all here:
   - collections per collector: between the two jstat reads, give or take
@@ -13,7 +13,11 @@ Tolerances, all here:
   - heap used and committed (where jstat shows every space): within 2 MiB
     (jstat prints KiB with rounding, and JDK 17's G1 pads capacities);
   - heap max: equal to -Xmx for the collectors that give each generation the
-    whole heap; for Serial and Parallel, no more than -Xmx.
+    whole heap; for Serial and Parallel, no more than -Xmx;
+  - old generation (live_set.old: jstat's OU, OC, and OGCMX of -gccapacity):
+    between the two reads (the workload holds still; ZGC's cycles may move
+    OU), give or take 64 KiB (jstat prints KiB with one decimal, and JDK
+    17's G1 pads capacities by 8 bytes, which gctop drops).
 """
 import json
 import sys
@@ -96,6 +100,22 @@ def main():
         check("heap max", m["heap_max_bytes"] == xmx, "gctop %d, -Xmx %d" % (m["heap_max_bytes"], xmx))
     check("metaspace", num("MU") is not None and abs(m["metaspace_used_bytes"] - num("MU") * 1024) <= MiB,
           "gctop %s, jstat MU %s KiB" % (m["metaspace_used_bytes"], num("MU")))
+    old = d["live_set"]["old"]
+    slack = 64 * 1024
+
+    def between(what, got, col, table_after=None):
+        lo, hi = num(col, before), num(col, table_after)
+        ok = got is not None and lo is not None and hi is not None and \
+            min(lo, hi) * 1024 - slack <= got <= max(lo, hi) * 1024 + slack
+        check(what, ok, "gctop %s, jstat %s before %s after %s KiB" % (got, col, lo, hi))
+
+    between("old used = OU", old["used_bytes"], "OU")
+    between("old committed = OC", old["committed_bytes"], "OC")
+    if len(sys.argv) > 6:
+        cap = read_jstat(sys.argv[6])
+        mx = num("OGCMX", cap)
+        check("old max = OGCMX", mx is not None and old["max_bytes"] is not None and
+              abs(old["max_bytes"] - mx * 1024) <= slack, "gctop %s, jstat OGCMX %s KiB" % (old["max_bytes"], mx))
     return 1 if failed else 0
 
 

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""gctop's live set against LeakWorkload's own count (issue 28).
+
+usage: live_check.py watch OUT CMD...
+    runs CMD (gctop --json ...) and writes each line it prints to OUT with
+    the CLOCK_MONOTONIC nanoseconds it arrived at in front (the clock of the
+    workload's System.nanoTime()); ends CMD when it is ended.
+usage: live_check.py check WORKLOAD_OUT STAMPED LABEL [oom]
+    prints a PASS:/FAIL: line per comparison (the test harness counts them).
+
+Tolerances, from the issue: the growth (live_set.growth_bps of gctop's last
+sample that has one) within 15 % of the workload's own rate of retained
+bytes (its count's slope from its first to its last line, or to its death);
+with oom, the time to exhaustion gctop projected at its first sample that
+had one, within 20 % of the time the workload then actually took to throw
+OutOfMemoryError (its "oom NANOS" line).
+"""
+import json
+import signal
+import subprocess
+import sys
+import time
+
+
+def watch(out, cmd):
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+
+    def stop(*_):
+        proc.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    with open(out, "w") as f:
+        for line in proc.stdout:
+            f.write("%d %s" % (time.monotonic_ns(), line))
+            f.flush()
+    return proc.wait()
+
+
+def workload(path):
+    retained, oom = [], None
+    for line in open(path):
+        w = line.split()
+        if len(w) == 3 and w[0] == "retained":
+            retained.append((int(w[2]), int(w[1])))
+        elif len(w) == 2 and w[0] == "oom":
+            oom = int(w[1])
+    return retained, oom
+
+
+def samples(path):
+    out = []
+    for line in open(path):
+        at, _, text = line.partition(" ")
+        try:
+            out.append((int(at), json.loads(text)))
+        except ValueError:
+            continue
+    return out
+
+
+def check(workload_out, stamped, label, oom_run):
+    failed = 0
+
+    def result(what, ok, detail):
+        nonlocal failed
+        print("%s: %s: %s (%s)" % ("PASS" if ok else "FAIL", label, what, detail))
+        failed += 0 if ok else 1
+
+    retained, oom = workload(workload_out)
+    leaking = [r for r in retained if r[1] > 0]
+    if len(leaking) < 2:
+        result("workload counted its leak", False, "%d lines" % len(leaking))
+        return 1
+    (t0, b0), (t1, b1) = leaking[0], leaking[-1]
+    rate = (b1 - b0) / ((t1 - t0) / 1e9)
+    got = samples(stamped)
+    grown = [(at, s) for at, s in got if s.get("live_set", {}).get("growth_bps") is not None]
+    if not grown:
+        last = got[-1][1].get("live_set", {}) if got else {}
+        result("growth", False, "no sample with a growth; last: points %s why %r" %
+               (last.get("points"), last.get("why")))
+        return 1
+    at, s = grown[-1]
+    g = s["live_set"]["growth_bps"]
+    result("growth within 15% of the workload's rate", abs(g - rate) <= 0.15 * rate,
+           "gctop %.0f B/s over %s points (%s s, kind %r), workload %.0f B/s" %
+           (g, s["live_set"]["points"], s["live_set"]["span_s"], s["live_set"]["kind"], rate))
+    if not oom_run:
+        return failed
+    if oom is None:
+        result("the workload died of OutOfMemoryError", False, "no oom line")
+        return failed + 1
+    projected = [(at, s) for at, s in got if s.get("live_set", {}).get("exhaustion_s") is not None and at < oom]
+    if not projected:
+        result("exhaustion projected before the death", False, "no sample with exhaustion_s")
+        return failed + 1
+    at, s = projected[0]
+    real = (oom - at) / 1e9
+    exh = s["live_set"]["exhaustion_s"]
+    result("exhaustion within 20% of the real time to OutOfMemoryError", abs(exh - real) <= 0.2 * real,
+           "projected %.1f s against %s (%s), died %.1f s later" %
+           (exh, s["live_set"]["limit"], s["live_set"]["limit_bytes"], real))
+    return failed
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "watch":
+        sys.exit(watch(sys.argv[2], sys.argv[3:]))
+    sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4], len(sys.argv) > 5 and sys.argv[5] == "oom"))
