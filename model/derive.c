@@ -259,6 +259,7 @@ static void derive_opcount(const struct gt_sample *prev, const struct gt_sample 
 void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->live_set.why = out->live_set.growth_why = out->live_set.exhaustion_why = "the live set is not tracked";
 	out->cur = *cur;
 	derive_memory(cur, out);
 

@@ -3,6 +3,7 @@
 #ifndef GCTOP_MODEL_DERIVE_H
 #define GCTOP_MODEL_DERIVE_H
 
+#include "model/live_set.h"
 #include "model/sample.h"
 
 struct gt_generation_delta {
@@ -70,6 +71,11 @@ struct gt_derived {
 	struct gt_u64 opcount_collections; /* invalid where the generations' counts are over that span */
 
 	struct gt_f64 heap_max_share_of_limit; /* heap max / container limit */
+
+	/* The live set's figures over the session's window, which the session
+	 * fills from its tracker (model/live_set.h) after this step: two
+	 * samples hold too little of its past. gt_derive leaves them n/a. */
+	struct gt_live_set live_set;
 };
 
 /* The distribution of some consecutive pauses of a pause log. */

@@ -90,6 +90,8 @@ void gt_session_close(struct gt_session *s)
 void gt_session_feed(struct gt_session *s, const struct gt_sample *cur)
 {
 	gt_derive(s->have_prev ? &s->prev : NULL, cur, &s->live.derived);
+	gt_live_tracker_fold(&s->live_tracker, cur);
+	gt_live_set_figures(&s->live_tracker, cur, &s->live.derived.live_set);
 	s->live.have_derived = true;
 	if (s->live.history)
 		gt_history_push(s->live.history, &s->live.derived);

@@ -21,6 +21,7 @@
 #include "model/derive.h"
 #include "model/history.h"
 #include "model/list.h"
+#include "model/live_set.h"
 #include "model/sample.h"
 #include "session/deadline.h"
 
@@ -55,6 +56,9 @@ struct gt_session {
 	char message[GT_SESSION_MESSAGE_LEN];
 
 	struct gt_session_figures live;
+	/* The live set's points over its window (model/live_set.h), whose
+	 * figures each feed puts in live.derived.live_set. */
+	struct gt_live_tracker live_tracker;
 	bool frozen;                     /* p: the picture stays as it was while sampling goes on */
 	/* Made at the first freeze: a fleet's hundreds of sessions never
 	 * freeze, and it is 5 KiB. */

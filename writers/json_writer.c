@@ -222,6 +222,43 @@ static struct json_object *memory_object(const struct gt_derived *d)
 	return o;
 }
 
+/* Old-generation occupancy as jstat's O, OC and OGCMX: O is used over committed. */
+static struct json_object *old_object(const struct gt_sample *s)
+{
+	struct json_object *o = json_object_new_object();
+	struct gt_f64 share = { 0, false };
+	if (s->old_used_bytes.valid && s->old_committed_bytes.valid && s->old_committed_bytes.value > 0)
+		gt_f64_set(&share, (double)s->old_used_bytes.value / (double)s->old_committed_bytes.value);
+	add(o, "used_bytes", ju64(s->old_used_bytes));
+	add(o, "committed_bytes", ju64(s->old_committed_bytes));
+	add(o, "max_bytes", ju64(s->old_max_bytes));
+	add(o, "used_share", jdouble(share));
+	return o;
+}
+
+static struct json_object *live_set_object(const struct gt_derived *d)
+{
+	const struct gt_live_set *l = &d->live_set;
+	struct json_object *o = json_object_new_object();
+	struct gt_u64 bytes = { l->bytes, l->valid };
+	add(o, "bytes", ju64(bytes));
+	add(o, "kind", l->valid ? jstr(l->kind) : NULL);
+	add(o, "points", json_object_new_uint64(l->points));
+	add(o, "missed", json_object_new_uint64(l->missed));
+	add(o, "span_s", jdouble(l->span_s));
+	add(o, "growth_bps", jdouble(l->growth_bps));
+	add(o, "growth_low_bps", jdouble(l->growth_low_bps));
+	add(o, "growth_high_bps", jdouble(l->growth_high_bps));
+	add(o, "confidence", json_object_new_double(GT_TREND_CONFIDENCE));
+	add(o, "exhaustion_s", jdouble(l->exhaustion_s));
+	add(o, "limit_bytes", ju64(l->limit_bytes));
+	add(o, "limit", l->limit_kind ? json_object_new_string(gt_live_limit_name(l->limit_kind)) : NULL);
+	const char *why = !l->valid ? l->why : l->exhaustion_s.valid ? NULL : l->exhaustion_why;
+	add(o, "why", jstr(why));
+	add(o, "old", old_object(&d->cur));
+	return o;
+}
+
 static struct json_object *opcount_object(const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
@@ -288,6 +325,7 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "large_objects", large_object(d));
 	add(o, "large_objects_unavailable", s->large_source ? NULL : jstr(s->large_unavailable));
 	add(o, "memory", memory_object(d));
+	add(o, "live_set", live_set_object(d));
 	add(o, "process_cpu_share", jdouble(cpu));
 	add(o, "threads", ju64(s->threads));
 	add(o, "ops", opcount_object(d));

@@ -79,4 +79,9 @@ void gt_metrics_created(struct gt_metrics_emit *e, const char *extra, double cre
  * 0 when unknown. */
 double gt_metrics_since_s(const struct gt_metrics_target *t, enum gt_alloc_since since);
 
+/* The live set's families (writers/metrics_live_set.c). */
+void gt_metrics_live_set_bytes(struct gt_metrics_emit *e, const struct gt_metrics_target *t);
+void gt_metrics_live_set_growth(struct gt_metrics_emit *e, const struct gt_metrics_target *t);
+void gt_metrics_live_set_exhaustion(struct gt_metrics_emit *e, const struct gt_metrics_target *t);
+
 #endif

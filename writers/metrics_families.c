@@ -359,6 +359,13 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	  NULL, FIELD(cgroup_limit_bytes) },
 	{ "gctop_container_memory_usage_bytes", GAUGE, "bytes", "The memory use of the process's cgroup.", NULL, FIELD(cgroup_usage_bytes) },
 	{ "gctop_container_oom_kills", COUNTER, "", "Processes the cgroup's OOM killer ended.", gctop_oom_kills, 0 },
+	{ "gctop_live_set_bytes", GAUGE, "bytes", "The heap that survived the newest collection that reached the old generation.",
+	  gt_metrics_live_set_bytes, 0 },
+	{ "gctop_live_set_growth_bytes_per_second", GAUGE, "bytes_per_second",
+	  "The live set's growth over the last 30 minutes (Theil-Sen slope).", gt_metrics_live_set_growth, 0 },
+	{ "gctop_live_set_exhaustion_seconds", GAUGE, "seconds",
+	  "Projected time until the live set fills its limit (label limit: heap-max or container).",
+	  gt_metrics_live_set_exhaustion, 0 },
 };
 
 const size_t gt_metrics_family_count = sizeof(gt_metrics_families) / sizeof(gt_metrics_families[0]);

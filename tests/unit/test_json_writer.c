@@ -260,6 +260,69 @@ static void test_large_objects_object(void)
 	json_object_put(o);
 }
 
+/* live_set: the figures with their bounds and limit; n/a is null with why;
+ * old is jstat's occupancy, O = used / committed. */
+static void test_live_set_object(void)
+{
+	struct gt_target_info info = test_info();
+	struct gt_sample s = test_sample(1000000000ull, 123, 55);
+	struct gt_derived d;
+	char text[8192];
+	gt_derive(NULL, &s, &d);
+	struct json_object *o = round_trip(&info, &d, text, sizeof(text));
+	CHECK(get(o, "live_set.bytes") == NULL);
+	CHECK(get(o, "live_set.growth_bps") == NULL);
+	CHECK(get(o, "live_set.exhaustion_s") == NULL);
+	CHECK_STR(json_object_get_string(get(o, "live_set.why")), "the live set is not tracked");
+	CHECK(get(o, "live_set.old.used_share") == NULL);
+	json_object_put(o);
+
+	gt_u64_set(&s.old_used_bytes, 300);
+	gt_u64_set(&s.old_committed_bytes, 400);
+	gt_u64_set(&s.old_max_bytes, 1000);
+	gt_derive(NULL, &s, &d);
+	struct gt_live_set *l = &d.live_set;
+	l->valid = true;
+	l->why = NULL;
+	l->bytes = 250;
+	l->kind = "full GC";
+	l->points = 12;
+	l->missed = 2;
+	gt_f64_set(&l->span_s, 600);
+	gt_f64_set(&l->growth_bps, 1.5);
+	gt_f64_set(&l->growth_low_bps, 1.25);
+	gt_f64_set(&l->growth_high_bps, 1.75);
+	gt_f64_set(&l->exhaustion_s, 500);
+	gt_u64_set(&l->limit_bytes, 1000);
+	l->limit_kind = GT_LIVE_LIMIT_HEAP_MAX;
+	o = round_trip(&info, &d, text, sizeof(text));
+	CHECK_U64(json_object_get_int64(get(o, "live_set.bytes")), 250);
+	CHECK_STR(json_object_get_string(get(o, "live_set.kind")), "full GC");
+	CHECK_U64(json_object_get_int64(get(o, "live_set.points")), 12);
+	CHECK_U64(json_object_get_int64(get(o, "live_set.missed")), 2);
+	CHECK_NEAR(json_object_get_double(get(o, "live_set.span_s")), 600, 0);
+	CHECK_NEAR(json_object_get_double(get(o, "live_set.growth_bps")), 1.5, 0);
+	CHECK_NEAR(json_object_get_double(get(o, "live_set.growth_low_bps")), 1.25, 0);
+	CHECK_NEAR(json_object_get_double(get(o, "live_set.growth_high_bps")), 1.75, 0);
+	CHECK_NEAR(json_object_get_double(get(o, "live_set.confidence")), 0.9, 0);
+	CHECK_NEAR(json_object_get_double(get(o, "live_set.exhaustion_s")), 500, 0);
+	CHECK_U64(json_object_get_int64(get(o, "live_set.limit_bytes")), 1000);
+	CHECK_STR(json_object_get_string(get(o, "live_set.limit")), "heap-max");
+	CHECK(get(o, "live_set.why") == NULL);
+	CHECK_U64(json_object_get_int64(get(o, "live_set.old.used_bytes")), 300);
+	CHECK_U64(json_object_get_int64(get(o, "live_set.old.committed_bytes")), 400);
+	CHECK_U64(json_object_get_int64(get(o, "live_set.old.max_bytes")), 1000);
+	CHECK_NEAR(json_object_get_double(get(o, "live_set.old.used_share")), 0.75, 1e-12);
+	json_object_put(o);
+
+	l->exhaustion_s.valid = false;
+	l->exhaustion_why = "the live set is not growing";
+	o = round_trip(&info, &d, text, sizeof(text));
+	CHECK(get(o, "live_set.exhaustion_s") == NULL);
+	CHECK_STR(json_object_get_string(get(o, "live_set.why")), "the live set is not growing");
+	json_object_put(o);
+}
+
 static void test_list_entry(void)
 {
 	struct gt_list_entry e;
@@ -466,6 +529,7 @@ int main(void)
 	RUN_TEST(test_non_finite_becomes_null);
 	RUN_TEST(test_large_objects_object);
 	RUN_TEST(test_opcount_and_why_not);
+	RUN_TEST(test_live_set_object);
 	RUN_TEST(test_list_entry);
 	RUN_TEST(test_allocator_stacks);
 	RUN_TEST(test_every_key_is_in_the_man_page);

@@ -114,6 +114,17 @@ static void blank(struct fixture *f)
 	f->info[2].runtime = &gt_hotspot_runtime;
 }
 
+/* The .NET process's live set: 300 MB, growing 2.5 kB/s, full in an hour. */
+static void live_set(struct gt_live_set *l)
+{
+	l->valid = true;
+	l->bytes = 300000000;
+	l->points = 9;
+	gt_f64_set(&l->growth_bps, 2500);
+	gt_f64_set(&l->exhaustion_s, 3600);
+	l->limit_kind = GT_LIVE_LIMIT_CONTAINER;
+}
+
 static void fixture_init(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -123,8 +134,10 @@ static void fixture_init(struct fixture *f)
 	for (int k = 0; k < 3; k++) {
 		gt_pause_hist_add(&f->pauses[k], &f->sample[k]);
 		gt_derive(NULL, &f->sample[k], &f->derived[k]);
-		if (k == 1)
+		if (k == 1) {
 			gt_f64_set(&f->derived[k].bytes_per_op, 5000.0);
+			live_set(&f->derived[k].live_set);
+		}
 		f->t[k] = (struct gt_metrics_target){ &f->info[k], &f->sample[k], &f->derived[k], &f->pauses[k], WATCH_START_S };
 	}
 }
@@ -326,6 +339,20 @@ static void test_family_names(void)
 	}
 }
 
+/* The live set's gauges where it is known, none where it is n/a (the JVM). */
+static void test_live_set_families(void)
+{
+	struct fixture f;
+	fixture_init(&f);
+	char *om = render(&f, GT_METRICS_OPENMETRICS);
+	CHECK_LINE(om, "gctop_live_set_bytes{" NET_LABELS "} 300000000");
+	CHECK_LINE(om, "gctop_live_set_growth_bytes_per_second{" NET_LABELS "} 2500");
+	CHECK_LINE(om, "gctop_live_set_exhaustion_seconds{" NET_LABELS ",limit=\"container\"} 3600");
+	CHECK_NO(om, "gctop_live_set_bytes{" JVM_LABELS);
+	CHECK_NO(om, "gctop_live_set_exhaustion_seconds{" JVM_LABELS);
+	free(om);
+}
+
 static void test_man_page_lists_every_family(void)
 {
 	FILE *f = fopen("man/gctop.1", "r");
@@ -470,6 +497,7 @@ int main(void)
 	RUN_TEST(test_pause_labels_match_bounds);
 	RUN_TEST(test_pause_hist_accumulates);
 	RUN_TEST(test_every_family_written);
+	RUN_TEST(test_live_set_families);
 	RUN_TEST(test_family_names);
 	RUN_TEST(test_man_page_lists_every_family);
 	RUN_TEST(test_classic_text);

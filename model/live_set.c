@@ -1,0 +1,201 @@
+#include "model/live_set.h"
+
+#include <string.h>
+
+#define NS_PER_S 1e9
+
+const char *gt_live_limit_name(enum gt_live_limit k)
+{
+	switch (k) {
+	case GT_LIVE_LIMIT_HEAP_MAX: return "heap-max";
+	case GT_LIVE_LIMIT_CONTAINER: return "container";
+	default: return "none";
+	}
+}
+
+void gt_live_tracker_clear(struct gt_live_tracker *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+static const struct gt_live_set_point *point_at(const struct gt_live_tracker *t, size_t i)
+{
+	return &t->points[(t->head + i) % GT_LIVE_SET_POINTS];
+}
+
+static void push_point(struct gt_live_tracker *t, const struct gt_live_point *p)
+{
+	if (t->n > 0 && p->at_ns < point_at(t, t->n - 1)->at_ns)
+		return;   /* out of order: a garbled log, not a measurement to fit */
+	if (t->n == 0)
+		t->origin_ns = p->at_ns;
+	if (t->n == GT_LIVE_SET_POINTS) {
+		t->head = (t->head + 1) % GT_LIVE_SET_POINTS;
+		t->n--;
+	}
+	t->points[(t->head + t->n) % GT_LIVE_SET_POINTS] = (struct gt_live_set_point){ p->at_ns, p->bytes };
+	t->n++;
+	t->newest_kind = p->kind;
+}
+
+/* Takes the log's new points; returns whether any came. */
+static bool take_new(struct gt_live_tracker *t, const struct gt_live_log *log)
+{
+	if (!t->started || log->count < t->next) {
+		/* first sight, or a log that restarted: a new series */
+		uint64_t missed = t->missed;
+		gt_live_tracker_clear(t);
+		t->missed = missed;
+		t->started = true;
+	}
+	uint64_t fresh = log->count - t->next;
+	uint64_t from = t->next;
+	if (fresh > GT_LIVE_RING) {
+		t->missed += fresh - GT_LIVE_RING;
+		from = log->count - GT_LIVE_RING;
+	}
+	for (uint64_t k = from; k < log->count; k++)
+		push_point(t, &log->points[k % GT_LIVE_RING]);
+	t->next = log->count;
+	return fresh > 0;
+}
+
+static bool drop_old(struct gt_live_tracker *t, uint64_t now_ns)
+{
+	bool dropped = false;
+	while (t->n > 0 && now_ns > point_at(t, 0)->at_ns && now_ns - point_at(t, 0)->at_ns > GT_LIVE_SET_WINDOW_NS) {
+		t->head = (t->head + 1) % GT_LIVE_SET_POINTS;
+		t->n--;
+		dropped = true;
+	}
+	return dropped;
+}
+
+/* Fits points [from, n) with x in seconds since origin_ns, y in bytes. */
+static int fit(const struct gt_live_tracker *t, size_t from, struct gt_trend *out)
+{
+	double x[GT_LIVE_SET_POINTS], y[GT_LIVE_SET_POINTS];
+	size_t m = 0;
+	for (size_t i = from; i < t->n; i++, m++) {
+		x[m] = (double)(point_at(t, i)->at_ns - t->origin_ns) / NS_PER_S;
+		y[m] = (double)point_at(t, i)->bytes;
+	}
+	return gt_trend_fit(x, y, m, out);
+}
+
+static void refit(struct gt_live_tracker *t)
+{
+	t->fit_failed = fit(t, 0, &t->trend) != 0;
+	memset(&t->recent, 0, sizeof(t->recent));
+	size_t half = t->n / 2;
+	if (t->n - half >= GT_LIVE_SET_MIN_RECENT && fit(t, half, &t->recent) != 0)
+		t->fit_failed = true;
+}
+
+void gt_live_tracker_fold(struct gt_live_tracker *t, const struct gt_sample *s)
+{
+	bool changed = false;
+	if (s->live_log.valid)
+		changed = take_new(t, &s->live_log);
+	if (drop_old(t, s->mono_ns))
+		changed = true;
+	if (changed)
+		refit(t);
+}
+
+/* The least bound the heap sets on the live set, 0 when none is known. */
+static uint64_t heap_bound(const struct gt_sample *s)
+{
+	const struct gt_u64 *b[] = { &s->old_max_bytes, &s->heap_max_bytes, &s->gc_hard_limit_bytes };
+	uint64_t least = 0;
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		if (b[i]->valid && b[i]->value > 0 && (least == 0 || b[i]->value < least))
+			least = b[i]->value;
+	return least;
+}
+
+/* The room left in the container: its limit less what it uses now. */
+static bool container_room(const struct gt_sample *s, double live_now, double *room)
+{
+	if (!s->cgroup_limit_bytes.valid || s->cgroup_limit_bytes.value == 0)
+		return false;
+	double limit = (double)s->cgroup_limit_bytes.value;
+	if (s->cgroup_working_set_bytes.valid)
+		*room = limit - (double)s->cgroup_working_set_bytes.value;
+	else if (s->cgroup_usage_bytes.valid)
+		*room = limit - (double)s->cgroup_usage_bytes.value;
+	else
+		*room = limit - live_now;
+	if (*room < 0)
+		*room = 0;
+	return true;
+}
+
+void gt_live_set_project(const struct gt_sample *s, double live_now, struct gt_live_set *out)
+{
+	/* a flat or falling line never reaches a limit: seconds per byte 0 */
+	double slope = out->growth_bps.value, room = 0, best = -1;
+	double per_byte = slope > 0 ? 1 / slope : 0;
+	uint64_t bound = heap_bound(s);
+	if (bound > 0) {
+		gt_u64_set(&out->limit_bytes, bound);
+		out->limit_kind = GT_LIVE_LIMIT_HEAP_MAX;
+		best = live_now >= (double)bound ? 0 : ((double)bound - live_now) * per_byte;
+	}
+	if (container_room(s, live_now, &room) && (best < 0 || room * per_byte < best)) {
+		gt_u64_set(&out->limit_bytes, s->cgroup_limit_bytes.value);
+		out->limit_kind = GT_LIVE_LIMIT_CONTAINER;
+		best = room * per_byte;
+	}
+	if (slope <= 0)
+		out->exhaustion_why = "the live set is not growing";
+	else if (out->growth_low_bps.value <= 0)
+		out->exhaustion_why = "the live set is not growing significantly (its 90% interval includes zero)";
+	else if (best < 0)
+		out->exhaustion_why = "no limit is known: the heap has no maximum and the process no container limit";
+	else
+		gt_f64_set(&out->exhaustion_s, best);
+}
+
+static void growth_figures(const struct gt_live_tracker *t, const struct gt_sample *s, struct gt_live_set *out)
+{
+	if (t->fit_failed) {
+		out->growth_why = "out of memory for the trend";
+	} else if (t->n < GT_LIVE_SET_MIN_POINTS) {
+		out->growth_why = "too few points: the trend needs 5 collections that reached the old generation";
+	} else if (point_at(t, t->n - 1)->at_ns - point_at(t, 0)->at_ns < GT_LIVE_SET_MIN_SPAN_NS) {
+		out->growth_why = "too short a span: the trend needs points over at least a minute";
+	} else if (!t->trend.valid) {
+		out->growth_why = "every point was measured at the same moment";
+	} else {
+		gt_f64_set(&out->growth_bps, t->trend.slope);
+		gt_f64_set(&out->growth_low_bps, t->trend.low);
+		gt_f64_set(&out->growth_high_bps, t->trend.high);
+		if (t->recent.valid)
+			gt_f64_set(&out->recent_growth_bps, t->recent.slope);
+		double x_now = s->mono_ns > t->origin_ns ? (double)(s->mono_ns - t->origin_ns) / NS_PER_S : 0;
+		gt_live_set_project(s, t->trend.intercept + t->trend.slope * x_now, out);
+		return;
+	}
+	out->exhaustion_why = out->growth_why;
+}
+
+void gt_live_set_figures(const struct gt_live_tracker *t, const struct gt_sample *s, struct gt_live_set *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->missed = t->missed;
+	if (t->n == 0) {
+		out->why = !s->live_log.valid && s->live_unavailable ? s->live_unavailable
+			 : !s->live_log.valid ? "the collector does not measure the live set"
+			 : "no collection has reached the old generation yet";
+		out->growth_why = out->exhaustion_why = out->why;
+		return;
+	}
+	const struct gt_live_set_point *newest = point_at(t, t->n - 1);
+	out->valid = true;
+	out->bytes = newest->bytes;
+	out->kind = t->newest_kind;
+	out->points = (unsigned)t->n;
+	gt_f64_set(&out->span_s, (double)(newest->at_ns - point_at(t, 0)->at_ns) / NS_PER_S);
+	growth_figures(t, s, out);
+}
