@@ -291,14 +291,20 @@ static struct gt_dn_live_wait *live_wait_of(struct gt_dn_gc *g, uint64_t tid)
 	return NULL;
 }
 
-/* A GCEnd: its thread's next GCHeapStats describes this GC. */
+/* A GCEnd: its thread's next GCHeapStats describes this GC. A GC that
+ * started as a background GC can go on as a blocking one (seen on .NET 10,
+ * Workstation and Server: GCStart of type background, then its GCEnd on
+ * the thread that started it, within its suspension, and
+ * GC.GetGCMemoryInfo lists it as FullBlocking): a background GC ends on
+ * the background GC's own thread. */
 static void live_gc_end(struct gt_dn_gc *g, uint64_t tid, uint32_t index, uint32_t depth)
 {
 	struct gt_dn_live_wait *w = live_wait_of(g, tid);
 	/* more GC threads than slots: the one written to longest ago goes */
 	if (!w)
 		w = &g->live_wait[g->next_live_wait++ % GT_DN_LIVE_THREADS];
-	*w = (struct gt_dn_live_wait){ true, tid, index, depth };
+	bool background = g->bgc_index != 0 && index == g->bgc_index && tid != g->bgc_start_tid;
+	*w = (struct gt_dn_live_wait){ true, tid, index, depth, background };
 }
 
 /* A GCHeapStats: a point of the live set when its thread's GC was a gen2
@@ -320,7 +326,7 @@ static void live_heap_stats(struct gt_dn_gc *g, uint64_t tid, int64_t ts, const 
 	for (int k = GT_DN_GEN0; k < GT_DN_GENS; k++)
 		kept = h->promoted[k] > UINT64_MAX - kept ? UINT64_MAX : kept + h->promoted[k];
 	struct gt_dn_live_point *p = &g->live[g->live_count++ % GT_LIVE_RING];
-	*p = (struct gt_dn_live_point){ kept, ts, g->bgc_index != 0 && w->index == g->bgc_index };
+	*p = (struct gt_dn_live_point){ kept, ts, w->background };
 }
 
 static void heap_stats_event(struct gt_dn_gc *g, uint64_t tid, int64_t ts, const uint8_t *payload, size_t len)
@@ -353,6 +359,7 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		if (s.type == 1) {
 			g->background_running = true;
 			g->bgc_index = s.count;
+			g->bgc_start_tid = thread_id;
 		}
 		break;
 	}

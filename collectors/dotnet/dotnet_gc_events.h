@@ -190,9 +190,13 @@ struct gt_dn_gc {
 		uint64_t tid;
 		uint32_t index;          /* the GC's Count */
 		uint32_t depth;
+		bool background;
 	} live_wait[GT_DN_LIVE_THREADS];
 	unsigned next_live_wait;
-	uint32_t bgc_index;           /* Count of the last background GC's start, 0 none */
+	/* the last GC that started as a background GC: its Count (0 none) and
+	 * the thread that started it */
+	uint32_t bgc_index;
+	uint64_t bgc_start_tid;
 
 	int pointer_size;             /* the Trace object's, for GCPerHeapHistory */
 	struct gt_dn_frag frag;

@@ -78,9 +78,10 @@ static void test_promoted_bytes_parsed(void)
 	CHECK_U64(h.promoted[4], 0);
 }
 
-/* A background GC (#10, thread 2) with an ephemeral GC nested in it (#11,
- * thread 3), then a blocking gen2 (#12, thread 3): two points, each from
- * the stats its own thread wrote after its GCEnd. */
+/* A background GC (#10, started on thread 1, ended by the background GC's
+ * thread 2) with an ephemeral GC nested in it (#11, thread 3), then a
+ * blocking gen2 (#12, thread 3): two points, each from the stats its own
+ * thread wrote after its GCEnd. */
 static void test_gen2_points_blocking_and_background(void)
 {
 	static struct gt_dn_gc g;
@@ -88,7 +89,7 @@ static void test_gen2_points_blocking_and_background(void)
 	/* stats before any GCEnd (the session began mid-GC): no GC to name */
 	stats(&g, 2, 50, 1);
 	CHECK_U64(g.live_count, 0);
-	gc_start(&g, 2, 100, 10, 2, 1);
+	gc_start(&g, 1, 100, 10, 2, 1);
 	gc_start(&g, 3, 200, 11, 1, 0);
 	gc_end(&g, 3, 300, 11, 1);
 	gc_end(&g, 2, 350, 10, 2);
@@ -110,6 +111,13 @@ static void test_gen2_points_blocking_and_background(void)
 	/* the heap after the last GC is still taken from every stats */
 	CHECK(g.have_heap);
 	CHECK(g.heap_ts == 501);
+	/* #13 starts as a background GC but ends on the thread that started
+	 * it: it went on blocking, and is no background GC */
+	gc_start(&g, 3, 600, 13, 2, 1);
+	gc_end(&g, 3, 700, 13, 2);
+	stats(&g, 3, 701, 3000);
+	CHECK_U64(g.live_count, 3);
+	CHECK(!g.live[2].background);
 }
 
 /* Hostile sizes add up to at most UINT64_MAX; the ring keeps the last
