@@ -10,6 +10,7 @@
 
 #include "base/sanitize.h"
 #include "model/findings_advice.h"
+#include "model/findings_live.h"
 
 /* ---- thresholds, each with its source ---- */
 
@@ -579,6 +580,25 @@ static void rule_config(const struct gt_target_info *info, const struct gt_deriv
 	}
 }
 
+/* live-set-growth: thresholds and their sources in model/findings_live.c */
+static void rule_live_set(const struct gt_derived *d, struct gt_findings *out)
+{
+	const struct gt_live_set *l = &d->live_set;
+	enum gt_severity sev = gt_findings_live_verdict(l);
+	if (sev == GT_SEVERITY_NONE)
+		return;
+	struct gt_finding *f = add(out, "live-set-growth", sev, "the live set grows steadily, %.1f MiB a minute over %.0f min",
+				   l->growth_bps.value * 60 / GT_MIB, l->span_s.value / 60);
+	evidence(f, "points", GT_EVIDENCE_COUNT, l->points);
+	evidence(f, "span_s", GT_EVIDENCE_SECONDS, l->span_s.value);
+	evidence(f, "live_set_bytes", GT_EVIDENCE_BYTES, (double)l->bytes);
+	evidence(f, "growth_per_min_bytes", GT_EVIDENCE_BYTES, l->growth_bps.value * 60);
+	if (l->exhaustion_s.valid) {
+		evidence(f, "exhaustion_s", GT_EVIDENCE_SECONDS, l->exhaustion_s.value);
+		evidence(f, "limit_bytes", GT_EVIDENCE_BYTES, (double)l->limit_bytes.value);
+	}
+}
+
 static int by_severity(const void *a, const void *b)
 {
 	const struct gt_finding *x = a, *y = b;
@@ -606,6 +626,7 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	}
 	rule_container(d, out);
 	rule_config(info, d, out);
+	rule_live_set(d, out);
 	/* stable: the rules' order within a severity */
 	for (unsigned i = 1; i < out->count; i++)
 		for (unsigned j = i; j > 0 && by_severity(&out->items[j - 1], &out->items[j]) > 0; j--) {

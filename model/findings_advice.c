@@ -48,6 +48,9 @@ static const struct gt_runtime_advice shared_rows[] = {
 	{ "oom-kills",
 	  "the container has killed processes for memory: compare the heap max and working set with its "
 	  "limit", false },
+	{ "live-set-growth",
+	  "take a census of the live objects twice, some minutes apart, and look at the types that grew; a "
+	  "cache without a bound or listeners never removed are the usual holders", false },
 	{ "server-gc-one-heap",
 	  "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs", false },
 };

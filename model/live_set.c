@@ -13,6 +13,14 @@ const char *gt_live_limit_name(enum gt_live_limit k)
 	}
 }
 
+struct gt_f64 gt_old_used_share(const struct gt_sample *s)
+{
+	struct gt_f64 share = { 0, false };
+	if (s->old_used_bytes.valid && s->old_committed_bytes.valid && s->old_committed_bytes.value > 0)
+		gt_f64_set(&share, (double)s->old_used_bytes.value / (double)s->old_committed_bytes.value);
+	return share;
+}
+
 void gt_live_tracker_clear(struct gt_live_tracker *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -83,8 +91,22 @@ static int fit(const struct gt_live_tracker *t, size_t from, struct gt_trend *ou
 	return gt_trend_fit(x, y, m, out);
 }
 
+static uint64_t deepest_fall(const struct gt_live_tracker *t)
+{
+	uint64_t peak = 0, fall = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t b = point_at(t, i)->bytes;
+		if (b > peak)
+			peak = b;
+		else if (peak - b > fall)
+			fall = peak - b;
+	}
+	return fall;
+}
+
 static void refit(struct gt_live_tracker *t)
 {
+	t->max_fall = deepest_fall(t);
 	t->fit_failed = fit(t, 0, &t->trend) != 0;
 	memset(&t->recent, 0, sizeof(t->recent));
 	size_t half = t->n / 2;
@@ -196,6 +218,7 @@ void gt_live_set_figures(const struct gt_live_tracker *t, const struct gt_sample
 	out->bytes = newest->bytes;
 	out->kind = t->newest_kind;
 	out->points = (unsigned)t->n;
+	out->max_fall_bytes = t->max_fall;
 	gt_f64_set(&out->span_s, (double)(newest->at_ns - point_at(t, 0)->at_ns) / NS_PER_S);
 	growth_figures(t, s, out);
 }

@@ -59,6 +59,7 @@ struct gt_live_tracker {
 	/* The fits of the points held, redone when they change. */
 	bool fit_failed;      /* out of memory at the last fit */
 	struct gt_trend trend, recent;
+	uint64_t max_fall;    /* the deepest fall of the points below an earlier one */
 };
 
 /* The figures a view shows; "n/a" fields carry a sentence why. */
@@ -73,6 +74,8 @@ struct gt_live_set {
 	struct gt_f64 growth_bps;    /* Theil–Sen slope over the window */
 	struct gt_f64 growth_low_bps, growth_high_bps;   /* its GT_TREND_CONFIDENCE interval */
 	struct gt_f64 recent_growth_bps;  /* the slope over the newer half of the points */
+	uint64_t max_fall_bytes;     /* the deepest fall of a point below an earlier one in the window:
+				      * a leak's live set falls by its noise, a cache emptied by its size */
 	const char *growth_why;      /* growth n/a: why */
 	struct gt_f64 exhaustion_s;  /* from the sample's moment until the live set fills limit_kind */
 	struct gt_u64 limit_bytes;   /* that limit (n/a exhaustion: the first limit known, if any) */
@@ -95,6 +98,9 @@ void gt_live_set_figures(const struct gt_live_tracker *t, const struct gt_sample
  * limit_kind or exhaustion_why in out. growth_bps and its low bound must
  * be set (valid) in out beforehand. */
 void gt_live_set_project(const struct gt_sample *s, double live_now, struct gt_live_set *out);
+
+/* The old generation's occupancy as jstat's O: used over committed. */
+struct gt_f64 gt_old_used_share(const struct gt_sample *s);
 
 /* "heap-max", "container", or "none": the JSON and metrics word. */
 const char *gt_live_limit_name(enum gt_live_limit k);

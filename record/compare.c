@@ -25,6 +25,8 @@ const struct gt_fig_desc gt_fig_descs[GT_FIG_COUNT] = {
 	[GT_FIG_LARGE_PEAK_BYTES] = { "large_objects.peak_bytes", "large objects, peak", GT_UNIT_BYTES },
 	[GT_FIG_WORKING_SET_PEAK_BYTES] = { "memory.working_set_peak_bytes", "working set, peak", GT_UNIT_BYTES },
 	[GT_FIG_COMMITTED_PEAK_BYTES] = { "memory.committed_peak_bytes", "heap committed, peak", GT_UNIT_BYTES },
+	[GT_FIG_LIVE_SET_BYTES] = { "live_set.bytes", "live set, at the end", GT_UNIT_BYTES },
+	[GT_FIG_LIVE_GROWTH_BPS] = { "live_set.growth_bps", "live set growth, at the end", GT_UNIT_BPS },
 };
 
 /* Values gathered over a run, for its percentiles. */
@@ -178,6 +180,11 @@ static void whole_run(struct gather *g, const struct gt_session *s, struct gt_ru
 		}
 		free(whole);
 	}
+	/* the live set as the replay's tracker has it after the last sample */
+	const struct gt_live_set *l = &s->live.derived.live_set;
+	if (l->valid)
+		gt_f64_set(&run->fig[GT_FIG_LIVE_SET_BYTES], (double)l->bytes);
+	run->fig[GT_FIG_LIVE_GROWTH_BPS] = l->growth_bps;
 	set_percentile(&run->fig[GT_FIG_ALLOC_RATE_MEDIAN], &g->rates, 50, 1);
 	set_percentile(&run->fig[GT_FIG_ALLOC_RATE_P95], &g->rates, 95, 1);
 	/* Weighted by operations: an interval at either end of the load holds

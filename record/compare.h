@@ -32,6 +32,8 @@ enum gt_fig {
 	GT_FIG_LARGE_PEAK_BYTES,
 	GT_FIG_WORKING_SET_PEAK_BYTES,
 	GT_FIG_COMMITTED_PEAK_BYTES,
+	GT_FIG_LIVE_SET_BYTES,        /* the live set at the run's end */
+	GT_FIG_LIVE_GROWTH_BPS,       /* its growth then, over the tracker's window */
 	GT_FIG_COUNT,
 };
 

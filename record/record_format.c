@@ -53,6 +53,9 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, cgroup_working_set_bytes),
 	U64(struct gt_sample, cgroup_processes),
 	U64(struct gt_sample, oom_kills),
+	U64(struct gt_sample, old_used_bytes),
+	U64(struct gt_sample, old_committed_bytes),
+	U64(struct gt_sample, old_max_bytes),
 };
 const struct gt_record_fields gt_record_sample_u64 = { sample_u64_f, COUNT(sample_u64_f) };
 
@@ -64,6 +67,7 @@ static const struct gt_record_field sample_strings_f[] = {
 	U64_AS("ops_name", struct gt_sample, opcount_name),
 	U64_AS("ops_counter", struct gt_sample, opcount_counter),
 	U64_AS("ops_unavailable", struct gt_sample, opcount_unavailable),
+	U64(struct gt_sample, live_unavailable),
 };
 const struct gt_record_fields gt_record_sample_strings = { sample_strings_f, COUNT(sample_strings_f) };
 

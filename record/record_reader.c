@@ -350,6 +350,42 @@ static int parse_pause_log(struct gt_record_reader *r, struct json_object *o, st
 	return 0;
 }
 
+static int parse_live_point(struct gt_record_reader *r, struct json_object *x, struct gt_live_point *p,
+			    struct gt_error *err)
+{
+	if (expect_object(r, x, "a live-set point", err) != 0 || req_u64(r, x, "bytes", &p->bytes, err) != 0 ||
+	    req_u64(r, x, "at_ns", &p->at_ns, err) != 0)
+		return -1;
+	return get_static(r, x, "kind", &p->kind, err);
+}
+
+/* The live-set log as of this sample: the last one's, with the new points
+ * put in; absent in a recording made before it was written (n/a). */
+static int parse_live_log(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
+			  struct gt_error *err)
+{
+	struct json_object *l = json_object_object_get(o, "live_log");
+	if (!l)
+		return 0;
+	struct json_object *a;
+	size_t n;
+	uint64_t count = 0;
+	if (expect_object(r, l, "\"live_log\"", err) != 0 || req_u64(r, l, "count", &count, err) != 0 ||
+	    get_array(r, l, "new", GT_LIVE_RING, &a, &n, err) != 0)
+		return -1;
+	if (n > count)
+		return bad(r, err, "\"live_log\" has more new points than its count");
+	if (r->have_last && r->last.live_log.valid && r->last.live_log.count <= count)
+		memcpy(s->live_log.points, r->last.live_log.points, sizeof(s->live_log.points));
+	s->live_log.valid = true;
+	s->live_log.count = count;
+	for (size_t i = 0; i < n; i++)
+		if (parse_live_point(r, json_object_array_get_idx(a, i), &s->live_log.points[(count - n + i) % GT_LIVE_RING],
+				     err) != 0)
+			return -1;
+	return 0;
+}
+
 static int parse_alloc_at(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
 			  struct gt_error *err)
 {
@@ -568,6 +604,7 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 	}
 	if (parse_alloc_at(r, o, s, err) != 0 || parse_pause_at(r, o, s, err) != 0 ||
 	    parse_generations(r, o, s, err) != 0 || parse_causes(r, o, s, err) != 0 || parse_pause_log(r, o, s, err) != 0 ||
+	    parse_live_log(r, o, s, err) != 0 ||
 	    parse_allocators(r, o, alloc, err) != 0 || parse_stacks(r, o, err) != 0)
 		return -1;
 	if (r->version < 2 && r->info.runtime)

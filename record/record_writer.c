@@ -22,6 +22,7 @@ struct gt_recorder {
 	bool header_written;
 	struct gt_target_info info;  /* the facts last written */
 	uint64_t pause_next;         /* the first pause of the log not written yet */
+	uint64_t live_next;          /* the first live-set point not written yet */
 };
 
 static struct json_object *u64_or_null(struct gt_u64 v)
@@ -240,7 +241,32 @@ static void add_sample_scalars(struct json_object *o, const struct gt_sample *s)
 	json_object_object_add(o, "memory_pressure_system_wide", json_object_new_boolean(s->memory_pressure_system_wide));
 }
 
-struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pause_from,
+/* The live-set points from live_from on (the newest GT_LIVE_RING at most),
+ * each {bytes, at_ns, kind}: the reader rebuilds the log from them. */
+static struct json_object *json_live_log(const struct gt_sample *s, uint64_t live_from)
+{
+	if (!s->live_log.valid)
+		return NULL;
+	uint64_t count = s->live_log.count;
+	uint64_t from = live_from <= count ? live_from : 0;
+	if (count - from > GT_LIVE_RING)
+		from = count - GT_LIVE_RING;
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "count", json_object_new_uint64(count));
+	struct json_object *a = json_object_new_array();
+	for (uint64_t k = from; k < count; k++) {
+		const struct gt_live_point *p = &s->live_log.points[k % GT_LIVE_RING];
+		struct json_object *x = json_object_new_object();
+		json_object_object_add(x, "bytes", json_object_new_uint64(p->bytes));
+		json_object_object_add(x, "at_ns", json_object_new_uint64(p->at_ns));
+		json_object_object_add(x, "kind", gt_json_text(p->kind));
+		json_object_array_add(a, x);
+	}
+	json_object_object_add(o, "new", a);
+	return o;
+}
+
+struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pause_from, uint64_t live_from,
 					  const struct gt_alloc_snapshot *alloc)
 {
 	struct json_object *o = json_object_new_object();
@@ -263,6 +289,7 @@ struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pa
 	add_u64_fields(causes, &s->causes, &gt_record_causes_u64);
 	json_object_object_add(o, "causes", causes);
 	json_object_object_add(o, "pause_log", json_pause_log(s, pause_from));
+	json_object_object_add(o, "live_log", json_live_log(s, live_from));
 	if (alloc)
 		json_object_object_add(o, "allocators", json_alloc_snapshot(alloc));
 	return o;
@@ -330,13 +357,14 @@ int gt_recorder_write(struct gt_recorder *r, const struct gt_session *s, struct 
 	}
 	const struct gt_alloc_snapshot *a =
 		s->alloc_fresh && s->alloc_window ? gt_alloc_window_latest(s->alloc_window) : NULL;
-	struct json_object *o = gt_record_json_sample(&s->prev, r->pause_next, a);
+	struct json_object *o = gt_record_json_sample(&s->prev, r->pause_next, r->live_next, a);
 	struct json_object *st = a ? json_alloc_stacks(s->live.stacks, s->live.alloc) : NULL;
 	if (st)
 		json_object_object_add(o, "alloc_stacks", st);
 	if (write_line(r, o, err) != 0)
 		return -1;
 	r->pause_next = s->prev.pause_log.valid ? s->prev.pause_log.count : 0;
+	r->live_next = s->prev.live_log.valid ? s->prev.live_log.count : 0;
 	return 0;
 }
 

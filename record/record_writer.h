@@ -27,10 +27,11 @@ struct gt_recorder *gt_recorder_open(const char *path, struct gt_error *err);
 int gt_recorder_write(struct gt_recorder *r, const struct gt_session *s, struct gt_error *err);
 void gt_recorder_close(struct gt_recorder *r);
 
-/* The lines' objects (the caller puts them). pause_from: the number of the
- * first pause of s's log not written yet; alloc may be NULL. */
+/* The lines' objects (the caller puts them). pause_from and live_from: the
+ * numbers of the first pause and live-set point of s's logs not written
+ * yet; alloc may be NULL. */
 struct json_object *gt_record_json_info(const char *type, const struct gt_target_info *info);
-struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pause_from,
+struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pause_from, uint64_t live_from,
 					  const struct gt_alloc_snapshot *alloc);
 
 #endif

@@ -226,9 +226,7 @@ static struct json_object *memory_object(const struct gt_derived *d)
 static struct json_object *old_object(const struct gt_sample *s)
 {
 	struct json_object *o = json_object_new_object();
-	struct gt_f64 share = { 0, false };
-	if (s->old_used_bytes.valid && s->old_committed_bytes.valid && s->old_committed_bytes.value > 0)
-		gt_f64_set(&share, (double)s->old_used_bytes.value / (double)s->old_committed_bytes.value);
+	struct gt_f64 share = gt_old_used_share(s);
 	add(o, "used_bytes", ju64(s->old_used_bytes));
 	add(o, "committed_bytes", ju64(s->old_committed_bytes));
 	add(o, "max_bytes", ju64(s->old_max_bytes));

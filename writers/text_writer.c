@@ -6,6 +6,7 @@
 #include "base/sanitize.h"
 #include "writers/findings_out.h"
 #include "writers/format.h"
+#include "writers/format_live.h"
 
 /* Each figure gets its own buffer: printf arguments are evaluated in no
  * fixed order, so a shared rotating buffer would be undefined. */
@@ -205,6 +206,34 @@ static void write_memory(FILE *out, const struct gt_derived *d)
 	fprintf(out, "Process: CPU %s of a core   threads %s\n", fig_share(&a, d->cpu_share), fig_count(&b, s->threads));
 }
 
+/* The live set, its trend and deadline (each n/a with why), and the old
+ * generation's occupancy as jstat shows it. */
+static void write_live_set(FILE *out, const struct gt_derived *d)
+{
+	const struct gt_live_set *l = &d->live_set;
+	struct text_str why, kind;
+	struct text_fig a, b, c;
+	char line[160];
+	if (!l->valid) {
+		fprintf(out, "Live:    n/a (%s)\n", clean(&why, l->why ? l->why : "not tracked"));
+	} else {
+		fprintf(out, "Live:    %s after %s, %u points over %s", fig_bytes(&a, (struct gt_u64){ l->bytes, true }),
+			clean(&kind, l->kind ? l->kind : "a collection"), l->points,
+			gt_format_long_seconds(b.s, sizeof(b.s), l->span_s.value));
+		if (l->missed)
+			fprintf(out, " (%llu missed)", (unsigned long long)l->missed);
+		if (!l->growth_bps.valid)
+			fprintf(out, "   growth n/a (%s)\n", clean(&why, l->growth_why));
+		else if (!l->exhaustion_s.valid)
+			fprintf(out, "   growth %s   exhaustion n/a (%s)\n", gt_format_live_growth(line, sizeof(line), l),
+				clean(&why, l->exhaustion_why));
+		else
+			fprintf(out, "   growth %s   exhaustion in %s (%s)\n", gt_format_live_growth(line, sizeof(line), l),
+				gt_format_live_exhaustion(a.s, sizeof(a.s), l), fig_bytes(&c, l->limit_bytes));
+	}
+	fprintf(out, "Old:     %s\n", gt_format_old(line, sizeof(line), &d->cur));
+}
+
 /* Top allocators: sampled shares, with the sample count so a thin
  * sample is never taken for a fact. */
 static void write_allocators(FILE *out, const struct gt_alloc_derived *a)
@@ -300,6 +329,7 @@ int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt
 	write_pauses(out, d);
 	write_agent_pauses(out, &d->cur);
 	write_memory(out, d);
+	write_live_set(out, d);
 	if (a)
 		write_allocators(out, a);
 	if (a && st)

@@ -36,6 +36,9 @@ static const struct gt_runtime_advice dotnet_advice[] = {
 	{ "heap-over-limit",
 	  "set the GC's hard limit below the container limit (GCHeapHardLimitPercent), leaving room for the "
 	  "rest of the process", false },
+	{ "live-set-growth",
+	  "compare two heap snapshots taken minutes apart (dotnet-gcdump collect -p PID; each induces a gen2 "
+	  "collection) and look at the types that grew", false },
 };
 
 const struct gt_runtime_traits gt_dotnet_runtime = {

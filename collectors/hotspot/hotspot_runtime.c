@@ -31,6 +31,10 @@ static const struct gt_runtime_advice hotspot_advice[] = {
 	{ "heap-over-limit",
 	  "set the heap max below the container limit (-Xmx, -XX:MaxRAMPercentage), leaving room for the "
 	  "rest of the process", false },
+	{ "live-set-growth",
+	  "compare two class histograms taken minutes apart (jcmd PID GC.class_histogram; each stops the JVM "
+	  "for a time that grows with the heap) and look at the classes that grew; "
+	  "-XX:+HeapDumpOnOutOfMemoryError keeps the evidence", false },
 };
 
 const struct gt_runtime_traits gt_hotspot_runtime = {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "writers/format.h"
+#include "writers/format_live.h"
 #include "screen/panes/pane.h"
 
 /* The legend and the figures flow across the lines under the bar, wrapping
@@ -29,11 +30,19 @@ static bool memory_metaspace(const struct gt_view_ctx *ctx)
 	return !ctx->info || !ctx->info->runtime || ctx->info->runtime->has_metaspace;
 }
 
+/* The live set: its size and growth, then its deadline (or why none), on
+ * three lines in a pane of 40 columns, or n/a and why on one; then old's
+ * occupancy on two. */
+static int memory_live_rows(const struct gt_view_ctx *ctx)
+{
+	return ctx->d && ctx->d->live_set.valid ? 5 : 3;
+}
+
 /* metaspace, OOM kills, pressure: two lines at 40 columns, one without
  * metaspace */
 static int memory_want_rows(const struct gt_view_ctx *ctx)
 {
-	return memory_need_rows(ctx) + (memory_metaspace(ctx) ? 2 : 1);
+	return memory_need_rows(ctx) + memory_live_rows(ctx) + (memory_metaspace(ctx) ? 2 : 1);
 }
 
 /* Starts an item of `width` columns: on this line if it fits, else on the
@@ -111,6 +120,67 @@ static void headroom(struct memory_flow *f, const struct gt_sample *s)
 	flow_item(f, NULL, 0, "headroom", at, v);
 }
 
+/* The rest of the line, in the n/a colour: why a figure is n/a, cut at a word. */
+static void flow_note(struct memory_flow *f, const char *text)
+{
+	char cut[160];
+	int room = f->cols - 1 - f->x;
+	if (f->y >= f->rows || room < 8 || !text)
+		return;
+	gt_format_cut_words(cut, sizeof(cut), text, room);
+	if (cut[0])
+		f->x = gt_pane_print(f->w, f->y, f->x, f->t->na, "%s", cut) + 2;
+}
+
+/* Within an hour of the limit is worth a look, within ten minutes urgent
+ * (the live-set-growth finding's severities). */
+static attr_t exhaustion_attr(const struct gt_theme *t, const struct gt_live_set *l)
+{
+	if (!l->exhaustion_s.valid)
+		return t->na;
+	return l->exhaustion_s.value < 600 ? t->crit | A_BOLD : l->exhaustion_s.value < 3600 ? t->warn | A_BOLD : t->value;
+}
+
+static void old_item(struct memory_flow *f, const char *label, const char *value, bool valid)
+{
+	flow_item(f, NULL, 0, label, valid ? f->t->value : f->t->na, value);
+}
+
+/* Old's occupancy as jstat's OU, OC, OGCMX and O (used over committed). */
+static void old_items(struct memory_flow *f, const struct gt_sample *s)
+{
+	char u[32], c[32], m[32], o[16];
+	struct gt_f64 share = gt_old_used_share(s);
+	old_item(f, "old used", gt_format_bytes(u, sizeof(u), s->old_used_bytes), s->old_used_bytes.valid);
+	old_item(f, "committed", gt_format_bytes(c, sizeof(c), s->old_committed_bytes), s->old_committed_bytes.valid);
+	old_item(f, "max", gt_format_bytes(m, sizeof(m), s->old_max_bytes), s->old_max_bytes.valid);
+	old_item(f, "O", gt_format_share(o, sizeof(o), share), share.valid);
+}
+
+/* The live set (the heap that survived the last collection of the old
+ * generation), the time until it fills its limit, its growth, and old's
+ * occupancy as jstat's O, OC, OGCMX. */
+static void live_rows(struct memory_flow *f, const struct gt_derived *d)
+{
+	const struct gt_theme *t = f->t;
+	const struct gt_live_set *l = &d->live_set;
+	char a[32], g[80], e[64];
+	f->y++, f->x = 1;
+	if (!l->valid) {
+		flow_item(f, NULL, 0, "live set", t->na, "n/a");
+		flow_note(f, l->why);
+	} else {
+		flow_item(f, NULL, 0, "live set", t->value, gt_format_bytes(a, sizeof(a), (struct gt_u64){ l->bytes, true }));
+		flow_item(f, NULL, 0, "growth", l->growth_bps.valid ? t->value : t->na, gt_format_live_growth(g, sizeof(g), l));
+		if (!l->exhaustion_s.valid)
+			f->y++, f->x = 1;    /* a line of its own, for the why */
+		flow_item(f, NULL, 0, "full in", exhaustion_attr(t, l), gt_format_live_exhaustion(e, sizeof(e), l));
+		flow_note(f, l->exhaustion_s.valid ? NULL : l->exhaustion_why);
+	}
+	f->y++, f->x = 1;
+	old_items(f, &d->cur);
+}
+
 /* What is worth a look when there is room: metaspace (a JVM's: .NET has
  * none, so the row is not shown there), OOM kills, pressure. */
 static void extras(struct memory_flow *f, const struct gt_sample *s, bool metaspace)
@@ -170,6 +240,7 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 	f.y++, f.x = 1;
 	flow_item(&f, NULL, 0, "heap max", t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
 	headroom(&f, s);
+	live_rows(&f, d);
 	f.y++, f.x = 1;
 	extras(&f, s, memory_metaspace(ctx));
 }

@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f->a.by_frame.n = 2;
 	f->a.by_type.n = 2;
 	check_line(gt_record_json_info("header", &f->info));
-	check_line(gt_record_json_sample(&f->s, 0, &f->a));
+	check_line(gt_record_json_sample(&f->s, 0, 0, &f->a));
 	free(f);
 	return 0;
 }

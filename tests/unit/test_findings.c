@@ -10,6 +10,7 @@
 #include "collectors/registry.h"
 #include "model/findings.h"
 #include "model/findings_advice.h"
+#include "model/live_set.h"
 #include "writers/findings_out.h"
 #include "tests/unit/check.h"
 
@@ -242,7 +243,8 @@ static void test_long_pause_when_and_cause(void)
 static void test_advice_per_runtime(void)
 {
 	static const char *const both[] = { "pause-share", "long-pause", "induced-gc", "heap-near-limit",
-					    "memory-near-limit", "heap-over-limit", "oom-kills", "alloc-per-op" };
+					    "memory-near-limit", "heap-over-limit", "oom-kills", "alloc-per-op",
+					    "live-set-growth" };
 	static const char *const jvm_words[] = { "young generation", "-XX", "-Xm", "System.gc", "G1" };
 	static const char *const dotnet_words[] = { "gen0", "gen2", "DOTNET_", "GC.Collect", "GCHeapHardLimit" };
 	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
@@ -665,6 +667,88 @@ static void test_alloc_per_op_over_intervals_without_a_poll(void)
 }
 
 /* -b's section and --json's key carry every finding with its evidence. */
+/* ---- live-set-growth: the live set as a tracker folds it ---- */
+
+#define LIVE_MB 1e6
+static struct gt_sample live_sample;
+static struct gt_live_tracker live_tracker;
+
+static double live_noise(unsigned *st)
+{
+	*st = *st * 1103515245u + 12345u;
+	return (double)((*st >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+/* points live-set points every step_s seconds, the k-th at bytes(k) MB
+ * plus noise of +-noise_mb, folded as the samples bring them; newest's
+ * live set becomes the tracker's figures, with a heap max of max_mb. */
+static void live_points(int points, double step_s, double (*bytes)(int k), double noise_mb, double max_mb)
+{
+	unsigned st = 5;
+	memset(&live_sample, 0, sizeof(live_sample));
+	gt_live_tracker_clear(&live_tracker);
+	for (int k = 0; k < points; k++) {
+		struct gt_live_log *l = &live_sample.live_log;
+		uint64_t at = (uint64_t)((1 + k * step_s) * 1e9);
+		l->valid = true;
+		l->points[l->count++ % GT_LIVE_RING] =
+			(struct gt_live_point){ (uint64_t)((bytes(k) + noise_mb * live_noise(&st)) * LIVE_MB), at, "full GC" };
+		live_sample.mono_ns = at + 1000000000ull;
+		gt_live_tracker_fold(&live_tracker, &live_sample);
+	}
+	gt_u64_set(&live_sample.heap_max_bytes, (uint64_t)(max_mb * LIVE_MB));
+	newest.cur.mono_ns = live_sample.mono_ns;
+	gt_live_set_figures(&live_tracker, &live_sample, &newest.live_set);
+}
+
+/* 0.5 MB/s on 500 MB: a leak; a big cache: 3 GB, flat; a warm-up: to 2 GB
+ * in 8 minutes, then flat; a sawtooth: a cache filled from 200 MB to
+ * 1.2 GB over 10 minutes and emptied, three times. Points every 30 s. */
+static double leak(int k) { return 500 + 0.5 * 30 * k; }
+static double big_cache(int k) { (void)k; return 3000; }
+static double warm_up(int k) { return k < 16 ? 2000.0 * k / 16 : 2000; }
+static double sawtooth(int k) { return 200 + 1000.0 * (k % 20) / 20; }
+
+static void test_live_set_growth(void)
+{
+	reset("G1", &gt_hotspot_runtime);
+	/* a leak among noise of +-20 MB, over 30 minutes: info far from the
+	 * heap's max, warning within the hour, critical within ten minutes */
+	live_points(60, 30, leak, 20, 8000);
+	const struct gt_finding *f = finding("live-set-growth");
+	CHECK(f && f->severity == GT_SEVERITY_INFO);
+	CHECK_U64((uint64_t)evidence(f, "points"), 60);
+	CHECK_NEAR(evidence(f, "growth_per_min_bytes"), 30 * LIVE_MB, 3 * LIVE_MB);
+	CHECK_NEAR(evidence(f, "span_s"), 59 * 30, 0);
+	CHECK(evidence(f, "exhaustion_s") > 3600);
+	CHECK(f && strstr(f->advice, "GC.class_histogram"));
+	live_points(60, 30, leak, 20, 2800);     /* ~1400 MB at 0.5 MB/s: ~47 min */
+	CHECK(severity_of("live-set-growth") == GT_SEVERITY_WARNING);
+	live_points(60, 30, leak, 20, 1600);     /* ~4 min */
+	CHECK(severity_of("live-set-growth") == GT_SEVERITY_CRITICAL);
+	f = finding("live-set-growth");
+	CHECK_NEAR(evidence(f, "limit_bytes"), 1600 * LIVE_MB, 0);
+
+	/* none on a steady service with a big cache, a warm-up, a sawtooth */
+	live_points(60, 30, big_cache, 100, 4000);
+	CHECK(!finding("live-set-growth"));
+	live_points(60, 30, warm_up, 30, 4000);
+	CHECK(newest.live_set.growth_low_bps.value > 0);   /* the trend alone would call it */
+	CHECK(!finding("live-set-growth"));
+	live_points(60, 30, sawtooth, 10, 4000);
+	CHECK(newest.live_set.growth_low_bps.value > 0);
+	CHECK(!finding("live-set-growth"));
+
+	/* the leak, too soon to call: seven points, or four minutes */
+	live_points(7, 30, leak, 20, 8000);
+	CHECK(!finding("live-set-growth"));
+	live_points(40, 6, leak, 20, 8000);
+	CHECK(newest.live_set.growth_bps.valid && !finding("live-set-growth"));
+	/* and none when the collector measures no live set */
+	memset(&newest.live_set, 0, sizeof(newest.live_set));
+	CHECK(!finding("live-set-growth"));
+}
+
 static void test_outputs(void)
 {
 	double t = 0;
@@ -718,6 +802,7 @@ int main(void)
 	RUN_TEST(test_config);
 	RUN_TEST(test_alloc_per_op);
 	RUN_TEST(test_alloc_per_op_over_intervals_without_a_poll);
+	RUN_TEST(test_live_set_growth);
 	RUN_TEST(test_outputs);
 	return check_summary();
 }

@@ -973,7 +973,10 @@ static void test_rows_never_na(void)
 	CHECK_HAS(t, "process CPU 25.0%");
 	CHECK_LACKS(t, "safepoints");
 	CHECK_LACKS(t, "GC CPU");
-	t = draw_pane(&gt_pane_memory, &dn, 9, 39);
+	/* the two rows over its wish it had before the live set's rows came:
+	 * at 39 columns heap max and headroom take two lines */
+	gt_pane_rows(&gt_pane_memory, &c, &need, &want);
+	t = draw_pane(&gt_pane_memory, &dn, want + 2, 39);
 	CHECK_LACKS(t, "metaspace");
 	CHECK_HAS(t, "OOM kills");
 	/* and the memory pane asks for no row it would leave blank (the
@@ -997,7 +1000,65 @@ static void test_rows_never_na(void)
 	t = draw_pane(&gt_pane_pauses, &derived, 9, 39);
 	CHECK_HAS(t, "process CPU 25.0%");
 	CHECK_HAS(t, "GC CPU n/a");
-	CHECK_HAS(draw_pane(&gt_pane_memory, &derived, 9, 39), "metaspace n/a");
+	c = ctx_for(&derived);
+	gt_pane_rows(&gt_pane_memory, &c, &need, &want);
+	CHECK_HAS(draw_pane(&gt_pane_memory, &derived, want, 39), "metaspace n/a");
+	craft();
+}
+
+/* The memory pane at 80 columns: the live set, its deadline and growth
+ * with the interval, and old's occupancy as jstat; n/a says why. */
+static void test_memory_live_set(void)
+{
+	craft();
+	struct gt_derived d = derived;
+	struct gt_live_set *l = &d.live_set;
+	memset(l, 0, sizeof(*l));
+	l->valid = true;
+	l->bytes = 302 * MIB;
+	l->kind = "full GC";
+	l->points = 12;
+	gt_f64_set(&l->growth_bps, 1 * MIB);
+	gt_f64_set(&l->growth_low_bps, 0.9 * MIB);
+	gt_f64_set(&l->growth_high_bps, 1.1 * MIB);
+	gt_f64_set(&l->exhaustion_s, 192);
+	gt_u64_set(&l->limit_bytes, 512 * MIB);
+	l->limit_kind = GT_LIVE_LIMIT_HEAP_MAX;
+	gt_u64_set(&d.cur.old_used_bytes, 300 * MIB);
+	gt_u64_set(&d.cur.old_committed_bytes, 400 * MIB);
+	gt_u64_set(&d.cur.old_max_bytes, 512 * MIB);
+	struct gt_view_ctx c = ctx_for(&d);
+	int need, want;
+	gt_pane_rows(&gt_pane_memory, &c, &need, &want);
+	const char *t = draw_pane(&gt_pane_memory, &d, want, 80);
+	CHECK_HAS(t, "live set 302 MiB");
+	CHECK_HAS(t, "full in 3.2 min to heap max");
+	CHECK_HAS(t, "growth +60.0 MiB/min (54.0..66.0)");
+	CHECK_HAS(t, "old used 300 MiB  committed 400 MiB  max 512 MiB  O 75.0%");
+	CHECK_HAS(t, "pressure");    /* the rows it asks for hold everything */
+	/* at 40 columns (beside another pane at 80) too */
+	t = draw_pane(&gt_pane_memory, &d, want, 40);
+	CHECK_HAS(t, "live set 302 MiB");
+	CHECK_HAS(t, "growth +60.0 MiB/min (54.0..66.0)");
+	CHECK_HAS(t, "full in 3.2 min to heap max");
+	CHECK_HAS(t, "old used 300 MiB  committed 400 MiB");
+	CHECK_HAS(t, "max 512 MiB  O 75.0%");
+
+	l->exhaustion_s.valid = false;
+	l->exhaustion_why = "the live set is not growing";
+	gt_f64_set(&l->growth_bps, -1.0 * (double)MIB);
+	gt_f64_set(&l->growth_low_bps, -1.5 * (double)MIB);
+	t = draw_pane(&gt_pane_memory, &d, want, 80);
+	CHECK_HAS(t, "growth -60.0 MiB/min (-90.0..66.0)");
+	CHECK_HAS(t, "full in n/a  the live set is not growing");
+
+	memset(l, 0, sizeof(*l));
+	l->why = "too few points";
+	c = ctx_for(&d);
+	gt_pane_rows(&gt_pane_memory, &c, &need, &want);
+	t = draw_pane(&gt_pane_memory, &d, want, 80);
+	CHECK_HAS(t, "live set n/a  too few points");
+	CHECK_LACKS(t, "growth");
 	craft();
 }
 
@@ -1363,6 +1424,7 @@ int main(void)
 	RUN_TEST(test_picker_program_at_80);
 	RUN_TEST(test_picker_runtime_and_gc_columns);
 	RUN_TEST(test_help_names_true_keys);
+	RUN_TEST(test_memory_live_set);
 	endwin();
 	return check_summary();
 }

@@ -78,6 +78,12 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	s->pause_log.count = pauses;
 	for (uint64_t k = 0; k < pauses; k++)
 		s->pause_log.ns[k % GT_PAUSE_RING] = 1000 + k;
+	/* a live-set point every tenth pause: 4, then 34 (past the ring) */
+	s->live_log.valid = true;
+	s->live_log.count = pauses / 10;
+	for (uint64_t k = 0; k < s->live_log.count; k++)
+		s->live_log.points[k % GT_LIVE_RING] = (struct gt_live_point){ 5000 + k, k * MS, k % 2 ? "full GC" : "mixed" };
+	s->live_unavailable = "not this time";
 }
 
 static void fill_alloc(struct gt_alloc_snapshot *a, uint64_t t)
@@ -185,6 +191,14 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 	for (uint64_t k = new_from; k < a->pause_log.count; k++)
 		if (b->pause_log.ns[k % GT_PAUSE_RING] != a->pause_log.ns[k % GT_PAUSE_RING])
 			check_fail(__FILE__, __LINE__, "pause %llu differs", (unsigned long long)k);
+	CHECK(b->live_log.valid && b->live_log.count == a->live_log.count);
+	uint64_t live_from = a->live_log.count > GT_LIVE_RING ? a->live_log.count - GT_LIVE_RING : 0;
+	for (uint64_t k = live_from; k < a->live_log.count; k++) {
+		const struct gt_live_point *x = &a->live_log.points[k % GT_LIVE_RING], *y = &b->live_log.points[k % GT_LIVE_RING];
+		if (x->bytes != y->bytes || x->at_ns != y->at_ns || !y->kind || strcmp(x->kind, y->kind) != 0)
+			check_fail(__FILE__, __LINE__, "live-set point %llu differs", (unsigned long long)k);
+	}
+	CHECK_STR(b->live_unavailable, "not this time");
 }
 
 static void test_round_trip(void)
@@ -555,6 +569,10 @@ static void test_hostile_lines(void)
 		{ "string as counter", HEADER SAMPLE(",\"rss_bytes\":\"1\"") },
 		{ "unknown source", HEADER SAMPLE(",\"alloc_source\":\"guess\"") },
 		{ "more new pauses than the count", HEADER SAMPLE(",\"pause_log\":{\"count\":1,\"new\":[1,2]}") },
+		{ "more new live points than the count", HEADER SAMPLE(",\"live_log\":{\"count\":0,\"new\":[{\"bytes\":1,\"at_ns\":1}]}") },
+		{ "a live point without bytes", HEADER SAMPLE(",\"live_log\":{\"count\":1,\"new\":[{\"at_ns\":1}]}") },
+		{ "a live point not an object", HEADER SAMPLE(",\"live_log\":{\"count\":1,\"new\":[7]}") },
+		{ "a live log not an object", HEADER SAMPLE(",\"live_log\":[]") },
 		{ "six generations", HEADER SAMPLE(",\"generations\":[{},{},{},{},{},{}]") },
 		{ "long generation name", HEADER SAMPLE(",\"generations\":[{\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}]") },
 		{ "time going back", HEADER SAMPLE("") SAMPLE(",\"mono_ns\":4") },
@@ -752,6 +770,60 @@ static void test_compare_figures(void)
 	unlink(after);
 }
 
+/* 13 samples 10 s apart, each with the live-set point of a collection
+ * just before it: 100 MB growing by growth_bps. */
+static void live_run(const char *path, double growth_bps)
+{
+	struct gt_sample in[13];
+	for (uint64_t i = 0; i < 13; i++) {
+		struct gt_sample *s = &in[i];
+		memset(s, 0, sizeof(*s));
+		s->mono_ns = (100 + 10 * i) * S;
+		s->pid = 5;
+		s->live_log.valid = true;
+		s->live_log.count = i + 1;
+		for (uint64_t k = 0; k <= i; k++)
+			s->live_log.points[k % GT_LIVE_RING] =
+				(struct gt_live_point){ (uint64_t)(100e6 + growth_bps * 10.0 * (double)k), (99 + 10 * k) * S, "gen2" };
+	}
+	write_recording(path, in, 13, NULL);
+}
+
+/* --compare: each run's live set and growth at its end, refolded from the
+ * recorded points; n/a in a run without any. */
+static void test_compare_live_set(void)
+{
+	char leak[64], flat[64], none[64];
+	temp_path(leak, sizeof(leak));
+	temp_path(flat, sizeof(flat));
+	temp_path(none, sizeof(none));
+	live_run(leak, 50000);
+	live_run(flat, 0);
+	crafted_run(none, 1000, 100, 2, 1);
+	struct gt_run runs[3];
+	struct gt_error err = { 0 };
+	CHECK(gt_compare_load(leak, &runs[0], &err) == 0);
+	CHECK(gt_compare_load(flat, &runs[1], &err) == 0);
+	CHECK(gt_compare_load(none, &runs[2], &err) == 0);
+	CHECK_NEAR(runs[0].fig[GT_FIG_LIVE_SET_BYTES].value, 100e6 + 50000 * 120, 1);
+	CHECK_NEAR(runs[0].fig[GT_FIG_LIVE_GROWTH_BPS].value, 50000, 1e-6);
+	CHECK_NEAR(runs[1].fig[GT_FIG_LIVE_SET_BYTES].value, 100e6, 0);
+	CHECK_NEAR(runs[1].fig[GT_FIG_LIVE_GROWTH_BPS].value, 0, 0);
+	CHECK(runs[1].fig[GT_FIG_LIVE_GROWTH_BPS].valid);
+	CHECK(!runs[2].fig[GT_FIG_LIVE_SET_BYTES].valid && !runs[2].fig[GT_FIG_LIVE_GROWTH_BPS].valid);
+	char text[8192] = "";
+	FILE *out = fmemopen(text, sizeof(text) - 1, "w");
+	CHECK(gt_compare_write_text(out, runs, 3) == 0);
+	fclose(out);
+	CHECK(strstr(text, "\nlive set, at the end ") != NULL);
+	CHECK(strstr(text, "\nlive set growth, at the end ") != NULL);
+	struct gt_f64 v;
+	CHECK(gt_compare_figure(&runs[0], "live_set.growth_bps", &v) == 0 && v.valid);
+	unlink(leak);
+	unlink(flat);
+	unlink(none);
+}
+
 static void test_percentile(void)
 {
 	double v[] = { 5, 1, 3, 2, 4 };
@@ -792,6 +864,7 @@ int main(void)
 	RUN_TEST(test_v1_dotnet_collections);
 	RUN_TEST(test_opcount_fields_by_their_file_names);
 	RUN_TEST(test_compare_figures);
+	RUN_TEST(test_compare_live_set);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_weighted_median);
 	return check_summary();
