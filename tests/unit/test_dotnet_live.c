@@ -5,17 +5,9 @@
 
 #include "collectors/dotnet/dotnet_gc_events.h"
 #include "tests/unit/check.h"
+#include "tests/unit/dotnet_captured.h"
 
-/* GCHeapStats_V2 captured from .NET 10 (110 bytes): sizes gen0 0x55c7b8,
- * gen1 0x3c9de8, gen2 0x08bf70, LOH 0x64bc78, POH 0x1ff8; promoted gen0
- * 0x3c1680, gen1 0x06c3f0, gen2 0x03a418, LOH 0x30d580, POH 0 */
-static const uint8_t heap_stats[110] = {
-	0xb8, 0xc7, 0x55, 0, 0, 0, 0, 0, 0x80, 0x16, 0x3c, 0, 0, 0, 0, 0, 0xe8, 0x9d, 0x3c, 0, 0, 0, 0, 0,
-	0xf0, 0xc3, 0x06, 0, 0, 0, 0, 0, 0x70, 0xbf, 0x08, 0, 0, 0, 0, 0, 0x18, 0xa4, 0x03, 0, 0, 0, 0, 0,
-	0x78, 0xbc, 0x64, 0, 0, 0, 0, 0, 0x80, 0xd5, 0x30, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0x12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x5e, 0, 0, 0, 0, 0, 0xf8, 0x1f, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
+/* the captured GCHeapStats' promoted bytes, all generations */
 #define KEPT (0x3c1680ULL + 0x06c3f0 + 0x03a418 + 0x30d580)
 
 static void put_u32(uint8_t *p, uint32_t v)
