@@ -181,14 +181,14 @@ void gt_live_set_project(const struct gt_sample *s, double live_now, struct gt_l
 
 static void growth_figures(const struct gt_live_tracker *t, const struct gt_sample *s, struct gt_live_set *out)
 {
+	/* past the two minimums the points hold two moments a minute apart,
+	 * so the fit is valid unless memory for its slopes was short */
 	if (t->fit_failed) {
 		out->growth_why = "out of memory for the trend";
 	} else if (t->n < GT_LIVE_SET_MIN_POINTS) {
 		out->growth_why = "too few points: the trend needs 5 collections that reached the old generation";
 	} else if (point_at(t, t->n - 1)->at_ns - point_at(t, 0)->at_ns < GT_LIVE_SET_MIN_SPAN_NS) {
 		out->growth_why = "too short a span: the trend needs points over at least a minute";
-	} else if (!t->trend.valid) {
-		out->growth_why = "every point was measured at the same moment";
 	} else {
 		gt_f64_set(&out->growth_bps, t->trend.slope);
 		gt_f64_set(&out->growth_low_bps, t->trend.low);
@@ -209,6 +209,7 @@ void gt_live_set_figures(const struct gt_live_tracker *t, const struct gt_sample
 	if (t->n == 0) {
 		out->why = !s->live_log.valid && s->live_unavailable ? s->live_unavailable
 			 : !s->live_log.valid ? "the collector does not measure the live set"
+			 : t->next > 0 ? "no collection has reached the old generation in the last 30 minutes"
 			 : "no collection has reached the old generation yet";
 		out->growth_why = out->exhaustion_why = out->why;
 		return;

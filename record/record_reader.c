@@ -322,21 +322,36 @@ static int parse_causes(struct gt_record_reader *r, struct json_object *o, struc
 	return get_u64_fields(r, c, &s->causes, &gt_record_causes_u64, err);
 }
 
+/* A log of the line, key: {count, new[]}: 1 with its count and new
+ * entries (at most ring, and no more than count: `noun`), 0 when the line
+ * has none (an older recording: n/a), -1 with err. */
+static int parse_log(struct gt_record_reader *r, struct json_object *o, const char *key, const char *noun,
+		     size_t ring, uint64_t *count, struct json_object **a, size_t *n, struct gt_error *err)
+{
+	struct json_object *l = json_object_object_get(o, key);
+	if (!l)
+		return 0;
+	char what[32];
+	snprintf(what, sizeof(what), "\"%s\"", key);
+	*count = 0;
+	if (expect_object(r, l, what, err) != 0 || req_u64(r, l, "count", count, err) != 0 ||
+	    get_array(r, l, "new", ring, a, n, err) != 0)
+		return -1;
+	if (*n > *count)
+		return bad(r, err, "%s has more new %s than its count", what, noun);
+	return 1;
+}
+
 /* The log as of this sample: the last one's, with the new pauses put in. */
 static int parse_pause_log(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
 			   struct gt_error *err)
 {
-	struct json_object *p = json_object_object_get(o, "pause_log");
-	if (!p)
-		return 0;
 	struct json_object *a;
 	size_t n;
-	uint64_t count = 0;
-	if (expect_object(r, p, "\"pause_log\"", err) != 0 || req_u64(r, p, "count", &count, err) != 0 ||
-	    get_array(r, p, "new", GT_PAUSE_RING, &a, &n, err) != 0)
-		return -1;
-	if (n > count)
-		return bad(r, err, "\"pause_log\" has more new pauses than its count");
+	uint64_t count;
+	int rc = parse_log(r, o, "pause_log", "pauses", GT_PAUSE_RING, &count, &a, &n, err);
+	if (rc <= 0)
+		return rc;
 	if (r->have_last && r->last.pause_log.valid && r->last.pause_log.count <= count)
 		memcpy(s->pause_log.ns, r->last.pause_log.ns, sizeof(s->pause_log.ns));
 	s->pause_log.valid = true;
@@ -364,17 +379,12 @@ static int parse_live_point(struct gt_record_reader *r, struct json_object *x, s
 static int parse_live_log(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
 			  struct gt_error *err)
 {
-	struct json_object *l = json_object_object_get(o, "live_log");
-	if (!l)
-		return 0;
 	struct json_object *a;
 	size_t n;
-	uint64_t count = 0;
-	if (expect_object(r, l, "\"live_log\"", err) != 0 || req_u64(r, l, "count", &count, err) != 0 ||
-	    get_array(r, l, "new", GT_LIVE_RING, &a, &n, err) != 0)
-		return -1;
-	if (n > count)
-		return bad(r, err, "\"live_log\" has more new points than its count");
+	uint64_t count;
+	int rc = parse_log(r, o, "live_log", "points", GT_LIVE_RING, &count, &a, &n, err);
+	if (rc <= 0)
+		return rc;
 	if (r->have_last && r->last.live_log.valid && r->last.live_log.count <= count)
 		memcpy(s->live_log.points, r->last.live_log.points, sizeof(s->live_log.points));
 	s->live_log.valid = true;

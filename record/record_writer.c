@@ -80,21 +80,49 @@ static struct json_object *json_named(const void *base, size_t size, unsigned n,
 	return a;
 }
 
-/* The pauses from pause_from on (the newest GT_PAUSE_RING at most): the
- * reader rebuilds the log from them. */
+/* A log's object for a line: its count, and in *first the number of the
+ * first entry to write, those from `from` on (the newest `ring` at most);
+ * the caller adds them as "new", from which the reader rebuilds the log. */
+static struct json_object *log_object(uint64_t count, uint64_t from, uint64_t ring, uint64_t *first)
+{
+	*first = from <= count ? from : 0;
+	if (count - *first > ring)
+		*first = count - ring;
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "count", json_object_new_uint64(count));
+	return o;
+}
+
+/* The pauses from pause_from on, each its length in ns. */
 static struct json_object *json_pause_log(const struct gt_sample *s, uint64_t pause_from)
 {
 	if (!s->pause_log.valid)
 		return NULL;
-	uint64_t count = s->pause_log.count;
-	uint64_t from = pause_from <= count ? pause_from : 0;
-	if (count - from > GT_PAUSE_RING)
-		from = count - GT_PAUSE_RING;
-	struct json_object *o = json_object_new_object();
-	json_object_object_add(o, "count", json_object_new_uint64(count));
+	uint64_t k;
+	struct json_object *o = log_object(s->pause_log.count, pause_from, GT_PAUSE_RING, &k);
 	struct json_object *a = json_object_new_array();
-	for (uint64_t k = from; k < count; k++)
+	for (; k < s->pause_log.count; k++)
 		json_object_array_add(a, json_object_new_uint64(s->pause_log.ns[k % GT_PAUSE_RING]));
+	json_object_object_add(o, "new", a);
+	return o;
+}
+
+/* The live-set points from live_from on, each {bytes, at_ns, kind}. */
+static struct json_object *json_live_log(const struct gt_sample *s, uint64_t live_from)
+{
+	if (!s->live_log.valid)
+		return NULL;
+	uint64_t k;
+	struct json_object *o = log_object(s->live_log.count, live_from, GT_LIVE_RING, &k);
+	struct json_object *a = json_object_new_array();
+	for (; k < s->live_log.count; k++) {
+		const struct gt_live_point *p = &s->live_log.points[k % GT_LIVE_RING];
+		struct json_object *x = json_object_new_object();
+		json_object_object_add(x, "bytes", json_object_new_uint64(p->bytes));
+		json_object_object_add(x, "at_ns", json_object_new_uint64(p->at_ns));
+		json_object_object_add(x, "kind", gt_json_text(p->kind));
+		json_object_array_add(a, x);
+	}
 	json_object_object_add(o, "new", a);
 	return o;
 }
@@ -241,30 +269,6 @@ static void add_sample_scalars(struct json_object *o, const struct gt_sample *s)
 	json_object_object_add(o, "memory_pressure_system_wide", json_object_new_boolean(s->memory_pressure_system_wide));
 }
 
-/* The live-set points from live_from on (the newest GT_LIVE_RING at most),
- * each {bytes, at_ns, kind}: the reader rebuilds the log from them. */
-static struct json_object *json_live_log(const struct gt_sample *s, uint64_t live_from)
-{
-	if (!s->live_log.valid)
-		return NULL;
-	uint64_t count = s->live_log.count;
-	uint64_t from = live_from <= count ? live_from : 0;
-	if (count - from > GT_LIVE_RING)
-		from = count - GT_LIVE_RING;
-	struct json_object *o = json_object_new_object();
-	json_object_object_add(o, "count", json_object_new_uint64(count));
-	struct json_object *a = json_object_new_array();
-	for (uint64_t k = from; k < count; k++) {
-		const struct gt_live_point *p = &s->live_log.points[k % GT_LIVE_RING];
-		struct json_object *x = json_object_new_object();
-		json_object_object_add(x, "bytes", json_object_new_uint64(p->bytes));
-		json_object_object_add(x, "at_ns", json_object_new_uint64(p->at_ns));
-		json_object_object_add(x, "kind", gt_json_text(p->kind));
-		json_object_array_add(a, x);
-	}
-	json_object_object_add(o, "new", a);
-	return o;
-}
 
 struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pause_from, uint64_t live_from,
 					  const struct gt_alloc_snapshot *alloc)

@@ -30,9 +30,9 @@ static bool memory_metaspace(const struct gt_view_ctx *ctx)
 	return !ctx->info || !ctx->info->runtime || ctx->info->runtime->has_metaspace;
 }
 
-/* The live set: its size and growth, then its deadline (or why none), on
- * three lines in a pane of 40 columns, or n/a and why on one; then old's
- * occupancy on two. */
+/* The live set, its growth and its deadline (or why none) a line each, or
+ * n/a and why on one; then old's occupancy on two. A line each at any
+ * width, so that no row the pane asks for is left blank. */
 static int memory_live_rows(const struct gt_view_ctx *ctx)
 {
 	return ctx->d && ctx->d->live_set.valid ? 5 : 3;
@@ -153,6 +153,7 @@ static void old_items(struct memory_flow *f, const struct gt_sample *s)
 	struct gt_f64 share = gt_old_used_share(s);
 	old_item(f, "old used", gt_format_bytes(u, sizeof(u), s->old_used_bytes), s->old_used_bytes.valid);
 	old_item(f, "committed", gt_format_bytes(c, sizeof(c), s->old_committed_bytes), s->old_committed_bytes.valid);
+	f->y++, f->x = 1;    /* two lines at any width: the pane asks for two */
 	old_item(f, "max", gt_format_bytes(m, sizeof(m), s->old_max_bytes), s->old_max_bytes.valid);
 	old_item(f, "O", gt_format_share(o, sizeof(o), share), share.valid);
 }
@@ -171,9 +172,9 @@ static void live_rows(struct memory_flow *f, const struct gt_derived *d)
 		flow_note(f, l->why);
 	} else {
 		flow_item(f, NULL, 0, "live set", t->value, gt_format_bytes(a, sizeof(a), (struct gt_u64){ l->bytes, true }));
+		f->y++, f->x = 1;
 		flow_item(f, NULL, 0, "growth", l->growth_bps.valid ? t->value : t->na, gt_format_live_growth(g, sizeof(g), l));
-		if (!l->exhaustion_s.valid)
-			f->y++, f->x = 1;    /* a line of its own, for the why */
+		f->y++, f->x = 1;
 		flow_item(f, NULL, 0, "full in", exhaustion_attr(t, l), gt_format_live_exhaustion(e, sizeof(e), l));
 		flow_note(f, l->exhaustion_s.valid ? NULL : l->exhaustion_why);
 	}

@@ -163,6 +163,15 @@ static void test_tracker_window_and_bound(void)
 	CHECK_U64(tracker.n, 1);                 /* exactly the window: kept */
 	fold_at(11 * S + GT_LIVE_SET_WINDOW_NS);
 	CHECK_U64(tracker.n, 0);
+	struct gt_live_set ls;
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(!ls.valid);
+	CHECK_STR(ls.why, "no collection has reached the old generation in the last 30 minutes");
+	reset();
+	sample.live_log.valid = true;
+	fold_at(1 * S);
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK_STR(ls.why, "no collection has reached the old generation yet");
 
 	reset();
 	for (int i = 0; i < GT_LIVE_SET_POINTS + 30; i++) {

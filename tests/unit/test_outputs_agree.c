@@ -13,6 +13,7 @@
 #include "collectors/hotspot/hotspot_runtime.h"
 #include "model/derive.h"
 #include "model/history.h"
+#include "model/live_set.h"
 #include "screen/theme.h"
 #include "writers/json_writer.h"
 #include "screen/panes/pane.h"
@@ -180,6 +181,45 @@ static void test_whole_regions_same_everywhere(void)
 	free(text);
 }
 
+/* The live set as a tracker folds it (ten gen2 points 30 s apart, 200 MiB
+ * growing 512 KiB/s, a 1 GiB GC hard limit; old 300 of 400 MiB): the same
+ * figures and their n/a on the screen, in -b and in JSON. */
+static void test_live_set_same_everywhere(void)
+{
+	static struct gt_live_tracker t;
+	gt_live_tracker_clear(&t);
+	struct gt_sample a = dotnet_sample(10), b = dotnet_sample(311);
+	for (uint64_t k = 0; k < 10; k++)
+		b.live_log.points[k] = (struct gt_live_point){ 200 * MIB + k * 15 * MIB, (20 + 30 * k) * SEC, "gen2" };
+	b.live_log.valid = true;
+	b.live_log.count = 10;
+	gt_u64_set(&b.gc_hard_limit_bytes, 1024 * MIB);
+	gt_u64_set(&b.old_used_bytes, 300 * MIB);
+	gt_u64_set(&b.old_committed_bytes, 400 * MIB);
+	struct gt_derived d;
+	gt_derive(&a, &b, &d);
+	gt_live_tracker_fold(&t, &b);
+	gt_live_set_figures(&t, &b, &d.live_set);
+	char *text = text_of(&d);
+	struct json_object *j = gt_json_sample(&info, &d);
+	/* at 311 s the line is at 200 + 0.5 x 291 = 345.5 MiB: (1024 - 345.5) x 2 s = 1357 s */
+	HAS(text, "Live:    335 MiB after gen2, 10 points over 4.5 min   growth +30.0 MiB/min (30.0..30.0)   "
+		  "exhaustion in 22.6 min to heap max (1.00 GiB)");
+	HAS(text, "Old:     used 300 MiB / committed 400 MiB / max n/a, O 75.0%");
+	const char *mem = pane_text(&gt_pane_memory, &d, 16, 80);
+	HAS(mem, "live set 335 MiB");
+	HAS(mem, "growth +30.0 MiB/min (30.0..30.0)");
+	HAS(mem, "full in 22.6 min to heap max");
+	HAS(mem, "old used 300 MiB  committed 400 MiB");
+	HAS(mem, "max n/a  O 75.0%");
+	CHECK_U64(json_object_get_int64(get(j, "live_set.bytes")), 335 * MIB);
+	CHECK_NEAR(json_object_get_double(get(j, "live_set.growth_bps")), 0.5 * MIB, 1e-6);
+	CHECK_NEAR(json_object_get_double(get(j, "live_set.exhaustion_s")), 1357, 1e-6);
+	CHECK(get(j, "live_set.old.max_bytes") == NULL);
+	json_object_put(j);
+	free(text);
+}
+
 /* Nothing given: n/a on the screen and in -b, null in JSON, never 0. */
 static void test_na_everywhere(void)
 {
@@ -230,6 +270,7 @@ int main(void)
 	RUN_TEST(test_same_figures_same_names);
 	RUN_TEST(test_na_everywhere);
 	RUN_TEST(test_whole_regions_same_everywhere);
+	RUN_TEST(test_live_set_same_everywhere);
 	endwin();
 	return check_summary();
 }
