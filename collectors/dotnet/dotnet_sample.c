@@ -222,11 +222,12 @@ _Static_assert(sizeof(((struct gt_dn_gc *)0)->live) / sizeof(((struct gt_dn_gc *
 static void fill_live(const struct gt_backend *c, struct gt_sample *out)
 {
 	const struct gt_dn_gc *g = &c->gc;
-	if (!c->have_offset || g->qpc_freq != 1000000000) {
+	if (g->qpc_freq != 1000000000) {
 		out->live_unavailable = "the runtime's event clock is not gctop's: its gen2 collections cannot be placed in time";
 	} else {
 		out->live_log.valid = true;
-		out->live_log.count = g->live_count;
+		/* the offset comes with the first event: none yet, no point yet */
+		out->live_log.count = c->have_offset ? g->live_count : 0;
 		for (unsigned i = 0; i < GT_LIVE_RING; i++) {
 			int64_t at = sat_add(g->live[i].ts, c->clock_offset);
 			out->live_log.points[i].bytes = g->live[i].bytes;
