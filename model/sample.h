@@ -251,10 +251,10 @@ struct gt_sample {
 	 * reached the old generation, one point per such collection, as the
 	 * collector measured it (HotSpot: old used after a full, mixed or old
 	 * collection or cycle, per collector; .NET: the bytes a gen2 collection
-	 * kept in gen2, LOH and POH). Point k (counted from 0 since gctop began
-	 * watching) sits at points[k % GT_LIVE_RING]; a reader takes those past
-	 * the count it saw last. valid false: the collector measures none, and
-	 * unavailable says why (static string). */
+	 * kept, its promoted bytes of every generation). Point k (counted from
+	 * 0 since gctop began watching) sits at points[k % GT_LIVE_RING]; a
+	 * reader takes those past the count it saw last. valid false: the
+	 * collector measures none, and unavailable says why (static string). */
 	struct gt_live_log {
 		bool valid;
 		uint64_t count;

@@ -23,13 +23,18 @@ int gt_dn_parse_heap_stats(const uint8_t *p, size_t n, struct gt_dn_heap_stats *
 	if (n < 64)
 		return -1;
 	/* GenerationSize0..3 (gen0 to LOH), each followed by its promoted size */
-	for (int g = GT_DN_GEN0; g < GT_DN_POH; g++)
+	for (int g = GT_DN_GEN0; g < GT_DN_POH; g++) {
 		out->gen_size[g] = gt_le(p + 16 * g, 8);
-	/* V2 appends GenerationSize4 (POH) after ClrInstanceID at offset 94. */
+		out->promoted[g] = gt_le(p + 16 * g + 8, 8);
+	}
+	/* V2 appends GenerationSize4 (POH) after ClrInstanceID at offset 94,
+	 * then TotalPromotedSize4. */
 	if (n >= 102) {
 		out->gen_size[GT_DN_POH] = gt_le(p + 94, 8);
 		out->has_poh = true;
 	}
+	if (n >= 110)
+		out->promoted[GT_DN_POH] = gt_le(p + 102, 8);
 	return 0;
 }
 
@@ -276,6 +281,67 @@ static void count_alloc(struct gt_dn_gc *g, const struct gt_dn_per_heap *h)
 	g->loh_seen[i] = true;
 }
 
+/* ---- the live set ---- */
+
+static struct gt_dn_live_wait *live_wait_of(struct gt_dn_gc *g, uint64_t tid)
+{
+	for (unsigned i = 0; i < GT_DN_LIVE_THREADS; i++)
+		if (g->live_wait[i].used && g->live_wait[i].tid == tid)
+			return &g->live_wait[i];
+	return NULL;
+}
+
+/* A GCEnd: its thread's next GCHeapStats describes this GC. A GC that
+ * started as a background GC can go on as a blocking one (seen on .NET 10,
+ * Workstation and Server: GCStart of type background, then its GCEnd on
+ * the thread that started it, within its suspension, and
+ * GC.GetGCMemoryInfo lists it as FullBlocking): a background GC ends on
+ * the background GC's own thread. */
+static void live_gc_end(struct gt_dn_gc *g, uint64_t tid, uint32_t index, uint32_t depth)
+{
+	struct gt_dn_live_wait *w = live_wait_of(g, tid);
+	/* more GC threads than slots: the one written to longest ago goes */
+	if (!w)
+		w = &g->live_wait[g->next_live_wait++ % GT_DN_LIVE_THREADS];
+	bool background = g->bgc_index != 0 && index == g->bgc_index && tid != g->bgc_start_tid;
+	*w = (struct gt_dn_live_wait){ true, tid, index, depth, background };
+}
+
+/* A GCHeapStats: a point of the live set when its thread's GC was a gen2
+ * (the stats carry no depth: TraceEvent's Depth guesses it from which
+ * promoted figures are not 0). Checked on .NET 10, Workstation and Server:
+ * a background GC's stats follow its GCEnd on its own thread too, and the
+ * sum equals GC.GetGCMemoryInfo's PromotedBytes of the same GC less the
+ * POH's size (8184 bytes of the runtime's own pinned arrays), which
+ * GetGCMemoryInfo counts and TotalPromotedSize4 leaves out (0). */
+static void live_heap_stats(struct gt_dn_gc *g, uint64_t tid, int64_t ts, const struct gt_dn_heap_stats *h)
+{
+	struct gt_dn_live_wait *w = live_wait_of(g, tid);
+	if (!w)
+		return;
+	w->used = false;
+	if (w->depth != GT_DN_GEN2)
+		return;
+	uint64_t kept = 0;
+	for (int k = GT_DN_GEN0; k < GT_DN_GENS; k++)
+		kept = h->promoted[k] > UINT64_MAX - kept ? UINT64_MAX : kept + h->promoted[k];
+	struct gt_dn_live_point *p = &g->live[g->live_count++ % GT_LIVE_RING];
+	*p = (struct gt_dn_live_point){ kept, ts, w->background };
+}
+
+static void heap_stats_event(struct gt_dn_gc *g, uint64_t tid, int64_t ts, const uint8_t *payload, size_t len)
+{
+	struct gt_dn_heap_stats h;
+	if (gt_dn_parse_heap_stats(payload, len, &h) != 0)
+		return;
+	live_heap_stats(g, tid, ts, &h);
+	if (!g->have_heap || ts >= g->heap_ts) {
+		g->heap = h;
+		g->heap_ts = ts;
+		g->have_heap = true;
+	}
+}
+
 void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
 		    const uint8_t *payload, size_t len)
 {
@@ -290,13 +356,18 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		g->gc_index = s.count;
 		g->last_reason = s.reason;
 		g->have_reason = true;
-		if (s.type == 1)
+		if (s.type == 1) {
 			g->background_running = true;
+			g->bgc_index = s.count;
+			g->bgc_start_tid = thread_id;
+		}
 		break;
 	}
 	case GT_DN_EV_GC_END:
 		if (len >= 4)
 			gt_dn_frag_gc_end(&g->frag, thread_id, (uint32_t)gt_le(payload, 4), ts);
+		if (len >= 8)
+			live_gc_end(g, thread_id, (uint32_t)gt_le(payload, 4), (uint32_t)gt_le(payload + 4, 4));
 		/* A background GC ends with its own GCEnd at depth 2; ephemeral GCs
 		 * during it end earlier, so only the depth-2 end clears the flag. */
 		if (len >= 8 && gt_le(payload + 4, 4) == 2)
@@ -312,15 +383,9 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	case GT_DN_EV_RESTART_EE_BEGIN:
 		suspension_end(g, thread_id, ts);
 		break;
-	case GT_DN_EV_HEAP_STATS: {
-		struct gt_dn_heap_stats h;
-		if (gt_dn_parse_heap_stats(payload, len, &h) == 0 && (!g->have_heap || ts >= g->heap_ts)) {
-			g->heap = h;
-			g->heap_ts = ts;
-			g->have_heap = true;
-		}
+	case GT_DN_EV_HEAP_STATS:
+		heap_stats_event(g, thread_id, ts, payload, len);
 		break;
-	}
 	case GT_DN_EV_GLOBAL_HEAP_HISTORY: {
 		struct gt_dn_global_history h;
 		if (gt_dn_parse_global_history(payload, len, &h) != 0)

@@ -211,6 +211,39 @@ static void fill_heap(const struct gt_backend *c, struct gt_sample *out)
 		gt_u64_set(&out->heap_committed_bytes, k->committed);
 }
 
+_Static_assert(sizeof(((struct gt_dn_gc *)0)->live) / sizeof(((struct gt_dn_gc *)0)->live[0]) ==
+		       sizeof(((struct gt_sample *)0)->live_log.points) / sizeof(((struct gt_sample *)0)->live_log.points[0]),
+	       "the collector's live-set ring is the sample's");
+
+/* The live set after each gen2 GC, placed on gctop's clock, and the old
+ * generation (gen2, LOH, POH) as the last GC left it. Committed memory
+ * stays n/a: the runtime reports it for the whole GC heap only
+ * (CommittedUsage), not by generation. */
+static void fill_live(const struct gt_backend *c, struct gt_sample *out)
+{
+	const struct gt_dn_gc *g = &c->gc;
+	if (g->qpc_freq != 1000000000) {
+		out->live_unavailable = "the runtime's event clock is not gctop's: its gen2 collections cannot be placed in time";
+	} else {
+		out->live_log.valid = true;
+		/* the offset comes with the first event: none yet, no point yet */
+		out->live_log.count = c->have_offset ? g->live_count : 0;
+		for (unsigned i = 0; i < GT_LIVE_RING; i++) {
+			int64_t at = sat_add(g->live[i].ts, c->clock_offset);
+			out->live_log.points[i].bytes = g->live[i].bytes;
+			out->live_log.points[i].at_ns = at > 0 ? (uint64_t)at : 0;
+			out->live_log.points[i].kind = g->live[i].background ? "background gen2" : "gen2";
+		}
+	}
+	if (g->have_heap && g->heap.has_poh)
+		gt_u64_set(&out->old_used_bytes,
+			   g->heap.gen_size[GT_DN_GEN2] + g->heap.gen_size[GT_DN_LOH] + g->heap.gen_size[GT_DN_POH]);
+	/* the GC's own bound: the hard limit, set or by default (75% of the
+	 * container's limit) */
+	if (c->hard_limit.valid)
+		out->old_max_bytes = c->hard_limit;
+}
+
 /* The figures say when they come from a share of the time only. */
 static void sampled_share_message(struct gt_backend *c)
 {
@@ -253,6 +286,7 @@ int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *
 	if (c->have_offset && g->qpc_freq == 1000000000)
 		gt_dn_gc_fill_pause_at(g, out->mono_ns, sat_add((int64_t)out->mono_ns, -c->clock_offset), out);
 	fill_heap(c, out);
+	fill_live(c, out);
 
 	if (c->hard_limit.valid) {
 		out->gc_hard_limit_bytes = c->hard_limit;

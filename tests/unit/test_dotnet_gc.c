@@ -6,17 +6,10 @@
 #include "collectors/dotnet/dotnet_counters.h"
 #include "collectors/dotnet/dotnet_gc_events.h"
 #include "tests/unit/check.h"
+#include "tests/unit/dotnet_captured.h"
 
 /* GCStart_V2 of a background gen2 GC #10, reason AllocLarge (live capture) */
 static const uint8_t gc_start[26] = { 0x0a, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-/* GCHeapStats_V2 (live capture): gen0 0x55c7b8, LOH 0x64bc78, POH 0x1ff8 */
-static const uint8_t heap_stats[110] = {
-	0xb8, 0xc7, 0x55, 0, 0, 0, 0, 0, 0x80, 0x16, 0x3c, 0, 0, 0, 0, 0, 0xe8, 0x9d, 0x3c, 0, 0, 0, 0, 0,
-	0xf0, 0xc3, 0x06, 0, 0, 0, 0, 0, 0x70, 0xbf, 0x08, 0, 0, 0, 0, 0, 0x18, 0xa4, 0x03, 0, 0, 0, 0, 0,
-	0x78, 0xbc, 0x64, 0, 0, 0, 0, 0, 0x80, 0xd5, 0x30, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0x12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x5e, 0, 0, 0, 0, 0, 0xf8, 0x1f, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
 static const uint8_t suspend_for_gc[10] = { 1, 0, 0, 0, 9, 0, 0, 0, 0, 0 };
 static const uint8_t suspend_other[10] = { 0, 0, 0, 0, 9, 0, 0, 0, 0, 0 };
 static const uint8_t restart[2] = { 0, 0 };
