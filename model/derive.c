@@ -181,6 +181,7 @@ static void derive_causes(const struct gt_collection_causes *prev, const struct 
 	out->humongous = gt_u64_delta(prev->humongous, cur->humongous);
 	out->gen2 = gt_u64_delta(prev->gen2, cur->gen2);
 	out->gen2_alloc_large = gt_u64_delta(prev->gen2_alloc_large, cur->gen2_alloc_large);
+	out->census = gt_u64_delta(prev->census, cur->census);
 }
 
 /* Large-object rate and share. .NET counts large objects at the GCs beside

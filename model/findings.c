@@ -165,6 +165,7 @@ static void sum_causes(struct gt_collection_causes *sum, const struct gt_collect
 	add_u64(&sum->humongous, c->humongous);
 	add_u64(&sum->gen2, c->gen2);
 	add_u64(&sum->gen2_alloc_large, c->gen2_alloc_large);
+	add_u64(&sum->census, c->census);
 }
 
 static void sum_history(const struct gt_history *h, int full_gen, struct history_sums *s)
@@ -365,30 +366,43 @@ static int g1_full_generation(const struct gt_target_info *info, const struct gt
 	return -1;
 }
 
+/* n less the collections gctop's own censuses asked for in the window:
+ * neither the program nor the collector chose those. */
+static uint64_t less_census(uint64_t n, const struct history_sums *s)
+{
+	uint64_t own = s->causes.census.valid ? s->causes.census.value : 0;
+	return n > own ? n - own : 0;
+}
+
 static void rule_g1_full(const struct history_sums *s, struct gt_findings *out)
 {
-	if (!s->full.valid || s->full.value < GT_FINDING_G1_FULL_MIN)
+	if (!s->full.valid)
+		return;
+	uint64_t full = less_census(s->full.value, s);
+	if (full < GT_FINDING_G1_FULL_MIN)
 		return;
 	struct gt_finding *f = add(out, "g1-full-gc", GT_SEVERITY_WARNING, "G1 fell back to %llu full collection%s",
-				   (unsigned long long)s->full.value,
-				   s->full.value == 1 ? "" : "s");
-	evidence(f, "full_collections", GT_EVIDENCE_COUNT, (double)s->full.value);
+				   (unsigned long long)full, full == 1 ? "" : "s");
+	evidence(f, "full_collections", GT_EVIDENCE_COUNT, (double)full);
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);
 }
 
 static void rule_induced(const struct gt_target_info *info, const struct history_sums *s, struct gt_findings *out)
 {
 	const struct gt_collection_causes *c = &s->causes;
-	if (!c->induced.valid || c->induced.value < GT_FINDING_INDUCED_MIN)
+	if (!c->induced.valid)
+		return;
+	bool census_counted = info && info->runtime && info->runtime->census_counts_as_induced;
+	uint64_t induced = census_counted ? less_census(c->induced.value, s) : c->induced.value;
+	if (induced < GT_FINDING_INDUCED_MIN)
 		return;
 	/* every runtime names its call (model/runtime.h); a recording of an
 	 * unknown runtime says what it always said */
 	const char *call = info && info->runtime && info->runtime->induced_call ? info->runtime->induced_call
 										: "System.gc()";
 	struct gt_finding *f = add(out, "induced-gc", GT_SEVERITY_INFO, "the program asked for %llu collection%s (%s)",
-				   (unsigned long long)c->induced.value,
-				   c->induced.value == 1 ? "" : "s", call);
-	evidence(f, "induced_collections", GT_EVIDENCE_COUNT, (double)c->induced.value);
+				   (unsigned long long)induced, induced == 1 ? "" : "s", call);
+	evidence(f, "induced_collections", GT_EVIDENCE_COUNT, (double)induced);
 	if (c->seen.valid)
 		evidence(f, "collections", GT_EVIDENCE_COUNT, (double)c->seen.value);
 	evidence(f, "window_s", GT_EVIDENCE_SECONDS, s->span_s);

@@ -73,6 +73,10 @@ struct gt_runtime_traits {
 	 * for the y/N and --help ("stops the JVM for a full collection and a
 	 * heap walk, about 1 s per GiB live"), or NULL: the runtime has none. */
 	const char *census_cost;
+	/* Whether the runtime reports its census's collection as one the
+	 * program asked for (causes.induced), so that the induced rule leaves
+	 * gctop's own censuses out. */
+	bool census_counts_as_induced;
 
 	/* OpenTelemetry's namespace for the runtime's metrics ("jvm"): --serve
 	 * writes the families named under it for this runtime only, or none

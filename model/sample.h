@@ -72,6 +72,12 @@ struct gt_collection_causes {
 	struct gt_u64 humongous;        /* G1: started by a humongous allocation */
 	struct gt_u64 gen2;             /* .NET: gen2 collections (seen with their reason) */
 	struct gt_u64 gen2_alloc_large; /* .NET: gen2 collections with reason AllocLarge */
+	/* asked for by gctop's own censuses of this target (each census
+	 * collects once: a full GC, a gen2): counted by the session when it
+	 * sends the request, so that a sample taken while the census still runs
+	 * already holds it; a census that fails before the target collects
+	 * (attach refused) thus counts one that never ran */
+	struct gt_u64 census;
 };
 
 /* One heap generation (or region kind), youngest first. */

@@ -76,6 +76,7 @@ int gt_session_census_start(struct gt_session *s, struct gt_error *err)
 		return -1;
 	}
 	s->census_job = j;
+	s->census_started++; /* counted from the request on: model/sample.h causes.census */
 	return 0;
 }
 

@@ -121,6 +121,7 @@ enum gt_session_step gt_session_sample(struct gt_session *s, struct gt_error *er
 		snprintf(s->message, sizeof(s->message), "%s", err->msg);
 		return GT_SESSION_FAILED;
 	}
+	gt_u64_set(&cur.causes.census, s->census_started);
 	gt_session_feed(s, &cur);
 	s->info = *gt_target_info(s->target);
 	gt_session_feed_allocators(s, gt_target_allocators(s->target));

@@ -57,6 +57,10 @@ const struct gt_runtime_traits gt_dotnet_runtime = {
 	.allocators_stop = "its EventPipe session is closed",
 	.sampler_names = dotnet_samplers,
 	.metrics_namespace = "dotnet",
+	/* the heap-dump session's collection reports reason Induced (over
+	 * EventPipe the client sequence number that would tell it apart is
+	 * not passed on) */
+	.census_counts_as_induced = true,
 	.induced_call = "GC.Collect",
 	.advice = dotnet_advice,
 	.n_advice = sizeof(dotnet_advice) / sizeof(dotnet_advice[0]),

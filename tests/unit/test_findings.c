@@ -379,8 +379,36 @@ static void test_induced(void)
 	CHECK_NEAR(evidence(x, "collections"), 20, 0);
 	/* no cause figures: nothing */
 	reset("G1", &gt_hotspot_runtime);
-	push_causes(1, (struct gt_collection_causes){ { 0, false }, { 5, false }, { 0, false }, { 0, false }, { 0, false } });
+	push_causes(1, (struct gt_collection_causes){ .induced = { 5, false } });
 	CHECK(severity_of("induced-gc") == GT_SEVERITY_NONE);
+}
+
+/* The collections gctop's own censuses asked for are neither G1 falling
+ * back nor the program asking (causes.census). */
+static void test_census_own(void)
+{
+	reset("G1", &gt_hotspot_runtime);
+	struct gt_derived *d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 5);
+	gt_u64_set(&d->generations[1].collections, 1);
+	d->causes = causes(6, 0, 0, 0, 0);
+	gt_u64_set(&d->causes.census, 1);
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+	push_collections(2, 5, 1); /* one the census did not ask for */
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_WARNING);
+	CHECK_NEAR(evidence(finding("g1-full-gc"), "full_collections"), 1, 0);
+	/* HotSpot names the census's cause itself: a System.gc() beside a
+	 * census stays the program's */
+	reset("G1", &gt_hotspot_runtime);
+	struct gt_collection_causes c = causes(10, 1, 0, 0, 0);
+	gt_u64_set(&c.census, 1);
+	CAUSES_GIVE("induced-gc", 1, c, GT_SEVERITY_INFO);
+	/* .NET reports the census's gen2 as induced: it is left out */
+	reset("Workstation", &gt_dotnet_runtime);
+	CAUSES_GIVE("induced-gc", 1, c, GT_SEVERITY_NONE);
+	CAUSES_GIVE("induced-gc", 2, causes(10, 1, 0, 1, 0), GT_SEVERITY_INFO);
+	CHECK_NEAR(evidence(finding("induced-gc"), "induced_collections"), 1, 0);
 }
 
 static void test_alloc_large(void)
@@ -794,6 +822,7 @@ int main(void)
 	RUN_TEST(test_advice_per_front_end);
 	RUN_TEST(test_g1_full);
 	RUN_TEST(test_induced);
+	RUN_TEST(test_census_own);
 	RUN_TEST(test_alloc_large);
 	RUN_TEST(test_humongous);
 	RUN_TEST(test_region_waste);
