@@ -20,10 +20,8 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "base/cursor.h"
 #include "base/wait.h"
-#include "collectors/dotnet/dotnet_census_events.h"
-#include "collectors/dotnet/dotnet_gc_events.h"
+#include "collectors/dotnet/dotnet_census_run.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 #include "collectors/dotnet/sampler/dotnet_alloc_events.h"
@@ -38,106 +36,26 @@
 #define DRAIN_NS 5000000000ull
 #define READ_SIZE 65536
 #define NS_PER_S 1000000000ull
-/* GCStart's Type of a background collection */
-#define GC_TYPE_BACKGROUND 1
-
-enum phase { WAIT_START, IN_GC, AFTER_STOP, DONE };
-
-struct census_run {
-	struct gt_dn_census_table *table;
-	enum phase phase;
-	uint32_t gc_count;
-	int64_t qpc_freq;
-	int64_t suspend_ts, pause_from, pause_to;
-	bool have_suspend;
-	uint32_t next_index;
-	uint64_t lost_node_events;   /* BulkNode Index gaps */
-	uint64_t malformed;
-	uint64_t promoted;
-	bool have_promoted;
-};
 
 static void on_trace(void *ctx, const struct gt_nettrace_trace *t)
 {
-	struct census_run *r = ctx;
+	struct gt_dn_census_run *r = ctx;
 	r->qpc_freq = t->qpc_freq;
-}
-
-static void on_node(struct census_run *r, const uint8_t *p, size_t n)
-{
-	uint32_t index;
-	if (gt_dn_census_bulk_node(r->table, p, n, &index) != 0) {
-		r->malformed++;
-		return;
-	}
-	if (index > r->next_index)
-		r->lost_node_events += index - r->next_index;
-	if (index >= r->next_index)
-		r->next_index = index + 1;
-}
-
-static void on_gc(struct census_run *r, const struct gt_nettrace_event *e)
-{
-	struct gt_dn_gc_start s;
-	switch (e->meta->event_id) {
-	case GT_DN_EV_SUSPEND_EE_BEGIN:
-		if (r->phase == WAIT_START) {
-			r->suspend_ts = e->timestamp;
-			r->have_suspend = true;
-		}
-		break;
-	case GT_DN_EV_GC_START:
-		if (r->phase == WAIT_START && gt_dn_parse_gc_start(e->payload, e->payload_len, &s) == 0 &&
-		    s.depth == 2 && s.type != GC_TYPE_BACKGROUND) {
-			r->phase = IN_GC;
-			r->gc_count = s.count;
-			r->pause_from = r->suspend_ts;
-		}
-		break;
-	case GT_DN_EV_HEAP_STATS:
-		if (r->phase == IN_GC &&
-		    gt_dn_census_total_promoted(e->payload, e->payload_len, &r->promoted) == 0)
-			r->have_promoted = true;
-		break;
-	case GT_DN_EV_GC_END:
-		if (r->phase == IN_GC && e->payload_len >= 4 && gt_le(e->payload, 4) == r->gc_count)
-			r->phase = AFTER_STOP;
-		break;
-	case GT_DN_EV_RESTART_EE_BEGIN:
-		if (r->phase == AFTER_STOP) {
-			r->pause_to = e->timestamp;
-			r->phase = DONE;
-		}
-		break;
-	}
 }
 
 static void on_event(void *ctx, const struct gt_nettrace_event *e)
 {
-	struct census_run *r = ctx;
-	if (strcmp(e->meta->provider, GT_DN_RUNTIME_PROVIDER) != 0)
-		return;
-	if (e->meta->event_id == GT_DN_EV_BULK_TYPE) {
-		if (gt_dn_census_bulk_type(r->table, e->payload, e->payload_len) != 0)
-			r->malformed++;
-	} else if (e->meta->event_id == GT_DN_EV_BULK_NODE) {
-		/* the walk's nodes belong to the induced collection */
-		if (r->phase != WAIT_START)
-			on_node(r, e->payload, e->payload_len);
-	} else {
-		on_gc(r, e);
-	}
+	gt_dn_census_run_event(ctx, e);
 }
-
 enum read_end { READ_DONE, READ_ENDED, READ_TIMEOUT, READ_QUIT, READ_FAILED };
 
 /* Reads the stream into the parser until the collection is over (or, with
  * to_end, until the stream ends), the deadline passes or quit. */
-static enum read_end read_stream(struct census_run *r, struct gt_nettrace *parser, int fd, uint8_t *buf,
+static enum read_end read_stream(struct gt_dn_census_run *r, struct gt_nettrace *parser, int fd, uint8_t *buf,
 				 uint64_t deadline_ns, bool to_end)
 {
 	for (;;) {
-		if (!to_end && r->phase == DONE)
+		if (!to_end && r->phase == GT_DN_CENSUS_DONE)
 			return READ_DONE;
 		enum gt_wait_result w = gt_wait_fd(fd, POLLIN, deadline_ns);
 		if (w == GT_WAIT_TIMEOUT)
@@ -188,15 +106,10 @@ static int walk_outcome(enum read_end end, const struct gt_nettrace *parser, uin
 	}
 }
 
-struct session_end {
-	uint64_t dropped;  /* events the runtime could not write */
-	bool cut;          /* the stream did not end after the stop */
-};
-
 /* Runs the session on the second connection: 0 with the walk read, -1
  * with err. */
-static int run_session(struct census_run *r, pid_t pid, const char *path, uint64_t deadline_ns,
-		       struct session_end *se, struct gt_error *err)
+static int run_session(struct gt_dn_census_run *r, pid_t pid, const char *path, uint64_t deadline_ns,
+		       struct gt_dn_census_end *se, struct gt_error *err)
 {
 	struct gt_diag_session_opts opts = { 0, false };
 	struct gt_diag_provider prov = { GT_DN_RUNTIME_PROVIDER, CENSUS_KEYWORDS, GT_EP_LEVEL_VERBOSE, NULL, NULL, 0 };
@@ -232,36 +145,6 @@ static int run_session(struct census_run *r, pid_t pid, const char *path, uint64
 	return rc;
 }
 
-/* Why the census misses objects, or NULL: the first of a cap reached,
- * events lost, and the walk's bytes short of what the collection kept. */
-static const char *partial_why(const struct census_run *r, const struct session_end *se)
-{
-	const char *cap = gt_dn_census_table_partial(r->table);
-	if (cap)
-		return cap;
-	if (se->dropped > 0 || r->lost_node_events > 0)
-		return "the runtime dropped events of the heap walk (its session buffer was full, as .NET 10 drops "
-		       "them on large heaps); objects are missing";
-	if (r->malformed > 0)
-		return "some of the heap walk's events were malformed; their objects are not counted";
-	if (se->cut)
-		return "the session's stream did not end after the collection; objects still in the runtime's "
-		       "buffers are not counted";
-	uint64_t walked = gt_dn_census_table_bytes(r->table);
-	if (r->have_promoted && walked < r->promoted - r->promoted * GT_DN_CENSUS_SHORT_PERCENT / 100)
-		return "the heap walk's objects fall more than 5% short of what the collection found live; "
-		       "objects are missing";
-	return NULL;
-}
-
-static void fill_pause(const struct census_run *r, struct gt_census *out)
-{
-	if (!r->have_suspend || r->qpc_freq <= 0 || r->pause_to <= r->pause_from)
-		return;
-	out->pause_valid = true;
-	out->pause_ns = (uint64_t)((double)(r->pause_to - r->pause_from) * (double)NS_PER_S / (double)r->qpc_freq);
-}
-
 int gt_dn_census(const struct gt_target_info *info, struct gt_census *out, uint64_t deadline_ns,
 		 struct gt_error *err)
 {
@@ -271,20 +154,20 @@ int gt_dn_census(const struct gt_target_info *info, struct gt_census *out, uint6
 	if (found != 0)
 		return found < 0 ? -1 : gt_fail(err, GT_EXIT_NO_DATA, ".NET process %d has no diagnostics socket",
 						(int)info->pid);
-	struct census_run r = { .table = gt_dn_census_table_new() };
+	struct gt_dn_census_run r = { .table = gt_dn_census_table_new() };
 	if (!r.table)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	out->wall_ms = gt_wall_ms();
 	out->mono_ns = gt_mono_ns();
 	gt_dn_settle_runtime(info->pid, path);
-	struct session_end se = { 0 };
+	struct gt_dn_census_end se = { 0 };
 	int rc = run_session(&r, info->pid, path, deadline_ns, &se, err);
 	gt_dn_settle_runtime(info->pid, path);
 	if (rc == 0 && gt_dn_census_table_result(r.table, out) != 0)
 		rc = gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	if (rc == 0) {
-		out->partial_why = partial_why(&r, &se);
-		fill_pause(&r, out);
+		out->partial_why = gt_dn_census_run_partial(&r, &se);
+		gt_dn_census_run_pause(&r, out);
 		out->took_ns = gt_mono_ns() - out->mono_ns;
 	}
 	gt_dn_census_table_free(r.table);

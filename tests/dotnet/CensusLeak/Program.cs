@@ -75,6 +75,9 @@ static class Program
         int cacheMiB = args.Length > 1 ? int.Parse(args[1]) : 16;
         for (int i = 0; i < cacheMiB * 64; i++)
             cache[i] = new CacheEntry(16 * 1024 - 64);
+        // the cache in gen2 now, rather than by a collection of the runtime's
+        // own choosing during the censuses
+        GC.Collect();
         var churn = new Thread(Churn) { IsBackground = true };
         churn.Start();
         new Thread(Ticker) { IsBackground = true }.Start();
