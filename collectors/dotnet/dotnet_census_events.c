@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cursor.h"
+#include "base/text_buf.h"
 
 /* The table starts at this many slots and doubles at half full. */
 #define TABLE_FIRST_SLOTS 1024u
@@ -31,6 +32,7 @@ struct gt_dn_census_table {
 	struct census_entry *slots;
 	size_t n_slots, n_used;
 	uint64_t nodes, bytes;
+	uint64_t aligned_bytes;  /* each object's size rounded up to GT_DN_OBJECT_ALIGN */
 	const char *partial;
 };
 
@@ -162,6 +164,7 @@ int gt_dn_census_bulk_node(struct gt_dn_census_table *t, const uint8_t *p, size_
 		e->bytes += size;
 		t->nodes++;
 		t->bytes += size;
+		t->aligned_bytes += (size + GT_DN_OBJECT_ALIGN - 1) & ~(uint64_t)(GT_DN_OBJECT_ALIGN - 1);
 	}
 	return 0;
 }
@@ -179,6 +182,11 @@ uint64_t gt_dn_census_table_nodes(const struct gt_dn_census_table *t)
 uint64_t gt_dn_census_table_bytes(const struct gt_dn_census_table *t)
 {
 	return t->bytes;
+}
+
+uint64_t gt_dn_census_table_aligned_bytes(const struct gt_dn_census_table *t)
+{
+	return t->aligned_bytes;
 }
 
 int gt_dn_census_total_promoted(const uint8_t *p, size_t n, uint64_t *out)
@@ -203,46 +211,25 @@ static const struct census_entry *find(const struct gt_dn_census_table *t, uint6
 	return t->slots[i].used ? &t->slots[i] : NULL;
 }
 
-/* A bounded string being built; what does not fit is cut. */
-struct name_buf {
-	char *s;
-	size_t size, len;
-};
-
-static void put(struct name_buf *b, const char *s, size_t n)
-{
-	size_t room = b->size - 1 - b->len;
-	if (n > room)
-		n = room;
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void put_str(struct name_buf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
-
-static void compose(const struct gt_dn_census_table *t, const struct census_entry *e, struct name_buf *b, int depth);
+static void compose(const struct gt_dn_census_table *t, const struct census_entry *e, struct gt_text_buf *b, int depth);
 
 /* e's type parameters as "<A,B>" */
-static void put_params(const struct gt_dn_census_table *t, const struct census_entry *e, struct name_buf *b,
+static void put_params(const struct gt_dn_census_table *t, const struct census_entry *e, struct gt_text_buf *b,
 		       int depth)
 {
-	put_str(b, "<");
+	gt_text_buf_puts(b, "<");
 	for (unsigned k = 0; k < e->n_params; k++) {
 		if (k > 0)
-			put_str(b, ",");
+			gt_text_buf_puts(b, ",");
 		const struct census_entry *p = find(t, e->params[k]);
 		if (p && depth < NAME_DEPTH)
 			compose(t, p, b, depth + 1);
 		else
-			put_str(b, "?");
+			gt_text_buf_puts(b, "?");
 	}
 	if (e->more_params)
-		put_str(b, ",...");
-	put_str(b, ">");
+		gt_text_buf_puts(b, ",...");
+	gt_text_buf_puts(b, ">");
 }
 
 /* The end of the bracket group that opens at s[0] within n, or 0. */
@@ -263,7 +250,7 @@ static size_t group_end(const char *s, size_t n)
  * [System.String]" is "System.Collections.Generic.List<System.String>",
  * "Entry[System.Int32,CacheEntry][]" is "Entry<System.Int32,CacheEntry>[]");
  * an array's brackets (empty or commas) stay. */
-static void source_form(const char *s, size_t n, struct name_buf *b, int depth)
+static void source_form(const char *s, size_t n, struct gt_text_buf *b, int depth)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -274,16 +261,16 @@ static void source_form(const char *s, size_t n, struct name_buf *b, int depth)
 		}
 		size_t close = s[i] == '[' ? group_end(s + i, n - i) : 0;
 		if (close == 0) {
-			put(b, s + i++, 1);
+			gt_text_buf_put(b, s + i++, 1);
 			continue;
 		}
 		size_t inner = close - 1;
 		if (strspn(s + i + 1, ",") >= inner || depth >= NAME_DEPTH) {
-			put(b, s + i, close + 1);
+			gt_text_buf_put(b, s + i, close + 1);
 		} else {
-			put_str(b, "<");
+			gt_text_buf_puts(b, "<");
 			source_form(s + i + 1, inner, b, depth + 1);
-			put_str(b, ">");
+			gt_text_buf_puts(b, ">");
 		}
 		i += close + 1;
 	}
@@ -292,12 +279,12 @@ static void source_form(const char *s, size_t n, struct name_buf *b, int depth)
 /* A type named by its definition alone ("List`1", no instantiation in the
  * name) gets its type parameters' names in its place; every other name is
  * the runtime's in source form. */
-static void compose(const struct gt_dn_census_table *t, const struct census_entry *e, struct name_buf *b, int depth)
+static void compose(const struct gt_dn_census_table *t, const struct census_entry *e, struct gt_text_buf *b, int depth)
 {
 	if (!e->named) {
 		char unnamed[40];
 		snprintf(unnamed, sizeof(unnamed), "(type 0x%llx)", (unsigned long long)e->id);
-		put_str(b, unnamed);
+		gt_text_buf_puts(b, unnamed);
 		return;
 	}
 	const char *tick = strchr(e->name, '`');
@@ -305,7 +292,7 @@ static void compose(const struct gt_dn_census_table *t, const struct census_entr
 		source_form(e->name, strlen(e->name), b, 0);
 		return;
 	}
-	put(b, e->name, (size_t)(tick - e->name));
+	gt_text_buf_put(b, e->name, (size_t)(tick - e->name));
 	const char *rest = tick + 1;
 	while (*rest >= '0' && *rest <= '9')
 		rest++;
@@ -335,8 +322,7 @@ int gt_dn_census_table_result(const struct gt_dn_census_table *t, struct gt_cens
 		if (!e->used || e->count == 0)
 			continue;
 		struct gt_census_type *ct = &out->types[n++];
-		struct name_buf b = { ct->name, sizeof(ct->name), 0 };
-		ct->name[0] = '\0';
+		struct gt_text_buf b = gt_text_buf_at(ct->name, sizeof(ct->name));
 		compose(t, e, &b, 0);
 		ct->count = e->count;
 		ct->bytes = e->bytes;

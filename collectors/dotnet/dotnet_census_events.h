@@ -50,6 +50,10 @@ enum {
 #define GT_DN_BULK_NODE_VALUE 32
 #define GT_DN_BULK_NODE_HEADER 10
 
+/* Objects start at multiples of 8 bytes in a 64-bit heap (4 in a 32-bit
+ * one, which 8 only overstates). */
+#define GT_DN_OBJECT_ALIGN 8
+
 /* TypeFlags of BulkType (ClrEtwAll.man TypeFlagsMap). */
 #define GT_DN_TYPE_FLAG_ARRAY 0x8u
 
@@ -73,6 +77,10 @@ const char *gt_dn_census_table_partial(const struct gt_dn_census_table *t);
 /* Objects and bytes counted so far. */
 uint64_t gt_dn_census_table_nodes(const struct gt_dn_census_table *t);
 uint64_t gt_dn_census_table_bytes(const struct gt_dn_census_table *t);
+/* The same bytes with each object's size rounded up to its alignment in
+ * the heap, as the collection counts what it promoted: a node's Size is
+ * the object's own (a byte[] of 1 is 25 bytes and takes 32). */
+uint64_t gt_dn_census_table_aligned_bytes(const struct gt_dn_census_table *t);
 
 /* Fills out's types (names in source form: "System.Byte[]",
  * "System.Collections.Generic.List<System.String>"), sorted by bytes, and

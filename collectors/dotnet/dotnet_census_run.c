@@ -92,7 +92,7 @@ const char *gt_dn_census_run_partial(const struct gt_dn_census_run *r, const str
 	if (se->cut)
 		return "the session's stream did not end after the collection; objects still in the runtime's "
 		       "buffers are not counted";
-	uint64_t walked = gt_dn_census_table_bytes(r->table);
+	uint64_t walked = gt_dn_census_table_aligned_bytes(r->table);
 	if (r->have_promoted && walked < r->promoted / 100 * (100 - GT_DN_CENSUS_SHORT_PERCENT))
 		return "the heap walk's objects fall more than 5% short of what the collection found live; "
 		       "objects are missing";

@@ -32,7 +32,18 @@ static class Program
     static readonly Dictionary<int, CacheEntry> cache = new();
     static volatile object? sink;
     static volatile bool done;
-    static long maxGapTicks;
+    static long maxGapTicks, tickerRounds;
+
+    // The longest stall since the last call. The ticker records a stall
+    // only once it runs again, maybe after the caller woke from the same
+    // pause: two more of its rounds and the stall is surely in.
+    static double TakeGapUs()
+    {
+        long r0 = Interlocked.Read(ref tickerRounds);
+        while (Interlocked.Read(ref tickerRounds) < r0 + 2)
+            Thread.Sleep(1);
+        return Interlocked.Exchange(ref maxGapTicks, 0) * 1e6 / Stopwatch.Frequency;
+    }
 
     static void Ticker()
     {
@@ -46,6 +57,7 @@ static class Program
             long seen;
             while (gap > (seen = Interlocked.Read(ref maxGapTicks)) &&
                    Interlocked.CompareExchange(ref maxGapTicks, gap, seen) != seen) { }
+            Interlocked.Increment(ref tickerRounds);
         }
     }
 
@@ -64,7 +76,7 @@ static class Program
     {
         var info = GC.GetGCMemoryInfo(GCKind.FullBlocking);
         double pause = info.PauseDurations.Length > 0 ? info.PauseDurations[0].TotalMicroseconds : 0;
-        double gap = Interlocked.Exchange(ref maxGapTicks, 0) * 1e6 / Stopwatch.Frequency;
+        double gap = TakeGapUs();
         Console.WriteLine($"leak {leak.Count} gen2 {GC.CollectionCount(2)} full {info.Index} " +
                           $"promoted {info.PromotedBytes} pause_us {pause:F0} gap_us {gap:F0}");
     }
