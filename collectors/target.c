@@ -167,6 +167,11 @@ int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error
 	return 0;
 }
 
+gt_census_fn gt_target_census_fn(const struct gt_target *t)
+{
+	return t->ops->census;
+}
+
 void gt_target_close(struct gt_target *t)
 {
 	if (!t)

@@ -56,6 +56,13 @@ const struct gt_alloc_snapshot *gt_target_allocators(const struct gt_target *t);
  * as gt_target_allocators; NULL where the sampler takes none. */
 const struct gt_alloc_stacks *gt_target_alloc_stacks(const struct gt_target *t);
 
+/* The runtime's census hook (collectors/backend.h census), or NULL: the
+ * runtime has none. It reads only a copy of gt_target_info(t), so it may
+ * run on a worker while t goes on being sampled. */
+typedef int (*gt_census_fn)(const struct gt_target_info *info, struct gt_census *out, uint64_t deadline_ns,
+			    struct gt_error *err);
+gt_census_fn gt_target_census_fn(const struct gt_target *t);
+
 void gt_target_close(struct gt_target *t);
 
 /* Every process of every runtime the user can see, with process facts. */

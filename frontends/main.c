@@ -9,6 +9,7 @@
 
 #include "base/sanitize.h"
 #include "frontends/batch.h"
+#include "frontends/census.h"
 #include "frontends/compare.h"
 #include "frontends/doctor.h"
 #include "frontends/list.h"
@@ -56,6 +57,11 @@ static int run_serve(struct gt_options *opt, struct gt_error *err)
 	return gt_serve_run(opt, err);
 }
 
+static int run_census(struct gt_options *opt, struct gt_error *err)
+{
+	return gt_census_run(opt, stdout, err);
+}
+
 static int run_doctor(struct gt_options *opt, struct gt_error *err)
 {
 	return gt_doctor_run(opt, stdout, err);
@@ -81,6 +87,7 @@ static const struct run_mode run_modes[] = {
 	{ GT_MODE_SERVE, run_serve, false, NULL },
 	{ GT_MODE_COMPARE, run_compare, false, NULL },
 	{ GT_MODE_DOCTOR, run_doctor, false, NULL },
+	{ GT_MODE_CENSUS, run_census, false, NULL },
 	{ GT_MODE_HELP, run_help, false, NULL },
 	{ GT_MODE_VERSION, run_version, false, NULL },
 };

@@ -21,6 +21,7 @@ const char gt_help_text[] =
 	"       gctop -l [--json]\n"
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS] [--ops NAME]\n"
 	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME]\n"
+	"       gctop --census -p PID [--json]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
 	"pause time share, large objects and memory against the container limit of a\n"
@@ -86,6 +87,13 @@ const char gt_help_text[] =
 	"                        findings (what the figures mean, with evidence and a\n"
 	"                        next step) and exit 0 with none, else 12 info,\n"
 	"                        13 warning, 14 critical\n"
+	"      --census          a census of the live objects of -p PID by type\n"
+	"                        (count, bytes; --json: one object with types[]),\n"
+	"                        once. It costs the target: a JVM stops for a full\n"
+	"                        collection and a walk of its heap (about 0.3-1 s\n"
+	"                        at 256 MiB, 1.5-3 s at 2 GiB), through the attach\n"
+	"                        mechanism, nothing loaded. Exit 0 with a census,\n"
+	"                        4 where the runtime has none, 1 when it refused\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
@@ -263,6 +271,19 @@ static int check_doctor(struct gt_options *opt, bool other, bool delay, struct g
 	return 0;
 }
 
+/* --census: one -p PID, and --json for the object instead of the table. */
+static int check_census(struct gt_options *opt, bool other, bool json, struct gt_error *err)
+{
+	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
+	    opt->n_compare || opt->opcount_counter || opt->fail_if)
+		return gt_fail(err, GT_EXIT_USAGE, "--census takes one -p PID and --json only");
+	if (!opt->pid)
+		return gt_fail(err, GT_EXIT_USAGE, "--census needs a process: add -p PID (gctop --list shows them)");
+	opt->census_json = json;
+	opt->mode = GT_MODE_CENSUS;
+	return 0;
+}
+
 /* The mode the flags ask for, and the combinations that make no sense. */
 static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list, bool serve, struct gt_error *err)
 {
@@ -300,7 +321,7 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 }
 
 struct option_flags {
-	bool batch, json, list, serve, compare, doctor, delay;
+	bool batch, json, list, serve, compare, doctor, delay, census;
 };
 
 /* One option c (getopt's return); arg is what the user typed, for sentences.
@@ -332,6 +353,7 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 	case 'C': opt->no_color = true; break;
 	case 'A': opt->allocators = true; break;
 	case 'T': f->doctor = true; break;
+	case 'E': f->census = true; break;
 	case 'P':
 		if (!*optarg || strlen(optarg) > 900)
 			return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
@@ -375,6 +397,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "compare", no_argument, NULL, 'K' },
 		{ "fail-if", required_argument, NULL, 'F' },
 		{ "doctor", no_argument, NULL, 'T' },
+		{ "census", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -404,7 +427,11 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	} else if (optind < argc) {
 		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
 	}
+	if (f.doctor && f.census)
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor watches and --census counts; choose one");
 	if (f.doctor)
 		return check_doctor(opt, f.batch || f.json || f.list || f.serve || f.compare, f.delay, err);
+	if (f.census)
+		return check_census(opt, f.batch || f.list || f.serve || f.compare || f.delay, f.json, err);
 	return choose_mode(opt, f.batch, f.json, f.list, f.serve, err);
 }

@@ -19,6 +19,7 @@ enum gt_mode {
 	GT_MODE_SERVE,     /* --serve: /metrics for Prometheus, until interrupted */
 	GT_MODE_COMPARE,   /* --compare FILE FILE...: recorded runs side by side */
 	GT_MODE_DOCTOR,    /* --doctor: watch -d seconds, print the findings, exit by the worst */
+	GT_MODE_CENSUS,    /* --census: one census of the live objects (stops or collects in the target) */
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
 };
@@ -44,6 +45,7 @@ struct gt_options {
 	bool compare_json;       /* --compare --json */
 	const char *fail_if;     /* --compare --fail-if EXPR */
 	uint64_t doctor_ns;      /* --doctor: how long to watch (-d, default 10 s) */
+	bool census_json;        /* --census --json */
 };
 
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */

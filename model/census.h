@@ -37,4 +37,44 @@ struct gt_census {
 	const char *partial_why;
 };
 
+/* One type's change between two censuses of one target, by name: a type
+ * the previous one lacked is new (its deltas are its figures), one the
+ * current one lacks has vanished (count and bytes 0, deltas negative). */
+struct gt_census_change {
+	const char *name;               /* the census's own (cur, or prev when vanished) */
+	uint64_t count, bytes;          /* now */
+	int64_t count_delta, bytes_delta;
+	bool is_new, vanished;
+};
+
+struct gt_census_diff {
+	struct gt_census_change *rows;  /* sorted by bytes grown, most first (owned) */
+	size_t n_rows;
+	int64_t since_ms;               /* ms between the two censuses' wall_ms */
+	int64_t total_bytes_delta, total_count_delta;
+};
+
+/* Frees what c owns and zeroes it; c may be empty. That is types alone:
+ * partial_why is never freed, so it must be a static sentence (or live in
+ * the types' block). */
+void gt_census_free(struct gt_census *c);
+
+/* Adds one type (name cut to GT_CENSUS_NAME_LEN - 1 bytes) to c's types,
+ * unsorted; *cap is their capacity (0 for a new census). 0, or -1 when
+ * out of memory. */
+int gt_census_add(struct gt_census *c, size_t *cap, const char *name, size_t name_len, uint64_t count,
+		  uint64_t bytes);
+
+/* Makes c's types one row per name (summed: one class that several
+ * loaders loaded is one type to the reader, and the change between
+ * censuses joins by name), sorted by bytes, largest first; ties by count,
+ * then name. */
+void gt_census_sort(struct gt_census *c);
+
+/* The change from prev to cur (both of one target; the names are
+ * borrowed, so both must outlive out). Pure. 0, or -1 when out of memory
+ * (out empty). Free with gt_census_diff_free. */
+int gt_census_diff(const struct gt_census *prev, const struct gt_census *cur, struct gt_census_diff *out);
+void gt_census_diff_free(struct gt_census_diff *d);
+
 #endif

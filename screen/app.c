@@ -15,10 +15,12 @@
 void gt_app_mode(struct gt_app *a, enum gt_mode_event e)
 {
 	a->modes = gt_mode_after(a->modes, e);
-	/* A help, findings or stacks overlay opens at its top. */
-	bool opens = e == GT_MODE_HELP || e == GT_MODE_FINDINGS || e == GT_MODE_STACKS;
+	/* A help, findings, stacks or census overlay opens at its top. */
+	bool opens = e == GT_MODE_HELP || e == GT_MODE_FINDINGS || e == GT_MODE_STACKS || e == GT_MODE_CENSUS;
 	if (opens && gt_mode_overlay(a->modes.screen))
 		a->help_first = 0;
+	if (a->modes.screen == GT_SCREEN_CENSUS)
+		a->census_unseen = false;
 }
 
 /* Sets the footer's one-off message; it goes after APP_NOTE_SHOW_NS. */

@@ -47,6 +47,8 @@ struct gt_app {
 	bool quit;
 	bool dirty;
 	uint64_t busy_since;       /* when the session's job began */
+	uint64_t census_since;     /* when the census under way began (session/census.h) */
+	bool census_unseen;        /* a census came while a question was open: c shows it */
 	struct gt_recorder *recorder; /* -w FILE, or NULL */
 	/* -r FILE, or NULL: the dashboard shows a recording. Like picker_mode
 	 * a fact about the run (set before the screen, kept to the end): it

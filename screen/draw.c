@@ -6,17 +6,20 @@
 #include "screen/app_session.h"
 #include "screen/draw.h"
 #include "screen/footer.h"
+#include "screen/panes/pane_census.h"
 #include "screen/panes/pane_help.h"
 #include "screen/panes/pane_picker.h"
 
-/* The help, the findings or the stacks, from line help_first on (kept
+/* The help, the findings, the stacks or the census, from line help_first on (kept
  * within what the overlay holds). */
 static void draw_overlay(struct gt_app *a, int body_rows, int cols)
 {
 	enum gt_screen_mode screen = a->modes.screen;
 	werase(a->body);
+	const struct gt_session *s = &a->session;
 	int lines = screen == GT_SCREEN_FINDINGS ? gt_dashboard_findings_lines(&a->db, &a->theme, cols)
 		    : screen == GT_SCREEN_STACKS ? gt_dashboard_stacks_lines(&a->db, &a->theme, cols)
+		    : screen == GT_SCREEN_CENSUS ? gt_census_overlay_lines(s->census, &s->info, &a->theme, cols)
 		    : gt_help_lines(cols);
 	int max_first = lines - (body_rows - 1);
 	if (a->help_first > max_first)
@@ -25,6 +28,8 @@ static void draw_overlay(struct gt_app *a, int body_rows, int cols)
 		gt_dashboard_draw_findings(&a->db, a->body, a->help_first, &a->theme);
 	else if (screen == GT_SCREEN_STACKS)
 		gt_dashboard_draw_stacks(&a->db, a->body, a->help_first, &a->theme);
+	else if (screen == GT_SCREEN_CENSUS)
+		gt_census_overlay_draw(a->body, a->help_first, s->census, &s->info, &a->theme);
 	else
 		gt_help_draw(a->body, a->help_first, &a->theme);
 	wnoutrefresh(a->body);

@@ -28,6 +28,12 @@ static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
 		snprintf(buf, len, "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
 			 (int)a->session.info.pid);
 		return buf;
+	case GT_INPUT_CONFIRM_CENSUS: {
+		const struct gt_runtime_traits *rt = a->session.info.runtime;
+		snprintf(buf, len, "take a census of the live objects of PID %d? it %s; y/N", (int)a->session.info.pid,
+			 rt && rt->census_cost ? rt->census_cost : "costs the target");
+		return buf;
+	}
 	case GT_INPUT_CONFIRM_STOP: {
 		const char *stop = gt_app_allocators_stop(a);
 		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->session.info.pid,
@@ -45,13 +51,14 @@ static const char *hints(const struct gt_app *a)
 	switch (a->modes.screen) {
 	case GT_SCREEN_FINDINGS: return "q/Esc/f close findings";
 	case GT_SCREEN_STACKS: return "q/Esc close stacks  Up/Down scroll";
+	case GT_SCREEN_CENSUS: return "q/Esc/c close census  Up/Down scroll";
 	case GT_SCREEN_PICKER_HELP: case GT_SCREEN_DASHBOARD_HELP: return "q/Esc/h close help";
 	default: break;
 	}
 	return gt_app_opening(a) ? "q/Esc cancel  h help"
 	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-8 panes"
-	       : gt_app_in_dashboard(a) ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators"
-							   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators")
+	       : gt_app_in_dashboard(a) ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators  c census"
+							   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators  c census")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
 }
 

@@ -34,6 +34,7 @@ enum gt_action {
 	GT_ACT_BRANCH,        /* replay: prompt for a sample to jump to */
 	GT_ACT_FINDINGS,      /* the findings overlay */
 	GT_ACT_STACKS,        /* the stacks behind the selected allocation site */
+	GT_ACT_CENSUS,        /* a census of the live objects (asks y/N), or its overlay */
 };
 
 /* Where a key applies. */

@@ -4,7 +4,10 @@
 
 #include "screen/app_keys.h"
 #include "screen/app_replay.h"
+#include "base/clock.h"
+#include "screen/app_census.h"
 #include "screen/app_session.h"
+#include "session/census.h"
 
 /* a: on or off, after a y/N question. Only a JVM gets an agent loaded;
  * for the rest the target says in one sentence what it can do. */
@@ -20,6 +23,27 @@ static void allocators_key(struct gt_app *a)
 	} else {
 		gt_app_start_allocators(a);
 	}
+}
+
+/* c: a census after a y/N that states its cost; the one taken and not
+ * seen yet (a question was open when it came) first; one at a time. */
+static void census_key(struct gt_app *a)
+{
+	struct gt_session *s = &a->session;
+	const char *cost = s->info.runtime ? s->info.runtime->census_cost : NULL;
+	if (a->replay)
+		gt_app_note(a, "a recording holds no census: take one of a live process");
+	else if (gt_session_census_running(s))
+		gt_app_note(a, "a census of PID %d is under way (%llu s so far)", (int)s->info.pid,
+			    (unsigned long long)((gt_mono_ns() - a->census_since) / 1000000000ull));
+	else if (a->census_unseen)
+		gt_app_mode(a, GT_MODE_CENSUS);
+	else if (s->exited)
+		gt_app_note(a, "process %d has exited", (int)s->info.pid);
+	else if (!cost)
+		gt_app_note(a, "gctop cannot take a census of the live objects of this process");
+	else
+		gt_app_mode(a, GT_MODE_ASK_CENSUS);
 }
 
 static bool replay_action(enum gt_action act)
@@ -97,6 +121,7 @@ void gt_keys_dashboard(struct gt_app *a, const struct gt_key_binding *b, int ch)
 			allocators_key(a);
 		break;
 	case GT_ACT_FINDINGS: gt_app_mode(a, GT_MODE_FINDINGS); break;
+	case GT_ACT_CENSUS: census_key(a); break;
 	default: gt_keys_common(a, b->action); break;
 	}
 }

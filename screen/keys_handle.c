@@ -18,7 +18,7 @@ void gt_keys_handle(struct gt_app *a, int ch)
 	case GT_INPUT_INTERVAL: case GT_INPUT_SAMPLE: case GT_INPUT_FILTER:
 		gt_keys_prompt(a, ch);
 		return;
-	case GT_INPUT_CONFIRM_START: case GT_INPUT_CONFIRM_STOP:
+	case GT_INPUT_CONFIRM_START: case GT_INPUT_CONFIRM_STOP: case GT_INPUT_CONFIRM_CENSUS:
 		gt_keys_confirm(a, ch);
 		return;
 	default:

@@ -1,4 +1,5 @@
-/* The keys of the overlays: the help, the findings and the stacks. */
+/* The keys of the overlays: the help, the findings, the stacks and the
+ * census. */
 #include <ncurses.h>
 
 #include "screen/app_keys.h"
@@ -11,6 +12,8 @@ void gt_keys_overlay(struct gt_app *a, enum gt_action act)
 	case GT_ACT_HELP: gt_app_mode(a, GT_MODE_HELP); break;
 	/* from the help to the findings (in a process view), or closed */
 	case GT_ACT_FINDINGS: gt_app_mode(a, GT_MODE_FINDINGS); break;
+	/* the last census, from another overlay; in the census, closes it */
+	case GT_ACT_CENSUS: gt_app_mode(a, GT_MODE_CENSUS); break;
 	case GT_ACT_UP: a->help_first = a->help_first > 0 ? a->help_first - 1 : 0; break;
 	case GT_ACT_DOWN: a->help_first++; break;
 	case GT_ACT_PAGE_UP: a->help_first = a->help_first > 10 ? a->help_first - 10 : 0; break;

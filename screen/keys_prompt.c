@@ -1,11 +1,12 @@
 /* The footer's prompts (the interval, a replay's sample, the picker's
- * filter) and its y/N question (allocation sampling on or off). */
+ * filter) and its y/N questions (allocation sampling on or off, a census). */
 #include <ncurses.h>
 #include <string.h>
 
 #include "base/interval.h"
 #include "screen/app_keys.h"
 #include "screen/app_replay.h"
+#include "screen/app_census.h"
 #include "screen/app_session.h"
 
 static bool is_enter(int ch)
@@ -81,6 +82,11 @@ void gt_keys_confirm(struct gt_app *a, int ch)
 			gt_app_start_allocators(a);
 		else
 			gt_app_note(a, "nothing loaded into PID %d", (int)a->session.info.pid);
+	} else if (asked == GT_INPUT_CONFIRM_CENSUS) {
+		if (yes)
+			gt_app_start_census(a);
+		else
+			gt_app_note(a, "no census taken; nothing asked of PID %d", (int)a->session.info.pid);
 	} else if (asked == GT_INPUT_CONFIRM_STOP) {
 		if (yes) {
 			gt_session_disable_allocators(&a->session);

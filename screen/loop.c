@@ -18,10 +18,12 @@
 #include "base/quit.h"
 #include "session/driver.h"
 #include "screen/app.h"
+#include "screen/app_census.h"
 #include "screen/app_keys.h"
 #include "screen/app_replay.h"
 #include "screen/app_session.h"
 #include "screen/draw.h"
+#include "session/census.h"
 #include "session/job.h"
 #include "screen/term.h"
 #include "screen/theme.h"
@@ -181,6 +183,29 @@ static size_t loop_collector_fds(void *ctx, int *fds, size_t max, bool lagging_t
 	return wait_fds(ctx, fds, max);
 }
 
+/* The census's worker (session/census.h): readable once it has ended. */
+static size_t loop_census_fd(void *ctx, int *fds, size_t max, bool lagging_too)
+{
+	const struct gt_app *a = ctx;
+	(void)lagging_too;
+	int fd = gt_app_in_dashboard(a) ? gt_session_census_fd(&a->session) : -1;
+	if (fd < 0 || max == 0)
+		return 0;
+	fds[0] = fd;
+	return 1;
+}
+
+static bool loop_census(void *ctx, const struct pollfd *polled, size_t n, uint64_t now)
+{
+	struct gt_app *a = ctx;
+	(void)polled;
+	(void)n;
+	(void)now;
+	if (gt_app_collect_census(a))
+		a->dirty = true;
+	return true;
+}
+
 static bool loop_events(void *ctx, const struct pollfd *polled, size_t n, uint64_t now)
 {
 	struct gt_app *a = ctx;
@@ -197,9 +222,10 @@ static void run(struct gt_app *a)
 		{ .ctx = a, .tick = loop_tick, .deadline = loop_deadline,
 		  .fds = loop_terminal_fd, .max_fds = 1, .read = loop_keys },
 		{ .ctx = a, .fds = loop_collector_fds, .max_fds = LOOP_MAX_WAIT_FDS, .read = loop_events },
+		{ .ctx = a, .fds = loop_census_fd, .max_fds = 1, .read = loop_census },
 	};
 	struct gt_driver d;
-	if (gt_driver_init(&d, sources, 2, a->err) != 0) {
+	if (gt_driver_init(&d, sources, sizeof(sources) / sizeof(sources[0]), a->err) != 0) {
 		a->status = GT_EXIT_FAILURE;
 		return;
 	}

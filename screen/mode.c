@@ -9,20 +9,23 @@
 #define DASH_H GT_SCREEN_DASHBOARD_HELP
 #define FIND GT_SCREEN_FINDINGS
 #define STACK GT_SCREEN_STACKS
+#define CENS GT_SCREEN_CENSUS
 
 /* The screen after each of the events that move it (GT_MODE_OPEN to
  * GT_MODE_BACK). The help keeps what it covers when a dashboard opens or
  * closes under it; the findings and the stacks are the dashboard's figures
  * and close with it. f from the help shows the findings of a dashboard,
- * and closes the help over the picker, which has none. */
+ * and closes the help over the picker, which has none. The census opens
+ * when one is taken, over whatever overlay shows, or by c in an overlay. */
 static const enum gt_screen_mode screen_after[GT_SCREEN_MODE_COUNT][GT_MODE_BACK + 1] = {
-	/*          OPEN    CLOSE   HELP    FINDINGS STACKS BACK */
-	[PICK]   = { DASH,   PICK,   PICK_H, PICK,   PICK,   PICK },
-	[PICK_H] = { DASH_H, PICK_H, PICK,   PICK,   PICK_H, PICK },
-	[DASH]   = { DASH,   PICK,   DASH_H, FIND,   STACK,  DASH },
-	[DASH_H] = { DASH_H, PICK_H, DASH,   FIND,   DASH_H, DASH },
-	[FIND]   = { FIND,   PICK,   DASH,   DASH,   FIND,   DASH },
-	[STACK]  = { STACK,  PICK,   DASH,   FIND,   STACK,  DASH },
+	/*          OPEN    CLOSE   HELP    FINDINGS STACKS CENSUS BACK */
+	[PICK]   = { DASH,   PICK,   PICK_H, PICK,   PICK,   PICK,  PICK },
+	[PICK_H] = { DASH_H, PICK_H, PICK,   PICK,   PICK_H, PICK,  PICK },
+	[DASH]   = { DASH,   PICK,   DASH_H, FIND,   STACK,  CENS,  DASH },
+	[DASH_H] = { DASH_H, PICK_H, DASH,   FIND,   DASH_H, CENS,  DASH },
+	[FIND]   = { FIND,   PICK,   DASH,   DASH,   FIND,   CENS,  DASH },
+	[STACK]  = { STACK,  PICK,   DASH,   FIND,   STACK,  CENS,  DASH },
+	[CENS]   = { CENS,   PICK,   DASH,   FIND,   CENS,   DASH,  DASH },
 };
 
 /* The input mode each question or prompt asks for (GT_MODE_ASK_*). */
@@ -32,6 +35,7 @@ static const enum gt_input_mode input_asked[GT_MODE_EVENT_COUNT] = {
 	[GT_MODE_ASK_FILTER] = GT_INPUT_FILTER,
 	[GT_MODE_ASK_START] = GT_INPUT_CONFIRM_START,
 	[GT_MODE_ASK_STOP] = GT_INPUT_CONFIRM_STOP,
+	[GT_MODE_ASK_CENSUS] = GT_INPUT_CONFIRM_CENSUS,
 };
 
 /* Where a prompt or question belongs: none under an overlay, the filter on
@@ -43,7 +47,8 @@ static bool input_fits(enum gt_input_mode in, enum gt_screen_mode s)
 	case GT_INPUT_KEYS: return true;
 	case GT_INPUT_INTERVAL: return s == PICK || s == DASH;
 	case GT_INPUT_FILTER: return s == PICK;
-	case GT_INPUT_SAMPLE: case GT_INPUT_CONFIRM_START: case GT_INPUT_CONFIRM_STOP: return s == DASH;
+	case GT_INPUT_SAMPLE: case GT_INPUT_CONFIRM_START: case GT_INPUT_CONFIRM_STOP: case GT_INPUT_CONFIRM_CENSUS:
+		return s == DASH;
 	default: return false;
 	}
 }
@@ -79,12 +84,12 @@ struct gt_modes gt_mode_after(struct gt_modes m, enum gt_mode_event e)
 
 bool gt_mode_in_dashboard(enum gt_screen_mode s)
 {
-	return s == DASH || s == DASH_H || s == FIND || s == STACK;
+	return s == DASH || s == DASH_H || s == FIND || s == STACK || s == CENS;
 }
 
 bool gt_mode_overlay(enum gt_screen_mode s)
 {
-	return s == PICK_H || s == DASH_H || s == FIND || s == STACK;
+	return s == PICK_H || s == DASH_H || s == FIND || s == STACK || s == CENS;
 }
 
 unsigned gt_mode_key_context(enum gt_screen_mode s)

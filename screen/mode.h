@@ -18,6 +18,7 @@ enum gt_screen_mode {
 	GT_SCREEN_DASHBOARD_HELP,   /* the help over them */
 	GT_SCREEN_FINDINGS,         /* the findings of the figures shown (f) */
 	GT_SCREEN_STACKS,           /* the stacks behind the marked site (Enter) */
+	GT_SCREEN_CENSUS,           /* the census of the live objects and its change (c) */
 	GT_SCREEN_MODE_COUNT
 };
 
@@ -28,6 +29,7 @@ enum gt_input_mode {
 	GT_INPUT_FILTER,            /* edits the picker's filter (/) */
 	GT_INPUT_CONFIRM_START,     /* y/N: load the agent and sample allocations (a) */
 	GT_INPUT_CONFIRM_STOP,      /* y/N: stop allocation sampling (a) */
+	GT_INPUT_CONFIRM_CENSUS,    /* y/N: take a census, at the cost the runtime states (c) */
 	GT_INPUT_MODE_COUNT
 };
 
@@ -43,12 +45,14 @@ enum gt_mode_event {
 	GT_MODE_HELP,               /* h or ?: the help; in an overlay it closes it */
 	GT_MODE_FINDINGS,           /* f: the findings; from the help too; again to close */
 	GT_MODE_STACKS,             /* Enter on an allocation site */
+	GT_MODE_CENSUS,             /* a census was taken (or c in an overlay): the census; again to close */
 	GT_MODE_BACK,               /* q or Esc in an overlay: it closes */
 	GT_MODE_ASK_INTERVAL,
 	GT_MODE_ASK_SAMPLE,
 	GT_MODE_ASK_FILTER,
 	GT_MODE_ASK_START,
 	GT_MODE_ASK_STOP,
+	GT_MODE_ASK_CENSUS,
 	GT_MODE_ANSWERED,           /* the prompt or the question ended */
 	GT_MODE_EVENT_COUNT
 };
@@ -60,7 +64,7 @@ bool gt_mode_valid(struct gt_modes m);
 
 /* A process's dashboard is open (under an overlay or not). */
 bool gt_mode_in_dashboard(enum gt_screen_mode s);
-/* The help, the findings or the stacks cover the screen. */
+/* The help, the findings, the stacks or the census cover the screen. */
 bool gt_mode_overlay(enum gt_screen_mode s);
 /* Where the key table is looked up (screen/keys.h's GT_KEYS_*). */
 unsigned gt_mode_key_context(enum gt_screen_mode s);

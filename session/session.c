@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collectors/target.h"
+#include "session/census.h"
 #include "session/job.h"
 
 static int init_session(struct gt_session *s, const struct gt_target_info *info, bool history, struct gt_error *err)
@@ -77,6 +78,7 @@ int gt_session_set_opcount(struct gt_session *s, const char *name, struct gt_err
 void gt_session_close(struct gt_session *s)
 {
 	gt_session_job_stop(s);
+	gt_session_census_close(s);
 	if (s->target)
 		gt_target_close(s->target);
 	gt_session_free_allocators(s);

@@ -44,6 +44,9 @@ struct gt_session_figures {
 	struct gt_alloc_stacks *stacks;
 };
 
+struct gt_census_job;
+struct gt_session_census;
+
 struct gt_session {
 	struct gt_target *target;        /* NULL: fed samples, or not open */
 	struct gt_target_info info;
@@ -65,6 +68,8 @@ struct gt_session {
 	bool alloc_fresh;                /* the newest sample brought a sampler reading */
 
 	struct gt_session_job *job;      /* open or enable_allocators under way (session/job.h) */
+	struct gt_census_job *census_job;    /* a census under way (session/census.h) */
+	struct gt_session_census *census;    /* the censuses taken, NULL before the first */
 };
 
 /* What one step of the schedule did. */

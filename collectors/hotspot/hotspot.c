@@ -267,4 +267,5 @@ const struct gt_backend_ops gt_hotspot_ops = {
 	.disable_allocators = hotspot_disable_allocators,
 	.allocators = hotspot_allocators,
 	.alloc_stacks = hotspot_alloc_stacks,
+	.census = hotspot_census,
 };

@@ -316,6 +316,25 @@ int hotspot_find_alive(pid_t pid)
 	return state == 'Z' || state == 'X' ? 0 : 1;
 }
 
+int hotspot_find_peek(pid_t pid, uid_t euid, void (*read)(const struct hsperf *p, void *arg), void *arg)
+{
+	char path[512];
+	struct gt_error e;
+	if (hotspot_find_perfdata(pid, path, sizeof(path), &e) != 1)
+		return -1;
+	struct hsperf_map m;
+	if (hsperf_map_open(path, euid, &m, &e) != 0)
+		return -1;
+	struct hsperf p;
+	int rc = hsperf_init(&p, m.base, m.size, path, &e);
+	if (rc == 0) {
+		read(&p, arg);
+		hsperf_free(&p);
+	}
+	hsperf_map_close(&m);
+	return rc;
+}
+
 int hotspot_find_same_process(pid_t pid, const struct hotspot_counters *c, const char *path,
 				      struct gt_u64 *start_out, struct gt_error *err)
 {

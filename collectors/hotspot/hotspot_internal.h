@@ -11,6 +11,8 @@
  *   hotspot_causes.c          what caused the collections (sun.gc.lastCause at each poll)
  *   hotspot_opcount.c         the application's operations counter (--ops)
  *   hotspot_watch.c           the parts of the perf data a poll copies
+ *   hotspot_census.c          the census of live objects (attach `inspectheap`),
+ *                             hotspot_histo.c its class histogram's parser
  * and in sub-folders, the transport and the sampler:
  *   perfdata/                 the hsperfdata file: its format, mapped and copied
  *   attach/                   the attach protocol that loads gctop's agent, and
@@ -47,8 +49,18 @@ const char *hotspot_find_disabled_flag(pid_t pid);
  * err when the process's /tmp cannot be looked at. */
 int hotspot_find_perfdata(pid_t pid, char *path, size_t path_len, struct gt_error *err);
 
+/* Reads pid's perf data once: read(p, arg) on a copy taken now. The file
+ * must be euid's. 0, or -1 when there is none to read. */
+int hotspot_find_peek(pid_t pid, uid_t euid, void (*read)(const struct hsperf *p, void *arg), void *arg);
+
 /* 1 while pid runs (not a zombie), 0 when it has gone. */
 int hotspot_find_alive(pid_t pid);
+
+/* ---- hotspot_census.c ---- */
+
+/* The backend's census hook (collectors/backend.h). */
+int hotspot_census(const struct gt_target_info *info, struct gt_census *out, uint64_t deadline_ns,
+		   struct gt_error *err);
 
 /* ---- hotspot_counters.c ---- */
 

@@ -48,6 +48,10 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
 	.allocators_stop = "the agent goes dormant within seconds",
 	.sampler_busy = "another agent holds the JVM's sampling capability",
 	.sampler_names = hotspot_samplers,
+	/* research-28-29 §4: 0.25-1.0 s at 256 MiB, 1.6-3.2 s at 2 GiB, on
+	 * 2 shared cores (bench/README.md). */
+	.census_cost = "stops the JVM for a full collection and a walk of its heap: about 0.3-1 s at 256 MiB "
+		       "and 1.5-3 s at 2 GiB of heap",
 	.induced_call = "System.gc()",
 	.advice = hotspot_advice,
 	.n_advice = sizeof(hotspot_advice) / sizeof(hotspot_advice[0]),

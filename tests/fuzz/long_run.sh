@@ -23,7 +23,7 @@ LIB_SRC=$(for l in $(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS); do f
 mkdir -p build-fuzz
 for n in $TARGETS; do
 	# shellcheck disable=SC2086
-	nice -n 19 "$CC" -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	nice -n 19 "$CC" -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $PKG_CFLAGS -o "build-fuzz/$n" "tests/fuzz/$n.c" $LIB_SRC $PKG_LIBS -lm
 	mkdir -p "build-fuzz/$n.corpus"
 	start=$(date +%s)

@@ -23,23 +23,6 @@ start_fake_jvm jdk17-Serial.hsperfdata 'PlainMain arg' || exit 0
 PLAIN=$FAKE_JVM PLAIN_FILE=$FAKE_JVM_FILE
 FAKE_JVM=$EVIL_PID FAKE_JVM_FILE=$JVM_PERF_DIR/$EVIL_PID
 
-# clean FILE: no C0 control but LF, no DEL, no C1 (raw or as UTF-8), and
-# valid UTF-8 throughout.
-clean() {
-	"$PY" -c '
-import sys
-b = open(sys.argv[1], "rb").read()
-bad = [c for c in b if (c < 0x20 and c != 0x0a) or c == 0x7f]
-try:
-    t = b.decode("utf-8")
-except UnicodeDecodeError as e:
-    sys.exit("invalid UTF-8: %s" % e)
-c1 = [c for c in t if 0x80 <= ord(c) <= 0x9f]
-if bad or c1:
-    sys.exit("control characters: %r" % (bad + c1)[:10])
-' "$1"
-}
-
 # run_clean LABEL gctop-args...: gctop succeeds and its output is clean.
 run_clean() {
 	label=$1

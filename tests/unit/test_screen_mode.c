@@ -67,6 +67,20 @@ static const struct move {
 	{ GT_SCREEN_FINDINGS, GT_MODE_CLOSE, GT_SCREEN_PICKER },
 	{ GT_SCREEN_STACKS, GT_MODE_CLOSE, GT_SCREEN_PICKER },
 	{ GT_SCREEN_PICKER, GT_MODE_CLOSE, GT_SCREEN_PICKER },
+	/* the census: when one is taken, over the dashboard or any of its
+	 * overlays; c in it closes it; it closes with its dashboard; the
+	 * picker has none (c in its help closes the help) */
+	{ GT_SCREEN_DASHBOARD, GT_MODE_CENSUS, GT_SCREEN_CENSUS },
+	{ GT_SCREEN_DASHBOARD_HELP, GT_MODE_CENSUS, GT_SCREEN_CENSUS },
+	{ GT_SCREEN_FINDINGS, GT_MODE_CENSUS, GT_SCREEN_CENSUS },
+	{ GT_SCREEN_STACKS, GT_MODE_CENSUS, GT_SCREEN_CENSUS },
+	{ GT_SCREEN_CENSUS, GT_MODE_CENSUS, GT_SCREEN_DASHBOARD },
+	{ GT_SCREEN_CENSUS, GT_MODE_BACK, GT_SCREEN_DASHBOARD },
+	{ GT_SCREEN_CENSUS, GT_MODE_HELP, GT_SCREEN_DASHBOARD },
+	{ GT_SCREEN_CENSUS, GT_MODE_FINDINGS, GT_SCREEN_FINDINGS },
+	{ GT_SCREEN_CENSUS, GT_MODE_CLOSE, GT_SCREEN_PICKER },
+	{ GT_SCREEN_PICKER, GT_MODE_CENSUS, GT_SCREEN_PICKER },
+	{ GT_SCREEN_PICKER_HELP, GT_MODE_CENSUS, GT_SCREEN_PICKER },
 };
 
 static void test_screen_moves(void)
@@ -105,6 +119,9 @@ static void test_prompts(void)
 		    GT_INPUT_CONFIRM_START);
 	CHECK_MODES(gt_mode_after(on(GT_SCREEN_DASHBOARD), GT_MODE_ASK_STOP), GT_SCREEN_DASHBOARD,
 		    GT_INPUT_CONFIRM_STOP);
+	CHECK_MODES(gt_mode_after(on(GT_SCREEN_DASHBOARD), GT_MODE_ASK_CENSUS), GT_SCREEN_DASHBOARD,
+		    GT_INPUT_CONFIRM_CENSUS);
+	CHECK_MODES(gt_mode_after(on(GT_SCREEN_CENSUS), GT_MODE_ASK_CENSUS), GT_SCREEN_CENSUS, GT_INPUT_KEYS);
 	CHECK_MODES(gt_mode_after(on(GT_SCREEN_DASHBOARD), GT_MODE_ASK_FILTER), GT_SCREEN_DASHBOARD, GT_INPUT_KEYS);
 	CHECK_MODES(gt_mode_after(on(GT_SCREEN_PICKER), GT_MODE_ASK_START), GT_SCREEN_PICKER, GT_INPUT_KEYS);
 	CHECK_MODES(gt_mode_after(on(GT_SCREEN_DASHBOARD_HELP), GT_MODE_ASK_INTERVAL), GT_SCREEN_DASHBOARD_HELP,
@@ -138,7 +155,8 @@ static void test_impossible(void)
 
 /* Every event from every combination the screen can be in leads to one
  * it can be in; and there are as many such as the screens and prompts
- * allow (4 without a prompt, 2 picker-only and 4 dashboard-only inputs). */
+ * allow: every screen without a prompt, the interval and the filter on the
+ * picker, and 5 dashboard-only inputs. */
 static void test_table_closed(void)
 {
 	int valid = 0;
@@ -152,7 +170,7 @@ static void test_table_closed(void)
 				if (!gt_mode_valid(gt_mode_after(m, (enum gt_mode_event)e)))
 					check_fail(__FILE__, __LINE__, "screen %d input %d event %d: invalid after", s, in, e);
 		}
-	CHECK_U64(valid, GT_SCREEN_MODE_COUNT + 1 + 1 + 4);
+	CHECK_U64(valid, GT_SCREEN_MODE_COUNT + 1 + 1 + 5);
 }
 
 /* The key table's context: an overlay's keys, else the screen's. */
@@ -164,6 +182,7 @@ static void test_key_context(void)
 		if (gt_mode_overlay((enum gt_screen_mode)s))
 			CHECK_U64(gt_mode_key_context((enum gt_screen_mode)s), GT_KEYS_HELP);
 	CHECK(gt_mode_in_dashboard(GT_SCREEN_FINDINGS) && gt_mode_in_dashboard(GT_SCREEN_STACKS));
+	CHECK(gt_mode_in_dashboard(GT_SCREEN_CENSUS) && gt_mode_overlay(GT_SCREEN_CENSUS));
 	CHECK(!gt_mode_in_dashboard(GT_SCREEN_PICKER_HELP));
 }
 

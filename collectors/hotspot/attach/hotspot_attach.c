@@ -28,9 +28,11 @@
  * back off to every 200 ms. */
 #define ATTACH_SOCKET_STEP_MS 20
 #define ATTACH_SOCKET_STEP_MAX_MS 200
-/* The whole request and reply; a JVM loads the agent well within it. */
+/* The whole request and reply of a `load`; a JVM loads the agent well
+ * within it. */
 #define ATTACH_IO_TIMEOUT_MS 5000
 #define ATTACH_REPLY_MAX 65536
+#define ATTACH_REPLY_FIRST 65536
 /* How often the JVM's maps are read for the agent while the reply is
  * awaited. */
 #define ATTACH_MAPPED_STEP_NS 10000000ull
@@ -55,24 +57,18 @@ int gt_attach_read_status(pid_t pid, struct gt_attach_status *st, struct gt_erro
 /* sun.rt.jvmCapabilities: its first character is '1' when the JVM supports
  * attach (it is '0' with -XX:+DisableAttachMechanism). 1 yes, 0 no, -1
  * unknown (no perf data to ask). */
+static void read_capabilities(const struct hsperf *p, void *arg)
+{
+	int *result = arg;
+	char caps[72];
+	if (hsperf_read_string(p, "sun.rt.jvmCapabilities", caps, sizeof(caps)) == 0 && caps[0])
+		*result = caps[0] == '1';
+}
+
 static int attach_supported(pid_t pid, uid_t euid)
 {
-	char path[512];
-	struct gt_error e;
-	if (hotspot_find_perfdata(pid, path, sizeof(path), &e) != 1)
-		return -1;
-	struct hsperf_map m;
-	if (hsperf_map_open(path, euid, &m, &e) != 0)
-		return -1;
-	struct hsperf p;
 	int result = -1;
-	char caps[72];
-	if (hsperf_init(&p, m.base, m.size, path, &e) == 0) {
-		if (hsperf_read_string(&p, "sun.rt.jvmCapabilities", caps, sizeof(caps)) == 0 && caps[0])
-			result = caps[0] == '1';
-		hsperf_free(&p);
-	}
-	hsperf_map_close(&m);
+	hotspot_find_peek(pid, euid, read_capabilities, &result);
 	return result;
 }
 
@@ -108,16 +104,28 @@ static bool socket_trusted(int tmp, const char *name, const struct gt_attach_sta
 	return geteuid() == 0 || (sb.st_uid == geteuid() && sb.st_gid == getegid());
 }
 
+/* What an attach is for, in the sentences that refuse it. */
+struct attach_why {
+	const char *user;        /* "... or as root to %s" */
+	const char *disabled;    /* "... so gctop cannot %s" */
+	const char *no_sigquit;  /* "... so gctop will not signal it%s" */
+};
+
+static const struct attach_why why_load = {
+	"sample its allocators",
+	"load its sampling agent; restart it without that flag, or with -agentpath:libgctop-agent.so",
+	"; start it with -agentpath:libgctop-agent.so to sample allocators",
+};
+
 static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp, const char *sock,
-			  struct gt_error *err)
+			  const struct attach_why *why, struct gt_error *err)
 {
 	/* -Xrs and -XX:+ReduceSignalUsage JVMs start the listener at boot and
 	 * leave SIGQUIT to its default action, which would kill them. */
 	if (!gt_attach_catches_sigquit(st))
 		return gt_fail(err, GT_EXIT_FAILURE,
 			       "JVM %d does not handle SIGQUIT (started with -Xrs?) and its attach listener is not running, "
-			       "so gctop will not signal it; start it with -agentpath:libgctop-agent.so to sample allocators",
-			       (int)pid);
+			       "so gctop will not signal it%s", (int)pid, why->no_sigquit);
 	struct gt_attach_trigger trigger;
 	if (gt_attach_trigger_create(pid, st, tmp, &trigger) != 0)
 		return gt_fail(err, GT_EXIT_PERMISSION,
@@ -165,7 +173,14 @@ struct attach_peer {
 	const char *name;
 	uid_t euid;
 	pid_t pid;
-	struct gt_attach_copy *copy;   /* removed as soon as the JVM maps it */
+	struct gt_attach_copy *copy;   /* removed as soon as the JVM maps it, or NULL */
+};
+
+/* A reply, grown as it arrives up to max bytes (then truncated). */
+struct attach_buf {
+	char *buf;
+	size_t len, cap, max;
+	bool truncated;
 };
 
 /* The wait for the reply, in slices: the JVM needs the copy only until it
@@ -180,19 +195,60 @@ static int wait_reply(int fd, const struct attach_peer *peer, uint64_t deadline)
 			return 0;
 		if (r != GT_WAIT_TIMEOUT || gt_mono_ns() >= deadline)
 			return -1;
-		if (peer->copy->name[0] && gt_attach_copy_mapped(peer->pid, peer->copy))
+		if (peer->copy && peer->copy->name[0] && gt_attach_copy_mapped(peer->pid, peer->copy))
 			gt_attach_agent_remove(peer->tmp, peer->copy);
+	}
+}
+
+/* Room for more of the reply: 0, or -1 when it is full (truncated) or
+ * memory is out. */
+static int reply_room(struct attach_buf *r)
+{
+	if (r->len + 1 < r->cap)
+		return 0;
+	if (r->cap >= r->max) {
+		r->truncated = true;
+		return -1;
+	}
+	size_t cap = r->cap ? r->cap * 2 : ATTACH_REPLY_FIRST;
+	if (cap > r->max)
+		cap = r->max;
+	char *b = realloc(r->buf, cap);
+	if (!b)
+		return -1;
+	r->buf = b;
+	r->cap = cap;
+	return 0;
+}
+
+/* Reads the reply to its end, the buffer's end or the deadline. */
+static int read_reply(int fd, const struct attach_peer *peer, struct attach_buf *reply, uint64_t deadline)
+{
+	for (;;) {
+		if (reply_room(reply) != 0)
+			return reply->truncated ? 0 : -ENOMEM;
+		ssize_t r = recv(fd, reply->buf + reply->len, reply->cap - 1 - reply->len, 0);
+		if (r > 0) {
+			reply->len += (size_t)r;
+		} else if (r == 0) {
+			return 0;
+		} else if (errno == EAGAIN || errno == EINTR) {
+			if (wait_reply(fd, peer, deadline) != 0)
+				return -ETIMEDOUT;
+		} else {
+			return -errno;
+		}
 	}
 }
 
 /* One request, one reply: v1 framing, "1\0cmd\0arg0\0arg1\0arg2\0". The
  * socket is reached through the directory fd and must be the JVM's own. */
-static int attach_request(const struct attach_peer *peer, const char *args[4], char *reply, size_t cap, size_t *got)
+static int attach_request(const struct attach_peer *peer, const char *const args[4], uint64_t deadline,
+			  struct attach_buf *reply)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
-	uint64_t deadline = gt_mono_ns() + (uint64_t)ATTACH_IO_TIMEOUT_MS * 1000000ull;
 	int rc = 0;
 	if (gt_sp_connect_unix(fd, peer->tmp, peer->name, peer->euid, peer->pid) != 0) {
 		rc = -errno;
@@ -225,26 +281,9 @@ static int attach_request(const struct attach_peer *peer, const char *args[4], c
 			goto out;
 		}
 	}
-	*got = 0;
-	for (;;) {
-		if (*got + 1 >= cap)
-			break;
-		ssize_t r = recv(fd, reply + *got, cap - 1 - *got, 0);
-		if (r > 0) {
-			*got += (size_t)r;
-		} else if (r == 0) {
-			break;
-		} else if (errno == EAGAIN || errno == EINTR) {
-			if (wait_reply(fd, peer, deadline) != 0) {
-				rc = -ETIMEDOUT;
-				goto out;
-			}
-		} else {
-			rc = -errno;
-			goto out;
-		}
-	}
-	reply[*got] = '\0';
+	rc = read_reply(fd, peer, reply, deadline);
+	if (reply->buf)
+		reply->buf[reply->len] = '\0';
 out:
 	close(fd);
 	return rc;
@@ -281,6 +320,31 @@ void gt_hotspot_attach_clear_copy(pid_t pid, const struct gt_attach_status *st, 
 	close(tmp);
 }
 
+/* The JVM's attach socket, its listener started if it is not running:
+ * sock filled. 0, or -1 with err. */
+static int ensure_listener(pid_t pid, const struct gt_attach_status *st, int tmp, char sock[64],
+			   const struct attach_why *why, struct gt_error *err)
+{
+	snprintf(sock, 64, ".java_pid%d", (int)st->nspid);
+	if (socket_trusted(tmp, sock, st))
+		return 0;
+	struct stat sb;
+	if (fstatat(tmp, sock, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		return gt_fail(err, GT_EXIT_BAD_DATA,
+			       "the attach socket /tmp/%s of JVM %d is not owned by the JVM's user with mode 0600; "
+			       "not using it", sock, (int)pid);
+	return start_listener(pid, st, tmp, sock, why, err);
+}
+
+/* One sentence for a failed request (attach_request's rc). */
+static int request_failed(pid_t pid, int rc, struct gt_error *err)
+{
+	return gt_fail(err, rc == -ETIMEDOUT ? GT_EXIT_TIMEOUT : GT_EXIT_FAILURE,
+		       "the attach conversation with JVM %d failed: %s%s", (int)pid,
+		       rc == -EPROTO ? "its attach socket is not the JVM's own" : strerror(-rc),
+		       rc == -ECONNRESET || rc == -EPIPE ? " (the JVM accepts only its own user and group, or root)" : "");
+}
+
 /* The rest of gt_hotspot_attach_load, with the JVM's /tmp open. */
 static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp, const char *agent_so,
 			  const char *options, struct gt_error *err)
@@ -291,66 +355,89 @@ static int attach_load_in(pid_t pid, const struct gt_attach_status *st, int tmp,
 		return -1;
 	gt_attach_clear_leftovers(tmp, agent_so, st);
 	char sock[64];
-	snprintf(sock, sizeof(sock), ".java_pid%d", (int)st->nspid);
-	if (!socket_trusted(tmp, sock, st)) {
-		struct stat sb;
-		if (fstatat(tmp, sock, &sb, AT_SYMLINK_NOFOLLOW) == 0)
-			return gt_fail(err, GT_EXIT_BAD_DATA,
-				       "the attach socket /tmp/%s of JVM %d is not owned by the JVM's user with mode 0600; "
-				       "not using it", sock, (int)pid);
-		if (start_listener(pid, st, tmp, sock, err) != 0)
-			return -1;
-	}
+	if (ensure_listener(pid, st, tmp, sock, &why_load, err) != 0)
+		return -1;
 	struct gt_attach_copy copy;
 	if (gt_attach_agent_copy(agent_so, tmp, st, &copy, err) != 0)
 		return -1;
 	const char *args[4] = { "load", copy.load_path, "true", options ? options : "" };
-	char *reply = malloc(ATTACH_REPLY_MAX);
-	size_t got = 0;
+	struct attach_buf reply = { .max = ATTACH_REPLY_MAX };
 	struct attach_peer peer = { tmp, sock, st->euid, pid, &copy };
-	int rc = reply ? attach_request(&peer, args, reply, ATTACH_REPLY_MAX, &got) : -ENOMEM;
+	int rc = attach_request(&peer, args, gt_mono_ns() + (uint64_t)ATTACH_IO_TIMEOUT_MS * 1000000ull, &reply);
 	/* The JVM keeps its mapping; the name is not needed after the load. */
 	gt_attach_agent_remove(tmp, &copy);
-	if (rc != 0) {
-		free(reply);
-		return gt_fail(err, GT_EXIT_FAILURE, "the attach conversation with JVM %d failed: %s%s", (int)pid,
-			       rc == -EPROTO ? "its attach socket is not the JVM's own" : strerror(-rc),
-			       rc == -ECONNRESET || rc == -EPIPE
-			       ? " (the JVM accepts only its own user and group, or root)" : "");
-	}
 	struct gt_attach_reply r;
-	if (gt_attach_parse_reply(reply, got, &r) != 0) {
-		free(reply);
-		return gt_fail(err, GT_EXIT_FAILURE,
-			       "JVM %d closed the attach connection without a reply (it accepts only its own user and group, or root)",
-			       (int)pid);
+	if (rc != 0) {
+		rc = request_failed(pid, rc, err);
+	} else if (gt_attach_parse_reply(reply.buf ? reply.buf : "", reply.len, &r) != 0) {
+		rc = gt_fail(err, GT_EXIT_FAILURE,
+			     "JVM %d closed the attach connection without a reply (it accepts only its own user and group, "
+			     "or root)", (int)pid);
+	} else {
+		rc = gt_attach_load_result(&r, pid, err);
 	}
-	free(reply);
-	return gt_attach_load_result(&r, pid, err);
+	free(reply.buf);
+	return rc;
+}
+
+/* The checks before any attach, and the JVM's /tmp opened: tmp filled.
+ * 0, or -1 with err. */
+static int attach_begin(pid_t pid, struct gt_attach_status *st, int *tmp, const struct attach_why *why,
+			struct gt_error *err)
+{
+	if (gt_attach_read_status(pid, st, err) != 0)
+		return -1;
+	if (geteuid() != 0 && geteuid() != st->euid)
+		return gt_fail(err, GT_EXIT_PERMISSION,
+			       "JVM %d runs as another user; run gctop as that user or as root to %s", (int)pid, why->user);
+	int supported = attach_supported(pid, st->euid);
+	if (supported == 0)
+		return gt_fail(err, GT_EXIT_FAILURE, "JVM %d was started with -XX:+DisableAttachMechanism, so gctop cannot %s",
+			       (int)pid, why->disabled);
+	if (supported < 0)
+		return gt_fail(err, GT_EXIT_NO_DATA,
+			       "cannot read the perf data of JVM %d to confirm it accepts attach; not signalling it", (int)pid);
+	*tmp = open_target_tmp(pid, err);
+	return *tmp < 0 ? -1 : 0;
 }
 
 int gt_hotspot_attach_load(pid_t pid, const char *agent_so, const char *options, struct gt_error *err)
 {
 	struct gt_attach_status st;
-	if (gt_attach_read_status(pid, &st, err) != 0)
-		return -1;
-	if (geteuid() != 0 && geteuid() != st.euid)
-		return gt_fail(err, GT_EXIT_PERMISSION,
-			       "JVM %d runs as another user; run gctop as that user or as root to sample its allocators",
-			       (int)pid);
-	int supported = attach_supported(pid, st.euid);
-	if (supported == 0)
-		return gt_fail(err, GT_EXIT_FAILURE,
-			       "JVM %d was started with -XX:+DisableAttachMechanism, so gctop cannot load its sampling agent; "
-			       "restart it without that flag, or with -agentpath:libgctop-agent.so", (int)pid);
-	if (supported < 0)
-		return gt_fail(err, GT_EXIT_NO_DATA,
-			       "cannot read the perf data of JVM %d to confirm it accepts attach; not signalling it", (int)pid);
-
-	int tmp = open_target_tmp(pid, err);
-	if (tmp < 0)
+	int tmp;
+	if (attach_begin(pid, &st, &tmp, &why_load, err) != 0)
 		return -1;
 	int rc = attach_load_in(pid, &st, tmp, agent_so, options, err);
+	close(tmp);
+	return rc;
+}
+
+int gt_hotspot_attach_command(pid_t pid, const char *purpose, const char *const args[4], uint64_t deadline_ns,
+			      size_t reply_max, struct gt_attach_output *out, struct gt_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	char disabled[192];
+	snprintf(disabled, sizeof(disabled), "%s; restart it without that flag", purpose);
+	const struct attach_why why = { purpose, disabled, "" };
+	struct gt_attach_status st;
+	int tmp;
+	if (attach_begin(pid, &st, &tmp, &why, err) != 0)
+		return -1;
+	char sock[64];
+	int rc = ensure_listener(pid, &st, tmp, sock, &why, err);
+	if (rc == 0) {
+		struct attach_buf reply = { .max = reply_max };
+		struct attach_peer peer = { tmp, sock, st.euid, pid, NULL };
+		rc = attach_request(&peer, args, deadline_ns, &reply);
+		if (rc != 0) {
+			free(reply.buf);
+			rc = request_failed(pid, rc, err);
+		} else {
+			out->text = reply.buf;
+			out->len = reply.len;
+			out->truncated = reply.truncated;
+		}
+	}
 	close(tmp);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* HotSpot dynamic attach, spoken by gctop itself, to load its JVMTI agent
- * into a running JVM (reference §3). Nothing here runs without
- * --allocators (or the screen's confirmed `a` key). */
+ * into a running JVM (reference §3), or to ask it for a class histogram.
+ * Nothing here runs without --allocators or --census (or the screen's
+ * confirmed `a` or `c` key). */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_ATTACH_H
 #define GCTOP_COLLECTORS_HOTSPOT_ATTACH_H
 
@@ -49,6 +50,23 @@ bool gt_attach_catches_sigquit(const struct gt_attach_status *st);
  * attach listener if needed, copies the library into the target's /tmp and
  * sends `load`. Returns 0, or -1 with err. */
 int gt_hotspot_attach_load(pid_t pid, const char *agent_so, const char *options, struct gt_error *err);
+
+/* The whole reply to one attach command, status line first. */
+struct gt_attach_output {
+	char *text;              /* NUL-terminated (owned; free()); NULL when empty */
+	size_t len;
+	bool truncated;          /* longer than the reply_max asked for: cut there */
+};
+
+/* Sends one command with its three arguments (args[0] is the command) to
+ * JVM pid, with the same checks as a load, starting its attach listener if
+ * it is not running, and reads the whole reply, up to reply_max bytes, by
+ * deadline_ns (CLOCK_MONOTONIC; the quit flag ends it too). Loads nothing.
+ * purpose ends the sentences that refuse it ("... so gctop cannot take a
+ * census of its live objects"). Returns 0 (out filled), or -1 with err
+ * (GT_EXIT_TIMEOUT past the deadline). */
+int gt_hotspot_attach_command(pid_t pid, const char *purpose, const char *const args[4], uint64_t deadline_ns,
+			      size_t reply_max, struct gt_attach_output *out, struct gt_error *err);
 
 /* For a JVM whose agent is loaded already: removes the copy of agent_so an
  * earlier gctop left under this JVM's name in its /tmp (killed after the

@@ -1,0 +1,76 @@
+#!/bin/sh
+# A census of a hostile JVM: a fake JVM (as nobody) whose attach listener
+# answers inspectheap with class names full of escape sequences, C1 and
+# bidirectional controls and invalid UTF-8, with more than the census's
+# 16 MiB cap, and with a refusal that holds escape bytes. gctop sends jmap's
+# three arguments and nothing else; its table and JSON carry no control
+# byte and only valid UTF-8; the flood ends at the cap as a partial census
+# that says so; the refusal is one clean sentence and status 1; nothing is
+# copied into the JVM's /tmp.
+. tests/lib.sh
+. tests/integration/security_fake_jvm.shlib
+trap 'fake_jvm_cleanup; cleanup' EXIT INT TERM
+
+# Only the fake JVM's shared library is needed here: the listener is the
+# fake JVM itself (gctop checks that the socket's peer is the process).
+start_fake_jvm jdk17-G1.hsperfdata 'Main' || exit 0
+stop_fake_jvm
+PIDFILE=$JVM_DIR/census.pid
+chmod 777 "$JVM_DIR"
+# shellcheck disable=SC2086
+$JVM_AS "$JVM_PY" tests/integration/security_census_jvm.py "$JVM_DIR/libjvm.so" "$PIDFILE" \
+	hostile,hostile,flood,refuse >"$WORK/server.log" 2>&1 &
+SERVER=$!
+CHILD_PIDS="$CHILD_PIDS $SERVER"
+wait_for_file "$PIDFILE" 10 || { fail "the fake JVM did not start: $(cat "$WORK/server.log")"; exit 0; }
+PID=$(cat "$PIDFILE")
+FAKE_JVM_FILE=$JVM_PERF_DIR/$PID
+"$JVM_PY" tests/integration/security_fake_jvm.py tests/data/hsperfdata/jdk17-G1.hsperfdata "$FAKE_JVM_FILE" "$PID" Main ||
+	{ fail "cannot write the fake JVM's perf data"; exit 0; }
+chmod 600 "$FAKE_JVM_FILE"
+[ -n "$JVM_AS" ] && chown 65534:65534 "$FAKE_JVM_FILE"
+
+# census N ARGS...: one census into out.N, err.N; its status in rc.N.
+census() {
+	n=$1
+	shift
+	LANG=C.UTF-8 LC_ALL=C.UTF-8 "$GCTOP_BIN" --census -p "$PID" "$@" >"$WORK/out.$n" 2>"$WORK/err.$n"
+	echo $? >"$WORK/rc.$n"
+}
+
+census 1
+check "the table of a hostile histogram: status 0 ($(cat "$WORK/rc.1"): $(head -c 200 "$WORK/err.1"))" [ "$(cat "$WORK/rc.1")" -eq 0 ]
+check "the request is jmap -histo:live's: inspectheap -live, no file, default parallelism ($(cat "$PIDFILE.req1"))" \
+	grep -qx '1|inspectheap|-live|||' "$PIDFILE.req1"
+why=$(clean "$WORK/out.1" 2>&1)
+check "the table has no control byte and is valid UTF-8 ($why)" [ -z "$why" ]
+check "the table still names the types, in source form" grep -q 'com.evil.*Title\[\]' "$WORK/out.1"
+check "byte[][] from [[B" grep -q 'byte\[\]\[\]' "$WORK/out.1"
+
+census 2 --json
+check "the JSON of a hostile histogram: status 0" [ "$(cat "$WORK/rc.2")" -eq 0 ]
+why=$(clean "$WORK/out.2" 2>&1)
+check "the JSON has no control byte and is valid UTF-8 ($why)" [ -z "$why" ]
+"$JVM_PY" - "$WORK/out.2" <<'PY' | while read -r line; do echo "$line"; done
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["total_count"] == 1527 and len(d["types"]) == 4 and d["partial"] is None
+print(("PASS" if ok else "FAIL") + ": security_census_hostile: the JSON parses with its 4 types and the Total line's 1527 (%s, %d, %s)" % (d["total_count"], len(d["types"]), d["partial"]))
+PY
+
+census 3 --json
+check "a histogram past the cap: status 0 ($(cat "$WORK/rc.3"): $(head -c 200 "$WORK/err.3"))" [ "$(cat "$WORK/rc.3")" -eq 0 ]
+"$JVM_PY" - "$WORK/out.3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["partial"] is not None and "16 MiB" in d["partial"] and 100000 < len(d["types"]) < 300000
+print(("PASS" if ok else "FAIL") + ": security_census_hostile: cut at the 16 MiB cap and said so (%d types, partial %r)" % (len(d["types"]), d["partial"]))
+PY
+
+census 4
+rc=$(cat "$WORK/rc.4")
+check "a refusal: status 1 (got $rc)" [ "$rc" -eq 1 ]
+why=$(clean "$WORK/err.4" 2>&1)
+check "the refusal is one clean sentence ($why: $(cat "$WORK/err.4"))" [ -z "$why" ] && [ "$(grep -c . "$WORK/err.4")" -eq 1 ]
+check "it says the JVM refused" grep -q "refused the class histogram (status 101)" "$WORK/err.4"
+check "nothing was copied into the JVM's /tmp" [ -z "$(ls /tmp/.gctop-agent-"$PID"* 2>/dev/null)" ]
