@@ -86,22 +86,28 @@ static int ms_until(uint64_t deadline_ns)
 
 /* How the walk's first reading ended, as the census's outcome: 0 when the
  * collection was read to its restart, else -1 with err. */
-static int walk_outcome(enum read_end end, const struct gt_nettrace *parser, uint64_t deadline_ns,
-			uint64_t started_ns, struct gt_error *err)
+static int walk_outcome(enum read_end end, const struct gt_dn_census_run *r, const struct gt_nettrace *parser,
+			uint64_t deadline_ns, uint64_t started_ns, struct gt_error *err)
 {
+	static const char *const how_far[] = {
+		[GT_DN_CENSUS_WAIT_START] = "no blocking gen2 collection began",
+		[GT_DN_CENSUS_IN_GC] = "its collection began but did not end",
+		[GT_DN_CENSUS_AFTER_STOP] = "its collection ended but the program did not restart",
+		[GT_DN_CENSUS_DONE] = "",
+	};
 	switch (end) {
 	case READ_DONE:
 		return 0;
 	case READ_QUIT:
 		return gt_wait_interrupted(err);
 	case READ_TIMEOUT:
-		return gt_fail(err, GT_EXIT_TIMEOUT, "the runtime's heap dump did not end within the census's %llu s",
-			       (unsigned long long)((deadline_ns - started_ns) / NS_PER_S));
+		return gt_fail(err, GT_EXIT_TIMEOUT, "the runtime's heap dump did not end within the census's %llu s (%s)",
+			       (unsigned long long)((deadline_ns - started_ns) / NS_PER_S), how_far[r->phase]);
 	case READ_ENDED:
-		return gt_fail(err, GT_EXIT_BAD_DATA, "the runtime ended the census's session before its collection "
+		return gt_fail(err, GT_EXIT_FAILURE, "the runtime ended the census's session before its collection "
 			       "ended");
 	default:
-		return gt_fail(err, GT_EXIT_BAD_DATA, "the census's event stream is malformed: %s",
+		return gt_fail(err, GT_EXIT_FAILURE, "the census's event stream is malformed: %s",
 			       gt_nettrace_error(parser) ? gt_nettrace_error(parser) : "read error");
 	}
 }
@@ -126,7 +132,7 @@ static int run_session(struct gt_dn_census_run *r, pid_t pid, const char *path, 
 	if (fd >= 0) {
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 		enum read_end end = read_stream(r, parser, fd, buf, deadline_ns, false);
-		rc = walk_outcome(end, parser, deadline_ns, started, err);
+		rc = walk_outcome(end, r, parser, deadline_ns, started, err);
 		if (end != READ_ENDED)
 			gt_diag_stop_tracing(path, STOP_TIMEOUT_MS, id);
 		if (rc == 0) {

@@ -20,21 +20,10 @@
 #   the ticker's longest stall (which the pause stops);
 # - the generic holder is named "System.Collections.Generic.List<LeakedOrder>";
 # - between the two, the top growing type by bytes is LeakedOrder.
-# Until the front end (--census) lands, the hook is called by
-# tests/integration/dotnet_census_probe.c.
+# Each census is gctop --census -p PID --json.
 . tests/lib.sh
 require_dotnet
-command -v cc >/dev/null 2>&1 || missing_runtime "a C compiler (cc)"
-LIB="$GCTOP_BUILD/libgctop.a"
-[ -f "$LIB" ] || { fail "$LIB is missing; run make"; exit 0; }
-PROBE="$WORK/census_probe"
-# the sanitizer build's library links only with the sanitizers
-SAN_FLAGS=""
-nm "$LIB" 2>/dev/null | grep -q __asan_ && SAN_FLAGS="-fsanitize=address,undefined"
-# shellcheck disable=SC2046,SC2086 # the libraries and flags are separate words
-cc -std=c11 -D_GNU_SOURCE -I. -O1 $SAN_FLAGS -o "$PROBE" tests/integration/dotnet_census_probe.c "$LIB" \
-	$(pkg-config --libs ncursesw libproc2 libcgroup json-c libmicrohttpd) -lm -pthread 2>"$WORK/cc.log" ||
-	{ fail "cannot build the census probe: $(head -c 300 "$WORK/cc.log")"; exit 0; }
+[ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 
 last_full() { awk '$1 == "leak" { f = $6 } END { print f }' "$WORK/CensusLeak.out"; }
 lines() { grep -c '^leak' "$WORK/CensusLeak.out"; }
@@ -43,13 +32,13 @@ for mode in workstation server; do
 	[ "$mode" = server ] && export DOTNET_gcServer=1 || export DOTNET_gcServer=0
 	start_dotnet CensusLeak 4 30 16
 	f1=$(last_full)
-	"$PROBE" "$DPID" 30 >"$WORK/c1.$mode" 2>"$WORK/c1.err" ||
+	"$GCTOP_BIN" --census -p "$DPID" --json >"$WORK/c1.$mode" 2>"$WORK/c1.err" ||
 		{ fail "$mode: census 1 failed: $(head -c 300 "$WORK/c1.err")"; kill "$DPID"; continue; }
 	n=$(lines)
 	wait_until 50 lines_at_least "$WORK/CensusLeak.out" $((n + 2))
 	sleep 2
 	f2=$(last_full)
-	"$PROBE" "$DPID" 30 >"$WORK/c2.$mode" 2>"$WORK/c2.err" ||
+	"$GCTOP_BIN" --census -p "$DPID" --json >"$WORK/c2.$mode" 2>"$WORK/c2.err" ||
 		{ fail "$mode: census 2 failed: $(head -c 300 "$WORK/c2.err")"; kill "$DPID"; continue; }
 	n=$(lines)
 	wait_until 50 lines_at_least "$WORK/CensusLeak.out" $((n + 2))

@@ -5,6 +5,7 @@ Usage: dotnet_census_check.py LEAK_OUT CENSUS1 CENSUS2 FULL_BEFORE1 FULL_BEFORE2
 (FULL_BEFORE: the program's last full blocking collection's index before
 each census)
 Prints PASS/FAIL lines with the test's name prefix given in $TEST_NAME."""
+import json
 import os
 import sys
 
@@ -29,17 +30,15 @@ def read_program(path):
 
 
 def read_census(path):
-    head, types = None, {}
-    for line in open(path):
-        f = line.rstrip("\n").split(" ", 3)
-        if f[0] == "total":
-            g = line.split()
-            head = {"count": int(g[1]), "bytes": int(g[2]),
-                    "pause_ns": None if g[4] == "-" else int(g[4]),
-                    "partial": line.split(" partial ", 1)[1].strip()}
-        elif f[0] == "type":
-            types[f[3]] = (int(f[1]), int(f[2]))
-    return head, types
+    """gctop --census --json's object: its totals and its types by name."""
+    try:
+        d = json.load(open(path))
+    except ValueError:
+        return None, {}
+    head = {"count": d["total_count"], "bytes": d["total_bytes"],
+            "pause_ns": None if d["pause_ms"] is None else d["pause_ms"] * 1e6,
+            "partial": d["partial"] or "-"}
+    return head, {t["name"]: (t["count"], t["bytes"]) for t in d["types"]}
 
 
 def induced(rows, full_before):

@@ -1,0 +1,76 @@
+// Fills a live heap of about MiB mebibytes with small objects (a Node of
+// 48 bytes holding a byte[] of 80-160 bytes, linked in a list: ~150 bytes
+// an object pair, as a service's heap of records), prints "ready <objects>",
+// then every 200 ms a line for each new full blocking collection:
+//   full <index> pause_us <us> promoted <bytes> gap_us <longest stall of a
+//   thread awake every ms since the previous line>
+// Usage: CensusFill MiB
+using System;
+using System.Diagnostics;
+using System.Threading;
+
+sealed class Node
+{
+    public Node? Next;
+    public byte[] Data;
+    public long Id;
+    public Node(long id, int n) { Id = id; Data = new byte[n]; }
+}
+
+static class Program
+{
+    static Node? head;
+    static long maxGapTicks, tickerRounds;
+
+    // The longest stall since the last call. The ticker records a stall
+    // only once it runs again, maybe after the caller woke from the same
+    // pause: two more of its rounds and the stall is surely in.
+    static double TakeGapUs()
+    {
+        long r0 = Interlocked.Read(ref tickerRounds);
+        while (Interlocked.Read(ref tickerRounds) < r0 + 2)
+            Thread.Sleep(1);
+        return Interlocked.Exchange(ref maxGapTicks, 0) * 1e6 / Stopwatch.Frequency;
+    }
+
+    static void Ticker()
+    {
+        long last = Stopwatch.GetTimestamp();
+        for (;;)
+        {
+            Thread.Sleep(1);
+            long now = Stopwatch.GetTimestamp(), gap = now - last, seen;
+            last = now;
+            while (gap > (seen = Interlocked.Read(ref maxGapTicks)) &&
+                   Interlocked.CompareExchange(ref maxGapTicks, gap, seen) != seen) { }
+            Interlocked.Increment(ref tickerRounds);
+        }
+    }
+
+    static void Main(string[] args)
+    {
+        long target = long.Parse(args[0]) << 20, bytes = 0, id = 0;
+        var rnd = new Random(3);
+        while (bytes < target)
+        {
+            int n = 80 + rnd.Next(80);
+            head = new Node(id++, n) { Next = head };
+            bytes += 48 + 24 + n;
+        }
+        GC.Collect();
+        Console.WriteLine($"ready {2 * id}");
+        new Thread(Ticker) { IsBackground = true }.Start();
+        long seenIndex = GC.GetGCMemoryInfo(GCKind.FullBlocking).Index;
+        for (;;)
+        {
+            Thread.Sleep(200);
+            var info = GC.GetGCMemoryInfo(GCKind.FullBlocking);
+            if (info.Index == seenIndex)
+                continue;
+            seenIndex = info.Index;
+            double gap = TakeGapUs();
+            Console.WriteLine($"full {info.Index} pause_us {info.PauseDurations[0].TotalMicroseconds:F0} " +
+                              $"promoted {info.PromotedBytes} gap_us {gap:F0}");
+        }
+    }
+}
