@@ -6,7 +6,6 @@
 //   thread awake every ms since the previous line>
 // Usage: CensusFill MiB
 using System;
-using System.Diagnostics;
 using System.Threading;
 
 sealed class Node
@@ -20,33 +19,6 @@ sealed class Node
 static class Program
 {
     static Node? head;
-    static long maxGapTicks, tickerRounds;
-
-    // The longest stall since the last call. The ticker records a stall
-    // only once it runs again, maybe after the caller woke from the same
-    // pause: two more of its rounds and the stall is surely in.
-    static double TakeGapUs()
-    {
-        long r0 = Interlocked.Read(ref tickerRounds);
-        while (Interlocked.Read(ref tickerRounds) < r0 + 2)
-            Thread.Sleep(1);
-        return Interlocked.Exchange(ref maxGapTicks, 0) * 1e6 / Stopwatch.Frequency;
-    }
-
-    static void Ticker()
-    {
-        long last = Stopwatch.GetTimestamp();
-        for (;;)
-        {
-            Thread.Sleep(1);
-            long now = Stopwatch.GetTimestamp(), gap = now - last, seen;
-            last = now;
-            while (gap > (seen = Interlocked.Read(ref maxGapTicks)) &&
-                   Interlocked.CompareExchange(ref maxGapTicks, gap, seen) != seen) { }
-            Interlocked.Increment(ref tickerRounds);
-        }
-    }
-
     static void Main(string[] args)
     {
         long target = long.Parse(args[0]) << 20, bytes = 0, id = 0;
@@ -59,7 +31,7 @@ static class Program
         }
         GC.Collect();
         Console.WriteLine($"ready {2 * id}");
-        new Thread(Ticker) { IsBackground = true }.Start();
+        StallTicker.Start();
         long seenIndex = GC.GetGCMemoryInfo(GCKind.FullBlocking).Index;
         for (;;)
         {
@@ -68,7 +40,7 @@ static class Program
             if (info.Index == seenIndex)
                 continue;
             seenIndex = info.Index;
-            double gap = TakeGapUs();
+            double gap = StallTicker.TakeGapUs();
             Console.WriteLine($"full {info.Index} pause_us {info.PauseDurations[0].TotalMicroseconds:F0} " +
                               $"promoted {info.PromotedBytes} gap_us {gap:F0}");
         }
