@@ -11,9 +11,10 @@ size; the JVM's row is measured from the JVM's own log (-Xlog:safepoint,gc):
 the GC_HeapInspection safepoint's Total and the "Pause Full (Heap Inspection
 Initiated GC)" inside it, for gctop --census (also its own pause_ms),
 jmap -histo:live and jcmd GC.class_histogram, one after the other, two
-seconds apart, each round. The .NET rows (gctop --census and dotnet-gcdump
-on the same process, the induced gen2 GC's pause from the runtime's events)
-go in as another function of RUNTIMES. Prints a table per heap and writes
+seconds apart, each round. The .NET rows (bench/census_dotnet.py: gctop
+--census and dotnet-gcdump collect on the same process) give as pause the
+program's own longest stall and as GC the induced collection's pause that
+the runtime reports. Prints a table per heap and writes
 every figure to bench/results/census-<time>.json."""
 import json
 import os
@@ -26,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench as B  # noqa: E402  (the shared helpers: table, med, spread, fmt, spawn, kill)
+from census_dotnet import dotnet_rows  # noqa: E402
 
 # The live set each heap holds: 70 %, as a service with full caches.
 LIVE_SHARE = 0.7
@@ -99,8 +101,7 @@ def jvm_rows(heap_mb, rounds, tmp):
     return [{"runtime": "JVM (JDK 17, G1)", "heap_mib": heap_mb, "tool": t, "runs": raw[t]} for t in tools]
 
 
-# The .NET rows join here: ("dotnet", dotnet_rows) with the same row shape.
-RUNTIMES = [("jvm", jvm_rows)]
+RUNTIMES = [("jvm", jvm_rows), ("dotnet", dotnet_rows)]
 
 
 def row_cells(r):

@@ -15,6 +15,7 @@
 
 #include "base/clock.h"
 #include "base/wait.h"
+#include "collectors/dotnet/dotnet_census.h"
 #include "collectors/dotnet/dotnet_info.h"
 #include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/dotnet/proc/dotnet_proc.h"
@@ -244,4 +245,5 @@ const struct gt_backend_ops gt_dotnet_ops = {
 	.disable_allocators = dotnet_disable_allocators,
 	.allocators = dotnet_allocators,
 	.alloc_stacks = dotnet_alloc_stacks,
+	.census = gt_dn_census,
 };

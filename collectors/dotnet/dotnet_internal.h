@@ -8,6 +8,8 @@
  *   dotnet_info.c, dotnet_config.c  the process's facts and GC settings
  *   dotnet_counters.c, dotnet_gc_events.c, dotnet_gc_frag.c  the decoders of
  *                     the runtime's counters and GC events
+ *   dotnet_census.c, dotnet_census_run.c, dotnet_census_events.c  the census
+ *                     of live objects: its session, its events, its table
  * and in sub-folders, none of which includes a header of this folder:
  *   ipc/              the diagnostics IPC protocol and its socket
  *   nettrace/         the nettrace stream format

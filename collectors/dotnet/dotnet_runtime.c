@@ -61,6 +61,9 @@ const struct gt_runtime_traits gt_dotnet_runtime = {
 	 * EventPipe the client sequence number that would tell it apart is
 	 * not passed on) */
 	.census_counts_as_induced = true,
+	.census_cost = "induces a blocking gen2 collection that walks the heap: the program stops for about "
+		       "0.3-0.5 s at 256 MiB and 2.4-3.4 s at 2 GiB live, and the runtime holds the walk in up to "
+		       "1 GiB of its memory meanwhile",
 	.induced_call = "GC.Collect",
 	.advice = dotnet_advice,
 	.n_advice = sizeof(dotnet_advice) / sizeof(dotnet_advice[0]),

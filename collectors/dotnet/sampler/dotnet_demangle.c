@@ -9,30 +9,17 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/text_buf.h"
+
 /* Compiler names nest one in another a few times; a deeper name is hostile
  * or exotic and is kept as it is. */
 #define NEST_MAX 8
 
-struct out {
-	char *p;
-	size_t len, n;
-};
-
-static void put(struct out *o, const char *s, size_t n)
+static void put_part(struct gt_text_buf *o, const char *s, size_t n)
 {
-	size_t room = o->len - 1 - o->n;
-	if (n > room)
-		n = room;
-	memcpy(o->p + o->n, s, n);
-	o->n += n;
-	o->p[o->n] = '\0';
-}
-
-static void put_part(struct out *o, const char *s, size_t n)
-{
-	if (o->n > 0)
-		put(o, ".", 1);
-	put(o, s, n);
+	if (o->len > 0)
+		gt_text_buf_put(o, ".", 1);
+	gt_text_buf_put(o, s, n);
 }
 
 /* The index of the '>' that closes s[0] == '<', or 0 when none. */
@@ -62,7 +49,7 @@ static char generated_kind(const char *s, size_t n, size_t *close)
 
 /* A member (or state machine type) name in source form; returns its kind
  * letter ('d' for a state machine), 0 for a plain name. */
-static char member(struct out *o, const char *s, size_t n, unsigned depth)
+static char member(struct gt_text_buf *o, const char *s, size_t n, unsigned depth)
 {
 	size_t e;
 	char kind = n > 0 && depth < NEST_MAX ? generated_kind(s, n, &e) : 0;
@@ -77,8 +64,8 @@ static char member(struct out *o, const char *s, size_t n, unsigned depth)
 		put_part(o, t, strcspn(t, "|") < tn ? strcspn(t, "|") : tn);
 	} else if (kind == 'b') {
 		put_part(o, "<lambda_", 8);
-		put(o, t, tn);
-		put(o, ">", 1);
+		gt_text_buf_put(o, t, tn);
+		gt_text_buf_put(o, ">", 1);
 	}
 	return kind;
 }
@@ -102,8 +89,7 @@ static size_t part_end(const char *s)
 
 void gt_dn_demangle(const char *type, const char *method, char *out, size_t len)
 {
-	struct out o = { out, len, 0 };
-	out[0] = '\0';
+	struct gt_text_buf o = gt_text_buf_at(out, len);
 	bool state_machine = false;
 	for (bool first = true; *type; first = false) {
 		size_t n = part_end(type);

@@ -206,18 +206,22 @@ static uint64_t time_on(const struct gt_dn_sampler *s)
  * session has. Called once the stopped stream has ended: the runtime's
  * diagnostics server has then finished the stop (it serves one command at
  * a time), so neither round trip waits on a rundown. */
-static void settle_runtime(const struct gt_dn_sampler *s)
+void gt_dn_settle_runtime(pid_t pid, const char *socket_path)
 {
 	struct gt_diag_session_opts opts = { 0, false };
 	struct gt_diag_provider p = { GT_DN_RUNTIME_PROVIDER, GT_DN_WATCH_KEYWORDS, GT_DN_WATCH_LEVEL, NULL, NULL, 0 };
 	struct gt_error err = { 0 };
 	uint64_t id;
-	int fd = gt_diag_collect_tracing(s->pid, s->socket_path, IPC_TIMEOUT_MS, SETTLE_BUFFER_MB, &opts, &p, 1,
-					 &id, &err);
+	int fd = gt_diag_collect_tracing(pid, socket_path, IPC_TIMEOUT_MS, SETTLE_BUFFER_MB, &opts, &p, 1, &id, &err);
 	if (fd < 0)
 		return;
-	gt_diag_stop_tracing(s->socket_path, STOP_TIMEOUT_MS, id);
+	gt_diag_stop_tracing(socket_path, STOP_TIMEOUT_MS, id);
 	close(fd);
+}
+
+static void settle_runtime(const struct gt_dn_sampler *s)
+{
+	gt_dn_settle_runtime(s->pid, s->socket_path);
 }
 
 /* The stopped stream has ended (or is given up: ended false): the rate it

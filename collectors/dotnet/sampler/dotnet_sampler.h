@@ -37,6 +37,13 @@
 
 struct gt_dn_sampler;
 
+/* Starts and stops at once a session that asks only what gctop's own asks
+ * (settle_runtime in dotnet_sampler.c says why): the runtime's provider
+ * then has the keywords and level of the sessions still on, not those of
+ * one just stopped, and a Type keyword turned off empties the runtime's
+ * cache of types it has named (so the next heap dump names them again). */
+void gt_dn_settle_runtime(pid_t pid, const char *socket_path);
+
 /* Starts the session; its samples go to alloc. same_clock: the target is
  * in gctop's time namespace, so its event timestamps are gctop's
  * CLOCK_MONOTONIC and a window counts by them (dotnet_sampler.c). NULL
