@@ -42,6 +42,9 @@ struct gt_fleet_policy {
 	/* --serve --ops NAME: the perf-data counter of operations every JVM's
 	 * session counts (a .NET process counts its own requests), or NULL. */
 	const char *opcount_counter;
+	/* --ops-agent: the worker loads gctop's agent into each JVM whose
+	 * counter lives inside it (--ops jmx:), for that counter alone. */
+	bool opcount_agent;
 };
 
 struct gt_fleet_member {
