@@ -128,8 +128,10 @@ static void test_shared_request(void)
 	reading.opcount.req_id = reading.opcount.answer_id = o.id + 1;
 	snprintf(reading.opcount.req_name, sizeof(reading.opcount.req_name), "d:type=Ops,*");
 	snprintf(reading.opcount.req_attr, sizeof(reading.opcount.req_attr), "Count");
-	fill(&o, 1000, &s);
+	fill(&o, 1000 + 400000000, &s);
 	CHECK(s.opcount_total.valid && s.opcount_total.value == 10);
+	fill(&o, 1000 + 600000000, &s); /* read long ago: that gctop stopped, this one's own answer comes */
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "not read the attribute yet"));
 	CHECK(gt_hotspot_sampler_opcount_wanted(&o, &reading));
 	snprintf(reading.opcount.req_attr, sizeof(reading.opcount.req_attr), "Other");
 	fill(&o, 1000, &s);

@@ -370,11 +370,16 @@ int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spe
 		return gt_fail(err, GT_EXIT_USAGE, "--ops %s is no jmx:OBJECTNAME:ATTRIBUTE", spec);
 	struct gt_retry retry;
 	gt_retry_start(&retry, SAMPLER_OPCOUNT_WAIT_MS, SAMPLER_START_STEP_MS);
-	/* The first answer is waited for, so that the first sample has it;
-	 * one that does not come is no error: the samples say why. */
+	/* The first answer to this gctop's own request is waited for (one to
+	 * an earlier gctop's for the same counter may be read before this
+	 * request is, and the next sample then waits again), so that the first
+	 * sample has it; one that does not come is no error: the samples say
+	 * why. */
 	for (;;) {
+		const struct gt_segment_opcount *a = &m->reading.opcount;
 		if (sampler_refresh(m) == 0 &&
-		    (!m->reading.opcount.present || gt_hotspot_sampler_opcount_answered(&m->opcount, &m->reading)))
+		    (!a->present || (a->answer_id == m->opcount.id &&
+				     gt_hotspot_sampler_opcount_answered(&m->opcount, &m->reading, gt_mono_ns()))))
 			return 0;
 		int again = gt_retry_again(&retry, err);
 		if (again <= 0)

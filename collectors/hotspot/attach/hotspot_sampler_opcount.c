@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+
 _Static_assert(GT_OPCOUNT_JMX_NAME_MAX < GCTOP_SEG_OPS_NAME_LEN, "an ObjectName fits the segment's request");
 _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute fits the segment's request");
 
@@ -32,6 +33,9 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
  * left behind (its gctop stopped): this one asks for its own again. Every
  * gctop beats its request at least once a second. */
 #define OPCOUNT_RECLAIM_NS 3000000000ull
+/* An answer to another gctop's request for the same counter is taken while
+ * it is this fresh (the agent reads every 100 ms while it is beaten). */
+#define OPCOUNT_SHARED_FRESH_NS 500000000ull
 
 static const char *const opcount_status_text[GCTOP_SEG_OPS_STATUS_MAX + 1] = {
 	[GCTOP_SEG_OPS_NONE] = OPCOUNT_WAITING,
@@ -188,10 +192,15 @@ bool gt_hotspot_sampler_opcount_wanted(const struct gt_hotspot_sampler_opcount *
 	return o->spec && (!r->opcount.present || o->asked_gen != r->snap.generation || opcount_served(o, r));
 }
 
-bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r)
+bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
+					 uint64_t now)
 {
-	return r->opcount.answered && opcount_served(o, r) && r->opcount.answer_id == r->opcount.req_id &&
-	       r->opcount.status != GCTOP_SEG_OPS_NONE;
+	const struct gt_segment_opcount *a = &r->opcount;
+	if (!a->answered || !opcount_served(o, r) || a->answer_id != a->req_id || a->status == GCTOP_SEG_OPS_NONE)
+		return false;
+	/* Another gctop's answer counts once the agent is reading it now: one
+	 * left by a gctop that stopped is old, and this one's own comes soon. */
+	return a->answer_id == o->id || (a->read_ns <= now && now - a->read_ns <= OPCOUNT_SHARED_FRESH_NS);
 }
 
 /* Why r holds no operations figure for this gctop, or NULL. */
@@ -203,7 +212,7 @@ static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *
 		return OPCOUNT_OLD_AGENT;
 	if (!opcount_served(o, r) && o->asked_gen == r->snap.generation)
 		return OPCOUNT_OTHER;
-	if (!gt_hotspot_sampler_opcount_answered(o, r))
+	if (!gt_hotspot_sampler_opcount_answered(o, r, now))
 		return OPCOUNT_WAITING;
 	if (now > a->read_ns && now - a->read_ns > OPCOUNT_STALE_NS)
 		return OPCOUNT_STALE;

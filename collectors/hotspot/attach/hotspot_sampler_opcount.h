@@ -55,8 +55,10 @@ void gt_hotspot_sampler_opcount_ask(struct gt_hotspot_sampler_opcount *o, struct
  * another counter, which then stops when that gctop does. */
 bool gt_hotspot_sampler_opcount_wanted(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r);
 
-/* True once r holds an answer to this gctop's request. */
-bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r);
+/* True once r holds an answer to this gctop's request, or (at now,
+ * CLOCK_MONOTONIC) a fresh one to another gctop's for the same counter. */
+bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
+					 uint64_t now);
 
 /* The sample's operations from reading r (taken at now, CLOCK_MONOTONIC):
  * the total carried to s->mono_ns, or why there is none. */
