@@ -7,6 +7,8 @@
 # named (--ops jmx:requests):
 # - without --ops-agent no agent is loaded (the JVM's maps hold no
 #   gctop-agent library) and gctop_requests_unavailable_info says why;
+# - --doctor --ops-agent loads it and reports; without, --ops jmx: is a
+#   usage error and nothing is loaded;
 # - with it, under a client's load (4 connections of 100 requests a
 #   second for 10 s, 256 KiB each: 100 MiB/s, so that G1's eden, which perf
 #   data counts by 1 MiB regions, is off by under 1% over each 2 s
@@ -76,10 +78,22 @@ kill "$GPID" 2>/dev/null
 wait "$GPID" 2>/dev/null
 check "without --ops-agent no agent is loaded into Tomcat" sh -c '! grep -q gctop-agent "/proc/$1/maps"' _ "$TPID"
 
-# 2. With it: bytes per request under load, against the JVM's own truth.
+# 2. --doctor --ops-agent loads it (for the counter alone) and reports as
+# ever; --doctor without it refuses --ops jmx: (2).
+"$GCTOP_BIN" --doctor -p "$TPID" --ops jmx:requests -d 1 >/dev/null 2>"$WORK/doctor-usage.err"
+check "--doctor --ops jmx: without --ops-agent is a usage error naming it (status $?)" \
+	grep -q 'add --ops-agent' "$WORK/doctor-usage.err"
+check "... and loads nothing" sh -c '! grep -q gctop-agent "/proc/$1/maps"' _ "$TPID"
+"$GCTOP_BIN" --doctor -p "$TPID" --ops jmx:requests --ops-agent -d 1 >"$WORK/doctor.txt" 2>"$WORK/doctor.err"
+rc=$?
+check "--doctor --ops-agent reports (status $rc, its findings' $(doctor_status "$WORK/doctor.txt"); $(head -c 200 "$WORK/doctor.err"))" \
+	[ "$rc" = "$(doctor_status "$WORK/doctor.txt")" -a ! -s "$WORK/doctor.err" ]
+check "--doctor --ops-agent loaded the agent into Tomcat" agent_loaded
+
+# 3. --serve with it (reusing the agent the doctor loaded): bytes per
+# request under load, against the JVM's own truth.
 serve_start agent -d 2 --ops-agent
 check "with --ops-agent, gctop_requests_total is served" wait_until 150 scrape_has "$WORK/first.txt" gctop_requests_total
-check "the agent is loaded into Tomcat" agent_loaded
 python3 tests/integration/tomcat_load.py "$PORT" 10 4 100 6000 "$WORK/alloc.log" >"$WORK/load.out" 2>"$WORK/load.err" &
 LPID=$!
 CHILD_PIDS="$CHILD_PIDS $LPID"
@@ -132,7 +146,7 @@ check(judged and not bad, "gctop_bytes_per_request of every interval within 5%% 
                                                                     j[1], j[2]) for j in judged))
 PY
 
-# 3. The counter found, and a quoted name given unquoted (the agent is
+# 4. The counter found, and a quoted name given unquoted (the agent is
 # there now; --allocators reads it).
 "$GCTOP_BIN" --json -p "$TPID" --allocators --ops jmx:requests -d 1 -n 2 >"$WORK/found.json" 2>"$WORK/found.err"
 check "the sample names the counter found ($(json_get "$WORK/found.json" -1 "d['ops']"); $(head -c 200 "$WORK/found.err"))" \
@@ -143,7 +157,7 @@ CONN=http-nio-127.0.0.1-$PORT
 check "an unquoted name that exists quoted says so, naming the quoted form ($(json_get "$WORK/quoted.json" -1 "d['ops_unavailable']"))" \
 	[ "$(json_get "$WORK/quoted.json" -1 "'Catalina:type=GlobalRequestProcessor,name=\"$CONN\"' in d['ops_unavailable']['reason'] and 'quoted' in d['ops_unavailable']['reason']")" = True ]
 
-# 4. Two gctops, two counters: the first has its own back once the second stops.
+# 5. Two gctops, two counters: the first has its own back once the second stops.
 "$GCTOP_BIN" --json -p "$TPID" --allocators --ops jmx:requests -d 1 -n 16 >"$WORK/first.json" 2>"$WORK/first.err" &
 APID=$!
 CHILD_PIDS="$CHILD_PIDS $APID"
