@@ -348,7 +348,10 @@ void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s
 	 * gctop beats the request. */
 	if (rc != -1)
 		gt_hotspot_sampler_opcount_fill(&m->opcount, &m->reading, gt_mono_ns(), s);
-	if (rc != 0 || m->reading.snap.state != GT_SAMPLER_RUNNING)
+	/* Loaded for the operations alone, the figures stay the perf data's
+	 * even while another gctop has the agent sample: an exact total coming
+	 * and going would read as counter resets in --serve. */
+	if (rc != 0 || m->ops_only || m->reading.snap.state != GT_SAMPLER_RUNNING)
 		return;
 	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
 	if (!m->stacks)
