@@ -11,8 +11,10 @@ set -eu
 DEMO_PKGS="build-essential pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev
 openjdk-17-jdk-headless"
 # the tests besides: terminal tests (tmux), scripts (python3, procps), make
-# fuzz (clang-14), the man page check (groff-base), Prometheus scraping
-TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus"
+# fuzz (clang-14), the man page check (groff-base), Prometheus scraping, a
+# real Tomcat for --ops jmx:requests (tests/integration/tomcat_requests.sh
+# runs its own instance; the system service is stopped and disabled below)
+TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10"
 
 list=false
 [ "${1:-}" = "--list" ] && { list=true; shift; }
@@ -43,3 +45,8 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq $missing
+# Debian starts tomcat10's service on install where systemd runs: the tests
+# want no Tomcat on port 8080 but their own.
+case " $missing " in *" tomcat10 "*)
+	if command -v systemctl >/dev/null 2>&1; then $SUDO systemctl disable --now tomcat10 >/dev/null 2>&1 || true; fi ;;
+esac

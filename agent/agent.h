@@ -40,6 +40,10 @@ struct agent {
 	bool have_gc_events;
 	bool dead;                     /* VMDeath: no more work */
 	struct agent_options opt;      /* latest options */
+	/* A reader loaded the agent for the operations counter alone (option
+	 * ops): the segment, which carries its request, stays while the JVM
+	 * runs, even when allocation sampling started later stops. */
+	bool ops_kept;
 
 	/* The segment callbacks write into; NULL when there is none. Callbacks
 	 * bump inflight before loading it so a retired segment is unmapped only

@@ -133,6 +133,6 @@ void agent_stop_sampling(bool remove_segment)
 	}
 	if (a->pub)
 		gctop_pub_set_state(a->pub, GCTOP_SEG_STOPPED, NULL);
-	if (remove_segment)
+	if (remove_segment && !a->ops_kept)
 		retire_segment();
 }

@@ -10,7 +10,14 @@
  * MBean went), at most GCTOP_SEG_OPS_MAX_MBEANS MBeans summed (more is an
  * answer of its own, TOO_MANY), every JNI local dropped each tick, every
  * exception cleared where it is raised. Idle (no request) it wakes once a
- * second and touches no Java. */
+ * second and touches no Java.
+ *
+ * Two requests are more than a name: GCTOP_SEG_OPS_SERVER_NAME asks for
+ * the request counter of whichever web server registered one (looked for
+ * again every AGENT_JMX_REQUERY_TICKS while none has: Tomcat registers its
+ * MBeans seconds after the JVM starts), and a plain name no MBean has is
+ * tried once more with its values quoted, since Tomcat quotes them and the
+ * two are different names to JMX. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,12 +28,31 @@
 #define AGENT_JMX_IDLE_NS 1000000000ull
 #define AGENT_JMX_REQUERY_TICKS 10
 #define AGENT_JMX_LOCALS 32
-#define AGENT_JMX_REASON 96
+#define AGENT_JMX_REASON GCTOP_SEG_OPS_REASON_LEN
+#define AGENT_JMX_NAME_LEN GCTOP_SEG_OPS_NAME_LEN
+/* Keys of a plain name tried quoted one by one (then all at once). */
+#define JMX_QUOTED_KEYS 8
+
+/* The web servers' request counters, tried in this order; each is summed
+ * over its connectors or listeners. Tomcat's names were read from a
+ * running Tomcat 10 (its values are quoted: name="http-nio-8080");
+ * Jetty's (a StatisticsHandler, exported by jetty-jmx) and WildFly's
+ * (undertow listeners, statistics-enabled) are from their sources and
+ * documentation. */
+static const struct {
+	const char *name, *attr;
+} jmx_server_counters[] = {
+	{ "Catalina:type=GlobalRequestProcessor,*", "requestCount" },
+	{ "Tomcat:type=GlobalRequestProcessor,*", "requestCount" }, /* embedded (Spring Boot) */
+	{ "org.eclipse.jetty.server.handler:type=statisticshandler,*", "requests" },
+	{ "jboss.as:subsystem=undertow,server=*,http-listener=*", "requestCount" },
+};
+#define JMX_SERVER_COUNTERS (sizeof(jmx_server_counters) / sizeof(jmx_server_counters[0]))
 
 struct jmx_java {
 	jclass mf, objname, number, inf, anf, mbe_wrapped[3];
 	jmethodID server, ctor, is_pattern, query, get_attr, long_value, to_array, size, get_cause, get_message,
-		class_name, get_class;
+		class_name, get_class, is_registered;
 	jobject mbs;                         /* the platform MBeanServer, once asked for */
 	bool missing;                        /* no java.management: said once, never looked for again */
 };
@@ -39,7 +65,11 @@ struct jmx_served {
 	jobject beans[GCTOP_SEG_OPS_MAX_MBEANS];
 	unsigned n_beans, ticks;
 	uint32_t found;                      /* MBeans the name matched at the last query */
-	bool resolved;
+	bool resolved, pattern;
+	bool server;                         /* GCTOP_SEG_OPS_SERVER_NAME: name and attr are a server's */
+	int counter;                         /* jmx_server_counters' index in name, -1 none */
+	char quoted[AGENT_JMX_REASON];       /* the quoted name registered instead, or "" */
+	unsigned quoted_tick;                /* ticks when it is looked for again */
 };
 
 struct jmx_answer {
@@ -94,6 +124,7 @@ static bool jmx_java_init(JNIEnv *env, struct jmx_java *j, struct jmx_answer *a)
 				       "(Ljavax/management/ObjectName;Ljavax/management/QueryExp;)Ljava/util/Set;");
 	j->get_attr = (*env)->GetMethodID(env, srv, "getAttribute",
 					  "(Ljavax/management/ObjectName;Ljava/lang/String;)Ljava/lang/Object;");
+	j->is_registered = (*env)->GetMethodID(env, srv, "isRegistered", "(Ljavax/management/ObjectName;)Z");
 	j->long_value = (*env)->GetMethodID(env, j->number, "longValue", "()J");
 	j->to_array = (*env)->GetMethodID(env, set, "toArray", "()[Ljava/lang/Object;");
 	j->size = (*env)->GetMethodID(env, set, "size", "()I");
@@ -187,8 +218,57 @@ static bool jmx_printable(const char *s)
 	return true;
 }
 
-/* The request's ObjectName and attribute as Java objects; false with the
- * answer when the JVM refuses the name. */
+/* An ObjectName from printable ASCII, as a local reference; NULL with the
+ * answer (BAD_NAME and the JVM's reason) when the JVM refuses it. */
+static jobject jmx_object_name(JNIEnv *env, const struct jmx_java *j, const char *text, struct jmx_answer *a)
+{
+	jstring str = (*env)->NewStringUTF(env, text);
+	jobject name = !agent_jni_cleared(env) && str ? (*env)->NewObject(env, j->objname, j->ctor, str) : NULL;
+	if (str)
+		(*env)->DeleteLocalRef(env, str);
+	if ((*env)->ExceptionCheck(env)) {
+		jthrowable t = (*env)->ExceptionOccurred(env);
+		(*env)->ExceptionClear(env);
+		a->status = GCTOP_SEG_OPS_BAD_NAME;
+		jstring m = (*env)->CallObjectMethod(env, t, j->get_message);
+		if (!agent_jni_cleared(env))
+			jmx_ascii(env, m, a->reason, sizeof(a->reason));
+		return NULL;
+	}
+	if (!name)
+		a->status = GCTOP_SEG_OPS_FAILED;
+	return name;
+}
+
+/* name and attr (printable ASCII) as the served ObjectName and attribute,
+ * replacing any before; false with the answer. */
+static bool jmx_set_name(JNIEnv *env, const struct jmx_java *j, struct jmx_served *s, const char *name_text,
+			 const char *attr_text, struct jmx_answer *a)
+{
+	jmx_drop_beans(env, s);
+	if (s->name)
+		(*env)->DeleteGlobalRef(env, s->name);
+	if (s->attr)
+		(*env)->DeleteGlobalRef(env, s->attr);
+	s->name = s->attr = NULL;
+	jobject name = jmx_object_name(env, j, name_text, a);
+	if (!name)
+		return false;
+	jstring attr = (*env)->NewStringUTF(env, attr_text);
+	if (agent_jni_cleared(env) || !attr) {
+		a->status = GCTOP_SEG_OPS_FAILED;
+		return false;
+	}
+	s->name = (*env)->NewGlobalRef(env, name);
+	s->attr = (*env)->NewGlobalRef(env, attr);
+	(*env)->DeleteLocalRef(env, name);
+	(*env)->DeleteLocalRef(env, attr);
+	return s->name && s->attr;
+}
+
+/* The request's ObjectName and attribute as Java objects (a server's
+ * counter: none until jmx_resolve_server picks one); false with the answer
+ * when the JVM refuses the name. */
 static bool jmx_take_request(JNIEnv *env, const struct jmx_java *j, const struct gctop_pub_ops_request *r,
 			     struct jmx_served *s, struct jmx_answer *a)
 {
@@ -199,38 +279,20 @@ static bool jmx_take_request(JNIEnv *env, const struct jmx_java *j, const struct
 		snprintf(a->reason, sizeof(a->reason), "not printable ASCII");
 		return false;
 	}
-	jstring str = (*env)->NewStringUTF(env, r->name);
-	jobject name = !agent_jni_cleared(env) && str ? (*env)->NewObject(env, j->objname, j->ctor, str) : NULL;
-	if ((*env)->ExceptionCheck(env)) {
-		jthrowable t = (*env)->ExceptionOccurred(env);
-		(*env)->ExceptionClear(env);
-		a->status = GCTOP_SEG_OPS_BAD_NAME;
-		jstring m = (*env)->CallObjectMethod(env, t, j->get_message);
-		if (!agent_jni_cleared(env))
-			jmx_ascii(env, m, a->reason, sizeof(a->reason));
-		return false;
-	}
-	jstring attr = (*env)->NewStringUTF(env, r->attr);
-	if (agent_jni_cleared(env) || !name || !attr) {
-		a->status = GCTOP_SEG_OPS_FAILED;
-		return false;
-	}
-	s->name = (*env)->NewGlobalRef(env, name);
-	s->attr = (*env)->NewGlobalRef(env, attr);
-	return s->name && s->attr;
+	s->counter = -1;
+	s->server = strcmp(r->name, GCTOP_SEG_OPS_SERVER_NAME) == 0 && strcmp(r->attr, GCTOP_SEG_OPS_SERVER_ATTR) == 0;
+	return s->server || jmx_set_name(env, j, s, r->name, r->attr, a);
 }
 
-/* The MBeans to read: the name itself, or what the pattern matches now
- * (asked again every AGENT_JMX_REQUERY_TICKS, and after one went). False
- * with the answer when the query threw. */
-static bool jmx_resolve(JNIEnv *env, const struct jmx_java *j, struct jmx_served *s, struct jmx_answer *a)
+/* The MBeans the served name matches now; false with the answer when the
+ * query threw. */
+static bool jmx_query(JNIEnv *env, const struct jmx_java *j, struct jmx_served *s, struct jmx_answer *a)
 {
-	if (s->resolved && s->ticks % AGENT_JMX_REQUERY_TICKS != 0)
-		return true;
 	jmx_drop_beans(env, s);
 	jboolean pattern = (*env)->CallBooleanMethod(env, s->name, j->is_pattern);
 	if (agent_jni_cleared(env))
 		pattern = JNI_TRUE;
+	s->pattern = pattern;
 	if (!pattern) {
 		s->beans[0] = (*env)->NewGlobalRef(env, s->name);
 		s->n_beans = s->beans[0] ? 1 : 0;
@@ -257,8 +319,111 @@ static bool jmx_resolve(JNIEnv *env, const struct jmx_java *j, struct jmx_served
 			s->n_beans++;
 		(*env)->DeleteLocalRef(env, o);
 	}
+	if (arr)
+		(*env)->DeleteLocalRef(env, arr);
+	if (set)
+		(*env)->DeleteLocalRef(env, set);
 	s->resolved = true;
 	return true;
+}
+
+/* A server's counter: the first of jmx_server_counters that matches an
+ * MBean now; none leaves no MBeans (NO_MBEAN). */
+static bool jmx_resolve_server(JNIEnv *env, const struct jmx_java *j, struct jmx_served *s, struct jmx_answer *a)
+{
+	for (size_t i = 0; i < JMX_SERVER_COUNTERS; i++) {
+		s->counter = -1;
+		if (!jmx_set_name(env, j, s, jmx_server_counters[i].name, jmx_server_counters[i].attr, a) ||
+		    !jmx_query(env, j, s, a))
+			return false;
+		if (s->found) {
+			s->counter = (int)i;
+			return true;
+		}
+	}
+	return true;
+}
+
+/* The MBeans to read: the name itself, or what the pattern (or a server's
+ * counter) matches now, asked again every AGENT_JMX_REQUERY_TICKS and
+ * after one went. False with the answer when the query threw. */
+static bool jmx_resolve(JNIEnv *env, const struct jmx_java *j, struct jmx_served *s, struct jmx_answer *a)
+{
+	if (s->resolved && s->ticks % AGENT_JMX_REQUERY_TICKS != 0)
+		return true;
+	return s->server ? jmx_resolve_server(env, j, s, a) : jmx_query(env, j, s, a);
+}
+
+static bool jmx_put(char *out, size_t len, size_t *o, char c)
+{
+	if (*o + 1 >= len)
+		return false;
+	out[(*o)++] = c;
+	return true;
+}
+
+/* name with its key value number which (or every one: -1) quoted as
+ * ObjectName.quote does (none holds a quote, an asterisk, a question mark
+ * or a newline: the JVM took name as a plain name, so only a backslash
+ * needs escaping); false when nothing changed or it does not fit. A
+ * quoted value is another name to JMX, so each is tried on its own. */
+static bool jmx_quote_values(const char *name, int which, char *out, size_t len)
+{
+	const char *p = strchr(name, ':');
+	if (!p)
+		return false;
+	size_t o = 0;
+	bool changed = false;
+	for (const char *c = name; c <= p; c++)
+		if (!jmx_put(out, len, &o, *c))
+			return false;
+	for (int key = 0; *++p; key++) {
+		const char *eq = strchr(p, '='), *end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		bool quote = eq && eq < end && eq[1] != '"' && (which < 0 || which == key);
+		for (; p < end; p++) {
+			if (quote && p == eq + 1 && !jmx_put(out, len, &o, '"'))
+				return false;
+			if (quote && p > eq && *p == '\\' && !jmx_put(out, len, &o, '\\'))
+				return false;
+			if (!jmx_put(out, len, &o, *p))
+				return false;
+		}
+		if (quote && ((eq + 1 == end && !jmx_put(out, len, &o, '"')) || !jmx_put(out, len, &o, '"')))
+			return false;
+		changed |= quote;
+		if (!*p)
+			break;
+		if (!jmx_put(out, len, &o, ','))
+			return false;
+	}
+	out[o] = '\0';
+	return changed;
+}
+
+/* For a plain name no MBean has: the same name with its values quoted
+ * into s->quoted when that one is registered (checked again with every
+ * query); "" otherwise. */
+static void jmx_find_quoted(JNIEnv *env, const struct jmx_java *j, struct jmx_served *s,
+			    const struct gctop_pub_ops_request *r)
+{
+	if (s->ticks < s->quoted_tick)
+		return;
+	s->quoted_tick = s->ticks + AGENT_JMX_REQUERY_TICKS;
+	s->quoted[0] = '\0';
+	char q[AGENT_JMX_NAME_LEN];
+	struct jmx_answer ignored;
+	for (int which = -1; which < JMX_QUOTED_KEYS && j->is_registered && !s->quoted[0]; which++) {
+		if (!jmx_quote_values(r->name, which, q, sizeof(q)) || strlen(q) >= sizeof(s->quoted))
+			continue;
+		jobject name = jmx_object_name(env, j, q, &ignored);
+		jboolean there = name ? (*env)->CallBooleanMethod(env, j->mbs, j->is_registered, name) : JNI_FALSE;
+		if (!agent_jni_cleared(env) && there)
+			snprintf(s->quoted, sizeof(s->quoted), "%s", q);
+		if (name)
+			(*env)->DeleteLocalRef(env, name);
+	}
 }
 
 /* One MBean's attribute into *sum; false with the answer. */
@@ -313,7 +478,7 @@ static void jmx_answer(JNIEnv *env, struct jmx_java *j, struct jmx_served *s, co
 		}
 		j->mbs = (*env)->NewGlobalRef(env, mbs);
 	}
-	if (!s->name && !jmx_take_request(env, j, r, s, a))
+	if (!s->name && !s->server && !jmx_take_request(env, j, r, s, a))
 		return;
 	if (!jmx_resolve(env, j, s, a))
 		return;
@@ -323,12 +488,22 @@ static void jmx_answer(JNIEnv *env, struct jmx_java *j, struct jmx_served *s, co
 		return;
 	}
 	uint64_t t0 = gctop_pub_now_ns(), sum = 0;
-	for (unsigned i = 0; i < s->n_beans; i++)
-		if (!jmx_add(env, j, s, s->beans[i], &sum, a))
+	for (unsigned i = 0; i < s->n_beans; i++) {
+		if (!jmx_add(env, j, s, s->beans[i], &sum, a)) {
+			if (a->status == GCTOP_SEG_OPS_NO_MBEAN && !s->pattern && !s->server) {
+				jmx_find_quoted(env, j, s, r);
+				snprintf(a->reason, sizeof(a->reason), "%s", s->quoted);
+			}
 			return;
+		}
+	}
 	*read_ns = t0 + (gctop_pub_now_ns() - t0) / 2;
 	a->status = GCTOP_SEG_OPS_OK;
 	a->value = sum;
+	/* Which server's counter was read, for the reader to name. */
+	if (s->server && s->counter >= 0)
+		snprintf(a->reason, sizeof(a->reason), "%s:%s", jmx_server_counters[s->counter].name,
+			 jmx_server_counters[s->counter].attr);
 }
 
 /* The live segment's request, under the lock; false when there is none.

@@ -83,6 +83,8 @@ int agent_options_parse(const char *s, struct agent_options *o, char *err, size_
 			o->linger = true;
 		} else if (klen == 4 && !memcmp(s, "stop", 4) && !eq) {
 			o->stop = true;
+		} else if (klen == 3 && !memcmp(s, "ops", 3) && !eq) {
+			o->ops_only = true;
 		} else if (n) {
 			bad = 1;
 		}

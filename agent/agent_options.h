@@ -7,6 +7,9 @@
  *   watchdog=SECONDS stop when no reader heartbeat for this long (default 5)
  *   linger           keep the segment when stopped; a reader resumes sampling
  *   stop             stop sampling now
+ *   ops              only the operations counter (--ops jmx: with --serve or
+ *                    --doctor --ops-agent): no allocation sampling is
+ *                    started, and the segment stays while the JVM runs
  * separated by commas. */
 #ifndef GCTOP_AGENT_OPTIONS_H
 #define GCTOP_AGENT_OPTIONS_H
@@ -31,6 +34,7 @@ struct agent_options {
 	uint64_t watchdog_ns;
 	bool linger;
 	bool stop;
+	bool ops_only;
 };
 
 /* Fills defaults, then applies s (may be NULL). Returns 0, or -1 with a

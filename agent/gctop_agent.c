@@ -145,9 +145,17 @@ static int agent_load(JavaVM *vm, const char *options, bool live)
 		rc = GCTOP_AGENT_RC_NO_SEGMENT;
 		goto out;
 	}
-	agent_start_sampling();
-	if (opt.interval)
-		agent_set_interval(opt.interval);
+	if (opt.ops_only) {
+		/* The operations counter only: nothing sampled, nothing that
+		 * costs the application's threads; a segment just made says so. */
+		a->ops_kept = true;
+		if (!a->sampling)
+			gctop_pub_set_state(a->pub, GCTOP_SEG_STOPPED, "loaded for the operations counter only");
+	} else {
+		agent_start_sampling();
+		if (opt.interval)
+			agent_set_interval(opt.interval);
+	}
 	/* Threads may attach to the VM only once it is live; at start-up the
 	 * watchdog starts from VMInit. */
 	if (a->vm_live && agent_start_watchdog() != 0)

@@ -711,6 +711,77 @@ def serve_row(jvms, dotnet, v):
             fmt(v["scrape_ms_median"], " ms"), fmt(v["scrape_bytes"] / 1024, " KiB")]
 
 
+# A platform MBean every JVM has: the agent's polling costs what it costs
+# with a server's counter (one getAttribute a tick, summed).
+OPS_AGENT_SPEC = "jmx:java.lang:type=ClassLoading:LoadedClassCount"
+
+
+def serve_served(g, pid, timeout):
+    """gctop --serve g's port, once it serves pid's gctop_requests_total
+    (None after timeout); and the seconds that took from now."""
+    m = re.search(r":(\d+)/metrics", g.stderr.readline() or "")
+    if not m:
+        return None, None
+    port, t0, deadline = int(m.group(1)), time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%s/metrics" % m.group(1), timeout=5) as r:
+                if ('gctop_requests_total{pid="%d"' % pid).encode() in r.read():
+                    return port, time.monotonic() - t0
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return port, None
+
+
+def ops_agent_round(secs):
+    """Two idle JVMs, each served by a gctop --serve --ops jmx:: one without
+    --ops-agent (nothing loaded: its operations are n/a), one with (the
+    agent loaded for the counter alone). The load (attach to first answer:
+    wall time and the target's CPU), then each JVM's and each gctop's CPU
+    over secs."""
+    procs = [idle_jvm(), idle_jvm()]
+    a, b = procs
+    try:
+        base = [GCTOP, "--serve", "127.0.0.1:0", "-d", "1", "--ops", OPS_AGENT_SPEC]
+        cb0, t0 = proc_cpu_ns(b.pid), time.monotonic()
+        gp = spawn(base + ["-p", str(a.pid)], stderr=subprocess.PIPE, text=True)
+        ga = spawn(base + ["-p", str(b.pid), "--ops-agent"], stderr=subprocess.PIPE, text=True)
+        procs += [gp, ga]
+        _, load_s = serve_served(ga, b.pid, 30)
+        if load_s is None:
+            log("ops-agent: the agent's counter was not served within 30 s")
+            return None
+        load = {"wall_s": time.monotonic() - t0, "target_cpu_ms": (proc_cpu_ns(b.pid) - cb0) / 1e6}
+        time.sleep(2)
+        pids = {"jvm_plain": a.pid, "jvm_agent": b.pid, "gctop_plain": gp.pid, "gctop_agent": ga.pid}
+        c0 = {k: proc_cpu_ns(v) for k, v in pids.items()}
+        time.sleep(secs)
+        c1 = {k: proc_cpu_ns(v) for k, v in pids.items()}
+        return dict(load=load, **{k: (c1[k] - c0[k]) / 1e6 / secs for k in pids})
+    finally:
+        kill_many(procs)
+
+
+def ops_agent(avail, res):
+    """--ops-agent's cost: an idle JVM with gctop's agent loaded for --ops
+    jmx: alone beside one without, each served by its own gctop --serve -d 1,
+    in one run (rounds interleave nothing: each round is both)."""
+    secs = 10 if QUICK else 30
+    rounds = [r for r in (ops_agent_round(secs) for _ in range(ROUNDS or (1 if QUICK else 3))) if r]
+    if not rounds:
+        return
+    rows = [["agent load (attach to first answer)", fmt(med([r["load"]["wall_s"] for r in rounds]), " s"),
+             fmt(med([r["load"]["target_cpu_ms"] for r in rounds]), " ms"), ""]]
+    for name, label in (("plain", "without --ops-agent"), ("agent", "with --ops-agent")):
+        jv, gc = [r["jvm_" + name] for r in rounds], [r["gctop_" + name] for r in rounds]
+        rows.append([label, "", "%s (%s-%s)" % ((fmt(med(jv), " ms/s"),) + tuple(fmt(x) for x in spread(jv))),
+                     "%s (%s-%s)" % ((fmt(med(gc), " ms/s"),) + tuple(fmt(x) for x in spread(gc)))])
+    table("1h. --serve --ops jmx: on an idle JVM, without and with --ops-agent (%d rounds, %d s each)"
+          % (len(rounds), secs), ["", "wall", "JVM CPU", "gctop CPU"], rows)
+    res["ops_agent"] = rounds
+
+
 HOSTILE = os.path.join(ROOT, "tests", "integration", "serve_hostile.py")
 # (kinds, connections): the issue's slow clients, with silent ones, and its 1,000
 HOSTILE_CONFIGS = [("slow", 100), ("mixed", 100), ("mixed", 1000)]
@@ -1585,7 +1656,7 @@ def tick_cost(avail, res):
 # ---------------------------------------------------------------- main
 
 SECTIONS = [("own", own_cost), ("tick", tick_cost), ("startup", startup), ("tui", tui_bytes), ("picker", picker),
-            ("serve", serve), ("serve-hostile", serve_hostile),
+            ("serve", serve), ("serve-hostile", serve_hostile), ("ops-agent", ops_agent),
             ("target-java", target_java), ("target-java-mt", target_java_mt),
             ("target-dotnet", target_dotnet), ("target-dotnet-service", target_dotnet_service),
             ("sites", sites), ("events", events)]

@@ -97,6 +97,12 @@ struct gt_backend_ops {
 	 * with err. A counter the runtime does not publish (yet) is no error:
 	 * its samples then say why there is no figure. */
 	int (*set_opcount)(struct gt_backend *c, const char *name, struct gt_error *err);
+	/* Loads what reads that counter when it lives inside the target
+	 * (HotSpot: --ops jmx:, the agent), for it alone and only on the
+	 * user's explicit request (--ops-agent with --serve or --doctor);
+	 * 0 when the counter needs nothing loaded. May be NULL. Slow (an
+	 * attach): never on a screen's loop. */
+	int (*enable_opcount_agent)(struct gt_backend *c, struct gt_error *err);
 
 	/* Allocation sampling; NULL where the runtime has none. Called only on the
 	 * user's explicit request (--allocators, key a), because it may load code

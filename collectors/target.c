@@ -199,6 +199,13 @@ int gt_target_set_opcount(struct gt_target *t, const char *name, struct gt_error
 	return t->ops->set_opcount(t->collector, name, err);
 }
 
+int gt_target_enable_opcount_agent(struct gt_target *t, struct gt_error *err)
+{
+	if (t->exited)
+		return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)t->pid);
+	return t->ops->enable_opcount_agent ? t->ops->enable_opcount_agent(t->collector, err) : 0;
+}
+
 int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err)
 {
 	if (t->exited)

@@ -38,6 +38,12 @@ int gt_target_sample(struct gt_target *t, struct gt_sample *out, struct gt_error
  * (GT_EXIT_USAGE) where the runtime takes no such counter (.NET). */
 int gt_target_set_opcount(struct gt_target *t, const char *name, struct gt_error *err);
 
+/* --ops-agent: loads gctop's agent for the counter set above when it lives
+ * inside the target (--ops jmx:), for that counter alone: no allocation
+ * sampling. 0 when it needs no agent; -1 with err when loading failed
+ * (the samples then say the agent is not read). Blocks for an attach. */
+int gt_target_enable_opcount_agent(struct gt_target *t, struct gt_error *err);
+
 /* Allocation sampling (--allocators, the screen's `a` key after the user
  * confirms): loads gctop's agent into the JVM (or finds one already there)
  * and from then on each gt_target_sample also reads its segment: the exact

@@ -57,6 +57,11 @@ int gt_doctor_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	struct gt_session s;
 	if (gt_batch_open(opt, &s, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
+	/* --ops-agent: the agent for --ops jmx: alone; one that does not load
+	 * leaves the operations n/a, with why, not the findings undone. */
+	struct gt_error agent_err = { 0 };
+	if (opt->ops_agent && gt_session_enable_opcount_agent(&s, &agent_err) != 0)
+		fprintf(stderr, "gctop: %s\n", agent_err.msg);
 	uint64_t start = gt_mono_ns();
 	struct doctor_run r = { &s, start + opt->doctor_ns, err, GT_EXIT_OK };
 	gt_session_start(&s, opt->interval_ns, start);

@@ -19,8 +19,9 @@ const char gt_help_text[] =
 	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
 	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
 	"       gctop -l [--json]\n"
-	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS] [--ops NAME]\n"
-	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME]\n"
+	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
+	"             [--ops NAME [--ops-agent]]\n"
+	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME [--ops-agent]]\n"
 	"       gctop --census -p PID [--json]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
@@ -45,9 +46,10 @@ const char gt_help_text[] =
 	"                        NO_COLOR is set)\n"
 	"      --allocators      sample allocations and show the top allocators by\n"
 	"                        first application frame and by type: on a JVM this\n"
-	"                        loads gctop's agent (the only option that changes\n"
-	"                        the target; it stops by itself a few seconds after\n"
-	"                        gctop exits) and gives the exact allocation total;\n"
+	"                        loads gctop's agent (with --ops-agent the only\n"
+	"                        option that changes the target; it stops by\n"
+	"                        itself a few seconds after gctop exits) and gives\n"
+	"                        the exact allocation total;\n"
 	"                        on .NET a second EventPipe session, nothing loaded;\n"
 	"                        both give the stacks behind each site (Enter in the\n"
 	"                        pane; -b, --json)\n"
@@ -62,14 +64,22 @@ const char gt_help_text[] =
 	"                        read-only. --ops jmx:OBJECTNAME:ATTRIBUTE reads an\n"
 	"                        MBean attribute instead (summed over a pattern's\n"
 	"                        MBeans, at most 64), through the agent: only with\n"
-	"                        --allocators. With --serve, every JVM that\n"
+	"                        --allocators or --ops-agent; --ops jmx:requests\n"
+	"                        finds Tomcat's, Jetty's or WildFly's request\n"
+	"                        counter itself. With --serve, every JVM that\n"
 	"                        publishes NAME is served with its operations\n"
+	"      --ops-agent       with --serve or --doctor and --ops jmx:..., load\n"
+	"                        gctop's agent into each JVM for that counter\n"
+	"                        alone (no allocation sampling); it reads the\n"
+	"                        MBean every 100 ms while gctop runs, about 0.3%\n"
+	"                        of a core in the JVM (see gctop(1)). Without it\n"
+	"                        nothing is loaded and the operations are n/a\n"
 	"      --serve [ADDR:]PORT\n"
 	"                        serve /metrics (OpenMetrics, or the Prometheus text\n"
 	"                        format when asked) for every JVM and .NET process,\n"
 	"                        or those of -p, sampled every -d seconds, until\n"
-	"                        interrupted; ADDR defaults to 127.0.0.1. Never\n"
-	"                        loads the agent\n"
+	"                        interrupted; ADDR defaults to 127.0.0.1. Loads\n"
+	"                        the agent only with --ops-agent\n"
 	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON,\n"
 	"                        mode 0600; with -b, --json or the interactive view);\n"
 	"                        never through a link another user could have made,\n"
@@ -171,12 +181,14 @@ static int parse_opcount_name(const char *s)
  * (model/opcount_spec.h). 0, or -1 with err. */
 static int parse_opcount(const char *arg, struct gt_error *err)
 {
+	if (gt_opcount_is_server(arg))
+		return 0;
 	if (gt_opcount_is_jmx(arg)) {
 		char name[GT_OPCOUNT_JMX_NAME_MAX + 1], attr[GT_OPCOUNT_JMX_ATTR_MAX + 1];
 		const char *why;
 		if (gt_opcount_jmx_split(arg, name, attr, &why) != 0)
 			return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: %s, e.g. jmx:Catalina:type=GlobalRequestProcessor,"
-				       "name=*:requestCount; not '%.240s'", why, arg);
+				       "name=*:requestCount (or jmx:requests); not '%.240s'", why, arg);
 		return 0;
 	}
 	if (parse_opcount_name(arg) != 0)
@@ -220,9 +232,8 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 		return gt_fail(err, GT_EXIT_USAGE, "--serve runs until interrupted and prints nothing; drop -b, --json and -n");
 	if (opt->allocators || opt->allocator_packages)
 		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
-	if (opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter))
-		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads gctop's agent, which --ops jmx: needs; "
-			       "give it a perf-data counter");
+	if (opt->ops_agent && !(opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter)))
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent for --ops jmx:...; give that too");
 	opt->mode = GT_MODE_SERVE;
 	return 0;
 }
@@ -259,10 +270,13 @@ static int check_doctor(struct gt_options *opt, bool other, bool delay, struct g
 {
 	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
 	    opt->n_compare)
-		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID, -d SECONDS and --ops NAME only");
-	if (opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter))
-		return gt_fail(err, GT_EXIT_USAGE, "--doctor never loads gctop's agent, which --ops jmx: needs; "
-			       "give it a perf-data counter, or watch with --allocators --ops jmx:... -b");
+		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID, -d SECONDS, --ops NAME and --ops-agent only");
+	bool jmx = opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter);
+	if (jmx && !opt->ops_agent)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the JVM; "
+			       "add --ops-agent to let --doctor load it for that counter alone");
+	if (opt->ops_agent && !jmx)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent for --ops jmx:...; give that too");
 	if (!opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor needs a process: add -p PID (gctop --list shows them)");
 	opt->doctor_ns = delay ? opt->interval_ns : GT_DOCTOR_DEFAULT_NS;
@@ -314,6 +328,8 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 		return gt_fail(err, GT_EXIT_USAGE, "-p takes one process, or a list with --serve");
 	if (opt->allocator_packages && !opt->allocators)
 		return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages needs --allocators");
+	if (opt->ops_agent)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent goes with --serve or --doctor; here --allocators loads the agent");
 	/* Loading code into the target is asked for by name, once: --allocators. */
 	if (opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter) && !opt->allocators)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the JVM, "
@@ -356,6 +372,7 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 	case 'l': f->list = true; break;
 	case 'C': opt->no_color = true; break;
 	case 'A': opt->allocators = true; break;
+	case 'G': opt->ops_agent = true; break;
 	case 'T': f->doctor = true; break;
 	case 'E': f->census = true; break;
 	case 'P':
@@ -395,6 +412,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "allocators", no_argument, NULL, 'A' },
 		{ "allocator-packages", required_argument, NULL, 'P' },
 		{ "ops", required_argument, NULL, 'O' },
+		{ "ops-agent", no_argument, NULL, 'G' },
 		{ "serve", required_argument, NULL, 'S' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "read", required_argument, NULL, 'r' },

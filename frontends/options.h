@@ -38,6 +38,7 @@ struct gt_options {
 	bool allocators;         /* --allocators: load the sampling agent, show top allocators */
 	const char *allocator_packages; /* --allocator-packages LIST, NULL: the runtime's defaults */
 	const char *opcount_counter; /* --ops NAME: a JVM's perf-data counter of operations, or NULL */
+	bool ops_agent;          /* --ops-agent: --serve and --doctor load the agent for --ops jmx: alone */
 	const char *record_path; /* -w FILE: every sample written to FILE */
 	const char *replay_path; /* -r FILE: a recording shown instead of a live target */
 	char **compare_files;    /* --compare: the recordings, in argv */

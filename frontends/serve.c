@@ -440,6 +440,7 @@ static struct gt_fleet_policy serve_policy_for(const struct gt_options *opt)
 {
 	struct gt_fleet_policy p = serve_policy;
 	p.opcount_counter = opt->opcount_counter;
+	p.opcount_agent = opt->ops_agent;
 	return p;
 }
 

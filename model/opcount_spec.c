@@ -8,6 +8,11 @@ bool gt_opcount_is_jmx(const char *spec)
 	return strncmp(spec, GT_OPCOUNT_JMX_PREFIX, strlen(GT_OPCOUNT_JMX_PREFIX)) == 0;
 }
 
+bool gt_opcount_is_server(const char *spec)
+{
+	return strcmp(spec, GT_OPCOUNT_SERVER_REQUESTS) == 0;
+}
+
 static bool printable_ascii(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -15,8 +15,16 @@
 #define GT_OPCOUNT_JMX_NAME_MAX 200   /* the ObjectName, bytes */
 #define GT_OPCOUNT_JMX_ATTR_MAX 63    /* the attribute, bytes */
 
-/* True when spec has the jmx: form (well made or not). */
+/* The request counter of whichever web server the JVM runs (Tomcat,
+ * Jetty, WildFly's Undertow), found by gctop's agent without an MBean
+ * named: a jmx: spec like the others, read through the agent. */
+#define GT_OPCOUNT_SERVER_REQUESTS "jmx:requests"
+
+/* True when spec has the jmx: form (well made or not), GT_OPCOUNT_SERVER_REQUESTS too. */
 bool gt_opcount_is_jmx(const char *spec);
+
+/* True when spec is GT_OPCOUNT_SERVER_REQUESTS. */
+bool gt_opcount_is_server(const char *spec);
 
 /* Splits a jmx: spec into the ObjectName (name, GT_OPCOUNT_JMX_NAME_MAX + 1
  * bytes) and the attribute (attr, GT_OPCOUNT_JMX_ATTR_MAX + 1 bytes). Returns 0,

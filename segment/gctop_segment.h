@@ -243,6 +243,12 @@ struct gctop_seg_header {
 #define GCTOP_SEG_OPS_REASON_LEN 128u
 /* A pattern is summed over at most this many MBeans; more is TOO_MANY. */
 #define GCTOP_SEG_OPS_MAX_MBEANS 64u
+/* A request of this name and attribute asks the publisher for the request
+ * counter of whichever web server it finds (gctop --ops jmx:requests); an
+ * OK answer's reason then names the one read, as "OBJECTNAME:ATTRIBUTE".
+ * An older publisher reads it as an ObjectName no MBean has. */
+#define GCTOP_SEG_OPS_SERVER_NAME "gctop:counter=server-requests"
+#define GCTOP_SEG_OPS_SERVER_ATTR "requests"
 
 enum gctop_seg_ops_status {
 	GCTOP_SEG_OPS_NONE = 0,         /* no answer yet */
@@ -275,7 +281,9 @@ struct gctop_seg_ops {
 	uint64_t read_ns;              /*  376 CLOCK_MONOTONIC of the reading */
 	uint32_t status;               /*  384 enum gctop_seg_ops_status */
 	uint32_t matched;              /*  388 MBeans summed (found, for TOO_MANY) */
-	char reason[GCTOP_SEG_OPS_REASON_LEN]; /* 392 a short detail, ASCII, or "" */
+	char reason[GCTOP_SEG_OPS_REASON_LEN]; /* 392 a short detail, ASCII, or ""; with
+					   NO_MBEAN for a name that is no pattern: the same
+					   name with its values quoted, when that one is registered */
 	uint8_t reserved[1024 - 520];  /*  520 zero */
 };
 

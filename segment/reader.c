@@ -123,6 +123,9 @@ static void read_opcount_block(const void *buf, uint64_t off, struct gt_segment_
 {
 	o->present = true;
 	o->req_id = ld64(buf, off + OOFF(req_id));
+	o->req_beat = ld64(buf, off + OOFF(req_beat));
+	gt_segment_copy_text(o->req_name, sizeof(o->req_name), buf, off + OOFF(req_name), GCTOP_SEG_OPS_NAME_LEN);
+	gt_segment_copy_text(o->req_attr, sizeof(o->req_attr), buf, off + OOFF(req_attr), GCTOP_SEG_OPS_ATTR_LEN);
 	uint64_t s1 = __atomic_load_n((const uint64_t *)((const uint8_t *)buf + off + OOFF(seq)), __ATOMIC_ACQUIRE);
 	if (s1 & 1)
 		return;

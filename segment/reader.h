@@ -23,6 +23,12 @@ struct gt_segment_opcount {
 	bool present;                   /* the segment has an ops block */
 	bool answered;                  /* the answer below was read whole (its seqlock was even and still) */
 	uint64_t req_id;                /* the request in the file now, 0: none */
+	uint64_t req_beat;              /* its requester's last beat */
+	/* Its name and attribute, cleaned; copied outside the request's
+	 * seqlock, so a reader compares them only to tell whether the request
+	 * asks for what it would (a torn copy then just differs). */
+	char req_name[GCTOP_SEG_OPS_NAME_LEN];
+	char req_attr[GCTOP_SEG_OPS_ATTR_LEN];
 	uint64_t answer_id;             /* the request the answer is for */
 	uint32_t status;                /* enum gctop_seg_ops_status; a value past the known ones reads FAILED */
 	uint32_t matched;

@@ -14,6 +14,8 @@ int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, cons
 	memset(f, 0, sizeof(*f));
 	f->policy = *policy;
 	gt_fleet_worker_init(&f->disc.run);
+	f->disc.run.opcount = f->policy.opcount_counter;
+	f->disc.run.opcount_agent = f->policy.opcount_agent;
 	if (!n_only)
 		return 0;
 	f->only = malloc(n_only * sizeof(*only));

@@ -47,6 +47,9 @@ struct gt_fleet_policy {
 	/* Each member's findings (--serve's gctop_finding), over its last
 	 * GT_FLEET_FINDING_POINTS intervals (session/fleet_findings.c). */
 	bool findings;
+	/* --ops-agent: the worker loads gctop's agent into each JVM whose
+	 * counter lives inside it (--ops jmx:), for that counter alone. */
+	bool opcount_agent;
 };
 
 /* A member's findings: the model's rules (model/findings.h) over its last

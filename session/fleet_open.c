@@ -54,11 +54,8 @@ static void adopt_session(struct gt_fleet *f, struct gt_fleet_member *m, struct 
 		open_failed(f, m, &err);
 		return;
 	}
+	/* the worker set its operations counter (fleet_worker.c) */
 	gt_session_adopt_without_history(m->session, t);
-	/* A JVM that does not publish the counter has its operations n/a, as
-	 * with -p (the session says why); .NET counts its own requests. */
-	if (f->policy.opcount_counter && m->session->info.runtime && !m->session->info.runtime->own_opcount)
-		(void)gt_session_set_opcount(m->session, f->policy.opcount_counter, &err);
 	/* its first tick is its own collector's (the open polled it) */
 	gt_fleet_schedule_poll(m, gt_mono_ns());
 	gt_fleet_note_wait(f, m);

@@ -86,6 +86,20 @@ static bool hand_over_at_once(const struct gt_target *t)
 	return gt_target_wait_fd(t) >= 0;
 }
 
+/* The fleet's operations counter for a target just opened (a runtime
+ * that counts its own, .NET's requests, takes none): a counter it does
+ * not publish, or an agent that did not load, is no failure of the open:
+ * its samples say why there is no figure. */
+static void worker_opcount(const struct gt_fleet_worker *w, struct gt_target *t)
+{
+	const struct gt_target_info *info = gt_target_info(t);
+	struct gt_error err = { 0 };
+	if (!w->opcount || !info->runtime || info->runtime->own_opcount)
+		return;
+	if (gt_target_set_opcount(t, w->opcount, &err) == 0 && w->opcount_agent)
+		(void)gt_target_enable_opcount_agent(t, &err);
+}
+
 /* Opens the pids one after the other, and ends the step at the first
  * that must be read from now on (hand_over), not wait for the opens after
  * it, each of which may take its deadlines (a hung runtime). The holder
@@ -102,6 +116,8 @@ static void worker_open_all(struct gt_fleet_worker *w)
 			continue;
 		}
 		o->target = w->open_target(o->pid, &o->err);
+		if (o->target)
+			worker_opcount(w, o->target);
 		if ((o->target && w->hand_over(o->target)) || gt_mono_ns() >= end)
 			break;
 	}

@@ -67,6 +67,11 @@ struct gt_fleet_worker {
 	 * starts opens: set by gt_fleet_worker_init, changed by tests only */
 	struct gt_target *(*open_target)(pid_t pid, struct gt_error *err);
 	uint64_t open_budget_ns;
+	/* the operations counter each opened target counts (the fleet's
+	 * policy), and whether the agent is loaded for it: done here, since
+	 * the agent's load and first answer take seconds */
+	const char *opcount;
+	bool opcount_agent;
 	/* whether an opened target ends the step, to be read at once */
 	bool (*hand_over)(const struct gt_target *t);
 };

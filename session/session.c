@@ -75,6 +75,13 @@ int gt_session_set_opcount(struct gt_session *s, const char *name, struct gt_err
 	return gt_target_set_opcount(s->target, name, err);
 }
 
+int gt_session_enable_opcount_agent(struct gt_session *s, struct gt_error *err)
+{
+	if (!s->target)
+		return gt_fail(err, GT_EXIT_FAILURE, "process %d is not open", (int)s->info.pid);
+	return gt_target_enable_opcount_agent(s->target, err);
+}
+
 void gt_session_close(struct gt_session *s)
 {
 	gt_session_job_stop(s);

@@ -102,6 +102,8 @@ void gt_session_adopt_without_history(struct gt_session *s, struct gt_target *t)
 void gt_session_close(struct gt_session *s);
 /* --ops NAME for the open target (see gt_target_set_opcount): 0, or -1 with err. */
 int gt_session_set_opcount(struct gt_session *s, const char *name, struct gt_error *err);
+/* --ops-agent for that counter (see gt_target_enable_opcount_agent): 0, or -1 with err. */
+int gt_session_enable_opcount_agent(struct gt_session *s, struct gt_error *err);
 
 /* One sample, derived against the previous one: the history, the
  * allocation window and the info follow. */

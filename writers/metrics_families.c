@@ -359,6 +359,20 @@ static void gctop_bytes_per_request(struct gt_metrics_emit *e, const struct gt_m
 		gt_metrics_point_f64(e, "", NULL, t->derived->bytes_per_op.value);
 }
 
+/* Why a process watched with --ops has no gctop_requests_total: the
+ * counter and the sample's reason (a counter not published, or --ops jmx:
+ * without --ops-agent, ...), as -b and --json say it. */
+static void gctop_requests_unavailable(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	const struct gt_sample *s = t->sample;
+	if (s->opcount_total.valid || !s->opcount_unavailable)
+		return;
+	char extra[GT_METRICS_EXTRA_LEN];
+	gt_metrics_label(extra, sizeof(extra), "counter", s->opcount_counter ? s->opcount_counter : "");
+	gt_metrics_label_add(extra, sizeof(extra), "reason", s->opcount_unavailable);
+	gt_metrics_point_u64(e, "_info", extra, 1);
+}
+
 /* The cgroup's own count, from its creation (a time gctop does not know). */
 static void gctop_oom_kills(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
@@ -438,6 +452,8 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	/* a ratio: OpenMetrics wants a unit's name as the name's suffix */
 	{ "gctop_bytes_per_request", GAUGE, "", "Bytes allocated per request over the last interval.",
 	  gctop_bytes_per_request, 0 },
+	{ "gctop_requests_unavailable", INFO, "", "Why a process watched with --ops has no gctop_requests_total: the counter and the reason.",
+	  gctop_requests_unavailable, 0 },
 	{ "gctop_container_memory_limit_bytes", GAUGE, "bytes", "The memory limit of the process's cgroup.",
 	  NULL, FIELD(cgroup_limit_bytes) },
 	{ "gctop_container_memory_usage_bytes", GAUGE, "bytes", "The memory use of the process's cgroup.", NULL, FIELD(cgroup_usage_bytes) },

@@ -221,6 +221,16 @@ static int hotspot_set_opcount(struct gt_backend *c, const char *name, struct gt
 	return 0;
 }
 
+/* --ops-agent: the agent for --ops jmx: alone (an agent already read,
+ * for --allocators, answers it as it is). */
+static int hotspot_enable_opcount_agent(struct gt_backend *c, struct gt_error *err)
+{
+	if (!c->opcount.jmx || c->sampler)
+		return 0;
+	c->sampler = gt_hotspot_sampler_start_ops(c->pid, err);
+	return c->sampler ? gt_hotspot_sampler_set_opcount(c->sampler, c->opcount.name, err) : -1;
+}
+
 static void hotspot_disable_allocators(struct gt_backend *c);
 
 static int hotspot_enable_allocators(struct gt_backend *c, const char *packages, struct gt_error *err)
@@ -264,6 +274,7 @@ const struct gt_backend_ops gt_hotspot_ops = {
 	.close = hotspot_close,
 	.list = hotspot_list,
 	.set_opcount = hotspot_set_opcount,
+	.enable_opcount_agent = hotspot_enable_opcount_agent,
 	.enable_allocators = hotspot_enable_allocators,
 	.disable_allocators = hotspot_disable_allocators,
 	.allocators = hotspot_allocators,

@@ -8,8 +8,8 @@
 # increase must be within 5% of the workload's operations between the same
 # two sample times, and every interval's bytes per request within 5% of the
 # workload's bytes per operation. A JVM that does not publish the counter
-# is served without either series; --serve --ops jmx: (which needs the
-# agent --serve never loads) is a usage error (2). About 20 s.
+# is served without either series; --serve --ops-agent without an --ops
+# jmx: counter for it to load the agent for is a usage error (2). About 20 s.
 . tests/lib.sh
 . tests/integration/jvm_ops.shlib
 require_java
@@ -91,8 +91,8 @@ check(series(last, "gctop_requests_total", ipid) is None and series(last, "gctop
       "the JVM without the counter is served without gctop_requests_total or gctop_bytes_per_request")
 PY
 
-"$GCTOP_BIN" --serve 127.0.0.1:0 --ops 'jmx:d:type=x:Count' >/dev/null 2>"$WORK/usage.err"
+"$GCTOP_BIN" --serve 127.0.0.1:0 --ops-agent --ops "$COUNTER" >/dev/null 2>"$WORK/usage.err"
 rc=$?
-check "--serve --ops jmx: is a usage error that says why (status $rc: $(head -c 200 "$WORK/usage.err"))" \
-	sh -c '[ "$1" -eq 2 ] && grep -q "never loads gctop.s agent" "$2"' _ "$rc" "$WORK/usage.err"
+check "--serve --ops-agent without --ops jmx: is a usage error that says why (status $rc: $(head -c 200 "$WORK/usage.err"))" \
+	sh -c '[ "$1" -eq 2 ] && grep -q "ops-agent loads gctop.s agent for --ops jmx:" "$2"' _ "$rc" "$WORK/usage.err"
 kill "$OPID" "$IPID" 2>/dev/null

@@ -115,9 +115,66 @@ static void test_carried_to_sample(void)
 	CHECK_U64(gt_hotspot_sampler_track_at(&k, 1, 4000, 200, 200), 5000);
 }
 
+/* Another gctop's request for the same counter serves this one too (and is
+ * beaten by it); one for another counter is not beaten, so that it stops
+ * with its gctop. */
+static void test_shared_request(void)
+{
+	struct gt_hotspot_sampler_opcount o;
+	struct gt_sample s;
+	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
+	o.asked_gen = GEN;
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
+	reading.opcount.req_id = reading.opcount.answer_id = o.id + 1;
+	snprintf(reading.opcount.req_name, sizeof(reading.opcount.req_name), "d:type=Ops,*");
+	snprintf(reading.opcount.req_attr, sizeof(reading.opcount.req_attr), "Count");
+	fill(&o, 1000 + 400000000, &s);
+	CHECK(s.opcount_total.valid && s.opcount_total.value == 10);
+	fill(&o, 1000 + 600000000, &s); /* read long ago: that gctop stopped, this one's own answer comes */
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "not read the attribute yet"));
+	CHECK(gt_hotspot_sampler_opcount_wanted(&o, &reading));
+	snprintf(reading.opcount.req_attr, sizeof(reading.opcount.req_attr), "Other");
+	fill(&o, 1000, &s);
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "another gctop"));
+	CHECK(!gt_hotspot_sampler_opcount_wanted(&o, &reading));
+	reading.opcount.req_id = o.id;
+	CHECK(gt_hotspot_sampler_opcount_wanted(&o, &reading));
+}
+
+/* jmx:requests: the agent names the server's counter it found, and says
+ * which it looked for when none is there; a plain name's quoted form. */
+static void test_server_and_quoted(void)
+{
+	struct gt_hotspot_sampler_opcount o;
+	struct gt_sample s;
+	CHECK(gt_hotspot_sampler_opcount_init(&o, "jmx:requests") == 0 && o.server);
+	CHECK_STR(o.name, GCTOP_SEG_OPS_SERVER_NAME);
+	CHECK_STR(o.attr, GCTOP_SEG_OPS_SERVER_ATTR);
+	o.asked_gen = GEN;
+	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "Catalina:type=GlobalRequestProcessor,*:requestCount");
+	fill(&o, 1000, &s);
+	s.opcount_counter = "jmx:requests";
+	gt_hotspot_sampler_opcount_fill(&o, &reading, 1000, &s);
+	CHECK(s.opcount_total.valid);
+	CHECK_STR(s.opcount_counter, "jmx:Catalina:type=GlobalRequestProcessor,*:requestCount");
+	answer(&o, GCTOP_SEG_OPS_NO_MBEAN, 0, 1000, "");
+	fill(&o, 1000, &s);
+	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "no web server's request counter"));
+
+	CHECK(gt_hotspot_sampler_opcount_init(&o, "jmx:Catalina:type=GlobalRequestProcessor,name=http-nio-8080:requestCount") == 0);
+	o.asked_gen = GEN;
+	answer(&o, GCTOP_SEG_OPS_NO_MBEAN, 0, 1000, "Catalina:type=GlobalRequestProcessor,name=\"http-nio-8080\"");
+	fill(&o, 1000, &s);
+	CHECK_STR(s.opcount_unavailable, "no MBean of this name is registered, but one of the same name with its values "
+					 "quoted is: Catalina:type=GlobalRequestProcessor,name=\"http-nio-8080\"");
+}
+
 int main(void)
 {
+	/* first: test_statuses fills the store of detailed sentences */
+	RUN_TEST(test_server_and_quoted);
 	RUN_TEST(test_statuses);
 	RUN_TEST(test_carried_to_sample);
+	RUN_TEST(test_shared_request);
 	return check_summary();
 }

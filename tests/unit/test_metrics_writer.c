@@ -77,6 +77,9 @@ static void jvm(struct fixture *f)
 	gt_duration_hist_add(&s->collectors[2].durations, 3000000, 2);
 	gt_u64_set(&s->pause_total_ns, 1750000000ull);
 	gt_u64_set(&s->cgroup_limit_bytes, 4ull << 30);
+	/* watched with --ops jmx: and no agent: no operations, and why */
+	s->opcount_counter = "jmx:requests";
+	s->opcount_unavailable = "gctop's agent reads this attribute; --ops-agent loads it";
 	/* metaspace, RSS and the rest stay n/a */
 	static const uint64_t pauses[] = { 50000, 100000, 300000, 2000000, 20000000000ull };
 	s->pause_log.valid = true;
@@ -247,6 +250,9 @@ static void test_openmetrics_names_and_metadata(void)
 	CHECK_LINE(om, "gctop_gc_pause_time_seconds_created{" JVM_LABELS "} 1796023000");
 	CHECK_LINE(om, "gctop_container_memory_limit_bytes{" JVM_LABELS "} 4294967296");
 	CHECK_LINE(om, "gctop_sample_timestamp_seconds{" JVM_LABELS "} 1796023541.123");
+	CHECK_LINE(om, "gctop_requests_unavailable_info{" JVM_LABELS ",counter=\"jmx:requests\","
+		       "reason=\"gctop's agent reads this attribute; --ops-agent loads it\"} 1");
+	CHECK_NO(om, "gctop_requests_unavailable_info{" NET_LABELS); /* .NET has its requests */
 	CHECK_LINE(om, "# TYPE gctop_target info");
 	CHECK_LINE(om, "gctop_target_info{pid=\"300\",runtime=\"hotspot\",main=\"\",gc=\"\",runtime_version=\"\",allocation_source=\"none\"} 1");
 	CHECK_NO(om, "hunter2");

@@ -195,7 +195,8 @@ static void test_opcount(void)
 
 /* --ops jmx:OBJECTNAME:ATTRIBUTE: the attribute after the last colon (an
  * ObjectName holds colons of its own, quoted values too); only with
- * --allocators, which loads the agent that reads it; never --doctor. */
+ * --allocators, which loads the agent that reads it, or with --serve and
+ * --doctor, where --ops-agent loads it for the counter alone. */
 static void test_opcount_jmx(void)
 {
 	struct gt_options o;
@@ -215,13 +216,21 @@ static void test_opcount_jmx(void)
 	CHECK_STR(name, ":k=v");
 	CHECK(parse(&o, &e, "-p 12 --ops jmx:d:k=v:n") == -1 && e.code == GT_EXIT_USAGE && strstr(e.msg, "add --allocators"));
 	CHECK(parse(&o, &e, "--doctor -p 12 --ops jmx:d:k=v:n") == -1 && e.code == GT_EXIT_USAGE &&
-	      strstr(e.msg, "never loads"));
+	      strstr(e.msg, "add --ops-agent"));
+	CHECK(parse(&o, &e, "--doctor -p 12 --ops jmx:requests --ops-agent") == 0 && o.mode == GT_MODE_DOCTOR && o.ops_agent);
+	CHECK_STR(o.opcount_counter, "jmx:requests");
+	/* --serve without --ops-agent serves the JVMs, each saying why it has no operations */
+	CHECK(parse(&o, &e, "--serve 9464 --ops jmx:d:k=v:n") == 0 && o.mode == GT_MODE_SERVE && !o.ops_agent);
+	CHECK(parse(&o, &e, "--serve 9464 --ops jmx:requests --ops-agent") == 0 && o.ops_agent);
+	CHECK(parse(&o, &e, "--serve 9464 --ops-agent") == -1 && strstr(e.msg, "give that too"));
+	CHECK(parse(&o, &e, "-p 12 -b --allocators --ops jmx:requests --ops-agent") == -1 && strstr(e.msg, "--serve or --doctor"));
 	CHECK(parse(&o, &e, "-p 12 --allocators --ops jmx:d") == -1 && strstr(e.msg, "jmx:DOMAIN:KEY=VALUE"));
 	static const char *const bad[] = { "-p 1 --allocators --ops jmx:", "-p 1 --allocators --ops jmx:d:k=v",
 					   "-p 1 --allocators --ops jmx:d:k=v:", "-p 1 --allocators --ops jmx:d::n",
 					   "-p 1 --allocators --ops jmx:d:k=v:a.b", "-p 1 --allocators --ops jmx:d:k=\x01:n",
-					   "-p 1 --allocators --ops jmx:d:k=\xc3\xa9:n", "--serve 9464 --ops jmx:d:k=v:n",
-					   "-p 1 -b --ops jmx:d:k=v:n" };
+					   "-p 1 --allocators --ops jmx:d:k=\xc3\xa9:n", "--serve 9464 --ops-agent --ops com.x",
+					   "-p 1 -b --ops jmx:d:k=v:n", "--doctor -p 1 --ops-agent", "-p 1 -b --ops jmx:requests",
+					   "-p 1 --allocators --ops jmx:requestsx" };
 	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
 	char longer[300];
 	snprintf(longer, sizeof(longer), "jmx:d:k=%0201d:n", 0);
@@ -234,7 +243,7 @@ static void test_help_and_man_page_agree(void)
 {
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
 						"--list", "--no-color", "--serve", "--write", "--read", "--compare",
-						"--fail-if", "--doctor", "--ops", "--help", "--version" };
+						"--fail-if", "--doctor", "--ops", "--ops-agent", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
 	CHECK(man != NULL);
 	if (!man)

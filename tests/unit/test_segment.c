@@ -459,6 +459,10 @@ static void test_opcount_round_trip(void)
 	CHECK(reading.opcount.answered && reading.opcount.req_id == 42 && reading.opcount.answer_id == 42);
 	CHECK(reading.opcount.status == GCTOP_SEG_OPS_OK && reading.opcount.value == 1234 && reading.opcount.matched == 2);
 	CHECK(reading.opcount.read_ns == 999 && reading.opcount.reason[0] == '\0');
+	/* the request as read: another gctop tells whether it asks for the same counter, and whether it is still beaten */
+	CHECK(reading.opcount.req_beat == 777);
+	CHECK_STR(reading.opcount.req_name, "d:type=Ops,*");
+	CHECK_STR(reading.opcount.req_attr, "Count");
 	gctop_pub_set_ops(&p, 42, GCTOP_SEG_OPS_NOT_NUMBER, 0, 1, 1000, "java.lang.String");
 	CHECK(gt_segment_read(s, &reading, &err) == 0);
 	CHECK(reading.opcount.status == GCTOP_SEG_OPS_NOT_NUMBER);

@@ -35,6 +35,10 @@ struct gt_hotspot_sampler {
 	struct gt_hotspot_sampler_opcount opcount;   /* --ops jmx:, when asked for */
 	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
 	bool have_stacks;
+	/* Loaded for the operations counter only (--ops-agent): the reader
+	 * heartbeat, which would wake allocation sampling in a lingering
+	 * agent, is never written. */
+	bool ops_only;
 };
 
 int gt_hotspot_sampler_find_agent(char *buf, size_t len, struct gt_error *err)
@@ -121,8 +125,32 @@ static bool sampler_live(struct gt_hotspot_sampler *m)
 	if (age > SAMPLER_STALE_NS)
 		return false;
 	enum gt_sampler_state s = m->reading.snap.state;
+	if (m->ops_only)
+		return m->reading.opcount.present;
 	return s == GT_SAMPLER_RUNNING || s == GT_SAMPLER_STARTING ||
 	       (s == GT_SAMPLER_STOPPED && (m->reading.flags & GCTOP_SEG_F_LINGER));
+}
+
+/* Until the agent's segment, with its ops block, can be read (--ops-agent). */
+static int sampler_wait_ops(struct gt_hotspot_sampler *m, struct gt_error *err)
+{
+	struct gt_retry retry;
+	gt_retry_start(&retry, SAMPLER_START_WAIT_MS, SAMPLER_START_STEP_MS);
+	for (;;) {
+		struct gt_error e;
+		if ((m->seg || sampler_open_segment(m)) && sampler_read(m, &e) == 0) {
+			if (m->reading.opcount.present)
+				return 0;
+			return gt_fail(err, GT_EXIT_FAILURE, "JVM %d: the agent in it is older than --ops jmx: "
+				       "(its segment has no ops block); restart the JVM to load this gctop's agent", (int)m->pid);
+		}
+		int again = gt_retry_again(&retry, err);
+		if (again < 0)
+			return -1;
+		if (again == 0)
+			return gt_fail(err, GT_EXIT_TIMEOUT, "gctop's agent in JVM %d made no segment within %d s",
+				       (int)m->pid, SAMPLER_START_WAIT_MS / 1000);
+	}
 }
 
 static int sampler_wait_running(struct gt_hotspot_sampler *m, struct gt_error *err)
@@ -170,15 +198,20 @@ static int agent_options(const char *packages, char *buf, size_t len, struct gt_
 	return 0;
 }
 
-struct gt_hotspot_sampler *gt_hotspot_sampler_start(pid_t pid, const char *packages, struct gt_error *err)
+/* The sampler, allocation sampling (ops_only false) or the operations
+ * counter only. */
+static struct gt_hotspot_sampler *sampler_start(pid_t pid, const char *packages, bool ops_only, struct gt_error *err)
 {
 	char opts[1024], agent[PATH_MAX];
-	if (agent_options(packages, opts, sizeof(opts), err) != 0)
+	if (ops_only)
+		snprintf(opts, sizeof(opts), "ops");
+	else if (agent_options(packages, opts, sizeof(opts), err) != 0)
 		return NULL;
 	struct gt_hotspot_sampler *m = gt_calloc(sizeof(*m), err);
 	if (!m)
 		return NULL;
 	m->pid = pid;
+	m->ops_only = ops_only;
 	if (gt_attach_read_status(pid, &m->st, err) != 0 ||
 	    gt_segment_path_for(pid, m->st.nspid, m->path, sizeof(m->path)) != 0)
 		goto fail;
@@ -196,12 +229,22 @@ struct gt_hotspot_sampler *gt_hotspot_sampler_start(pid_t pid, const char *packa
 		if (gt_hotspot_sampler_find_agent(agent, sizeof(agent), &quiet) == 0)
 			gt_hotspot_attach_clear_copy(pid, &m->st, agent);
 	}
-	if (sampler_wait_running(m, err) != 0)
+	if ((ops_only ? sampler_wait_ops(m, err) : sampler_wait_running(m, err)) != 0)
 		goto fail;
 	return m;
 fail:
 	gt_hotspot_sampler_close(m);
 	return NULL;
+}
+
+struct gt_hotspot_sampler *gt_hotspot_sampler_start(pid_t pid, const char *packages, struct gt_error *err)
+{
+	return sampler_start(pid, packages, false, err);
+}
+
+struct gt_hotspot_sampler *gt_hotspot_sampler_start_ops(pid_t pid, struct gt_error *err)
+{
+	return sampler_start(pid, NULL, true, err);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -261,8 +304,9 @@ void gt_hotspot_sampler_beat(struct gt_hotspot_sampler *m, uint64_t now_ns)
 	/* A replaced segment is followed at the next sample; a beat into the
 	 * old mapping meanwhile is harmless. */
 	if (m && m->seg) {
-		gt_segment_beat(m->seg, now_ns);
-		if (m->opcount.spec)
+		if (!m->ops_only)
+			gt_segment_beat(m->seg, now_ns);
+		if (gt_hotspot_sampler_opcount_wanted(&m->opcount, &m->reading))
 			gt_segment_opcount_beat(m->seg, now_ns);
 	}
 }
@@ -293,7 +337,7 @@ static int sampler_refresh(struct gt_hotspot_sampler *m)
 		return -1;
 	}
 	/* A segment the agent made again has not heard the request yet. */
-	gt_hotspot_sampler_opcount_ask(&m->opcount, m->seg, &m->reading);
+	gt_hotspot_sampler_opcount_ask(&m->opcount, m->seg, &m->reading, gt_mono_ns());
 	return 0;
 }
 
@@ -304,7 +348,10 @@ void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s
 	 * gctop beats the request. */
 	if (rc != -1)
 		gt_hotspot_sampler_opcount_fill(&m->opcount, &m->reading, gt_mono_ns(), s);
-	if (rc != 0 || m->reading.snap.state != GT_SAMPLER_RUNNING)
+	/* Loaded for the operations alone, the figures stay the perf data's
+	 * even while another gctop has the agent sample: an exact total coming
+	 * and going would read as counter resets in --serve. */
+	if (rc != 0 || m->ops_only || m->reading.snap.state != GT_SAMPLER_RUNNING)
 		return;
 	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
 	if (!m->stacks)
@@ -326,11 +373,16 @@ int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spe
 		return gt_fail(err, GT_EXIT_USAGE, "--ops %s is no jmx:OBJECTNAME:ATTRIBUTE", spec);
 	struct gt_retry retry;
 	gt_retry_start(&retry, SAMPLER_OPCOUNT_WAIT_MS, SAMPLER_START_STEP_MS);
-	/* The first answer is waited for, so that the first sample has it;
-	 * one that does not come is no error: the samples say why. */
+	/* The first answer to this gctop's own request is waited for (one to
+	 * an earlier gctop's for the same counter may be read before this
+	 * request is, and the next sample then waits again), so that the first
+	 * sample has it; one that does not come is no error: the samples say
+	 * why. */
 	for (;;) {
+		const struct gt_segment_opcount *a = &m->reading.opcount;
 		if (sampler_refresh(m) == 0 &&
-		    (!m->reading.opcount.present || gt_hotspot_sampler_opcount_answered(&m->opcount, &m->reading)))
+		    (!a->present || (a->answer_id == m->opcount.id &&
+				     gt_hotspot_sampler_opcount_answered(&m->opcount, &m->reading, gt_mono_ns()))))
 			return 0;
 		int again = gt_retry_again(&retry, err);
 		if (again <= 0)

@@ -21,6 +21,12 @@ struct gt_hotspot_sampler;
  * capability). */
 struct gt_hotspot_sampler *gt_hotspot_sampler_start(pid_t pid, const char *packages, struct gt_error *err);
 
+/* The agent for --ops jmx: only (--serve and --doctor with --ops-agent):
+ * reuses a live segment, else loads the agent with its option ops, which
+ * samples nothing; then waits, bounded, for its segment. Returns NULL with
+ * err on failure. */
+struct gt_hotspot_sampler *gt_hotspot_sampler_start_ops(pid_t pid, struct gt_error *err);
+
 /* Beats, reads the segment, and fills the exact allocation total and the
  * agent-timed pauses of s (taken at s->mono_ns). Follows a segment that the
  * agent re-created. Never fails the sample: a missing or unreadable

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+
 _Static_assert(GT_OPCOUNT_JMX_NAME_MAX < GCTOP_SEG_OPS_NAME_LEN, "an ObjectName fits the segment's request");
 _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute fits the segment's request");
 
@@ -22,9 +23,19 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
 #define OPCOUNT_OLD_AGENT "the agent in this JVM is older than --ops jmx: (its segment has no ops block); " \
 			  "restart the JVM to load this gctop's agent"
 #define OPCOUNT_WAITING "gctop's agent has not read the attribute yet"
-#define OPCOUNT_OTHER "another gctop has since asked this JVM's agent for another counter; one --ops jmx: " \
-		      "at a time per JVM"
+#define OPCOUNT_OTHER "another gctop reads another counter through this JVM's agent now (one at a time per " \
+		      "JVM); this one's comes back a few seconds after that gctop stops"
 #define OPCOUNT_STALE "the agent's last reading is over 2 s old: the attribute's getter has not returned since"
+#define OPCOUNT_NO_SERVER "no web server's request counter is registered (yet): gctop's agent looks for Tomcat's " \
+			  "GlobalRequestProcessor, Jetty's StatisticsHandler and WildFly's Undertow listeners"
+#define OPCOUNT_QUOTED "no MBean of this name is registered, but one of the same name with its values quoted is: "
+/* A request of another gctop's that nobody has beaten for this long was
+ * left behind (its gctop stopped): this one asks for its own again. Every
+ * gctop beats its request at least once a second. */
+#define OPCOUNT_RECLAIM_NS 3000000000ull
+/* An answer to another gctop's request for the same counter is taken while
+ * it is this fresh (the agent reads every 100 ms while it is beaten). */
+#define OPCOUNT_SHARED_FRESH_NS 500000000ull
 
 static const char *const opcount_status_text[GCTOP_SEG_OPS_STATUS_MAX + 1] = {
 	[GCTOP_SEG_OPS_NONE] = OPCOUNT_WAITING,
@@ -40,31 +51,45 @@ static const char *const opcount_status_text[GCTOP_SEG_OPS_STATUS_MAX + 1] = {
 };
 _Static_assert(GCTOP_SEG_OPS_MAX_MBEANS == 64, "the sentence above names the bound");
 
-static struct {
+/* Texts kept for the process's life: the sentences with the agent's
+ * detail, and apart from them (so that failures cannot crowd them out)
+ * the names of the server counters the agent found. */
+struct opcount_store {
 	pthread_mutex_t lock;
 	unsigned n;
 	char text[OPCOUNT_DETAILED_MAX][OPCOUNT_DETAILED_LEN];
-} opcount_detailed = { .lock = PTHREAD_MUTEX_INITIALIZER };
+};
+static struct opcount_store opcount_detailed = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static struct opcount_store opcount_found = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* "sentence: detail", kept once for the process's life; the sentence alone
- * when the detail is empty or the store is full. */
-static const char *opcount_with_detail(const char *sentence, const char *detail)
+/* prefix then detail, kept once in store; fallback when the detail is
+ * empty or the store is full. */
+static const char *opcount_keep(struct opcount_store *store, const char *prefix, const char *detail,
+				const char *fallback)
 {
 	if (!detail[0])
-		return sentence;
+		return fallback;
 	char s[OPCOUNT_DETAILED_LEN];
-	snprintf(s, sizeof(s), "%s: %s", sentence, detail);
-	const char *out = sentence;
-	pthread_mutex_lock(&opcount_detailed.lock);
-	for (unsigned i = 0; i < opcount_detailed.n && out == sentence; i++)
-		if (strcmp(opcount_detailed.text[i], s) == 0)
-			out = opcount_detailed.text[i];
-	if (out == sentence && opcount_detailed.n < OPCOUNT_DETAILED_MAX) {
-		memcpy(opcount_detailed.text[opcount_detailed.n], s, sizeof(s));
-		out = opcount_detailed.text[opcount_detailed.n++];
+	snprintf(s, sizeof(s), "%s%s", prefix, detail);
+	const char *out = fallback;
+	pthread_mutex_lock(&store->lock);
+	for (unsigned i = 0; i < store->n && out == fallback; i++)
+		if (strcmp(store->text[i], s) == 0)
+			out = store->text[i];
+	if (out == fallback && store->n < OPCOUNT_DETAILED_MAX) {
+		memcpy(store->text[store->n], s, sizeof(s));
+		out = store->text[store->n++];
 	}
-	pthread_mutex_unlock(&opcount_detailed.lock);
+	pthread_mutex_unlock(&store->lock);
 	return out;
+}
+
+/* "sentence: detail", kept; the sentence alone without a detail. */
+static const char *opcount_with_detail(const char *sentence, const char *detail)
+{
+	char prefix[OPCOUNT_DETAILED_LEN];
+	snprintf(prefix, sizeof(prefix), "%s: ", sentence);
+	return opcount_keep(&opcount_detailed, prefix, detail, sentence);
 }
 
 uint64_t gt_hotspot_sampler_track_at(struct gt_hotspot_sampler_track *t, uint64_t gen, uint64_t value,
@@ -103,8 +128,13 @@ int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const 
 {
 	memset(o, 0, sizeof(*o));
 	const char *why;
-	if (gt_opcount_jmx_split(spec, o->name, o->attr, &why) != 0)
+	o->server = gt_opcount_is_server(spec);
+	if (o->server) {
+		snprintf(o->name, sizeof(o->name), "%s", GCTOP_SEG_OPS_SERVER_NAME);
+		snprintf(o->attr, sizeof(o->attr), "%s", GCTOP_SEG_OPS_SERVER_ATTR);
+	} else if (gt_opcount_jmx_split(spec, o->name, o->attr, &why) != 0) {
 		return -1;
+	}
 	o->spec = spec;
 	/* An id no other gctop picks: time, pid and an address mixed. */
 	struct timespec ts;
@@ -117,18 +147,60 @@ int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const 
 	return 0;
 }
 
-void gt_hotspot_sampler_opcount_ask(struct gt_hotspot_sampler_opcount *o, struct gt_segment *seg,
-				    const struct gt_segment_reading *r)
+/* The request in r is this gctop's own, or another's for the same counter,
+ * whose answers serve both. */
+static bool opcount_served(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r)
 {
-	if (!o->spec || !r->opcount.present || o->asked_gen == r->snap.generation)
-		return;
-	if (gt_segment_request_opcount(seg, o->id, o->name, o->attr) == 0)
-		o->asked_gen = r->snap.generation;
+	const struct gt_segment_opcount *a = &r->opcount;
+	return a->req_id == o->id ||
+	       (a->req_id && strcmp(a->req_name, o->name) == 0 && strcmp(a->req_attr, o->attr) == 0);
 }
 
-bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r)
+/* Another gctop's request for another counter in r: true once nobody has
+ * beaten it for OPCOUNT_RECLAIM_NS. */
+static bool opcount_left_behind(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now)
 {
-	return r->opcount.answered && r->opcount.answer_id == o->id && r->opcount.status != GCTOP_SEG_OPS_NONE;
+	if (r->opcount.req_beat != o->other_beat || !o->other_beat_ns) {
+		o->other_beat = r->opcount.req_beat;
+		o->other_beat_ns = now;
+		return false;
+	}
+	return now - o->other_beat_ns > OPCOUNT_RECLAIM_NS;
+}
+
+void gt_hotspot_sampler_opcount_ask(struct gt_hotspot_sampler_opcount *o, struct gt_segment *seg,
+				    const struct gt_segment_reading *r, uint64_t now)
+{
+	if (!o->spec || !r->opcount.present)
+		return;
+	if (o->asked_gen == r->snap.generation) {
+		if (opcount_served(o, r)) {
+			o->other_beat_ns = 0;
+			return;
+		}
+		if (!opcount_left_behind(o, r, now))
+			return;
+	}
+	if (gt_segment_request_opcount(seg, o->id, o->name, o->attr) == 0) {
+		o->asked_gen = r->snap.generation;
+		o->other_beat_ns = 0;
+	}
+}
+
+bool gt_hotspot_sampler_opcount_wanted(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r)
+{
+	return o->spec && (!r->opcount.present || o->asked_gen != r->snap.generation || opcount_served(o, r));
+}
+
+bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
+					 uint64_t now)
+{
+	const struct gt_segment_opcount *a = &r->opcount;
+	if (!a->answered || !opcount_served(o, r) || a->answer_id != a->req_id || a->status == GCTOP_SEG_OPS_NONE)
+		return false;
+	/* Another gctop's answer counts once the agent is reading it now: one
+	 * left by a gctop that stopped is old, and this one's own comes soon. */
+	return a->answer_id == o->id || (a->read_ns <= now && now - a->read_ns <= OPCOUNT_SHARED_FRESH_NS);
 }
 
 /* Why r holds no operations figure for this gctop, or NULL. */
@@ -138,14 +210,19 @@ static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *
 	const struct gt_segment_opcount *a = &r->opcount;
 	if (!a->present)
 		return OPCOUNT_OLD_AGENT;
-	if (a->req_id != o->id && o->asked_gen == r->snap.generation)
+	if (!opcount_served(o, r) && o->asked_gen == r->snap.generation)
 		return OPCOUNT_OTHER;
-	if (!gt_hotspot_sampler_opcount_answered(o, r))
+	if (!gt_hotspot_sampler_opcount_answered(o, r, now))
 		return OPCOUNT_WAITING;
 	if (now > a->read_ns && now - a->read_ns > OPCOUNT_STALE_NS)
 		return OPCOUNT_STALE;
 	if (a->status == GCTOP_SEG_OPS_OK)
 		return NULL;
+	if (a->status == GCTOP_SEG_OPS_NO_MBEAN && o->server)
+		return OPCOUNT_NO_SERVER;
+	/* the agent names the quoted name only with NO_MBEAN for a plain name */
+	if (a->status == GCTOP_SEG_OPS_NO_MBEAN)
+		return opcount_keep(&opcount_detailed, OPCOUNT_QUOTED, a->reason, opcount_status_text[a->status]);
 	return opcount_with_detail(opcount_status_text[a->status], a->reason);
 }
 
@@ -158,6 +235,9 @@ void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const
 	s->opcount_unavailable = opcount_unavailable(o, r, now);
 	if (s->opcount_unavailable)
 		return;
+	/* A server's counter is named as the agent found it. */
+	if (o->server)
+		s->opcount_counter = opcount_keep(&opcount_found, GT_OPCOUNT_JMX_PREFIX, r->opcount.reason, s->opcount_counter);
 	gt_u64_set(&s->opcount_total, gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->opcount.value,
 								      r->opcount.read_ns, s->mono_ns));
 }

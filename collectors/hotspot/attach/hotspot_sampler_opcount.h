@@ -36,18 +36,29 @@ struct gt_hotspot_sampler_opcount {
 	char attr[GT_OPCOUNT_JMX_ATTR_MAX + 1];
 	uint64_t id;                  /* this gctop's request id */
 	uint64_t asked_gen;           /* the segment generation the request went into, 0: not yet */
+	bool server;                  /* GT_OPCOUNT_SERVER_REQUESTS: the agent finds the counter */
+	uint64_t other_beat, other_beat_ns; /* another gctop's request's beat, and when it last changed (0: none seen) */
 	struct gt_hotspot_sampler_track track;
 };
 
 /* 0, or -1 when spec is no well-made jmx: spec. */
 int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const char *spec);
 
-/* Writes the request into seg (read as r) unless that segment has it. */
+/* Writes the request into seg (read as r, at now) unless that segment has
+ * it, or another gctop's request for the same counter (which serves both);
+ * another gctop's request for another counter is left alone while that
+ * gctop beats it, and replaced once it has stopped. */
 void gt_hotspot_sampler_opcount_ask(struct gt_hotspot_sampler_opcount *o, struct gt_segment *seg,
-				    const struct gt_segment_reading *r);
+				    const struct gt_segment_reading *r, uint64_t now);
 
-/* True once r holds an answer to this gctop's request. */
-bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r);
+/* Whether to beat the request in seg (read as r): not another gctop's for
+ * another counter, which then stops when that gctop does. */
+bool gt_hotspot_sampler_opcount_wanted(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r);
+
+/* True once r holds an answer to this gctop's request, or (at now,
+ * CLOCK_MONOTONIC) a fresh one to another gctop's for the same counter. */
+bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
+					 uint64_t now);
 
 /* The sample's operations from reading r (taken at now, CLOCK_MONOTONIC):
  * the total carried to s->mono_ns, or why there is none. */
