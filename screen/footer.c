@@ -59,8 +59,8 @@ static const char *hints(const struct gt_app *a)
 	}
 	return gt_app_opening(a) ? "q/Esc cancel  h help"
 	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-8 panes"
-	       : gt_app_in_dashboard(a) ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators  c census"
-							   : "q quit  h help  p freeze  d/+/- interval  Tab focus  1-8 panes  a allocators  c census")
+	       : gt_app_in_dashboard(a) ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab/1-8 panes  a allocators  c census"
+							   : "q quit  h help  p freeze  d/+/- interval  Tab/1-8 panes  a allocators  c census")
 	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
 }
 
