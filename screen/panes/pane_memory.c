@@ -38,11 +38,21 @@ static int memory_live_rows(const struct gt_view_ctx *ctx)
 	return ctx->d && ctx->d->live_set.valid ? 5 : 3;
 }
 
+/* While allocation sampling shows its table, the rows the layout gives
+ * beyond every pane's need go to that list first (who allocates is what
+ * the user asked for): the memory pane then wishes for no live-set rows
+ * and draws them in what rows it has. At 80x24 they took the rows of the
+ * allocators' types (tui_glance's net80). */
+static bool memory_yields(const struct gt_view_ctx *ctx)
+{
+	return ctx->alloc && ctx->alloc->valid;
+}
+
 /* metaspace, OOM kills, pressure: two lines at 40 columns, one without
  * metaspace */
 static int memory_want_rows(const struct gt_view_ctx *ctx)
 {
-	return memory_need_rows(ctx) + memory_live_rows(ctx) + (memory_metaspace(ctx) ? 2 : 1);
+	return memory_need_rows(ctx) + (memory_yields(ctx) ? 0 : memory_live_rows(ctx)) + (memory_metaspace(ctx) ? 2 : 1);
 }
 
 /* Starts an item of `width` columns: on this line if it fits, else on the

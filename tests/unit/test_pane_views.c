@@ -353,6 +353,25 @@ static const char *line_with(const char *text, const char *needle, char *buf, si
 	return buf;
 }
 
+/* With an allocators table on the screen the memory pane wishes for no
+ * live-set rows, so the layout's extra rows reach the allocators' types
+ * first (at 80x24 they took them all). */
+static void test_memory_yields_to_allocators(void)
+{
+	static struct gt_alloc_derived a;
+	static struct gt_derived d;
+	d = derived;
+	d.live_set.valid = true;
+	d.live_set.bytes = 100u << 20;
+	craft_allocators(&a, "AllocSites.siteA", false);
+	struct gt_view_ctx c = ctx_for(&d);
+	int alone = gt_pane_memory.want_rows(&c);
+	c.alloc = &a;
+	int beside = gt_pane_memory.want_rows(&c);
+	CHECK_U64((uint64_t)(alone - beside), 5);   /* live set, growth, full in, old's two */
+	CHECK(beside >= gt_pane_memory.need_rows(&c));
+}
+
 static void test_allocators_pane_table(void)
 {
 	static struct gt_alloc_derived a;
@@ -1417,6 +1436,7 @@ int main(void)
 	RUN_TEST(test_pauses_pane_distribution);
 	RUN_TEST(test_collections_pane);
 	RUN_TEST(test_memory_pane);
+	RUN_TEST(test_memory_yields_to_allocators);
 	RUN_TEST(test_large_pane_says_why);
 	RUN_TEST(test_whole_regions_bound);
 	RUN_TEST(test_allocators_pane_is_honest);
