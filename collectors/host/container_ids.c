@@ -15,8 +15,11 @@
  * So a path is read part by part ('/' and ':' separate them); in each part,
  * what follows the last '-' before any '.' suffix may be the container's
  * id, and "pod" + UUID (or "-pod" + UUID with '_' for '-') the pod's. The
- * last part that matches wins: a process in a nested group (systemd's
- * init.scope inside a container) still belongs to the container above.
+ * first container part wins, and the pod part only directly under the
+ * first kubepods group: parts below a container's group may be the
+ * process's own making (path_ids), and a process in a nested group
+ * (systemd's init.scope inside a container) still belongs to the
+ * container above.
  * Regular expressions (as OpenTelemetry's detector uses) would do, but
  * POSIX regex needs NUL-terminated copies of hostile text; this reads the
  * caller's bytes in place and never past len. */
@@ -108,42 +111,105 @@ static void take_container(struct span part, char *out)
 	}
 }
 
-/* "podUUID" (cgroupfs) or "...-podUUID_WITH_UNDERSCORES" (systemd, whose
- * unit names cannot hold the UUID's '-'); written with '-' either way, as
- * the pod's UID is. */
-static void take_pod(struct span part, char *out)
+static bool equals(struct span s, const char *word)
 {
-	struct span s = cut_suffix(part), uid;
-	char sep;
-	if (starts_with(s, "pod")) {
-		uid = (struct span){ s.p + 3, s.n - 3 };
-		sep = '-';
-	} else {
-		uid = after_last_dash(s);
-		if (!starts_with(uid, "pod"))
-			return;
-		uid.p += 3;
-		uid.n -= 3;
-		sep = '_';
-	}
+	return s.n == strlen(word) && memcmp(s.p, word, s.n) == 0;
+}
+
+/* Whether s is parent + "-" + word (systemd names a unit under a slice
+ * by the slice's name and its own). */
+static bool is_child(struct span s, struct span parent, const char *word)
+{
+	size_t n = strlen(word);
+	return s.n == parent.n + 1 + n && memcmp(s.p, parent.p, parent.n) == 0 && s.p[parent.n] == '-' &&
+	       memcmp(s.p + parent.n + 1, word, n) == 0;
+}
+
+/* Writes the UID (with '-', as the pod's UID is written) if uid is one
+ * with sep between its groups. */
+static bool take_uid(struct span uid, char sep, char *out)
+{
 	if (!is_uuid(uid, sep))
-		return;
+		return false;
 	for (size_t i = 0; i < uid.n; i++)
 		out[i] = uid.p[i] == '_' ? '-' : uid.p[i];
 	out[uid.n] = '\0';
+	return true;
 }
 
-/* The ids one path names; a pod UID counts only below a kubepods group. */
+/* The pod's group under its parent (the kubepods group or its QoS group):
+ * "podUUID" (cgroupfs), or the parent's name + "-podUUID_WITH_UNDERSCORES"
+ * (systemd, whose unit names cannot hold the UUID's '-'). Without a parent
+ * (a path that starts inside the hierarchy, as one outside gctop's cgroup
+ * namespace does: "/../kubepods-burstable-podUID.slice/..."), any
+ * "...kubepods...-podUID" slice. */
+static bool take_pod(struct span name, const struct span *parent, char *out)
+{
+	if (starts_with(name, "pod") && take_uid((struct span){ name.p + 3, name.n - 3 }, '-', out))
+		return true;
+	struct span uid = after_last_dash(name);
+	size_t prefix = (size_t)(uid.p - name.p); /* with its '-' */
+	bool placed = parent ? prefix == parent->n + 1 && memcmp(name.p, parent->p, parent->n) == 0
+			     : contains((struct span){ name.p, prefix }, "kubepods");
+	return placed && starts_with(uid, "pod") && take_uid((struct span){ uid.p + 3, uid.n - 3 }, '_', out);
+}
+
+static bool is_qos(struct span name, struct span parent)
+{
+	return equals(name, "burstable") || equals(name, "besteffort") || is_child(name, parent, "burstable") ||
+	       is_child(name, parent, "besteffort");
+}
+
+/* Where path_ids is in the kubepods hierarchy: not yet in it, at the
+ * kubepods group or at its QoS group (parent names it), or past the pod's
+ * level, after which no part counts. */
+enum kube_at { KUBE_BEFORE, KUBE_ROOT, KUBE_QOS, KUBE_PAST };
+
+/* Steps through one part of the path: the pod UID only from the part
+ * directly under the first kubepods group or its QoS group. */
+static enum kube_at kube_step(enum kube_at at, struct span name, struct span *parent, char *pod_uid)
+{
+	switch (at) {
+	case KUBE_BEFORE:
+		if (!contains(name, "kubepods"))
+			return KUBE_BEFORE;
+		if (take_pod(name, NULL, pod_uid))
+			return KUBE_PAST;
+		*parent = name;
+		return KUBE_ROOT;
+	case KUBE_ROOT:
+	case KUBE_QOS:
+		if (take_pod(name, parent, pod_uid))
+			return KUBE_PAST;
+		if (at == KUBE_ROOT && is_qos(name, *parent)) {
+			*parent = name;
+			return KUBE_QOS;
+		}
+		return KUBE_PAST;
+	default:
+		return KUBE_PAST;
+	}
+}
+
+/* The ids one path names. Below a container's or pod's own group, a
+ * process with a delegated, writable group (systemd in a container, a
+ * rootless Podman, Docker in Docker) names the parts itself; so the pod is
+ * the one directly under the first kubepods group, and the container the
+ * first (outermost) one, or in a pod the first below the pod's group (kind
+ * without a cgroup namespace puts a whole node, a container, above it). */
 static void path_ids(struct span path, struct gt_container_ids *ids)
 {
-	bool kubepods = false;
+	enum kube_at at = KUBE_BEFORE;
+	struct span parent = { path.p, 0 };
 	memset(ids, 0, sizeof(*ids));
 	while (path.n) {
 		struct span part = { path.p, part_len(path) };
-		kubepods = kubepods || contains(part, "kubepods");
-		take_container(part, ids->container_id);
-		if (kubepods)
-			take_pod(part, ids->pod_uid);
+		enum kube_at was = at;
+		at = kube_step(at, cut_suffix(part), &parent, ids->pod_uid);
+		if (at == KUBE_PAST && was != KUBE_PAST && ids->pod_uid[0])
+			ids->container_id[0] = '\0';
+		if (!ids->container_id[0])
+			take_container(part, ids->container_id);
 		size_t step = part.n < path.n ? part.n + 1 : part.n;
 		path.p += step;
 		path.n -= step;

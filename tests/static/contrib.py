@@ -49,6 +49,9 @@ report(not spec.get("volumes"), "no hostPath or other volume: /tmp is reached th
 sc = c["securityContext"]
 report(sc.get("readOnlyRootFilesystem") is True and sc.get("allowPrivilegeEscalation") is False
        and sc.get("privileged") is False, "read-only root, no escalation, not privileged")
+# containerd makes added capabilities effective for uid 0 alone: for any
+# other user they are gone at gctop's execve (no ambient ones are set).
+report(sc.get("runAsUser") == 0, "runs as uid 0, for whom the added capabilities are effective")
 caps = sc.get("capabilities", {})
 report(caps.get("drop") == ["ALL"] and sorted(caps.get("add", [])) == unit_caps,
        "drops ALL and adds the unit's capabilities (%s)" % caps)

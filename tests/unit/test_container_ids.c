@@ -53,6 +53,44 @@ static void test_kubernetes_systemd(void)
 	       CID, UID);
 }
 
+/* Outside gctop's cgroup namespace (the DaemonSet's own, cgroup v2) a
+ * path starts inside the hierarchy: the systemd names still place it. */
+static void test_kubernetes_relative(void)
+{
+	expect("0::/../../kubepods-burstable-pod" UID_ ".slice/cri-containerd-" CID ".scope\n", CID, UID);
+	expect("0::/../../../kubepods-besteffort.slice/kubepods-besteffort-pod" UID_ ".slice/crio-" CID
+	       ".scope\n",
+	       CID, UID);
+}
+
+/* A process whose group is delegated to it (systemd in a container, a
+ * rootless Podman in a pod, Docker in Docker) names every part below its
+ * container's group: another container's or pod's ids there are not its. */
+#define CID2 "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+#define UID2 "00000000-1111-4222-8333-444444444444"
+#define UID2_ "00000000_1111_4222_8333_444444444444"
+static void test_nested_fakes(void)
+{
+	/* another pod and container below its own */
+	expect("0::/kubepods/burstable/pod" UID "/" CID "/pod" UID2 "/" CID2 "\n", CID, UID);
+	expect("0::/kubepods/pod" UID "/" CID "/kubepods/besteffort/pod" UID2 "/" CID2 "\n", CID, UID);
+	expect("0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
+	       ".slice/cri-containerd-" CID ".scope/kubepods-burstable-pod" UID2_ ".slice/docker-" CID2
+	       ".scope\n",
+	       CID, UID);
+	/* a pod's group deeper than directly under the QoS group is none */
+	expect("0::/kubepods/burstable/x/pod" UID2 "/" CID2 "\n", CID2, "");
+	expect("0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-x.slice/"
+	       "kubepods-burstable-x-pod" UID2_ ".slice\n",
+	       "", "");
+	/* Docker in Docker, systemd in Docker: the outer container */
+	expect("0::/docker/" CID "/docker/" CID2 "\n", CID, "");
+	expect("0::/system.slice/docker-" CID ".scope/system.slice/docker-" CID2 ".scope\n", CID, "");
+	/* a node that is itself a container (kind without a cgroup
+	 * namespace): the container is the pod's, below the pod's group */
+	expect("0::/docker/" CID2 "/kubepods/besteffort/pod" UID "/" CID "\n", CID, UID);
+}
+
 static void test_pod_only(void)
 {
 	/* a process in the pod's group itself: the pod without a container */
@@ -106,6 +144,8 @@ int main(void)
 	RUN_TEST(test_docker);
 	RUN_TEST(test_kubernetes_cgroupfs);
 	RUN_TEST(test_kubernetes_systemd);
+	RUN_TEST(test_kubernetes_relative);
+	RUN_TEST(test_nested_fakes);
 	RUN_TEST(test_pod_only);
 	RUN_TEST(test_none);
 	RUN_TEST(test_near_misses);
