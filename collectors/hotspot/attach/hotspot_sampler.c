@@ -32,6 +32,7 @@ struct gt_hotspot_sampler {
 	struct gt_segment *seg;
 	struct gt_segment_reading reading;   /* the newest */
 	struct gt_hotspot_sampler_track exact;       /* the exact total, never less than reported before */
+	struct hotspot_alloc_ring exact_ring;        /* the exact total's readings, for --ops jmx: */
 	struct gt_hotspot_sampler_opcount opcount;   /* --ops jmx:, when asked for */
 	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
 	bool have_stacks;
@@ -279,6 +280,7 @@ static void fill_alloc(struct gt_hotspot_sampler *m, struct gt_sample *s)
 	if (!r->alloc_total.valid)
 		return;
 	m->exact.hold = true;
+	hotspot_alloc_ring_push(&m->exact_ring, r->alloc_total_ns, r->alloc_total.value);
 	gt_u64_set(&s->alloc_bytes_total,
 		   gt_hotspot_sampler_track_at(&m->exact, r->snap.generation, r->alloc_total.value, r->alloc_total_ns, s->mono_ns));
 	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
@@ -341,18 +343,27 @@ static int sampler_refresh(struct gt_hotspot_sampler *m)
 	return 0;
 }
 
-void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s)
+static void sampler_fill_exact(struct gt_hotspot_sampler *m, struct gt_sample *s);
+
+void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s, const struct hotspot_alloc_ring *polls)
 {
 	int rc = sampler_refresh(m);
-	/* The operations whatever the sampling state: the agent answers while
-	 * gctop beats the request. */
-	if (rc != -1)
-		gt_hotspot_sampler_opcount_fill(&m->opcount, &m->reading, gt_mono_ns(), s);
 	/* Loaded for the operations alone, the figures stay the perf data's
 	 * even while another gctop has the agent sample: an exact total coming
 	 * and going would read as counter resets in --serve. */
-	if (rc != 0 || m->ops_only || m->reading.snap.state != GT_SAMPLER_RUNNING)
-		return;
+	if (rc == 0 && !m->ops_only && m->reading.snap.state == GT_SAMPLER_RUNNING)
+		sampler_fill_exact(m, s);
+	/* The operations whatever the sampling state (the agent answers while
+	 * gctop beats the request), beside the allocation the sample has. */
+	bool exact = s->alloc_source == GT_ALLOC_SOURCE_EXACT;
+	if (rc != -1)
+		gt_hotspot_sampler_opcount_fill(&m->opcount, &m->reading, gt_mono_ns(), exact ? &m->exact_ring : polls,
+						exact, s);
+}
+
+/* The agent's own figures in place of the perf data's. */
+static void sampler_fill_exact(struct gt_hotspot_sampler *m, struct gt_sample *s)
+{
 	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
 	if (!m->stacks)
 		m->stacks = malloc(sizeof(*m->stacks));

@@ -28,6 +28,10 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
 #define OPCOUNT_STALE "the agent's last reading is over 2 s old: the attribute's getter has not returned since"
 #define OPCOUNT_NO_SERVER "no web server's request counter is registered (yet): gctop's agent looks for Tomcat's " \
 			  "GlobalRequestProcessor, Jetty's StatisticsHandler and WildFly's Undertow listeners"
+#define OPCOUNT_NO_ALLOC_SINCE "no allocation reading since the agent's readings of the counter (the poll at " \
+			       "this sample fell in a collection): no bytes of their moment to set beside them"
+#define OPCOUNT_ALLOC_OLDER "the agent's reading of the counter is older than the allocation readings gctop " \
+			    "keeps: no bytes of its moment to set beside it"
 #define OPCOUNT_QUOTED "no MBean of this name is registered, but one of the same name with its values quoted is: "
 /* A request of another gctop's that nobody has beaten for this long was
  * left behind (its gctop stopped): this one asks for its own again. Every
@@ -200,6 +204,7 @@ bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount
 		return false;
 	/* Another gctop's answer counts once the agent is reading it now: one
 	 * left by a gctop that stopped is old, and this one's own comes soon. */
+	now += (uint64_t)o->clock_off_ns; /* onto the JVM's clock, which read_ns is on */
 	return a->answer_id == o->id || (a->read_ns <= now && now - a->read_ns <= OPCOUNT_SHARED_FRESH_NS);
 }
 
@@ -212,8 +217,11 @@ static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *
 		return OPCOUNT_OLD_AGENT;
 	if (!opcount_served(o, r) && o->asked_gen == r->snap.generation)
 		return OPCOUNT_OTHER;
+	if (o->clock_why)
+		return o->clock_why;
 	if (!gt_hotspot_sampler_opcount_answered(o, r, now))
 		return OPCOUNT_WAITING;
+	now += (uint64_t)o->clock_off_ns;
 	if (now > a->read_ns && now - a->read_ns > OPCOUNT_STALE_NS)
 		return OPCOUNT_STALE;
 	if (a->status == GCTOP_SEG_OPS_OK)
@@ -226,8 +234,39 @@ static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *
 	return opcount_with_detail(opcount_status_text[a->status], a->reason);
 }
 
+/* The allocation total at the agent's reading at ns (its clock): 0, or
+ * what hotspot_alloc_ring_at says (-1 older than the ring, 1 newer). */
+static int opcount_alloc_at(const struct gt_hotspot_sampler_opcount *o, const struct hotspot_alloc_ring *alloc,
+			    bool alloc_jvm_clock, uint64_t ns, uint64_t *total)
+{
+	int64_t off = alloc_jvm_clock ? 0 : o->clock_off_ns;
+	if (off > 0 && ns < (uint64_t)off)
+		return -1;
+	return hotspot_alloc_ring_at(alloc, ns - (uint64_t)off, total);
+}
+
+/* The reading to give, at *ns with the allocation *total of its moment:
+ * the latest, or where no allocation reading came after that yet the one
+ * before it, unless that is older than one given already. Why not, or NULL. */
+static const char *opcount_pick(struct gt_hotspot_sampler_opcount *o, const struct hotspot_alloc_ring *alloc,
+				bool alloc_jvm_clock, uint64_t *value, uint64_t *ns, uint64_t *total)
+{
+	int at = opcount_alloc_at(o, alloc, alloc_jvm_clock, *ns, total);
+	if (at == 0)
+		return NULL;
+	const struct gt_hotspot_sampler_track *t = &o->track;
+	if (at < 0)
+		return OPCOUNT_ALLOC_OLDER;
+	if (!t->prev_ns || t->prev_ns < o->given_ns ||
+	    opcount_alloc_at(o, alloc, alloc_jvm_clock, t->prev_ns, total) != 0)
+		return OPCOUNT_NO_ALLOC_SINCE;
+	*value = t->prev;
+	*ns = t->prev_ns;
+	return NULL;
+}
+
 void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,
-				  struct gt_sample *s)
+				     const struct hotspot_alloc_ring *alloc, bool alloc_jvm_clock, struct gt_sample *s)
 {
 	if (!o->spec)
 		return;
@@ -238,6 +277,18 @@ void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const
 	/* A server's counter is named as the agent found it. */
 	if (o->server)
 		s->opcount_counter = opcount_keep(&opcount_found, GT_OPCOUNT_JMX_PREFIX, r->opcount.reason, s->opcount_counter);
-	gt_u64_set(&s->opcount_total, gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->opcount.value,
-								      r->opcount.read_ns, s->mono_ns));
+	/* The count as the agent read it, at its own moment: carried to the
+	 * sample's, it stood beside bytes of another moment (below). */
+	uint64_t ns = r->opcount.read_ns;
+	uint64_t value = gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->opcount.value, ns, ns);
+	uint64_t total = 0;
+	if (alloc) {
+		s->opcount_unavailable = opcount_pick(o, alloc, alloc_jvm_clock, &value, &ns, &total);
+		if (s->opcount_unavailable)
+			return;
+		gt_u64_set(&s->opcount_alloc_total, total);
+	}
+	o->given_ns = ns;
+	gt_u64_set(&s->opcount_total, value);
+	gt_u64_set(&s->opcount_at_ns, ns - (uint64_t)o->clock_off_ns);
 }

@@ -7,14 +7,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "collectors/hotspot/hotspot_alloc_ring.h"
 #include "model/opcount_spec.h"
 #include "model/sample.h"
 #include "segment/reader.h"
 
-/* A counter the agent reads at its own moments (every 100 ms), carried
- * forward at its latest rate to the sample's moment, so that two counters
- * read at different moments (the allocation total, the operations) cover
- * the same spans. */
+/* A counter the agent reads at its own moments (every 100 ms): the exact
+ * allocation total, carried forward at its latest rate to the sample's
+ * moment so that its rate covers the samples' spans; the operations,
+ * given as read (at_ns their own moment), which --ops jmx: sets beside the
+ * allocation of that moment instead. */
 /* Extrapolate at most this far past a reading. */
 #define GT_HOTSPOT_SAMPLER_EXTRAPOLATE_MAX_NS 500000000ull
 
@@ -39,6 +41,12 @@ struct gt_hotspot_sampler_opcount {
 	bool server;                  /* GT_OPCOUNT_SERVER_REQUESTS: the agent finds the counter */
 	uint64_t other_beat, other_beat_ns; /* another gctop's request's beat, and when it last changed (0: none seen) */
 	struct gt_hotspot_sampler_track track;
+	uint64_t given_ns;            /* the agent's reading given last (its clock), 0: none */
+	/* The JVM's CLOCK_MONOTONIC minus gctop's (a JVM in another time
+	 * namespace), which the agent's read_ns are on; clock_why: why that is
+	 * not known, and no reading can be dated (static string), or NULL. */
+	int64_t clock_off_ns;
+	const char *clock_why;
 };
 
 /* 0, or -1 when spec is no well-made jmx: spec. */
@@ -61,8 +69,12 @@ bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount
 					 uint64_t now);
 
 /* The sample's operations from reading r (taken at now, CLOCK_MONOTONIC):
- * the total carried to s->mono_ns, or why there is none. */
+ * the total as of the agent's reading, at its moment (opcount_at_ns), and
+ * beside it the allocation total of that moment from alloc's readings
+ * (on the JVM's clock where alloc_jvm_clock, the agent's exact totals;
+ * else on gctop's, the estimate's polls), or why there is none. alloc
+ * NULL: no allocation figure, the operations alone. */
 void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,
-				  struct gt_sample *s);
+				     const struct hotspot_alloc_ring *alloc, bool alloc_jvm_clock, struct gt_sample *s);
 
 #endif
