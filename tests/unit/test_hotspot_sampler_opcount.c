@@ -204,6 +204,29 @@ static void test_reading_outside_polls(void)
 	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "no allocation reading since"));
 }
 
+/* A JVM in another time namespace stamps its readings on its own clock:
+ * taken at its offset from gctop's they are fresh and land on the polls;
+ * an offset that cannot be read leaves them undated. */
+static void test_time_namespace(void)
+{
+	struct gt_hotspot_sampler_opcount o;
+	struct hotspot_alloc_ring g = { 0 };
+	struct gt_sample s;
+	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
+	o.asked_gen = GEN;
+	o.clock_off_ns = 3600000 * MS; /* the JVM's clock an hour ahead */
+	hotspot_alloc_ring_push(&g, 10000 * MS, 100);
+	hotspot_alloc_ring_push(&g, 10200 * MS, 300);
+	answer(&o, GCTOP_SEG_OPS_OK, 5, o.clock_off_ns + 10100 * MS, "");
+	memset(&s, 0, sizeof(s));
+	gt_hotspot_sampler_opcount_fill(&o, &reading, 10200 * MS, &g, false, &s);
+	CHECK(s.opcount_total.valid && s.opcount_unavailable == NULL);
+	CHECK(s.opcount_at_ns.value == 10100 * MS && s.opcount_alloc_total.value == 200);
+	o.clock_why = "unreadable";
+	gt_hotspot_sampler_opcount_fill(&o, &reading, 10200 * MS, &g, false, &s);
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strcmp(s.opcount_unavailable, "unreadable") == 0);
+}
+
 /* Interpolation between the readings around a moment; none outside them,
  * and none across a total that went back. */
 static void test_ring(void)
@@ -290,6 +313,7 @@ int main(void)
 	RUN_TEST(test_burst_after_reading);
 	RUN_TEST(test_reading_outside_polls);
 	RUN_TEST(test_ring);
+	RUN_TEST(test_time_namespace);
 	RUN_TEST(test_shared_request);
 	return check_summary();
 }

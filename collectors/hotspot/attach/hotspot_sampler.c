@@ -382,6 +382,7 @@ int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spe
 {
 	if (gt_hotspot_sampler_opcount_init(&m->opcount, spec) != 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops %s is no jmx:OBJECTNAME:ATTRIBUTE", spec);
+	gt_hotspot_sampler_opcount_clock(&m->opcount, m->pid);
 	struct gt_retry retry;
 	gt_retry_start(&retry, SAMPLER_OPCOUNT_WAIT_MS, SAMPLER_START_STEP_MS);
 	/* The first answer to this gctop's own request is waited for (one to

@@ -2,6 +2,8 @@
  * segment, and the agent's answer as the sample's operations. */
 #include "collectors/hotspot/attach/hotspot_sampler_opcount.h"
 
+#include "collectors/host/proc.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +34,8 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
 			       "this sample fell in a collection): no bytes of their moment to set beside them"
 #define OPCOUNT_ALLOC_OLDER "the agent's reading of the counter is older than the allocation readings gctop " \
 			    "keeps: no bytes of its moment to set beside it"
+#define OPCOUNT_CLOCK_UNKNOWN "the JVM's time namespace's clock offset is unreadable (/proc/PID/timens_offsets): " \
+			      "the agent's readings, on the JVM's clock, cannot be dated on gctop's"
 #define OPCOUNT_QUOTED "no MBean of this name is registered, but one of the same name with its values quoted is: "
 /* A request of another gctop's that nobody has beaten for this long was
  * left behind (its gctop stopped): this one asks for its own again. Every
@@ -149,6 +153,11 @@ int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const 
 	x ^= x >> 33;
 	o->id = x ? x : 1;
 	return 0;
+}
+
+void gt_hotspot_sampler_opcount_clock(struct gt_hotspot_sampler_opcount *o, pid_t pid)
+{
+	o->clock_why = gt_proc_monotonic_offset(pid, &o->clock_off_ns) == 0 ? NULL : OPCOUNT_CLOCK_UNKNOWN;
 }
 
 /* The request in r is this gctop's own, or another's for the same counter,

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "collectors/hotspot/hotspot_alloc_ring.h"
 #include "model/opcount_spec.h"
@@ -51,6 +52,10 @@ struct gt_hotspot_sampler_opcount {
 
 /* 0, or -1 when spec is no well-made jmx: spec. */
 int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const char *spec);
+
+/* Learns how the clock of the JVM pid (in another time namespace, maybe)
+ * stands to gctop's: the agent stamps its readings with the JVM's. */
+void gt_hotspot_sampler_opcount_clock(struct gt_hotspot_sampler_opcount *o, pid_t pid);
 
 /* Writes the request into seg (read as r, at now) unless that segment has
  * it, or another gctop's request for the same counter (which serves both);
