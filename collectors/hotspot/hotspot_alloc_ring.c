@@ -42,3 +42,16 @@ int hotspot_alloc_ring_at(const struct hotspot_alloc_ring *g, uint64_t ns, uint6
 	*total = g->total[a] + (uint64_t)(frac * (double)(g->total[b] - g->total[a]) + 0.5);
 	return 0;
 }
+
+int hotspot_alloc_ring_near(const struct hotspot_alloc_ring *g, uint64_t ns, uint64_t past_max_ns, uint64_t *total)
+{
+	int rc = hotspot_alloc_ring_at(g, ns, total);
+	if (rc <= 0 || g->n < 2)
+		return rc;
+	unsigned b = ring_index(g, g->n - 1), a = ring_index(g, g->n - 2);
+	if (ns - g->ns[b] > past_max_ns)
+		return 1;
+	double rate = (double)(g->total[b] - g->total[a]) / (double)(g->ns[b] - g->ns[a]);
+	*total = g->total[b] + (uint64_t)(rate * (double)(ns - g->ns[b]) + 0.5);
+	return 0;
+}

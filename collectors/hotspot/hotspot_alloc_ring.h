@@ -29,4 +29,10 @@ void hotspot_alloc_ring_push(struct hotspot_alloc_ring *g, uint64_t ns, uint64_t
  * is), 1 when after the newest: nothing says what was allocated up to it. */
 int hotspot_alloc_ring_at(const struct hotspot_alloc_ring *g, uint64_t ns, uint64_t *total);
 
+/* As hotspot_alloc_ring_at, and up to past_max_ns after the newest reading
+ * carried on at the rate between the newest two: readings taken by another
+ * clock's schedule (the agent's, every 100 ms) are mostly a little past
+ * the newest of the allocation's. */
+int hotspot_alloc_ring_near(const struct hotspot_alloc_ring *g, uint64_t ns, uint64_t past_max_ns, uint64_t *total);
+
 #endif

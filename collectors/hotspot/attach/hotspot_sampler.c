@@ -32,7 +32,7 @@ struct gt_hotspot_sampler {
 	struct gt_segment *seg;
 	struct gt_segment_reading reading;   /* the newest */
 	struct gt_hotspot_sampler_track exact;       /* the exact total, never less than reported before */
-	struct hotspot_alloc_ring exact_ring;        /* the exact total's readings, for --ops jmx: */
+	struct hotspot_alloc_ring exact_ring;        /* the exact total at each segment read, for --ops jmx: */
 	struct gt_hotspot_sampler_opcount opcount;   /* --ops jmx:, when asked for */
 	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
 	bool have_stacks;
@@ -280,7 +280,6 @@ static void fill_alloc(struct gt_hotspot_sampler *m, struct gt_sample *s)
 	if (!r->alloc_total.valid)
 		return;
 	m->exact.hold = true;
-	hotspot_alloc_ring_push(&m->exact_ring, r->alloc_total_ns, r->alloc_total.value);
 	gt_u64_set(&s->alloc_bytes_total,
 		   gt_hotspot_sampler_track_at(&m->exact, r->snap.generation, r->alloc_total.value, r->alloc_total_ns, s->mono_ns));
 	s->alloc_source = GT_ALLOC_SOURCE_EXACT;
@@ -338,6 +337,10 @@ static int sampler_refresh(struct gt_hotspot_sampler *m)
 			 "the allocation segment was cut short or damaged by its owner; not reading it");
 		return -1;
 	}
+	/* Every exact total read, also while --ops jmx: waits for its first
+	 * answer: the count's readings are set beside these. */
+	if (m->reading.alloc_total.valid)
+		hotspot_alloc_ring_push(&m->exact_ring, m->reading.alloc_total_ns, m->reading.alloc_total.value);
 	/* A segment the agent made again has not heard the request yet. */
 	gt_hotspot_sampler_opcount_ask(&m->opcount, m->seg, &m->reading, gt_mono_ns());
 	return 0;

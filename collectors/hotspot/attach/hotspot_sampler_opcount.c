@@ -30,8 +30,8 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
 #define OPCOUNT_STALE "the agent's last reading is over 2 s old: the attribute's getter has not returned since"
 #define OPCOUNT_NO_SERVER "no web server's request counter is registered (yet): gctop's agent looks for Tomcat's " \
 			  "GlobalRequestProcessor, Jetty's StatisticsHandler and WildFly's Undertow listeners"
-#define OPCOUNT_NO_ALLOC_SINCE "no allocation reading since the agent's readings of the counter (the poll at " \
-			       "this sample fell in a collection): no bytes of their moment to set beside them"
+#define OPCOUNT_NO_ALLOC_SINCE "no allocation reading within 500 ms before the agent's reading of the counter " \
+			       "(gctop's polls fell in a collection): no bytes of its moment to set beside it"
 #define OPCOUNT_ALLOC_OLDER "the agent's reading of the counter is older than the allocation readings gctop " \
 			    "keeps: no bytes of its moment to set beside it"
 #define OPCOUNT_CLOCK_UNKNOWN "the JVM's time namespace's clock offset is unreadable (/proc/PID/timens_offsets): " \
@@ -243,35 +243,16 @@ static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *
 	return opcount_with_detail(opcount_status_text[a->status], a->reason);
 }
 
-/* The allocation total at the agent's reading at ns (its clock): 0, or
- * what hotspot_alloc_ring_at says (-1 older than the ring, 1 newer). */
-static int opcount_alloc_at(const struct gt_hotspot_sampler_opcount *o, const struct hotspot_alloc_ring *alloc,
-			    bool alloc_jvm_clock, uint64_t ns, uint64_t *total)
+/* The allocation total at the agent's reading at ns (its clock), or why
+ * there is none. */
+static const char *opcount_alloc_at(const struct gt_hotspot_sampler_opcount *o, const struct hotspot_alloc_ring *alloc,
+				    bool alloc_jvm_clock, uint64_t ns, uint64_t *total)
 {
 	int64_t off = alloc_jvm_clock ? 0 : o->clock_off_ns;
 	if (off > 0 && ns < (uint64_t)off)
-		return -1;
-	return hotspot_alloc_ring_at(alloc, ns - (uint64_t)off, total);
-}
-
-/* The reading to give, at *ns with the allocation *total of its moment:
- * the latest, or where no allocation reading came after that yet the one
- * before it, unless that is older than one given already. Why not, or NULL. */
-static const char *opcount_pick(struct gt_hotspot_sampler_opcount *o, const struct hotspot_alloc_ring *alloc,
-				bool alloc_jvm_clock, uint64_t *value, uint64_t *ns, uint64_t *total)
-{
-	int at = opcount_alloc_at(o, alloc, alloc_jvm_clock, *ns, total);
-	if (at == 0)
-		return NULL;
-	const struct gt_hotspot_sampler_track *t = &o->track;
-	if (at < 0)
 		return OPCOUNT_ALLOC_OLDER;
-	if (!t->prev_ns || t->prev_ns < o->given_ns ||
-	    opcount_alloc_at(o, alloc, alloc_jvm_clock, t->prev_ns, total) != 0)
-		return OPCOUNT_NO_ALLOC_SINCE;
-	*value = t->prev;
-	*ns = t->prev_ns;
-	return NULL;
+	int rc = hotspot_alloc_ring_near(alloc, ns - (uint64_t)off, GT_HOTSPOT_SAMPLER_EXTRAPOLATE_MAX_NS, total);
+	return rc == 0 ? NULL : rc < 0 ? OPCOUNT_ALLOC_OLDER : OPCOUNT_NO_ALLOC_SINCE;
 }
 
 void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,
@@ -292,12 +273,11 @@ void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const
 	uint64_t value = gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->opcount.value, ns, ns);
 	uint64_t total = 0;
 	if (alloc) {
-		s->opcount_unavailable = opcount_pick(o, alloc, alloc_jvm_clock, &value, &ns, &total);
+		s->opcount_unavailable = opcount_alloc_at(o, alloc, alloc_jvm_clock, ns, &total);
 		if (s->opcount_unavailable)
 			return;
 		gt_u64_set(&s->opcount_alloc_total, total);
 	}
-	o->given_ns = ns;
 	gt_u64_set(&s->opcount_total, value);
 	gt_u64_set(&s->opcount_at_ns, ns - (uint64_t)o->clock_off_ns);
 }

@@ -42,7 +42,6 @@ struct gt_hotspot_sampler_opcount {
 	bool server;                  /* GT_OPCOUNT_SERVER_REQUESTS: the agent finds the counter */
 	uint64_t other_beat, other_beat_ns; /* another gctop's request's beat, and when it last changed (0: none seen) */
 	struct gt_hotspot_sampler_track track;
-	uint64_t given_ns;            /* the agent's reading given last (its clock), 0: none */
 	/* The JVM's CLOCK_MONOTONIC minus gctop's (a JVM in another time
 	 * namespace), which the agent's read_ns are on; clock_why: why that is
 	 * not known, and no reading can be dated (static string), or NULL. */
