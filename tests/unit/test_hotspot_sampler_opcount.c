@@ -295,6 +295,7 @@ static void test_server_and_quoted(void)
 	answer(&o, GCTOP_SEG_OPS_NO_MBEAN, 0, 1000, "");
 	fill(&o, 1000, &s);
 	CHECK(s.opcount_unavailable && strstr(s.opcount_unavailable, "no web server's request counter"));
+	CHECK(strstr(s.opcount_unavailable, "server.tomcat.mbeanregistry.enabled=true") != NULL);
 
 	CHECK(gt_hotspot_sampler_opcount_init(&o, "jmx:Catalina:type=GlobalRequestProcessor,name=http-nio-8080:requestCount") == 0);
 	o.asked_gen = GEN;

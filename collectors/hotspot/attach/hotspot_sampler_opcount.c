@@ -29,7 +29,9 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
 		      "JVM); this one's comes back a few seconds after that gctop stops"
 #define OPCOUNT_STALE "the agent's last reading is over 2 s old: the attribute's getter has not returned since"
 #define OPCOUNT_NO_SERVER "no web server's request counter is registered (yet): gctop's agent looks for Tomcat's " \
-			  "GlobalRequestProcessor, Jetty's StatisticsHandler and WildFly's Undertow listeners"
+			  "GlobalRequestProcessor, Jetty's StatisticsHandler and WildFly's Undertow listeners " \
+			  "(Spring Boot's embedded Tomcat registers its MBeans only with " \
+			  "server.tomcat.mbeanregistry.enabled=true)"
 #define OPCOUNT_NO_ALLOC_SINCE "no allocation reading within 500 ms before the agent's reading of the counter " \
 			       "(gctop's polls fell in a collection): no bytes of its moment to set beside it"
 #define OPCOUNT_ALLOC_OLDER "the agent's reading of the counter is older than the allocation readings gctop " \
