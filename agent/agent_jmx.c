@@ -38,7 +38,10 @@
  * running Tomcat 10 (its values are quoted: name="http-nio-8080");
  * Jetty's (a StatisticsHandler, exported by jetty-jmx) and WildFly's
  * (undertow listeners, statistics-enabled) are from their sources and
- * documentation. */
+ * documentation. Jetty's "requests" is in every StatisticsHandler from 9.4
+ * to 12.1 (12.0.3 on deprecate it for "requestTotal", the same count, but
+ * keep it), so one name covers them. Spring Boot registers the embedded
+ * Tomcat's MBeans only with server.tomcat.mbeanregistry.enabled=true. */
 static const struct {
 	const char *name, *attr;
 } jmx_server_counters[] = {

@@ -244,8 +244,32 @@ static void derive_large(const struct gt_sample *prev, const struct gt_sample *c
  * dropped its collections while its operations came in the next, 0.18
  * collections per request read where the run had 0.225. Only the rate
  * has no span then. */
+/* Operations read at moments of their own (opcount_at_ns), with the bytes
+ * allocated between those same moments: a delta of the sample's allocation
+ * total would be of other moments, and a burst of requests between the two
+ * counted in one interval's bytes and the next one's requests. The rate is
+ * over the span between the readings; none where no new reading came. */
+static void derive_opcount_at(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
+{
+	if (!prev->opcount_at_ns.valid)
+		return;
+	out->opcount = gt_u64_delta(prev->opcount_total, cur->opcount_total);
+	if (same_alloc_series(prev, cur))
+		out->opcount_alloc_bytes = gt_u64_delta(prev->opcount_alloc_total, cur->opcount_alloc_total);
+	out->opcount_collections = gt_u64_delta(prev->opcount_collections_total, cur->opcount_collections_total);
+	uint64_t was = prev->opcount_at_ns.value, is = cur->opcount_at_ns.value;
+	if (is > was)
+		out->opcount_rate = rate_per_s(out->opcount, (double)(is - was) / 1e9);
+	if (out->opcount.valid && out->opcount_alloc_bytes.valid)
+		out->bytes_per_op = ratio((double)out->opcount_alloc_bytes.value, (double)out->opcount.value);
+}
+
 static void derive_opcount(const struct gt_sample *prev, const struct gt_sample *cur, double span, struct gt_derived *out)
 {
+	if (cur->opcount_at_ns.valid) {
+		derive_opcount_at(prev, cur, out);
+		return;
+	}
 	struct gt_u64 opcount = gt_u64_delta(prev->opcount_total, cur->opcount_total);
 	out->opcount = opcount;
 	if (same_alloc_series(prev, cur))

@@ -300,6 +300,16 @@ struct gt_sample {
 	 * collections per operation then counts both over one span. Invalid
 	 * where opcount_total is as of mono_ns (the generations' counts are). */
 	struct gt_u64 opcount_collections_total;
+	/* Where opcount_total is as of a reading of its own (a JVM's agent
+	 * reads --ops jmx: every 100 ms): that moment (CLOCK_MONOTONIC, gctop's
+	 * clock), and the allocation total as of the same moment, interpolated
+	 * between the allocation's readings around it. derive divides their
+	 * deltas for bytes per operation and the operations by the span between
+	 * the moments: the sample's own allocation total is of another moment,
+	 * and a burst of requests between the two read as one interval high and
+	 * the next low. Invalid where opcount_total is as of mono_ns or alloc_at. */
+	struct gt_u64 opcount_at_ns;
+	struct gt_u64 opcount_alloc_total;
 
 	/* events lost between the runtime and gctop */
 	struct gt_u64 dropped_events;

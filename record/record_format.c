@@ -40,6 +40,8 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, gc_hard_limit_bytes),
 	U64_AS("ops_total", struct gt_sample, opcount_total),
 	U64_AS("ops_collections_total", struct gt_sample, opcount_collections_total),
+	U64_AS("ops_at_ns", struct gt_sample, opcount_at_ns),
+	U64_AS("ops_alloc_total", struct gt_sample, opcount_alloc_total),
 	U64(struct gt_sample, dropped_events),
 	U64(struct gt_sample, rss_bytes),
 	U64(struct gt_sample, rss_anon_bytes),

@@ -66,6 +66,14 @@ int gt_proc_start_ticks(pid_t pid, unsigned long long *ticks); /* stat field 22,
 int gt_proc_start_time_ms(pid_t pid, uint64_t *ms);     /* from stat field 22 and btime */
 int gt_proc_same_mount_ns(pid_t pid);                   /* 1 same as ours, 0 other, -1 unknown */
 
+/* The monotonic line of a /proc/PID/timens_offsets text ("monotonic SECS
+ * NSECS", that time namespace's CLOCK_MONOTONIC less the initial one's):
+ * 0 with *ns, -1 when there is none or it is malformed. */
+int gt_proc_parse_timens_monotonic(const char *text, int64_t *ns);
+/* pid's CLOCK_MONOTONIC minus ours (0 without time namespaces): 0, or -1
+ * when either's offset cannot be read (collectors/host/timens.c). */
+int gt_proc_monotonic_offset(pid_t pid, int64_t *ns);
+
 /* Reads a small file (a /proc entry) whole into buf, NUL-terminated and cut
  * at cap - 1 bytes. Returns its length, or -1 with errno set. */
 long gt_proc_read_small(const char *path, char *buf, size_t cap);

@@ -33,6 +33,7 @@
 #include "model/sample.h"
 #include "collectors/backend.h"
 #include "collectors/hotspot/hotspot_alloc_estimate.h"
+#include "collectors/hotspot/hotspot_alloc_ring.h"
 #include "collectors/hotspot/perfdata/hsperf.h"
 
 /* ---- hotspot_find.c ---- */
@@ -324,6 +325,7 @@ struct gt_backend {
 	struct hsperf perf;
 	struct hotspot_counters counters;
 	struct hotspot_alloc_estimate alloc;
+	struct hotspot_alloc_ring alloc_polls; /* the estimate's total at its polls, for --ops jmx: */
 	struct gt_u64 start_time_ms;
 	int64_t last_exit_seen[HOTSPOT_COLLECTOR_SLOTS];
 	uint64_t pause_max_ns;     /* since the previous sample */

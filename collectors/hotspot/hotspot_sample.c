@@ -113,6 +113,9 @@ void hotspot_poll(struct gt_backend *c, uint64_t now_ns)
 	hotspot_counters_alloc_reading(&c->perf, &c->counters, &r);
 	r.mono_ns = now_ns;
 	hotspot_alloc_estimate_step(&c->alloc, &r);
+	/* The total is as of the last poll it counted (one in a pause is not). */
+	if (c->alloc.have_prev)
+		hotspot_alloc_ring_push(&c->alloc_polls, c->alloc.prev.mono_ns, c->alloc.total_bytes);
 	hotspot_note_pauses(c, true);
 	hotspot_causes_note(&c->causes, &r);
 	struct hotspot_live_reading lr;
@@ -217,7 +220,7 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	c->pause_max_ns = 0;
 	/* The agent's exact figures replace the estimates while it runs. */
 	if (c->sampler)
-		gt_hotspot_sampler_sample(c->sampler, out);
+		gt_hotspot_sampler_sample(c->sampler, out, out->alloc_unavailable ? NULL : &c->alloc_polls);
 	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
 		out->alloc_blind_collections.valid = false; /* every byte is counted */
 		out->alloc_bound_reason = NULL;

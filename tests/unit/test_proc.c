@@ -267,6 +267,30 @@ static void test_parse_status(void)
 	CHECK_U64(m.rss_kib, 7);
 }
 
+/* /proc/PID/timens_offsets is another namespace's text: its monotonic
+ * line by name or id, negative seconds, and nothing else taken. */
+static void test_timens_parse(void)
+{
+	int64_t ns = 7;
+	CHECK(gt_proc_parse_timens_monotonic("monotonic           0         0\nboottime            0         0\n", &ns) == 0);
+	CHECK(ns == 0);
+	CHECK(gt_proc_parse_timens_monotonic("boottime 5 0\nmonotonic  -3  250000000\n", &ns) == 0);
+	CHECK(ns == -2750000000ll);
+	CHECK(gt_proc_parse_timens_monotonic("1 86400 1", &ns) == 0 && ns == 86400000000001ll);
+	CHECK(gt_proc_parse_timens_monotonic("", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("boottime 5 0\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonicx 5 0\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonic 5\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonic 5 1000000000\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonic 5 -1\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonic 5 0 9\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonic 99999999999999999999 0\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonic 9223372036 0\n", &ns) == -1);
+	CHECK(gt_proc_parse_timens_monotonic("monotonic 0x10 0\n", &ns) == -1);
+	/* ourselves against ourselves */
+	CHECK(gt_proc_monotonic_offset(getpid(), &ns) == 0 && ns == 0);
+}
+
 int main(void)
 {
 	RUN_TEST(test_parse_stat);
@@ -277,5 +301,6 @@ int main(void)
 	RUN_TEST(test_self_helpers);
 	RUN_TEST(test_child_rss_grows);
 	RUN_TEST(test_exited_child);
+	RUN_TEST(test_timens_parse);
 	return check_summary();
 }

@@ -32,6 +32,7 @@ struct gt_hotspot_sampler {
 	struct gt_segment *seg;
 	struct gt_segment_reading reading;   /* the newest */
 	struct gt_hotspot_sampler_track exact;       /* the exact total, never less than reported before */
+	struct hotspot_alloc_ring exact_ring;        /* the exact total at each segment read, for --ops jmx: */
 	struct gt_hotspot_sampler_opcount opcount;   /* --ops jmx:, when asked for */
 	struct gt_alloc_stacks *stacks;      /* behind the newest reading's sites; NULL: none */
 	bool have_stacks;
@@ -336,23 +337,36 @@ static int sampler_refresh(struct gt_hotspot_sampler *m)
 			 "the allocation segment was cut short or damaged by its owner; not reading it");
 		return -1;
 	}
+	/* Every exact total read, also while --ops jmx: waits for its first
+	 * answer: the count's readings are set beside these. */
+	if (m->reading.alloc_total.valid)
+		hotspot_alloc_ring_push(&m->exact_ring, m->reading.alloc_total_ns, m->reading.alloc_total.value);
 	/* A segment the agent made again has not heard the request yet. */
 	gt_hotspot_sampler_opcount_ask(&m->opcount, m->seg, &m->reading, gt_mono_ns());
 	return 0;
 }
 
-void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s)
+static void sampler_fill_exact(struct gt_hotspot_sampler *m, struct gt_sample *s);
+
+void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s, const struct hotspot_alloc_ring *polls)
 {
 	int rc = sampler_refresh(m);
-	/* The operations whatever the sampling state: the agent answers while
-	 * gctop beats the request. */
-	if (rc != -1)
-		gt_hotspot_sampler_opcount_fill(&m->opcount, &m->reading, gt_mono_ns(), s);
 	/* Loaded for the operations alone, the figures stay the perf data's
 	 * even while another gctop has the agent sample: an exact total coming
 	 * and going would read as counter resets in --serve. */
-	if (rc != 0 || m->ops_only || m->reading.snap.state != GT_SAMPLER_RUNNING)
-		return;
+	if (rc == 0 && !m->ops_only && m->reading.snap.state == GT_SAMPLER_RUNNING)
+		sampler_fill_exact(m, s);
+	/* The operations whatever the sampling state (the agent answers while
+	 * gctop beats the request), beside the allocation the sample has. */
+	bool exact = s->alloc_source == GT_ALLOC_SOURCE_EXACT;
+	if (rc != -1)
+		gt_hotspot_sampler_opcount_fill(&m->opcount, &m->reading, gt_mono_ns(), exact ? &m->exact_ring : polls,
+						exact, s);
+}
+
+/* The agent's own figures in place of the perf data's. */
+static void sampler_fill_exact(struct gt_hotspot_sampler *m, struct gt_sample *s)
+{
 	/* An agent of an older layout has no stack table: no stacks, not empty ones. */
 	if (!m->stacks)
 		m->stacks = malloc(sizeof(*m->stacks));
@@ -371,6 +385,7 @@ int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spe
 {
 	if (gt_hotspot_sampler_opcount_init(&m->opcount, spec) != 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops %s is no jmx:OBJECTNAME:ATTRIBUTE", spec);
+	gt_hotspot_sampler_opcount_clock(&m->opcount, m->pid);
 	struct gt_retry retry;
 	gt_retry_start(&retry, SAMPLER_OPCOUNT_WAIT_MS, SAMPLER_START_STEP_MS);
 	/* The first answer to this gctop's own request is waited for (one to

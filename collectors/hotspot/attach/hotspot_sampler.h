@@ -9,6 +9,7 @@
 #include "model/allocators.h"
 #include "model/alloc_stacks.h"
 #include "base/error.h"
+#include "collectors/hotspot/hotspot_alloc_ring.h"
 #include "model/sample.h"
 
 struct gt_hotspot_sampler;
@@ -30,8 +31,11 @@ struct gt_hotspot_sampler *gt_hotspot_sampler_start_ops(pid_t pid, struct gt_err
 /* Beats, reads the segment, and fills the exact allocation total and the
  * agent-timed pauses of s (taken at s->mono_ns). Follows a segment that the
  * agent re-created. Never fails the sample: a missing or unreadable
- * segment leaves s untouched and the snapshot's state says why. */
-void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s);
+ * segment leaves s untouched and the snapshot's state says why. --ops
+ * jmx:'s count goes beside the allocation of its own moment: from the
+ * exact total's readings, or where the sample's total is the estimate, from
+ * polls (its polls, NULL where the sample has no allocation figure). */
+void gt_hotspot_sampler_sample(struct gt_hotspot_sampler *m, struct gt_sample *s, const struct hotspot_alloc_ring *polls);
 
 /* --ops jmx:OBJECTNAME:ATTRIBUTE (spec outlives the sampler): asks the
  * agent to read the attribute (summed over the MBeans a pattern matches)

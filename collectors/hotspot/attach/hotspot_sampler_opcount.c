@@ -2,6 +2,8 @@
  * segment, and the agent's answer as the sample's operations. */
 #include "collectors/hotspot/attach/hotspot_sampler_opcount.h"
 
+#include "collectors/host/proc.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +29,15 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
 		      "JVM); this one's comes back a few seconds after that gctop stops"
 #define OPCOUNT_STALE "the agent's last reading is over 2 s old: the attribute's getter has not returned since"
 #define OPCOUNT_NO_SERVER "no web server's request counter is registered (yet): gctop's agent looks for Tomcat's " \
-			  "GlobalRequestProcessor, Jetty's StatisticsHandler and WildFly's Undertow listeners"
+			  "GlobalRequestProcessor, Jetty's StatisticsHandler and WildFly's Undertow listeners " \
+			  "(Spring Boot's embedded Tomcat registers its MBeans only with " \
+			  "server.tomcat.mbeanregistry.enabled=true)"
+#define OPCOUNT_NO_ALLOC_SINCE "no allocation reading within 500 ms before the agent's reading of the counter " \
+			       "(gctop's polls fell in a collection): no bytes of its moment to set beside it"
+#define OPCOUNT_ALLOC_OLDER "the agent's reading of the counter is older than the allocation readings gctop " \
+			    "keeps: no bytes of its moment to set beside it"
+#define OPCOUNT_CLOCK_UNKNOWN "the JVM's time namespace's clock offset is unreadable (/proc/PID/timens_offsets): " \
+			      "the agent's readings, on the JVM's clock, cannot be dated on gctop's"
 #define OPCOUNT_QUOTED "no MBean of this name is registered, but one of the same name with its values quoted is: "
 /* A request of another gctop's that nobody has beaten for this long was
  * left behind (its gctop stopped): this one asks for its own again. Every
@@ -147,6 +157,11 @@ int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const 
 	return 0;
 }
 
+void gt_hotspot_sampler_opcount_clock(struct gt_hotspot_sampler_opcount *o, pid_t pid)
+{
+	o->clock_why = gt_proc_monotonic_offset(pid, &o->clock_off_ns) == 0 ? NULL : OPCOUNT_CLOCK_UNKNOWN;
+}
+
 /* The request in r is this gctop's own, or another's for the same counter,
  * whose answers serve both. */
 static bool opcount_served(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r)
@@ -200,6 +215,7 @@ bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount
 		return false;
 	/* Another gctop's answer counts once the agent is reading it now: one
 	 * left by a gctop that stopped is old, and this one's own comes soon. */
+	now += (uint64_t)o->clock_off_ns; /* onto the JVM's clock, which read_ns is on */
 	return a->answer_id == o->id || (a->read_ns <= now && now - a->read_ns <= OPCOUNT_SHARED_FRESH_NS);
 }
 
@@ -212,8 +228,11 @@ static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *
 		return OPCOUNT_OLD_AGENT;
 	if (!opcount_served(o, r) && o->asked_gen == r->snap.generation)
 		return OPCOUNT_OTHER;
+	if (o->clock_why)
+		return o->clock_why;
 	if (!gt_hotspot_sampler_opcount_answered(o, r, now))
 		return OPCOUNT_WAITING;
+	now += (uint64_t)o->clock_off_ns;
 	if (now > a->read_ns && now - a->read_ns > OPCOUNT_STALE_NS)
 		return OPCOUNT_STALE;
 	if (a->status == GCTOP_SEG_OPS_OK)
@@ -226,8 +245,20 @@ static const char *opcount_unavailable(const struct gt_hotspot_sampler_opcount *
 	return opcount_with_detail(opcount_status_text[a->status], a->reason);
 }
 
+/* The allocation total at the agent's reading at ns (its clock), or why
+ * there is none. */
+static const char *opcount_alloc_at(const struct gt_hotspot_sampler_opcount *o, const struct hotspot_alloc_ring *alloc,
+				    bool alloc_jvm_clock, uint64_t ns, uint64_t *total)
+{
+	int64_t off = alloc_jvm_clock ? 0 : o->clock_off_ns;
+	if (off > 0 && ns < (uint64_t)off)
+		return OPCOUNT_ALLOC_OLDER;
+	int rc = hotspot_alloc_ring_near(alloc, ns - (uint64_t)off, GT_HOTSPOT_SAMPLER_EXTRAPOLATE_MAX_NS, total);
+	return rc == 0 ? NULL : rc < 0 ? OPCOUNT_ALLOC_OLDER : OPCOUNT_NO_ALLOC_SINCE;
+}
+
 void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,
-				  struct gt_sample *s)
+				     const struct hotspot_alloc_ring *alloc, bool alloc_jvm_clock, struct gt_sample *s)
 {
 	if (!o->spec)
 		return;
@@ -238,6 +269,17 @@ void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const
 	/* A server's counter is named as the agent found it. */
 	if (o->server)
 		s->opcount_counter = opcount_keep(&opcount_found, GT_OPCOUNT_JMX_PREFIX, r->opcount.reason, s->opcount_counter);
-	gt_u64_set(&s->opcount_total, gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->opcount.value,
-								      r->opcount.read_ns, s->mono_ns));
+	/* The count as the agent read it, at its own moment: carried to the
+	 * sample's, it stood beside bytes of another moment (below). */
+	uint64_t ns = r->opcount.read_ns;
+	uint64_t value = gt_hotspot_sampler_track_at(&o->track, r->snap.generation, r->opcount.value, ns, ns);
+	uint64_t total = 0;
+	if (alloc) {
+		s->opcount_unavailable = opcount_alloc_at(o, alloc, alloc_jvm_clock, ns, &total);
+		if (s->opcount_unavailable)
+			return;
+		gt_u64_set(&s->opcount_alloc_total, total);
+	}
+	gt_u64_set(&s->opcount_total, value);
+	gt_u64_set(&s->opcount_at_ns, ns - (uint64_t)o->clock_off_ns);
 }

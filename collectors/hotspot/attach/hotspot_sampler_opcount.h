@@ -6,15 +6,18 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
+#include "collectors/hotspot/hotspot_alloc_ring.h"
 #include "model/opcount_spec.h"
 #include "model/sample.h"
 #include "segment/reader.h"
 
-/* A counter the agent reads at its own moments (every 100 ms), carried
- * forward at its latest rate to the sample's moment, so that two counters
- * read at different moments (the allocation total, the operations) cover
- * the same spans. */
+/* A counter the agent reads at its own moments (every 100 ms): the exact
+ * allocation total, carried forward at its latest rate to the sample's
+ * moment so that its rate covers the samples' spans; the operations,
+ * given as read (at_ns their own moment), which --ops jmx: sets beside the
+ * allocation of that moment instead. */
 /* Extrapolate at most this far past a reading. */
 #define GT_HOTSPOT_SAMPLER_EXTRAPOLATE_MAX_NS 500000000ull
 
@@ -39,10 +42,19 @@ struct gt_hotspot_sampler_opcount {
 	bool server;                  /* GT_OPCOUNT_SERVER_REQUESTS: the agent finds the counter */
 	uint64_t other_beat, other_beat_ns; /* another gctop's request's beat, and when it last changed (0: none seen) */
 	struct gt_hotspot_sampler_track track;
+	/* The JVM's CLOCK_MONOTONIC minus gctop's (a JVM in another time
+	 * namespace), which the agent's read_ns are on; clock_why: why that is
+	 * not known, and no reading can be dated (static string), or NULL. */
+	int64_t clock_off_ns;
+	const char *clock_why;
 };
 
 /* 0, or -1 when spec is no well-made jmx: spec. */
 int gt_hotspot_sampler_opcount_init(struct gt_hotspot_sampler_opcount *o, const char *spec);
+
+/* Learns how the clock of the JVM pid (in another time namespace, maybe)
+ * stands to gctop's: the agent stamps its readings with the JVM's. */
+void gt_hotspot_sampler_opcount_clock(struct gt_hotspot_sampler_opcount *o, pid_t pid);
 
 /* Writes the request into seg (read as r, at now) unless that segment has
  * it, or another gctop's request for the same counter (which serves both);
@@ -61,8 +73,12 @@ bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount
 					 uint64_t now);
 
 /* The sample's operations from reading r (taken at now, CLOCK_MONOTONIC):
- * the total carried to s->mono_ns, or why there is none. */
+ * the total as of the agent's reading, at its moment (opcount_at_ns), and
+ * beside it the allocation total of that moment from alloc's readings
+ * (on the JVM's clock where alloc_jvm_clock, the agent's exact totals;
+ * else on gctop's, the estimate's polls), or why there is none. alloc
+ * NULL: no allocation figure, the operations alone. */
 void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,
-				  struct gt_sample *s);
+				     const struct hotspot_alloc_ring *alloc, bool alloc_jvm_clock, struct gt_sample *s);
 
 #endif
