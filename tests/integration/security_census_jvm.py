@@ -7,6 +7,8 @@ PIDFILE.req<N>:
   hostile  a class histogram whose names hold escape sequences, C1 controls,
            bidirectional controls and invalid UTF-8, in the internal form
   flood    a histogram of more than 16 MiB (the census's cap)
+  short    15 MiB of short rows ("1: 1 1 a0"): ~740000 types, past the
+           census's 65536, then "Total 987654 321"
   refuse   status 101 and a message with escape bytes
   hang     no answer at all (the connection stays open for 60 s)
 
@@ -36,6 +38,18 @@ def flood():
         size += len(line)
         i += 1
     return b"".join(rows) + b"Total 1 1\n"
+
+
+def short_rows():
+    rows = []
+    size = 0
+    i = 0
+    while size < 15 << 20:
+        line = b"%d: 1 1 a%x\n" % (i + 1, i)
+        rows.append(line)
+        size += len(line)
+        i += 1
+    return b"".join(rows) + b"Total 987654 321\n"
 
 
 def read_request(conn):
@@ -75,6 +89,8 @@ def main():
                 reply = b"0\n" + HOSTILE
             elif mode == "flood":
                 reply = b"0\n" + flood()
+            elif mode == "short":
+                reply = b"0\n" + short_rows()
             else:
                 reply = b"101\nno \x1b[31mthanks\x1b]0;X\x07\n"
             try:
