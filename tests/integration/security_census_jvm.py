@@ -15,6 +15,7 @@ PIDFILE.req<N>:
 usage: security_census_jvm.py LIBJVM PIDFILE MODE[,MODE...]"""
 import ctypes
 import os
+import signal
 import socket
 import sys
 import time
@@ -66,6 +67,15 @@ def main():
     ctypes.CDLL(sys.argv[1])
     pidfile, modes = sys.argv[2], sys.argv[3].split(",")
     path = "/tmp/.java_pid%d" % os.getpid()
+    # The test ends this process with SIGTERM (in its hang mode too): exit
+    # through the finally below, which removes the socket, so that a later
+    # process given this pid can bind it; one a killed run left is removed
+    # first (it is ours: /tmp is sticky).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
     old = os.umask(0o077)
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path)
