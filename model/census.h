@@ -12,6 +12,13 @@
 #include <stdint.h>
 
 #define GT_CENSUS_NAME_LEN 256
+/* Types a census keeps, whichever runtime took it: a large service's heap
+ * holds some tens of thousands; a target naming more is hostile or beyond
+ * what a pane shows. Each is a gt_census_type (272 bytes: ~18 MB at the
+ * cap), and the JSON, the sort and the change since the last census scale
+ * with them, so a census past it keeps the first GT_CENSUS_MAX_TYPES and
+ * says so in partial_why. */
+#define GT_CENSUS_MAX_TYPES 65536
 
 struct gt_census_type {
 	char name[GT_CENSUS_NAME_LEN];  /* in source form: "byte[]", "java.util.HashMap$Node",

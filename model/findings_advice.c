@@ -8,51 +8,53 @@
 /* The rows every runtime shares: their rules fire where one runtime's
  * figures are, or their step is the same everywhere. A runtime's own rows
  * (model/runtime.h's advice, in collectors/<runtime>/) come first. who: the
- * step ends by saying where to see who allocates, which each front end
- * says its own way. */
+ * step ends by saying where to see who allocates, census: it starts with
+ * gctop's census, each of which each front end says its own way. None
+ * here has census: a runtime gctop does not know (a recording's) has no
+ * census to take. */
 static const struct gt_runtime_advice shared_rows[] = {
 	/* In no runtime's words, for a runtime without its own row (a
 	 * recording that names none, a runtime added without advice): the
 	 * step, never another runtime's flags. */
 	{ "pause-share",
-	  "allocate less, or give the youngest generation more room so that it fills less often", true },
+	  "allocate less, or give the youngest generation more room so that it fills less often", true, false },
 	{ "long-pause",
 	  "look at its cause: a full or old collection needs more heap or less live data; young pauses grow "
-	  "with what survives them", false },
+	  "with what survives them", false, false },
 	{ "induced-gc",
 	  "find the program's call that asks for a collection and remove it; the GC picks a better moment",
-	  false },
+	  false, false },
 	{ "heap-near-limit",
 	  "raise the container's memory limit or lower the heap's maximum so both fit with room for a burst",
-	  false },
+	  false, false },
 	{ "memory-near-limit",
 	  "raise the container's memory limit or lower the heap's maximum so both fit with room for a burst",
-	  false },
+	  false, false },
 	{ "heap-over-limit",
-	  "set the heap's maximum below the container limit, leaving room for the rest of the process", false },
+	  "set the heap's maximum below the container limit, leaving room for the rest of the process", false, false },
 	{ "g1-full-gc",
 	  "G1 ran out of room to evacuate into: raise -Xmx, or start marking earlier "
-	  "(-XX:InitiatingHeapOccupancyPercent); the last cause says which", false },
+	  "(-XX:InitiatingHeapOccupancyPercent); the last cause says which", false, false },
 	{ "loh-gen2",
 	  "allocate fewer objects of 85,000 bytes or more: pool or reuse the large buffers (ArrayPool), "
-	  "stream instead of building whole arrays", true },
+	  "stream instead of building whole arrays", true, false },
 	{ "g1-humongous",
 	  "raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the large buffers",
-	  true },
+	  true, false },
 	{ "g1-region-waste",
 	  "size large arrays to whole regions less their 16-byte header, or under half a region, or raise "
-	  "-XX:G1HeapRegionSize", false },
+	  "-XX:G1HeapRegionSize", false, false },
 	{ "alloc-per-op",
 	  "allocate less in each operation: reuse or pool its buffers, stream instead of building whole "
-	  "results", true },
+	  "results", true, false },
 	{ "oom-kills",
 	  "the container has killed processes for memory: compare the heap max and working set with its "
-	  "limit", false },
+	  "limit", false, false },
 	{ "live-set-growth",
 	  "take a census of the live objects twice, some minutes apart, and look at the types that grew; a "
-	  "cache without a bound or listeners never removed are the usual holders", false },
+	  "cache without a bound or listeners never removed are the usual holders", false, false },
 	{ "server-gc-one-heap",
-	  "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs", false },
+	  "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs", false, false },
 };
 
 static const struct gt_runtime_advice *advice_in(const struct gt_runtime_advice *rows, size_t n, const char *id)
@@ -83,5 +85,13 @@ void gt_findings_advice(char *buf, size_t len, const char *id, const struct gt_r
 	const char *who = !row->who ? ""
 			: fe == GT_FRONT_SCREEN ? "; key a shows who allocates"
 						: "; gctop --allocators shows who allocates";
-	snprintf(buf, len, "%s%s", row->text, who);
+	/* gctop's own census first: on the screen the second one shows what
+	 * grew by itself; elsewhere two runs are compared by hand. */
+	const char *census = !row->census ? ""
+			   : fe == GT_FRONT_SCREEN
+				   ? "take a census with key c now and again in some minutes: the second shows the "
+				     "types that grew; "
+				   : "take a census with gctop --census -p PID now and again in some minutes and "
+				     "compare the types' bytes; ";
+	snprintf(buf, len, "%s%s%s", census, row->text, who);
 }

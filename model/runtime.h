@@ -15,11 +15,14 @@
 #include <stddef.h>
 
 /* One next step for a finding id in the runtime's words. who: the step ends
- * by saying where to see who allocates (model/findings_advice.h). */
+ * by saying where to see who allocates; census: it starts with gctop's own
+ * census, text being the runtime's tool as the alternative ("or ...")
+ * (model/findings_advice.h says each the front end's way). */
 struct gt_runtime_advice {
 	const char *id;
 	const char *text;
 	bool who;
+	bool census;
 };
 
 /* An allocation sampler's method as a person names it: the snapshot's

@@ -375,10 +375,17 @@ static int parse_live_point(struct gt_record_reader *r, struct json_object *x, s
 }
 
 /* The live-set log as of this sample: the last one's, with the new points
- * put in; absent in a recording made before it was written (n/a). */
+ * put in; absent in a recording made before it was written (n/a, and the
+ * why says the recording, not the collector, lacks them). A collector
+ * without points writes "live_log": null and its own live_unavailable. */
 static int parse_live_log(struct gt_record_reader *r, struct json_object *o, struct gt_sample *s,
 			  struct gt_error *err)
 {
+	if (!json_object_object_get_ex(o, "live_log", NULL)) {
+		if (!s->live_unavailable)
+			s->live_unavailable = "the recording holds no live-set points";
+		return 0;
+	}
 	struct json_object *a;
 	size_t n;
 	uint64_t count;

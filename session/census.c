@@ -34,14 +34,19 @@ static int no_census(const struct gt_target_info *info, struct gt_error *err)
 		       info->runtime ? info->runtime->display : "process", (int)info->pid);
 }
 
-int gt_census_take(const struct gt_target *t, struct gt_census *out, uint64_t deadline_ns, struct gt_error *err)
+int gt_census_take(const struct gt_target_info *info, gt_census_fn census, struct gt_census *out,
+		   uint64_t deadline_ns, struct gt_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	const struct gt_target_info *info = gt_target_info(t);
-	gt_census_fn census = gt_target_census_fn(t);
 	if (!census)
 		return no_census(info, err);
 	return census(info, out, deadline_ns, err);
+}
+
+gt_census_fn gt_session_census_hook(const struct gt_session *s, struct gt_target_info *info)
+{
+	*info = *gt_target_info(s->target);
+	return gt_target_census_fn(s->target);
 }
 
 static void *census_main(void *arg)

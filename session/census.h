@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "collectors/target.h"
 #include "model/census.h"
 
 struct gt_session;
@@ -30,10 +31,18 @@ struct gt_session_census {
 	unsigned taken;                  /* censuses taken so far */
 };
 
-/* Takes one census of target t's runtime through its hook, by deadline_ns
- * (the quit flag ends it too): --census's whole work. NULL hook: the
- * runtime has none (GT_EXIT_NOT_RUNTIME). 0, or -1 with err. */
-int gt_census_take(const struct gt_target *t, struct gt_census *out, uint64_t deadline_ns, struct gt_error *err);
+/* Takes one census of the process info names through its runtime's hook
+ * census (gt_target_census_fn), by deadline_ns (the quit flag ends it
+ * too): --census's whole work. The hook needs only the info, so the
+ * target may be closed first, as --census does: a .NET watch session
+ * left open would fill, unread, for the seconds the census takes. NULL
+ * hook: the runtime has none (GT_EXIT_NOT_RUNTIME). 0, or -1 with err. */
+int gt_census_take(const struct gt_target_info *info, gt_census_fn census, struct gt_census *out,
+		   uint64_t deadline_ns, struct gt_error *err);
+/* What gt_census_take needs of s's open target: a copy of its info into
+ * *info, and its runtime's hook (NULL: none), both good after the session
+ * is closed. */
+gt_census_fn gt_session_census_hook(const struct gt_session *s, struct gt_target_info *info);
 
 /* Starts a census of s's open target on a worker. 0, or -1 with err: one
  * is already running (GT_EXIT_USAGE), the runtime has none, no thread. */

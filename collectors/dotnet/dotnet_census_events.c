@@ -83,6 +83,9 @@ static int grow(struct gt_dn_census_table *t)
 	return 0;
 }
 
+/* The sentence below names the cap. */
+_Static_assert(GT_DN_CENSUS_MAX_TYPES == 65536, "the partial sentence names the type cap");
+
 /* The entry of id, made when new; NULL past the cap (the table says why). */
 static struct census_entry *entry(struct gt_dn_census_table *t, uint64_t id)
 {

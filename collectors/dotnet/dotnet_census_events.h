@@ -34,10 +34,10 @@ enum {
 #define GT_DN_KEYWORD_GC_HEAP_COLLECT 0x800000ull
 #define GT_DN_KEYWORD_GC_HEAP_AND_TYPE_NAMES 0x1000000ull
 
-/* Distinct types a census keeps: a large service's heap holds some tens of
- * thousands; a stream naming more is hostile or beyond what a pane shows
- * (each costs ~330 bytes: at most ~21 MB). */
-#define GT_DN_CENSUS_MAX_TYPES 65536
+/* Distinct types a census keeps: the model's cap (model/census.h), so both
+ * runtimes' censuses stop at one size (each type costs ~330 bytes here: at
+ * most ~21 MB). */
+#define GT_DN_CENSUS_MAX_TYPES GT_CENSUS_MAX_TYPES
 /* Type parameters kept per type (generic arguments, an array's element);
  * more are named "..." in the composed name. */
 #define GT_DN_CENSUS_MAX_PARAMS 8

@@ -20,25 +20,25 @@ static const struct gt_sampler_name dotnet_samplers[] = {
 static const struct gt_runtime_advice dotnet_advice[] = {
 	{ "pause-share",
 	  "allocate less; under Workstation GC, Server GC (DOTNET_gcServer=1) collects on every core with a "
-	  "larger gen0 budget", true },
+	  "larger gen0 budget", true, false },
 	{ "long-pause",
 	  "look at its reason: a blocking gen2 needs less live data or background GC (DOTNET_gcConcurrent=1, "
 	  "the default), and GCSettings.LatencyMode SustainedLowLatency avoids most; gen0 and gen1 pauses grow "
-	  "with what survives them", false },
+	  "with what survives them", false, false },
 	{ "induced-gc",
-	  "find the GC.Collect call and remove it; the GC picks a better moment", false },
+	  "find the GC.Collect call and remove it; the GC picks a better moment", false, false },
 	{ "heap-near-limit",
 	  "raise the container's memory limit or lower the GC's hard limit (GCHeapHardLimitPercent) so both "
-	  "fit with room for a burst", false },
+	  "fit with room for a burst", false, false },
 	{ "memory-near-limit",
 	  "raise the container's memory limit or lower the GC's hard limit (GCHeapHardLimitPercent) so both "
-	  "fit with room for a burst", false },
+	  "fit with room for a burst", false, false },
 	{ "heap-over-limit",
 	  "set the GC's hard limit below the container limit (GCHeapHardLimitPercent), leaving room for the "
-	  "rest of the process", false },
+	  "rest of the process", false, false },
 	{ "live-set-growth",
-	  "compare two heap snapshots taken minutes apart (dotnet-gcdump collect -p PID; each induces a gen2 "
-	  "collection) and look at the types that grew", false },
+	  "or compare two heap snapshots (dotnet-gcdump collect -p PID); either induces a gen2 collection",
+	  false, true },
 };
 
 const struct gt_runtime_traits gt_dotnet_runtime = {

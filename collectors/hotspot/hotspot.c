@@ -201,7 +201,7 @@ static struct gt_backend *hotspot_open(pid_t pid, struct gt_target_info *info, s
 		info->heap_max_bytes = s.heap_max_bytes;
 
 	hotspot_alloc_estimate_init(&c->alloc, hotspot_alloc_model_for(c->counters.gc), c->counters.gc == HOTSPOT_GC_G1);
-	hotspot_live_init(&c->live, c->counters.gc);
+	hotspot_live_init(&c->live, c->counters.gc, c->counters.shenandoah_generational);
 	hotspot_note_pauses(c, false); /* pauses before we attached are not this interval's */
 	hotspot_poll(c, gt_mono_ns());
 	return c;

@@ -20,6 +20,9 @@
 #define CENSUS_REPLY_MAX (16u << 20)
 
 static const char why_cut[] = "the class histogram was longer than 16 MiB; the rows after that were not read";
+static const char why_cut_capped[] = "the class histogram had more rows than a census keeps (65536) and was longer "
+				     "than 16 MiB: the rows after the largest 65536 are left out, and the totals "
+				     "are the sums of the rows in its first 16 MiB";
 
 struct safepoint_time {
 	bool valid;
@@ -55,7 +58,7 @@ static int histogram_of(pid_t pid, const struct gt_attach_output *o, struct gt_c
 	if (gt_hotspot_histo_parse(o->text, len, out) != 0)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory reading the class histogram of JVM %d", (int)pid);
 	if (o->truncated)
-		out->partial_why = why_cut;
+		out->partial_why = out->partial_why == gt_hotspot_histo_why_cap ? why_cut_capped : why_cut;
 	return 0;
 }
 

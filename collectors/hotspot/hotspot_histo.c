@@ -7,6 +7,11 @@
 #include "collectors/hotspot/hotspot_histo.h"
 
 static const char why_rows[] = "some rows of the class histogram could not be read and are left out";
+/* The JVM sends its histogram sorted by bytes, largest first
+ * (KlassInfoHisto::sort), so the rows past the cap are its smallest. */
+const char gt_hotspot_histo_why_cap[] = "the class histogram had more rows than a census keeps (65536); the rest, "
+					"which the JVM lists after the largest, are left out";
+_Static_assert(GT_CENSUS_MAX_TYPES == 65536, "gt_hotspot_histo_why_cap names the type cap");
 static const char why_total[] =
 	"the class histogram ended before its Total line, so it may be cut short; the totals are its rows' sums";
 
@@ -117,7 +122,7 @@ enum histo_line { LINE_OTHER, LINE_ROW, LINE_BAD_ROW, LINE_TOTAL };
 struct histo_parse {
 	struct gt_census *out;
 	size_t cap;
-	bool bad_rows, have_total;
+	bool bad_rows, have_total, capped;
 	uint64_t sum_count, sum_bytes;
 };
 
@@ -142,7 +147,12 @@ static enum histo_line parse_row(struct histo_parse *h, const char *p, const cha
 		return LINE_BAD_ROW;
 	char src[GT_CENSUS_NAME_LEN];
 	size_t n = gt_hotspot_source_name(name, (size_t)(name_end - name), src, sizeof(src));
-	if (gt_census_add(h->out, &h->cap, src, n, count, bytes) != 0)
+	/* Past the cap a row is read (its figures still count in the sums)
+	 * but not kept: a hostile JVM's short rows would otherwise make a
+	 * 272-byte type of every 13 bytes of its reply. */
+	if (h->out->n_types >= GT_CENSUS_MAX_TYPES)
+		h->capped = true;
+	else if (gt_census_add(h->out, &h->cap, src, n, count, bytes) != 0)
 		*oom = 1;
 	h->sum_count = sat_add(h->sum_count, count);
 	h->sum_bytes = sat_add(h->sum_bytes, bytes);
@@ -188,7 +198,12 @@ int gt_hotspot_histo_parse(const char *text, size_t len, struct gt_census *out)
 		out->total_count = h.sum_count;
 		out->total_bytes = h.sum_bytes;
 		out->partial_why = why_total;
-	} else if (h.bad_rows) {
+	}
+	/* The cap is said before a missing Total line: it is the larger loss
+	 * (the totals are still every row's, from Total or the sums). */
+	if (h.capped) {
+		out->partial_why = gt_hotspot_histo_why_cap;
+	} else if (h.have_total && h.bad_rows) {
 		out->partial_why = why_rows;
 	}
 	gt_census_sort(out);

@@ -21,8 +21,13 @@ size_t gt_hotspot_source_name(const char *in, size_t len, char *out, size_t cap)
  * are passed over) into out's types, sorted by bytes, and totals. A row
  * that does not read (a number past 2^64, a line cut short) is left out
  * and out->partial_why says so, as it does when the Total line is
- * missing (the totals are then the rows' sums). Returns 0, or -1 when out
- * of memory (out freed). */
+ * missing (the totals are then the rows' sums). Rows past
+ * GT_CENSUS_MAX_TYPES are left out too (the JVM sends the largest first,
+ * so the kept are the largest), partial_why then being
+ * gt_hotspot_histo_why_cap; the totals still count them. Returns 0, or -1
+ * when out of memory (out freed). */
 int gt_hotspot_histo_parse(const char *text, size_t len, struct gt_census *out);
+
+extern const char gt_hotspot_histo_why_cap[];
 
 #endif

@@ -191,6 +191,7 @@ void hotspot_counters_fill_old(const struct hotspot_counters *c, struct gt_sampl
 
 struct hotspot_live {
 	enum hotspot_gc gc;
+	bool shenandoah_generational; /* no point then (hotspot_live_unavailable) */
 	bool started;               /* invocations holds a settled poll's counts */
 	uint64_t invocations[3];
 	bool armed;                 /* ZGC, Shenandoah: a cycle was seen, not yet its end */
@@ -203,8 +204,8 @@ struct hotspot_live {
 };
 
 /* Why gc gives no live-set point (one sentence), or NULL. */
-const char *hotspot_live_unavailable(enum hotspot_gc gc);
-void hotspot_live_init(struct hotspot_live *l, enum hotspot_gc gc);
+const char *hotspot_live_unavailable(enum hotspot_gc gc, bool shenandoah_generational);
+void hotspot_live_init(struct hotspot_live *l, enum hotspot_gc gc, bool shenandoah_generational);
 /* Adds the points one poll's reading completes. */
 void hotspot_live_note(struct hotspot_live *l, const struct hotspot_live_reading *r);
 /* Fills out->live_log and out->live_unavailable. */

@@ -46,7 +46,11 @@
  *               relocation, and no minor pause follows to show the result.
  *   Shenandoah  the heap used at the first poll that sees the cause back to
  *               "No GC" after collector.1 moved: used after the cycle plus
- *               what was allocated since (up to one poll interval). */
+ *               what was allocated since (up to one poll interval).
+ *               Generational (JDK 25, -XX:ShenandoahGCMode=generational):
+ *               none, its young cycles move collector.1 too and the perf
+ *               data has one space for the whole heap, so used after a
+ *               young cycle would count the old generation's garbage. */
 #include "collectors/hotspot/hotspot_internal.h"
 
 #include <string.h>
@@ -63,8 +67,13 @@
 #define HOTSPOT_LIVE_FULL 1
 #define HOTSPOT_LIVE_CYCLE 2
 
-const char *hotspot_live_unavailable(enum hotspot_gc gc)
+const char *hotspot_live_unavailable(enum hotspot_gc gc, bool shenandoah_generational)
 {
+	/* Its young cycles move collector.1 as the global ones do, and the
+	 * heap is one space: used after a young cycle still holds old garbage. */
+	if (gc == HOTSPOT_GC_SHENANDOAH && shenandoah_generational)
+		return "generational Shenandoah's perf data has one space for the whole heap and does not tell its "
+		       "young cycles from its old ones, so no reading shows the old generation after an old cycle";
 	switch (gc) {
 	case HOTSPOT_GC_Z:
 		return "non-generational ZGC writes its heap size to perf data only at its pauses, before relocation "
@@ -76,11 +85,12 @@ const char *hotspot_live_unavailable(enum hotspot_gc gc)
 	}
 }
 
-void hotspot_live_init(struct hotspot_live *l, enum hotspot_gc gc)
+void hotspot_live_init(struct hotspot_live *l, enum hotspot_gc gc, bool shenandoah_generational)
 {
 	memset(l, 0, sizeof(*l));
 	l->gc = gc;
-	l->log.valid = hotspot_live_unavailable(gc) == NULL;
+	l->shenandoah_generational = shenandoah_generational;
+	l->log.valid = hotspot_live_unavailable(gc, shenandoah_generational) == NULL;
 }
 
 static void hotspot_live_add(struct hotspot_live *l, uint64_t bytes, uint64_t at_ns, const char *kind)
@@ -227,5 +237,5 @@ void hotspot_live_note(struct hotspot_live *l, const struct hotspot_live_reading
 void hotspot_live_fill(const struct hotspot_live *l, struct gt_sample *out)
 {
 	out->live_log = l->log;
-	out->live_unavailable = hotspot_live_unavailable(l->gc);
+	out->live_unavailable = hotspot_live_unavailable(l->gc, l->shenandoah_generational);
 }

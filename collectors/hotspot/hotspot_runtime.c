@@ -15,26 +15,25 @@ static const struct gt_sampler_name hotspot_samplers[] = {
 static const struct gt_runtime_advice hotspot_advice[] = {
 	{ "pause-share",
 	  "allocate less, or give the young generation more room (-Xmn, or a larger -Xmx) so that it fills "
-	  "less often", true },
+	  "less often", true, false },
 	{ "long-pause",
 	  "look at its cause: a full or old collection needs more heap or earlier marking "
 	  "(-XX:InitiatingHeapOccupancyPercent); a smaller young generation or a pause-time goal "
-	  "(-XX:MaxGCPauseMillis) shortens young pauses", false },
+	  "(-XX:MaxGCPauseMillis) shortens young pauses", false, false },
 	{ "induced-gc",
-	  "find the System.gc() call (or run with -XX:+DisableExplicitGC)", false },
+	  "find the System.gc() call (or run with -XX:+DisableExplicitGC)", false, false },
 	{ "heap-near-limit",
 	  "raise the container's memory limit or lower the heap's maximum (-Xmx, -XX:MaxRAMPercentage) so "
-	  "both fit with room for a burst", false },
+	  "both fit with room for a burst", false, false },
 	{ "memory-near-limit",
 	  "raise the container's memory limit or lower the heap's maximum (-Xmx, -XX:MaxRAMPercentage) so "
-	  "both fit with room for a burst", false },
+	  "both fit with room for a burst", false, false },
 	{ "heap-over-limit",
 	  "set the heap max below the container limit (-Xmx, -XX:MaxRAMPercentage), leaving room for the "
-	  "rest of the process", false },
+	  "rest of the process", false, false },
 	{ "live-set-growth",
-	  "compare two class histograms taken minutes apart (jcmd PID GC.class_histogram; each stops the JVM "
-	  "for a time that grows with the heap) and look at the classes that grew; "
-	  "-XX:+HeapDumpOnOutOfMemoryError keeps the evidence", false },
+	  "or compare two class histograms (jcmd PID GC.class_histogram); either stops the JVM for a time that "
+	  "grows with the heap. -XX:+HeapDumpOnOutOfMemoryError keeps the evidence", false, true },
 };
 
 const struct gt_runtime_traits gt_hotspot_runtime = {
@@ -55,8 +54,8 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
 	.metrics_namespace = "jvm",
 	/* Measured on 2 shared cores, beside jmap -histo:live and jcmd
 	 * GC.class_histogram (bench/census.py, bench/README.md). */
-	.census_cost = "stops the JVM for a full collection and a walk of its heap: about 0.3-1 s at 256 MiB "
-		       "and 1.5-3 s at 2 GiB of heap",
+	.census_cost = "stops the JVM for a full collection and a walk of its heap: about 0.2-0.4 s at 256 MiB "
+		       "and 1.2-2.7 s at 2 GiB of heap",
 	.induced_call = "System.gc()",
 	.advice = hotspot_advice,
 	.n_advice = sizeof(hotspot_advice) / sizeof(hotspot_advice[0]),

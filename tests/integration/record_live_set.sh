@@ -62,7 +62,7 @@ check "a recording without the live set reads as n/a with why" python3 -c '
 import json, sys
 ls = json.loads(open(sys.argv[1]).readline())["live_set"]
 sys.exit(not (ls["bytes"] is None and ls["growth_bps"] is None and ls["old"]["used_bytes"] is None
-              and ls["why"] == "the collector does not measure the live set"))' "$WORK/old.json"
+              and ls["why"] == "the recording holds no live-set points"))' "$WORK/old.json"
 
 "$GCTOP_BIN" --compare "$WORK/leak.ndjson" "$WORK/flat.ndjson" >"$WORK/compare.txt" 2>&1
 check "--compare: the live set at each run's end" grep -Eq '^live set, at the end +689 MiB +300 MiB' "$WORK/compare.txt"

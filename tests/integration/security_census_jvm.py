@@ -7,12 +7,15 @@ PIDFILE.req<N>:
   hostile  a class histogram whose names hold escape sequences, C1 controls,
            bidirectional controls and invalid UTF-8, in the internal form
   flood    a histogram of more than 16 MiB (the census's cap)
+  short    15 MiB of short rows ("1: 1 1 a0"): ~740000 types, past the
+           census's 65536, then "Total 987654 321"
   refuse   status 101 and a message with escape bytes
   hang     no answer at all (the connection stays open for 60 s)
 
 usage: security_census_jvm.py LIBJVM PIDFILE MODE[,MODE...]"""
 import ctypes
 import os
+import signal
 import socket
 import sys
 import time
@@ -38,6 +41,18 @@ def flood():
     return b"".join(rows) + b"Total 1 1\n"
 
 
+def short_rows():
+    rows = []
+    size = 0
+    i = 0
+    while size < 15 << 20:
+        line = b"%d: 1 1 a%x\n" % (i + 1, i)
+        rows.append(line)
+        size += len(line)
+        i += 1
+    return b"".join(rows) + b"Total 987654 321\n"
+
+
 def read_request(conn):
     data = b""
     while data.count(b"\0") < 5:
@@ -52,6 +67,15 @@ def main():
     ctypes.CDLL(sys.argv[1])
     pidfile, modes = sys.argv[2], sys.argv[3].split(",")
     path = "/tmp/.java_pid%d" % os.getpid()
+    # The test ends this process with SIGTERM (in its hang mode too): exit
+    # through the finally below, which removes the socket, so that a later
+    # process given this pid can bind it; one a killed run left is removed
+    # first (it is ours: /tmp is sticky).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
     old = os.umask(0o077)
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path)
@@ -75,6 +99,8 @@ def main():
                 reply = b"0\n" + HOSTILE
             elif mode == "flood":
                 reply = b"0\n" + flood()
+            elif mode == "short":
+                reply = b"0\n" + short_rows()
             else:
                 reply = b"101\nno \x1b[31mthanks\x1b]0;X\x07\n"
             try:

@@ -5,6 +5,7 @@
  * and on damaged input. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collectors/hotspot/hotspot_histo.h"
@@ -239,6 +240,42 @@ static void damaged_histograms_say_partial(void)
 	gt_census_free(&c);
 }
 
+/* A hostile JVM's flood of short rows: the census keeps GT_CENSUS_MAX_TYPES
+ * (the first, which the JVM sends largest first), says so, and keeps the
+ * Total line's totals. */
+static void caps_the_rows(void)
+{
+	size_t rows = GT_CENSUS_MAX_TYPES + 1000;
+	size_t cap = rows * 32 + 64;
+	char *text = malloc(cap);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	size_t o = 0;
+	for (size_t i = 0; i < rows; i++)
+		o += (size_t)snprintf(text + o, cap - o, "%zu: 1 %zu a%zx\n", i + 1, rows - i, i);
+	o += (size_t)snprintf(text + o, cap - o, "Total 123 456\n");
+	struct gt_census c;
+	CHECK(gt_hotspot_histo_parse(text, o, &c) == 0);
+	CHECK_U64(c.n_types, GT_CENSUS_MAX_TYPES);
+	CHECK_U64(c.types[0].bytes, rows);
+	CHECK_U64(c.types[c.n_types - 1].bytes, rows - GT_CENSUS_MAX_TYPES + 1);
+	CHECK_U64(c.total_count, 123);
+	CHECK_U64(c.total_bytes, 456);
+	CHECK(c.partial_why && strstr(c.partial_why, "65536"));
+	gt_census_free(&c);
+	/* exactly at the cap nothing is left out */
+	o = 0;
+	for (size_t i = 0; i < GT_CENSUS_MAX_TYPES; i++)
+		o += (size_t)snprintf(text + o, cap - o, "%zu: 1 1 a%zx\n", i + 1, i);
+	o += (size_t)snprintf(text + o, cap - o, "Total 1 1\n");
+	CHECK(gt_hotspot_histo_parse(text, o, &c) == 0);
+	CHECK_U64(c.n_types, GT_CENSUS_MAX_TYPES);
+	CHECK(c.partial_why == NULL);
+	gt_census_free(&c);
+	free(text);
+}
+
 int main(void)
 {
 	RUN_TEST(sorts_by_bytes_then_count_then_name);
@@ -250,5 +287,6 @@ int main(void)
 	RUN_TEST(parses_jcmd_shape);
 	RUN_TEST(parses_attach_reply_shape_unsorted);
 	RUN_TEST(damaged_histograms_say_partial);
+	RUN_TEST(caps_the_rows);
 	return check_summary();
 }

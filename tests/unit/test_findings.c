@@ -286,6 +286,27 @@ static void test_advice_per_runtime(void)
 	CHECK(f && strstr(f->advice, "young generation"));
 }
 
+/* What grew is one keypress: live-set-growth points to gctop's census
+ * first (key c on the screen, --census elsewhere), the runtime's own tool
+ * after it, and fits the advice's room whole. */
+static void test_advice_census_first(void)
+{
+	static const struct {
+		const struct gt_runtime_traits *rt;
+		const char *tool;
+	} runtimes[] = { { &gt_hotspot_runtime, "GC.class_histogram" }, { &gt_dotnet_runtime, "dotnet-gcdump" } };
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++) {
+		char opt[GT_FINDING_ADVICE_LEN], keys[GT_FINDING_ADVICE_LEN];
+		gt_findings_advice(opt, sizeof(opt), "live-set-growth", runtimes[i].rt, GT_FRONT_OPTIONS);
+		gt_findings_advice(keys, sizeof(keys), "live-set-growth", runtimes[i].rt, GT_FRONT_SCREEN);
+		const char *o_census = strstr(opt, "gctop --census"), *o_tool = strstr(opt, runtimes[i].tool);
+		const char *k_census = strstr(keys, "key c"), *k_tool = strstr(keys, runtimes[i].tool);
+		CHECK(o_census && o_tool && o_census < o_tool && !strstr(opt, "key "));
+		CHECK(k_census && k_tool && k_census < k_tool && !strstr(keys, "--census"));
+		CHECK(strlen(opt) < sizeof(opt) - 1 && strlen(keys) < sizeof(keys) - 1);
+	}
+}
+
 /* Keys on the screen, options everywhere else: -b, --json and --doctor
  * have no key a. */
 static void test_advice_per_front_end(void)
@@ -820,6 +841,7 @@ int main(void)
 	RUN_TEST(test_long_pause_when_and_cause);
 	RUN_TEST(test_advice_per_runtime);
 	RUN_TEST(test_advice_per_front_end);
+	RUN_TEST(test_advice_census_first);
 	RUN_TEST(test_g1_full);
 	RUN_TEST(test_induced);
 	RUN_TEST(test_census_own);

@@ -40,7 +40,7 @@ static bool seq_open(struct seq *s, const char *file)
 		return false;
 	}
 	hotspot_counters_resolve(&s->c, &s->p);
-	hotspot_live_init(&s->live, s->c.gc);
+	hotspot_live_init(&s->live, s->c.gc, s->c.shenandoah_generational);
 	s->now = 1000 * SEC;
 	return true;
 }
@@ -245,6 +245,37 @@ static void test_shenandoah_cycle_end(void)
 	seq_close(&s);
 }
 
+/* Generational Shenandoah (its JVM arguments say so): a young cycle moves
+ * collector.1 as a global one does, and whole-heap used after it holds old
+ * garbage, so no point, and one sentence why. */
+static void test_shenandoah_generational_unavailable(void)
+{
+	struct seq s;
+	CHECK(seq_open(&s, "jdk25-Shenandoah"));
+	const struct hsperf_entry *e = hsperf_find(&s.p, "java.rt.vmArgs");
+	static const char args[] = "-Xmx256m -XX:+UseShenandoahGC -XX:ShenandoahGCMode=generational";
+	CHECK(e && e->type == 'B' && sizeof(args) <= e->vector_length);
+	if (e && e->type == 'B' && sizeof(args) <= e->vector_length)
+		memcpy(s.buf + e->data_offset, args, sizeof(args));
+	hotspot_counters_resolve(&s.c, &s.p);
+	CHECK(s.c.shenandoah_generational);
+	hotspot_live_init(&s.live, s.c.gc, s.c.shenandoah_generational);
+	seq_poll(&s);
+	seq_collect(&s, 1);
+	seq_set_cause(&s, "Concurrent GC");
+	seq_poll(&s);
+	seq_set_cause(&s, HOTSPOT_CAUSE_NONE);
+	seq_old(&s, 66 * MiB);
+	seq_poll(&s);
+	CHECK_U64(s.live.log.count, 0);
+	struct gt_sample out;
+	memset(&out, 0, sizeof(out));
+	hotspot_live_fill(&s.live, &out);
+	CHECK(!out.live_log.valid);
+	CHECK(out.live_unavailable && strstr(out.live_unavailable, "generational Shenandoah"));
+	seq_close(&s);
+}
+
 /* ZGC on JDK 17: no usable point, and one sentence why. */
 static void test_zgc17_unavailable(void)
 {
@@ -310,6 +341,7 @@ int main(void)
 	RUN_TEST(test_g1_mixed_window);
 	RUN_TEST(test_zgc_major);
 	RUN_TEST(test_shenandoah_cycle_end);
+	RUN_TEST(test_shenandoah_generational_unavailable);
 	RUN_TEST(test_zgc17_unavailable);
 	RUN_TEST(test_ring_wraps);
 	RUN_TEST(test_old_occupancy);
