@@ -54,8 +54,8 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
 	.metrics_namespace = "jvm",
 	/* Measured on 2 shared cores, beside jmap -histo:live and jcmd
 	 * GC.class_histogram (bench/census.py, bench/README.md). */
-	.census_cost = "stops the JVM for a full collection and a walk of its heap: about 0.2-0.4 s at 256 MiB "
-		       "and 1.2-2.7 s at 2 GiB of heap",
+	.census_cost = "stops the JVM for a full collection and a walk of its heap: about 0.2-1 s at 256 MiB "
+		       "and 1.2-3.2 s at 2 GiB of heap",
 	.induced_call = "System.gc()",
 	.advice = hotspot_advice,
 	.n_advice = sizeof(hotspot_advice) / sizeof(hotspot_advice[0]),
