@@ -186,6 +186,11 @@ signal_after() {
 	kill "$_watchdog" 2>/dev/null
 }
 
+# status_to NAME FILE: shell words for a tmux pane that write "NAME=$?" (the
+# status of the command before them) to FILE in one rename: a test polling
+# for FILE must not read it between the shell's creating it and writing it.
+status_to() { printf 'echo "%s=$?" > %s.new && mv %s.new %s' "$1" "$2" "$2" "$2"; }
+
 # wait_for_file PATH SECONDS
 wait_for_file() { wait_until $(($2 * 10)) file_exists "$1"; }
 

@@ -21,7 +21,7 @@ check "make clean still works" [ $? -eq 0 ]
 TMUX_SOCK="gctop-demo$$"
 tm() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; cleanup' EXIT INT TERM
-tm new-session -d -x 100 -y 30 "make -s demo; echo \"demo-exit=\$?\" > $WORK/status; sleep 30"
+tm new-session -d -x 100 -y 30 "make -s demo; $(status_to demo-exit "$WORK/status"); sleep 30"
 i=0
 until tm capture-pane -p 2>/dev/null | grep -q " Memory " || [ "$i" -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
 check "make demo opens gctop on the demo workload" sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | grep -q 'Demo'"

@@ -28,11 +28,15 @@ check "a -b replay's header says replay and names the file, not live" \
 
 # The full-screen view records as well.
 start_gctop -p "$JPID" -d 0.3 -w "$WORK/tui.ndjson"
-wait_screen "LIVE +PID $JPID" 10
+if wait_screen "LIVE +PID $JPID" 10; then
+	pass "the full-screen view shows PID $JPID live"
+else
+	fail "the full-screen view did not show PID $JPID live within 10 s: $(screen | head -3)"
+fi
 sleep 1.5
 tm send-keys q
 status=$(wait_exit 5)
-check "the full-screen view with -w exits 0 ($status)" [ "$status" = 0 ]
+check "the full-screen view with -w exits 0 on q (status '$status'; $(screen | tail -3))" [ "$status" = 0 ]
 n=$(grep -c '"type":"sample"' "$WORK/tui.ndjson")
 check "the full-screen view recorded its samples ($n)" [ "$n" -ge 3 ]
 "$GCTOP_BIN" -r "$WORK/tui.ndjson" -b >/dev/null 2>"$WORK/tui.err"

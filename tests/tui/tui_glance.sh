@@ -47,7 +47,7 @@ at() {
 
 # ---- a JVM ----
 start_workload
-tm new-session -d -x 80 -y 24 "$GCTOP_BIN -p $JPID; echo \"gctop-exit=\$?\" > $WORK/status; sleep 120"
+tm new-session -d -x 80 -y 24 "$GCTOP_BIN -p $JPID; $(status_to gctop-exit "$WORK/status"); sleep 120"
 if ! wait_screen "LIVE +PID $JPID" 15; then
 	fail "the JVM dashboard did not come up: $(screen | head -3)"
 	exit 0
@@ -73,7 +73,7 @@ rm -f "$WORK/status"
 
 # ---- .NET, allocation sampling on ----
 start_dotnet JsonText 1 100 90
-tm new-session -d -x 80 -y 24 "$GCTOP_BIN -p $DPID --allocators; echo \"gctop-exit=\$?\" > $WORK/status; sleep 120"
+tm new-session -d -x 80 -y 24 "$GCTOP_BIN -p $DPID --allocators; $(status_to gctop-exit "$WORK/status"); sleep 120"
 if ! wait_screen "Serialize +[0-9.]+ [KMG]iB/s" 20; then
 	fail "the .NET dashboard listed no site: $(screen | tail -12)"
 	exit 0

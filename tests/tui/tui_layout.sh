@@ -16,7 +16,7 @@ exe=$(dotnet_program ManySites) || { fail "cannot build tests/dotnet/ManySites (
 DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 dotnet_socket_exists "$DPID" || { fail "the .NET workload opened no diagnostics socket"; exit 0; }
-tm new-session -d -x 140 -y 45 "$GCTOP_BIN -p $DPID --allocators; echo \"gctop-exit=\$?\" > $WORK/status; sleep 60"
+tm new-session -d -x 140 -y 45 "$GCTOP_BIN -p $DPID --allocators; $(status_to gctop-exit "$WORK/status"); sleep 60"
 if ! wait_screen "LIVE +PID $DPID" 15; then
 	fail "the dashboard did not come up: $(screen | head -3)"
 	exit 0

@@ -11,7 +11,7 @@ require_tmux
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 python3 tests/integration/record_live_set.py "$WORK/leak.ndjson" 40 || { fail "record_live_set.py failed"; exit 0; }
 
-tm new-session -d -x 80 -y 40 "$GCTOP_BIN -r $WORK/leak.ndjson; echo \"gctop-exit=\$?\" > $WORK/status; sleep 120"
+tm new-session -d -x 80 -y 40 "$GCTOP_BIN -r $WORK/leak.ndjson; $(status_to gctop-exit "$WORK/status"); sleep 120"
 if ! wait_screen "replay: sample 2" 10; then
 	fail "the replay did not start: $(screen | head -12)"
 	exit 0

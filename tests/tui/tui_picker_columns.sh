@@ -24,7 +24,7 @@ net_re=$(printf '%s' "$net_version" | sed 's/\./\\./g')
 picker() {
 	new_server
 	rm -f "$WORK/status"
-	tm new-session -d -x "$1" -y "$2" "$GCTOP_BIN -d 1; echo \"gctop-exit=\$?\" > $WORK/status; sleep 120"
+	tm new-session -d -x "$1" -y "$2" "$GCTOP_BIN -d 1; $(status_to gctop-exit "$WORK/status"); sleep 120"
 }
 
 # filter TEXT: sets the picker's filter (Esc first clears an open one).

@@ -15,7 +15,7 @@ exe=$(dotnet_program AllocSites) || { fail "cannot build tests/dotnet/AllocSites
 start_small() {
 	new_server
 	rm -f "$WORK/status"
-	tm new-session -d -x 80 -y 24 "$GCTOP_BIN $*; echo \"gctop-exit=\$?\" > $WORK/status; sleep 60"
+	tm new-session -d -x 80 -y 24 "$GCTOP_BIN $*; $(status_to gctop-exit "$WORK/status"); sleep 60"
 }
 
 # shows WHAT REGEX: the screen shows REGEX within 10 s

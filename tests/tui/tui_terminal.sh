@@ -18,7 +18,7 @@ wait_exit 5 >/dev/null
 new_server
 
 rm -f "$WORK/status"
-tm new-session -d -x 100 -y 30 "NO_COLOR=1 LC_ALL=C LANG=C $GCTOP_BIN -p $JPID; echo gctop-exit=\$? > $WORK/status; sleep 60"
+tm new-session -d -x 100 -y 30 "NO_COLOR=1 LC_ALL=C LANG=C $GCTOP_BIN -p $JPID; $(status_to gctop-exit "$WORK/status"); sleep 60"
 wait_screen " Memory " 10
 sleep 1.2
 tm capture-pane -p -e >"$WORK/mono"
@@ -38,7 +38,7 @@ check "TERM=dumb prints text, not a screen" grep -q "$JPID" "$WORK/dumb.out"
 check "TERM=dumb says why" grep -q "printing text" "$WORK/dumb.err"
 check "TERM=dumb output has no escape sequences" sh -c "! grep -q '$(printf '\033')' '$WORK/dumb.out'"
 rm -f "$WORK/status"
-tm new-session -d -x 100 -y 30 "$GCTOP_BIN -p $JPID -d 0.5 -n 2 > $WORK/pipe.out 2>$WORK/pipe.err; echo gctop-exit=\$? > $WORK/status; sleep 60"
+tm new-session -d -x 100 -y 30 "$GCTOP_BIN -p $JPID -d 0.5 -n 2 > $WORK/pipe.out 2>$WORK/pipe.err; $(status_to gctop-exit "$WORK/status"); sleep 60"
 status=$(wait_exit 10)
 check "stdout not a terminal: text, status 0 (got '$status')" test "$status" = 0
 check "stdout not a terminal: the figures are there" grep -q "$JPID" "$WORK/pipe.out"
