@@ -20,24 +20,42 @@ For each JVM:
   - _count is the bean's collections between "before" and "after" (the JVM
     is idle before and after, and gctop watched it from before; ZGC cycles
     while idle, so there it is at least that);
-  - each bucket holds the pauses the notifications' GcInfo durations put
-    under its bound, those within 2 ms and 2% of it taken either way (whole
-    milliseconds, and perf data's stamps are taken at other places of a
-    pause than GcInfo's, preempted apart on a loaded machine: MxNames.java),
-    give or take the pauses gctop says it counted at their mean
-    (gctop_gc_duration_merged_total: several between two polls, man/gctop.1);
-    ZGC, which goes on collecting while idle (other pauses than the
-    notified ones), by the share of pauses within 0.10."""
+  - each bucket holds the pauses between two bounds the JVM gives: perf
+    data stamps a pause's start and end (TraceCollectorStats) inside the
+    span GcInfo times (TraceMemoryManagerStats, constructed after and
+    destroyed before it) and inside the span the GC log prints ("Pause
+    Young ... 3.456ms": GCTraceTime, constructed before and destroyed after
+    it), so a pause the log puts under a bound is under it for gctop, and
+    one whose GcInfo duration is over it is over it for gctop, whatever the
+    machine's load puts between those places (seen: a full pause of under
+    8 ms by GcInfo, over 10 ms by perf data, as its thread was preempted
+    between the two); give or take the pauses gctop says it counted at
+    their mean (gctop_gc_duration_merged_total: several between two polls,
+    man/gctop.1). The log's pauses are matched to a bean by kind and to
+    GcInfo by its id (the bean's count with it), and the log must hold as
+    many as the bean counted. ZGC, which goes on collecting while idle
+    (other pauses than the notified ones), by the share of pauses within
+    0.10 of GcInfo's (within 2 ms and 2% of a bound taken either way)."""
+import re
 import sys
 
 from prometheus_compare import query
 
 SHARE_TOL = 0.10
 BOUNDS = ["0.01", "0.1", "1", "10"]
+BOUNDS_MS = [10, 100, 1000, 10000]
+# The GC log's pause lines each bean counts ("Pause Young (Mixed)" too).
+BEAN_PAUSES = {
+    "Copy": ("Pause Young",), "PS Scavenge": ("Pause Young",), "G1 Young Generation": ("Pause Young",),
+    "MarkSweepCompact": ("Pause Full",), "PS MarkSweep": ("Pause Full",), "G1 Old Generation": ("Pause Full",),
+    "G1 Concurrent GC": ("Pause Remark", "Pause Cleanup"),
+}
+LOG_PAUSE = re.compile(r"\] GC\(\d+\) (Pause [A-Z][a-z]+).* ([0-9.]+)ms$")
 
 
 def parse_log(path):
-    j = {"beans": set(), "pools": {}, "before": {}, "after": {}, "actions": set(), "hist": {}, "collected": {}, "usage": {}}
+    j = {"beans": set(), "pools": {}, "before": {}, "after": {}, "actions": set(), "pauses": {}, "collected": {},
+         "usage": {}}
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         word, _, rest = line.partition(" ")
@@ -57,10 +75,20 @@ def parse_log(path):
             j["collected"][name] = int(n)
         elif word == "action":
             j["actions"].add(tuple(rest.split("\t", 1)))
-        elif word == "hist":
-            name, _, counts = rest.rpartition("\t")
-            j["hist"][name] = [int(c) for c in counts.split()]
+        elif word == "pauses":
+            name, _, pauses = rest.rpartition("\t")
+            j["pauses"][name] = {int(i): int(ms) for i, ms in (p.split(":") for p in pauses.split())}
     return j
+
+
+def parse_gc_log(path):
+    """[(kind, ms), ...]: the log's pauses in order ("Pause Young", 3.456)."""
+    pauses = []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        m = LOG_PAUSE.search(line.rstrip("\n"))
+        if m:
+            pauses.append((m.group(1), float(m.group(2))))
+    return pauses
 
 
 def series(port, metric, pid):
@@ -143,7 +171,50 @@ def check_names(label, j, h):
     check(label, set(acts) <= j["actions"], "jvm_gc_action %s as notified %s" % (sorted(acts), sorted(j["actions"])))
 
 
-def check_counts(label, j, h, port, pid):
+def check_shares(label, name, count, cum, pauses):
+    """ZGC: each bucket's share of the pauses is within SHARE_TOL of the
+    share GcInfo's durations put under its bound, those within 2 ms and 2%
+    of it taken either way."""
+    n = len(pauses)
+    shares = []
+    for c, bound in zip(cum[:4], BOUNDS_MS):
+        margin = 2 + bound // 50
+        lo = sum(1 for ms in pauses.values() if ms <= bound - margin)
+        hi = sum(1 for ms in pauses.values() if ms <= bound + margin)
+        shares.append((c / count, lo / n, hi / n))
+    ok = all(lo - SHARE_TOL <= a <= hi + SHARE_TOL for a, lo, hi in shares)
+    check(label, ok, "%s share of pauses at or under %s s: gctop %s, GcInfo %s (within %.2f)"
+          % (name, "/".join(BOUNDS), ["%.2f" % a for a, _, _ in shares],
+             ["%.2f-%.2f" % (lo, hi) for _, lo, hi in shares], SHARE_TOL))
+
+
+def check_buckets(label, name, v, cum, pauses, log, seen, total):
+    """Each bucket between the pauses the GC log puts under its bound and
+    those GcInfo does not put over it, give or take the merged ones."""
+    kinds = BEAN_PAUSES.get(name)
+    mine = [ms for kind, ms in log if kind in kinds] if kinds else []
+    ok = bool(kinds) and len(mine) == total and max(pauses) <= total
+    check(label, ok, "the GC log's pauses %s are %s's %d collections (%d)" % (kinds, name, total, len(mine)))
+    if not ok:
+        return
+    # GcInfo's span is inside the log's (whole ms, each end cut: within 1 ms)
+    outside = ["#%d %d ms, log %.3f ms" % (i, ms, mine[i - 1]) for i, ms in sorted(pauses.items())
+               if ms > mine[i - 1] + 1]
+    check(label, not outside, "%s: GcInfo's pauses within the log's (not: %s)" % (name, outside[:3]))
+    merged = v["merged"]
+    bounds = []
+    for c, bound in zip(cum[:4], BOUNDS_MS):
+        # printed to 3 decimals: under the bound by more than the rounding
+        lo = sum(1 for i in pauses if mine[i - 1] + 0.001 <= bound)
+        hi = sum(1 for ms in pauses.values() if ms <= bound)
+        bounds.append((lo, hi))
+    ok = len(pauses) == v["count"] == seen and all(lo - merged <= c <= hi + merged
+                                                    for c, (lo, hi) in zip(cum[:4], bounds))
+    check(label, ok, "%s pauses at or under %s s: gctop %s, GC log-GcInfo %s of %d, %d merged at their mean"
+          % (name, "/".join(BOUNDS), cum[:4], ["%d-%d" % b for b in bounds], len(pauses), merged))
+
+
+def check_counts(label, j, h, port, pid, log):
     for (name, action), v in sorted(h.items()):
         b = v["buckets"]
         cum = [b.get(le) for le in BOUNDS + ["+Inf"]]
@@ -154,26 +225,16 @@ def check_counts(label, j, h, port, pid):
         ok = v["count"] >= seen if z else v["count"] == seen
         check(label, ok, "%s _count %g, the bean's collections meanwhile %d%s"
               % (name, v["count"], seen, " (at least: ZGC cycles while idle)" if z else ""))
-        truth = j["hist"].get(name)
-        if not truth or not truth[-1] or not v["count"] or None in cum:
+        pauses = j["pauses"].get(name)
+        if not pauses or not v["count"] or None in cum:
             continue
         if v["merged"] is None:
             check(label, False, "%s has no gctop_gc_duration_merged_total" % name)
             continue
-        n = truth[-1]
         if z:
-            shares = [(c / v["count"], truth[2 * b] / n, truth[2 * b + 1] / n) for b, c in enumerate(cum[:4])]
-            ok = all(lo - SHARE_TOL <= a <= hi + SHARE_TOL for a, lo, hi in shares)
-            check(label, ok, "%s share of pauses at or under %s s: gctop %s, GcInfo %s (within %.2f)"
-                  % (name, "/".join(BOUNDS), ["%.2f" % a for a, _, _ in shares],
-                     ["%.2f-%.2f" % (lo, hi) for _, lo, hi in shares], SHARE_TOL))
-            continue
-        merged = v["merged"]
-        ok = n == v["count"] and all(truth[2 * b] - merged <= c <= truth[2 * b + 1] + merged
-                                     for b, c in enumerate(cum[:4]))
-        check(label, ok, "%s pauses at or under %s s: gctop %s, GcInfo %s of %d, %d merged at their mean"
-              % (name, "/".join(BOUNDS), cum[:4], ["%d-%d" % (truth[2 * b], truth[2 * b + 1]) for b in range(4)],
-                 n, merged))
+            check_shares(label, name, v["count"], cum, pauses)
+        else:
+            check_buckets(label, name, v, cum, pauses, log, seen, j["after"].get(name, 0))
     resets = [s for s in query(port, 'resets(jvm_gc_duration_seconds_bucket{pid="%s"}[10m]) > 0' % pid)]
     check(label, not resets, "no bucket ever went down (%d series reset)" % len(resets))
 
@@ -189,7 +250,7 @@ def main(argv):
         check_sizes(label, pid, port, j)
         h = histograms(port, pid)
         check_names(label, j, h)
-        check_counts(label, j, h, port, pid)
+        check_counts(label, j, h, port, pid, parse_gc_log(log[:-len(".log")] + ".gc"))
         if label.endswith("G1") and "G1 Concurrent GC" not in j["beans"]:
             own = series(port, "gctop_gc_collector_duration_seconds_count", pid)
             names = [s["metric"].get("collector") for s in own]

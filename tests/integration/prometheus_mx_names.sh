@@ -8,7 +8,7 @@
 # calls System.gc() when told to, printing its beans' counts before and
 # after and its notifications' names, actions and durations. The checks
 # (pools, collector names and actions, bucket shape, _count against the
-# beans' counts, bucket shares against GcInfo durations, no bucket ever
+# beans' counts, buckets between the GC log's and GcInfo's durations, no bucket ever
 # going down) are in prometheus_mx_names.py; promtool check metrics runs
 # on every scrape this test takes. Prometheus marks a scrape it cannot
 # parse as an error: the target stays up with no error throughout.
@@ -25,14 +25,16 @@ JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 
 prometheus_start
 
-# The JVMs: "label pid log" triples for the checker. G1 gets 128 MiB so that
+# The JVMs: "label pid log" triples for the checker, each with its GC log
+# beside (LABEL.gc: the outer bound of each pause's length). G1 gets 128 MiB so that
 # half its heap kept live starts concurrent cycles (remark and cleanup
 # pauses) rather than only full collections.
 JVMS=""
 PIDS=""
 start_jvm() {
 	label=$1 javabin=$2 gc=$3 heap=$4
-	"$javabin" -Xmx"$heap" -XX:+Use"$gc"GC -cp "$CLASSES" MxNames "$WORK/go" 30 >"$WORK/$label.log" 2>&1 &
+	"$javabin" -Xmx"$heap" -XX:+Use"$gc"GC -Xlog:gc:file="$WORK/$label.gc" -cp "$CLASSES" MxNames "$WORK/go" 30 \
+		>"$WORK/$label.log" 2>&1 &
 	CHILD_PIDS="$CHILD_PIDS $!"
 	JVMS="$JVMS $label $! $WORK/$label.log"
 	PIDS="${PIDS:+$PIDS,}$!"

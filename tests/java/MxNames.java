@@ -9,12 +9,10 @@
  * allocates (young collections; about half the heap kept live, which
  * starts concurrent cycles) and calls System.gc(); prints "after NAME COUNT"
  * and one "action NAME\tACTION" line per pair seen, and per bean the
- * collections notified since GO_FILE by their GcInfo duration: at each of
- * 10 ms, 100 ms, 1 s and 10 s, how many were under it for sure and how many
- * perhaps (within 2 ms and 2%: durations are whole milliseconds, and perf
- * data stamps other places of a pause), then all
- * ("hist NAME\tSURE1 MAYBE1 ... SURE4 MAYBE4 ALL"),
- * then "done"; idles SECONDS more and exits. Counts are getCollectionCount(). */
+ * collections notified since GO_FILE, each as its GcInfo id (the bean's
+ * count with it) and duration in whole milliseconds, in id order
+ * ("pauses NAME\tID:MS ID:MS ..."), then "done"; idles SECONDS more and
+ * exits. Counts are getCollectionCount(). */
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -25,13 +23,13 @@ import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 public final class MxNames {
     private static final Set<String> ACTIONS = ConcurrentHashMap.newKeySet();
-    private static final long[] BOUNDS_MS = { 10, 100, 1000, 10000 };
-    private static final Map<String, long[]> HIST = new ConcurrentHashMap<>();
+    private static final Map<String, Map<Long, Long>> PAUSES = new ConcurrentHashMap<>();
     private static volatile boolean counting;
     private static volatile Object sink;
 
@@ -40,27 +38,8 @@ public final class MxNames {
         if (!counting) {
             return;
         }
-        long[] h = HIST.computeIfAbsent(i.getGcName(), k -> new long[2 * BOUNDS_MS.length + 1]);
-        // Whole milliseconds, its start and end each cut to one: the pause
-        // lasted within 1 ms of it. And perf data's stamps are taken at
-        // other places of the same pause than GcInfo's: a thread preempted
-        // between them on a loaded machine moves one by a scheduler slice
-        // (seen: a young pause over 1 s by perf data, at most 998 ms by
-        // GcInfo). So at most a bound for sure when 2 ms and 2% of it
-        // under it, perhaps up to as much over.
-        long ms = i.getGcInfo().getDuration();
-        synchronized (h) {
-            for (int b = 0; b < BOUNDS_MS.length; b++) {
-                long margin = 2 + BOUNDS_MS[b] / 50;
-                if (ms <= BOUNDS_MS[b] - margin) {
-                    h[2 * b]++;
-                }
-                if (ms <= BOUNDS_MS[b] + margin) {
-                    h[2 * b + 1]++;
-                }
-            }
-            h[2 * BOUNDS_MS.length]++;
-        }
+        PAUSES.computeIfAbsent(i.getGcName(), k -> new ConcurrentSkipListMap<>())
+              .put(i.getGcInfo().getId(), i.getGcInfo().getDuration());
     }
 
     private static final Map<String, Long> BEFORE = new ConcurrentHashMap<>();
@@ -77,8 +56,8 @@ public final class MxNames {
 
     private static boolean allNotified() {
         for (Map.Entry<String, Long> e : AFTER.entrySet()) {
-            long[] h = HIST.get(e.getKey());
-            long seen = h == null ? 0 : h[2 * BOUNDS_MS.length];
+            Map<Long, Long> p = PAUSES.get(e.getKey());
+            long seen = p == null ? 0 : p.size();
             if (seen < e.getValue() - BEFORE.getOrDefault(e.getKey(), 0L)) {
                 return false;
             }
@@ -145,10 +124,10 @@ public final class MxNames {
         for (String a : ACTIONS) {
             System.out.println("action " + a);
         }
-        for (Map.Entry<String, long[]> e : HIST.entrySet()) {
-            StringBuilder line = new StringBuilder("hist " + e.getKey() + "\t");
-            for (long n : e.getValue()) {
-                line.append(n).append(' ');
+        for (Map.Entry<String, Map<Long, Long>> e : PAUSES.entrySet()) {
+            StringBuilder line = new StringBuilder("pauses " + e.getKey() + "\t");
+            for (Map.Entry<Long, Long> p : e.getValue().entrySet()) {
+                line.append(p.getKey()).append(':').append(p.getValue()).append(' ');
             }
             System.out.println(line.toString().trim());
         }
