@@ -46,8 +46,10 @@ int hotspot_alloc_ring_at(const struct hotspot_alloc_ring *g, uint64_t ns, uint6
 int hotspot_alloc_ring_near(const struct hotspot_alloc_ring *g, uint64_t ns, uint64_t past_max_ns, uint64_t *total)
 {
 	int rc = hotspot_alloc_ring_at(g, ns, total);
-	if (rc <= 0 || g->n < 2)
+	if (rc <= 0)
 		return rc;
+	if (g->n < 2)
+		return HOTSPOT_ALLOC_RING_ONE;
 	unsigned b = ring_index(g, g->n - 1), a = ring_index(g, g->n - 2);
 	if (ns - g->ns[b] > past_max_ns)
 		return 1;

@@ -32,7 +32,9 @@ int hotspot_alloc_ring_at(const struct hotspot_alloc_ring *g, uint64_t ns, uint6
 /* As hotspot_alloc_ring_at, and up to past_max_ns after the newest reading
  * carried on at the rate between the newest two: readings taken by another
  * clock's schedule (the agent's, every 100 ms) are mostly a little past
- * the newest of the allocation's. */
+ * the newest of the allocation's. HOTSPOT_ALLOC_RING_ONE when ns is after
+ * the only reading there is (no rate to carry it on at). */
+#define HOTSPOT_ALLOC_RING_ONE 2
 int hotspot_alloc_ring_near(const struct hotspot_alloc_ring *g, uint64_t ns, uint64_t past_max_ns, uint64_t *total);
 
 #endif

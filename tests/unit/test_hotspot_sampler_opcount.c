@@ -201,6 +201,29 @@ static void test_reading_outside_polls(void)
 	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "no allocation reading within"));
 }
 
+/* The first sample of a run: the agent's first exact total read just
+ * before its first answer, and no other. The answer is not datable (one
+ * reading gives no rate to carry it on at), and says so; once a total
+ * read after it comes, it is, between the two. */
+static void test_one_alloc_reading(void)
+{
+	struct gt_hotspot_sampler_opcount o;
+	struct hotspot_alloc_ring g = { 0 };
+	struct gt_sample s;
+	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
+	o.asked_gen = GEN;
+	hotspot_alloc_ring_push(&g, 10000 * MS, 1000);
+	answer(&o, GCTOP_SEG_OPS_OK, 5, 10050 * MS, "");
+	CHECK(!gt_hotspot_sampler_opcount_datable(&o, &reading, &g, true));
+	memset(&s, 0, sizeof(s));
+	gt_hotspot_sampler_opcount_fill(&o, &reading, 10060 * MS, &g, true, &s);
+	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "one allocation reading"));
+	hotspot_alloc_ring_push(&g, 10100 * MS, 2000);
+	CHECK(gt_hotspot_sampler_opcount_datable(&o, &reading, &g, true));
+	gt_hotspot_sampler_opcount_fill(&o, &reading, 10110 * MS, &g, true, &s);
+	CHECK(s.opcount_total.valid && s.opcount_alloc_total.valid && s.opcount_alloc_total.value == 1500);
+}
+
 /* A JVM in another time namespace stamps its readings on its own clock:
  * taken at its offset from gctop's they are fresh and land on the polls;
  * an offset that cannot be read leaves them undated. */
@@ -232,6 +255,7 @@ static void test_ring(void)
 	uint64_t v = 0;
 	CHECK(hotspot_alloc_ring_at(&g, 5, &v) != 0);
 	hotspot_alloc_ring_push(&g, 100, 1000);
+	CHECK(hotspot_alloc_ring_near(&g, 150, 500, &v) == HOTSPOT_ALLOC_RING_ONE);
 	hotspot_alloc_ring_push(&g, 200, 3000);
 	hotspot_alloc_ring_push(&g, 200, 9000); /* the same poll again */
 	CHECK(hotspot_alloc_ring_at(&g, 150, &v) == 0 && v == 2000);
@@ -309,6 +333,7 @@ int main(void)
 {
 	/* first: test_statuses fills the store of detailed sentences */
 	RUN_TEST(test_server_and_quoted);
+	RUN_TEST(test_one_alloc_reading);
 	RUN_TEST(test_statuses);
 	RUN_TEST(test_as_read);
 	RUN_TEST(test_burst_after_reading);

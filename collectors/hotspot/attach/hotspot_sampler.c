@@ -381,6 +381,17 @@ static void sampler_fill_exact(struct gt_hotspot_sampler *m, struct gt_sample *s
 		m->reading.snap.exact_total = s->alloc_bytes_total;
 }
 
+/* While the agent's exact totals come (sampling has just begun), the
+ * answer waits for readings of them around its moment too: the first
+ * exact total is often read just before the first answer, and with that
+ * one alone the first sample had no bytes beside its operations, so a
+ * one-interval -b showed operations n/a on a busy machine. */
+static bool sampler_opcount_datable(const struct gt_hotspot_sampler *m)
+{
+	return !m->reading.alloc_total.valid || m->ops_only ||
+	       gt_hotspot_sampler_opcount_datable(&m->opcount, &m->reading, &m->exact_ring, true);
+}
+
 int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spec, struct gt_error *err)
 {
 	if (gt_hotspot_sampler_opcount_init(&m->opcount, spec) != 0)
@@ -397,7 +408,8 @@ int gt_hotspot_sampler_set_opcount(struct gt_hotspot_sampler *m, const char *spe
 		const struct gt_segment_opcount *a = &m->reading.opcount;
 		if (sampler_refresh(m) == 0 &&
 		    (!a->present || (a->answer_id == m->opcount.id &&
-				     gt_hotspot_sampler_opcount_answered(&m->opcount, &m->reading, gt_mono_ns()))))
+				     gt_hotspot_sampler_opcount_answered(&m->opcount, &m->reading, gt_mono_ns()) &&
+				     sampler_opcount_datable(m))))
 			return 0;
 		int again = gt_retry_again(&retry, err);
 		if (again <= 0)

@@ -34,6 +34,8 @@ _Static_assert(GT_OPCOUNT_JMX_ATTR_MAX < GCTOP_SEG_OPS_ATTR_LEN, "an attribute f
 			  "server.tomcat.mbeanregistry.enabled=true)"
 #define OPCOUNT_NO_ALLOC_SINCE "no allocation reading within 500 ms before the agent's reading of the counter " \
 			       "(gctop's polls fell in a collection): no bytes of its moment to set beside it"
+#define OPCOUNT_ONE_ALLOC "one allocation reading so far, before the agent's reading of the counter: no rate " \
+			  "to carry it on to the counter's moment"
 #define OPCOUNT_ALLOC_OLDER "the agent's reading of the counter is older than the allocation readings gctop " \
 			    "keeps: no bytes of its moment to set beside it"
 #define OPCOUNT_CLOCK_UNKNOWN "the JVM's time namespace's clock offset is unreadable (/proc/PID/timens_offsets): " \
@@ -254,7 +256,16 @@ static const char *opcount_alloc_at(const struct gt_hotspot_sampler_opcount *o, 
 	if (off > 0 && ns < (uint64_t)off)
 		return OPCOUNT_ALLOC_OLDER;
 	int rc = hotspot_alloc_ring_near(alloc, ns - (uint64_t)off, GT_HOTSPOT_SAMPLER_EXTRAPOLATE_MAX_NS, total);
+	if (rc == HOTSPOT_ALLOC_RING_ONE)
+		return OPCOUNT_ONE_ALLOC;
 	return rc == 0 ? NULL : rc < 0 ? OPCOUNT_ALLOC_OLDER : OPCOUNT_NO_ALLOC_SINCE;
+}
+
+bool gt_hotspot_sampler_opcount_datable(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
+					const struct hotspot_alloc_ring *alloc, bool alloc_jvm_clock)
+{
+	uint64_t total;
+	return opcount_alloc_at(o, alloc, alloc_jvm_clock, r->opcount.read_ns, &total) == NULL;
 }
 
 void gt_hotspot_sampler_opcount_fill(struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r, uint64_t now,

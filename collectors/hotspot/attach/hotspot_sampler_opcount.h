@@ -72,6 +72,12 @@ bool gt_hotspot_sampler_opcount_wanted(const struct gt_hotspot_sampler_opcount *
 bool gt_hotspot_sampler_opcount_answered(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
 					 uint64_t now);
 
+/* Whether the agent's reading of the counter in r can be set beside an
+ * allocation total of its moment from alloc's readings (as
+ * gt_hotspot_sampler_opcount_fill would). */
+bool gt_hotspot_sampler_opcount_datable(const struct gt_hotspot_sampler_opcount *o, const struct gt_segment_reading *r,
+					const struct hotspot_alloc_ring *alloc, bool alloc_jvm_clock);
+
 /* The sample's operations from reading r (taken at now, CLOCK_MONOTONIC):
  * the total as of the agent's reading, at its moment (opcount_at_ns), and
  * beside it the allocation total of that moment from alloc's readings
