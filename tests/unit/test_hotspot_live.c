@@ -245,6 +245,17 @@ static void test_shenandoah_cycle_end(void)
 	seq_close(&s);
 }
 
+/* No point was logged, and the sample says why, with because in it. */
+static void check_no_point(struct seq *s, const char *because)
+{
+	CHECK_U64(s->live.log.count, 0);
+	struct gt_sample out;
+	memset(&out, 0, sizeof(out));
+	hotspot_live_fill(&s->live, &out);
+	CHECK(!out.live_log.valid);
+	CHECK(out.live_unavailable && strstr(out.live_unavailable, because));
+}
+
 /* Generational Shenandoah (its JVM arguments say so): a young cycle moves
  * collector.1 as a global one does, and whole-heap used after it holds old
  * garbage, so no point, and one sentence why. */
@@ -267,12 +278,7 @@ static void test_shenandoah_generational_unavailable(void)
 	seq_set_cause(&s, HOTSPOT_CAUSE_NONE);
 	seq_old(&s, 66 * MiB);
 	seq_poll(&s);
-	CHECK_U64(s.live.log.count, 0);
-	struct gt_sample out;
-	memset(&out, 0, sizeof(out));
-	hotspot_live_fill(&s.live, &out);
-	CHECK(!out.live_log.valid);
-	CHECK(out.live_unavailable && strstr(out.live_unavailable, "generational Shenandoah"));
+	check_no_point(&s, "generational Shenandoah");
 	seq_close(&s);
 }
 
@@ -285,12 +291,7 @@ static void test_zgc17_unavailable(void)
 	seq_poll(&s);
 	seq_collect(&s, 2);
 	seq_poll(&s);
-	CHECK_U64(s.live.log.count, 0);
-	struct gt_sample out;
-	memset(&out, 0, sizeof(out));
-	hotspot_live_fill(&s.live, &out);
-	CHECK(!out.live_log.valid);
-	CHECK(out.live_unavailable && strstr(out.live_unavailable, "ZGC"));
+	check_no_point(&s, "ZGC");
 	seq_close(&s);
 }
 

@@ -26,6 +26,21 @@ static const struct gt_segment_reading *answer(const struct gt_hotspot_sampler_o
 	return &reading;
 }
 
+/* o for SPEC, its request asked in segment GEN. */
+static bool asked(struct gt_hotspot_sampler_opcount *o)
+{
+	if (gt_hotspot_sampler_opcount_init(o, SPEC) != 0)
+		return false;
+	o->asked_gen = GEN;
+	return true;
+}
+
+/* s has no operations, and why says what its reason holds. */
+static bool unavailable_says(const struct gt_sample *s, const char *why)
+{
+	return !s->opcount_total.valid && s->opcount_unavailable && strstr(s->opcount_unavailable, why);
+}
+
 static void fill(struct gt_hotspot_sampler_opcount *o, uint64_t now, struct gt_sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -46,7 +61,7 @@ static void test_statuses(void)
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
 	reading.opcount.present = false; /* an agent older than the ops block */
 	fill(&o, 1000, &s);
-	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "older than --ops jmx:"));
+	CHECK(unavailable_says(&s, "older than --ops jmx:"));
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
 	reading.opcount.req_id = o.id + 1; /* another gctop asked since */
 	fill(&o, 1000, &s);
@@ -96,8 +111,7 @@ static void test_as_read(void)
 {
 	struct gt_hotspot_sampler_opcount o;
 	struct gt_sample s;
-	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
-	o.asked_gen = GEN;
+	CHECK(asked(&o));
 	uint64_t t = 10000000000ull;
 	answer(&o, GCTOP_SEG_OPS_OK, 1000, t, "");
 	fill(&o, t + 50000000, &s);
@@ -156,8 +170,7 @@ static void test_burst_after_reading(void)
 	struct hotspot_alloc_ring g = { 0 };
 	struct gt_sample s0, s1, s2;
 	struct gt_derived d;
-	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
-	o.asked_gen = GEN;
+	CHECK(asked(&o));
 	sample_at(&o, &g, 900 * MS, 840 * MS, &s0); /* readings every 100 ms */
 	sample_at(&o, &g, 1000 * MS, 940 * MS, &s0);
 	sample_at(&o, &g, 2000 * MS, 1340 * MS, &s1); /* the thread stalled after 1.34 s */
@@ -181,13 +194,12 @@ static void test_reading_outside_polls(void)
 	struct gt_hotspot_sampler_opcount o;
 	struct hotspot_alloc_ring g = { 0 };
 	struct gt_sample s;
-	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
-	o.asked_gen = GEN;
+	CHECK(asked(&o));
 	for (uint64_t t = 10000 * MS; t <= 10000 * MS + HOTSPOT_ALLOC_RING_LEN * 10 * MS; t += 10 * MS)
 		hotspot_alloc_ring_push(&g, t, t);
 	answer(&o, GCTOP_SEG_OPS_OK, 5, 10005 * MS, ""); /* the oldest kept is 10.01 s */
 	gt_hotspot_sampler_opcount_fill(&o, &reading, 11000 * MS, &g, false, &s);
-	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "older than the allocation"));
+	CHECK(unavailable_says(&s, "older than the allocation"));
 
 	answer(&o, GCTOP_SEG_OPS_OK, 7, 10600 * MS, "");
 	gt_hotspot_sampler_opcount_fill(&o, &reading, 11000 * MS, &g, false, &s);
@@ -198,7 +210,7 @@ static void test_reading_outside_polls(void)
 	CHECK(s.opcount_total.valid && s.opcount_total.value == 9 && s.opcount_alloc_total.value == 11000 * MS);
 	answer(&o, GCTOP_SEG_OPS_OK, 11, 11200 * MS, ""); /* 560 ms after it */
 	gt_hotspot_sampler_opcount_fill(&o, &reading, 11200 * MS, &g, false, &s);
-	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "no allocation reading within"));
+	CHECK(unavailable_says(&s, "no allocation reading within"));
 }
 
 /* The first sample of a run: the agent's first exact total read just
@@ -210,14 +222,13 @@ static void test_one_alloc_reading(void)
 	struct gt_hotspot_sampler_opcount o;
 	struct hotspot_alloc_ring g = { 0 };
 	struct gt_sample s;
-	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
-	o.asked_gen = GEN;
+	CHECK(asked(&o));
 	hotspot_alloc_ring_push(&g, 10000 * MS, 1000);
 	answer(&o, GCTOP_SEG_OPS_OK, 5, 10050 * MS, "");
 	CHECK(!gt_hotspot_sampler_opcount_datable(&o, &reading, &g, true));
 	memset(&s, 0, sizeof(s));
 	gt_hotspot_sampler_opcount_fill(&o, &reading, 10060 * MS, &g, true, &s);
-	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "one allocation reading"));
+	CHECK(unavailable_says(&s, "one allocation reading"));
 	hotspot_alloc_ring_push(&g, 10100 * MS, 2000);
 	CHECK(gt_hotspot_sampler_opcount_datable(&o, &reading, &g, true));
 	gt_hotspot_sampler_opcount_fill(&o, &reading, 10110 * MS, &g, true, &s);
@@ -232,8 +243,7 @@ static void test_time_namespace(void)
 	struct gt_hotspot_sampler_opcount o;
 	struct hotspot_alloc_ring g = { 0 };
 	struct gt_sample s;
-	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
-	o.asked_gen = GEN;
+	CHECK(asked(&o));
 	o.clock_off_ns = 3600000 * MS; /* the JVM's clock an hour ahead */
 	hotspot_alloc_ring_push(&g, 10000 * MS, 100);
 	hotspot_alloc_ring_push(&g, 10200 * MS, 300);
@@ -281,8 +291,7 @@ static void test_shared_request(void)
 {
 	struct gt_hotspot_sampler_opcount o;
 	struct gt_sample s;
-	CHECK(gt_hotspot_sampler_opcount_init(&o, SPEC) == 0);
-	o.asked_gen = GEN;
+	CHECK(asked(&o));
 	answer(&o, GCTOP_SEG_OPS_OK, 10, 1000, "");
 	reading.opcount.req_id = reading.opcount.answer_id = o.id + 1;
 	snprintf(reading.opcount.req_name, sizeof(reading.opcount.req_name), "d:type=Ops,*");
@@ -290,11 +299,11 @@ static void test_shared_request(void)
 	fill(&o, 1000 + 400000000, &s);
 	CHECK(s.opcount_total.valid && s.opcount_total.value == 10);
 	fill(&o, 1000 + 600000000, &s); /* read long ago: that gctop stopped, this one's own answer comes */
-	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "not read the attribute yet"));
+	CHECK(unavailable_says(&s, "not read the attribute yet"));
 	CHECK(gt_hotspot_sampler_opcount_wanted(&o, &reading));
 	snprintf(reading.opcount.req_attr, sizeof(reading.opcount.req_attr), "Other");
 	fill(&o, 1000, &s);
-	CHECK(!s.opcount_total.valid && s.opcount_unavailable && strstr(s.opcount_unavailable, "another gctop"));
+	CHECK(unavailable_says(&s, "another gctop"));
 	CHECK(!gt_hotspot_sampler_opcount_wanted(&o, &reading));
 	reading.opcount.req_id = o.id;
 	CHECK(gt_hotspot_sampler_opcount_wanted(&o, &reading));
