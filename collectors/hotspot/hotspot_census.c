@@ -43,8 +43,9 @@ static void read_safepoint(const struct hsperf *p, void *arg)
 	 * its time at safepoints alone */
 	if (hsperf_read_long(p, "sun.rt.safepointSyncTime", &reaching) != 0 || reaching < 0)
 		reaching = 0;
+	uint64_t at_ns = hotspot_ticks_at_to_ns(at, freq), reaching_ns = hotspot_ticks_at_to_ns(reaching, freq);
 	t->valid = true;
-	t->ns = (uint64_t)(((long double)at + (long double)reaching) * 1e9L / (long double)freq);
+	t->ns = at_ns > UINT64_MAX - reaching_ns ? UINT64_MAX : at_ns + reaching_ns;
 }
 
 /* The reply's status line: 0 and the histogram after it, else the JVM's

@@ -152,14 +152,19 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	c->last_cause = hsperf_find(p, "sun.gc.lastCause");
 }
 
+uint64_t hotspot_ticks_at_to_ns(int64_t ticks, int64_t frequency)
+{
+	if (ticks <= 0 || frequency <= 0)
+		return 0;
+	if (frequency == 1000000000)
+		return (uint64_t)ticks;
+	unsigned __int128 ns = (unsigned __int128)ticks * 1000000000u / (uint64_t)frequency;
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
 uint64_t hotspot_ticks_to_ns(const struct hotspot_counters *c, int64_t ticks)
 {
-	if (ticks <= 0)
-		return 0;
-	if (c->frequency == 1000000000)
-		return (uint64_t)ticks;
-	unsigned __int128 ns = (unsigned __int128)ticks * 1000000000u / (uint64_t)c->frequency;
-	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+	return hotspot_ticks_at_to_ns(ticks, c->frequency);
 }
 
 uint64_t hotspot_load_u64(hsperf_long c)

@@ -124,6 +124,9 @@ const char *hotspot_gc_name(enum hotspot_gc gc);
 /* Resolves every counter gctop reads. Call again after hsperf_refresh adds entries. */
 void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p);
 
+/* Perf data's ticks at frequency (per second) in ns, saturating: a hostile
+ * file's values cannot overflow. */
+uint64_t hotspot_ticks_at_to_ns(int64_t ticks, int64_t frequency);
 uint64_t hotspot_ticks_to_ns(const struct hotspot_counters *c, int64_t ticks);
 
 /* The estimator's inputs, by loads only. */
