@@ -40,6 +40,22 @@ check() {
 	if "$@"; then pass "$desc"; else fail "$desc"; fi
 }
 
+# comparator NAME COMMAND...: runs a comparison program that prints its own
+# "PASS: ..."/"FAIL: ..." lines, each as it is decided (flushed, so that a
+# crash later keeps the verdicts before it). It exits 0 once it has decided
+# every check, whatever the verdicts; any other status (an exception, a
+# crash, a missing file) is one FAIL naming it, so a comparator that dies
+# never drops its checks silently. Its status is returned.
+comparator() {
+	_cmp_name=$1
+	shift
+	"$@"
+	_cmp_rc=$?
+	[ "$_cmp_rc" -eq 0 ] ||
+		fail "the comparator $_cmp_name stopped with status $_cmp_rc before deciding all its checks"
+	return "$_cmp_rc"
+}
+
 # A missing runtime skips the test with a message; under CI=true it is a
 # failure, because CI machines have every runtime.
 missing_runtime() {
