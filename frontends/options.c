@@ -20,7 +20,8 @@ const char gt_help_text[] =
 	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
 	"       gctop -l [--json]\n"
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
-	"             [--ops NAME [--ops-agent]]\n"
+	"             [--ops NAME [--ops-agent | --ops-agent-match GLOB]]\n"
+	"             [--gc-duration-buckets LIST]\n"
 	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME [--ops-agent]]\n"
 	"       gctop --census -p PID [--json]\n"
 	"\n"
@@ -69,11 +70,28 @@ const char gt_help_text[] =
 	"                        counter itself. With --serve, every JVM that\n"
 	"                        publishes NAME is served with its operations\n"
 	"      --ops-agent       with --serve or --doctor and --ops jmx:..., load\n"
-	"                        gctop's agent into each JVM for that counter\n"
+	"                        gctop's agent into the JVM of -p for that counter\n"
 	"                        alone (no allocation sampling); it reads the\n"
 	"                        MBean every 100 ms while gctop runs, about 0.3%\n"
-	"                        of a core in the JVM (see gctop(1)). Without it\n"
-	"                        nothing is loaded and the operations are n/a\n"
+	"                        of a core in the JVM (see gctop(1)). Never into\n"
+	"                        every JVM: --serve wants -p PID,... or\n"
+	"                        --ops-agent-match. Without it nothing is loaded\n"
+	"                        and the operations are n/a\n"
+	"      --ops-agent-match GLOB\n"
+	"                        with --serve and --ops jmx:..., load the agent\n"
+	"                        as --ops-agent does, only into the JVMs whose\n"
+	"                        main class or whole command line matches the\n"
+	"                        shell pattern GLOB, e.g. 'org.apache.catalina.*'\n"
+	"                        or '*-Dapp=orders*'; other JVMs are served\n"
+	"                        without it\n"
+	"      --gc-duration-buckets LIST\n"
+	"                        with --serve, jvm_gc_duration_seconds' bucket\n"
+	"                        bounds in seconds, ascending, comma-separated,\n"
+	"                        each one of 0.0001 0.00025 0.0005 ... 2.5 5 10\n"
+	"                        (the grid of gctop_gc_pause_seconds), e.g.\n"
+	"                        0.001,0.005,0.01,0.1,1; default OpenTelemetry's\n"
+	"                        0.01,0.1,1,10, too coarse for a young pause's\n"
+	"                        percentile\n"
 	"      --serve [ADDR:]PORT\n"
 	"                        serve /metrics (OpenMetrics, or the Prometheus text\n"
 	"                        format when asked) for every JVM and .NET process,\n"
@@ -237,6 +255,12 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
 	if (opt->ops_agent && !(opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter)))
 		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent for --ops jmx:...; give that too");
+	/* Code goes only into JVMs the user chose: never host-wide by default. */
+	if (opt->ops_agent && !opt->n_pids && !opt->ops_agent_match)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent only into JVMs you choose: give -p PID,... "
+			       "or --ops-agent-match GLOB (a main class or command line pattern) instead");
+	if (opt->ops_agent_match && opt->n_pids)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses among every JVM; with -p use --ops-agent");
 	opt->mode = GT_MODE_SERVE;
 	return 0;
 }
@@ -245,7 +269,7 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 static int check_compare(struct gt_options *opt, bool batch, bool list, bool serve, struct gt_error *err)
 {
 	if (opt->pid || batch || list || serve || opt->count || opt->allocators || opt->record_path || opt->replay_path ||
-	    opt->opcount_counter)
+	    opt->opcount_counter || opt->ops_agent)
 		return gt_fail(err, GT_EXIT_USAGE, "--compare reads recordings only; it takes files, --json and --fail-if");
 	if (opt->n_compare == 0)
 		return gt_fail(err, GT_EXIT_USAGE, "--compare wants recordings: gctop --compare BEFORE AFTER");
@@ -296,7 +320,7 @@ static int check_doctor(struct gt_options *opt, bool other, bool delay, struct g
 static int check_census(struct gt_options *opt, bool other, bool json, struct gt_error *err)
 {
 	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
-	    opt->n_compare || opt->opcount_counter || opt->fail_if)
+	    opt->n_compare || opt->opcount_counter || opt->ops_agent || opt->fail_if)
 		return gt_fail(err, GT_EXIT_USAGE, "--census takes one -p PID and --json only");
 	if (!opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "--census needs a process: add -p PID (gctop --list shows them)");
@@ -319,7 +343,7 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 	if (check_recording(opt, list, serve, err) != 0)
 		return -1;
 	if (list) {
-		if (opt->pid || batch || serve || opt->opcount_counter)
+		if (opt->pid || batch || serve || opt->opcount_counter || opt->ops_agent)
 			return gt_fail(err, GT_EXIT_USAGE, "--list takes no -p, -b, --serve or --ops; it lists every process once");
 		opt->mode = GT_MODE_LIST;
 		opt->list_json = json;
@@ -376,6 +400,18 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 	case 'C': opt->no_color = true; break;
 	case 'A': opt->allocators = true; break;
 	case 'G': opt->ops_agent = true; break;
+	case 'U': {
+		const char *why;
+		if (gt_duration_bounds_parse(optarg, &opt->gc_duration_buckets, &why) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets wants %s; not '%s'", why, optarg);
+		break;
+	}
+	case 'M':
+		if (!*optarg || strlen(optarg) > 900)
+			return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match wants a shell pattern such as 'org.apache.catalina.*'");
+		opt->ops_agent = true;
+		opt->ops_agent_match = optarg;
+		break;
 	case 'T': f->doctor = true; break;
 	case 'E': f->census = true; break;
 	case 'P':
@@ -416,6 +452,8 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "allocator-packages", required_argument, NULL, 'P' },
 		{ "ops", required_argument, NULL, 'O' },
 		{ "ops-agent", no_argument, NULL, 'G' },
+		{ "ops-agent-match", required_argument, NULL, 'M' },
+		{ "gc-duration-buckets", required_argument, NULL, 'U' },
 		{ "serve", required_argument, NULL, 'S' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "read", required_argument, NULL, 'r' },
@@ -452,6 +490,10 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	} else if (optind < argc) {
 		return gt_fail(err, GT_EXIT_USAGE, "unexpected argument '%s'; give the process as -p PID", argv[optind]);
 	}
+	if (opt->gc_duration_buckets.n && !f.serve)
+		return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets shapes --serve's jvm_gc_duration_seconds; give --serve too");
+	if (opt->ops_agent_match && !f.serve)
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses the JVMs of --serve; give --serve too");
 	if (f.doctor && f.census)
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor watches and --census counts; choose one");
 	if (f.doctor)

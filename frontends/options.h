@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "base/error.h"
+#include "model/pause_hist.h"
 
 /* -p with --serve takes a list. */
 #define GT_OPTIONS_MAX_PIDS 256
@@ -39,6 +40,8 @@ struct gt_options {
 	const char *allocator_packages; /* --allocator-packages LIST, NULL: the runtime's defaults */
 	const char *opcount_counter; /* --ops NAME: a JVM's perf-data counter of operations, or NULL */
 	bool ops_agent;          /* --ops-agent: --serve and --doctor load the agent for --ops jmx: alone */
+	const char *ops_agent_match; /* --ops-agent-match GLOB: --serve loads it only into JVMs that match */
+	struct gt_duration_bounds gc_duration_buckets; /* --gc-duration-buckets; n 0: OpenTelemetry's */
 	const char *record_path; /* -w FILE: every sample written to FILE */
 	const char *replay_path; /* -r FILE: a recording shown instead of a live target */
 	char **compare_files;    /* --compare: the recordings, in argv */

@@ -59,6 +59,7 @@ struct exposition {
 	 * thread while it writes a format not kept. */
 	pthread_mutex_t fleet_lock;
 	const struct gt_fleet *fleet;
+	struct gt_metrics_config metrics;          /* set before the threads start, then read only */
 	size_t last_len[SERVE_FORMATS];            /* of the last text built (under fleet_lock) */
 	/* The text of a snapshot no one holds any more, kept for the next
 	 * round's (under lock): a megabyte allocated anew each round came as
@@ -291,7 +292,7 @@ static struct snapshot *snapshot_build(struct exposition *x, const struct gt_met
 	if (!b.text)
 		b.cap = 0;
 	FILE *m = s ? fopencookie(&b, "w", (cookie_io_functions_t){ .write = text_buf_write }) : NULL;
-	int rc = m ? gt_metrics_write(m, f, t, n) : -1;
+	int rc = m ? gt_metrics_write(m, f, &x->metrics, t, n) : -1;
 	if (m && fclose(m) != 0)
 		rc = -1;
 	/* an empty text still needs a buffer to hand to the server */
@@ -441,6 +442,7 @@ static struct gt_fleet_policy serve_policy_for(const struct gt_options *opt)
 	struct gt_fleet_policy p = serve_policy;
 	p.opcount_counter = opt->opcount_counter;
 	p.opcount_agent = opt->ops_agent;
+	p.opcount_agent_match = opt->ops_agent_match;
 	return p;
 }
 
@@ -552,6 +554,7 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 		goto out;
 	}
 	x.fleet = fleet;
+	x.metrics.durations = opt->gc_duration_buckets.n ? &opt->gc_duration_buckets : NULL;
 	struct MHD_Daemon *d = serve_start(opt, &x, &guard, err);
 	if (!d) {
 		status = err->code;

@@ -14,7 +14,8 @@
 
 #include "model/sample.h"
 
-#define GT_PAUSE_HIST_BOUNDS 16
+/* The one grid both histograms count at (model/sample.h). */
+#define GT_PAUSE_HIST_BOUNDS GT_GC_DURATION_BOUNDS
 
 /* Upper bounds in seconds, ascending; a last bucket (+Inf) holds the rest. */
 extern const double gt_pause_hist_bounds_s[GT_PAUSE_HIST_BOUNDS];
@@ -28,10 +29,26 @@ struct gt_pause_hist {
 	uint64_t missed;             /* pauses that left the log before a sample saw them */
 };
 
-/* A collector's pause durations (struct gt_duration_hist, model/sample.h):
- * upper bounds in seconds, ascending, +Inf after. OpenTelemetry advises
- * these four for jvm.gc.duration (docs/runtime/jvm-metrics.md). */
-extern const double gt_gc_duration_bounds_s[GT_GC_DURATION_BOUNDS];
+/* The bucket bounds a collector's durations are written with
+ * (jvm_gc_duration_seconds): a choice among gt_pause_hist_bounds_s, as
+ * indexes into it, ascending; +Inf after the last. A choice on the grid
+ * the durations are counted at keeps every bucket exact. */
+struct gt_duration_bounds {
+	unsigned n;
+	unsigned at[GT_PAUSE_HIST_BOUNDS];
+};
+
+/* OpenTelemetry's advice for jvm.gc.duration (docs/runtime/jvm-metrics.md):
+ * 0.01, 0.1, 1, 10 s. Too coarse for a young pause's percentile: gctop's
+ * own gctop_gc_pause_seconds, or --gc-duration-buckets, resolves those. */
+extern const struct gt_duration_bounds gt_duration_bounds_otel;
+
+/* Parses --gc-duration-buckets' LIST: seconds, comma-separated, ascending,
+ * each one of gt_pause_hist_bounds_s. Returns 0, or -1 with why (static). */
+int gt_duration_bounds_parse(const char *list, struct gt_duration_bounds *out, const char **why);
+
+/* h's pauses that lasted at most bound k of b (k == b->n: all of them). */
+uint64_t gt_duration_hist_upto(const struct gt_duration_hist *h, const struct gt_duration_bounds *b, unsigned k);
 
 /* Counts n pauses that lasted total_ns together into h (valid from then on),
  * each in the bucket of their mean: one pause, or several known only by

@@ -98,9 +98,11 @@ struct gt_generation {
 	struct gt_u64 fragmented_bytes;  /* free space inside used_bytes after the last GC (.NET) */
 };
 
-/* The bounds of a collector's pause durations: OpenTelemetry's advice for
- * jvm.gc.duration (gt_gc_duration_bounds_s, model/pause_hist.h). */
-#define GT_GC_DURATION_BOUNDS 4
+/* The bounds a collector's pause durations are counted at: the fine grid of
+ * gt_pause_hist_bounds_s (model/pause_hist.h), 100 us to 10 s, from which
+ * the exporter sums the buckets the user chose (--gc-duration-buckets,
+ * OpenTelemetry's four by default). */
+#define GT_GC_DURATION_BOUNDS 16
 
 /* One collector as the runtime names it (HotSpot: sun.gc.collector.N). */
 struct gt_collector_stat {
@@ -114,7 +116,7 @@ struct gt_collector_stat {
 	const char *mx_name;
 	const char *mx_action;
 	/* Its pauses since gctop began watching, by length: how many fell in
-	 * each bucket of gt_gc_duration_bounds_s (each on its own, not
+	 * each bucket of gt_pause_hist_bounds_s (each on its own, not
 	 * cumulative; +Inf last), how many in all and their total length, and
 	 * how many of them were known only together with others and counted
 	 * at their mean length (merged). valid false: its pauses are not seen. */

@@ -16,6 +16,7 @@ int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, cons
 	gt_fleet_worker_init(&f->disc.run);
 	f->disc.run.opcount = f->policy.opcount_counter;
 	f->disc.run.opcount_agent = f->policy.opcount_agent;
+	f->disc.run.opcount_agent_match = f->policy.opcount_agent_match;
 	if (!n_only)
 		return 0;
 	f->only = malloc(n_only * sizeof(*only));

@@ -48,8 +48,12 @@ struct gt_fleet_policy {
 	 * GT_FLEET_FINDING_POINTS intervals (session/fleet_findings.c). */
 	bool findings;
 	/* --ops-agent: the worker loads gctop's agent into each JVM whose
-	 * counter lives inside it (--ops jmx:), for that counter alone. */
+	 * counter lives inside it (--ops jmx:), for that counter alone; with
+	 * opcount_agent_match (--ops-agent-match, a shell pattern), only into
+	 * those whose main class or command line matches it
+	 * (gt_fleet_agent_chosen). */
 	bool opcount_agent;
+	const char *opcount_agent_match;
 };
 
 /* A member's findings: the model's rules (model/findings.h) over its last

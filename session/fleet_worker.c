@@ -1,6 +1,7 @@
 #include "session/fleet_worker.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,8 +97,17 @@ static void worker_opcount(const struct gt_fleet_worker *w, struct gt_target *t)
 	struct gt_error err = { 0 };
 	if (!w->opcount || !info->runtime || info->runtime->own_opcount)
 		return;
-	if (gt_target_set_opcount(t, w->opcount, &err) == 0 && w->opcount_agent)
+	if (gt_target_set_opcount(t, w->opcount, &err) == 0 && w->opcount_agent &&
+	    gt_fleet_agent_chosen(w->opcount_agent_match, info))
 		(void)gt_target_enable_opcount_agent(t, &err);
+}
+
+bool gt_fleet_agent_chosen(const char *pattern, const struct gt_target_info *info)
+{
+	if (!pattern)
+		return true;
+	/* The strings are the target's own: fnmatch only compares them. */
+	return fnmatch(pattern, info->main_class, 0) == 0 || fnmatch(pattern, info->command_line, 0) == 0;
 }
 
 /* Opens the pids one after the other, and ends the step at the first

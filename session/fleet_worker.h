@@ -42,6 +42,11 @@ struct gt_fleet_opened {
 	struct gt_error err;
 };
 
+/* --ops-agent-match: whether the agent goes into this JVM, by the shell
+ * pattern (fnmatch) against its main class or its whole command line;
+ * NULL chooses every target (-p named them). */
+bool gt_fleet_agent_chosen(const char *pattern, const struct gt_target_info *info);
+
 struct gt_fleet_worker {
 	bool started;              /* the thread exists */
 	bool running;              /* a step was asked for and not yet taken */
@@ -72,6 +77,7 @@ struct gt_fleet_worker {
 	 * the agent's load and first answer take seconds */
 	const char *opcount;
 	bool opcount_agent;
+	const char *opcount_agent_match; /* NULL: every target opened (the -p list) */
 	/* whether an opened target ends the step, to be read at once */
 	bool (*hand_over)(const struct gt_target *t);
 };

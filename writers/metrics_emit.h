@@ -38,6 +38,7 @@ struct gt_metrics_emit {
 	bool header_done;
 	const char *base;            /* the target's pid, runtime and main labels */
 	const struct gt_metrics_created_cache *created;  /* the target's, or NULL */
+	const struct gt_duration_bounds *durations;      /* the duration histograms' buckets */
 };
 
 struct gt_metrics_family {

@@ -68,20 +68,19 @@ static void jvm_memory_used_after_gc(struct gt_metrics_emit *e, const struct gt_
 }
 
 /* A collector's pauses since gctop began watching, one histogram series
- * set under the labels in extra: cumulative buckets at OpenTelemetry's
- * bounds, as %g writes them. */
+ * set under the labels in extra: cumulative buckets at the chosen bounds
+ * (OpenTelemetry's by default), as %g writes them. */
 static void duration_hist(struct gt_metrics_emit *e, const struct gt_metrics_target *t, const char *extra,
 			  const struct gt_duration_hist *h)
 {
 	char bucket[GT_METRICS_EXTRA_LEN], le[GT_METRICS_VALUE_LEN];
-	uint64_t cum = 0;
-	for (unsigned b = 0; b <= GT_GC_DURATION_BOUNDS; b++) {
-		cum += h->buckets[b];
-		if (b < GT_GC_DURATION_BOUNDS)
-			snprintf(le, sizeof(le), "%g", gt_gc_duration_bounds_s[b]);
+	const struct gt_duration_bounds *b = e->durations;
+	for (unsigned k = 0; k <= b->n; k++) {
+		if (k < b->n)
+			snprintf(le, sizeof(le), "%g", gt_pause_hist_bounds_s[b->at[k]]);
 		memcpy(bucket, extra, sizeof(bucket));
-		gt_metrics_label_add(bucket, sizeof(bucket), "le", b < GT_GC_DURATION_BOUNDS ? le : "+Inf");
-		gt_metrics_point_u64(e, "_bucket", bucket, cum);
+		gt_metrics_label_add(bucket, sizeof(bucket), "le", k < b->n ? le : "+Inf");
+		gt_metrics_point_u64(e, "_bucket", bucket, gt_duration_hist_upto(h, b, k));
 	}
 	gt_metrics_point_u64(e, "_count", extra, h->count);
 	gt_metrics_point_f64(e, "_sum", extra, (double)h->sum_ns / 1e9);

@@ -55,8 +55,10 @@ static void created_cache(struct gt_metrics_created_cache *c, const struct gt_me
 		snprintf(c->text[k], sizeof(c->text[k]), "%.15g", c->v[k]);
 }
 
-int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metrics_target *t, size_t n)
+int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metrics_config *cfg,
+		     const struct gt_metrics_target *t, size_t n)
 {
+	const struct gt_duration_bounds *durations = cfg && cfg->durations ? cfg->durations : &gt_duration_bounds_otel;
 	char (*base)[BASE_LABELS_LEN] = n ? calloc(n, sizeof(*base)) : NULL;
 	struct gt_metrics_created_cache *created = n ? calloc(n, sizeof(*created)) : NULL;
 	if (n && (!base || !created)) {
@@ -69,7 +71,7 @@ int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metric
 		created_cache(&created[i], &t[i]);
 	}
 	for (size_t k = 0; k < gt_metrics_family_count; k++) {
-		struct gt_metrics_emit e = { .out = out, .format = f, .fam = &gt_metrics_families[k] };
+		struct gt_metrics_emit e = { .out = out, .format = f, .fam = &gt_metrics_families[k], .durations = durations };
 		for (size_t i = 0; i < n; i++) {
 			e.base = base[i];
 			e.created = &created[i];

@@ -44,8 +44,16 @@ enum gt_metrics_format gt_metrics_negotiate(const char *accept);
 /* The Content-Type of a format. */
 const char *gt_metrics_content_type(enum gt_metrics_format f);
 
-/* Writes every family for targets t[0..n-1] (OpenMetrics ends with # EOF).
- * Returns 0, or -1 on a write error. */
-int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metrics_target *t, size_t n);
+/* How the families are written, the same for every target. */
+struct gt_metrics_config {
+	/* jvm_gc_duration_seconds' and gctop_gc_collector_duration_seconds'
+	 * buckets (--gc-duration-buckets); NULL: OpenTelemetry's. */
+	const struct gt_duration_bounds *durations;
+};
+
+/* Writes every family for targets t[0..n-1] (OpenMetrics ends with # EOF);
+ * cfg NULL: the defaults. Returns 0, or -1 on a write error. */
+int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metrics_config *cfg,
+		     const struct gt_metrics_target *t, size_t n);
 
 #endif

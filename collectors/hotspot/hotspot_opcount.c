@@ -18,8 +18,9 @@
 			"with jdk.internal.perf.PerfCounter.newPerfCounter, see gctop(1) under --ops"
 #define OPCOUNT_NOT_LONG "this perf-data counter is not one whole number (a string or an array)"
 #define OPCOUNT_NEGATIVE "this perf-data counter holds a negative number, which counts no operations"
-#define OPCOUNT_NO_AGENT "gctop's agent reads this attribute, and gctop is not reading the agent now (the allocators " \
-			 "pane says why); --allocators loads it, or --ops-agent with --serve and --doctor"
+#define OPCOUNT_NO_AGENT "gctop's agent reads this attribute, and gctop is not reading the agent in this JVM (the " \
+			 "allocators pane says why); --allocators loads it, or --ops-agent with --doctor and with --serve " \
+			 "for the JVMs of -p or of --ops-agent-match"
 
 void hotspot_opcount_init(struct hotspot_opcount *o, const char *name)
 {

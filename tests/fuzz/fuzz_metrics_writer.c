@@ -195,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len[2] = { 0, 0 };
 	for (int k = 0; k < 2; k++) {
 		FILE *m = open_memstream(&buf[k], &len[k]);
-		if (!m || gt_metrics_write(m, fmts[k], f->t, TARGETS) != 0)
+		if (!m || gt_metrics_write(m, fmts[k], NULL, f->t, TARGETS) != 0)
 			abort();
 		fclose(m);
 		keep(buf[k], len[k], fmts[k]);  /* both first: a failing output is left for promtool too */

@@ -180,7 +180,7 @@ static char *render(const struct fixture *f, enum gt_metrics_format fmt)
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	CHECK(m != NULL);
-	CHECK(gt_metrics_write(m, fmt, f->t, 3) == 0);
+	CHECK(gt_metrics_write(m, fmt, NULL, f->t, 3) == 0);
 	fclose(m);
 	return buf;
 }
@@ -287,7 +287,7 @@ static void test_not_available_is_omitted(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	CHECK(gt_metrics_write(m, GT_METRICS_OPENMETRICS, &f.t[2], 1) == 0);
+	CHECK(gt_metrics_write(m, GT_METRICS_OPENMETRICS, NULL, &f.t[2], 1) == 0);
 	fclose(m);
 	CHECK_STR(buf, "# TYPE gctop_target info\n"
 		       "# HELP gctop_target A watched process: its collector, runtime version and allocation source.\n"
@@ -561,6 +561,44 @@ static void test_negotiate(void)
 	CHECK(strstr(gt_metrics_content_type(GT_METRICS_OPENMETRICS), "application/openmetrics-text; version=1.0.0") != NULL);
 	CHECK(strstr(gt_metrics_content_type(GT_METRICS_TEXT), "text/plain; version=0.0.4") != NULL);
 }
+/* --gc-duration-buckets: the bounds chosen from the grid, each bucket exact
+ * (two pauses of 5 ms, one of 50 ms, one of 2 s); a bound off the grid, out
+ * of order, repeated or malformed is refused with the grid in the reason. */
+static void test_duration_buckets_chosen(void)
+{
+	struct gt_duration_bounds b;
+	const char *why = NULL;
+	CHECK(gt_duration_bounds_parse("0.001,0.005,0.025,0.05", &b, &why) == 0 && b.n == 4);
+	struct fixture f;
+	fixture_init(&f);
+	struct gt_metrics_config cfg = { .durations = &b };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(gt_metrics_write(m, GT_METRICS_OPENMETRICS, &cfg, f.t, 3) == 0);
+	fclose(m);
+#define YOUNG JVM_LABELS ",jvm_gc_name=\"G1 Young Generation\",jvm_gc_action=\"end of minor GC\""
+	CHECK_LINE(buf, "jvm_gc_duration_seconds_bucket{" YOUNG ",le=\"0.001\"} 0");
+	CHECK_LINE(buf, "jvm_gc_duration_seconds_bucket{" YOUNG ",le=\"0.005\"} 2");
+	CHECK_LINE(buf, "jvm_gc_duration_seconds_bucket{" YOUNG ",le=\"0.025\"} 2");
+	CHECK_LINE(buf, "jvm_gc_duration_seconds_bucket{" YOUNG ",le=\"0.05\"} 3");
+	CHECK_LINE(buf, "jvm_gc_duration_seconds_bucket{" YOUNG ",le=\"+Inf\"} 4");
+	CHECK_NO(buf, YOUNG ",le=\"0.01\"}");
+#undef YOUNG
+	free(buf);
+	static const char *const bad[] = { "", "0.003", "0.01,0.001", "0.01,0.01", "0.01,", ",0.01", "0.01;0.1",
+					   "1e-2x", "nan", "-0.01", "0.01,0.1,1,10,20" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		if (gt_duration_bounds_parse(bad[i], &b, &why) != -1 || !why || !strstr(why, "0.00025"))
+			check_fail(__FILE__, __LINE__, "--gc-duration-buckets '%s' was not refused with the grid", bad[i]);
+	}
+	/* every bound of the grid at once, and OpenTelemetry's written as numbers */
+	CHECK(gt_duration_bounds_parse("0.0001,0.00025,0.0005,0.001,0.0025,0.005,0.01,0.025,0.05,0.1,0.25,0.5,1,2.5,5,10",
+				       &b, &why) == 0 && b.n == GT_PAUSE_HIST_BOUNDS);
+	CHECK(gt_duration_bounds_parse("1e-2,0.1,1,10", &b, &why) == 0 && b.n == gt_duration_bounds_otel.n &&
+	      memcmp(b.at, gt_duration_bounds_otel.at, sizeof(b.at[0]) * b.n) == 0);
+}
 
 static void write_examples(void)
 {
@@ -577,7 +615,7 @@ static void write_examples(void)
 		CHECK(out != NULL);
 		if (!out)
 			continue;
-		CHECK(gt_metrics_write(out, k == 0 ? GT_METRICS_OPENMETRICS : GT_METRICS_TEXT, f.t, 3) == 0);
+		CHECK(gt_metrics_write(out, k == 0 ? GT_METRICS_OPENMETRICS : GT_METRICS_TEXT, NULL, f.t, 3) == 0);
 		fclose(out);
 	}
 }
@@ -589,6 +627,7 @@ int main(void)
 	RUN_TEST(test_pause_histogram);
 	RUN_TEST(test_pause_labels_match_bounds);
 	RUN_TEST(test_pause_hist_accumulates);
+	RUN_TEST(test_duration_buckets_chosen);
 	RUN_TEST(test_every_family_written);
 	RUN_TEST(test_live_set_families);
 	RUN_TEST(test_family_names);

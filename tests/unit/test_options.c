@@ -221,7 +221,21 @@ static void test_opcount_jmx(void)
 	CHECK_STR(o.opcount_counter, "jmx:requests");
 	/* --serve without --ops-agent serves the JVMs, each saying why it has no operations */
 	CHECK(parse(&o, &e, "--serve 9464 --ops jmx:d:k=v:n") == 0 && o.mode == GT_MODE_SERVE && !o.ops_agent);
-	CHECK(parse(&o, &e, "--serve 9464 --ops jmx:requests --ops-agent") == 0 && o.ops_agent);
+	/* the agent goes only where the user chose: -p, or --ops-agent-match, never host-wide */
+	CHECK(parse(&o, &e, "--serve 9464 --ops jmx:requests --ops-agent") == -1 && e.code == GT_EXIT_USAGE &&
+	      strstr(e.msg, "--ops-agent-match GLOB"));
+	CHECK(parse(&o, &e, "--serve 9464 -p 12,13 --ops jmx:requests --ops-agent") == 0 && o.ops_agent &&
+	      !o.ops_agent_match);
+	CHECK(parse(&o, &e, "--serve 9464 --ops jmx:requests --ops-agent-match org.apache.catalina.*") == 0 &&
+	      o.ops_agent && o.ops_agent_match && strcmp(o.ops_agent_match, "org.apache.catalina.*") == 0);
+	CHECK(parse(&o, &e, "--serve 9464 -p 12 --ops jmx:requests --ops-agent-match x*") == -1 &&
+	      strstr(e.msg, "with -p use --ops-agent"));
+	CHECK(parse(&o, &e, "--doctor -p 12 --ops jmx:requests --ops-agent-match x*") == -1 &&
+	      strstr(e.msg, "give --serve too"));
+	CHECK(parse(&o, &e, "-p 12 --allocators --ops jmx:requests --ops-agent-match x*") == -1 &&
+	      strstr(e.msg, "give --serve too"));
+	CHECK(parse(&o, &e, "--census -p 12 --ops-agent") == -1 && e.code == GT_EXIT_USAGE);
+	CHECK(parse(&o, &e, "-l --ops-agent") == -1 && e.code == GT_EXIT_USAGE);
 	CHECK(parse(&o, &e, "--serve 9464 --ops-agent") == -1 && strstr(e.msg, "give that too"));
 	CHECK(parse(&o, &e, "-p 12 -b --allocators --ops jmx:requests --ops-agent") == -1 && strstr(e.msg, "--serve or --doctor"));
 	CHECK(parse(&o, &e, "-p 12 --allocators --ops jmx:d") == -1 && strstr(e.msg, "jmx:DOMAIN:KEY=VALUE"));
@@ -243,7 +257,8 @@ static void test_help_and_man_page_agree(void)
 {
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
 						"--list", "--no-color", "--serve", "--write", "--read", "--compare",
-						"--fail-if", "--doctor", "--ops", "--ops-agent", "--help", "--version" };
+						"--fail-if", "--doctor", "--ops", "--ops-agent", "--ops-agent-match",
+						"--gc-duration-buckets", "--allocator-packages", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
 	CHECK(man != NULL);
 	if (!man)
@@ -252,8 +267,8 @@ static void test_help_and_man_page_agree(void)
 		char roff[64];
 		/* the man page writes a hyphen as \- */
 		snprintf(roff, sizeof(roff), "\\-\\-%s", longopts[i] + 2);
-		char *p;
-		while ((p = strstr(roff + 4, "-")) && p[-1] != '\\') {
+		/* every hyphen of the name, not only its first */
+		for (char *p = roff + 4; (p = strchr(p, '-')); p += 2) {
 			memmove(p + 1, p, strlen(p) + 1);
 			*p = '\\';
 		}
