@@ -8,6 +8,7 @@
 #include "model/findings.h"
 #include "session/session.h"
 #include "writers/findings_out.h"
+#include "writers/text_writer.h"
 
 /* The --doctor report: who was watched and for how long, then the findings. */
 static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)
@@ -16,6 +17,10 @@ static void doctor_report(FILE *out, const struct gt_session *s, double watched_
 	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
 		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
 		info->gc_name[0] ? info->gc_name : "n/a", watched_s);
+	/* The leak question's figures, whatever the findings: a live set whose
+	 * trend needs more points than the watch gave says so and why. */
+	if (s->live.have_derived)
+		gt_text_write_live_set(out, &s->live.derived);
 	gt_text_write_findings(out, f);
 	fflush(out);
 }

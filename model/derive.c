@@ -182,6 +182,7 @@ static void derive_causes(const struct gt_collection_causes *prev, const struct 
 	out->gen2 = gt_u64_delta(prev->gen2, cur->gen2);
 	out->gen2_alloc_large = gt_u64_delta(prev->gen2_alloc_large, cur->gen2_alloc_large);
 	out->census = gt_u64_delta(prev->census, cur->census);
+	out->inspection = gt_u64_delta(prev->inspection, cur->inspection);
 }
 
 /* Large-object rate and share. .NET counts large objects at the GCs beside

@@ -166,6 +166,7 @@ static void sum_causes(struct gt_collection_causes *sum, const struct gt_collect
 	add_u64(&sum->gen2, c->gen2);
 	add_u64(&sum->gen2_alloc_large, c->gen2_alloc_large);
 	add_u64(&sum->census, c->census);
+	add_u64(&sum->inspection, c->inspection);
 }
 
 static void sum_history(const struct gt_history *h, int full_gen, struct history_sums *s)
@@ -366,12 +367,17 @@ static int g1_full_generation(const struct gt_target_info *info, const struct gt
 	return -1;
 }
 
-/* n less the collections gctop's own censuses asked for in the window:
- * neither the program nor the collector chose those. */
+/* n less the collections censuses asked for in the window: neither the
+ * program nor the collector chose those. This gctop's own are counted from
+ * its request; any tool's heap inspection where the runtime names the
+ * cause (another gctop's census, jmap -histo:live). One census is often
+ * both, so the larger count, not their sum. */
 static uint64_t less_census(uint64_t n, const struct history_sums *s)
 {
 	uint64_t own = s->causes.census.valid ? s->causes.census.value : 0;
-	return n > own ? n - own : 0;
+	uint64_t named = s->causes.inspection.valid ? s->causes.inspection.value : 0;
+	uint64_t asked = own > named ? own : named;
+	return n > asked ? n - asked : 0;
 }
 
 static void rule_g1_full(const struct history_sums *s, struct gt_findings *out)

@@ -38,10 +38,22 @@ static bool steady(const struct gt_live_set *l)
 	       (double)l->max_fall_bytes < GT_LIVE_FINDING_MAX_FALL_SHARE * rise;
 }
 
+/* Whether the points are enough for a verdict: gctop's 8 over 5 minutes,
+ * or, once the trend projects the limit within the warning's horizon, the
+ * trend's own minimum (model/live_set.h: 5 over a minute) with its 90%
+ * interval above zero (steady): a leak that kills its process within
+ * minutes must be called before it does, and one of 1 MB/s in a small
+ * heap dies before 5 minutes of growth are there to see. */
+static bool enough_points(const struct gt_live_set *l)
+{
+	if (l->points >= GT_LIVE_FINDING_MIN_POINTS && l->span_s.value >= GT_LIVE_FINDING_MIN_SPAN_S)
+		return true;
+	return l->exhaustion_s.valid && l->exhaustion_s.value <= GT_LIVE_FINDING_WARNING_S;
+}
+
 enum gt_severity gt_findings_live_verdict(const struct gt_live_set *l)
 {
-	if (!l->valid || !l->growth_bps.valid || !l->span_s.valid || l->bytes == 0 ||
-	    l->points < GT_LIVE_FINDING_MIN_POINTS || l->span_s.value < GT_LIVE_FINDING_MIN_SPAN_S || !steady(l))
+	if (!l->valid || !l->growth_bps.valid || !l->span_s.valid || l->bytes == 0 || !enough_points(l) || !steady(l))
 		return GT_SEVERITY_NONE;
 	if (l->exhaustion_s.valid && l->exhaustion_s.value <= GT_LIVE_FINDING_CRITICAL_S)
 		return GT_SEVERITY_CRITICAL;

@@ -31,16 +31,43 @@ static const struct gt_live_set_point *point_at(const struct gt_live_tracker *t,
 	return &t->points[(t->head + i) % GT_LIVE_SET_POINTS];
 }
 
+/* Removes point i (0 < i < n - 1), closing the ring over it. */
+static void remove_point(struct gt_live_tracker *t, size_t i)
+{
+	for (; i + 1 < t->n; i++)
+		t->points[(t->head + i) % GT_LIVE_SET_POINTS] = *point_at(t, i + 1);
+	t->n--;
+}
+
+/* Makes room when the ring is full by thinning, not by dropping the
+ * oldest: the inner point whose removal leaves the shortest gap goes, so
+ * the points stay spread evenly over the whole span watched. Dropping the
+ * oldest shortened the span to 128 collections: near a full heap G1's
+ * mixed collections come every 1-2 s, and the trend of a dying JVM went
+ * back to "too short a span" minutes before its death. The oldest and the
+ * newest stay, and so does the window (drop_old). */
+static void thin(struct gt_live_tracker *t)
+{
+	size_t worst = 1;
+	uint64_t shortest = UINT64_MAX;
+	for (size_t i = 1; i + 1 < t->n; i++) {
+		uint64_t gap = point_at(t, i + 1)->at_ns - point_at(t, i - 1)->at_ns;
+		if (gap < shortest) {
+			shortest = gap;
+			worst = i;
+		}
+	}
+	remove_point(t, worst);
+}
+
 static void push_point(struct gt_live_tracker *t, const struct gt_live_point *p)
 {
 	if (t->n > 0 && p->at_ns < point_at(t, t->n - 1)->at_ns)
 		return;   /* out of order: a garbled log, not a measurement to fit */
 	if (t->n == 0)
 		t->origin_ns = p->at_ns;
-	if (t->n == GT_LIVE_SET_POINTS) {
-		t->head = (t->head + 1) % GT_LIVE_SET_POINTS;
-		t->n--;
-	}
+	if (t->n == GT_LIVE_SET_POINTS)
+		thin(t);
 	t->points[(t->head + t->n) % GT_LIVE_SET_POINTS] = (struct gt_live_set_point){ p->at_ns, p->bytes };
 	t->n++;
 	t->newest_kind = p->kind;

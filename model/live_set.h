@@ -4,7 +4,7 @@
  * A tracker folds each sample's live log (model/sample.h: a ring of the
  * newest GT_LIVE_RING points with a running count) into its own bounded
  * history: the points of the last GT_LIVE_SET_WINDOW_NS, at most
- * GT_LIVE_SET_POINTS (the newest). The session keeps one tracker per
+ * GT_LIVE_SET_POINTS spread over it. The session keeps one tracker per
  * target and puts its figures in the derived sample (gt_derived.live_set),
  * which every view and writer reads. Reading the live set costs the target
  * nothing: the collectors measure it from what they already read.
@@ -22,8 +22,9 @@
 /* The window: a leak shows over minutes to hours, and 30 minutes of points
  * is what a person watching a dashboard can still relate to. */
 #define GT_LIVE_SET_WINDOW_NS (30ull * 60 * 1000000000ull)
-/* At most this many points (the newest): a collector that reaches the old
- * generation every few seconds then has a shorter window. */
+/* At most this many points: past it they are thinned evenly over the span
+ * watched (the oldest and newest kept), so a collector that reaches the old
+ * generation every second keeps the whole window, more sparsely. */
 #define GT_LIVE_SET_POINTS 128
 /* The growth is n/a with fewer points or a shorter span: below five the
  * 90% interval is the whole range of slopes, and within a minute a warm-up

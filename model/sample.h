@@ -78,6 +78,12 @@ struct gt_collection_causes {
 	 * already holds it; a census that fails before the target collects
 	 * (attach refused) thus counts one that never ran */
 	struct gt_u64 census;
+	/* asked for by a heap inspection or dump of any tool, this gctop's
+	 * census, another gctop's, jmap -histo:live or jcmd GC.heap_dump
+	 * (HotSpot: the cause "Heap Inspection Initiated GC" or "Heap Dump
+	 * Initiated GC"), so that every gctop watching leaves them out of its
+	 * findings, not only the one that asked */
+	struct gt_u64 inspection;
 };
 
 /* One heap generation (or region kind), youngest first. */

@@ -80,6 +80,7 @@ static const struct gt_record_field causes_u64_f[] = {
 	U64(struct gt_collection_causes, gen2),
 	U64(struct gt_collection_causes, gen2_alloc_large),
 	U64(struct gt_collection_causes, census),
+	U64(struct gt_collection_causes, inspection),
 };
 const struct gt_record_fields gt_record_causes_u64 = { causes_u64_f, COUNT(causes_u64_f) };
 

@@ -212,7 +212,7 @@ static void write_memory(FILE *out, const struct gt_derived *d)
 
 /* The live set, its trend and deadline (each n/a with why), and the old
  * generation's occupancy as jstat shows it. */
-static void write_live_set(FILE *out, const struct gt_derived *d)
+void gt_text_write_live_set(FILE *out, const struct gt_derived *d)
 {
 	const struct gt_live_set *l = &d->live_set;
 	struct text_str why, kind;
@@ -333,7 +333,7 @@ int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt
 	write_pauses(out, d);
 	write_agent_pauses(out, &d->cur);
 	write_memory(out, d);
-	write_live_set(out, d);
+	gt_text_write_live_set(out, d);
 	if (a)
 		write_allocators(out, a);
 	if (a && st)

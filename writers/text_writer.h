@@ -40,4 +40,9 @@ int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt
 /* The --list table: a header line and one row per process. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms);
 
+/* The "Live:" and "Old:" lines of -b: the live set, its growth and time to
+ * exhaustion (each n/a with why), and the old generation's occupancy;
+ * --doctor prints them too. */
+void gt_text_write_live_set(FILE *out, const struct gt_derived *d);
+
 #endif

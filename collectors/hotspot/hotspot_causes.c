@@ -13,6 +13,10 @@
 /* The GCCause strings of gcCause.cpp. */
 #define HOTSPOT_CAUSE_SYSTEM_GC "System.gc()"
 #define HOTSPOT_CAUSE_HUMONGOUS "G1 Humongous Allocation"
+/* A heap inspection's full GC (jmap -histo:live, jcmd GC.class_histogram,
+ * gctop's census through inspectheap) and a heap dump's (GC.heap_dump). */
+#define HOTSPOT_CAUSE_HEAP_INSPECTION "Heap Inspection Initiated GC"
+#define HOTSPOT_CAUSE_HEAP_DUMP "Heap Dump Initiated GC"
 
 void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_reading *r)
 {
@@ -37,6 +41,9 @@ void hotspot_causes_note(struct hotspot_causes *c, const struct hotspot_alloc_re
 		c->induced++;
 	else if (strcmp(r->last_cause, HOTSPOT_CAUSE_HUMONGOUS) == 0)
 		c->humongous++;
+	else if (strcmp(r->last_cause, HOTSPOT_CAUSE_HEAP_INSPECTION) == 0 ||
+		 strcmp(r->last_cause, HOTSPOT_CAUSE_HEAP_DUMP) == 0)
+		c->inspection++;
 }
 
 void hotspot_causes_fill(const struct hotspot_causes *c, bool g1, struct gt_sample *out)
@@ -45,6 +52,7 @@ void hotspot_causes_fill(const struct hotspot_causes *c, bool g1, struct gt_samp
 		return;
 	gt_u64_set(&out->causes.seen, c->seen);
 	gt_u64_set(&out->causes.induced, c->induced);
+	gt_u64_set(&out->causes.inspection, c->inspection);
 	/* Only G1 has humongous objects. */
 	if (g1)
 		gt_u64_set(&out->causes.humongous, c->humongous);

@@ -263,7 +263,7 @@ uint64_t hotspot_tick_ns(uint64_t now, uint64_t last_exit, uint64_t period, unsi
 struct hotspot_causes {
 	bool started;          /* the first reading set the base */
 	uint64_t collections;  /* young + full at the last poll */
-	uint64_t seen, induced, humongous;
+	uint64_t seen, induced, humongous, inspection;
 };
 
 /* Counts the newest collection a poll found under its cause (the reading's

@@ -75,3 +75,15 @@ if want_oom:
                                  o["live_set"]["limit_bytes"]))
     else:
         report(False, "no projected exhaustion before it died (why: %s)" % (live[-1]["why"] if live else None))
+    # the finding, not only the figure, comes in time to act: 30 s before
+    # the death at least
+    called = [o for o in out if any(f["id"] == "live-set-growth" for f in o.get("findings") or [])]
+    if died and called:
+        o = called[0]
+        at = datetime.strptime(o["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+        left = (died[0]["wall_ms"] - at.timestamp() * 1000) / 1000
+        sev = [f["severity"] for f in o["findings"] if f["id"] == "live-set-growth"][0]
+        report(left >= 30, "the live-set-growth finding (%s) came at %s, %.1f s before the death (at least 30 s)"
+               % (sev, o["time"], left))
+    else:
+        report(False, "no live-set-growth finding before it died (%d samples)" % len(out))

@@ -51,6 +51,12 @@ start_case() {
 # MB, projected to 335), from a point a minute in 13% (measured).
 start_case workstation "$RATE" 200 40 DOTNET_gcServer=0 DOTNET_GCHeapHardLimit=0x14000000 DOTNET_GCConserveMemory=9
 wks_leak=$LEAK wks_gctop=$GCTOP
+# --doctor on the dying program for 80 s from its start (the trend needs
+# points over a minute): it reports about 40 s before the death, with the
+# status of a finding that names the leak (8 would mean it died first).
+"$GCTOP_BIN" --doctor -p "$wks_leak" -d 80 >"$WORK/doctor" 2>"$WORK/doctor.err" &
+DOCTOR=$!
+CHILD_PIDS="$CHILD_PIDS $DOCTOR"
 start_case server 3000000 100 19 DOTNET_gcServer=1
 srv_leak=$LEAK srv_gctop=$GCTOP
 
@@ -58,6 +64,12 @@ wait "$srv_gctop"
 check "server: gctop exits 0 ($(head -c 300 "$WORK/err-server"))" [ $? -eq 0 ]
 kill "$srv_leak" 2>/dev/null
 wait "$srv_leak" 2>/dev/null
+wait "$DOCTOR"
+rc=$?
+check "workstation: --doctor before the death exits with its finding's status (status $rc, its findings' $(doctor_status "$WORK/doctor"); $(head -c 200 "$WORK/doctor.err"))" \
+	[ "$rc" = "$(doctor_status "$WORK/doctor")" -a "$rc" -ge 13 ]
+check "workstation: ... naming live-set-growth and printing the live set ($(grep -m1 '^Live:' "$WORK/doctor"))" \
+	sh -c 'grep -q "live-set-growth" "$1" && grep -q "^Live: .* growth .* exhaustion in" "$1"' _ "$WORK/doctor"
 wait "$wks_leak"
 rc=$?
 check "workstation: the program ends with OutOfMemoryException (exit 3, got $rc)" [ "$rc" -eq 3 ]

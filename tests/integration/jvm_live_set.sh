@@ -77,8 +77,21 @@ start_run parallel java "-Xmx256m -Xms256m -XX:+UseParallelGC -XX:NewRatio=1 -XX
 	"512 110 2 20 32 4 10"
 [ -x "$JDK25/java" ] && start_run zgc25 "$JDK25/java" "-Xmx256m -Xms256m -XX:+UseZGC" "1024 110 2 40 0 8 10"
 watch_run g1
+# --doctor on the dying JVM, from its warm-up's end for 80 s (the trend
+# needs points over a minute): it reports about 40 s before the death
+# (about 120 s on), exiting with the status of a finding that names the
+# leak; status 8 would mean the JVM died first.
+"$GCTOP_BIN" --doctor -p "$PID_g1" -d 80 >"$WORK/g1.doctor" 2>"$WORK/g1.doctor.err" &
+DOCTOR=$!
+CHILD_PIDS="$CHILD_PIDS $DOCTOR"
 watch_run parallel
 [ -x "$JDK25/java" ] && watch_run zgc25
+wait "$DOCTOR"
+rc=$?
+check "g1: --doctor before the death exits with its finding's status (status $rc, its findings' $(doctor_status "$WORK/g1.doctor"); $(head -c 200 "$WORK/g1.doctor.err"))" \
+	[ "$rc" = "$(doctor_status "$WORK/g1.doctor")" -a "$rc" -ge 13 ]
+check "g1: ... naming live-set-growth and printing the live set ($(grep -m1 '^Live:' "$WORK/g1.doctor"))" \
+	sh -c 'grep -q "live-set-growth" "$1" && grep -q "^Live: .* growth .* exhaustion in" "$1"' _ "$WORK/g1.doctor"
 finish_run g1 oom
 finish_run parallel
 if [ -x "$JDK25/java" ]; then

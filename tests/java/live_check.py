@@ -13,7 +13,8 @@ sample that has one) within 15 % of the workload's own rate of retained
 bytes (its count's slope from its first to its last line, or to its death);
 with oom, the time to exhaustion gctop projected at its first sample that
 had one, within 20 % of the time the workload then actually took to throw
-OutOfMemoryError (its "oom NANOS" line).
+OutOfMemoryError (its "oom NANOS" line), and the live-set-growth finding
+in a sample at least 30 s before that.
 """
 import json
 import signal
@@ -94,6 +95,15 @@ def check(workload_out, stamped, label, oom_run):
     if not projected:
         result("exhaustion projected before the death", False, "no sample with exhaustion_s")
         return failed + 1
+    called = [(at, s) for at, s in got if at < oom and
+              any(f["id"] == "live-set-growth" for f in s.get("findings") or [])]
+    if called:
+        at, s = called[0]
+        sev = [f["severity"] for f in s["findings"] if f["id"] == "live-set-growth"][0]
+        result("the live-set-growth finding 30 s before the death at least", (oom - at) / 1e9 >= 30,
+               "%s, %.1f s before OutOfMemoryError" % (sev, (oom - at) / 1e9))
+    else:
+        result("the live-set-growth finding before the death", False, "no sample had it")
     at, s = projected[0]
     real = (oom - at) / 1e9
     exh = s["live_set"]["exhaustion_s"]

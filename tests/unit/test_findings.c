@@ -419,6 +419,26 @@ static void test_census_own(void)
 	push_collections(2, 5, 1); /* one the census did not ask for */
 	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_WARNING);
 	CHECK_NEAR(evidence(finding("g1-full-gc"), "full_collections"), 1, 0);
+	/* another gctop's census (or jmap -histo:live): this gctop asked for
+	 * nothing, the JVM names the cause (causes.inspection); one census
+	 * that is both counts once */
+	reset("G1", &gt_hotspot_runtime);
+	d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 5);
+	gt_u64_set(&d->generations[1].collections, 2);
+	d->causes = causes(7, 0, 0, 0, 0);
+	gt_u64_set(&d->causes.inspection, 2);
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+	reset("G1", &gt_hotspot_runtime);
+	d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 5);
+	gt_u64_set(&d->generations[1].collections, 2);
+	d->causes = causes(7, 0, 0, 0, 0);
+	gt_u64_set(&d->causes.inspection, 1);
+	gt_u64_set(&d->causes.census, 1);
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_WARNING);
 	/* HotSpot names the census's cause itself: a System.gc() beside a
 	 * census stays the program's */
 	reset("G1", &gt_hotspot_runtime);
@@ -757,6 +777,9 @@ static double leak(int k) { return 500 + 0.5 * 30 * k; }
 static double big_cache(int k) { (void)k; return 3000; }
 static double warm_up(int k) { return k < 16 ? 2000.0 * k / 16 : 2000; }
 static double sawtooth(int k) { return 200 + 1000.0 * (k % 20) / 20; }
+/* 1 MB/s from 500 MB, at 10 s steps; to 400 MB in 50 s, then flat. */
+static double fast_leak(int k) { return 500 + 10.0 * k; }
+static double short_warm_up(int k) { return k < 5 ? 80.0 * k : 400; }
 
 static void test_live_set_growth(void)
 {
@@ -788,11 +811,27 @@ static void test_live_set_growth(void)
 	CHECK(newest.live_set.growth_low_bps.value > 0);
 	CHECK(!finding("live-set-growth"));
 
-	/* the leak, too soon to call: seven points, or four minutes */
-	live_points(7, 30, leak, 20, 8000);
+	/* the leak, too soon to call where its end is far: seven points, or
+	 * four minutes (2.5 MB/s, 30 GB of heap: over three hours left) */
+	live_points(7, 30, leak, 20, 30000);
 	CHECK(!finding("live-set-growth"));
-	live_points(40, 6, leak, 20, 8000);
+	live_points(40, 6, leak, 20, 30000);
 	CHECK(newest.live_set.growth_bps.valid && !finding("live-set-growth"));
+	/* the same four minutes in 8 GB: 46 minutes left, within the hour */
+	live_points(40, 6, leak, 20, 8000);
+	CHECK(severity_of("live-set-growth") == GT_SEVERITY_WARNING);
+	/* a leak that fills its heap within minutes is called once the trend
+	 * has its minimum (5 points over a minute) and projects the end
+	 * within the hour, long before 8 points over 5 minutes: 1 MB/s from
+	 * 500 MB, 10 points 10 s apart, a 700 MB heap (about 100 s left) */
+	live_points(10, 10, fast_leak, 5, 700);
+	CHECK(severity_of("live-set-growth") == GT_SEVERITY_CRITICAL);
+	/* but not a warm-up that levelled off in such a heap, nor that leak
+	 * while its trend is still n/a (four points) */
+	live_points(10, 10, short_warm_up, 5, 500);
+	CHECK(!finding("live-set-growth"));
+	live_points(4, 10, fast_leak, 5, 700);
+	CHECK(!finding("live-set-growth"));
 	/* and none when the collector measures no live set */
 	memset(&newest.live_set, 0, sizeof(newest.live_set));
 	CHECK(!finding("live-set-growth"));

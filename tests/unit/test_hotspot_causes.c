@@ -41,10 +41,17 @@ static void test_counts_the_newest_cause(void)
 	hotspot_causes_note(&c, &r);
 	r = reading(45, 2, false, "System.gc()");
 	hotspot_causes_note(&c, &r);
+	/* a census's full GC, whoever asked (jmap -histo:live, any gctop),
+	 * and a heap dump's */
+	r = reading(45, 3, false, "Heap Inspection Initiated GC");
+	hotspot_causes_note(&c, &r);
+	r = reading(45, 4, false, "Heap Dump Initiated GC");
+	hotspot_causes_note(&c, &r);
 	hotspot_causes_fill(&c, true, &s);
-	CHECK_U64(s.causes.seen.value, 3);
+	CHECK_U64(s.causes.seen.value, 5);
 	CHECK_U64(s.causes.humongous.value, 1);
 	CHECK_U64(s.causes.induced.value, 1);
+	CHECK_U64(s.causes.inspection.value, 2);
 	CHECK(!s.causes.gen2.valid && !s.causes.gen2_alloc_large.valid);
 	/* not G1: no humongous figure */
 	memset(&s, 0, sizeof(s));

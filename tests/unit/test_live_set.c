@@ -1,6 +1,7 @@
 /* The live set: the Theil–Sen trend and Sen's interval against hand-computed
  * values and known slopes among noise, the tracker's folding of live logs
  * (missed points, a restarted log, the window) and the projection. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,8 +153,8 @@ static void test_tracker_restarted_log(void)
 	CHECK_U64(tracker.points[tracker.head].bytes, (uint64_t)(50 * MB));
 }
 
-/* Points older than the window at the sample's moment leave it, and the
- * ring keeps the newest GT_LIVE_SET_POINTS. */
+/* Points older than the window at the sample's moment leave it, and past
+ * GT_LIVE_SET_POINTS the ring thins evenly, keeping the oldest and newest. */
 static void test_tracker_window_and_bound(void)
 {
 	reset();
@@ -179,7 +180,40 @@ static void test_tracker_window_and_bound(void)
 		fold_at((uint64_t)(i + 1) * S);
 	}
 	CHECK_U64(tracker.n, GT_LIVE_SET_POINTS);
-	CHECK_U64(tracker.points[tracker.head].bytes, 30);
+	CHECK_U64(tracker.points[tracker.head].bytes, 0);   /* the oldest stays */
+	CHECK_U64(tracker.points[(tracker.head + tracker.n - 1) % GT_LIVE_SET_POINTS].bytes,
+		  GT_LIVE_SET_POINTS + 29);                    /* and the newest */
+	uint64_t widest = 0;
+	for (size_t i = 1; i < tracker.n; i++) {
+		uint64_t gap = tracker.points[(tracker.head + i) % GT_LIVE_SET_POINTS].at_ns -
+			       tracker.points[(tracker.head + i - 1) % GT_LIVE_SET_POINTS].at_ns;
+		widest = gap > widest ? gap : widest;
+	}
+	CHECK(widest <= 2 * S);                             /* spread evenly, not a hole */
+}
+
+/* A dying JVM: a point every 30 s for 20 minutes, then a collection every
+ * second for its last 5 minutes (G1 near a full heap). The span stays the
+ * whole 25 minutes, so the trend never goes back to "too short a span"
+ * (before, the newest 128 points spanned about two minutes); the growth
+ * stays the leak's 1 MB/s. */
+static void test_tracker_fast_collections_keep_span(void)
+{
+	reset();
+	uint64_t t = 0;
+	for (int i = 0; i < 40; i++, t += 30 * S) {
+		log_point(t + 1, (double)t / S * MB);
+		fold_at(t + 1);
+	}
+	for (int i = 0; i < 300; i++, t += S) {
+		log_point(t + 1, (double)t / S * MB);
+		fold_at(t + 1);
+	}
+	struct gt_live_set ls;
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK_U64(tracker.n, GT_LIVE_SET_POINTS);
+	CHECK(ls.span_s.valid && ls.span_s.value >= 1490);
+	CHECK(ls.growth_bps.valid && fabs(ls.growth_bps.value - MB) < 0.01 * MB);
 }
 
 /* A steady 1 MB/s over ten points, 20 s apart, ending at 300 MB; the
@@ -287,6 +321,7 @@ int main(void)
 	RUN_TEST(test_tracker_takes_new_points_and_counts_missed);
 	RUN_TEST(test_tracker_restarted_log);
 	RUN_TEST(test_tracker_window_and_bound);
+	RUN_TEST(test_tracker_fast_collections_keep_span);
 	RUN_TEST(test_too_few_points_or_too_short);
 	RUN_TEST(test_exhaustion_heap_max);
 	RUN_TEST(test_exhaustion_container_first);
