@@ -619,6 +619,46 @@ static void rule_live_set(const struct gt_derived *d, struct gt_findings *out)
 	}
 }
 
+/* The findings whose step is more room (a larger heap, a younger
+ * generation with more space, a higher limit): while the live set grows
+ * toward its limit, more room only delays the end. */
+static const char *const more_room_ids[] = { "pause-share", "long-pause", "g1-full-gc", "heap-near-limit",
+					     "memory-near-limit", "oom-kills" };
+
+/* Puts text before what buf holds, cutting its end if it no longer fits. */
+static void prepend(char *buf, size_t size, const char *text)
+{
+	size_t n = strlen(text), had = strlen(buf);
+	if (n >= size)
+		n = size - 1;
+	if (had > size - 1 - n)
+		had = size - 1 - n;
+	memmove(buf + n, buf, had);
+	memcpy(buf, text, n);
+	buf[n + had] = '\0';
+}
+
+/* With live-set-growth among the findings, each that asks for more room
+ * names the leak first, so the last advice before a death is not "raise
+ * -Xmx" alone. */
+static void leak_first(struct gt_findings *out)
+{
+	bool leak = false;
+	for (unsigned i = 0; i < out->count; i++)
+		leak = leak || strcmp(out->items[i].id, "live-set-growth") == 0;
+	for (unsigned i = 0; leak && i < out->count; i++) {
+		struct gt_finding *f = &out->items[i];
+		for (size_t k = 0; k < sizeof(more_room_ids) / sizeof(more_room_ids[0]); k++) {
+			if (strcmp(f->id, more_room_ids[k]) != 0)
+				continue;
+			static const char first[] = "the live set grows (live-set-growth): more room only delays the end, "
+						    "find what holds it first; then ";
+			prepend(f->advice, sizeof(f->advice), first);
+			prepend(f->advice_keys, sizeof(f->advice_keys), first);
+		}
+	}
+}
+
 static int by_severity(const void *a, const void *b)
 {
 	const struct gt_finding *x = a, *y = b;
@@ -647,6 +687,7 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 	rule_container(d, out);
 	rule_config(info, d, out);
 	rule_live_set(d, out);
+	leak_first(out);
 	/* stable: the rules' order within a severity */
 	for (unsigned i = 1; i < out->count; i++)
 		for (unsigned j = i; j > 0 && by_severity(&out->items[j - 1], &out->items[j]) > 0; j--) {

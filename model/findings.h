@@ -40,7 +40,7 @@ struct gt_evidence {
 };
 
 #define GT_FINDING_TITLE_LEN 160
-#define GT_FINDING_ADVICE_LEN 320
+#define GT_FINDING_ADVICE_LEN 448
 #define GT_FINDING_EVIDENCE_MAX 6
 #define GT_FINDINGS_MAX 12
 

@@ -800,6 +800,17 @@ static void test_live_set_growth(void)
 	CHECK(severity_of("live-set-growth") == GT_SEVERITY_CRITICAL);
 	f = finding("live-set-growth");
 	CHECK_NEAR(evidence(f, "limit_bytes"), 1600 * LIVE_MB, 0);
+	/* beside the leak, a finding whose step is more room names the leak
+	 * first (G1 falling back to full collections as the heap fills) */
+	struct gt_live_set leaking = newest.live_set;
+	push_collections(1, 5, 2);
+	newest.live_set = leaking;
+	const struct gt_finding *full = finding("g1-full-gc");
+	CHECK(full && strncmp(full->advice, "the live set grows (live-set-growth)", 36) == 0 &&
+	      strstr(full->advice, "raise -Xmx") && strncmp(full->advice_keys, "the live set grows", 18) == 0);
+	newest.live_set.valid = false;             /* without the leak, the step alone */
+	full = finding("g1-full-gc");
+	CHECK(full && strncmp(full->advice, "G1 ran out of room", 18) == 0);
 
 	/* none on a steady service with a big cache, a warm-up, a sawtooth */
 	live_points(60, 30, big_cache, 100, 4000);
