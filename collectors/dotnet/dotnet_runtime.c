@@ -70,8 +70,8 @@ const struct gt_runtime_traits gt_dotnet_runtime = {
 	 * and 945-950 MiB for 22.4 M (2 GiB), 46-48 % of their bytes at 92
 	 * bytes an object; gctop cannot count objects before a census, so it
 	 * counts a heap of 44-byte objects: as many bytes as the heap holds,
-	 * twice the measured. No cap: dotnet-gcdump's session, whose buffer
-	 * is a quarter of gctop's, rose by as much. */
+	 * twice the measured. No cap: whether the session's 1 GiB buffer
+	 * bounds a larger walk was not measured. */
 	.census_memory = { .fixed_bytes = 16ull << 20, .per_live_percent = 100 },
 	.induced_call = "GC.Collect",
 	.advice = dotnet_advice,
