@@ -27,7 +27,8 @@ attach_untouched() {
 screen_has() { screen | grep -q -- "$1"; }
 # first_grown NAME: the first row under the growth table's header is NAME's.
 first_grown() { screen | grep -A1 ' GROWN ' | tail -1 | grep -q -- "$1"; }
-no_agent() { ! ls /proc/"$JPID"/root/tmp/.gctop-agent-* >/dev/null 2>&1 && ! grep -qi 'agent' "$WORK/java.log"; }
+# this JVM's agent copy only: other gctops on the machine load theirs into /tmp
+no_agent() { [ ! -e "/proc/$JPID/root/tmp/.gctop-agent-$JPID.so" ] && ! grep -qi 'agent' "$WORK/java.log"; }
 
 check "before any key, the JVM's attach listener is not running" attach_untouched
 
