@@ -73,8 +73,11 @@ int gt_census_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	gt_batch_install_signals();
 	struct gt_session s;
 	struct gt_target_info shown = { .pid = opt->pid };
-	if (gt_batch_open(opt, &s, err) != 0)
-		return gt_quit_requested() ? interrupted(&shown, err), err->code : err->code;
+	if (gt_batch_open(opt, &s, err) != 0) {
+		if (gt_quit_requested())
+			interrupted(&shown, err);
+		return err->code;
+	}
 	shown = s.info;
 	if (check_fit(opt, &s, err) != 0) {
 		gt_session_close(&s);
@@ -85,14 +88,15 @@ int gt_census_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	 * the target does not feed a session nobody reads while it stands
 	 * still for the census. */
 	struct gt_target_info target_info;
-	shown = s.info;
 	gt_census_fn census = gt_session_census_hook(&s, &target_info);
 	gt_session_close(&s);
 	struct gt_census c;
 	int rc = gt_census_take(&target_info, census, &c, gt_wait_deadline_in_ms(GT_CENSUS_DEADLINE_MS), err);
 	if (rc != 0 || gt_quit_requested()) {
 		gt_census_free(&c);
-		return gt_quit_requested() ? interrupted(&shown, err), err->code : err->code;
+		if (gt_quit_requested())
+			interrupted(&shown, err);
+		return err->code;
 	}
 	rc = write_census(opt, out, &c, &shown, err);
 	gt_census_free(&c);
