@@ -10,7 +10,11 @@ every ms: what the program felt, the heap walk included) as "pause"; the
 induced full blocking collection's pause as the runtime reports it
 (GC.GetGCMemoryInfo(GCKind.FullBlocking).PauseDurations, the walk left out)
 as "of which GC"; gctop's own pause_ms beside them; whether the result is
-complete. dotnet-gcdump is installed from NuGet into build/bench/tools on
+complete; and the program's resident set's peak rise over the census
+(RssPeak: its peak, VmHWM, reset through /proc/PID/clear_refs before, less
+its resident set before), with the census's objects and live bytes, from
+which gctop's expected cost of a census is made (issue 36,
+bench/README.md). dotnet-gcdump is installed from NuGet into build/bench/tools on
 first use; without it its rows are skipped with a message."""
 import json
 import os
@@ -27,6 +31,31 @@ FILL_OUT = os.path.join(ROOT, "build/bench/census-fill")
 GCTOP = os.environ.get("GCTOP_BIN", os.path.join(ROOT, "build/gctop"))
 GCDUMP_VERSION = "10.0.750501"
 CENSUS_TIMEOUT_S = 120
+
+
+def status_kib(pid, key):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return None
+
+
+class RssPeak:
+    """The target's resident set's peak rise over a census: VmHWM is reset
+    to the resident set now (clear_refs 5, Linux 4.0 on; the target must be
+    ours or we root), and read after. Shared with census.py's JVM rows."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        with open("/proc/%d/clear_refs" % pid, "w") as f:
+            f.write("5")
+        self.before_kib = status_kib(pid, "VmRSS")
+
+    def figures(self):
+        peak = status_kib(self.pid, "VmHWM")
+        return {"rss_before_mib": self.before_kib / 1024, "rss_peak_mib": peak / 1024,
+                "rss_rise_mib": (peak - self.before_kib) / 1024}
 
 
 def sh(cmd, **kw):
@@ -86,18 +115,22 @@ class Fill:
 
 
 def gctop_census(fill):
+    rss = RssPeak(fill.proc.pid)
     t = time.monotonic()
-    r = subprocess.run([GCTOP, "--census", "-p", str(fill.proc.pid), "--json"], capture_output=True, text=True)
+    # the bench measures the cost itself: gctop's headroom rule stays out of it
+    r = subprocess.run([GCTOP, "--census", "--census-anyway", "-p", str(fill.proc.pid), "--json"],
+                       capture_output=True, text=True)
     wall = time.monotonic() - t
     if r.returncode != 0:
         return {"error": r.stderr.strip(), "status": r.returncode}
     d = json.loads(r.stdout)
-    return {"wall_s": wall, "objects": d["total_count"], "live_bytes": d["total_bytes"],
-            "reported_pause_ms": d["pause_ms"], "complete": d["partial"] is None, "partial": d["partial"],
-            "status": r.returncode}
+    return dict(rss.figures(), wall_s=wall, objects=d["total_count"], live_bytes=d["total_bytes"],
+                reported_pause_ms=d["pause_ms"], complete=d["partial"] is None, partial=d["partial"],
+                status=r.returncode)
 
 
 def gcdump_collect(fill, gcdump):
+    rss = RssPeak(fill.proc.pid)
     with tempfile.TemporaryDirectory() as d:
         t = time.monotonic()
         r = subprocess.run([gcdump, "collect", "-p", str(fill.proc.pid), "-o", os.path.join(d, "x.gcdump")],
@@ -105,7 +138,7 @@ def gcdump_collect(fill, gcdump):
         wall = time.monotonic() - t
         out = r.stdout + r.stderr
         size = os.path.getsize(os.path.join(d, "x.gcdump")) if os.path.exists(os.path.join(d, "x.gcdump")) else 0
-    return {"wall_s": wall, "file_bytes": size, "status": r.returncode,
+    return {**rss.figures(), "wall_s": wall, "file_bytes": size, "status": r.returncode,
             "complete": "max node count" not in out.lower() and r.returncode == 0,
             "warnings": [l.strip() for l in out.splitlines() if "arning" in l][:3]}
 

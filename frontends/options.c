@@ -23,7 +23,7 @@ const char gt_help_text[] =
 	"             [--ops NAME [--ops-agent | --ops-agent-match GLOB]]\n"
 	"             [--gc-duration-buckets LIST]\n"
 	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME [--ops-agent]]\n"
-	"       gctop --census -p PID [--json]\n"
+	"       gctop --census -p PID [--json] [--census-anyway]\n"
 	"\n"
 	"top for the garbage collector: allocation rate, collections per generation,\n"
 	"pause time share, large objects, the live set (the heap each old collection\n"
@@ -124,11 +124,22 @@ const char gt_help_text[] =
 	"                        at 256 MiB, 1.2-3.2 s at 2 GiB), through the attach\n"
 	"                        mechanism, nothing loaded; a .NET process collects\n"
 	"                        gen2 and walks its heap, stopped (about 0.3-0.5 s\n"
-	"                        at 256 MiB, 2.4-3.4 s at 2 GiB). Exit 0 with a\n"
-	"                        census, 4 where the runtime has none, 5 for another\n"
-	"                        user's process, 9 when no answer came in 120 s, 1\n"
-	"                        when it refused or the exchange failed, else that\n"
-	"                        of the failure to open the process (3 to 9)\n"
+	"                        at 256 MiB, 2.4-3.4 s at 2 GiB), holding the walk\n"
+	"                        in memory (44 bytes an object: ~120 MiB at 256 MiB\n"
+	"                        live, ~950 MiB at 2 GiB). gctop refuses (exit 16)\n"
+	"                        when that expected cost (.NET: as much as the heap\n"
+	"                        in use; a JVM: 16 MiB and 2%) exceeds the target's\n"
+	"                        headroom (its container's limit less its working\n"
+	"                        set, the host's MemAvailable). Exit 0 with a\n"
+	"                        census, 17 when the target died during it (the\n"
+	"                        sentence names an OOM kill), 1 when interrupted,\n"
+	"                        refused or the exchange failed, 4 where the\n"
+	"                        runtime has none, 5 for another user's process,\n"
+	"                        9 when no answer came in 120 s, else that of the\n"
+	"                        failure to open the process (3 to 9)\n"
+	"      --census-anyway   with --census: take it even when its cost exceeds\n"
+	"                        the target's headroom, at the risk of the kernel\n"
+	"                        killing the target for it\n"
 	"  -h, --help            this text\n"
 	"  -V, --version         the version\n"
 	"\n"
@@ -150,7 +161,8 @@ const char gt_help_text[] =
 	"  10 a recording is truncated, corrupt or not gctop's\n"
 	"  11 --fail-if: the last run regressed against the first\n"
 	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n"
-	"  15 -w FILE is unsafe to write (a link, not your regular file, under a link)\n";
+	"  15 -w FILE is unsafe to write (a link, not your regular file, under a link)\n"
+	"  --census: 16 its cost exceeds the target's headroom, 17 the target died\n";
 
 static int parse_positive(const char *s, long max, long *out)
 {
@@ -321,7 +333,7 @@ static int check_census(struct gt_options *opt, bool other, bool json, struct gt
 {
 	if (other || opt->count || opt->allocators || opt->n_pids > 1 || opt->record_path || opt->replay_path ||
 	    opt->n_compare || opt->opcount_counter || opt->ops_agent || opt->fail_if)
-		return gt_fail(err, GT_EXIT_USAGE, "--census takes one -p PID and --json only");
+		return gt_fail(err, GT_EXIT_USAGE, "--census takes one -p PID, --json and --census-anyway only");
 	if (!opt->pid)
 		return gt_fail(err, GT_EXIT_USAGE, "--census needs a process: add -p PID (gctop --list shows them)");
 	opt->census_json = json;
@@ -414,6 +426,7 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 		break;
 	case 'T': f->doctor = true; break;
 	case 'E': f->census = true; break;
+	case 'Y': opt->census_anyway = true; break;
 	case 'P':
 		if (!*optarg || strlen(optarg) > 900)
 			return gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants prefixes like com.example. separated by commas");
@@ -461,6 +474,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "fail-if", required_argument, NULL, 'F' },
 		{ "doctor", no_argument, NULL, 'T' },
 		{ "census", no_argument, NULL, 'E' },
+		{ "census-anyway", no_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -498,6 +512,8 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor watches and --census counts; choose one");
 	if (f.doctor)
 		return check_doctor(opt, f.batch || f.json || f.list || f.serve || f.compare, f.delay, err);
+	if (opt->census_anyway && !f.census)
+		return gt_fail(err, GT_EXIT_USAGE, "--census-anyway goes with --census");
 	if (f.census)
 		return check_census(opt, f.batch || f.list || f.serve || f.compare || f.delay, f.json, err);
 	return choose_mode(opt, f.batch, f.json, f.list, f.serve, err);

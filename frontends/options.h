@@ -50,6 +50,7 @@ struct gt_options {
 	const char *fail_if;     /* --compare --fail-if EXPR */
 	uint64_t doctor_ns;      /* --doctor: how long to watch (-d, default 10 s) */
 	bool census_json;        /* --census --json */
+	bool census_anyway;      /* --census-anyway: past the headroom rule (model/census_cost.h) */
 };
 
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */

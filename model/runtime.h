@@ -13,6 +13,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* What a census costs the target's memory, measured (bench/census.py,
+ * bench/README.md section 4): cost = fixed_bytes + live bytes *
+ * per_live_percent / 100; model/
+ * census_cost.h judges it against the target's headroom. per_live_percent
+ * 0 and fixed_bytes 0: unmeasured. */
+struct gt_census_memory {
+	uint64_t fixed_bytes;
+	uint32_t per_live_percent;
+};
 
 /* One next step for a finding id in the runtime's words. who: the step ends
  * by saying where to see who allocates; census: it starts with gctop's own
@@ -76,6 +87,9 @@ struct gt_runtime_traits {
 	 * for the y/N and --help ("stops the JVM for a full collection and a
 	 * heap walk, about 1 s per GiB live"), or NULL: the runtime has none. */
 	const char *census_cost;
+	/* What it costs the target's memory, measured (bench/census.py): the
+	 * headroom rule's figure (model/census_cost.h); zero: unmeasured. */
+	struct gt_census_memory census_memory;
 	/* Whether the runtime reports its census's collection as one the
 	 * program asked for (causes.induced), so that the induced rule leaves
 	 * gctop's own censuses out. */

@@ -9,8 +9,27 @@
 #include "screen/panes/pane.h"
 #include "screen/wrap.h"
 
-/* A status line longer than the screen is wide wraps onto this many rows. */
-#define FOOTER_LINES 3
+/* A status line longer than the screen is wide wraps onto this many rows:
+ * the census's question (its pause, its cost to the target's memory and
+ * the headroom) takes 5 at 80 columns. */
+#define FOOTER_LINES 6
+
+/* The census's y/N: its pause, and its cost to the target's memory
+ * against the headroom (model/census_cost.h), as --census refuses it. */
+static const char *census_question(const struct gt_app *a, char *buf, size_t len)
+{
+	const struct gt_session *s = &a->session;
+	const struct gt_runtime_traits *rt = s->info.runtime;
+	char figures[256] = "";
+	if (s->have_prev) {
+		struct gt_census_fit fit;
+		gt_census_fit_of(&s->info, &s->prev, &fit);
+		gt_census_fit_figures(&fit, figures, sizeof(figures));
+	}
+	snprintf(buf, len, "take a census of the live objects of PID %d? it %s%s%s; y/N", (int)s->info.pid,
+		 rt && rt->census_cost ? rt->census_cost : "costs the target", figures[0] ? "; " : "", figures);
+	return buf;
+}
 
 /* The prompt or the y/N question of the input mode, or NULL. */
 static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
@@ -30,12 +49,8 @@ static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
 		snprintf(buf, len, "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
 			 (int)a->session.info.pid);
 		return buf;
-	case GT_INPUT_CONFIRM_CENSUS: {
-		const struct gt_runtime_traits *rt = a->session.info.runtime;
-		snprintf(buf, len, "take a census of the live objects of PID %d? it %s; y/N", (int)a->session.info.pid,
-			 rt && rt->census_cost ? rt->census_cost : "costs the target");
-		return buf;
-	}
+	case GT_INPUT_CONFIRM_CENSUS:
+		return census_question(a, buf, len);
 	case GT_INPUT_CONFIRM_STOP: {
 		const char *stop = gt_app_allocators_stop(a);
 		snprintf(buf, len, "stop allocation sampling in PID %d? %s; y/N", (int)a->session.info.pid,
@@ -97,7 +112,7 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 /* Wrapped onto up to FOOTER_LINES rows, never more than half the screen. */
 int gt_footer_draw(const struct gt_app *a, int rows, int cols)
 {
-	char buf[256];
+	char buf[768];
 	attr_t attr;
 	const char *text = footer_text(a, buf, sizeof(buf), &attr);
 	struct gt_wrap_line lines[FOOTER_LINES];

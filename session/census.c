@@ -2,12 +2,18 @@
 #include "session/census.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/clock.h"
+#include "base/quit.h"
 #include "base/wait.h"
+#include "collectors/host/cgroup.h"
+#include "collectors/host/mem_available.h"
+#include "collectors/host/proc.h"
 #include "collectors/target.h"
 #include "session/job.h"
 #include "session/session.h"
@@ -34,13 +40,113 @@ static int no_census(const struct gt_target_info *info, struct gt_error *err)
 		       info->runtime ? info->runtime->display : "process", (int)info->pid);
 }
 
+/* A census that failed may have failed because the target died of it:
+ * the target's start (a pid reused is another process) and its memory
+ * cgroup's OOM kills (v2 memory.events, v1 memory.oom_control: oom_kill)
+ * are read before, and again after a failure. */
+struct census_watch {
+	bool have_start;
+	unsigned long long start_ticks;
+	struct gt_cgroup *cg;
+	struct gt_u64 oom_before;
+};
+
+/* How long a target whose census failed has to be seen gone: the runtime
+ * closes its sockets as the kernel tears it down, a moment before. */
+#define DEATH_SEEN_WITHIN_MS 1000u
+#define DEATH_POLL_MS 20u
+
+static struct gt_u64 oom_kills(struct gt_cgroup *cg)
+{
+	struct gt_sample s;
+	memset(&s, 0, sizeof(s));
+	gt_cgroup_sample(cg, &s);
+	return s.oom_kills;
+}
+
+static void watch_begin(pid_t pid, struct census_watch *w)
+{
+	memset(w, 0, sizeof(*w));
+	struct gt_target_info scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	w->have_start = gt_proc_start_ticks(pid, &w->start_ticks) == 0;
+	w->cg = gt_cgroup_open(pid, &scratch);
+	if (w->cg)
+		w->oom_before = oom_kills(w->cg);
+}
+
+/* The target is gone: no such pid, another process under it, or a zombie. */
+static bool target_gone(pid_t pid, const struct census_watch *w)
+{
+	struct gt_proc_stat st;
+	if (gt_proc_read_stat(pid, &st) != 0)
+		return true;
+	return st.state == 'Z' || st.state == 'X' || (w->have_start && st.start_ticks != w->start_ticks);
+}
+
+static bool died(pid_t pid, const struct census_watch *w)
+{
+	uint64_t end = gt_wait_deadline_in_ms(DEATH_SEEN_WITHIN_MS);
+	for (;;) {
+		if (target_gone(pid, w))
+			return true;
+		if (gt_mono_ns() >= end || gt_wait_sleep(gt_wait_deadline_in_ms(DEATH_POLL_MS)) == GT_WAIT_QUIT)
+			return false;
+	}
+}
+
+/* After a failed census: the target's death in err (GT_EXIT_CENSUS_DIED),
+ * with the kernel's OOM kill where its cgroup counts one, or err as it
+ * was when the target lives. */
+static void watch_verdict(const struct gt_target_info *info, const struct census_watch *w, struct gt_error *err)
+{
+	if (gt_quit_requested() || !died(info->pid, w))
+		return;
+	const char *who = info->runtime ? info->runtime->display : "the";
+	struct gt_u64 after = w->cg ? oom_kills(w->cg) : (struct gt_u64){ 0 };
+	if (w->oom_before.valid && after.valid && after.value > w->oom_before.value)
+		gt_fail(err, GT_EXIT_CENSUS_DIED,
+			"%s process %d died during the census: the kernel's OOM killer ended it (its memory cgroup's "
+			"oom_kill count went from %llu to %llu while the runtime held the heap walk)",
+			who, (int)info->pid, (unsigned long long)w->oom_before.value, (unsigned long long)after.value);
+	else
+		gt_fail(err, GT_EXIT_CENSUS_DIED,
+			"%s process %d died during the census (%s; before that: %s)", who, (int)info->pid,
+			after.valid ? "its memory cgroup counts no OOM kill" : "no memory cgroup says why", err->msg);
+}
+
+static void watch_end(struct census_watch *w)
+{
+	gt_cgroup_close(w->cg);
+	w->cg = NULL;
+}
+
+/* The hook, watched for the target's death. */
+static int take_watched(const struct gt_target_info *info, gt_census_fn census, struct gt_census *out,
+			uint64_t deadline_ns, struct gt_error *err)
+{
+	struct census_watch w;
+	watch_begin(info->pid, &w);
+	int rc = census(info, out, deadline_ns, err);
+	if (rc != 0)
+		watch_verdict(info, &w, err);
+	watch_end(&w);
+	return rc;
+}
+
 int gt_census_take(const struct gt_target_info *info, gt_census_fn census, struct gt_census *out,
 		   uint64_t deadline_ns, struct gt_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!census)
 		return no_census(info, err);
-	return census(info, out, deadline_ns, err);
+	return take_watched(info, census, out, deadline_ns, err);
+}
+
+void gt_census_fit_of(const struct gt_target_info *info, const struct gt_sample *s, struct gt_census_fit *out)
+{
+	const struct gt_census_memory *m = info->runtime ? &info->runtime->census_memory : NULL;
+	gt_census_fit_judge(m, s, gt_host_mem_available(), out);
 }
 
 gt_census_fn gt_session_census_hook(const struct gt_session *s, struct gt_target_info *info)
@@ -53,7 +159,7 @@ static void *census_main(void *arg)
 {
 	struct gt_census_job *j = arg;
 	gt_wait_set_cancel(&j->stop);
-	j->rc = j->census(&j->info, &j->result, j->deadline_ns, &j->err);
+	j->rc = take_watched(&j->info, j->census, &j->result, j->deadline_ns, &j->err);
 	atomic_store(&j->finished, true);
 	gt_worker_done(j->done_fd);
 	return NULL;

@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "collectors/target.h"
 #include "model/census.h"
+#include "model/census_cost.h"
 
 struct gt_session;
 struct gt_census_job;
@@ -36,9 +37,17 @@ struct gt_session_census {
  * too): --census's whole work. The hook needs only the info, so the
  * target may be closed first, as --census does: a .NET watch session
  * left open would fill, unread, for the seconds the census takes. NULL
- * hook: the runtime has none (GT_EXIT_NOT_RUNTIME). 0, or -1 with err. */
+ * hook: the runtime has none (GT_EXIT_NOT_RUNTIME). A census that fails
+ * because the target died says so (GT_EXIT_CENSUS_DIED), with the
+ * kernel's OOM kill where the target's memory cgroup counts one; the
+ * screen's censuses are watched alike. 0, or -1 with err. */
 int gt_census_take(const struct gt_target_info *info, gt_census_fn census, struct gt_census *out,
 		   uint64_t deadline_ns, struct gt_error *err);
+/* Whether a census fits the target's headroom (model/census_cost.h), from
+ * its sample s (heap in use, resident set, container figures), the host's
+ * available memory and its runtime's measured cost. */
+void gt_census_fit_of(const struct gt_target_info *info, const struct gt_sample *s, struct gt_census_fit *out);
+
 /* What gt_census_take needs of s's open target: a copy of its info into
  * *info, and its runtime's hook (NULL: none), both good after the session
  * is closed. */

@@ -58,6 +58,21 @@ void gt_dn_census_table_free(struct gt_dn_census_table *t)
 	free(t);
 }
 
+/* a + b, held at UINT64_MAX: a node's Size is the target's word, and a
+ * crafted one must not wrap a type's or the census's bytes to a small
+ * figure (the JVM's histogram saturates alike, hotspot_histo.c). */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* size rounded up to GT_DN_OBJECT_ALIGN, held at UINT64_MAX */
+static uint64_t aligned(uint64_t size)
+{
+	uint64_t mask = GT_DN_OBJECT_ALIGN - 1;
+	return size > UINT64_MAX - mask ? UINT64_MAX : (size + mask) & ~mask;
+}
+
 static size_t slot_of(const struct census_entry *slots, size_t n_slots, uint64_t id)
 {
 	/* TypeIDs are MethodTable addresses: their low bits are alignment */
@@ -164,10 +179,10 @@ int gt_dn_census_bulk_node(struct gt_dn_census_table *t, const uint8_t *p, size_
 			continue;
 		uint64_t size = gt_le(v + 8, 8);
 		e->count++;
-		e->bytes += size;
+		e->bytes = sat_add(e->bytes, size);
 		t->nodes++;
-		t->bytes += size;
-		t->aligned_bytes += (size + GT_DN_OBJECT_ALIGN - 1) & ~(uint64_t)(GT_DN_OBJECT_ALIGN - 1);
+		t->bytes = sat_add(t->bytes, size);
+		t->aligned_bytes = sat_add(t->aligned_bytes, aligned(size));
 	}
 	return 0;
 }

@@ -62,8 +62,17 @@ const struct gt_runtime_traits gt_dotnet_runtime = {
 	 * not passed on) */
 	.census_counts_as_induced = true,
 	.census_cost = "induces a blocking gen2 collection that walks the heap: the program stops for about "
-		       "0.3-0.5 s at 256 MiB and 2.4-3.4 s at 2 GiB live, and the runtime holds the walk in up to "
-		       "1 GiB of its memory meanwhile",
+		       "0.3-0.5 s at 256 MiB and 2.4-3.4 s at 2 GiB live, and the runtime holds the walk's events in "
+		       "its memory meanwhile",
+	/* The resident set's peak rise over a census (bench/census.py,
+	 * bench/README.md section 4): 44 bytes an object (its node and its
+	 * references' edges), 118-123 MiB for 2.8 M objects (256 MiB live)
+	 * and 945-950 MiB for 22.4 M (2 GiB), 46-48 % of their bytes at 92
+	 * bytes an object; gctop cannot count objects before a census, so it
+	 * counts a heap of 44-byte objects: as many bytes as the heap holds,
+	 * twice the measured. No cap: whether the session's 1 GiB buffer
+	 * bounds a larger walk was not measured. */
+	.census_memory = { .fixed_bytes = 16ull << 20, .per_live_percent = 100 },
 	.induced_call = "GC.Collect",
 	.advice = dotnet_advice,
 	.n_advice = sizeof(dotnet_advice) / sizeof(dotnet_advice[0]),

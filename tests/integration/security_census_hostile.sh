@@ -8,7 +8,9 @@
 # that says so; a flood of short rows keeps 65536 types in bounded memory
 # and says so; the refusal is one clean sentence and status 1; nothing is
 # copied into the JVM's /tmp; a JVM that never answers holds gctop only
-# until it is interrupted (status 0 at once, as everywhere).
+# until it is interrupted, and a census cut short so is no census: status
+# 1 and a sentence that says so, nothing on stdout (issue 36; before, status
+# 0 and empty output, which a script could not tell from success).
 . tests/lib.sh
 . tests/integration/security_fake_jvm.shlib
 trap 'fake_jvm_cleanup; cleanup' EXIT INT TERM
@@ -105,15 +107,16 @@ census 5
 rc=$(cat "$WORK/rc.5")
 check "a refusal: status 1 (got $rc)" [ "$rc" -eq 1 ]
 why=$(clean "$WORK/err.5" 2>&1)
-check "the refusal is one clean sentence ($why: $(cat "$WORK/err.5"))" [ -z "$why" ] && [ "$(grep -c . "$WORK/err.5")" -eq 1 ]
+one_clean_sentence() { [ -z "$2" ] && [ "$(grep -c . "$1")" -eq 1 ]; }
+check "the refusal is one clean sentence ($why: $(cat "$WORK/err.5"))" one_clean_sentence "$WORK/err.5" "$why"
 check "it says the JVM refused" grep -q "refused the class histogram (status 101)" "$WORK/err.5"
 check "nothing was copied into the JVM's /tmp" [ -z "$(ls /tmp/.gctop-agent-"$PID"* 2>/dev/null)" ]
 
-# No answer: an interrupt ends the wait at once, with status 0. timeout
+# No answer: an interrupt ends the wait at once, with status 1. timeout
 # bounds the wait should the interrupt not end it (it passes the INT on to
 # gctop, and ends with gctop's status); unlike a watchdog subshell it
 # leaves no sleep behind.
-LANG=C.UTF-8 timeout -s KILL 8 "$GCTOP_BIN" --census -p "$PID" >/dev/null 2>"$WORK/err.6" &
+LANG=C.UTF-8 timeout -s KILL 8 "$GCTOP_BIN" --census -p "$PID" >"$WORK/out.6" 2>"$WORK/err.6" &
 G=$!
 CHILD_PIDS="$CHILD_PIDS $G"
 wait_until 50 file_exists "$PIDFILE.req6"
@@ -125,4 +128,7 @@ wait "$G"
 rc=$?
 took=$(($(now_ms) - t0))
 check "an interrupt ends the wait within 2 s (took $took ms)" [ "$took" -lt 2000 ]
-check "with status 0 (got $rc: $(cat "$WORK/err.6"))" [ "$rc" -eq 0 ]
+check "with status 1, not 0: no census was taken (got $rc: $(cat "$WORK/err.6"))" [ "$rc" -eq 1 ]
+check "a sentence names the interrupt ($(cat "$WORK/err.6"))" \
+	grep -q "^gctop: the census of process $PID was interrupted by SIGINT before it ended; nothing was written$" "$WORK/err.6"
+check "and nothing is written on stdout" [ ! -s "$WORK/out.6" ]

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Key c on a live JVM that leaks one type (tests/java/CensusLeak): c asks
-# first, naming what a census costs the JVM; n asks nothing of the JVM (its
+# first, naming what a census costs the JVM, its pause and its memory
+# against the JVM's headroom (the figures --census refuses by, issue 36,
+# joined across the status line's wrapped rows); n asks nothing of the JVM (its
 # attach listener is not started: no socket, no trigger, no thread dump);
 # y takes the census and the overlay shows the top types by bytes; a second
 # census (c y, and c at once while it runs, which says it is under way)
@@ -25,7 +27,8 @@ attach_untouched() {
 screen_has() { screen | grep -q -- "$1"; }
 # first_grown NAME: the first row under the growth table's header is NAME's.
 first_grown() { screen | grep -A1 ' GROWN ' | tail -1 | grep -q -- "$1"; }
-no_agent() { ! ls /proc/"$JPID"/root/tmp/.gctop-agent-* >/dev/null 2>&1 && ! grep -qi 'agent' "$WORK/java.log"; }
+# this JVM's agent copy only: other gctops on the machine load theirs into /tmp
+no_agent() { [ ! -e "/proc/$JPID/root/tmp/.gctop-agent-$JPID.so" ] && ! grep -qi 'agent' "$WORK/java.log"; }
 
 check "before any key, the JVM's attach listener is not running" attach_untouched
 
@@ -39,6 +42,10 @@ check "the footer names the key" wait_screen "c census" 3
 tm send-keys c
 check "c asks first, naming the cost" \
 	wait_screen "take a census of the live objects of PID $JPID\? it stops the JVM for a full collection" 5
+# the status line's rows joined again where it wrapped them at a space
+question_says() { screen | tail -8 | tr '\n' ' ' | grep -q -- "$1"; }
+check "it states the census's memory cost and the headroom" \
+	question_says "it costs about [0-9]* MiB of its memory against [0-9]* MiB of headroom ("
 check "the question ends in y/N" screen_has "y/N"
 tm send-keys n
 check "n answers no" wait_screen "no census taken; nothing asked of PID $JPID" 5

@@ -162,6 +162,33 @@ static void test_hostile_payloads(void)
 	gt_dn_census_table_free(t);
 }
 
+/* Sizes a target crafts to overflow are held at UINT64_MAX, as the JVM's
+ * histogram holds them: before, two nodes of 2^63 bytes and one of 5
+ * read as "3 objects, 5 B". */
+static void test_sizes_that_overflow_saturate(void)
+{
+	struct gt_dn_census_table *t = gt_dn_census_table_new();
+	add_type(t, 0x1000, "Huge", 0, 0, NULL);
+	add_nodes(t, 0, 2, 0x1000, 1ull << 63);
+	add_nodes(t, 1, 1, 0x1000, 5);
+	CHECK_U64(gt_dn_census_table_bytes(t), UINT64_MAX);
+	CHECK_U64(gt_dn_census_table_aligned_bytes(t), UINT64_MAX);
+	struct gt_census c = { 0 };
+	CHECK(gt_dn_census_table_result(t, &c) == 0);
+	CHECK_U64(c.n_types, 1);
+	CHECK_U64(c.types[0].count, 3);
+	CHECK_U64(c.types[0].bytes, UINT64_MAX);
+	CHECK_U64(c.total_bytes, UINT64_MAX);
+	free(c.types);
+	gt_dn_census_table_free(t);
+	/* one size that its alignment alone would wrap to 0 */
+	t = gt_dn_census_table_new();
+	add_nodes(t, 0, 1, 0x2000, UINT64_MAX - 2);
+	CHECK_U64(gt_dn_census_table_aligned_bytes(t), UINT64_MAX);
+	CHECK_U64(gt_dn_census_table_bytes(t), UINT64_MAX - 2);
+	gt_dn_census_table_free(t);
+}
+
 static void test_type_cap(void)
 {
 	struct gt_dn_census_table *t = gt_dn_census_table_new();
@@ -341,6 +368,7 @@ int main(void)
 	RUN_TEST(test_names_in_source_form);
 	RUN_TEST(test_unnamed_type);
 	RUN_TEST(test_hostile_payloads);
+	RUN_TEST(test_sizes_that_overflow_saturate);
 	RUN_TEST(test_type_cap);
 	RUN_TEST(test_total_promoted);
 	RUN_TEST(test_induced_collection_and_its_pause);
