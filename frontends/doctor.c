@@ -6,8 +6,11 @@
 #include "base/quit.h"
 #include "frontends/batch.h"
 #include "model/findings.h"
+#include "model/gc_ceiling.h"
+#include "model/history.h"
 #include "session/session.h"
 #include "writers/findings_out.h"
+#include "writers/format_ceiling.h"
 #include "writers/text_writer.h"
 
 /* The --doctor report: who was watched and for how long, then the findings. */
@@ -21,6 +24,14 @@ static void doctor_report(FILE *out, const struct gt_session *s, double watched_
 	 * trend needs more points than the watch gave says so and why. */
 	if (s->live.have_derived)
 		gt_text_write_live_set(out, &s->live.derived);
+	/* The third seed's lesson: what allocating less can win at most, over
+	 * the whole watch. */
+	struct gt_history_window w;
+	struct gt_gc_ceiling c;
+	char line[320];
+	gt_history_window(s->live.history, UINT64_MAX, &w);
+	gt_gc_ceiling_of(w.pause_share, w.gc_cpu_share, w.cpu_share, &c);
+	fprintf(out, "GC cost: %s\n", gt_format_gc_ceiling(line, sizeof(line), &c));
 	gt_text_write_findings(out, f);
 	fflush(out);
 }

@@ -37,6 +37,8 @@ bool gt_history_point_of(const struct gt_derived *d, struct gt_history_point *p)
 	p->alloc_rate_bps = d->alloc_rate_bps;
 	p->pause_ns = d->pause_ns;
 	p->pause_share = d->pause_share;
+	p->gc_cpu_share = d->gc_cpu_share;
+	p->cpu_share = d->cpu_share;
 	p->longest_pause_ns = gt_history_longest_pause(d);
 	if (d->cur.pause_log.valid && d->pause_count.valid) {
 		p->pause_log_valid = true;
@@ -141,6 +143,7 @@ void gt_history_window(const struct gt_history *h, uint64_t window_ns, struct gt
 		return;
 
 	double span = 0, pause_span = 0, pause_s = 0, alloc_span = 0, alloc_bytes = 0;
+	double cpu_span = 0, gc_cpu_s = 0, cpu_s = 0;
 	double gen_span[GT_MAX_GENERATIONS] = { 0 };
 	bool longest_known = false;
 	uint64_t longest = 0;
@@ -160,6 +163,12 @@ void gt_history_window(const struct gt_history *h, uint64_t window_ns, struct gt
 			alloc_bytes += p->alloc_rate_bps.value * dt;
 			alloc_span += dt;
 		}
+		/* both or neither: the GC's share of the process's CPU */
+		if (p->gc_cpu_share.valid && p->cpu_share.valid) {
+			gc_cpu_s += p->gc_cpu_share.value * dt;
+			cpu_s += p->cpu_share.value * dt;
+			cpu_span += dt;
+		}
 		if (p->longest_pause_ns.valid) {
 			longest_known = true;
 			if (p->longest_pause_ns.value > longest)
@@ -178,6 +187,10 @@ void gt_history_window(const struct gt_history *h, uint64_t window_ns, struct gt
 		gt_f64_set(&out->pause_share, pause_s / pause_span);
 	if (alloc_span > 0)
 		gt_f64_set(&out->alloc_rate_bps, alloc_bytes / alloc_span);
+	if (cpu_span > 0) {
+		gt_f64_set(&out->gc_cpu_share, gc_cpu_s / cpu_span);
+		gt_f64_set(&out->cpu_share, cpu_s / cpu_span);
+	}
 	if (longest_known)
 		gt_u64_set(&out->longest_pause_ns, longest);
 	for (unsigned g = 0; g < GT_MAX_GENERATIONS; g++)

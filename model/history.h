@@ -24,6 +24,8 @@ struct gt_history_point {
 	struct gt_f64 alloc_rate_bps;
 	struct gt_u64 pause_ns;            /* pause time in the interval */
 	struct gt_f64 pause_share;
+	struct gt_f64 gc_cpu_share;        /* GC CPU seconds per wall second (model/derive.h) */
+	struct gt_f64 cpu_share;           /* process CPU seconds per wall second */
 	struct gt_u64 longest_pause_ns;    /* longest single pause in the interval, 0 if none */
 	/* the pause log's numbers of the interval's pauses: [pause_log_from, pause_log_to) */
 	bool pause_log_valid;
@@ -61,6 +63,8 @@ struct gt_history_window {
 	unsigned points;
 	struct gt_f64 span_s;              /* wall time the points cover */
 	struct gt_f64 pause_share;
+	struct gt_f64 gc_cpu_share;        /* over the points that have it */
+	struct gt_f64 cpu_share;
 	struct gt_u64 longest_pause_ns;
 	struct gt_f64 alloc_rate_bps;      /* bytes over the span / span */
 	struct gt_u64 collections[GT_MAX_GENERATIONS];

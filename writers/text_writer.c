@@ -5,6 +5,7 @@
 
 #include "base/sanitize.h"
 #include "writers/findings_out.h"
+#include "writers/format_ceiling.h"
 #include "writers/format.h"
 #include "writers/format_live.h"
 
@@ -266,6 +267,16 @@ static void write_allocators(FILE *out, const struct gt_alloc_derived *a)
 	}
 }
 
+/* Beside the allocators: bytes rank the sites, the GC's share of the time
+ * bounds what allocating less can win (model/gc_ceiling.h). */
+static void write_ceiling(FILE *out, const struct gt_derived *d)
+{
+	struct gt_gc_ceiling c;
+	char line[320];
+	gt_gc_ceiling_of(d->pause_share, d->gc_cpu_share, d->cpu_share, &c);
+	fprintf(out, "Ceiling:  %s\n", gt_format_gc_ceiling(line, sizeof(line), &c));
+}
+
 /* The top stack behind each of the top few sites of the window. */
 static void write_alloc_stacks(FILE *out, const struct gt_alloc_derived *a, const struct gt_alloc_stacks *st)
 {
@@ -334,8 +345,10 @@ int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt
 	write_agent_pauses(out, &d->cur);
 	write_memory(out, d);
 	gt_text_write_live_set(out, d);
-	if (a)
+	if (a) {
 		write_allocators(out, a);
+		write_ceiling(out, d);
+	}
 	if (a && st)
 		write_alloc_stacks(out, a, st);
 	if (f)

@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/gc_ceiling.h"
+#include "model/history.h"
 #include "session/runtimes.h"
 #include "writers/format.h"
+#include "writers/format_ceiling.h"
 #include "screen/panes/pane.h"
 
 /* Sites by frame that must show for the pane to be worth its place. */
@@ -18,6 +21,9 @@
 #define ALLOC_RATE_W 11
 #define ALLOC_SHARE_W 6
 #define ALLOC_HEAP_W 7
+
+/* After both sections, one line: what allocating less can win at most. */
+#define ALLOC_CEILING_LINES 1
 
 /* Lines of a section: its heading and one per site (or one saying none). */
 static int section_lines(unsigned n)
@@ -49,7 +55,7 @@ static int allocators_content_rows(const struct gt_view_ctx *ctx)
 	const struct gt_alloc_derived *a = ctx->alloc;
 	if (!alloc_has_table(ctx))
 		return 4;
-	return 2 + section_lines(a->n_frames) + section_lines(a->n_types);
+	return 2 + section_lines(a->n_frames) + section_lines(a->n_types) + ALLOC_CEILING_LINES;
 }
 
 /* The sampling method as a person names it: any runtime's name for the
@@ -240,6 +246,19 @@ static void draw_meta(WINDOW *w, const struct gt_view_ctx *ctx)
 		meta_item(w, x, t->warn, (const char *const[]){ "few samples: rough shares", "few samples" }, 2);
 }
 
+/* The third seed's lesson under the table: bytes rank the sites, the GC's
+ * share of the time over the window bounds what removing them can win. */
+static void draw_ceiling(WINDOW *w, int y, const struct gt_view_ctx *ctx)
+{
+	struct gt_history_window win;
+	struct gt_gc_ceiling c;
+	char line[160];
+	gt_history_window(ctx->h, ctx->window_ns, &win);
+	gt_gc_ceiling_of(win.pause_share, win.gc_cpu_share, win.cpu_share, &c);
+	gt_format_gc_ceiling_short(line, sizeof(line), &c, getmaxx(w) - 2);
+	gt_pane_print(w, y, 1, c.share.valid ? ctx->theme->label : ctx->theme->na, "%s", line);
+}
+
 static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
@@ -256,7 +275,7 @@ static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 		draw_state(w, ctx);
 		return;
 	}
-	int total = section_lines(a->n_frames) + section_lines(a->n_types);
+	int total = section_lines(a->n_frames) + section_lines(a->n_types) + ALLOC_CEILING_LINES;
 	int room = rows - 2;
 	int first = ctx->scroll > 0 ? ctx->scroll : 0;
 	if (room > 0 && first > total - room)
@@ -278,9 +297,13 @@ static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 	if (heap && columns_for(cols, true).name_w < 12)
 		heap = false;
 	struct alloc_cols frame_cols = columns_for(cols, false), type_cols = columns_for(cols, heap);
-	for (int y = 2; y < rows && first + y - 2 < total; y++)
-		draw_list_line(w, y, first + y - 2, a, t, &frame_cols, &type_cols,
-			       ctx->focused ? ctx->alloc_selected : -1);
+	for (int y = 2; y < rows && first + y - 2 < total; y++) {
+		if (first + y - 2 == total - ALLOC_CEILING_LINES)
+			draw_ceiling(w, y, ctx);
+		else
+			draw_list_line(w, y, first + y - 2, a, t, &frame_cols, &type_cols,
+				       ctx->focused ? ctx->alloc_selected : -1);
+	}
 }
 
 const struct gt_pane_ops gt_pane_allocators = {

@@ -386,7 +386,7 @@ static void test_allocators_pane_table(void)
 	CHECK_LACKS(t, "of each second");   /* the window's readings do not say */
 	CHECK_HAS(t, "by first application frame");
 	CHECK_HAS(t, "by type");
-	CHECK_LACKS(t, "of 8 lines");   /* everything fits: no scroll position */
+	CHECK_LACKS(t, "of 9 lines");   /* everything fits: no scroll position */
 	CHECK_HAS(line_with(t, "AllocSites.siteA", line, sizeof(line)), "6.00 MiB/s  60.0%");
 	CHECK_HAS(line_with(t, "AllocSites.siteB", line, sizeof(line)), "3.00 MiB/s  30.0%");
 	CHECK_HAS(line_with(t, "AllocSites.siteC", line, sizeof(line)), "1.00 MiB/s  10.0%");
@@ -403,8 +403,13 @@ static void test_allocators_pane_table(void)
 
 	struct gt_view_ctx c = ctx_for(&derived);
 	c.alloc = &a;
-	CHECK_U64(gt_pane_allocators.content_rows(&c), 10);
-	CHECK_U64(gt_pane_allocators.want_rows(&c), 10);
+	CHECK_U64(gt_pane_allocators.content_rows(&c), 11);
+	CHECK_U64(gt_pane_allocators.want_rows(&c), 11);
+	/* under the table, what allocating less can win at most: the GC's
+	 * share of the time over the window, the larger of its pauses' share
+	 * of wall time and its threads' share of the process's CPU */
+	CHECK_HAS(t, "at most ~");
+	CHECK_HAS(t, "to gain by allocating less");
 	/* a sampler on for part of each second says so: its bytes are scaled up */
 	gt_f64_set(&a.sampled_share, 0.12);
 	CHECK_HAS(draw_allocators(&a, "", 14, 80, 0), "sampled 12% of each second");
@@ -518,19 +523,20 @@ static void test_allocators_pane_scrolls(void)
 	static struct gt_alloc_derived a;
 	craft_allocators(&a, "AllocSites.siteA", false);
 	const char *t = draw_allocators(&a, "", 5, 60, 0);
-	CHECK_HAS(t, "1-3 of 8 lines");
+	CHECK_HAS(t, "1-3 of 9 lines");
 	CHECK_HAS(t, "5000 samples");   /* the sample count never scrolls away */
 	CHECK_HAS(t, "siteB");
 	CHECK_LACKS(t, "siteC");
 	t = draw_allocators(&a, "", 5, 60, 4);
-	CHECK_HAS(t, "5-7 of 8 lines");
+	CHECK_HAS(t, "5-7 of 9 lines");
 	CHECK_HAS(t, "5000 samples");
 	CHECK_HAS(t, "by type");
 	CHECK_LACKS(t, "siteA");
 	/* past the end: the last lines, not blank rows */
 	t = draw_allocators(&a, "", 5, 60, 99);
-	CHECK_HAS(t, "6-8 of 8 lines");
+	CHECK_HAS(t, "7-9 of 9 lines");
 	CHECK_HAS(t, "int[]");
+	CHECK_HAS(t, "allocating less");
 	t = draw_allocators(&a, "", 2, 40, 0);
 	CHECK_HAS(t, "5000 samples");
 }
@@ -763,7 +769,8 @@ static void test_essentials_at_80x24(void)
 }
 
 /* Panes ask for the rows their content fills: the top allocators one per
- * site and heading (and no more: it is no graph), the findings one per
+ * site and heading and one for the GC's ceiling (and no more: it is no
+ * graph), the findings one per
  * finding. At 140x45 the list gets every row it asks for. */
 static void test_panes_ask_for_their_content(void)
 {
@@ -773,13 +780,14 @@ static void test_panes_ask_for_their_content(void)
 	struct gt_view_ctx c = ctx_for(&derived);
 	c.alloc = &a;
 	gt_pane_rows(&gt_pane_allocators, &c, &need, &want);
-	CHECK_U64(want, 2 + (1 + a.n_frames) + (1 + a.n_types));
+	CHECK_U64(want, 2 + (1 + a.n_frames) + (1 + a.n_types) + 1);   /* and the GC's ceiling */
 	CHECK_U64(a.n_frames, 3);
 	CHECK(!gt_pane_allocators.stretch);
 	const char *t[GT_LAYOUT_MAX_PANES];
 	lay_out(&c, 45, 140, t);
 	CHECK_HAS(t[6], "int[]");   /* the last site of the last section */
-	CHECK_LACKS(t[6], " of 10 lines");
+	CHECK_HAS(t[6], "allocating less");
+	CHECK_LACKS(t[6], " of 11 lines");
 
 	gt_pane_rows(&gt_pane_findings, &c, &need, &want);
 	CHECK_U64(want, 1);
