@@ -54,6 +54,8 @@ start 0
 rc=$?
 check "small arrays: no humongous finding ($(grep -E '^Findings|^  [a-z]' "$WORK/doctor0" | tr '\n' ' ' | head -c 400))" sh -c "! grep -q g1-humongous '$WORK/doctor0'"
 check "small arrays: the report says what it watched" grep -Eq "^gctop --doctor: PID $MPID \(hotspot .*GC G1\), watched [0-9.]+ s" "$WORK/doctor0"
+check "small arrays: the report prints the live set and the GC's ceiling ($(grep -m1 '^GC cost:' "$WORK/doctor0"))" \
+	sh -c 'grep -q "^Live: " "$1" && grep -q "^Old: " "$1" && grep -Eq "^GC cost: GC takes [0-9.]+% of the time \(pauses [0-9.]+% of wall time" "$1"' _ "$WORK/doctor0"
 check "small arrays: --doctor exits with the worst finding's status ($rc; report says $(doctor_status "$WORK/doctor0"))" \
 	[ "$rc" = "$(doctor_status "$WORK/doctor0")" ]
 kill "$MPID" 2>/dev/null
