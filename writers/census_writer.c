@@ -30,8 +30,9 @@ const char *gt_census_summary(char *buf, size_t len, const struct gt_census *c, 
 	gt_format_duration_ns(took, sizeof(took), u64(c->took_ns));
 	struct gt_u64 p = { .value = c->pause_ns, .valid = c->pause_valid };
 	gt_format_duration_ns(pause, sizeof(pause), p);
-	snprintf(buf, len, "%s: %" PRIu64 " objects, %s live; took %s, the %s paused %s", when, c->total_count, bytes,
-		 took, info->runtime ? info->runtime->display : "process", pause);
+	/* "the JVM process", "the .NET process": ".NET" alone is no noun */
+	snprintf(buf, len, "%s: %" PRIu64 " objects, %s live; took %s, the %s%sprocess paused %s", when, c->total_count,
+		 bytes, took, info->runtime ? info->runtime->display : "", info->runtime ? " " : "", pause);
 	return buf;
 }
 

@@ -19,9 +19,9 @@ const char *gt_format_live_growth(char *buf, size_t len, const struct gt_live_se
 		u++;
 	}
 	if (u == 0)
-		snprintf(buf, len, "%+.0f %s/min (%.0f..%.0f)", v, units[u], lo, hi);
+		snprintf(buf, len, "%+.0f %s/min (90%%: %.0f..%.0f)", v, units[u], lo, hi);
 	else
-		snprintf(buf, len, "%+.1f %s/min (%.1f..%.1f)", v, units[u], lo, hi);
+		snprintf(buf, len, "%+.1f %s/min (90%%: %.1f..%.1f)", v, units[u], lo, hi);
 	return buf;
 }
 
@@ -55,8 +55,8 @@ const char *gt_format_old(char *buf, size_t len, const struct gt_sample *s)
 {
 	char u[32], c[32], m[32], o[16];
 	struct gt_f64 share = gt_old_used_share(s);
-	snprintf(buf, len, "used %s / committed %s / max %s, O %s", gt_format_bytes(u, sizeof(u), s->old_used_bytes),
-		 gt_format_bytes(c, sizeof(c), s->old_committed_bytes), gt_format_bytes(m, sizeof(m), s->old_max_bytes),
-		 gt_format_share(o, sizeof(o), share));
+	snprintf(buf, len, "used %s / committed %s / max %s, %s of committed used (jstat's O)",
+		 gt_format_bytes(u, sizeof(u), s->old_used_bytes), gt_format_bytes(c, sizeof(c), s->old_committed_bytes),
+		 gt_format_bytes(m, sizeof(m), s->old_max_bytes), gt_format_share(o, sizeof(o), share));
 	return buf;
 }

@@ -222,8 +222,8 @@ void gt_text_write_live_set(FILE *out, const struct gt_derived *d)
 	if (!l->valid) {
 		fprintf(out, "Live:    n/a (%s)\n", clean(&why, l->why ? l->why : "not tracked"));
 	} else {
-		fprintf(out, "Live:    %s after %s, %u points over %s", fig_bytes(&a, (struct gt_u64){ l->bytes, true }),
-			clean(&kind, l->kind ? l->kind : "a collection"), l->points,
+		fprintf(out, "Live:    %s after %s, %u point%s over %s", fig_bytes(&a, (struct gt_u64){ l->bytes, true }),
+			clean(&kind, l->kind ? l->kind : "a collection"), l->points, l->points == 1 ? "" : "s",
 			gt_format_long_seconds(b.s, sizeof(b.s), l->span_s.value));
 		if (l->missed)
 			fprintf(out, " (%llu missed)", (unsigned long long)l->missed);

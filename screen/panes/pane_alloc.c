@@ -86,6 +86,12 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	gt_history_window(ctx->h, ctx->window_ns, &win);
 
 	x = gt_pane_print(w, 1, 1, t->label, "rate ");
+	/* The last interval of a process that exited is cut off by its death,
+	 * not a rate: ">=0 B/s" would read as a figure. */
+	if (ctx->status == GT_VIEW_EXITED) {
+		x = gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
+		d = NULL;
+	}
 	/* The estimate missed collection intervals (reason on the help line). */
 	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
 		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");

@@ -68,12 +68,15 @@ static void draw_large(WINDOW *w, const struct gt_view_ctx *ctx)
 	if (getmaxy(w) >= 3) {
 		x = gt_pane_print(w, 2, 1, t->label, "allocated ");
 		x = gt_pane_value(w, 2, x, t, t->value, gt_format_rate(a, sizeof(a), d->large_alloc_rate_bps));
-		x = gt_pane_print(w, 2, x + 1, t->label, "(");
-		/* whole regions: the objects' share is at most this (least: row 3) */
-		if (d->large_waste_max_rate_bps.valid)
-			x = gt_pane_print(w, 2, x, t->value, "%s", t->utf8 ? "\u2264" : "<=");
-		x = gt_pane_value(w, 2, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share));
-		gt_pane_print(w, 2, x, t->label, " of all)");
+		/* its share of all allocation, where known: "(<=n/a of all)" says nothing */
+		if (d->large_alloc_share.valid) {
+			x = gt_pane_print(w, 2, x + 1, t->label, "(");
+			/* whole regions: the objects' share is at most this (least: row 3) */
+			if (d->large_waste_max_rate_bps.valid)
+				x = gt_pane_print(w, 2, x, t->value, "%s", t->utf8 ? "\u2264" : "<=");
+			x = gt_pane_value(w, 2, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share));
+			gt_pane_print(w, 2, x, t->label, " of all)");
+		}
 	}
 	if (getmaxy(w) >= 4 && d->large_waste_max_rate_bps.valid)
 		draw_waste_bound(w, ctx);

@@ -165,7 +165,9 @@ static void old_items(struct memory_flow *f, const struct gt_sample *s)
 	old_item(f, "committed", gt_format_bytes(c, sizeof(c), s->old_committed_bytes), s->old_committed_bytes.valid);
 	f->y++, f->x = 1;    /* two lines at any width: the pane asks for two */
 	old_item(f, "max", gt_format_bytes(m, sizeof(m), s->old_max_bytes), s->old_max_bytes.valid);
-	old_item(f, "O", gt_format_share(o, sizeof(o), share), share.valid);
+	char of[32];
+	snprintf(of, sizeof(of), "%s of committed", gt_format_share(o, sizeof(o), share));
+	old_item(f, "used", share.valid ? of : "n/a", share.valid);
 }
 
 /* The live set (the heap that survived the last collection of the old

@@ -68,8 +68,8 @@ struct dist_text {
 	char p50[32], p99[32], max[32];
 };
 
-/* When the three figures share a unit, "p50 0.830  p99 1.1  max 1.1 ms"
- * says it once: the line then fits a 39-column pane at 80 columns. */
+/* Only where the three figures with their units do not fit (a pane under
+ * 38 columns): "p50 0.830  p99 1.1  max 1.1 ms" says a shared unit once. */
 static bool dist_shorten(struct dist_text *x)
 {
 	static const char unit[] = " ms";
@@ -89,10 +89,12 @@ static int dist_width(const struct dist_text *x)
 	return 4 + (int)strlen(x->p50) + 2 + 4 + (int)strlen(x->p99) + 2 + 4 + (int)strlen(x->max);
 }
 
-/* p50, p99 and longest of this interval's pauses, and where the width
- * allows the pause count and the p99 over the window; n/a where the
- * collector times no single pause, "+" after the count when the log kept
- * only the newest pauses. Every item is whole or left out, never cut. */
+/* p50, p99 and longest of this interval's pauses, each with its unit, and
+ * where the width allows how many pauses they are of ("of 45 pauses") and
+ * the p99 over the window; n/a where the collector times no single pause,
+ * "+" after the count when the log kept only the newest pauses. Every item
+ * is whole or left out, never cut: "p50 0.830 ms  p99 1.1 ms  max 1.1 ms"
+ * fits a 39-column pane at 80 columns. */
 static void draw_distribution(WINDOW *w, int y, const struct gt_view_ctx *ctx, const char *span)
 {
 	const struct gt_theme *t = ctx->theme;
@@ -104,12 +106,11 @@ static void draw_distribution(WINDOW *w, int y, const struct gt_view_ctx *ctx, c
 	gt_format_duration_ns(x.p50, sizeof(x.p50), d ? d->pause_p50_ns : none);
 	gt_format_duration_ns(x.p99, sizeof(x.p99), d ? d->pause_p99_ns : none);
 	gt_format_duration_ns(x.max, sizeof(x.max), d ? d->pause_max_ns : none);
-	/* the unit once rather than the pause count left out */
-	char count[32] = "";
+	char count[40] = "";
 	if (d && d->pause_count.valid)
-		snprintf(count, sizeof(count), " (%llu%s)", (unsigned long long)d->pause_count.value,
-			 d->pause_dist_partial ? "+" : "");
-	if (1 + dist_width(&x) + (int)strlen(count) > right)
+		snprintf(count, sizeof(count), "  of %llu%s pause%s", (unsigned long long)d->pause_count.value,
+			 d->pause_dist_partial ? "+" : "", d->pause_count.value == 1 && !d->pause_dist_partial ? "" : "s");
+	if (1 + dist_width(&x) > right)
 		dist_shorten(&x);
 	int at = gt_pane_print(w, y, 1, t->label, "p50 ");
 	at = gt_pane_value(w, y, at, t, t->value, x.p50);

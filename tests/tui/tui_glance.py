@@ -60,7 +60,7 @@ def pause_line(screen):
             continue
         seg = segment(line, at)
         if not re.fullmatch(r"p50 (n/a|[0-9.]+( m?s)?)  p99 (n/a|[0-9.]+( m?s)?)  max (n/a|[0-9.]+ m?s)"
-                            r"( \([0-9]+\+?\))?(  [0-9]+(s|min) p99 [0-9.]+ m?s)?", seg):
+                            r"(  of [0-9]+\+? pauses?)?(  [0-9]+(s|min) p99 [0-9.]+ m?s)?", seg):
             fail("the pause line is cut or malformed: %r" % seg)
         return
     fail("no pause line")

@@ -21,10 +21,10 @@ check "its growth n/a" wait_screen "growth n/a" 2
 check "and why there is no deadline yet" wait_screen "full in n/a  too few points" 2
 tm send-keys b 4 0 Enter
 check "at the last sample: the live set" wait_screen "live set 689 MiB" 5
-check "its growth per minute with its interval" wait_screen "growth \+60\.0 MiB/min \(60\.0\.\.60\.0\)" 2
+check "its growth per minute with its interval" wait_screen "growth \+60\.0 MiB/min \(90%: 60\.0\.\.60\.0\)" 2
 check "the time until it fills the heap's max" wait_screen "full in 5\.6 min to heap max" 2
 check "old's occupancy as jstat: used, committed" wait_screen "old used 709 MiB  committed 800 MiB" 2
-check "max and O" wait_screen "max 1\.00 GiB  O 88\.6%" 2
+check "max and the share of committed used" wait_screen "max 1\.00 GiB  used 88\.6% of committed" 2
 tm send-keys q
 status=$(wait_exit 5)
 check "q exits 0 ($status)" [ "$status" = 0 ]

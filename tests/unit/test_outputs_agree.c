@@ -131,7 +131,7 @@ static void test_same_figures_same_names(void)
 	const char *pz = pane_text(&gt_pane_pauses, &d, 6, 60);
 	HAS(pz, "share 2.00%");
 	HAS(pz, "last 20.0 ms");
-	HAS(pz, "p50 20.0 ms  p99 20.0 ms  max 20.0 ms (1)");
+	HAS(pz, "p50 20.0 ms  p99 20.0 ms  max 20.0 ms  of 1 pause");
 	CHECK_NEAR(json_object_get_double(get(j, "pause.share")), 0.02, 1e-9);
 	CHECK_NEAR(json_object_get_double(get(j, "pause.last_ms")), 20.0, 1e-9);
 	CHECK_NEAR(json_object_get_double(get(j, "pause.max_ms")), 20.0, 1e-9);
@@ -203,15 +203,15 @@ static void test_live_set_same_everywhere(void)
 	char *text = text_of(&d);
 	struct json_object *j = gt_json_sample(&info, &d);
 	/* at 311 s the line is at 200 + 0.5 x 291 = 345.5 MiB: (1024 - 345.5) x 2 s = 1357 s */
-	HAS(text, "Live:    335 MiB after gen2, 10 points over 4.5 min   growth +30.0 MiB/min (30.0..30.0)   "
+	HAS(text, "Live:    335 MiB after gen2, 10 points over 4.5 min   growth +30.0 MiB/min (90%: 30.0..30.0)   "
 		  "exhaustion in 22.6 min to heap max (1.00 GiB)");
-	HAS(text, "Old:     used 300 MiB / committed 400 MiB / max n/a, O 75.0%");
+	HAS(text, "Old:     used 300 MiB / committed 400 MiB / max n/a, 75.0% of committed used (jstat's O)");
 	const char *mem = pane_text(&gt_pane_memory, &d, 16, 80);
 	HAS(mem, "live set 335 MiB");
-	HAS(mem, "growth +30.0 MiB/min (30.0..30.0)");
+	HAS(mem, "growth +30.0 MiB/min (90%: 30.0..30.0)");
 	HAS(mem, "full in 22.6 min to heap max");
 	HAS(mem, "old used 300 MiB  committed 400 MiB");
-	HAS(mem, "max n/a  O 75.0%");
+	HAS(mem, "max n/a  used 75.0% of committed");
 	CHECK_U64(json_object_get_int64(get(j, "live_set.bytes")), 335 * MIB);
 	CHECK_NEAR(json_object_get_double(get(j, "live_set.growth_bps")), 0.5 * MIB, 1e-6);
 	CHECK_NEAR(json_object_get_double(get(j, "live_set.exhaustion_s")), 1357, 1e-6);

@@ -163,13 +163,17 @@ static void test_pauses_pane_distribution(void)
 	const char *t = draw_pane(&gt_pane_pauses, &derived, 7, 80);
 	CHECK_HAS(t, "p50 5.0 ms");
 	CHECK_HAS(t, "p99 10.0 ms");
-	CHECK_HAS(t, "max 10.0 ms (10)");
+	CHECK_HAS(t, "max 10.0 ms  of 10 pauses");   /* units on each, and what the count counts */
 	/* over the window: 300 pauses, more than the log keeps */
 	CHECK_HAS(t, "30s p99 10.0 ms");
 	/* too narrow for the window's figure: the interval's only */
-	t = draw_pane(&gt_pane_pauses, &derived, 7, 48);
-	CHECK_HAS(t, "max 10.0 ms (10)");
+	t = draw_pane(&gt_pane_pauses, &derived, 7, 56);
+	CHECK_HAS(t, "max 10.0 ms  of 10 pauses");
 	CHECK_LACKS(t, "30s p99");
+	/* at 39 columns the count goes, never a unit */
+	t = draw_pane(&gt_pane_pauses, &derived, 7, 39);
+	CHECK_HAS(t, "p50 5.0 ms  p99 10.0 ms  max 10.0 ms");
+	CHECK_LACKS(t, "pauses");
 	/* a collector that times no single pause: n/a, not 0 */
 	craft();
 	t = draw_pane(&gt_pane_pauses, &derived, 7, 80);
@@ -810,8 +814,9 @@ static const char *row_with(const char *text, const char *needle)
 }
 
 /* At 80 columns the pauses pane is 39 wide: the distribution line was cut
- * to "p50 0.830 ms  p99 1.1 ms  max 1.1 ms (". Now the unit is said once
- * and the count comes only whole. */
+ * to "p50 0.830 ms  p99 1.1 ms  max 1.1 ms (", then said the unit once
+ * ("p50 0.830  p99 1.1  max 1.1 ms (22)"). Now each figure has its unit
+ * and the count, whole, says what it counts, or goes. */
 static void test_pause_line_at_80(void)
 {
 	craft();
@@ -820,14 +825,14 @@ static void test_pause_line_at_80(void)
 	gt_u64_set(&derived.pause_max_ns, 1100000);
 	gt_u64_set(&derived.pause_count, 22);
 	const char *t = draw_pane(&gt_pane_pauses, &derived, 8, 39);
-	CHECK_HAS(row_with(t, "p50 "), "p50 0.830  p99 1.1  max 1.1 ms (22)");
-	/* at the pane's narrowest the count goes, whole */
+	CHECK_HAS(row_with(t, "p50 "), "p50 0.830 ms  p99 1.1 ms  max 1.1 ms");
+	CHECK(!strstr(row_with(t, "p50 "), "of 2"));
+	/* narrower than the three with units: the shared unit once, whole */
 	const char *line = row_with(draw_pane(&gt_pane_pauses, &derived, 8, 36), "p50 ");
 	CHECK_HAS(line, "p50 0.830  p99 1.1  max 1.1 ms");
-	CHECK(!strchr(line, '(') || strchr(line, ')'));
 	/* wide enough: every figure with its unit and the count */
 	t = draw_pane(&gt_pane_pauses, &derived, 8, 60);
-	CHECK_HAS(t, "p50 0.830 ms  p99 1.1 ms  max 1.1 ms (22)");
+	CHECK_HAS(t, "p50 0.830 ms  p99 1.1 ms  max 1.1 ms  of 22 pauses");
 	craft();
 }
 
@@ -1076,9 +1081,9 @@ static void test_memory_live_set(void)
 	const char *t = draw_pane(&gt_pane_memory, &d, want, 80);
 	CHECK_HAS(t, "live set 302 MiB");
 	CHECK_HAS(t, "full in 3.2 min to heap max");
-	CHECK_HAS(t, "growth +60.0 MiB/min (54.0..66.0)");
+	CHECK_HAS(t, "growth +60.0 MiB/min (90%: 54.0..66.0)");
 	CHECK_HAS(t, "old used 300 MiB  committed 400 MiB");
-	CHECK_HAS(t, "max 512 MiB  O 75.0%");
+	CHECK_HAS(t, "max 512 MiB  used 75.0% of committed");
 	CHECK_HAS(t, "pressure");    /* the rows it asks for hold everything */
 	if (blank_row(t))             /* and it leaves none blank */
 		check_fail(__FILE__, __LINE__, "a blank row in:\n%s", t);
@@ -1087,17 +1092,17 @@ static void test_memory_live_set(void)
 	/* at 40 columns (beside another pane at 80) too */
 	t = draw_pane(&gt_pane_memory, &d, want, 40);
 	CHECK_HAS(t, "live set 302 MiB");
-	CHECK_HAS(t, "growth +60.0 MiB/min (54.0..66.0)");
+	CHECK_HAS(t, "growth +60.0 MiB/min (90%: 54.0..66.0)");
 	CHECK_HAS(t, "full in 3.2 min to heap max");
 	CHECK_HAS(t, "old used 300 MiB  committed 400 MiB");
-	CHECK_HAS(t, "max 512 MiB  O 75.0%");
+	CHECK_HAS(t, "max 512 MiB  used 75.0% of committed");
 
 	l->exhaustion_s.valid = false;
 	l->exhaustion_why = "the live set is not growing";
 	gt_f64_set(&l->growth_bps, -1.0 * (double)MIB);
 	gt_f64_set(&l->growth_low_bps, -1.5 * (double)MIB);
 	t = draw_pane(&gt_pane_memory, &d, want, 80);
-	CHECK_HAS(t, "growth -60.0 MiB/min (-90.0..66.0)");
+	CHECK_HAS(t, "growth -60.0 MiB/min (90%: -90.0..66.0)");
 	CHECK_HAS(t, "full in n/a  the live set is not growing");
 
 	memset(l, 0, sizeof(*l));
