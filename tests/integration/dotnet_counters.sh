@@ -10,7 +10,7 @@ require_dotnet
 tools="$PROGRAMS/dotnet-tools"
 if [ ! -x "$tools/dotnet-counters" ]; then
 	timeout 180 dotnet tool install --tool-path "$tools" dotnet-counters >"$WORK/install.log" 2>&1 ||
-		{ skip "dotnet-counters cannot be installed here (no NuGet access?): $(tail -1 "$WORK/install.log")"; exit 0; }
+		{ skip_unless_ci nuget "dotnet-counters cannot be installed here (no NuGet access?): $(tail -1 "$WORK/install.log")"; exit 0; }
 fi
 exe=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
 out=$(dirname "$exe")

@@ -195,7 +195,7 @@ run_case pinned "DOTNET_gcServer=0" 8 pinned
 # 10). Without NuGet these cases are skipped with a message.
 for major in 8 9; do
 	if ! GCALLOC=$(dotnet_program_net GcAlloc "$major"); then
-		skip "net$major.0: the .NET $major runtime pack cannot be restored here: $GCALLOC"
+		skip_unless_ci nuget "net$major.0: the .NET $major runtime pack cannot be restored here: $GCALLOC"
 		continue
 	fi
 	MAJOR=$major run_case "net$major-workstation" "DOTNET_gcServer=0" 0

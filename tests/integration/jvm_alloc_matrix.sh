@@ -30,7 +30,7 @@ row() {
 	label=$1 javabin=$2 flags=$3 threads=$4 rate=$5 share=$6 large=$7 tol=$8 lcheck=$9
 	if [ -z "$javabin" ]; then
 		# Temurin 25 is tested where present (as in the other JDK 25 tests)
-		skip "$label: JDK 25 is not installed at /usr/lib/jvm/temurin-25-jdk-amd64"
+		skip_unless_ci runtime "$label: JDK 25 is not installed at /usr/lib/jvm/temurin-25-jdk-amd64"
 		return
 	fi
 	log="$WORK/$label.log"
