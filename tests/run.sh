@@ -12,9 +12,11 @@
 # A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
 # Two lanes run side by side: the scripts that hold gctop's figures to a
-# runtime's own (marked "# test-lane: measuring" in their first lines), one
-# after the other, so that no two measuring workloads share the 2 cores of
-# the machine CI runs on; and every other test beside them. The tests must
+# runtime's own, and those that time gctop's answers against bounds of a
+# second or less in wall time (marked "# test-lane: measuring" in their
+# first lines), one after the other, so that no two measuring workloads
+# share the 2 cores of the machine CI runs on; and every other test beside
+# them. The tests must
 # pass on a busy machine anyway; what the lanes keep apart is two workloads
 # that each load the cores. GCTOP_TEST_LANES=1 runs everything in one lane.
 set -u
