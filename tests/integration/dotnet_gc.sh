@@ -85,7 +85,8 @@ def truth_at(wall):
 pairs = []
 for x in g:
     al = x["alloc"]
-    if not al or not al["rate_bps"] or al["rate_bps"] < 0.5 * RATE or al["age_s"] is None or not al["rate_span_s"]:
+    # no filter on the rate itself: a low one inside the phase is gctop's
+    if not al or al["rate_bps"] is None or al["age_s"] is None or not al["rate_span_s"]:
         continue
     w1 = ms(x) - al["age_s"] * 1000
     w0 = w1 - al["rate_span_s"] * 1000
