@@ -13,8 +13,10 @@ openjdk-17-jdk-headless"
 # the tests besides: terminal tests (tmux), scripts (python3, procps), make
 # fuzz (clang-14), the man page check (groff-base), Prometheus scraping, a
 # real Tomcat for --ops jmx:requests (tests/integration/tomcat_requests.sh
-# runs its own instance; the system service is stopped and disabled below)
-TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10"
+# runs its own instance; the system service is stopped and disabled below),
+# systemd-analyze for the unit in contrib/ (tests/static/contrib.sh), and
+# taskset and unshare (util-linux) for the CPU-starved and namespace tests
+TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10 systemd util-linux"
 
 list=false
 [ "${1:-}" = "--list" ] && { list=true; shift; }

@@ -31,7 +31,36 @@ layer_names() { sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS; }
 
 pass() { echo "PASS: $TEST_NAME: $*"; }
 fail() { echo "FAIL: $TEST_NAME: $*"; }
-skip() { echo "SKIP: $TEST_NAME: $*"; }
+# skip CAUSE WHY...: a test, or a case of it, is not run. CAUSE is one word
+# tests/run.sh counts the skips by; a skip whose cause CI's machine provides
+# is skip_unless_ci's, so that CI cannot pass on a test it never ran. The
+# causes skip alone takes are those CI cannot provide:
+#   sanitizer  a bound on gctop's own memory, which ASan's allocator breaks
+skip() {
+	_skip_cause=$1
+	shift
+	echo "SKIP: $TEST_NAME: [$_skip_cause] $*"
+}
+# skip_unless_ci CAUSE WHY...: a skip whose cause CI's machine provides
+# (it runs as root, on cgroup v1 or v2 with a memory controller, with
+# NuGet, every runtime and every tool the tests use); under CI=true
+# (.ci/run sets it) a failure. The causes:
+#   runtime    a runtime or tool (.ci/install-deps.sh, or the JDK 25 and
+#              .NET SDK the CI image carries)
+#   root       root's rights (another user, capabilities, planted files)
+#   cgroup     a memory cgroup this test can create and limit
+#   namespace  pid or mount namespaces (unshare)
+#   nuget      a NuGet package or an older runtime pack
+# The caller ends the test or the case itself, as after skip.
+skip_unless_ci() {
+	if [ "${CI:-}" = "true" ]; then
+		_skip_cause=$1
+		shift
+		fail "$* (cause $_skip_cause: CI's machine provides it, so under CI=true this is a failure)"
+	else
+		skip "$@"
+	fi
+}
 
 # check DESCRIPTION COMMAND...: PASS when the command succeeds, FAIL otherwise.
 check() {
@@ -59,11 +88,7 @@ comparator() {
 # A missing runtime skips the test with a message; under CI=true it is a
 # failure, because CI machines have every runtime.
 missing_runtime() {
-	if [ "${CI:-}" = "true" ]; then
-		fail "$1 is required under CI=true but is missing"
-	else
-		skip "$1 is missing; install it to run this test"
-	fi
+	skip_unless_ci runtime "$1 is missing; install it to run this test"
 	exit 0
 }
 
@@ -287,7 +312,7 @@ dotnet_program_net() {
 # this shell's own (v1: the memory hierarchy; v2: a group whose subtree has
 # the memory controller), limited to LIMIT_BYTES, and sets GROUP to its
 # directory; cleanup removes it. Where the machine does not allow it, the
-# test is skipped with the reason and ends.
+# test is skipped with the reason and ends (a failure under CI=true).
 make_memory_cgroup() {
 	if [ "$(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null)" = cgroupfs ]; then
 		path=$(awk -F: '{ n = split($2, c, ","); for (i = 1; i <= n; i++) if (c[i] == "memory") { sub(/^[^:]*:[^:]*:/, ""); print; exit } }' /proc/self/cgroup)
@@ -296,14 +321,14 @@ make_memory_cgroup() {
 		parent="/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)" limit_file=memory.max
 		parent=${parent%/}
 		grep -qw memory "$parent/cgroup.subtree_control" 2>/dev/null ||
-			{ skip "the memory controller is not enabled below $parent (cgroup v2), so no limited group can be made"; exit 0; }
+			{ skip_unless_ci cgroup "the memory controller is not enabled below $parent (cgroup v2), so no limited group can be made"; exit 0; }
 	else
-		skip "this machine has no memory cgroup this test can find"
+		skip_unless_ci cgroup "this machine has no memory cgroup this test can find"
 		exit 0
 	fi
 	GROUP="$parent/$1-$$"
 	mkdir "$GROUP" 2>/dev/null ||
-		{ skip "cannot create a cgroup under $parent; run as root or with a delegated group"; exit 0; }
+		{ skip_unless_ci cgroup "cannot create a cgroup under $parent; run as root or with a delegated group"; exit 0; }
 	CGROUP_MADE=$GROUP
-	echo "$2" >"$GROUP/$limit_file" 2>/dev/null || { skip "cannot set $limit_file in $GROUP"; exit 0; }
+	echo "$2" >"$GROUP/$limit_file" 2>/dev/null || { skip_unless_ci cgroup "cannot set $limit_file in $GROUP"; exit 0; }
 }

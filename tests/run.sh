@@ -1,5 +1,8 @@
 #!/bin/sh
-# Runs every test and prints one closing line: "N passed, N failed, N skipped".
+# Runs every test and prints one closing line: "N passed, N failed, N skipped",
+# after a line that counts the skips by cause ("skipped by cause: nuget 2,
+# runtime 1"; tests/lib.sh's skip and skip_unless_ci name the cause,
+# "unstated" counts the SKIP lines that name none).
 #
 # Each test (a unit binary under $GCTOP_BUILD/tests, a script under
 # tests/integration or tests/tui) prints lines "PASS: name", "FAIL: name: why"
@@ -9,9 +12,11 @@
 # A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
 # Two lanes run side by side: the scripts that hold gctop's figures to a
-# runtime's own (marked "# test-lane: measuring" in their first lines), one
-# after the other, so that no two measuring workloads share the 2 cores of
-# the machine CI runs on; and every other test beside them. The tests must
+# runtime's own, and those that time gctop's answers against bounds of a
+# second or less in wall time (marked "# test-lane: measuring" in their
+# first lines), one after the other, so that no two measuring workloads
+# share the 2 cores of the machine CI runs on; and every other test beside
+# them. The tests must
 # pass on a busy machine anyway; what the lanes keep apart is two workloads
 # that each load the cores. GCTOP_TEST_LANES=1 runs everything in one lane.
 set -u
@@ -52,6 +57,8 @@ run_one() {
 		f=1
 	fi
 	grep -E '^(FAIL|SKIP): ' "$log"
+	# Each skip's cause, one a line: the word in brackets after the name.
+	grep '^SKIP: ' "$log" | sed -n 's/^SKIP: [^ ]*: \[\([a-z0-9_-]*\)\].*/\1/p; t; s/.*/unstated/p' >>"$causes"
 	printf '%-48s %3d passed %3d failed %3d skipped %4ds\n' "$name" "$p" "$f" "$s" "$took"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
@@ -69,6 +76,8 @@ measuring() {
 # run_lane measuring|other: the lane's tests; its totals go to $totals.LANE.
 run_lane() {
 	pass=0 fail=0 skip=0
+	causes="$totals.causes.$1"
+	: >"$causes"
 	if [ "$1" = other ]; then
 		for t in "$GCTOP_BUILD"/tests/test_* "$GCTOP_BUILD"/tests/replay_fuzz_*; do
 			[ -x "$t" ] || continue
@@ -96,7 +105,11 @@ run_lane measuring
 wait "$other"
 read -r p1 f1 s1 <"$totals.measuring"
 read -r p2 f2 s2 <"$totals.other" || { p2=0 f2=1 s2=0; echo "FAIL: tests/run.sh: the second lane left no totals"; }
-rm -f "$totals.measuring" "$totals.other"
 pass=$((p1 + p2)) fail=$((f1 + f2)) skip=$((s1 + s2))
+if [ "$skip" -gt 0 ]; then
+	echo "skipped by cause: $(cat "$totals.causes.measuring" "$totals.causes.other" 2>/dev/null |
+		sort | uniq -c | awk '{ printf "%s%s %d", sep, $2, $1; sep = ", " }')"
+fi
+rm -f "$totals.measuring" "$totals.other" "$totals.causes.measuring" "$totals.causes.other"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

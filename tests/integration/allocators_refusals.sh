@@ -32,5 +32,5 @@ if [ -x "$j25" ]; then
 	# JDK 21+ answers a refused load with status 0 and the reason as text.
 	PATH="$(dirname "$j25"):$PATH" refuse java jdk25-no-dynamic-agents -XX:-EnableDynamicAgentLoading "EnableDynamicAgentLoading"
 else
-	skip "JDK 25 is not installed at $j25"
+	skip_unless_ci runtime "JDK 25 is not installed at $j25"
 fi

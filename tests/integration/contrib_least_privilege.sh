@@ -15,9 +15,9 @@
 . tests/lib.sh
 require_java
 require_dotnet
-[ "$(id -u)" -eq 0 ] || { skip "needs root, to run workloads as another user and drop capabilities"; exit 0; }
-for t in setpriv unshare; do command -v $t >/dev/null 2>&1 || { skip "$t is missing"; exit 0; }; done
-unshare -m true 2>/dev/null || { skip "cannot make a mount namespace here"; exit 0; }
+[ "$(id -u)" -eq 0 ] || { skip_unless_ci root "needs root, to run workloads as another user and drop capabilities"; exit 0; }
+for t in setpriv unshare; do command -v $t >/dev/null 2>&1 || { skip_unless_ci runtime "$t is missing"; exit 0; }; done
+unshare -m true 2>/dev/null || { skip_unless_ci namespace "cannot make a mount namespace here"; exit 0; }
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
 GCALLOC=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }

@@ -95,7 +95,7 @@ busy "$GCALLOC" net10 first second
 if GCALLOC9=$(dotnet_program_net GcAlloc 9); then
 	busy "$GCALLOC9" net9 first
 else
-	skip "net9.0: the .NET 9 runtime pack cannot be restored here: $GCALLOC9"
+	skip_unless_ci nuget "net9.0: the .NET 9 runtime pack cannot be restored here: $GCALLOC9"
 fi
 
 # Idle: 60 s before allocating; the reports alone allocate.

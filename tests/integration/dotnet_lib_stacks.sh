@@ -46,7 +46,7 @@ restore_failed() {
 if LIBJSON=$(dotnet_program LibJson); then
 	lib_case net10 "$LIBJSON"
 elif restore_failed "$WORK/dotnet-build-LibJson.log"; then
-	skip "net10: Newtonsoft.Json cannot be restored here: $(grep -m1 -E "error NU1" "$WORK/dotnet-build-LibJson.log")"
+	skip_unless_ci nuget "net10: Newtonsoft.Json cannot be restored here: $(grep -m1 -E "error NU1" "$WORK/dotnet-build-LibJson.log")"
 else
 	fail "cannot build tests/dotnet/LibJson (log: $WORK/dotnet-build-LibJson.log)"
 fi
@@ -55,5 +55,5 @@ fi
 if LIBJSON8=$(dotnet_program_net LibJson 8); then
 	lib_case net8 "$LIBJSON8"
 else
-	skip "net8: the .NET 8 runtime pack or Newtonsoft.Json cannot be restored here: $LIBJSON8"
+	skip_unless_ci nuget "net8: the .NET 8 runtime pack or Newtonsoft.Json cannot be restored here: $LIBJSON8"
 fi

@@ -32,7 +32,7 @@
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
-command -v taskset >/dev/null 2>&1 || { skip "taskset (util-linux) is missing; it starves the workload's CPU"; exit 0; }
+command -v taskset >/dev/null 2>&1 || { skip_unless_ci runtime "taskset (util-linux) is missing; it starves the workload's CPU"; exit 0; }
 exe=$(dotnet_program GcStorm) || { fail "cannot build tests/dotnet/GcStorm (log: $WORK/dotnet-build-GcStorm.log)"; exit 0; }
 PORT=$((20000 + $$ % 20000))
 

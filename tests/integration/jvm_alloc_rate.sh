@@ -59,5 +59,5 @@ if [ -x "$JDK25/java" ]; then
 	run_one jdk25-G1-humongous "$JDK25/java" -XX:+UseG1GC humongous
 	run_one jdk25-Parallel-small "$JDK25/java" -XX:+UseParallelGC small
 else
-	skip "JDK 25 is not installed at $JDK25"
+	skip_unless_ci runtime "JDK 25 is not installed at $JDK25"
 fi

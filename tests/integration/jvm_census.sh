@@ -73,7 +73,7 @@ run_one jdk17-Z "$JDK17" -XX:+UseZGC
 if [ -x "$JDK25/java" ]; then
 	run_one jdk25-G1 "$JDK25" -XX:+UseG1GC
 else
-	skip "JDK 25 is not installed at $JDK25; its class histogram not checked"
+	skip_unless_ci runtime "JDK 25 is not installed at $JDK25; its class histogram not checked"
 fi
 
 # Refusals: one sentence and the documented status.

@@ -6,7 +6,7 @@
 . tests/lib.sh
 require_java
 if [ "$(id -u)" -ne 0 ] || ! unshare --pid --fork --mount --mount-proc true 2>/dev/null; then
-	skip "pid and mount namespaces need root and unshare"
+	skip_unless_ci namespace "pid and mount namespaces need root and unshare"
 	exit 0
 fi
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }

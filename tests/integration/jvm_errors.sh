@@ -61,7 +61,7 @@ if [ -d "$dir" ] && [ ! -e "$dir/$NOPERF" ]; then
 	expect 7 "symbolic link" "symlinked perf-data file" -p "$NOPERF" --json -n 1
 	rm -f "$dir/$NOPERF"
 else
-	skip "cannot plant a file in $dir for the stale-file case"
+	skip_unless_ci root "cannot plant a file in $dir for the stale-file case"
 fi
 
 # Another user's JVM: gctop run as nobody against our JVM is refused with
@@ -81,5 +81,5 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	GCTOP_BIN=$GCTOP_BIN_SAVED
 	rm -rf "$pub"
 else
-	skip "needs root and setpriv to run gctop as another user"
+	skip_unless_ci root "needs root and setpriv to run gctop as another user"
 fi

@@ -45,5 +45,5 @@ if [ -x "$JDK25/java" ]; then
 	run_one jdk25-Z "$JDK25/java" "$JDK25/jstat" -XX:+UseZGC
 	run_one jdk25-G1 "$JDK25/java" "$JDK25/jstat" -XX:+UseG1GC
 else
-	skip "JDK 25 is not installed at $JDK25; generational ZGC not checked"
+	skip_unless_ci runtime "JDK 25 is not installed at $JDK25; generational ZGC not checked"
 fi

@@ -8,8 +8,8 @@
 . tests/lib.sh
 . tests/integration/serve_common.shlib
 require_java
-command -v unshare >/dev/null 2>&1 || { skip "unshare(1) is missing"; exit 0; }
-unshare -m true 2>/dev/null || { skip "cannot make a mount namespace here (needs root)"; exit 0; }
+command -v unshare >/dev/null 2>&1 || { skip_unless_ci runtime "unshare(1) is missing"; exit 0; }
+unshare -m true 2>/dev/null || { skip_unless_ci namespace "cannot make a mount namespace here (needs root)"; exit 0; }
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
 start_sleepy_jvm
 

@@ -63,5 +63,5 @@ if [ -x "$j25/java" ]; then
 	check "JDK 25: gctop --json --allocators --ops jmx: exits 0 ($(head -c 300 "$WORK/ops25.err"))" [ $? -eq 0 ]
 	ops_judge "JDK 25" "$WORK/ops25.json" "$WORK/jmx25.log" "$SPEC"
 else
-	skip "JDK 25 is not installed at $j25"
+	skip_unless_ci runtime "JDK 25 is not installed at $j25"
 fi

@@ -21,7 +21,7 @@ require_java
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
 JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
-[ -x "$JDK25" ] || { skip "jdk25: Temurin 25 is not installed at /usr/lib/jvm/temurin-25-jdk-amd64"; JDK25=""; }
+[ -x "$JDK25" ] || { skip_unless_ci runtime "jdk25: Temurin 25 is not installed at /usr/lib/jvm/temurin-25-jdk-amd64"; JDK25=""; }
 
 prometheus_start
 

@@ -26,7 +26,7 @@ grep -qa __asan_init "$GCTOP_BIN" && ASAN=1
 check_growth() {
 	grew=$((PEAK - BASE))
 	if [ -n "$ASAN" ]; then
-		skip "$1: VmHWM grew by $grew KB under ASan, whose allocations the bound is not for"
+		skip sanitizer "$1: VmHWM grew by $grew KB under ASan, whose allocations the bound is not for"
 		return
 	fi
 	check "$1: VmHWM grew by $grew KB (from $BASE KB to $PEAK KB), under $2 KB" [ "$grew" -lt "$2" ]

@@ -1,4 +1,8 @@
 #!/bin/sh
+# test-lane: measuring
+# (Its bounds, a second or less of wall time measured from outside gctop,
+# have no clock of gctop's own to come from: in the measuring lane no
+# workload of another measuring test shares the two cores with them.)
 # The picker answers keys while it lists and opens processes: 4 fake .NET
 # processes, run as a user made for the test, accept every diagnostics
 # connection and never answer, so each listing waits out 4 ProcessInfo

@@ -78,14 +78,14 @@ refused "a user's own file, mode 0666"
 check "the user's file neither got the recording nor changed ($(stat -c '%U %a' "$PREP/theirs.ndjson"))" \
 	[ "$(cat "$PREP/theirs.ndjson")" = mine ]
 
-if as_user ln "$VICTIM" "$PREP/hard.ndjson" 2>/dev/null; then
-	record "$PREP/hard.ndjson"
-	refused "a user's hard link to a file of root's"
-	rm -f "$PREP/hard.ndjson"
-	check "root's hard-linked file is untouched" intact
-else
-	skip "the user cannot hard-link root's file here (fs.protected_hardlinks): nothing to test"
-fi
+# Where fs.protected_hardlinks stops the user, root makes the same link in
+# the user's directory: gctop must refuse it whoever made it, and the case
+# is run on every machine rather than skipped.
+as_user ln "$VICTIM" "$PREP/hard.ndjson" 2>/dev/null || ln "$VICTIM" "$PREP/hard.ndjson"
+record "$PREP/hard.ndjson"
+refused "a user's hard link to a file of root's"
+rm -f "$PREP/hard.ndjson"
+check "root's hard-linked file is untouched" intact
 
 as_user mkfifo "$PREP/fifo.ndjson"
 record "$PREP/fifo.ndjson"

@@ -1,4 +1,8 @@
 #!/bin/sh
+# test-lane: measuring
+# (Its bounds, a second or less of wall time measured from outside gctop,
+# have no clock of gctop's own to come from: in the measuring lane no
+# workload of another measuring test shares the two cores with them.)
 # A .NET runtime that resets gctop's EventPipe stream while gctop waits for
 # its first figures (dotnet_settle, until the counter interval and 0.7 s
 # after the session began): the first sample is not held to that deadline,
