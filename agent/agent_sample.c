@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agent/agent.h"
+#include "segment/sample_weight.h"
 
 /* The deepest walk: a library recursing under the application frame (a
  * nested collection's toString, three frames a level) runs past 100 frames;
@@ -275,11 +276,10 @@ void JNICALL agent_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
 		struct sample_stack st = { .n = 0 };
 		first_app_frame(jvmti, jni, frame, sizeof(frame), pub, &st);
 		type_name(jvmti, klass, type, sizeof(type));
-		/* Geometric sampling: each byte is sampled with probability
-		 * 1/interval, and an object larger than the interval yields one
-		 * sample; so max(size, interval) is the unbiased weight. */
+		/* The bytes this sample stands for: its size over the chance
+		 * that an object of its size is sampled at this interval. */
 		uint64_t interval = __atomic_load_n(&agent_state.interval, __ATOMIC_RELAXED);
-		uint64_t w = size > 0 && (uint64_t)size > interval ? (uint64_t)size : interval;
+		uint64_t w = gctop_sample_weight(size > 0 ? (uint64_t)size : 0, interval);
 		gctop_pub_sample(pub, frame, type, GCTOP_SEG_HEAP_UNKNOWN, w);
 		gctop_pub_region_object(pub, (uint64_t)(size > 0 ? size : 0), w);
 		if (st.n)
