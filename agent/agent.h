@@ -29,6 +29,13 @@
 #define AGENT_METHOD_TABLE_SLOTS 4096u
 /* Callers kept beyond the first application frame. */
 #define AGENT_STACK_CALLERS 3
+/* The JDK whose sampler counts the bytes allocated outside a TLAB with the
+ * rest (JDK-8356372); before it the segment's source says the shares are
+ * biased. */
+#define AGENT_SAMPLER_FIXED_IN 25u
+/* The segment's source, read by collectors/hotspot/hotspot_runtime.c. */
+#define AGENT_SOURCE "jvmti-sampled"
+#define AGENT_SOURCE_BIASED "jvmti-biased"   /* the segment holds 15 bytes */
 
 struct agent {
 	JavaVM *vm;
@@ -51,6 +58,7 @@ struct agent {
 	struct gctop_pub *pub;
 	unsigned inflight;
 	bool sampling;                 /* the solo capability is held and events are on */
+	bool sampler_biased;           /* the JVM's sampler predates JDK-8356372's fix */
 	uint64_t interval;             /* bytes, as last set */
 	const struct agent_prefixes *prefixes; /* immutable once published */
 	struct agent_prefixes first_prefixes;  /* the first list, kept without malloc */

@@ -50,7 +50,7 @@ int agent_ensure_segment(char *err, size_t errlen)
 		.method_slots = AGENT_METHOD_TABLE_SLOTS,
 		.flags = GCTOP_SEG_F_ALLOC_TOTAL | (a->have_gc_events ? GCTOP_SEG_F_PAUSES : 0) |
 			 (a->opt.linger ? GCTOP_SEG_F_LINGER : 0),
-		.source = "jvmti-sampled",
+		.source = a->sampler_biased ? AGENT_SOURCE_BIASED : AGENT_SOURCE,
 		.ops = true,
 	};
 	if (gctop_pub_path(path, sizeof(path), a->opt.segment_dir, getpid()) != 0 ||

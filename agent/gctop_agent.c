@@ -55,6 +55,20 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
 	remove_on_exit();
 }
 
+/* Whether HotSpot's sampler is the one that loses count of a thread's TLAB
+ * bytes when it allocates outside its TLAB, and so samples the wrong
+ * objects (JDK-8356372, fixed in JDK 25). JVMTI's version number carries
+ * the JDK's feature release since JDK 9; one that cannot be read is taken
+ * as old. */
+static bool sampler_biased(jvmtiEnv *j)
+{
+	jint v = 0;
+	if ((*j)->GetVersionNumber(j, &v) != JVMTI_ERROR_NONE)
+		return true;
+	unsigned major = ((unsigned)v & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+	return major < AGENT_SAMPLER_FIXED_IN;
+}
+
 /* Once per library: environment, callbacks, the non-solo events. */
 static int agent_init(JavaVM *vm)
 {
@@ -66,6 +80,7 @@ static int agent_init(JavaVM *vm)
 		return GCTOP_AGENT_RC_NO_JVMTI;
 	a->vm = vm;
 	a->jvmti = j;
+	a->sampler_biased = sampler_biased(j);
 
 	jvmtiCapabilities c;
 	memset(&c, 0, sizeof(c));

@@ -4,8 +4,10 @@
 
 static const char *const hotspot_words[] = { "JVM", "java", "hotspot", NULL };
 
-/* agent/agent_control.c's source */
+/* agent/agent.h's sources: the JVM's sampler, and the one before JDK 25
+ * that samples the wrong objects (JDK-8356372) */
 static const struct gt_sampler_name hotspot_samplers[] = {
+	{ "jvmti-biased", "JVMTI sampling (biased)" },
 	{ "jvmti-sampled", "JVMTI sampling" },
 	{ NULL, NULL },
 };

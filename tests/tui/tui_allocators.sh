@@ -93,7 +93,12 @@ fi
 # Read the shares over a window of a few seconds, not the first second.
 wait_screen "samples in ([5-9]|10)s" 12
 screen >"$WORK/table"
-check "the method and the sample count are shown" grep -Eq "JVMTI sampling +[0-9]+ samples in [0-9]+s" "$WORK/table"
+# Before JDK 25 the JVM's sampler picks the wrong objects (JDK-8356372):
+# the method says the shares are biased.
+feature=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+method="JVMTI sampling"
+[ "${feature:-0}" -lt 25 ] && method="JVMTI sampling \\(biased\\)"
+check "the method (JDK $feature) and the sample count are shown" grep -Eq "$method +[0-9]+ samples in [0-9]+s" "$WORK/table"
 check "the pane has the section by first application frame" grep -q "by first application frame" "$WORK/table"
 check "the pane has the section by type" grep -q "by type" "$WORK/table"
 order=$(grep -o "AllocSites\.site[ABC]" "$WORK/table" | tr '\n' ' ')
@@ -123,7 +128,7 @@ tm send-keys d 8 Enter
 check "the interval becomes 8 s" wait_screen "every 8s" 5
 sleep 11
 check "with 8 s between samples the segment stays" segment_present
-check "with 8 s between samples the agent is still sampling" wait_screen "JVMTI sampling +[0-9]+ samples in" 10
+check "with 8 s between samples the agent is still sampling" wait_screen "$method +[0-9]+ samples in" 10
 check "with 8 s between samples nothing says the agent left" screen_lacks "no segment|stopped"
 tm send-keys d 1 Enter
 check "the interval goes back to 1 s" wait_screen "every 1s" 5
