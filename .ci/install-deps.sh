@@ -16,8 +16,9 @@ libyaml-dev libgnutls28-dev libcrypt-dev openjdk-17-jdk-headless"
 # real Tomcat for --ops jmx:requests (tests/integration/tomcat_requests.sh
 # runs its own instance; the system service is stopped and disabled below),
 # openssl and curl for --web-config's test (its certificates; python3's crypt
-# module makes its bcrypt hashes)
-TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10 openssl curl"
+# module makes its bcrypt hashes), strace for the system calls the unit's
+# filter must allow (systemd-analyze expands it where systemd is installed)
+TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10 openssl curl strace"
 
 list=false
 [ "${1:-}" = "--list" ] && { list=true; shift; }

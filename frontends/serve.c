@@ -550,9 +550,9 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	signal(SIGPIPE, SIG_IGN);
 	struct exposition x = { .lock = PTHREAD_MUTEX_INITIALIZER, .fleet_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct gt_guard guard = { 0 };   /* the server thread's, until it stops */
-	/* The web config first (its files are read once), then no exec and no
-	 * ptrace for the rest of gctop's life (the filter holds every thread). */
-	if (!(x.web = gt_serve_web_new(opt->web_config, err)) || gt_serve_forbid_exec(err) != 0) {
+	/* No exec and no ptrace for the rest of gctop's life, before any thread
+	 * starts (each inherits the filter), the web config's parser included. */
+	if (gt_serve_forbid_exec(err) != 0 || !(x.web = gt_serve_web_new(opt->web_config, err))) {
 		gt_serve_web_free(x.web);
 		return err->code;
 	}

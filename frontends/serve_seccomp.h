@@ -18,8 +18,9 @@
 
 #include "base/error.h"
 
-/* Sets no_new_privs and installs the filter on every thread of the
- * process. Returns 0, or -1 with err (GT_EXIT_FAILURE) when the kernel
+/* Sets no_new_privs and installs the filter, which every thread started
+ * after it inherits: call it while the process has one thread (it refuses
+ * otherwise). Returns 0, or -1 with err (GT_EXIT_FAILURE) when the kernel
  * refuses it or the architecture is not one gctop knows. */
 int gt_serve_forbid_exec(struct gt_error *err);
 
