@@ -39,7 +39,9 @@ static const struct sock_filter serve_filter[] = {
 #endif
 	DENY_NR(__NR_execve),
 	DENY_NR(__NR_execveat),
+#if GT_SERVE_DENIES_PTRACE
 	DENY_NR(__NR_ptrace),
+#endif
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
 

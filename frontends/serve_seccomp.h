@@ -18,6 +18,19 @@
 
 #include "base/error.h"
 
+/* LeakSanitizer stops every thread with ptrace when the process exits: a
+ * sanitizer build (make SAN=1) leaves ptrace allowed and denies exec alone. */
+#if defined(__SANITIZE_ADDRESS__)
+#define GT_SERVE_DENIES_PTRACE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GT_SERVE_DENIES_PTRACE 0
+#endif
+#endif
+#ifndef GT_SERVE_DENIES_PTRACE
+#define GT_SERVE_DENIES_PTRACE 1
+#endif
+
 /* Sets no_new_privs and installs the filter, which every thread started
  * after it inherits: call it while the process has one thread (it refuses
  * otherwise). Returns 0, or -1 with err (GT_EXIT_FAILURE) when the kernel
