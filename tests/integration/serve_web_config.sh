@@ -12,7 +12,7 @@
 #   - curl: 401 with WWW-Authenticate, 200 with the password, plain HTTP
 #     refused;
 #   - a malformed file (unknown key, missing file, key not the
-#     certificate's, hash not bcrypt) exits 16 with one sentence naming
+#     certificate's, hash not bcrypt) exits 18 with one sentence naming
 #     the file and the fault, and serves nothing;
 #   - gctop --serve holds its seccomp filter in every thread (Seccomp: 2,
 #     NoNewPrivs: 1): it cannot exec or ptrace (the filter's effect is
@@ -49,7 +49,7 @@ web_config() {
 }
 web_config >"$WORK/web.yml"
 
-# Malformed files: status 16, one line naming the file and the fault.
+# Malformed files: status 18, one line naming the file and the fault.
 refused() {
 	"$GCTOP_BIN" --serve 127.0.0.1:0 --web-config "$WORK/$1" >"$WORK/$1.out" 2>"$WORK/$1.err" &
 	rp=$!
@@ -58,8 +58,8 @@ refused() {
 	rc=$?
 	said() { [ "$(wc -l <"$WORK/$1.err")" -eq 1 ] && grep -q "^gctop: --web-config $WORK/$1: .*$2" "$WORK/$1.err" &&
 		! grep -q serving "$WORK/$1.err"; }
-	check "$1 is refused with status 16 ($rc) and one sentence: $(head -c 300 "$WORK/$1.err")" \
-		sh -c "[ $rc -eq 16 ]"
+	check "$1 is refused with status 18 ($rc) and one sentence: $(head -c 300 "$WORK/$1.err")" \
+		sh -c "[ $rc -eq 18 ]"
 	check "$1's sentence says '$2'" said "$1" "$2"
 }
 web_config | sed 's/^tls_server_config:$/&\n  listen: 1/' >"$WORK/unknown_key.yml"

@@ -30,8 +30,8 @@ for line in ("NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=no", "Pr
 report(re.search(r"^ExecStart=\S*gctop --serve ", unit, re.M) is not None, "the unit runs gctop --serve")
 report(re.search(r"^ExecStart=\S*gctop --serve \S+ --web-config /etc/gctop/\S+", unit, re.M) is not None,
        "the unit serves through --web-config")
-report(re.search(r"^RestartPreventExitStatus=16$", unit, re.M) is not None,
-       "the unit does not restart on a malformed web-config (16)")
+report(re.search(r"^RestartPreventExitStatus=18$", unit, re.M) is not None,
+       "the unit does not restart on a malformed web-config (18)")
 filters = re.findall(r"^SystemCallFilter=(.*)$", unit, re.M)
 report(filters[:1] == ["@system-service"] and all(f.startswith("~") for f in filters[1:]),
        "the unit allows @system-service and takes from it only (%s)" % filters)
