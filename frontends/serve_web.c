@@ -229,6 +229,8 @@ void gt_serve_web_free(struct gt_serve_web *w)
 {
 	if (!w)
 		return;
+	/* the verifier's thread may still run (the server never started) */
+	gt_serve_web_stop(w);
 	gt_auth_free(w->auth);
 	gt_web_config_free(&w->config);
 	free(w);
