@@ -98,6 +98,10 @@ struct gt_serve_web *gt_serve_web_new(const char *path, struct gt_error *err)
 		gt_serve_web_free(w);
 		return NULL;
 	}
+	/* allowed, as the toolkit allows it, but said: anyone on the path reads them */
+	if (w->config.n_users && !w->config.tls)
+		fprintf(stderr, "gctop: --web-config has basic_auth_users without tls_server_config: "
+			"the passwords cross the network in clear\n");
 	build_options(w);
 	return w;
 }
