@@ -18,7 +18,11 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := ncursesw libproc2 libcgroup json-c libmicrohttpd
+# yaml-0.1 (libyaml) parses --web-config, the exporter-toolkit's YAML file;
+# gnutls checks its certificates and the clients' (libmicrohttpd does the TLS
+# through it) and keys the password cache; libcrypt (libxcrypt) checks its
+# bcrypt hashes.
+PKGS := ncursesw libproc2 libcgroup json-c libmicrohttpd yaml-0.1 gnutls libcrypt
 
 ifeq ($(SAN),1)
 BUILD ?= build-asan
@@ -35,7 +39,8 @@ endif
 # A fresh machine: one sentence naming what is missing and how to get it,
 # not a compiler error about a header (clean and demo, which installs, pass).
 MISSING_PKGS := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 || echo pkg-config; \
-	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev libmicrohttpd:libmicrohttpd-dev; do \
+	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev libmicrohttpd:libmicrohttpd-dev \
+		yaml-0.1:libyaml-dev gnutls:libgnutls28-dev libcrypt:libcrypt-dev; do \
 		$(PKG_CONFIG) --exists $$(echo $$m | cut -d: -f1) 2>/dev/null || echo $$m | cut -d: -f2; done)
 ifneq ($(strip $(MISSING_PKGS)),)
 ifneq ($(filter-out clean demo,$(or $(MAKECMDGOALS),all)),)
@@ -102,8 +107,9 @@ check-asan:
 	$(MAKE) SAN=1 check
 
 FUZZ_CC ?= clang-14
-# The parsers and what they need; not the screen and its panes.
-FUZZ_LIB_SRC = $(filter-out screen/% frontends/%,$(LIB_SRC))
+# The parsers and what they need; not the screen and its panes; of the front
+# ends, the --web-config parser alone (it reads only bytes).
+FUZZ_LIB_SRC = $(filter-out screen/% frontends/%,$(LIB_SRC)) frontends/web_config.c
 FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_SRC)
 	@mkdir -p build-fuzz

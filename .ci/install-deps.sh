@@ -7,16 +7,20 @@
 #                                   fuzzing compiler, no Prometheus, no tmux
 #   sh .ci/install-deps.sh --list [demo]   print the packages, install nothing
 set -eu
-# the build (Makefile's PKGS) and the demo's JVM
+# the build (Makefile's PKGS: libyaml, GnuTLS and libcrypt for --web-config's
+# YAML, certificates and bcrypt hashes) and the demo's JVM
 DEMO_PKGS="build-essential pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev
-openjdk-17-jdk-headless"
+libyaml-dev libgnutls28-dev libcrypt-dev openjdk-17-jdk-headless"
 # the tests besides: terminal tests (tmux), scripts (python3, procps), make
 # fuzz (clang-14), the man page check (groff-base), Prometheus scraping, a
 # real Tomcat for --ops jmx:requests (tests/integration/tomcat_requests.sh
 # runs its own instance; the system service is stopped and disabled below),
-# systemd-analyze for the unit in contrib/ (tests/static/contrib.sh), and
-# taskset and unshare (util-linux) for the CPU-starved and namespace tests
-TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10 systemd util-linux"
+# systemd-analyze for the unit in contrib/ (tests/static/contrib.sh),
+# taskset and unshare (util-linux) for the CPU-starved and namespace tests,
+# openssl and curl for --web-config's test (its certificates; python3's crypt
+# module makes its bcrypt hashes), strace for the system calls the unit's
+# filter must allow (systemd-analyze expands it where systemd is installed)
+TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10 systemd util-linux openssl curl strace"
 
 list=false
 [ "${1:-}" = "--list" ] && { list=true; shift; }

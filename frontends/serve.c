@@ -32,6 +32,8 @@
 #include "session/driver.h"
 #include "session/fleet.h"
 #include "frontends/serve_guard.h"
+#include "frontends/serve_seccomp.h"
+#include "frontends/serve_web.h"
 #include "writers/metrics_writer.h"
 
 /* A client that sends nothing for this long is dropped. */
@@ -67,6 +69,7 @@ struct exposition {
 	 * processes (perf). */
 	char *spare;
 	size_t spare_cap;
+	struct gt_serve_web *web;   /* --web-config's TLS and authentication (frontends/serve_web.h) */
 };
 
 static void snapshot_release(struct exposition *x, struct snapshot *s)
@@ -230,11 +233,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	(void)version;
 	(void)upload_data;
-	(void)req_cls;
 	/* a request whose headers are in: its connection is young again */
 	const union MHD_ConnectionInfo *ctx = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	if (ctx && ctx->socket_context)
 		gt_guard_request(ctx->socket_context, gt_mono_ns());
+	enum MHD_Result verdict;
+	if (!gt_serve_web_admit(((struct exposition *)cls)->web, c, req_cls, &verdict))
+		return verdict;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "gctop serves GET /metrics only\n");
 	if (*upload_data_size)
@@ -388,7 +393,8 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	 * wakes it by shutting the listening socket, which it does not poll
 	 * while every slot is taken, and quitting waited for the clients'
 	 * next bytes or the nearest connection timeout (up to 10 s). */
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0) |
+			 gt_serve_web_flags(x->web);
 	/* The quit signals must reach this thread, whose wait lets them in
 	 * (base/wait.h), not the server's: its thread starts with them blocked. */
 	sigset_t quit, orig;
@@ -406,6 +412,7 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 						MHD_OPTION_NOTIFY_CONNECTION, serve_notify, g,
 						MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
 						MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
+						MHD_OPTION_ARRAY, gt_serve_web_options(x->web),
 						MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &orig, NULL);
 	if (!d) {
@@ -421,7 +428,8 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	if (info && getsockname(info->listen_fd, (struct sockaddr *)&bound, &len) == 0)
 		port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
 							  : ((struct sockaddr_in *)&bound)->sin_port);
-	fprintf(stderr, "gctop: serving http://%s%s%s:%u/metrics\n", v6 ? "[" : "", opt->serve_host, v6 ? "]" : "", port);
+	fprintf(stderr, "gctop: serving %s://%s%s%s:%u/metrics\n", gt_serve_web_scheme(x->web), v6 ? "[" : "",
+		opt->serve_host, v6 ? "]" : "", port);
 	return d;
 }
 
@@ -542,6 +550,12 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	signal(SIGPIPE, SIG_IGN);
 	struct exposition x = { .lock = PTHREAD_MUTEX_INITIALIZER, .fleet_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct gt_guard guard = { 0 };   /* the server thread's, until it stops */
+	/* No exec and no ptrace for the rest of gctop's life, before any thread
+	 * starts (each inherits the filter), the web config's parser included. */
+	if (gt_serve_forbid_exec(err) != 0 || !(x.web = gt_serve_web_new(opt->web_config, err))) {
+		gt_serve_web_free(x.web);
+		return err->code;
+	}
 	struct gt_fleet *fleet = malloc(sizeof(*fleet));
 	int status = GT_EXIT_FAILURE;
 	struct gt_fleet_policy policy = serve_policy_for(opt);
@@ -561,6 +575,9 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 		goto out;
 	}
 	status = serve_loop(opt, fleet, &x, err) == 0 ? GT_EXIT_OK : err->code;
+	/* Requests waiting for a password check are answered first: the
+	 * server will not stop with one suspended. */
+	gt_serve_web_stop(x.web);
 	/* No response is in flight after this: the snapshots can go. */
 	MHD_stop_daemon(d);
 out:
@@ -568,6 +585,7 @@ out:
 		if (x.current[f])
 			snapshot_release(&x, x.current[f]);
 	free(x.spare);
+	gt_serve_web_free(x.web);
 	if (fleet)
 		gt_fleet_free(fleet);
 	free(fleet);
