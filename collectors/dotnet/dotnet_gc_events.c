@@ -253,7 +253,7 @@ static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
 	if (!suspension_is_pause(g, s))
 		return;
 	/* a ForGCPrep pause is a background GC's final mark */
-	record_pause(g, s->reason == SUSPEND_FOR_GC_PREP ? gt_dn_gc_final_mark_start(g, s->ts) : s->ts, ts);
+	record_pause(g, s->reason == SUSPEND_FOR_GC_PREP ? gt_dn_gc_final_mark_start(g, s->tid, s->ts) : s->ts, ts);
 }
 
 /* Bytes allocated into one generation of one heap since its previous GC

@@ -21,9 +21,9 @@
  * threads have ended their concurrent mark (BGC1stConEnd, a private event),
  * up to 47 ms before the suspension, and that time was 3-8% of the
  * runtime's total, all missing here. So a final mark counts from the last
- * BGC1stConEnd before it when the last RestartEEEnd came at most
- * GT_DN_HANDOVER_NS before that (dotnet_gc_pause_start.c; tests/
- * integration/dotnet_pause_total.sh).
+ * BGC1stConEnd before it when its own thread wrote that one, or when the
+ * last RestartEEEnd came at most GT_DN_HANDOVER_NS before it
+ * (dotnet_gc_pause_start.c; tests/integration/dotnet_pause_total.sh).
  * RestartEEEnd is not the end: it is written by the restarting thread after
  * it resumes the others, and on a loaded machine that thread can wait for a
  * CPU for milliseconds while the program already runs again. */
@@ -171,6 +171,7 @@ struct gt_dn_gc {
 	 * BGC1stConEnd of the background GC under way, and the last restarts */
 	bool have_conc_end;
 	int64_t conc_end_ts;
+	uint64_t conc_end_tid;
 	int64_t restart_end_ts[GT_DN_RESTART_ENDS];
 	unsigned n_restart_ends;
 	uint64_t pause_total_ns;
@@ -254,12 +255,12 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 		    const uint8_t *payload, size_t len);
 
 /* Feeds one DotNETRuntimePrivate event (GT_DN_PRIVATE_PROVIDER). */
-void gt_dn_gc_private_event(struct gt_dn_gc *g, uint32_t event_id, int64_t ts);
+void gt_dn_gc_private_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts);
 
 /* Where the pause of a suspension from suspend_ts counts from: suspend_ts,
  * or for a background GC's final mark the moment the runtime starts its
  * clock (see above). */
-int64_t gt_dn_gc_final_mark_start(const struct gt_dn_gc *g, int64_t suspend_ts);
+int64_t gt_dn_gc_final_mark_start(const struct gt_dn_gc *g, uint64_t suspend_tid, int64_t suspend_ts);
 /* A RestartEEEnd at ts; a background GC's start (its BGC1stConEnd is to come). */
 void gt_dn_gc_note_restart_end(struct gt_dn_gc *g, int64_t ts);
 void gt_dn_gc_note_bgc_start(struct gt_dn_gc *g);

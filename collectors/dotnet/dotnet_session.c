@@ -91,7 +91,7 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 	if (strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
 		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
 	else if (strcmp(e->meta->provider, GT_DN_PRIVATE_PROVIDER) == 0)
-		gt_dn_gc_private_event(&c->gc, e->meta->event_id, e->timestamp);
+		gt_dn_gc_private_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp);
 	else
 		gt_dn_counters_event(&c->counters, e);
 }
