@@ -5,9 +5,9 @@
  * Cumulative figures count from the start of gctop's session.
  *
  * Each pause is timed as GC.GetTotalPauseDuration times it, the time the
- * program stood still but for the final mark's start below: from
- * GCSuspendEEBegin to GCRestartEEBegin on the same thread, for suspensions ForGC, and ForGCPrep
- * by a background GC thread (its final mark). A ForGCPrep suspension by a
+ * program stood still but for a final mark's start (below): from
+ * GCSuspendEEBegin to GCRestartEEBegin on the same thread, for suspensions
+ * ForGC, and ForGCPrep by a background GC thread (its final mark). A ForGCPrep suspension by a
  * thread that suspends ForGC too is the Server GC thread changing the heap
  * count under DATAS, which is no GC pause. (The thread tells them apart
  * where the background GC's GCStart cannot: another thread writes it, and
@@ -19,8 +19,8 @@
  * mark waits for, while the program runs: measured on .NET 10.0.12 (Server
  * GC, DATAS, 2 cores), its clock then starts when the background GC's
  * threads have ended their concurrent mark (BGC1stConEnd, a private event),
- * up to 47 ms before the suspension, and that time was 3-8% of the
- * runtime's total, all missing here. So a final mark counts from the last
+ * up to 47 ms before the suspension, and that time was 3-10% of the
+ * runtime's total over a load, all missing here. So a final mark counts from the last
  * BGC1stConEnd before it when its own thread wrote that one, or when the
  * last RestartEEEnd came at most GT_DN_HANDOVER_NS before it
  * (dotnet_gc_pause_start.c; tests/integration/dotnet_pause_total.sh).
@@ -167,7 +167,7 @@ struct gt_dn_gc {
 	/* the threads that suspended ForGC lately (ring) */
 	uint64_t gc_suspenders[GT_DN_GC_SUSPENDERS];
 	unsigned n_gc_suspenders;
-	/* for a background GC's final mark (gt_dn_gc_pause_start): the last
+	/* for a background GC's final mark (gt_dn_gc_final_mark_start): the last
 	 * BGC1stConEnd of the background GC under way, and the last restarts */
 	bool have_conc_end;
 	int64_t conc_end_ts;
