@@ -25,9 +25,13 @@ start() {
 start 0.9
 "$GCTOP_BIN" --doctor -p "$MPID" -d 4 >"$WORK/doctor" 2>"$WORK/err"
 rc=$?
+# The finding's line and its evidence, both (one check).
+humongous_named() {
+	grep -Eq '^  (warning|critical) +g1-humongous: [0-9]+% of G1.s collections were started by humongous allocation$' "$1" &&
+		grep -Eq '^           evidence: .*region 1.00 MiB, humongous from 512 KiB' "$1"
+}
 check "humongous: --doctor names the G1 humongous finding as a warning or worse ($(grep -E '^Findings|^  [a-z]' "$WORK/doctor" | tr '\n' ' ' | head -c 400))" \
-	grep -Eq '^  (warning|critical) +g1-humongous: [0-9]+% of G1.s collections were started by humongous allocation$' "$WORK/doctor" &&
-	grep -Eq '^           evidence: .*region 1.00 MiB, humongous from 512 KiB' "$WORK/doctor"
+	humongous_named "$WORK/doctor"
 check "humongous: --doctor exits with the worst finding's status ($rc; report says $(doctor_status "$WORK/doctor"))" \
 	[ "$rc" = "$(doctor_status "$WORK/doctor")" ]
 check "humongous: a warning at worst gives 13 or 14 ($rc)" test "$rc" -ge 13 -a "$rc" -le 14

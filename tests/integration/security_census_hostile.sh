@@ -105,7 +105,8 @@ census 5
 rc=$(cat "$WORK/rc.5")
 check "a refusal: status 1 (got $rc)" [ "$rc" -eq 1 ]
 why=$(clean "$WORK/err.5" 2>&1)
-check "the refusal is one clean sentence ($why: $(cat "$WORK/err.5"))" [ -z "$why" ] && [ "$(grep -c . "$WORK/err.5")" -eq 1 ]
+check "the refusal is one clean sentence ($why: $(cat "$WORK/err.5"))" \
+	sh -c '[ -z "$1" ] && [ "$(grep -c . "$2")" -eq 1 ]' - "$why" "$WORK/err.5"
 check "it says the JVM refused" grep -q "refused the class histogram (status 101)" "$WORK/err.5"
 check "nothing was copied into the JVM's /tmp" [ -z "$(ls /tmp/.gctop-agent-"$PID"* 2>/dev/null)" ]
 
