@@ -80,6 +80,7 @@ check "the agent removed its segment after gctop was killed" [ ! -e "$seg" ]
 
 # A second gctop loads the same library again and resumes sampling.
 "$GCTOP_BIN" -p "$JPID" --allocators --json -n 3 >"$WORK/run3.json" 2>"$WORK/run3.err"
-check "a second attach ran ($(cat "$WORK/run3.err"))" [ $? -eq 0 ]
+rc=$?
+check "a second attach ran ($(cat "$WORK/run3.err"))" [ "$rc" -eq 0 ]
 check "a second attach samples again" [ "$(json_get "$WORK/run3.json" -1 "d['top_allocators']['state'] == 'running' and (d['top_allocators']['samples'] or 0) > 0")" = True ]
 check "still no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '$WORK/java.log'"

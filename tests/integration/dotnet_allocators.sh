@@ -22,7 +22,8 @@ CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 lines_at_least "$WORK/truth" 2
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 13 >"$WORK/g.json" 2>"$WORK/g.err"
-check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
 python3 - "$WORK/g.json" "$WORK/truth" <<'PY' || fail "the comparison script failed"
 import json, sys

@@ -37,7 +37,8 @@ budget=$(sed -n 's/^#define GT_DN_SAMPLER_BUDGET_PER_S \([0-9.]*\).*/\1/p' colle
 [ -n "$budget" ] || { fail "no GT_DN_SAMPLER_BUDGET_PER_S in collectors/dotnet/sampler/dotnet_duty.h"; exit 0; }
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 36 -w "$WORK/rec.ndjson" >"$WORK/g.json" 2>"$WORK/g.err"
-check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
 python3 - "$WORK/rec.ndjson" "$WORK/truth" "$WORK/g.json" "$budget" <<'PY' || fail "the comparison script failed"
 import json, re, sys

@@ -31,7 +31,8 @@ for i in range(45):
 	"$GCTOP_BIN" --doctor -p "$APID" -d 6 >"$WORK/doctor-$1" 2>"$WORK/err-$1"
 	RC=$?
 	wait "$RPID"
-	check "$1: the requests were answered ($(head -c 200 "$WORK/req-$1.log"))" [ $? -eq 0 ]
+	rc=$?
+	check "$1: the requests were answered ($(head -c 200 "$WORK/req-$1.log"))" [ "$rc" -eq 0 ]
 	kill "$APID" 2>/dev/null
 	wait "$APID" 2>/dev/null
 	PORT=$((PORT + 1))

@@ -105,11 +105,13 @@ CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 dotnet_socket_exists "$DPID"
 wait_until 100 lines_at_least "$WORK/idle.truth" 1
 "$GCTOP_BIN" -p "$DPID" -n 1 --json >"$WORK/idle.json" 2>"$WORK/idle.err"
-check "idle: gctop -n 1 --json exits 0 ($(head -c 200 "$WORK/idle.err"))" [ $? -eq 0 ]
+rc=$?
+check "idle: gctop -n 1 --json exits 0 ($(head -c 200 "$WORK/idle.err"))" [ "$rc" -eq 0 ]
 r=$(json_get "$WORK/idle.json" 1 'd["alloc"] is not None and d["alloc"]["bytes_total"] is not None and d["alloc"]["rate_bps"] is not None and d["alloc"]["rate_bps"] < 1e6')
 check "idle: -n 1 has a rate under 1 MB/s and a total ($(json_get "$WORK/idle.json" 1 'd["alloc"], d["alloc_unavailable"]'))" [ "$r" = True ]
 "$GCTOP_BIN" -p "$DPID" -b -n 2 >"$WORK/idle.txt" 2>"$WORK/idle-b.err"
-check "idle: gctop -b -n 2 exits 0 ($(head -c 200 "$WORK/idle-b.err"))" [ $? -eq 0 ]
+rc=$?
+check "idle: gctop -b -n 2 exits 0 ($(head -c 200 "$WORK/idle-b.err"))" [ "$rc" -eq 0 ]
 rates=$(grep -Ec '^Alloc: +[0-9.]+ [KMGT]?i?B/s ' "$WORK/idle.txt")
 check "idle: both -b blocks have a rate ($(grep '^Alloc:' "$WORK/idle.txt" | tr '\n' '|'))" [ "$rates" -eq 2 ]
 

@@ -24,7 +24,8 @@ run_case() {
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	wait_until 100 dotnet_socket_exists "$DPID"
 	"$GCTOP_BIN" -p "$DPID" --json -d 2 -n 6 -w "$WORK/rec-$name" >"$WORK/out-$name.json" 2>"$WORK/err"
-	check "$name: gctop exits 0 ($(head -c 300 "$WORK/err"))" [ $? -eq 0 ]
+	rc=$?
+	check "$name: gctop exits 0 ($(head -c 300 "$WORK/err"))" [ "$rc" -eq 0 ]
 	kill "$DPID" 2>/dev/null
 	wait "$DPID" 2>/dev/null
 	python3 - "$WORK/out-$name.json" "$WORK/truth-$name" "$name" "$WORK/rec-$name" <<'PY'

@@ -27,7 +27,8 @@ CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 lines_at_least "$WORK/truth" 2
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 30 -w "$WORK/rec.ndjson" >"$WORK/g.json" 2>"$WORK/g.err"
-check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
 python3 - "$WORK/rec.ndjson" "$WORK/truth" <<'PY' || fail "the comparison script failed"
 import json, sys

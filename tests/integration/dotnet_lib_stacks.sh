@@ -29,7 +29,8 @@ lib_case() {
 	wait_until 100 lines_at_least "$WORK/$label.out" 1
 	"$GCTOP_BIN" -p "$DPID" --allocators --allocator-packages "$PACKAGES" --json -d 1 -n 4 \
 		>"$WORK/$label.json" 2>"$WORK/$label.err"
-	check "$label: gctop --allocators --json exits 0 ($(head -c 300 "$WORK/$label.err"))" [ $? -eq 0 ]
+	rc=$?
+	check "$label: gctop --allocators --json exits 0 ($(head -c 300 "$WORK/$label.err"))" [ "$rc" -eq 0 ]
 	python3 tests/integration/stacks_check.py "$WORK/$label.json" "dotnet_lib_stacks: $label" \
 		Program.Convert Program.Main Newtonsoft.Json. "$PACKAGES" ||
 		fail "$label: the check script failed"

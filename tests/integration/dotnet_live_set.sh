@@ -55,7 +55,8 @@ start_case server 3000000 100 19 DOTNET_gcServer=1
 srv_leak=$LEAK srv_gctop=$GCTOP
 
 wait "$srv_gctop"
-check "server: gctop exits 0 ($(head -c 300 "$WORK/err-server"))" [ $? -eq 0 ]
+rc=$?
+check "server: gctop exits 0 ($(head -c 300 "$WORK/err-server"))" [ "$rc" -eq 0 ]
 kill "$srv_leak" 2>/dev/null
 wait "$srv_leak" 2>/dev/null
 wait "$wks_leak"

@@ -105,7 +105,8 @@ while [ $i -lt 28 ] && kill -0 "$LPID" 2>/dev/null; do
 	i=$((i + 1))
 done
 wait "$LPID"
-check "the client's load ran without errors ($(cat "$WORK/load.out") requests; $(head -c 300 "$WORK/load.err"))" [ $? -eq 0 ]
+rc=$?
+check "the client's load ran without errors ($(cat "$WORK/load.out") requests; $(head -c 300 "$WORK/load.err"))" [ "$rc" -eq 0 ]
 kill "$GPID" 2>/dev/null
 wait "$GPID" 2>/dev/null
 
