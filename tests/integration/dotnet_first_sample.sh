@@ -22,7 +22,7 @@ GCALLOC=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (
 
 # check_first NAME GCTOP_JSON TRUTH
 check_first() {
-	python3 - "$@" <<'PY'
+	comparator "of $1" python3 - "$@" <<'PY'
 import json, sys
 name, gfile, tfile = sys.argv[1:4]
 g = [json.loads(l) for l in open(gfile) if l.strip()]
@@ -33,7 +33,7 @@ from datetime import datetime
 def ms(x):
     return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
 def out(ok, what):
-    print(("PASS" if ok else "FAIL") + ": dotnet_first_sample: %s: %s" % (name, what))
+    print(("PASS" if ok else "FAIL") + ": dotnet_first_sample: %s: %s" % (name, what), flush=True)
 if len(g) != 1:
     out(False, "one object from -n 1, got %d" % len(g)); sys.exit(0)
 d = g[0]

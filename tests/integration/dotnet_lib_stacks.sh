@@ -31,9 +31,8 @@ lib_case() {
 		>"$WORK/$label.json" 2>"$WORK/$label.err"
 	rc=$?
 	check "$label: gctop --allocators --json exits 0 ($(head -c 300 "$WORK/$label.err"))" [ "$rc" -eq 0 ]
-	python3 tests/integration/stacks_check.py "$WORK/$label.json" "dotnet_lib_stacks: $label" \
-		Program.Convert Program.Main Newtonsoft.Json. "$PACKAGES" ||
-		fail "$label: the check script failed"
+	comparator "stacks_check.py ($label)" python3 tests/integration/stacks_check.py "$WORK/$label.json" "dotnet_lib_stacks: $label" \
+		Program.Convert Program.Main Newtonsoft.Json. "$PACKAGES"
 	kill "$DPID" 2>/dev/null
 	wait "$DPID" 2>/dev/null
 	rm -f /tmp/dotnet-diagnostic-"$DPID"-*-socket

@@ -66,6 +66,6 @@ wait "$wks_gctop"
 rc=$?
 check "workstation: gctop exits 8, the target gone ($(head -c 300 "$WORK/err-workstation"))" [ "$rc" -eq 8 ]
 
-python3 tests/integration/dotnet_live_check.py "$TEST_NAME" workstation "$WORK/out-workstation.json" \
+comparator "dotnet_live_check.py (workstation)" python3 tests/integration/dotnet_live_check.py "$TEST_NAME" workstation "$WORK/out-workstation.json" \
 	"$WORK/truth-workstation" oom
-python3 tests/integration/dotnet_live_check.py "$TEST_NAME" server "$WORK/out-server.json" "$WORK/truth-server"
+comparator "dotnet_live_check.py (server)" python3 tests/integration/dotnet_live_check.py "$TEST_NAME" server "$WORK/out-server.json" "$WORK/truth-server"

@@ -26,9 +26,8 @@ stacks_case() {
 	"$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 4 >"$WORK/$label.json" 2>"$WORK/$label.err"
 	rc=$?
 	check "$label: gctop --allocators --json exits 0 ($(head -c 300 "$WORK/$label.err"))" [ "$rc" -eq 0 ]
-	python3 tests/integration/stacks_check.py "$WORK/$label.json" "dotnet_stacks: $label" \
-		"Program.<Main>\$.Serialize" "Program.<Main>\$" System.Text.Json. System. --top-only ||
-		fail "$label: the check script failed"
+	comparator "stacks_check.py ($label)" python3 tests/integration/stacks_check.py "$WORK/$label.json" "dotnet_stacks: $label" \
+		"Program.<Main>\$.Serialize" "Program.<Main>\$" System.Text.Json. System. --top-only
 	"$GCTOP_BIN" -p "$DPID" --allocators -b -d 1 -n 3 >"$WORK/$label.txt" 2>"$WORK/$label.berr"
 	rc=$?
 	check "$label: gctop --allocators -b exits 0 ($(head -c 300 "$WORK/$label.berr"))" [ "$rc" -eq 0 ]

@@ -52,7 +52,7 @@ run_one() {
 		grep -q 'CensusLeak\$LeakNode' "$dir/census.txt"
 	kill "$JPID"
 	wait "$JPID" 2>/dev/null
-	python3 tests/integration/jvm_census_check.py "$dir" $TICK "$label"
+	comparator "jvm_census_check.py ($label)" python3 tests/integration/jvm_census_check.py "$dir" $TICK "$label"
 }
 leaked() { sed -n 's/^leaked //p' "$1/state"; }
 

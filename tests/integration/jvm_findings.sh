@@ -36,12 +36,12 @@ check "humongous: --doctor exits with the worst finding's status ($rc; report sa
 	[ "$rc" = "$(doctor_status "$WORK/doctor")" ]
 check "humongous: a warning at worst gives 13 or 14 ($rc)" test "$rc" -ge 13 -a "$rc" -le 14
 "$GCTOP_BIN" -p "$MPID" --json -d 1 -n 3 >"$WORK/json" 2>"$WORK/err"
-python3 - "$WORK/json" <<'PY'
+comparator "of the JSON findings" python3 - "$WORK/json" <<'PY'
 import json, sys
 last = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
 h = [f for f in last["findings"] if f["id"] == "g1-humongous"]
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": jvm_findings: humongous: JSON " + what)
+    print(("PASS" if ok else "FAIL") + ": jvm_findings: humongous: JSON " + what, flush=True)
 check(len(h) == 1 and set(h[0]) == {"id", "severity", "title", "evidence", "advice"},
       "has one g1-humongous finding with id, severity, title, evidence, advice (%s)" % last["findings"])
 ev = h[0]["evidence"] if h else {}

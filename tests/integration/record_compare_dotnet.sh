@@ -34,12 +34,12 @@ done
 "$GCTOP_BIN" --compare "$WORK/memory.ndjson" "$WORK/stream.ndjson" --json >"$WORK/cmp.json" 2>"$WORK/cmp.err"
 rc=$?
 check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ "$rc" -eq 0 ]
-python3 - "$WORK/cmp.json" "$EXPORT_PACE" "$WORK/memory.truth" "$WORK/stream.truth" <<'PY'
+comparator "of the runs" python3 - "$WORK/cmp.json" "$EXPORT_PACE" "$WORK/memory.truth" "$WORK/stream.truth" <<'PY'
 import sys
 sys.path.insert(0, "tests/integration")
 from record_compare_check import check_runs, gen2_per_min
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": record_compare_dotnet: " + what)
+    print(("PASS" if ok else "FAIL") + ": record_compare_dotnet: " + what, flush=True)
 runs, truths = check_runs("record_compare_dotnet", sys.argv[1], int(sys.argv[2]), sys.argv[3:])
 if len(runs) == 2:
     check(runs[0]["file"].endswith("memory.ndjson"), "the runs in the order given")

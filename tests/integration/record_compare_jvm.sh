@@ -30,12 +30,12 @@ record after 12
 "$GCTOP_BIN" --compare "$WORK/before.ndjson" "$WORK/after.ndjson" --json >"$WORK/cmp.json" 2>"$WORK/cmp.err"
 rc=$?
 check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ "$rc" -eq 0 ]
-python3 - "$WORK/cmp.json" "$WORK/before.log" "$WORK/after.log" "$TOLERANCE" <<'PY'
+comparator "of the runs" python3 - "$WORK/cmp.json" "$WORK/before.log" "$WORK/after.log" "$TOLERANCE" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
 tol = float(sys.argv[4])
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": record_compare_jvm: " + what)
+    print(("PASS" if ok else "FAIL") + ": record_compare_jvm: " + what, flush=True)
 def exact_rate(log):
     # "alloc MONO_NS WALL_MS BYTES" every 100 ms; the busy phase ends at "phase quiet"
     pts = []

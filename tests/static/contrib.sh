@@ -3,7 +3,7 @@
 # dashboard) is well formed and agrees with itself (tests/static/contrib.py);
 # systemd-analyze verifies the unit where systemd is installed.
 . tests/lib.sh
-python3 tests/static/contrib.py "$TEST_NAME"
+comparator contrib.py python3 tests/static/contrib.py "$TEST_NAME"
 if ! command -v systemd-analyze >/dev/null 2>&1; then
 	skip "systemd-analyze is missing: the unit is not verified"
 	exit 0
