@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two rules of the shell tests that a mistake breaks silently.
+"""Three rules of the shell tests that a mistake breaks silently.
 
 usage: test_rules.py FILE...   prints "FILE:LINE: RULE: why" for each breach.
 
@@ -11,6 +11,10 @@ status-after-substitution: `$?` in a command after a command substitution
   of its own, as `check "... $(cat err)" [ $? -eq 0 ]`. dash keeps the
   status of the command before; bash gives the substitution's (0), so the
   check passes there whatever gctop did. Capture the status first: rc=$?.
+bare-comparator: python3 running a program (a here-document, or a
+  tests/*.py) that prints PASS/FAIL lines, not through tests/lib.sh's
+  comparator: when it raises, the checks it had not printed yet vanish and
+  nothing fails. (Inside a check, an if or a $(...), its status is read.)
 
 The files are read by a small scanner of the shell's grammar, enough for
 these rules: quotes (across lines too), command substitutions, ${...},
@@ -22,6 +26,9 @@ import sys
 
 SEPARATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
 PREFIX_WORDS = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "time"}
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+PYTHON = re.compile(r"^(python3|\S*/python3|\"\$[A-Z_]*PY\")$")
+SCRIPT = re.compile(r"^['\"]?(tests/\S+\.py)['\"]?$")
 HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 
 
@@ -42,7 +49,7 @@ class Command:
 
     def name(self):
         for w in self.words:
-            if w not in PREFIX_WORDS:
+            if w not in PREFIX_WORDS and not ASSIGNMENT.match(w):
                 return w
         return ""
 
@@ -55,6 +62,7 @@ class Scanner:
         self.line = 1
         self.found = []
         self.heredocs = []  # (strip_tabs, delimiter) waiting for the next newline
+        self.mine = 0  # how many of them the current command opened
         self.cmd = Command(1)
 
     def report(self, line, rule, why):
@@ -187,7 +195,35 @@ class Scanner:
         if self.cmd.status_after:
             self.report(self.cmd.line, "status-after-substitution",
                         "$? after a $(...) in the same command is the substitution's status under bash; capture it first (rc=$?)")
+        if PYTHON.match(name) and separator != "&" and self.decides_checks():
+            self.report(self.cmd.line, "bare-comparator",
+                        "a Python program that prints PASS/FAIL lines, run outside tests/lib.sh's comparator: "
+                        "its death would drop its checks silently")
         self.cmd = Command(self.line)
+        self.mine = 0
+
+    def decides_checks(self):
+        """The current command's program (a here-document it reads, or a
+        tests/*.py it names) prints verdicts."""
+        texts = []
+        for w in self.cmd.words:
+            m = SCRIPT.match(w)
+            if m:
+                try:
+                    texts.append(open(m.group(1), encoding="utf-8").read())
+                except OSError:
+                    pass
+        if self.mine:
+            start = self.text.find("\n", self.i) + 1
+            for strip, delim in self.heredocs[-self.mine:]:
+                body = []
+                for line in self.text[start:].split("\n"):
+                    start += len(line) + 1
+                    if (line.lstrip("\t") if strip else line) == delim:
+                        break
+                    body.append(line)
+                texts.append("\n".join(body))
+        return any(re.search(r"\bPASS\b", t) for t in texts)
 
     def separator(self):
         for s in SEPARATORS:
@@ -216,6 +252,7 @@ class Scanner:
             m = HEREDOC.match(self.text, self.i)
             if m:
                 self.heredocs.append((m.group(1) == "-", m.group(3)))
+                self.mine += 1
                 self.cmd.end_word()
                 self.advance(m.end() - self.i)
                 continue
@@ -233,12 +270,14 @@ class Scanner:
                 self.advance()
                 self.cmd.word += "'" + self.single_quoted() + "'"
             elif c == '"':
+                start = self.i
                 self.advance()
-                self.cmd.word += '"'
                 self.double_quoted()
+                self.cmd.word += self.text[start:self.i]
             elif c in "$`":
-                self.cmd.word += "$"
+                start = self.i
                 self.dollar(False)
+                self.cmd.word += self.text[start:self.i]
             else:
                 self.cmd.word += self.advance()
         self.end_command("\n")
