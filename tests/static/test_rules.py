@@ -14,7 +14,7 @@ status-after-substitution: `$?` in a command after a command substitution
 bare-comparator: python3 running a program (a here-document, or a
   tests/*.py) that prints PASS/FAIL lines, not through tests/lib.sh's
   comparator: when it raises, the checks it had not printed yet vanish and
-  nothing fails. (Inside a check, an if or a $(...), its status is read.)
+  nothing fails. (Inside a check or a $(...), its status is read.)
 
 The files are read by a small scanner of the shell's grammar, enough for
 these rules: quotes (across lines too), command substitutions, ${...},
