@@ -21,7 +21,7 @@ RATE_INTERVAL = "20s"
 
 
 def report(ok, what):
-    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what))
+    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what), flush=True)
 
 
 def api(path, **params):

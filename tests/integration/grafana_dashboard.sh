@@ -108,7 +108,7 @@ served() { prom_has "gctop_requests_total{pid=\"$JPID\"} and on () gctop_request
 wait_until 300 served || { fail "Prometheus never stored both processes' requests: $(tail -3 "$WORK/gctop.err")"; exit 0; }
 sleep 21
 
-python3 tests/integration/grafana_dashboard.py contrib/grafana/gctop-dashboard.json "$PPORT" "$TEST_NAME" \
+comparator grafana_dashboard.py python3 tests/integration/grafana_dashboard.py contrib/grafana/gctop-dashboard.json "$PPORT" "$TEST_NAME" \
 	"hotspot=$JPID" "dotnet=$DPID"
 
 # The labels as Prometheus stored them: on every JVM series, on no .NET one.

@@ -105,15 +105,16 @@ while [ $i -lt 28 ] && kill -0 "$LPID" 2>/dev/null; do
 	i=$((i + 1))
 done
 wait "$LPID"
-check "the client's load ran without errors ($(cat "$WORK/load.out") requests; $(head -c 300 "$WORK/load.err"))" [ $? -eq 0 ]
+rc=$?
+check "the client's load ran without errors ($(cat "$WORK/load.out") requests; $(head -c 300 "$WORK/load.err"))" [ "$rc" -eq 0 ]
 kill "$GPID" 2>/dev/null
 wait "$GPID" 2>/dev/null
 
-python3 - "$WORK" "$TPID" "$TEST_NAME" <<'PY'
+comparator "of the requests" python3 - "$WORK" "$TPID" "$TEST_NAME" <<'PY'
 import glob, re, sys
 work, tpid, test = sys.argv[1:4]
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what))
+    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what), flush=True)
 def series(text, name):
     m = re.search(r'^%s\{pid="%s"[^}]*\} (\S+)' % (name, tpid), text, re.M)
     return float(m.group(1)) if m else None

@@ -18,7 +18,7 @@ test = sys.argv[1]
 
 
 def report(ok, what):
-    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what))
+    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what), flush=True)
 
 
 unit = open("contrib/systemd/gctop.service").read()

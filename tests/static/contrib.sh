@@ -4,7 +4,7 @@
 # systemd-analyze verifies the unit and rates its sandbox where systemd is
 # installed.
 . tests/lib.sh
-python3 tests/static/contrib.py "$TEST_NAME"
+comparator contrib.py python3 tests/static/contrib.py "$TEST_NAME"
 if ! command -v systemd-analyze >/dev/null 2>&1; then
 	skip_unless_ci runtime "systemd-analyze (Debian package systemd) is missing: the unit is not verified"
 	exit 0
