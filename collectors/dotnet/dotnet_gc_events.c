@@ -250,10 +250,8 @@ static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
 	if (!s)
 		return;
 	s->used = false;
-	if (!suspension_is_pause(g, s))
-		return;
-	/* a ForGCPrep pause is a background GC's final mark */
-	record_pause(g, s->reason == SUSPEND_FOR_GC_PREP ? gt_dn_gc_final_mark_start(g, s->tid, s->ts) : s->ts, ts);
+	if (suspension_is_pause(g, s))
+		record_pause(g, s->ts, ts);
 }
 
 /* Bytes allocated into one generation of one heap since its previous GC
@@ -362,7 +360,6 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 			g->background_running = true;
 			g->bgc_index = s.count;
 			g->bgc_start_tid = thread_id;
-			gt_dn_gc_note_bgc_start(g);
 		}
 		break;
 	}
@@ -385,9 +382,6 @@ void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, i
 	}
 	case GT_DN_EV_RESTART_EE_BEGIN:
 		suspension_end(g, thread_id, ts);
-		break;
-	case GT_DN_EV_RESTART_EE_END:
-		gt_dn_gc_note_restart_end(g, ts);
 		break;
 	case GT_DN_EV_HEAP_STATS:
 		heap_stats_event(g, thread_id, ts, payload, len);

@@ -4,26 +4,18 @@
  * SuspendEE/RestartEE, heap sizes after the last GC, committed memory.
  * Cumulative figures count from the start of gctop's session.
  *
- * Each pause is timed as GC.GetTotalPauseDuration times it, the time the
- * program stood still but for a final mark's start (below): from
- * GCSuspendEEBegin to GCRestartEEBegin on the same thread, for suspensions
- * ForGC, and ForGCPrep by a background GC thread (its final mark). A ForGCPrep suspension by a
+ * Each pause is the time the program stood still: from GCSuspendEEBegin to
+ * GCRestartEEBegin on the same thread, for suspensions ForGC, and ForGCPrep
+ * by a background GC thread (its final mark). A ForGCPrep suspension by a
  * thread that suspends ForGC too is the Server GC thread changing the heap
  * count under DATAS, which is no GC pause. (The thread tells them apart
  * where the background GC's GCStart cannot: another thread writes it, and
  * it can reach the stream after the final mark's restart.) For blocking GCs
  * this is what GC.GetTotalPauseDuration counts (gc.cpp: total_suspended_time
- * from suspended_start_time, taken just before SuspendEE). A background
- * GC's final mark the runtime times from before its SuspendEEBegin when the
- * GC thread that restarted the program last still holds what the final
- * mark waits for, while the program runs: measured on .NET 10.0.12 (Server
- * GC, DATAS, 2 cores), its clock then starts when the background GC's
- * threads have ended their concurrent mark (BGC1stConEnd, a private event),
- * up to 47 ms before the suspension, and that time was 3-10% of the
- * runtime's total over a load, all missing here. So a final mark counts from the last
- * BGC1stConEnd before it when its own thread wrote that one, or when the
- * last RestartEEEnd came at most GT_DN_HANDOVER_NS before it
- * (dotnet_gc_pause_start.c; tests/integration/dotnet_pause_total.sh).
+ * from suspended_start_time, taken just before SuspendEE); for a background
+ * GC's final mark the runtime starts its clock before its thread waits for
+ * the GC lock, while the program runs, so its figure is higher there (see
+ * tests/integration/dotnet_accuracy.sh and the man page).
  * RestartEEEnd is not the end: it is written by the restarting thread after
  * it resumes the others, and on a loaded machine that thread can wait for a
  * CPU for milliseconds while the program already runs again. */
@@ -48,13 +40,6 @@ enum {
 	GT_DN_EV_PER_HEAP_HISTORY = 204,
 	GT_DN_EV_GLOBAL_HEAP_HISTORY = 205,
 };
-
-/* Microsoft-Windows-DotNETRuntimePrivate, keyword GCPrivate (0x1): only its
- * BGC1stConEnd is read (a background GC's thread ended its concurrent
- * mark). */
-#define GT_DN_PRIVATE_PROVIDER "Microsoft-Windows-DotNETRuntimePrivate"
-#define GT_DN_KEYWORD_GC_PRIVATE 0x1ull
-enum { GT_DN_EV_PRIVATE_BGC_1ST_CON_END = 13 };
 
 struct gt_dn_gc_start {
 	uint32_t count;      /* the GC's index since process start */
@@ -123,14 +108,6 @@ const char *gt_dn_gc_reason_name(uint32_t reason);
 /* Workstation GC suspends on any allocating thread, but only Server GC
  * (one GC thread) uses ForGCPrep outside a background GC. */
 #define GT_DN_GC_SUSPENDERS 16
-/* How soon after a restart a background GC's threads must end their
- * concurrent mark for the runtime to time its final mark from there
- * (measured: 0 to 5.1 ms after the RestartEEEnd where it did; where it did
- * not, the concurrent mark ended 3.8 ms or more after the restart, or at
- * most 0.1 ms before the suspension, where either start is the same). */
-#define GT_DN_HANDOVER_NS 6000000LL
-/* RestartEEEnd moments kept, for the final mark that ends after them. */
-#define GT_DN_RESTART_ENDS 8
 /* Threads whose last GCEnd waits for its GCHeapStats: the GC threads of a
  * process write them (Workstation: any allocating thread and the
  * background GC's; Server: one per heap at most). */
@@ -167,13 +144,6 @@ struct gt_dn_gc {
 	/* the threads that suspended ForGC lately (ring) */
 	uint64_t gc_suspenders[GT_DN_GC_SUSPENDERS];
 	unsigned n_gc_suspenders;
-	/* for a background GC's final mark (gt_dn_gc_final_mark_start): the last
-	 * BGC1stConEnd of the background GC under way, and the last restarts */
-	bool have_conc_end;
-	int64_t conc_end_ts;
-	uint64_t conc_end_tid;
-	int64_t restart_end_ts[GT_DN_RESTART_ENDS];
-	unsigned n_restart_ends;
 	uint64_t pause_total_ns;
 	uint64_t pause_count;           /* pauses timed since the session began */
 	uint64_t pause_log[GT_PAUSE_RING]; /* pause k at pause_log[k % GT_PAUSE_RING] */
@@ -253,17 +223,6 @@ void gt_dn_gc_init(struct gt_dn_gc *g, int64_t qpc_freq);
 /* Feeds one DotNETRuntime event. Unknown ids and short payloads are ignored. */
 void gt_dn_gc_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts,
 		    const uint8_t *payload, size_t len);
-
-/* Feeds one DotNETRuntimePrivate event (GT_DN_PRIVATE_PROVIDER). */
-void gt_dn_gc_private_event(struct gt_dn_gc *g, uint32_t event_id, uint64_t thread_id, int64_t ts);
-
-/* Where the pause of a suspension from suspend_ts counts from: suspend_ts,
- * or for a background GC's final mark the moment the runtime starts its
- * clock (see above). */
-int64_t gt_dn_gc_final_mark_start(const struct gt_dn_gc *g, uint64_t suspend_tid, int64_t suspend_ts);
-/* A RestartEEEnd at ts; a background GC's start (its BGC1stConEnd is to come). */
-void gt_dn_gc_note_restart_end(struct gt_dn_gc *g, int64_t ts);
-void gt_dn_gc_note_bgc_start(struct gt_dn_gc *g);
 
 /* Copies the collections by cause into out->causes. */
 void gt_dn_gc_fill_causes(const struct gt_dn_gc *g, struct gt_sample *out);

@@ -90,8 +90,6 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 		gt_dn_alloc_event(c->alloc, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
 	if (strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
 		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
-	else if (strcmp(e->meta->provider, GT_DN_PRIVATE_PROVIDER) == 0)
-		gt_dn_gc_private_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp);
 	else
 		gt_dn_counters_event(&c->counters, e);
 }
@@ -124,12 +122,6 @@ int dotnet_session_start(struct gt_backend *c, struct gt_error *err)
 	}
 	struct gt_diag_provider providers[] = {
 		{ RUNTIME_PROVIDER, keywords, level, NULL, NULL, 0 },
-		/* BGC1stConEnd, for a background GC's final mark (dotnet_gc_events.h);
-		 * the provider's other background GC events come too, some 60 per
-		 * background GC, most of them BGCRevisit and BGCOverflow (with a
-		 * CollectTracing 5 filter that left them out, 10.0.12 sent none of
-		 * the provider's events) */
-		{ GT_DN_PRIVATE_PROVIDER, GT_DN_KEYWORD_GC_PRIVATE, GT_EP_LEVEL_INFORMATIONAL, NULL, NULL, 0 },
 		{ "System.Runtime", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL, NULL, 0 },
 		{ "Microsoft.AspNetCore.Hosting", 0, GT_EP_LEVEL_INFORMATIONAL, "EventCounterIntervalSec=" COUNTER_INTERVAL, NULL, 0 },
 	};

@@ -83,10 +83,8 @@ else:
     check(gen2 >= 1 and gcs >= 3, "the load collects: %d GCs, %d of gen2" % (gcs, gen2))
     # The runtime times a background GC's final-mark pause from before its
     # thread waits to suspend (for the GC lock, for the other heaps' threads),
-    # while the program still runs; gctop does so only where BGC1stConEnd
-    # shows that start (dotnet_gc_events.h), else it times the suspension
-    # itself. So gctop may be lower by up to those pauses as the runtime
-    # reports them
+    # while the program still runs; gctop times the suspension itself. So
+    # gctop may be lower by up to those pauses as the runtime reports them
     # (GC.GetGCMemoryInfo(GCKind.Background).PauseDurations[1], logged by
     # the workload); without background GCs the bound is +-5% both ways.
     if os.environ.get("TIGHT") == "1":

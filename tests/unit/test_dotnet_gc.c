@@ -95,80 +95,6 @@ static void test_pauses_pair_on_the_suspending_thread(void)
 }
 
 
-#define MS 1000000LL
-
-/* A background GC's final mark (ForGCPrep by heap 0's background GC
- * thread, 30) from 100 ms to 102 ms, its concurrent mark having ended (the
- * last BGC1stConEnd of its threads, by conc_end_tid) at 96 ms:
- * GC.GetTotalPauseDuration counts it from there when thread 30 wrote it, or
- * when the GC thread (20) restarted the program last at most
- * GT_DN_HANDOVER_NS before, else from the suspension (measured: 5.08 ms
- * counted for a 0.1 ms final mark whose concurrent mark ended 1 ms after a
- * restart). */
-static uint64_t final_mark(int64_t restart_end, int64_t conc_end, uint64_t conc_end_tid, bool conc_end_seen)
-{
-	static struct gt_dn_gc g;
-	gt_dn_gc_init(&g, 1000000000);
-	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 20, 10 * MS, suspend_for_gc, sizeof(suspend_for_gc));
-	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 20, 10 * MS, gc_start, sizeof(gc_start));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 20, 11 * MS, restart, sizeof(restart));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 20, 11 * MS, restart, sizeof(restart));
-	if (restart_end > 11 * MS) {
-		/* a foreground GC during the concurrent mark */
-		gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 20, restart_end - MS, suspend_for_gc, sizeof(suspend_for_gc));
-		gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 20, restart_end, restart, sizeof(restart));
-		gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 20, restart_end, restart, sizeof(restart));
-	}
-	if (conc_end_seen) {
-		gt_dn_gc_private_event(&g, GT_DN_EV_PRIVATE_BGC_1ST_CON_END, 30, conc_end - MS / 2);
-		gt_dn_gc_private_event(&g, GT_DN_EV_PRIVATE_BGC_1ST_CON_END, conc_end_tid, conc_end);
-		gt_dn_gc_private_event(&g, 12, 30, conc_end + MS);    /* another phase's event: not read */
-	}
-	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 30, 100 * MS, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 30, 102 * MS, restart, sizeof(restart));
-	return g.last_pause_ns;
-}
-
-static void test_final_mark_counts_as_the_runtime_counts_it(void)
-{
-	/* another heap's thread (31) ended the concurrent mark last, 1 ms after a restart: from its end */
-	CHECK_U64(final_mark(95 * MS, 96 * MS, 31, true), 6 * MS);
-	/* ... 6 ms after it: the same */
-	CHECK_U64(final_mark(90 * MS, 96 * MS, 31, true), 6 * MS);
-	/* ... 7 ms after it, or long after (the restart was long done): from the suspension */
-	CHECK_U64(final_mark(89 * MS, 96 * MS, 31, true), 2 * MS);
-	CHECK_U64(final_mark(11 * MS, 96 * MS, 31, true), 2 * MS);
-	/* a foreground GC after the concurrent mark ended: from the suspension */
-	CHECK_U64(final_mark(98 * MS, 96 * MS, 31, true), 2 * MS);
-	/* the suspending thread ended it last: from its end, whatever came between */
-	CHECK_U64(final_mark(11 * MS, 96 * MS, 30, true), 6 * MS);
-	CHECK_U64(final_mark(98 * MS, 96 * MS, 30, true), 6 * MS);
-	/* no BGC1stConEnd (a runtime that sends none): from the suspension */
-	CHECK_U64(final_mark(95 * MS, 96 * MS, 30, false), 2 * MS);
-	/* a BGC1stConEnd after the suspension (hostile, or another GC's) is no start */
-	CHECK_U64(final_mark(95 * MS, 101 * MS, 30, true), 2 * MS);
-}
-
-/* The previous background GC's BGC1stConEnd is not the next one's. */
-static void test_final_mark_of_the_background_gc_under_way(void)
-{
-	static struct gt_dn_gc g;
-	gt_dn_gc_init(&g, 1000000000);
-	gt_dn_gc_private_event(&g, GT_DN_EV_PRIVATE_BGC_1ST_CON_END, 30, 50 * MS);
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 20, 49 * MS, restart, sizeof(restart));
-	/* a new background GC starts; its final mark's suspension comes with no BGC1stConEnd read */
-	gt_dn_gc_event(&g, GT_DN_EV_GC_START, 20, 60 * MS, gc_start, sizeof(gc_start));
-	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 30, 100 * MS, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 30, 103 * MS, restart, sizeof(restart));
-	CHECK_U64(g.last_pause_ns, 3 * MS);
-	/* hostile timestamps: a restart at the far past, a concurrent mark's end at the far future */
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_END, 20, INT64_MIN, restart, sizeof(restart));
-	gt_dn_gc_private_event(&g, GT_DN_EV_PRIVATE_BGC_1ST_CON_END, 30, INT64_MAX);
-	gt_dn_gc_event(&g, GT_DN_EV_SUSPEND_EE_BEGIN, 30, 200 * MS, suspend_for_gc_prep, sizeof(suspend_for_gc_prep));
-	gt_dn_gc_event(&g, GT_DN_EV_RESTART_EE_BEGIN, 30, 201 * MS, restart, sizeof(restart));
-	CHECK_U64(g.last_pause_ns, MS);
-}
-
 #define S 1000000000LL
 
 /* The interval's pause time of the sample taken at the runtime's moment at
@@ -712,8 +638,6 @@ int main(void)
 	RUN_TEST(test_causes_from_gc_start_reasons);
 	RUN_TEST(test_pause_split_across_the_samples_it_spans);
 	RUN_TEST(test_pause_read_late);
-	RUN_TEST(test_final_mark_counts_as_the_runtime_counts_it);
-	RUN_TEST(test_final_mark_of_the_background_gc_under_way);
 	RUN_TEST(test_collections_until_a_moment);
 	return check_summary();
 }
