@@ -160,6 +160,18 @@ static uint64_t heap_bound(const struct gt_sample *s)
 	return least;
 }
 
+/* A heap maximum or container limit was given but is above the host's
+ * memory (limit_plausible): the why of an exhaustion with no limit says so. */
+static bool limit_dropped(const struct gt_sample *s)
+{
+	const struct gt_u64 *b[] = { &s->old_max_bytes, &s->heap_max_bytes, &s->gc_hard_limit_bytes,
+				     &s->cgroup_limit_bytes };
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		if (b[i]->valid && b[i]->value > 0 && !limit_plausible(s, b[i]->value))
+			return true;
+	return false;
+}
+
 /* The room left in the container: its limit less what it uses now. */
 static bool container_room(const struct gt_sample *s, double live_now, double *room)
 {
@@ -205,6 +217,9 @@ void gt_live_set_project(const struct gt_sample *s, double live_now, struct gt_l
 		out->exhaustion_why = "the live set is not growing";
 	else if (out->growth_low_bps.value <= 0)
 		out->exhaustion_why = "the live set is not growing significantly (its 90% interval includes zero)";
+	else if (best < 0 && limit_dropped(s))
+		out->exhaustion_why = "no limit is known: the heap's maximum or the container's limit is above the host's "
+				      "memory, so it is none";
 	else if (best < 0)
 		out->exhaustion_why = "no limit is known: the heap has no maximum and the process no container limit";
 	else if (!exhaustion_plausible(out, best))
