@@ -69,27 +69,30 @@ static void test_address_at_its_share_gives_up_its_oldest(void)
 	CHECK(connect_from(&g, "127.0.0.10", 201, 22 * S) == 102);
 }
 
-/* Four addresses holding every slot (the issue's 32 slow clients): a
- * scraper from a fifth gets in, and so does one from a hostile address,
- * each time at a hostile connection's cost, never at the scraper's, which
- * sent its request. */
+/* Hostile addresses holding every slot, 8 each (slow clients): a scraper
+ * from another gets in, and so does one from a hostile address, each time
+ * at a hostile connection's cost, never at the scraper's, which sent its
+ * request. */
+#define HOSTILE (GT_GUARD_MAX_CONNECTIONS / GT_GUARD_MAX_PER_ADDRESS)
 static void test_full_server_takes_the_oldest_silent(void)
 {
 	static struct gt_guard g;
 	memset(&g, 0, sizeof(g));
-	const char *hostile[] = { "127.0.0.10", "127.0.0.11", "127.0.0.12", "127.0.0.13" };
+	char hostile[HOSTILE][32];
+	for (unsigned h = 0; h < HOSTILE; h++)
+		snprintf(hostile[h], sizeof(hostile[h]), "127.0.0.%u", 10 + h);
 	int fd = 100;
-	for (int round = 0; round < 8; round++)
-		for (int h = 0; h < 4; h++, fd++)
+	for (unsigned round = 0; round < GT_GUARD_MAX_PER_ADDRESS; round++)
+		for (unsigned h = 0; h < HOSTILE; h++, fd++)
 			CHECK(connect_from(&g, hostile[h], fd, (uint64_t)fd * S) == -1);
-	/* the scraper's connection: the busiest address's oldest goes */
+	/* the scraper's connection: the oldest of all goes */
 	CHECK(connect_from(&g, "127.0.0.1", 500, 1000 * S) == 100);
 	server_closes(&g, 100);
 	gt_guard_request(entry(&g, 500), 1000 * S);
 	/* hostile clients keep coming, faster than a scrape takes: each takes
 	 * a hostile slot, the scraper's stays */
 	for (int i = 0; i < 40; i++) {
-		int dropped = connect_from(&g, hostile[i % 4], 600 + i, 1000 * S + (1 + (uint64_t)i) * S / 1000);
+		int dropped = connect_from(&g, hostile[i % HOSTILE], 600 + i, 1000 * S + (1 + (uint64_t)i) * S / 1000);
 		CHECK(dropped >= 0 && dropped != 500);
 		if (dropped >= 0)
 			server_closes(&g, dropped);
