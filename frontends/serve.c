@@ -31,6 +31,7 @@
 #include "base/quit.h"
 #include "session/driver.h"
 #include "session/fleet.h"
+#include "frontends/serve_admit.h"
 #include "frontends/serve_guard.h"
 #include "frontends/serve_seccomp.h"
 #include "frontends/serve_web.h"
@@ -191,52 +192,14 @@ static enum MHD_Result reply_metrics(struct exposition *x, struct MHD_Connection
 	return rc;
 }
 
-/* The server's accept policy: a new client always gets in, by dropping
- * the connection serve_guard picks. shutdown, not close: the descriptor
- * stays the server's to close, which it does on this same thread's next
- * pass, so it cannot be reused under the table meanwhile. */
-static enum MHD_Result serve_admit(void *cls, const struct sockaddr *sa, socklen_t len)
-{
-	struct gt_guard_peer p;
-	int drop = -1;
-	if (!gt_guard_peer_of(sa, len, &p) || !gt_guard_admit(cls, &p, &drop))
-		return MHD_NO;
-	if (drop >= 0)
-		shutdown(drop, SHUT_RDWR);
-	return MHD_YES;
-}
-
-/* Each connection's entry in the guard's table, from its start to its
- * close (called before the server closes its descriptor). */
-static void serve_notify(void *cls, struct MHD_Connection *c, void **socket_context,
-			 enum MHD_ConnectionNotificationCode toe)
-{
-	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
-		if (*socket_context)
-			gt_guard_remove(*socket_context);
-		*socket_context = NULL;
-		return;
-	}
-	const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	const union MHD_ConnectionInfo *addr = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	struct gt_guard_peer p;
-	/* the server keeps the address as accept() gave it, sized for its family */
-	if (!fd || !addr || !gt_guard_peer_of(addr->client_addr, sizeof(struct sockaddr_storage), &p))
-		return;
-	*socket_context = gt_guard_add(cls, &p, fd->connect_fd, gt_mono_ns());
-	if (!*socket_context)
-		shutdown(fd->connect_fd, SHUT_RDWR);
-}
-
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload_data, size_t *upload_data_size, void **req_cls)
 {
 	(void)version;
 	(void)upload_data;
-	/* a request whose headers are in: its connection is young again */
-	const union MHD_ConnectionInfo *ctx = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	if (ctx && ctx->socket_context)
-		gt_guard_request(ctx->socket_context, gt_mono_ns());
+	/* a request whose headers are in: its connection is young again,
+	 * and protected while it is answered */
+	gt_serve_admit_request(c);
 	enum MHD_Result verdict;
 	if (!gt_serve_web_admit(((struct exposition *)cls)->web, c, req_cls, &verdict))
 		return verdict;
@@ -381,6 +344,14 @@ static int serve_address(const struct gt_options *opt, struct sockaddr_storage *
 	return 0;
 }
 
+/* The server keeps one completion callback: the guard's (the connection
+ * is no longer protected) and the web's (its password check's state). */
+static void request_completed(void *cls, struct MHD_Connection *c, void **req_cls, enum MHD_RequestTerminationCode toe)
+{
+	gt_serve_admit_completed(NULL, c, req_cls, toe);
+	gt_serve_web_request_done(cls, req_cls);
+}
+
 static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct exposition *x, struct gt_guard *g,
 				       struct gt_error *err)
 {
@@ -406,10 +377,11 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	/* The limits are the guard's, which makes room where the server's
 	 * own would refuse; the server's limit only bounds the connections
 	 * being closed on top of them. */
-	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, serve_admit, g, handle, x,
+	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, gt_serve_admit_accept, g, handle, x,
 						MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 						MHD_OPTION_CONNECTION_LIMIT, GT_GUARD_SLOTS,
-						MHD_OPTION_NOTIFY_CONNECTION, serve_notify, g,
+						MHD_OPTION_NOTIFY_CONNECTION, gt_serve_admit_notify, g,
+						MHD_OPTION_NOTIFY_COMPLETED, request_completed, x->web,
 						MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
 						MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
 						MHD_OPTION_ARRAY, gt_serve_web_options(x->web),

@@ -46,12 +46,9 @@ static void set_priorities(struct gt_serve_web *w)
 		n += (size_t)snprintf(w->priorities + n, sizeof(w->priorities) - n, ":+%s", tls_names[v]);
 }
 
-static void request_done(void *cls, struct MHD_Connection *c, void **req_cls, enum MHD_RequestTerminationCode toe)
+void gt_serve_web_request_done(struct gt_serve_web *w, void **req_cls)
 {
-	struct gt_serve_web *w = cls;
 	struct web_request *r = *req_cls;
-	(void)c;
-	(void)toe;
 	if (!r)
 		return;
 	gt_auth_job_free(w->auth, r->job);
@@ -71,8 +68,6 @@ static void build_options(struct gt_serve_web *w)
 		if (c->client_auth != GT_WEB_NO_CLIENT_CERT)
 			w->options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_TRUST, 0, c->pem[GT_WEB_CLIENT_CA] };
 	}
-	if (w->auth)
-		w->options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)request_done, w };
 	w->options[n] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 }
 

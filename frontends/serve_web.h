@@ -40,4 +40,8 @@ void gt_serve_web_stop(struct gt_serve_web *w);
 
 void gt_serve_web_free(struct gt_serve_web *w);
 
+/* A request has ended (the server's completion callback, which serve.c
+ * owns: the server keeps one): frees what the check of its password held. */
+void gt_serve_web_request_done(struct gt_serve_web *w, void **req_cls);
+
 #endif

@@ -330,6 +330,10 @@ struct gt_sample {
 	struct gt_u64 cpu_ticks;               /* utime + stime, cumulative */
 	struct gt_u64 cpu_hz;                  /* ticks per second for cpu_ticks */
 	struct gt_u64 threads;
+	/* The host's memory (MemTotal): what no figure of one process's
+	 * memory can exceed; the derive step's plausibility rules hold the
+	 * target's counters to it (model/live_set.c). */
+	struct gt_u64 host_mem_total_bytes;
 
 	/* container facts (collectors/host/cgroup.c) */
 	struct gt_u64 cgroup_limit_bytes;      /* invalid when there is no limit */

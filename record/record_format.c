@@ -58,6 +58,7 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, old_used_bytes),
 	U64(struct gt_sample, old_committed_bytes),
 	U64(struct gt_sample, old_max_bytes),
+	U64(struct gt_sample, host_mem_total_bytes),
 };
 const struct gt_record_fields gt_record_sample_u64 = { sample_u64_f, COUNT(sample_u64_f) };
 
