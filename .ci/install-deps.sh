@@ -15,6 +15,8 @@ openjdk-17-jdk-headless"
 # real Tomcat for --ops jmx:requests (tests/integration/tomcat_requests.sh
 # runs its own instance; the system service is stopped and disabled below)
 TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10"
+# HTTP load for the census under load (tests/integration/dotnet_census_load.sh)
+TEST_PKGS="$TEST_PKGS wrk"
 
 list=false
 [ "${1:-}" = "--list" ] && { list=true; shift; }
