@@ -19,8 +19,9 @@ libyaml-dev libgnutls28-dev libcrypt-dev openjdk-17-jdk-headless"
 # taskset and unshare (util-linux) for the CPU-starved and namespace tests,
 # openssl and curl for --web-config's test (its certificates; python3's crypt
 # module makes its bcrypt hashes), strace for the system calls the unit's
-# filter must allow (systemd-analyze expands it where systemd is installed)
-TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10 systemd util-linux openssl curl strace"
+# filter must allow (systemd-analyze expands it where systemd is installed),
+# wrk for HTTP load (tests/integration/dotnet_census_load.sh)
+TEST_PKGS="tmux python3 procps clang-14 libclang-rt-14-dev groff-base prometheus tomcat10 systemd util-linux openssl curl strace wrk"
 
 list=false
 [ "${1:-}" = "--list" ] && { list=true; shift; }
