@@ -29,6 +29,7 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, large_bytes),
 	U64(struct gt_sample, large_alloc_bytes_total),
 	U64(struct gt_sample, large_waste_max_bytes_total),
+	U64(struct gt_sample, alloc_excess_max_bytes_total),
 	U64(struct gt_sample, large_waste_bytes_total),
 	U64(struct gt_sample, large_alloc_of_total),
 	U64(struct gt_sample, pinned_bytes),
