@@ -21,8 +21,9 @@ start_fake_jvm jdk17-G1.hsperfdata 'Main' || exit 0
 stop_fake_jvm
 PIDFILE=$JVM_DIR/census.pid
 chmod 777 "$JVM_DIR"
+stage_for_others tests/integration/security_census_jvm.py || { fail "cannot stage the fake JVM where nobody can read it"; exit 0; }
 # shellcheck disable=SC2086
-$JVM_AS "$JVM_PY" tests/integration/security_census_jvm.py "$JVM_DIR/libjvm.so" "$PIDFILE" \
+$JVM_AS "$JVM_PY" "$STAGED/security_census_jvm.py" "$JVM_DIR/libjvm.so" "$PIDFILE" \
 	hostile,hostile,flood,short,refuse,hang >"$WORK/server.log" 2>&1 &
 SERVER=$!
 CHILD_PIDS="$CHILD_PIDS $SERVER"
