@@ -72,12 +72,53 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
+/* The newest interval whose rate is a figure, not a bound from a cut-off
+ * interval; NULL when none is kept. */
+static const struct gt_history_point *last_whole_rate(const struct gt_history *h)
+{
+	for (size_t age = 0; h && age < gt_history_count(h); age++) {
+		const struct gt_history_point *p = gt_history_at(h, age);
+		if (p->alloc_rate_bps.valid && !p->alloc_lower_bound)
+			return p;
+	}
+	return NULL;
+}
+
+/* The interval's rate, marked as a bound where it is one. */
+static int draw_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
+	struct gt_f64 none = { 0, false };
+	char a[64];
+	/* The estimate missed collection intervals (reason on the help line). */
+	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
+	/* Humongous objects in whole G1 regions (by how much: pane 5). */
+	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
+	return gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
+}
+
+/* The last interval of a process that exited is cut off by its death, not
+ * a rate (">=0 B/s" read as a figure): the last whole interval's rate
+ * stays, saying so. */
+static int draw_exited_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_history_point *last = last_whole_rate(ctx->h);
+	char a[64];
+	if (!last)
+		return gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
+	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), last->alloc_rate_bps));
+	return gt_pane_print(w, 1, x + 1, t->label, "before it exited");
+}
+
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_derived *d = ctx->d;
 	char a[64], b[64];
-	struct gt_f64 none = { 0, false };
 	struct gt_u64 none_u = { 0, false };
 	int cols = getmaxx(w), x;
 
@@ -86,19 +127,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	gt_history_window(ctx->h, ctx->window_ns, &win);
 
 	x = gt_pane_print(w, 1, 1, t->label, "rate ");
-	/* The last interval of a process that exited is cut off by its death,
-	 * not a rate: ">=0 B/s" would read as a figure. */
-	if (ctx->status == GT_VIEW_EXITED) {
-		x = gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
-		d = NULL;
-	}
-	/* The estimate missed collection intervals (reason on the help line). */
-	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
-		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
-	/* Humongous objects in whole G1 regions (by how much: pane 5). */
-	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
-		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
-	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
+	x = ctx->status == GT_VIEW_EXITED ? draw_exited_rate(w, ctx, x) : draw_rate(w, ctx, x);
 	x = gt_pane_print(w, 1, x + 2, t->label, "avg %.0fs ", win.span_s.valid ? win.span_s.value : 0.0);
 	gt_pane_value(w, 1, x, t, t->value, gt_format_rate(b, sizeof(b), win.alloc_rate_bps));
 

@@ -138,16 +138,22 @@ run_case() {
 	name=$1
 	truth="$WORK/$name.truth"
 	out="$WORK/$name.json"
-	# 4 threads, 4 M-character CSVs; quiet 1.5 s, busy 5.5 s, then quiet
+	# 4 threads, 4 M-character CSVs; quiet 1.5 s (and until gctop has
+	# sampled it), busy 5.5 s, then quiet
 	# until the test is done with it. gctop samples every half second from
 	# its attach until 2.5 s after the busy phase ended (it exits 0 on
 	# SIGTERM), however slowly a loaded machine runs the phases.
-	env CSVLOAD_GCLOG=1 $2 "$CSV" 4 4 5.5 1.5 60 20 >"$truth" 2>&1 &
+	env CSVLOAD_GCLOG=1 CSVLOAD_START_FILE="$WORK/$name.go" $2 "$CSV" 4 4 5.5 1.5 60 20 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	wait_until 50 dotnet_socket_exists "$DPID"
 	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 200 >"$out" 2>"$WORK/$name.err" &
 	GPID=$!
+	# the busy phase starts once gctop has sampled the quiet twice: on a
+	# loaded machine its first sample came after 1.5 s of quiet (none
+	# before the busy phase to compare from)
+	wait_until 300 lines_at_least "$out" 2
+	: >"$WORK/$name.go"
 	wait_until 600 grep -q busy_end "$truth"
 	sleep 2.5
 	kill -TERM "$GPID"
