@@ -5,7 +5,7 @@
 # about json-c/json.h); make demo, quit with q, ends with status 0. (make
 # check installs them: tests/static/fresh_machine.sh.)
 . tests/lib.sh
-require_tmux
+command -v tmux >/dev/null 2>&1 || missing_runtime "tmux"
 require_java
 
 # no pkg-config modules at all, as on a fresh machine
@@ -14,7 +14,15 @@ env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory -n PKG_CONFIG=
 rc=$?
 check "make without the packages stops (status $rc)" [ "$rc" -ne 0 ]
 check "and names the packages and the commands, in one sentence ($(cat "$WORK/out"))" \
-	grep -q 'needs the Debian packages libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev to build; "make check" and "make demo" install them, or run "sh .ci/install-deps.sh" as root' "$WORK/out"
+	grep -q 'needs the Debian packages lib[^;]*-dev to build; "make check" and "make demo" install them, or run "sh .ci/install-deps.sh" as root' "$WORK/out"
+# every library package the build needs (install-deps.sh's list for the
+# demo), whichever were added since
+names_all() {
+	for _p in $(sh .ci/install-deps.sh --list demo); do
+		case $_p in lib*-dev) grep -q " $_p[ ;]" "$1" || { echo "$_p"; return 1; } ;; esac
+	done
+}
+check "... each library package the build needs ($(names_all "$WORK/out"))" names_all "$WORK/out"
 check "and says nothing else" [ "$(grep -c . "$WORK/out")" -eq 1 ]
 make -n clean PKG_CONFIG=/bin/false >/dev/null 2>&1
 check "make clean still works" [ $? -eq 0 ]
