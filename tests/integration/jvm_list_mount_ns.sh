@@ -30,4 +30,4 @@ PORT=$(sed -n 's#.*http://127.0.0.1:\([0-9]*\)/metrics#\1#p' "$WORK/serve.err")
 served() {
 	curl -s --max-time 2 "http://127.0.0.1:$PORT/metrics" 2>/dev/null | grep -q "^gctop_target_info{pid=\"$JPID\""
 }
-check "and gctop --serve there serves it" wait_until 50 served
+check "and gctop --serve there serves it" wait_until 300 served
