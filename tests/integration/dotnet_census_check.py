@@ -41,20 +41,34 @@ def read_census(path):
     return head, {t["name"]: (t["count"], t["bytes"]) for t in d["types"]}
 
 
-def induced(rows, full_before):
-    """The rows around the census's collection: the last whose latest full
-    blocking collection is full_before, and the first after it. The
-    runtime's own gen2 collections are background ones (GCKind.Background),
-    so the next full blocking one is the census's."""
+def blocking_after(rows, full_before):
+    """The rows around each full blocking collection after full_before:
+    (the last row before it, the first after it), oldest first. The
+    runtime's own gen2 collections are mostly background ones
+    (GCKind.Background), but on a loaded machine it also chose blocking
+    ones between the test's reading and the census's request, so the
+    census's is the one whose rows hold its count, not always the first."""
+    out = []
     for i in range(1, len(rows)):
-        if rows[i - 1]["full"] == full_before and rows[i]["full"] != full_before:
-            return rows[i - 1], rows[i]
-    return None, None
+        if rows[i]["full"] != rows[i - 1]["full"] and rows[i]["full"] > full_before:
+            out.append((rows[i - 1], rows[i]))
+    return out
+
+
+def induced(rows, full_before, count):
+    """The rows around the census's collection: the first full blocking
+    collection after full_before whose rows hold the census's count (the
+    first one at all when none does, so that the checks say why)."""
+    found = blocking_after(rows, full_before)
+    for before, after in found:
+        if before["leak"] <= count <= after["leak"]:
+            return before, after
+    return found[0] if found else (None, None)
 
 
 def check_one(k, rows, census, full_before):
     head, types = census
-    before, after = induced(rows, full_before)
+    before, after = induced(rows, full_before, types.get(LEAKING, (0, 0))[0])
     report(head is not None and before is not None,
            "census %d induced a full blocking collection (the program's latest: #%d -> #%s)" %
            (k, full_before, after["full"] if after else "none"))
