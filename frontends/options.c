@@ -169,7 +169,8 @@ const char gt_help_text[] =
 	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n"
 	"  15 -w FILE is unsafe to write (a link, not your regular file, under a link)\n"
 	"  --census: 16 its cost exceeds the target's headroom, 17 the target died\n"
-	"  18 --web-config FILE is malformed, or a file it names cannot be used\n";
+	"  18 --web-config FILE is malformed, or a file it names cannot be used\n"
+	"  19 the interactive view's terminal went away (SIGHUP, hung up)\n";
 
 static int parse_positive(const char *s, long max, long *out)
 {

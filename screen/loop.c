@@ -38,6 +38,9 @@
 /* Between two slices of a replay's move (screen/app_replay.c) the loop
  * looks at the keys this long (a poll ends at once on a key). */
 #define LOOP_REPLAY_KEYS_NS 1000000ull
+/* Keys read in one wake at most: a terminal that pours input (or a getch
+ * that never says ERR) must still let the loop look at the quit flag. */
+#define LOOP_MAX_KEYS 512
 
 /* Samples and polls what is due; true when there is something new to draw. */
 static bool tick(struct gt_app *a, uint64_t now)
@@ -106,6 +109,12 @@ static bool loop_tick(void *ctx, uint64_t now)
 	struct gt_app *a = ctx;
 	if (a->quit)
 		return false;
+	/* Hung up without SIGHUP (the shell above survived it) and without a
+	 * wake on the terminal (a poll ended by a collector first). */
+	if (gt_term_gone()) {
+		a->status = GT_EXIT_TERMINAL_GONE;
+		return false;
+	}
 	if (gt_term_resized) {
 		gt_term_resized = 0;
 		gt_term_apply_resize();
@@ -162,22 +171,27 @@ static size_t loop_terminal_fd(void *ctx, int *fds, size_t max, bool lagging_too
 }
 
 /* The keys typed. False ends the loop: the terminal went away (ssh
- * dropped), or it was readable with no key (the end of its input). */
+ * dropped), or it was readable with no key (the end of its input; a
+ * hung-up terminal's getch says ERR at once, forever). */
 static bool loop_keys(void *ctx, const struct pollfd *polled, size_t n, uint64_t now)
 {
 	struct gt_app *a = ctx;
 	(void)n;
 	(void)now;
-	if (polled[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+	if (polled[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		a->status = GT_EXIT_TERMINAL_GONE;
 		return false;
+	}
 	if (polled[0].revents & POLLIN) {
 		int keys = 0, ch;
-		while ((ch = getch()) != ERR) {
+		while (keys < LOOP_MAX_KEYS && (ch = getch()) != ERR) {
 			keys++;
 			gt_keys_handle(a, ch);
 		}
-		if (keys == 0)
+		if (keys == 0) {
+			a->status = GT_EXIT_TERMINAL_GONE;
 			return false;
+		}
 		a->dirty = true;
 	}
 	return true;
@@ -284,6 +298,8 @@ int gt_screen_run(const struct gt_screen_start *opt, struct gt_error *err)
 		opened = gt_app_open_before_screen(a, opt->pid, err);
 		if (opened != GT_JOB_DONE && opened != GT_JOB_RUNNING) {
 			app_free(a);
+			if (gt_quit_signal == SIGHUP)
+				return GT_EXIT_TERMINAL_GONE;
 			if (opened == GT_JOB_CANCELLED || gt_quit_requested())
 				return GT_EXIT_OK;
 			return err->code ? (int)err->code : GT_EXIT_FAILURE;
@@ -309,6 +325,9 @@ int gt_screen_run(const struct gt_screen_start *opt, struct gt_error *err)
 	a->dirty = true;
 
 	run(a);
+	/* SIGHUP: the terminal went away; the session is closed all the same. */
+	if (gt_quit_signal == SIGHUP)
+		a->status = GT_EXIT_TERMINAL_GONE;
 	/* Leaving: the teardown's exchanges (StopTracing) do not wait for answers. */
 	gt_quit_by_key();
 

@@ -4,13 +4,21 @@
 #include "base/quit.h"
 #include "base/sighandler.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <ncurses.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+/* How long a quit signal waits for the clean way out (base/quit.h): the
+ * loop ends within a wait's wake, the teardown waits for no answer. */
+#define TERM_QUIT_GRACE_S 1
+
 volatile sig_atomic_t gt_term_resized;
 static volatile sig_atomic_t screen_open;
+/* The terminal's file status flags as gctop found them. */
+static int term_flags = -1;
 
 static void on_winch(int sig)
 {
@@ -51,6 +59,14 @@ int gt_term_open(void)
 	if (!newterm(NULL, stdout, stdin))
 		return -1;
 	screen_open = 1;
+	/* ncurses retries a write that says EAGAIN at once, forever: on a
+	 * terminal another program left non-blocking (the flag is the open
+	 * file's, shared) and nobody reads, it would spin. Blocking, a stuck
+	 * write waits quietly for the quit signal's grace. */
+	term_flags = fcntl(STDOUT_FILENO, F_GETFL);
+	if (term_flags >= 0 && (term_flags & O_NONBLOCK))
+		fcntl(STDOUT_FILENO, F_SETFL, term_flags & ~O_NONBLOCK);
+	gt_quit_set_grace(TERM_QUIT_GRACE_S);
 	cbreak();
 	noecho();
 	nonl();
@@ -70,6 +86,19 @@ void gt_term_close(void)
 	screen_open = 0;
 	curs_set(1);
 	endwin();
+	if (term_flags >= 0 && (term_flags & O_NONBLOCK))
+		fcntl(STDOUT_FILENO, F_SETFL, term_flags);
+	/* The last write to the terminal is done. */
+	gt_quit_set_grace(0);
+}
+
+bool gt_term_gone(void)
+{
+	/* A hung-up terminal answers every ioctl with EIO; a live one,
+	 * whatever its size (0x0 too), answers this one. */
+	struct winsize ws;
+	return (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) != 0 && errno == EIO) ||
+	       (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 && errno == EIO);
 }
 
 void gt_term_apply_resize(void)

@@ -18,6 +18,11 @@ int gt_term_open(void);
 /* Leaves the alternate screen and restores the terminal modes. Idempotent. */
 void gt_term_close(void);
 
+/* True when the terminal is gone: hung up (its master closed: tmux killed,
+ * ssh dropped), so reads end at once and writes fail with EIO, whether or
+ * not SIGHUP came (a parent that survives the hangup sends none). */
+bool gt_term_gone(void);
+
 /* Adopts the new window size after SIGWINCH. */
 void gt_term_apply_resize(void);
 
