@@ -72,6 +72,24 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
+/* After the total: since when, and its source with its bound, each whole;
+ * where both do not fit, the source (an estimate, a bound) goes first. */
+static void draw_total_notes(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_derived *d)
+{
+	char since[32] = "", source[64], both[96];
+	if (d && d->cur.alloc_bytes_total.valid)
+		snprintf(since, sizeof(since), " since %s",
+			 d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
+	snprintf(source, sizeof(source), " (%s%s)", d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a",
+		 !d || d->alloc_lower_bound == d->alloc_upper_bound ? ""
+		 : d->alloc_lower_bound ? ", at least" : ", at most");
+	snprintf(both, sizeof(both), "%s%s", since, source);
+	if (gt_pane_fits(w, x, both))
+		x = gt_pane_print(w, y, x, t->label, "%s", since);
+	if (gt_pane_fits(w, x, source))
+		gt_pane_print(w, y, x, t->label, "%s", source);
+}
+
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
@@ -118,12 +136,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	if (text_rows >= 1) {
 		x = gt_pane_print(w, y, 1, t->label, "total ");
 		x = gt_pane_value(w, y, x, t, t->value, gt_format_bytes(a, sizeof(a), d ? d->cur.alloc_bytes_total : none_u));
-		if (d && d->cur.alloc_bytes_total.valid)
-			x = gt_pane_print(w, y, x, t->label, " since %s",
-					  d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
-		gt_pane_print(w, y, x + 1, t->label, "(%s%s)", d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a",
-			      !d || d->alloc_lower_bound == d->alloc_upper_bound ? ""
-			      : d->alloc_lower_bound ? ", at least" : ", at most");
+		draw_total_notes(w, y, x, t, d);
 		y++;
 	}
 	if (text_rows >= 2)

@@ -30,12 +30,31 @@ static bool memory_metaspace(const struct gt_view_ctx *ctx)
 	return !ctx->info || !ctx->info->runtime || ctx->info->runtime->has_metaspace;
 }
 
+/* Where a reason starts after "live set n/a  " and "full in n/a  ", and
+ * where its next lines start: under the label's words. */
+#define LIVE_NOTE_X 15
+#define FULL_NOTE_X 14
+#define NOTE_INDENT 3
+
+/* The rows of a label line with its reason wrapped after it. */
+static int note_rows(int x, int cols, const char *why)
+{
+	int n = gt_pane_wrap_rows(x, NOTE_INDENT, cols, why);
+	return n > 1 ? n : 1;
+}
+
 /* The live set, its growth and its deadline (or why none) a line each, or
- * n/a and why on one; then old's occupancy on two. A line each at any
- * width, so that no row the pane asks for is left blank. */
+ * n/a and why; then old's occupancy on two. A reason wraps onto the lines
+ * below at the pane's width, and the pane asks for them. */
 static int memory_live_rows(const struct gt_view_ctx *ctx)
 {
-	return ctx->d && ctx->d->live_set.valid ? 5 : 3;
+	int cols = gt_pane_cols(ctx);
+	if (!ctx->d)
+		return 3;
+	const struct gt_live_set *l = &ctx->d->live_set;
+	if (!l->valid)
+		return 2 + note_rows(LIVE_NOTE_X, cols, l->why);
+	return 4 + (l->exhaustion_s.valid ? 1 : note_rows(FULL_NOTE_X, cols, l->exhaustion_why));
 }
 
 /* While allocation sampling shows its table, the rows the layout gives
@@ -130,16 +149,16 @@ static void headroom(struct memory_flow *f, const struct gt_sample *s)
 	flow_item(f, NULL, 0, "headroom", at, v);
 }
 
-/* The rest of the line, in the n/a colour: why a figure is n/a, cut at a word. */
+/* Why a figure is n/a, in the n/a colour, after it and wrapped at words
+ * onto the lines below; left out when the pane has no rows for all of it. */
 static void flow_note(struct memory_flow *f, const char *text)
 {
-	char cut[160];
-	int room = f->cols - 1 - f->x;
-	if (f->y >= f->rows || room < 8 || !text)
+	if (f->y >= f->rows || !text)
 		return;
-	gt_format_cut_words(cut, sizeof(cut), text, room);
-	if (cut[0])
-		f->x = gt_pane_print(f->w, f->y, f->x, f->t->na, "%s", cut) + 2;
+	int took = gt_pane_wrapped(f->w, f->y, f->x, NOTE_INDENT, f->rows, f->t->na, text);
+	if (took > 1)
+		f->y += took - 1;
+	f->x = took ? f->cols : f->x;
 }
 
 /* Within an hour of the limit is worth a look, within ten minutes urgent

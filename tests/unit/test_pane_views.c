@@ -693,9 +693,8 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 	int n = (int)gt_pane_count;
 	for (int i = 0; i < n; i++)
 		visible[i] = true;
-	gt_dashboard_layout_req(c, visible, req);
 	struct gt_layout l;
-	gt_layout_compute(rows - 1, cols, req, n, &l);
+	gt_dashboard_lay_out(c, visible, rows - 1, cols, req, &l);
 	CHECK(l.usable);
 	for (int i = 0; i < n; i++) {
 		texts[i] = "";
@@ -713,6 +712,7 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 		WINDOW *w = newwin(l.rects[i].rows, l.rects[i].cols, 0, 0);
 		struct gt_view_ctx pc = *c;
 		pc.number = i + 1;
+		pc.cols = l.rects[i].cols;
 		gt_panes[i]->draw(w, &pc);
 		snprintf(store[i], sizeof(store[i]), "%s", window_text(w));
 		texts[i] = store[i];
