@@ -36,7 +36,7 @@ static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
 {
 	switch (a->modes.input) {
 	case GT_INPUT_FILTER:
-		snprintf(buf, len, "filter (PID, user, program, runtime or collector; Enter keeps, Esc clears): %s",
+		snprintf(buf, len, "filter (PID, user, program or command line, runtime, collector; Enter keeps, Esc clears): %s",
 			 a->prompt_buf);
 		return buf;
 	case GT_INPUT_SAMPLE:
