@@ -18,7 +18,7 @@ const struct gt_fig_desc gt_fig_descs[GT_FIG_COUNT] = {
 	[GT_FIG_ALLOC_RATE_MEDIAN] = { "alloc.rate_bps_median", "allocation rate, median", GT_UNIT_BPS },
 	[GT_FIG_ALLOC_RATE_P95] = { "alloc.rate_bps_p95", "allocation rate, p95", GT_UNIT_BPS },
 	[GT_FIG_BYTES_PER_OP_MEDIAN] = { "alloc.bytes_per_op_median", "bytes per operation, median", GT_UNIT_BYTES },
-	[GT_FIG_OPS_RATE] = { "ops.rate_per_s", "operations per second", GT_UNIT_PER_S },
+	[GT_FIG_OPCOUNT_RATE] = { "ops.rate_per_s", "operations per second", GT_UNIT_PER_S },
 	[GT_FIG_PAUSE_SHARE] = { "pause.share", "pause share", GT_UNIT_SHARE },
 	[GT_FIG_PAUSE_P50_MS] = { "pause.p50_ms", "pause p50", GT_UNIT_MS },
 	[GT_FIG_PAUSE_P99_MS] = { "pause.p99_ms", "pause p99", GT_UNIT_MS },
@@ -175,7 +175,7 @@ static void whole_run(struct gather *g, const struct gt_session *s, struct gt_ru
 		run->fig[GT_FIG_DURATION_S] = whole->interval_s;
 		run->fig[GT_FIG_PAUSE_SHARE] = whole->pause_share;
 		/* the operations of the run over its span, where they were counted */
-		run->fig[GT_FIG_OPS_RATE] = whole->opcount_rate;
+		run->fig[GT_FIG_OPCOUNT_RATE] = whole->opcount_rate;
 		run->n_generations = s->prev.n_generations;
 		for (unsigned i = 0; i < run->n_generations && i < GT_MAX_GENERATIONS; i++) {
 			snprintf(run->generation[i], sizeof(run->generation[i]), "%s", s->prev.generations[i].name);

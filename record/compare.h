@@ -25,7 +25,7 @@ enum gt_fig {
 	GT_FIG_ALLOC_RATE_MEDIAN,     /* bytes/s, over the intervals */
 	GT_FIG_ALLOC_RATE_P95,
 	GT_FIG_BYTES_PER_OP_MEDIAN,   /* where operations are counted */
-	GT_FIG_OPS_RATE,              /* operations per second over the whole run, where counted */
+	GT_FIG_OPCOUNT_RATE,              /* operations per second over the whole run, where counted */
 	GT_FIG_PAUSE_SHARE,           /* of the whole run's wall time, 0..1 */
 	GT_FIG_PAUSE_P50_MS,          /* over every single pause of the run */
 	GT_FIG_PAUSE_P99_MS,

@@ -140,7 +140,7 @@ static void fig_label(char *buf, size_t len, const struct gt_run *runs, int f)
 	const char *ops = runs[0].opcount_name;
 	if (f == GT_FIG_BYTES_PER_OP_MEDIAN && ops[0])
 		snprintf(buf, len, "bytes per op (%.20s), median", ops);
-	else if (f == GT_FIG_OPS_RATE && ops[0])
+	else if (f == GT_FIG_OPCOUNT_RATE && ops[0])
 		snprintf(buf, len, "%.20s per second", ops);
 	else
 		snprintf(buf, len, "%s", gt_fig_descs[f].label);

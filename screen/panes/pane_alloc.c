@@ -72,6 +72,39 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
+/* The interval's rate, with its bound where the estimate has one;
+ * returns the column after it. */
+static int draw_rate(WINDOW *w, int x, const struct gt_theme *t, const struct gt_derived *d)
+{
+	char a[64];
+	struct gt_f64 none = { 0, false };
+	/* The estimate missed collection intervals (reason on the help line). */
+	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
+	/* Humongous objects in whole G1 regions (by how much: pane 5). */
+	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
+	return gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
+}
+
+/* The window's average whole: "avg 60s 10.0 MiB/s", "avg 10.0 MiB/s"
+ * where that does not fit (the graph's label says its span), else out. */
+static void draw_average(WINDOW *w, int x, const struct gt_theme *t, const struct gt_history_window *win)
+{
+	char label[32], rate[32], whole[64];
+	gt_format_rate(rate, sizeof(rate), win->alloc_rate_bps);
+	snprintf(label, sizeof(label), "avg %.0fs ", win->span_s.valid ? win->span_s.value : 0.0);
+	snprintf(whole, sizeof(whole), "%s%s", label, rate);
+	if (!gt_pane_fits(w, x, whole)) {
+		snprintf(label, sizeof(label), "avg ");
+		snprintf(whole, sizeof(whole), "%s%s", label, rate);
+		if (!gt_pane_fits(w, x, whole))
+			return;
+	}
+	x = gt_pane_print(w, 1, x, t->label, "%s", label);
+	gt_pane_value(w, 1, x, t, t->value, rate);
+}
+
 /* After the total: since when, and its source with its bound, each whole;
  * where both do not fit, the source (an estimate, a bound) goes first. */
 static void draw_total_notes(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_derived *d)
@@ -95,7 +128,6 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_derived *d = ctx->d;
 	char a[64], b[64];
-	struct gt_f64 none = { 0, false };
 	struct gt_u64 none_u = { 0, false };
 	int cols = getmaxx(w), x;
 
@@ -105,20 +137,13 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	x = gt_pane_print(w, 1, 1, t->label, "rate ");
 	/* The last interval of a process that exited is cut off by its death,
-	 * not a rate: ">=0 B/s" would read as a figure. */
-	if (ctx->status == GT_VIEW_EXITED) {
+	 * not a rate: ">=0 B/s" would read as a figure. The rest of the pane
+	 * keeps the last figures. */
+	if (ctx->status == GT_VIEW_EXITED)
 		x = gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
-		d = NULL;
-	}
-	/* The estimate missed collection intervals (reason on the help line). */
-	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
-		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
-	/* Humongous objects in whole G1 regions (by how much: pane 5). */
-	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
-		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
-	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
-	x = gt_pane_print(w, 1, x + 2, t->label, "avg %.0fs ", win.span_s.valid ? win.span_s.value : 0.0);
-	gt_pane_value(w, 1, x, t, t->value, gt_format_rate(b, sizeof(b), win.alloc_rate_bps));
+	else
+		x = draw_rate(w, x, t, d);
+	draw_average(w, x + 2, t, &win);
 
 	/* The graph gets the rows the figures do not need: at 40 columns one
 	 * row still shows 38 intervals. */

@@ -147,13 +147,13 @@ static void draw_title(WINDOW *w, const struct gt_picker *p, const struct gt_the
 	if (p->filter[0]) {
 		snprintf(title[0], sizeof(title[0]), "gctop: pick a process (%zu of %zu found match \"%s\", sorted by %s)",
 			 p->count, p->found, p->filter, sort);
-		snprintf(title[1], sizeof(title[1]), "pick a process (%zu of %zu match \"%s\", by %s)", p->count,
+		snprintf(title[1], sizeof(title[1]), "gctop: pick a process (%zu of %zu match \"%s\", by %s)", p->count,
 			 p->found, p->filter, sort);
-		snprintf(title[2], sizeof(title[2]), "%zu of %zu match, by %s", p->count, p->found, sort);
+		snprintf(title[2], sizeof(title[2]), "gctop: %zu of %zu match, by %s", p->count, p->found, sort);
 	} else {
 		snprintf(title[0], sizeof(title[0]), "gctop: pick a process (%zu found, sorted by %s)", p->count, sort);
-		snprintf(title[1], sizeof(title[1]), "pick a process (%zu found, by %s)", p->count, sort);
-		snprintf(title[2], sizeof(title[2]), "%zu found, by %s", p->count, sort);
+		snprintf(title[1], sizeof(title[1]), "gctop: pick a process (%zu found, by %s)", p->count, sort);
+		snprintf(title[2], sizeof(title[2]), "gctop: %zu found, by %s", p->count, sort);
 	}
 	int room = getmaxx(w) - n - 1;
 	int pick = 0;

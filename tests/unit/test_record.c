@@ -765,7 +765,7 @@ static void test_compare_figures(void)
 	fclose(out);
 	CHECK(strstr(text, "\ncollections gen0 (exclusive) ") != NULL);
 	/* operations per second over the run, named by what is counted */
-	CHECK_NEAR(runs[0].fig[GT_FIG_OPS_RATE].value, 100, 1e-6);
+	CHECK_NEAR(runs[0].fig[GT_FIG_OPCOUNT_RATE].value, 100, 1e-6);
 	CHECK(strstr(text, "\nrequests per second ") != NULL && strstr(text, " 100.0/s ") != NULL);
 	struct gt_f64 ops;
 	CHECK(gt_compare_figure(&runs[1], "ops.rate_per_s", &ops) == 0 && ops.valid);
