@@ -1,7 +1,8 @@
 # gctop: top for the garbage collector.
 #
 #   make              build build/gctop
-#   make check        build and run every test (prints "N passed, N failed")
+#   make check        install what is missing, build, run every test (prints
+#                     "N passed, N failed")
 #   make check-asan   the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make demo         install what is missing, build, start a demo workload, watch it
 #   make fuzz         build the libFuzzer targets (clang) and run each briefly
@@ -18,7 +19,11 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := ncursesw libproc2 libcgroup json-c libmicrohttpd
+# yaml-0.1 (libyaml) parses --web-config, the exporter-toolkit's YAML file;
+# gnutls checks its certificates and the clients' (libmicrohttpd does the TLS
+# through it) and keys the password cache; libcrypt (libxcrypt) checks its
+# bcrypt hashes.
+PKGS := ncursesw libproc2 libcgroup json-c libmicrohttpd yaml-0.1 gnutls libcrypt
 
 ifeq ($(SAN),1)
 BUILD ?= build-asan
@@ -32,14 +37,19 @@ SANFLAGS :=
 OPT := -O2
 endif
 
-# A fresh machine: one sentence naming what is missing and how to get it,
-# not a compiler error about a header (clean and demo, which installs, pass).
+# A fresh machine: check, check-asan and demo install what is missing
+# (.ci/install-deps.sh, as root or through sudo, saying what and why) and
+# build in a make of their own. The build alone (make, make test-bins)
+# installs nothing, as a build should not run apt-get behind its caller's
+# back: it stops with one sentence naming what is missing and how to get
+# it, not a compiler error about a header. clean needs nothing.
 MISSING_PKGS := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 || echo pkg-config; \
-	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev libmicrohttpd:libmicrohttpd-dev; do \
+	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev libmicrohttpd:libmicrohttpd-dev \
+		yaml-0.1:libyaml-dev gnutls:libgnutls28-dev libcrypt:libcrypt-dev; do \
 		$(PKG_CONFIG) --exists $$(echo $$m | cut -d: -f1) 2>/dev/null || echo $$m | cut -d: -f2; done)
 ifneq ($(strip $(MISSING_PKGS)),)
-ifneq ($(filter-out clean demo,$(or $(MAKECMDGOALS),all)),)
-$(error gctop needs the Debian packages $(strip $(MISSING_PKGS)); run "sudo sh .ci/install-deps.sh" (or "make demo", which installs them) and try again)
+ifneq ($(filter-out clean demo check check-asan,$(or $(MAKECMDGOALS),all)),)
+$(error gctop needs the Debian packages $(strip $(MISSING_PKGS)) to build; "make check" and "make demo" install them, or run "sh .ci/install-deps.sh" as root)
 endif
 endif
 
@@ -95,15 +105,20 @@ $(BUILD)/tests/replay_fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/test
 
 test-bins: $(BIN) $(UNIT_BIN) $(FUZZ_REPLAY) $(EXTRA_TEST_TARGETS)
 
-check: test-bins
+# What the build and the tests use comes first; then a make of its own
+# builds, reading what pkg-config finds once that is installed.
+check:
+	@sh .ci/install-deps.sh
+	@$(MAKE) --no-print-directory test-bins
 	@GCTOP_BUILD=$(BUILD) sh tests/run.sh
 
 check-asan:
 	$(MAKE) SAN=1 check
 
 FUZZ_CC ?= clang-14
-# The parsers and what they need; not the screen and its panes.
-FUZZ_LIB_SRC = $(filter-out screen/% frontends/%,$(LIB_SRC))
+# The parsers and what they need; not the screen and its panes; of the front
+# ends, the --web-config parser alone (it reads only bytes).
+FUZZ_LIB_SRC = $(filter-out screen/% frontends/%,$(LIB_SRC)) frontends/web_config.c
 FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_SRC)
 	@mkdir -p build-fuzz

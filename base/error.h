@@ -25,6 +25,7 @@ enum gt_exit {
 	GT_EXIT_UNSAFE_OUTPUT = 15, /* -w FILE is a link, not a regular file of ours, or under another user's link */
 	GT_EXIT_CENSUS_NO_ROOM = 16, /* --census: its cost to the target's memory exceeds its headroom */
 	GT_EXIT_CENSUS_DIED = 17,   /* --census: the target died during the census (the OOM killer, where told) */
+	GT_EXIT_BAD_CONFIG = 18,   /* --serve --web-config FILE is malformed, or a file it names cannot be read or used */
 };
 
 struct gt_error {

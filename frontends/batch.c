@@ -184,8 +184,9 @@ static int batch_replay(const struct gt_options *opt, FILE *out, struct gt_error
 	if (rc < 0)
 		status = gt_quit_requested() ? GT_EXIT_OK : err->code ? (int)err->code : GT_EXIT_FAILURE;
 	else if (gt_record_truncated(r))
-		fprintf(stderr, "gctop: the recording ends in a partial line (gctop was stopped while writing it); "
-				"that line was skipped\n");
+		fprintf(stderr, "gctop: the recording ends in a partial line (%s); that line was skipped\n",
+			gt_record_disk_full(r) ? "the disk holding it is full: the line was cut when it filled up"
+					       : "gctop was stopped while writing it, or its disk filled up");
 	gt_session_close(&s);
 	gt_record_close(r);
 	return status;

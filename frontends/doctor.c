@@ -16,10 +16,7 @@
 /* The --doctor report: who was watched and for how long, then the findings. */
 static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)
 {
-	const struct gt_target_info *info = &s->info;
-	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
-		gt_runtime_name(info->runtime), info->runtime_version[0] ? info->runtime_version : "n/a",
-		info->gc_name[0] ? info->gc_name : "n/a", watched_s);
+	gt_text_write_doctor_header(out, &s->info, watched_s);
 	/* The leak question's figures, whatever the findings: a live set whose
 	 * trend needs more points than the watch gave says so and why. */
 	if (s->live.have_derived)

@@ -98,6 +98,12 @@ const char gt_help_text[] =
 	"                        or those of -p, sampled every -d seconds, until\n"
 	"                        interrupted; ADDR defaults to 127.0.0.1. Loads\n"
 	"                        the agent only with --ops-agent\n"
+	"      --web-config FILE with --serve: TLS and basic authentication from\n"
+	"                        FILE, in the format of the Prometheus exporter-\n"
+	"                        toolkit (tls_server_config: cert_file, key_file,\n"
+	"                        client_ca_file, client_auth_type; basic_auth_users:\n"
+	"                        NAME: bcrypt hash); read once; a malformed FILE\n"
+	"                        exits 18 (see gctop(1), SECURITY)\n"
 	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON,\n"
 	"                        mode 0600; with -b, --json or the interactive view);\n"
 	"                        never through a link another user could have made,\n"
@@ -162,7 +168,8 @@ const char gt_help_text[] =
 	"  11 --fail-if: the last run regressed against the first\n"
 	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n"
 	"  15 -w FILE is unsafe to write (a link, not your regular file, under a link)\n"
-	"  --census: 16 its cost exceeds the target's headroom, 17 the target died\n";
+	"  --census: 16 its cost exceeds the target's headroom, 17 the target died\n"
+	"  18 --web-config FILE is malformed, or a file it names cannot be used\n";
 
 static int parse_positive(const char *s, long max, long *out)
 {
@@ -437,6 +444,7 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 			return -1;
 		opt->opcount_counter = optarg;
 		break;
+	case 'W': opt->web_config = optarg; break;
 	case 'w': opt->record_path = optarg; break;
 	case 'r': opt->replay_path = optarg; break;
 	case 'K': f->compare = true; break;
@@ -468,6 +476,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "ops-agent-match", required_argument, NULL, 'M' },
 		{ "gc-duration-buckets", required_argument, NULL, 'U' },
 		{ "serve", required_argument, NULL, 'S' },
+		{ "web-config", required_argument, NULL, 'W' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "read", required_argument, NULL, 'r' },
 		{ "compare", no_argument, NULL, 'K' },
@@ -508,6 +517,8 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets shapes --serve's jvm_gc_duration_seconds; give --serve too");
 	if (opt->ops_agent_match && !f.serve)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses the JVMs of --serve; give --serve too");
+	if (opt->web_config && !f.serve)
+		return gt_fail(err, GT_EXIT_USAGE, "--web-config goes with --serve");
 	if (f.doctor && f.census)
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor watches and --census counts; choose one");
 	if (f.doctor)

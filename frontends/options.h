@@ -33,6 +33,7 @@ struct gt_options {
 	size_t n_pids;
 	char serve_host[64];     /* --serve [ADDR:]PORT: the address, 127.0.0.1 when not given */
 	unsigned serve_port;     /* 0: any free port (gctop says which) */
+	const char *web_config;  /* --web-config FILE: --serve's TLS and basic authentication, or NULL */
 	uint64_t interval_ns;    /* -d, default 1 s */
 	long count;              /* -n, 0: until interrupted */
 	bool no_color;           /* --no-color or NO_COLOR set */

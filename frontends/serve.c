@@ -31,7 +31,10 @@
 #include "base/quit.h"
 #include "session/driver.h"
 #include "session/fleet.h"
+#include "frontends/serve_admit.h"
 #include "frontends/serve_guard.h"
+#include "frontends/serve_seccomp.h"
+#include "frontends/serve_web.h"
 #include "writers/metrics_writer.h"
 
 /* A client that sends nothing for this long is dropped. */
@@ -67,6 +70,7 @@ struct exposition {
 	 * processes (perf). */
 	char *spare;
 	size_t spare_cap;
+	struct gt_serve_web *web;   /* --web-config's TLS and authentication (frontends/serve_web.h) */
 };
 
 static void snapshot_release(struct exposition *x, struct snapshot *s)
@@ -188,53 +192,17 @@ static enum MHD_Result reply_metrics(struct exposition *x, struct MHD_Connection
 	return rc;
 }
 
-/* The server's accept policy: a new client always gets in, by dropping
- * the connection serve_guard picks. shutdown, not close: the descriptor
- * stays the server's to close, which it does on this same thread's next
- * pass, so it cannot be reused under the table meanwhile. */
-static enum MHD_Result serve_admit(void *cls, const struct sockaddr *sa, socklen_t len)
-{
-	struct gt_guard_peer p;
-	int drop = -1;
-	if (!gt_guard_peer_of(sa, len, &p) || !gt_guard_admit(cls, &p, &drop))
-		return MHD_NO;
-	if (drop >= 0)
-		shutdown(drop, SHUT_RDWR);
-	return MHD_YES;
-}
-
-/* Each connection's entry in the guard's table, from its start to its
- * close (called before the server closes its descriptor). */
-static void serve_notify(void *cls, struct MHD_Connection *c, void **socket_context,
-			 enum MHD_ConnectionNotificationCode toe)
-{
-	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
-		if (*socket_context)
-			gt_guard_remove(*socket_context);
-		*socket_context = NULL;
-		return;
-	}
-	const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	const union MHD_ConnectionInfo *addr = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	struct gt_guard_peer p;
-	/* the server keeps the address as accept() gave it, sized for its family */
-	if (!fd || !addr || !gt_guard_peer_of(addr->client_addr, sizeof(struct sockaddr_storage), &p))
-		return;
-	*socket_context = gt_guard_add(cls, &p, fd->connect_fd, gt_mono_ns());
-	if (!*socket_context)
-		shutdown(fd->connect_fd, SHUT_RDWR);
-}
-
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload_data, size_t *upload_data_size, void **req_cls)
 {
 	(void)version;
 	(void)upload_data;
-	(void)req_cls;
-	/* a request whose headers are in: its connection is young again */
-	const union MHD_ConnectionInfo *ctx = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	if (ctx && ctx->socket_context)
-		gt_guard_request(ctx->socket_context, gt_mono_ns());
+	/* a request whose headers are in: its connection is young again,
+	 * and protected while it is answered */
+	gt_serve_admit_request(c);
+	enum MHD_Result verdict;
+	if (!gt_serve_web_admit(((struct exposition *)cls)->web, c, req_cls, &verdict))
+		return verdict;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "gctop serves GET /metrics only\n");
 	if (*upload_data_size)
@@ -376,6 +344,14 @@ static int serve_address(const struct gt_options *opt, struct sockaddr_storage *
 	return 0;
 }
 
+/* The server keeps one completion callback: the guard's (the connection
+ * is no longer protected) and the web's (its password check's state). */
+static void request_completed(void *cls, struct MHD_Connection *c, void **req_cls, enum MHD_RequestTerminationCode toe)
+{
+	gt_serve_admit_completed(NULL, c, req_cls, toe);
+	gt_serve_web_request_done(cls, req_cls);
+}
+
 static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct exposition *x, struct gt_guard *g,
 				       struct gt_error *err)
 {
@@ -388,7 +364,8 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	 * wakes it by shutting the listening socket, which it does not poll
 	 * while every slot is taken, and quitting waited for the clients'
 	 * next bytes or the nearest connection timeout (up to 10 s). */
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0) |
+			 gt_serve_web_flags(x->web);
 	/* The quit signals must reach this thread, whose wait lets them in
 	 * (base/wait.h), not the server's: its thread starts with them blocked. */
 	sigset_t quit, orig;
@@ -400,12 +377,14 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	/* The limits are the guard's, which makes room where the server's
 	 * own would refuse; the server's limit only bounds the connections
 	 * being closed on top of them. */
-	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, serve_admit, g, handle, x,
+	struct MHD_Daemon *d = MHD_start_daemon(flags, (uint16_t)opt->serve_port, gt_serve_admit_accept, g, handle, x,
 						MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 						MHD_OPTION_CONNECTION_LIMIT, GT_GUARD_SLOTS,
-						MHD_OPTION_NOTIFY_CONNECTION, serve_notify, g,
+						MHD_OPTION_NOTIFY_CONNECTION, gt_serve_admit_notify, g,
+						MHD_OPTION_NOTIFY_COMPLETED, request_completed, x->web,
 						MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
 						MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
+						MHD_OPTION_ARRAY, gt_serve_web_options(x->web),
 						MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &orig, NULL);
 	if (!d) {
@@ -421,7 +400,8 @@ static struct MHD_Daemon *serve_start(const struct gt_options *opt, struct expos
 	if (info && getsockname(info->listen_fd, (struct sockaddr *)&bound, &len) == 0)
 		port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
 							  : ((struct sockaddr_in *)&bound)->sin_port);
-	fprintf(stderr, "gctop: serving http://%s%s%s:%u/metrics\n", v6 ? "[" : "", opt->serve_host, v6 ? "]" : "", port);
+	fprintf(stderr, "gctop: serving %s://%s%s%s:%u/metrics\n", gt_serve_web_scheme(x->web), v6 ? "[" : "",
+		opt->serve_host, v6 ? "]" : "", port);
 	return d;
 }
 
@@ -542,6 +522,12 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	signal(SIGPIPE, SIG_IGN);
 	struct exposition x = { .lock = PTHREAD_MUTEX_INITIALIZER, .fleet_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct gt_guard guard = { 0 };   /* the server thread's, until it stops */
+	/* No exec and no ptrace for the rest of gctop's life, before any thread
+	 * starts (each inherits the filter), the web config's parser included. */
+	if (gt_serve_forbid_exec(err) != 0 || !(x.web = gt_serve_web_new(opt->web_config, err))) {
+		gt_serve_web_free(x.web);
+		return err->code;
+	}
 	struct gt_fleet *fleet = malloc(sizeof(*fleet));
 	int status = GT_EXIT_FAILURE;
 	struct gt_fleet_policy policy = serve_policy_for(opt);
@@ -561,6 +547,9 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 		goto out;
 	}
 	status = serve_loop(opt, fleet, &x, err) == 0 ? GT_EXIT_OK : err->code;
+	/* Requests waiting for a password check are answered first: the
+	 * server will not stop with one suspended. */
+	gt_serve_web_stop(x.web);
 	/* No response is in flight after this: the snapshots can go. */
 	MHD_stop_daemon(d);
 out:
@@ -568,6 +557,7 @@ out:
 		if (x.current[f])
 			snapshot_release(&x, x.current[f]);
 	free(x.spare);
+	gt_serve_web_free(x.web);
 	if (fleet)
 		gt_fleet_free(fleet);
 	free(fleet);

@@ -42,33 +42,43 @@ static unsigned peer_count(const struct gt_guard *g, const struct gt_guard_peer 
 	return n;
 }
 
-/* The address holding the most live connections (the first such one). */
-static const struct gt_guard_peer *busiest_peer(const struct gt_guard *g)
+/* Whether c may not be dropped now: its request is being answered (for
+ * the grace at most), or a whole one waits in its socket, which then
+ * counts as being answered from now on. */
+static bool protected_now(struct gt_guard_conn *c, uint64_t now_ns, gt_guard_waiting_fn waiting)
 {
-	const struct gt_guard_peer *best = NULL;
-	unsigned most = 0;
-	for (size_t i = 0; i < GT_GUARD_SLOTS; i++) {
-		if (!conn_live(&g->conn[i]))
-			continue;
-		unsigned n = peer_count(g, &g->conn[i].peer);
-		if (n > most) {
-			most = n;
-			best = &g->conn[i].peer;
-		}
+	if (c->answering)
+		return now_ns - c->answer_ns < GT_GUARD_ANSWER_GRACE_NS;
+	if (waiting && waiting(c->fd)) {
+		c->answering = true;
+		c->answer_ns = now_ns;
+		return true;
 	}
-	return best;
+	return false;
 }
 
-/* p's live connection whose request began longest ago, or NULL. */
-static struct gt_guard_conn *oldest_of(struct gt_guard *g, const struct gt_guard_peer *p)
+/* The live connection of p (of anyone when p is NULL) whose connect or
+ * request is the oldest of those not protected, or NULL. Oldest first, so
+ * only the candidates older than the one chosen are looked at. */
+static struct gt_guard_conn *victim_of(struct gt_guard *g, const struct gt_guard_peer *p, uint64_t now_ns,
+				       gt_guard_waiting_fn waiting)
 {
-	struct gt_guard_conn *old = NULL;
-	for (size_t i = 0; i < GT_GUARD_SLOTS; i++) {
-		struct gt_guard_conn *c = &g->conn[i];
-		if (conn_live(c) && peer_same(&c->peer, p) && (!old || c->since_ns < old->since_ns))
-			old = c;
+	bool passed[GT_GUARD_SLOTS] = { false };
+	for (;;) {
+		struct gt_guard_conn *old = NULL;
+		size_t at = 0;
+		for (size_t i = 0; i < GT_GUARD_SLOTS; i++) {
+			struct gt_guard_conn *c = &g->conn[i];
+			if (!passed[i] && conn_live(c) && (!p || peer_same(&c->peer, p)) &&
+			    (!old || c->since_ns < old->since_ns)) {
+				old = c;
+				at = i;
+			}
+		}
+		if (!old || !protected_now(old, now_ns, waiting))
+			return old;
+		passed[at] = true;
 	}
-	return old;
 }
 
 static unsigned live_count(const struct gt_guard *g)
@@ -87,23 +97,24 @@ static bool has_free_slot(const struct gt_guard *g)
 	return false;
 }
 
-bool gt_guard_admit(struct gt_guard *g, const struct gt_guard_peer *p, int *drop_fd)
+bool gt_guard_admit(struct gt_guard *g, const struct gt_guard_peer *p, uint64_t now_ns, gt_guard_waiting_fn waiting,
+		    int *drop_fd)
 {
 	*drop_fd = -1;
 	if (!has_free_slot(g))
 		return false;
-	/* copied: busiest_peer points into an entry this may mark */
-	struct gt_guard_peer from = *p;
-	if (peer_count(g, p) < GT_GUARD_MAX_PER_ADDRESS) {
-		if (live_count(g) < GT_GUARD_MAX_CONNECTIONS)
-			return true;
-		from = *busiest_peer(g);
+	struct gt_guard_conn *victim;
+	if (peer_count(g, p) >= GT_GUARD_MAX_PER_ADDRESS) {
+		victim = victim_of(g, p, now_ns, waiting);
+	} else if (live_count(g) >= GT_GUARD_MAX_CONNECTIONS) {
+		victim = victim_of(g, NULL, now_ns, waiting);
+	} else {
+		return true;
 	}
-	struct gt_guard_conn *victim = oldest_of(g, &from);
-	if (victim) {
-		victim->dropped = true;
-		*drop_fd = victim->fd;
-	}
+	if (!victim)
+		return false;
+	victim->dropped = true;
+	*drop_fd = victim->fd;
 	return true;
 }
 
@@ -122,6 +133,15 @@ struct gt_guard_conn *gt_guard_add(struct gt_guard *g, const struct gt_guard_pee
 void gt_guard_request(struct gt_guard_conn *c, uint64_t now_ns)
 {
 	c->since_ns = now_ns;
+	if (!c->answering)
+		c->answer_ns = now_ns;
+	c->answering = true;
+}
+
+void gt_guard_answered(struct gt_guard_conn *c, uint64_t now_ns)
+{
+	c->since_ns = now_ns;
+	c->answering = false;
 }
 
 void gt_guard_remove(struct gt_guard_conn *c)

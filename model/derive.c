@@ -236,6 +236,24 @@ static void derive_large(const struct gt_sample *prev, const struct gt_sample *c
 	}
 }
 
+/* Eden regions' tails in an estimated total (alloc_excess_max_bytes_total):
+ * at most this, over by at most their rate besides the humongous tails'. */
+static void derive_alloc_tails(const struct gt_sample *prev, const struct gt_sample *cur, double dt,
+			       struct gt_derived *out)
+{
+	if (cur->alloc_source != GT_ALLOC_SOURCE_ESTIMATE || !out->alloc_rate_bps.valid)
+		return;
+	struct gt_f64 tails =
+		rate_per_s(gt_u64_delta(prev->alloc_excess_max_bytes_total, cur->alloc_excess_max_bytes_total), dt);
+	if (!tails.valid || tails.value <= 0)
+		return;
+	double humongous = 0;
+	if (out->alloc_upper_bound && out->alloc_excess_max_bps.valid)
+		humongous = out->alloc_excess_max_bps.value;
+	out->alloc_upper_bound = true;
+	gt_f64_set(&out->alloc_excess_max_bps, humongous + tails.value);
+}
+
 /* Operations of the interval, over the span the allocation total covers
  * (opcount_total is read as of the allocation total's moment), with the bytes
  * allocated and the collections over that same span. A total as of a
@@ -349,5 +367,6 @@ void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct
 		out->cpu_share = ratio((double)ticks.value / (double)cur->cpu_hz.value, dt);
 
 	derive_large(prev, cur, dt, out);
+	derive_alloc_tails(prev, cur, alloc_dt, out);
 	derive_opcount(prev, cur, cur->alloc_at.valid ? alloc_dt : dt, out);
 }

@@ -28,7 +28,8 @@ struct gt_derived {
 	struct gt_f64 alloc_span_s;      /* the seconds the rate covers: interval_s, or the runtime's polls' (alloc_at) */
 	bool alloc_lower_bound;          /* alloc_blind_collections grew: the rate is at least this */
 	/* The estimate holds humongous objects in whole G1 regions (their
-	 * unused tails grew, large_waste_max_bytes_total): the rate is at most
+	 * unused tails grew, large_waste_max_bytes_total) or eden regions'
+	 * tails (alloc_excess_max_bytes_total grew): the rate is at most
 	 * this, and over by at most alloc_excess_max_bps. */
 	bool alloc_upper_bound;
 	struct gt_f64 alloc_excess_max_bps;

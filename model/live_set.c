@@ -1,5 +1,6 @@
 #include "model/live_set.h"
 
+#include <math.h>
 #include <string.h>
 
 #define NS_PER_S 1e9
@@ -152,23 +153,59 @@ void gt_live_tracker_fold(struct gt_live_tracker *t, const struct gt_sample *s)
 		refit(t);
 }
 
-/* The least bound the heap sets on the live set, 0 when none is known. */
+/* The plausibility rules. Every figure here comes from the target's own
+ * counters (a perf-data file or an event stream the target writes), and
+ * one process's memory cannot exceed the host's: so the host's memory
+ * (MemTotal, which the collector puts in the sample) bounds each figure,
+ * one rule per figure. Where MemTotal is n/a the rules that need it pass. */
+
+/* Rule for a limit: one above the host's memory (or, for the heap's, the
+ * container's) is no limit: the process runs out of memory first. */
+static bool limit_plausible(const struct gt_sample *s, uint64_t v)
+{
+	return v > 0 && (!s->host_mem_total_bytes.valid || v <= s->host_mem_total_bytes.value);
+}
+
+/* The container's limit when it is one (limit_plausible), else 0. */
+static uint64_t container_limit(const struct gt_sample *s)
+{
+	if (!s->cgroup_limit_bytes.valid || !limit_plausible(s, s->cgroup_limit_bytes.value))
+		return 0;
+	return s->cgroup_limit_bytes.value;
+}
+
+/* The least bound the heap sets on the live set, 0 when none is known; a
+ * bound above the host's memory or the container's limit is none. */
 static uint64_t heap_bound(const struct gt_sample *s)
 {
 	const struct gt_u64 *b[] = { &s->old_max_bytes, &s->heap_max_bytes, &s->gc_hard_limit_bytes };
-	uint64_t least = 0;
+	uint64_t least = 0, container = container_limit(s);
 	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
-		if (b[i]->valid && b[i]->value > 0 && (least == 0 || b[i]->value < least))
+		if (b[i]->valid && limit_plausible(s, b[i]->value) && (container == 0 || b[i]->value <= container) &&
+		    (least == 0 || b[i]->value < least))
 			least = b[i]->value;
 	return least;
+}
+
+/* A heap maximum or container limit was given but is above the host's
+ * memory (limit_plausible): the why of an exhaustion with no limit says so. */
+static bool limit_dropped(const struct gt_sample *s)
+{
+	const struct gt_u64 *b[] = { &s->old_max_bytes, &s->heap_max_bytes, &s->gc_hard_limit_bytes,
+				     &s->cgroup_limit_bytes };
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		if (b[i]->valid && b[i]->value > 0 && !limit_plausible(s, b[i]->value))
+			return true;
+	return false;
 }
 
 /* The room left in the container: its limit less what it uses now. */
 static bool container_room(const struct gt_sample *s, double live_now, double *room)
 {
-	if (!s->cgroup_limit_bytes.valid || s->cgroup_limit_bytes.value == 0)
+	uint64_t limit_bytes = container_limit(s);
+	if (limit_bytes == 0)
 		return false;
-	double limit = (double)s->cgroup_limit_bytes.value;
+	double limit = (double)limit_bytes;
 	if (s->cgroup_working_set_bytes.valid)
 		*room = limit - (double)s->cgroup_working_set_bytes.value;
 	else if (s->cgroup_usage_bytes.valid)
@@ -178,6 +215,13 @@ static bool container_room(const struct gt_sample *s, double live_now, double *r
 	if (*room < 0)
 		*room = 0;
 	return true;
+}
+
+/* Rule for the exhaustion: within GT_LIVE_SET_PROJECTION_FACTOR times
+ * the span the trend was measured over. */
+static bool exhaustion_plausible(const struct gt_live_set *out, double seconds)
+{
+	return out->span_s.valid && seconds <= out->span_s.value * GT_LIVE_SET_PROJECTION_FACTOR;
 }
 
 void gt_live_set_project(const struct gt_sample *s, double live_now, struct gt_live_set *out)
@@ -200,10 +244,32 @@ void gt_live_set_project(const struct gt_sample *s, double live_now, struct gt_l
 		out->exhaustion_why = "the live set is not growing";
 	else if (out->growth_low_bps.value <= 0)
 		out->exhaustion_why = "the live set is not growing significantly (its 90% interval includes zero)";
+	else if (best < 0 && limit_dropped(s))
+		out->exhaustion_why = "no limit is known: the heap's maximum or the container's limit is above the host's "
+				      "memory, so it is none";
 	else if (best < 0)
 		out->exhaustion_why = "no limit is known: the heap has no maximum and the process no container limit";
+	else if (!exhaustion_plausible(out, best))
+		out->exhaustion_why = "further away than 10 times the span the trend was measured over";
 	else
 		gt_f64_set(&out->exhaustion_s, best);
+}
+
+/* Rule for a live set: no larger than the host's memory. */
+static bool bytes_plausible(const struct gt_sample *s, uint64_t bytes)
+{
+	return !s->host_mem_total_bytes.valid || bytes <= s->host_mem_total_bytes.value;
+}
+
+/* Rule for the growth: every point a live set the host could hold, and
+ * the line's rise (or fall) over the span no more than the host's memory
+ * either: a growth faster than that could not have been measured. */
+static bool growth_plausible(const struct gt_live_tracker *t, const struct gt_sample *s, double span_s)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!bytes_plausible(s, point_at(t, i)->bytes))
+			return false;
+	return !s->host_mem_total_bytes.valid || fabs(t->trend.slope) * span_s <= (double)s->host_mem_total_bytes.value;
 }
 
 static void growth_figures(const struct gt_live_tracker *t, const struct gt_sample *s, struct gt_live_set *out)
@@ -216,6 +282,9 @@ static void growth_figures(const struct gt_live_tracker *t, const struct gt_samp
 		out->growth_why = "too few points: the trend needs 5 collections that reached the old generation";
 	} else if (point_at(t, t->n - 1)->at_ns - point_at(t, 0)->at_ns < GT_LIVE_SET_MIN_SPAN_NS) {
 		out->growth_why = "too short a span: the trend needs points over at least a minute";
+	} else if (!growth_plausible(t, s, out->span_s.value)) {
+		out->growth_why = GT_LIVE_SET_IMPLAUSIBLE
+			": the live set grew faster than the host's memory could hold within the window";
 	} else {
 		gt_f64_set(&out->growth_bps, t->trend.slope);
 		gt_f64_set(&out->growth_low_bps, t->trend.low);
@@ -242,6 +311,11 @@ void gt_live_set_figures(const struct gt_live_tracker *t, const struct gt_sample
 		return;
 	}
 	const struct gt_live_set_point *newest = point_at(t, t->n - 1);
+	if (!bytes_plausible(s, newest->bytes)) {
+		out->why = GT_LIVE_SET_IMPLAUSIBLE ": a live set larger than the host's memory";
+		out->growth_why = out->exhaustion_why = out->why;
+		return;
+	}
 	out->valid = true;
 	out->bytes = newest->bytes;
 	out->kind = t->newest_kind;

@@ -31,6 +31,13 @@
  * or one batch of work looks like growth. */
 #define GT_LIVE_SET_MIN_POINTS 5
 #define GT_LIVE_SET_MIN_SPAN_NS (60ull * 1000000000ull)
+/* An exhaustion is projected only this many times the span the trend
+ * was measured over into the future: a straight line through 30 minutes
+ * says little about next week, and nothing about next century. */
+#define GT_LIVE_SET_PROJECTION_FACTOR 10
+/* Why a figure the target's counters feed is n/a when they cannot be true
+ * (the plausibility rules: model/live_set.c, man page "Plausibility"). */
+#define GT_LIVE_SET_IMPLAUSIBLE "the target's counters are implausible"
 /* The newer half of the points has its own trend when it holds this many. */
 #define GT_LIVE_SET_MIN_RECENT 3
 

@@ -247,6 +247,12 @@ struct gt_sample {
 	 * humongous objects leaves unused; collectors/hotspot/hotspot_alloc_estimate.h).
 	 * Invalid where the large figure is the objects' own bytes. */
 	struct gt_u64 large_waste_max_bytes_total;
+	/* G1 from perf data: the most an estimated alloc_bytes_total may also
+	 * exceed the allocation by for eden regions' unused tails, where
+	 * objects too large for a TLAB left too little room for the next
+	 * (cumulative; collectors/hotspot/hotspot_alloc_estimate.h). Invalid
+	 * where the total is exact or no such tails are possible. */
+	struct gt_u64 alloc_excess_max_bytes_total;
 	/* With the agent on G1: the unused tails of the humongous objects'
 	 * last regions as its samples measure them (cumulative, since its
 	 * segment began; large_alloc_bytes_total is then the objects' sampled
@@ -330,6 +336,10 @@ struct gt_sample {
 	struct gt_u64 cpu_ticks;               /* utime + stime, cumulative */
 	struct gt_u64 cpu_hz;                  /* ticks per second for cpu_ticks */
 	struct gt_u64 threads;
+	/* The host's memory (MemTotal): what no figure of one process's
+	 * memory can exceed; the derive step's plausibility rules hold the
+	 * target's counters to it (model/live_set.c). */
+	struct gt_u64 host_mem_total_bytes;
 
 	/* container facts (collectors/host/cgroup.c) */
 	struct gt_u64 cgroup_limit_bytes;      /* invalid when there is no limit */

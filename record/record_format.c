@@ -29,6 +29,7 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, large_bytes),
 	U64(struct gt_sample, large_alloc_bytes_total),
 	U64(struct gt_sample, large_waste_max_bytes_total),
+	U64(struct gt_sample, alloc_excess_max_bytes_total),
 	U64(struct gt_sample, large_waste_bytes_total),
 	U64(struct gt_sample, large_alloc_of_total),
 	U64(struct gt_sample, pinned_bytes),
@@ -58,6 +59,7 @@ static const struct gt_record_field sample_u64_f[] = {
 	U64(struct gt_sample, old_used_bytes),
 	U64(struct gt_sample, old_committed_bytes),
 	U64(struct gt_sample, old_max_bytes),
+	U64(struct gt_sample, host_mem_total_bytes),
 };
 const struct gt_record_fields gt_record_sample_u64 = { sample_u64_f, COUNT(sample_u64_f) };
 

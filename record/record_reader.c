@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -872,6 +873,12 @@ const struct gt_alloc_stacks *gt_record_stacks(const struct gt_record_reader *r)
 bool gt_record_truncated(const struct gt_record_reader *r)
 {
 	return r->truncated;
+}
+
+bool gt_record_disk_full(const struct gt_record_reader *r)
+{
+	struct statvfs fs;
+	return r->fd >= 0 && fstatvfs(r->fd, &fs) == 0 && fs.f_blocks > 0 && fs.f_bavail == 0;
 }
 
 uint64_t gt_record_line(const struct gt_record_reader *r)

@@ -54,6 +54,10 @@ int gt_record_next(struct gt_record_reader *r, struct gt_sample *out, const stru
 const struct gt_alloc_stacks *gt_record_stacks(const struct gt_record_reader *r);
 /* The recording ended in a partial line, which was skipped. */
 bool gt_record_truncated(const struct gt_record_reader *r);
+/* The file system holding the recording has no free block left now: a
+ * partial last line was then most likely cut by the disk filling up (a
+ * gctop -w that was stopped leaves one too). False for a stream. */
+bool gt_record_disk_full(const struct gt_record_reader *r);
 /* The number of the line read last (1 is the header). */
 uint64_t gt_record_line(const struct gt_record_reader *r);
 /* From now on gt_record_next stops with GT_RECORD_LATER once deadline_ns

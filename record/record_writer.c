@@ -299,8 +299,22 @@ struct json_object *gt_record_json_sample(const struct gt_sample *s, uint64_t pa
 	return o;
 }
 
+/* Why a write failed, in a sentence: a full disk (or quota) said so
+ * plainly, with how much of the line it took. */
+static int write_failed(struct gt_recorder *r, int e, size_t took, size_t len, struct gt_error *err)
+{
+	if (e == ENOSPC || e == EDQUOT)
+		return gt_fail(err, GT_EXIT_FAILURE,
+			       "cannot write the recording %s: the disk is full (%s); it took %zu of the line's %zu bytes, "
+			       "and gctop -r skips that partial line",
+			       r->path, strerror(e), took, len);
+	return gt_fail(err, GT_EXIT_FAILURE, "cannot write the recording %s: %s", r->path, strerror(e));
+}
+
 /* The object as one line, in one write(): a reader never sees half a line
- * but the last one of a gctop killed mid-write. */
+ * but the last one of a gctop killed mid-write. A write that took part of
+ * it (the disk filled, or a signal came) is followed by one for the rest,
+ * whose error says why. */
 static int write_line(struct gt_recorder *r, struct json_object *o, struct gt_error *err)
 {
 	size_t n;
@@ -313,17 +327,21 @@ static int write_line(struct gt_recorder *r, struct json_object *o, struct gt_er
 	memcpy(line, text, n);
 	line[n] = '\n';
 	json_object_put(o);
-	ssize_t w;
-	do
-		w = write(r->fd, line, n + 1);
-	while (w < 0 && errno == EINTR);
-	int saved = errno;
+	size_t done = 0;
+	int saved = 0;
+	while (done < n + 1) {
+		ssize_t w = write(r->fd, line + done, n + 1 - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			/* 0 from a regular file: nothing more fits */
+			saved = w < 0 ? errno : ENOSPC;
+			break;
+		}
+		done += (size_t)w;
+	}
 	free(line);
-	if (w < 0)
-		return gt_fail(err, GT_EXIT_FAILURE, "cannot write the recording %s: %s", r->path, strerror(saved));
-	if ((size_t)w != n + 1)
-		return gt_fail(err, GT_EXIT_FAILURE, "cannot write the recording %s: the disk took only part of a line", r->path);
-	return 0;
+	return done == n + 1 ? 0 : write_failed(r, saved, done, n + 1, err);
 }
 
 struct gt_recorder *gt_recorder_open(const char *path, struct gt_error *err)

@@ -22,8 +22,25 @@ cleanup() {
 		while ! rmdir "$CGROUP_MADE" 2>/dev/null && [ "$i" -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
 	fi
 	rm -rf "$WORK"
+	[ -z "$STAGE_DIR" ] || rm -rf "$STAGE_DIR"
 }
 trap cleanup EXIT INT TERM
+
+# stage_for_others PATH...: copies of the PATHs (files, or directories and
+# what they hold) that any user can read and run, together in a new
+# directory made by this test under /tmp and removed by its cleanup; sets
+# STAGED to that directory (a copy keeps its name there). What a test runs
+# as an unprivileged user (classes, scripts, built programs) is run from
+# there: the checkout and $WORK may be directories only their owner can
+# enter (a clone under /root, a mktemp -d directory).
+STAGE_DIR=""
+stage_for_others() {
+	if [ -z "$STAGE_DIR" ]; then
+		STAGE_DIR=$(mktemp -d "/tmp/gctop-stage.$TEST_NAME.XXXXXX") && chmod 755 "$STAGE_DIR" || return 1
+	fi
+	STAGED=$(mktemp -d "$STAGE_DIR/XXXXXX") && chmod 755 "$STAGED" &&
+		cp -R "$@" "$STAGED"/ && chmod -R a+rX "$STAGED"
+}
 
 # The layers' folder names, lowest first, as LAYERS lists them (the
 # Makefile reads the same lines).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every test and prints one closing line: "N passed, N failed, N skipped",
-# after a line that counts the skips by cause ("skipped by cause: nuget 2,
+# after the ten slowest tests and a line that counts the skips by cause ("skipped by cause: nuget 2,
 # runtime 1"; tests/lib.sh's skip and skip_unless_ci name the cause,
 # "unstated" counts the SKIP lines that name none).
 #
@@ -60,6 +60,7 @@ run_one() {
 	# Each skip's cause, one a line: the word in brackets after the name.
 	grep '^SKIP: ' "$log" | sed -n 's/^SKIP: [^ ]*: \[\([a-z0-9_-]*\)\].*/\1/p; t; s/.*/unstated/p' >>"$causes"
 	printf '%-48s %3d passed %3d failed %3d skipped %4ds\n' "$name" "$p" "$f" "$s" "$took"
+	echo "$took $name" >>"$timings"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
@@ -78,6 +79,8 @@ run_lane() {
 	pass=0 fail=0 skip=0
 	causes="$totals.causes.$1"
 	: >"$causes"
+	timings="$totals.timings.$1"
+	: >"$timings"
 	if [ "$1" = other ]; then
 		for t in "$GCTOP_BUILD"/tests/test_* "$GCTOP_BUILD"/tests/replay_fuzz_*; do
 			[ -x "$t" ] || continue
@@ -110,6 +113,11 @@ if [ "$skip" -gt 0 ]; then
 	echo "skipped by cause: $(cat "$totals.causes.measuring" "$totals.causes.other" 2>/dev/null |
 		sort | uniq -c | awk '{ printf "%s%s %d", sep, $2, $1; sep = ", " }')"
 fi
-rm -f "$totals.measuring" "$totals.other" "$totals.causes.measuring" "$totals.causes.other"
+# Where the suite's time goes: the ten slowest tests, each lane's wall time.
+echo "slowest tests:"
+sort -rn "$totals.timings.measuring" "$totals.timings.other" 2>/dev/null | head -n 10 |
+	awk '{ printf "  %5ds  %s\n", $1, $2 }'
+rm -f "$totals.measuring" "$totals.other" "$totals.causes.measuring" "$totals.causes.other" \
+	"$totals.timings.measuring" "$totals.timings.other"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -3,6 +3,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/sanitize.h"
+#include "model/runtime.h"
 #include "writers/format.h"
 
 /* A moment as the -b header writes one: 2026-11-30T17:37:04Z. */
@@ -12,6 +14,17 @@ static void unix_ms_text(char *buf, size_t len, double ms)
 	struct tm tm;
 	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(buf, len, "%.0f ms", ms);
+}
+
+void gt_text_write_doctor_header(FILE *out, const struct gt_target_info *info, double watched_s)
+{
+	/* as long as the fields, and every byte may become a '?' */
+	char version[sizeof(info->runtime_version)], gc[sizeof(info->gc_name)];
+	enum gt_sanitize_mode mode = gt_sanitize_terminal_mode();
+	fprintf(out, "gctop --doctor: PID %d (%s %s, GC %s), watched %.1f s\n", (int)info->pid,
+		gt_runtime_name(info->runtime),
+		info->runtime_version[0] ? gt_sanitize(version, sizeof(version), info->runtime_version, mode) : "n/a",
+		info->gc_name[0] ? gt_sanitize(gc, sizeof(gc), info->gc_name, mode) : "n/a", watched_s);
 }
 
 const char *gt_findings_evidence_text(char *buf, size_t len, const struct gt_evidence *e)

@@ -21,6 +21,11 @@ const char *gt_findings_evidence_line(char *buf, size_t len, const struct gt_fin
  * finding per line, its evidence and advice beneath. */
 void gt_text_write_findings(FILE *out, const struct gt_findings *f);
 
+/* --doctor's first line: the process, its runtime's version and GC
+ * (the target's own strings, sanitised as every output's are) and how
+ * long it was watched. */
+void gt_text_write_doctor_header(FILE *out, const struct gt_target_info *info, double watched_s);
+
 /* Adds "findings": [{"id", "severity", "title", "evidence": {...}, "advice"}]
  * to a sample's object; an empty array when there is none. */
 void gt_json_add_findings(struct json_object *sample, const struct gt_findings *f);

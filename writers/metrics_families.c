@@ -341,6 +341,11 @@ static void gctop_large_waste_max(struct gt_metrics_emit *e, const struct gt_met
 	gt_metrics_counter(e, NULL, t->sample->large_waste_max_bytes_total, t->watch_start_s);
 }
 
+static void gctop_alloc_eden_waste_max(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
+{
+	gt_metrics_counter(e, NULL, t->sample->alloc_excess_max_bytes_total, t->watch_start_s);
+}
+
 static void gctop_large_waste(struct gt_metrics_emit *e, const struct gt_metrics_target *t)
 {
 	gt_metrics_counter(e, NULL, t->sample->large_waste_bytes_total, t->watch_start_s);
@@ -422,6 +427,9 @@ const struct gt_metrics_family gt_metrics_families[] = {
 	{ "gctop_allocation_blind_collections", COUNTER, "",
 	  "Collections (HotSpot) or the runtime's polls (.NET, DATAS) at which allocation was not seen: it is a lower bound while this grows.",
 	  gctop_alloc_blind, 0 },
+	{ "gctop_allocation_eden_waste_max_bytes", COUNTER, "bytes",
+	  "G1: the most of an estimated gctop_allocated_bytes that can be eden regions' unused tails, left where objects too large for a TLAB did not fit.",
+	  gctop_alloc_eden_waste_max, 0 },
 	{ "gctop_gc_collections", COUNTER, "",
 	  "Collections, each counted once: .NET by the oldest generation collected (as dotnet_gc_collections), HotSpot per collector.",
 	  gctop_collections, 0 },

@@ -6,8 +6,13 @@
  * The session's start makes the runtime induce a blocking gen2
  * collection (GCHeapCollect at Verbose) and walk the heap in it; the
  * collection is the first GCStart at depth 2 that is not a background one,
- * as dotnet-gcdump takes it. Its pause is from the SuspendEE before it to
- * the RestartEE after its GCStop (the walk is inside it). The runtime's
+ * as dotnet-gcdump takes it, with the reason Induced (a blocking gen2 the
+ * runtime chose under load is not it). Its pause is from the SuspendEE
+ * before it to the RestartEE after its GCStop (the walk is inside it),
+ * worked out by the events' counts and timestamps, not their order in the
+ * stream: under Server GC several GC threads write them, and the runtime
+ * writes one thread's events after another's (dotnet_census_run.h). The
+ * runtime's
  * type cache would leave out the types an earlier dump named, so a
  * session that turns the Type keyword off runs before (and after, which
  * also hands the runtime back gctop's own level: gt_dn_settle_runtime). */

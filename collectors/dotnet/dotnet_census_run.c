@@ -10,6 +10,9 @@
 
 /* GCStart's Type of a background collection */
 #define GC_TYPE_BACKGROUND 1
+/* GCStart's Reason when a session's GCHeapCollect keyword asks
+ * (ETW::GCLog::ForceGC: GarbageCollect(-1, not low memory, blocking)) */
+#define GC_REASON_INDUCED 1
 #define NS_PER_S 1000000000ull
 
 static void on_node(struct gt_dn_census_run *r, const uint8_t *p, size_t n)
@@ -25,40 +28,102 @@ static void on_node(struct gt_dn_census_run *r, const uint8_t *p, size_t n)
 		r->next_index = index + 1;
 }
 
+static uint32_t kept(uint32_t n)
+{
+	return n < GT_DN_CENSUS_KEPT ? n : GT_DN_CENSUS_KEPT;
+}
+
+/* The kept GCEnd of the induced collection, or NULL. */
+static const struct gt_dn_census_gc_end *induced_end(const struct gt_dn_census_run *r)
+{
+	for (uint32_t i = 0; i < kept(r->n_ends); i++)
+		if (r->ends[i].count == r->gc_count)
+			return &r->ends[i];
+	return NULL;
+}
+
+/* The phase from what has been seen so far, in any order: the induced
+ * GCStart, its GCEnd (same Count), and a RestartEE stamped after that
+ * GCEnd; the pause from the last SuspendEE stamped before the GCStart. */
+static void advance(struct gt_dn_census_run *r)
+{
+	if (r->phase == GT_DN_CENSUS_DONE || !r->have_start)
+		return;
+	const struct gt_dn_census_gc_end *end = induced_end(r);
+	if (!end) {
+		r->phase = GT_DN_CENSUS_IN_GC;
+		return;
+	}
+	bool restarted = false;
+	for (uint32_t i = 0; i < kept(r->n_restarts); i++)
+		if (r->restarts[i] > end->ts && (!restarted || r->restarts[i] < r->pause_to)) {
+			r->pause_to = r->restarts[i];
+			restarted = true;
+		}
+	if (!restarted) {
+		r->phase = GT_DN_CENSUS_AFTER_STOP;
+		return;
+	}
+	r->phase = GT_DN_CENSUS_DONE;
+	r->promoted = end->promoted;
+	r->have_promoted = end->have_promoted;
+	for (uint32_t i = 0; i < kept(r->n_suspends); i++)
+		if (r->suspends[i] <= r->start_ts && (!r->have_suspend || r->suspends[i] > r->pause_from)) {
+			r->pause_from = r->suspends[i];
+			r->have_suspend = true;
+		}
+}
+
+static void on_gc_end(struct gt_dn_census_run *r, const struct gt_nettrace_event *e)
+{
+	if (e->payload_len < 4)
+		return;
+	struct gt_dn_census_gc_end *end = &r->ends[r->n_ends++ % GT_DN_CENSUS_KEPT];
+	*end = (struct gt_dn_census_gc_end){ (uint32_t)gt_le(e->payload, 4), e->thread_id, e->timestamp, 0, false };
+}
+
+/* HeapStats follows its collection's GCEnd on the same thread. */
+static void on_heap_stats(struct gt_dn_census_run *r, const struct gt_nettrace_event *e)
+{
+	for (uint32_t k = 0; k < kept(r->n_ends); k++) {
+		struct gt_dn_census_gc_end *end = &r->ends[(r->n_ends - 1 - k) % GT_DN_CENSUS_KEPT];
+		if (end->tid != e->thread_id)
+			continue;
+		if (!end->have_promoted &&
+		    gt_dn_census_total_promoted(e->payload, e->payload_len, &end->promoted) == 0)
+			end->have_promoted = true;
+		return;
+	}
+}
+
 static void on_gc(struct gt_dn_census_run *r, const struct gt_nettrace_event *e)
 {
 	struct gt_dn_gc_start s;
 	switch (e->meta->event_id) {
 	case GT_DN_EV_SUSPEND_EE_BEGIN:
-		if (r->phase == GT_DN_CENSUS_WAIT_START) {
-			r->suspend_ts = e->timestamp;
-			r->have_suspend = true;
-		}
+		r->suspends[r->n_suspends++ % GT_DN_CENSUS_KEPT] = e->timestamp;
 		break;
 	case GT_DN_EV_GC_START:
-		if (r->phase == GT_DN_CENSUS_WAIT_START && gt_dn_parse_gc_start(e->payload, e->payload_len, &s) == 0 &&
-		    s.depth == 2 && s.type != GC_TYPE_BACKGROUND) {
-			r->phase = GT_DN_CENSUS_IN_GC;
+		if (!r->have_start && gt_dn_parse_gc_start(e->payload, e->payload_len, &s) == 0 && s.depth == 2 &&
+		    s.type != GC_TYPE_BACKGROUND && s.reason == GC_REASON_INDUCED) {
+			r->have_start = true;
 			r->gc_count = s.count;
-			r->pause_from = r->suspend_ts;
+			r->start_ts = e->timestamp;
 		}
 		break;
 	case GT_DN_EV_HEAP_STATS:
-		if (r->phase == GT_DN_CENSUS_IN_GC &&
-		    gt_dn_census_total_promoted(e->payload, e->payload_len, &r->promoted) == 0)
-			r->have_promoted = true;
+		on_heap_stats(r, e);
 		break;
 	case GT_DN_EV_GC_END:
-		if (r->phase == GT_DN_CENSUS_IN_GC && e->payload_len >= 4 && gt_le(e->payload, 4) == r->gc_count)
-			r->phase = GT_DN_CENSUS_AFTER_STOP;
+		on_gc_end(r, e);
 		break;
 	case GT_DN_EV_RESTART_EE_BEGIN:
-		if (r->phase == GT_DN_CENSUS_AFTER_STOP) {
-			r->pause_to = e->timestamp;
-			r->phase = GT_DN_CENSUS_DONE;
-		}
+		r->restarts[r->n_restarts++ % GT_DN_CENSUS_KEPT] = e->timestamp;
 		break;
+	default:
+		return;
 	}
+	advance(r);
 }
 
 void gt_dn_census_run_event(struct gt_dn_census_run *r, const struct gt_nettrace_event *e)
@@ -69,15 +134,14 @@ void gt_dn_census_run_event(struct gt_dn_census_run *r, const struct gt_nettrace
 		if (gt_dn_census_bulk_type(r->table, e->payload, e->payload_len) != 0)
 			r->malformed++;
 	} else if (e->meta->event_id == GT_DN_EV_BULK_NODE) {
-		/* the walk's nodes belong to the induced collection */
-		if (r->phase != GT_DN_CENSUS_WAIT_START)
-			on_node(r, e->payload, e->payload_len);
+		/* only a collection a session induced walks the heap
+		 * (ETW::GCLog::ShouldWalkHeapObjectsForEtw), and its nodes can
+		 * come before its GCStart in the stream */
+		on_node(r, e->payload, e->payload_len);
 	} else {
 		on_gc(r, e);
 	}
 }
-
-
 
 const char *gt_dn_census_run_partial(const struct gt_dn_census_run *r, const struct gt_dn_census_end *se)
 {

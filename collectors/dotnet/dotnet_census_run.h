@@ -12,19 +12,45 @@
 #include "collectors/dotnet/nettrace/nettrace.h"
 #include "model/census.h"
 
+/* How far the induced collection is known to have gone. The stream is in
+ * time order per thread only: under Server GC the collection's GCStart is
+ * written by whichever GC thread joins last, its walk, GCEnd and RestartEE
+ * mostly by heap 0's, and the runtime writes each thread's buffered events
+ * in turn, so the GCEnd and RestartEE can come before the GCStart (seen
+ * under load, with or without another session). The phase is therefore
+ * worked out from what has been seen, in whatever order, by the events'
+ * own counts and timestamps. */
 enum gt_dn_census_phase {
-	GT_DN_CENSUS_WAIT_START,  /* before the induced collection's GCStart */
-	GT_DN_CENSUS_IN_GC,       /* its walk */
-	GT_DN_CENSUS_AFTER_STOP,  /* its GCStop seen, the program not yet restarted */
-	GT_DN_CENSUS_DONE,        /* the RestartEE after it: the walk is over */
+	GT_DN_CENSUS_WAIT_START,  /* the induced collection's GCStart not seen */
+	GT_DN_CENSUS_IN_GC,       /* its GCEnd not seen */
+	GT_DN_CENSUS_AFTER_STOP,  /* no RestartEE seen after its GCEnd */
+	GT_DN_CENSUS_DONE,        /* a RestartEE after it: the walk is over */
+};
+
+/* GCEnds, SuspendEEs and RestartEEs kept until the induced collection's
+ * GCStart is seen (a session that starts under load sees a few
+ * collections around it; the oldest are overwritten). */
+#define GT_DN_CENSUS_KEPT 64
+
+struct gt_dn_census_gc_end {
+	uint32_t count;
+	uint64_t tid;
+	int64_t ts;
+	uint64_t promoted;     /* the HeapStats after it on its thread */
+	bool have_promoted;
 };
 
 struct gt_dn_census_run {
 	struct gt_dn_census_table *table;
 	enum gt_dn_census_phase phase;
-	uint32_t gc_count;
+	bool have_start;
+	uint32_t gc_count;           /* the induced collection's GCStart Count */
+	int64_t start_ts;
 	int64_t qpc_freq;            /* the Trace object's ticks a second */
-	int64_t suspend_ts, pause_from, pause_to;
+	struct gt_dn_census_gc_end ends[GT_DN_CENSUS_KEPT];
+	int64_t suspends[GT_DN_CENSUS_KEPT], restarts[GT_DN_CENSUS_KEPT];
+	uint32_t n_ends, n_suspends, n_restarts;  /* counted from 0, kept modulo GT_DN_CENSUS_KEPT */
+	int64_t pause_from, pause_to;
 	bool have_suspend;
 	uint32_t next_index;         /* the BulkNode Index expected next */
 	uint64_t lost_node_events;   /* BulkNode Index gaps */

@@ -27,6 +27,7 @@
 #include "collectors/backend.h"
 #include "collectors/dotnet/dotnet_counters.h"
 #include "collectors/dotnet/dotnet_gc_events.h"
+#include "collectors/dotnet/dotnet_inspection.h"
 #include "collectors/dotnet/ipc/diag_ipc.h"
 #include "collectors/dotnet/nettrace/nettrace.h"
 #include "collectors/dotnet/sampler/dotnet_alloc.h"
@@ -55,6 +56,7 @@ struct gt_backend {
 	bool same_clock;         /* same time namespace: the offset is 0, not learned */
 	struct gt_u64 hard_limit;   /* the GC heap hard limit, configured or by default */
 	struct gt_dn_gc gc;
+	struct gt_dn_inspection inspection;  /* kept across session restarts, as causes are cumulative */
 	struct gt_dn_counters counters;
 	/* gctop's clock when the runtime answered the request for the session
 	 * whose enable reset its allocation counter: where the first poll's

@@ -277,6 +277,7 @@ int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *
 	if (g->have_reason)
 		snprintf(out->last_gc_cause, sizeof(out->last_gc_cause), "%s", gt_dn_gc_reason_name(g->last_reason));
 	gt_dn_gc_fill_causes(g, out);
+	gt_u64_set(&out->causes.inspection, c->inspection.count);
 	out->gc_in_progress = gt_dn_gc_suspended(g) || g->background_running;
 	if (g->have_history && g->history.num_heaps > 0)
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);

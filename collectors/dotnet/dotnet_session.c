@@ -88,9 +88,10 @@ static void on_event(void *ctx, const struct gt_nettrace_event *e)
 		return;
 	if (c->alloc && strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
 		gt_dn_alloc_event(c->alloc, e->meta->event_id, e->stack_id, e->payload, e->payload_len);
-	if (strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0)
+	if (strcmp(e->meta->provider, RUNTIME_PROVIDER) == 0) {
 		gt_dn_gc_event(&c->gc, e->meta->event_id, e->thread_id, e->timestamp, e->payload, e->payload_len);
-	else
+		gt_dn_inspection_event(&c->inspection, c->pid, e);
+	} else
 		gt_dn_counters_event(&c->counters, e);
 }
 

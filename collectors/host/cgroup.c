@@ -23,6 +23,7 @@
 #include "base/array.h"
 #include "base/clock.h"
 #include "collectors/host/cgroup_parse.h"
+#include "collectors/host/cgroup_trust.h"
 #include "collectors/host/container_ids.h"
 
 _Static_assert(sizeof(((struct gt_target_info *)0)->container_id) == GT_CONTAINER_ID_LEN + 1,
@@ -61,6 +62,7 @@ struct gt_cgroup {
 /* libcgroup keeps one process-wide mount table, so its set-up is too. */
 static int lib_state;          /* 0 not tried, 1 ready, -1 unusable */
 static int lib_memory_version; /* of the memory controller's mount: 0, 1 or 2 */
+static char *lib_memory_mount;  /* where it is mounted (container ids walk from it) */
 
 /* libcgroup 2.0.2's default logger prints to stdout (CGROUP_LOGLEVEL=4
  * makes it chatty); gctop reports a missing cgroup as n/a instead, so the
@@ -73,6 +75,7 @@ static void discard_log(void *userdata, int level, const char *fmt, va_list ap)
 	(void)ap;
 }
 
+/* Keeps the mount in lib_memory_mount when it is a cgroup file system. */
 static int memory_mount_version(void)
 {
 	char *mount = NULL;
@@ -90,7 +93,10 @@ static int memory_mount_version(void)
 		else if (fs.f_type == CGROUP_SUPER_MAGIC)
 			version = 1;
 	}
-	free(mount);
+	if (version)
+		lib_memory_mount = mount;
+	else
+		free(mount);
 	return version;
 }
 
@@ -210,6 +216,17 @@ static long read_membership(pid_t pid, char *text, size_t cap)
 	return gt_proc_read_small(file, text, cap);
 }
 
+/* The group of the memory controller's hierarchy, the one gctop reads
+ * (v1: the memory line; v2: the unified one), or NULL. */
+static const char *memory_path(const struct gt_cgroup_membership *m)
+{
+	if (lib_memory_version == 1 && m->has_v1_memory)
+		return m->v1_memory_path;
+	if (lib_memory_version == 2 && m->has_v2)
+		return m->v2_path;
+	return NULL;
+}
+
 /* Looks up the process's group again. Returns false when it has none we can
  * read (no memory controller, or /proc/PID/cgroup gone or unparsable). */
 static bool resolve(struct gt_cgroup *cg)
@@ -223,11 +240,7 @@ static bool resolve(struct gt_cgroup *cg)
 	long n = read_membership(cg->pid, text, sizeof(text));
 	if (n < 0 || gt_cgroup_parse_membership(text, (size_t)n, &m) != 0)
 		return false;
-	const char *path = NULL;
-	if (lib_memory_version == 1 && m.has_v1_memory)
-		path = m.v1_memory_path;
-	else if (lib_memory_version == 2 && m.has_v2)
-		path = m.v2_path;
+	const char *path = memory_path(&m);
 	if (!path)
 		return false;
 	cg->version = lib_memory_version;
@@ -265,14 +278,24 @@ static void copy_display_path(char *dst, size_t cap, const char *src)
 }
 
 /* Read once: a process does not move between containers, and a label that
- * changed would start new series. Needs no libcgroup, so a host whose
- * memory controller gctop cannot read still labels its containers. */
+ * changed would start new series. From the memory controller's hierarchy
+ * only, the one whose mount gctop knows and every container runtime
+ * places a container in, and only from the part of its path that root
+ * made (cgroup_trust.h): a group delegated to the target's user, and all
+ * below it, is the user's to name. Without that hierarchy, no ids. */
 static void find_container_ids(pid_t pid, struct gt_target_info *info)
 {
 	char text[CGROUP_FILE_MAX];
-	struct gt_container_ids ids;
-	long n = read_membership(pid, text, sizeof(text));
-	gt_container_ids_parse(text, n > 0 ? (size_t)n : 0, &ids);
+	struct gt_cgroup_membership m;
+	struct gt_container_ids ids = { 0 };
+	const char *path = NULL;
+	if (lib_ready()) {
+		long n = read_membership(pid, text, sizeof(text));
+		if (n >= 0 && gt_cgroup_parse_membership(text, (size_t)n, &m) == 0)
+			path = memory_path(&m);
+	}
+	if (path)
+		gt_container_ids_from_path(path, gt_cgroup_trusted_len(lib_memory_mount, path), &ids);
 	memcpy(info->container_id, ids.container_id, sizeof(info->container_id));
 	memcpy(info->k8s_pod_uid, ids.pod_uid, sizeof(info->k8s_pod_uid));
 }

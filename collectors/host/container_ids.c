@@ -230,6 +230,11 @@ static bool line_path(struct span line, struct span *path)
 	return true;
 }
 
+void gt_container_ids_from_path(const char *path, size_t len, struct gt_container_ids *out)
+{
+	path_ids((struct span){ path, len }, out);
+}
+
 void gt_container_ids_parse(const char *text, size_t len, struct gt_container_ids *out)
 {
 	struct gt_container_ids pod_only = { 0 };

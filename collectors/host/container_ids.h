@@ -26,4 +26,10 @@ struct gt_container_ids {
  * cannot find stay "". */
 void gt_container_ids_parse(const char *text, size_t len, struct gt_container_ids *out);
 
+/* The ids one group's path names (its first len bytes, the part whose
+ * groups root made: collectors/host/cgroup_trust.h); "" where it names
+ * none. What gctop reports: the path of the one hierarchy whose groups it
+ * checks, not the first of many lines. */
+void gt_container_ids_from_path(const char *path, size_t len, struct gt_container_ids *out);
+
 #endif

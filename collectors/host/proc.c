@@ -33,6 +33,7 @@ struct gt_proc {
 	unsigned long long began;  /* start ticks at open: a different value means PID reuse */
 	bool began_valid;
 	long hz;
+	struct gt_u64 host_mem_total;  /* MemTotal, read once: it does not change */
 	struct gt_proc_files files;  /* stat and status, kept open between samples */
 };
 
@@ -62,6 +63,19 @@ static int check_target(pid_t pid, struct gt_error *err)
 	return 0;
 }
 
+/* The host's memory: /proc/meminfo's MemTotal (n/a when unreadable). */
+static struct gt_u64 read_mem_total(void)
+{
+	char text[GT_PROC_MEMINFO_TEXT];
+	struct gt_u64 total = { 0 };
+	if (gt_proc_read_small("/proc/meminfo", text, sizeof(text)) <= 0)
+		return total;
+	unsigned long long kib = gt_proc_parse_mem_total_kib(text);
+	if (kib > 0 && kib <= UINT64_MAX / 1024)
+		gt_u64_set(&total, (uint64_t)kib * 1024);
+	return total;
+}
+
 struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 {
 	if (check_target(pid, err) != 0)
@@ -71,6 +85,7 @@ struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err)
 		return NULL;
 	p->pid = pid;
 	p->hz = procps_hertz_get();
+	p->host_mem_total = read_mem_total();
 	gt_proc_files_init(&p->files);
 	struct gt_proc_stat st;
 	if (gt_proc_read_stat(pid, &st) == 0) {
@@ -114,6 +129,7 @@ int gt_proc_sample(struct gt_proc *p, struct gt_sample *out)
 		gt_u64_set(&out->rss_file_bytes, (uint64_t)mem.file_kib * 1024);
 		gt_u64_set(&out->swap_bytes, (uint64_t)mem.swap_kib * 1024);
 	}
+	out->host_mem_total_bytes = p->host_mem_total;
 	if (st.threads > 0) {
 		gt_u64_set(&out->threads, (uint64_t)st.threads);
 		/* stat gave a thread count, so the tick counts beside it are real. */

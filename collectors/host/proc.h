@@ -19,7 +19,9 @@ int gt_proc_check_mounted(struct gt_error *err);
  * usable, and pid names a process (else GT_EXIT_NO_PROCESS). */
 struct gt_proc *gt_proc_open(pid_t pid, struct gt_error *err);
 
-/* Fills rss/anon/file/swap, cpu ticks and hz, threads. Returns 0, or 1 when
+/* Fills rss/anon/file/swap, cpu ticks and hz, threads, and the host's
+ * memory (read at open: the bound the derive step holds the target's
+ * memory figures to). Returns 0, or 1 when
  * the process has exited (nothing filled). */
 int gt_proc_sample(struct gt_proc *p, struct gt_sample *out);
 
@@ -50,6 +52,12 @@ struct gt_proc_status {
 /* Parse a stat file's text: 0, or -1 when it is not one. */
 int gt_proc_parse_stat(const char *text, struct gt_proc_stat *out);
 void gt_proc_parse_status(const char *text, struct gt_proc_status *out);
+/* /proc/meminfo's MemTotal in KiB (0: the line is missing). The file has
+ * the status file's "Key:  N kB" lines; its first line is MemTotal. */
+unsigned long long gt_proc_parse_mem_total_kib(const char *text);
+/* Room for the start of /proc/meminfo: MemTotal is its first line. */
+#define GT_PROC_MEMINFO_TEXT 256
+
 /* Read and parse pid's files: 0, or -1 (gone, hidden or unreadable). */
 int gt_proc_read_stat(pid_t pid, struct gt_proc_stat *out);
 int gt_proc_read_status(pid_t pid, struct gt_proc_status *out);

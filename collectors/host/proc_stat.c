@@ -75,6 +75,11 @@ void gt_proc_parse_status(const char *text, struct gt_proc_status *out)
 	out->swap_kib = status_kib(text, "VmSwap:");
 }
 
+unsigned long long gt_proc_parse_mem_total_kib(const char *text)
+{
+	return status_kib(text, "MemTotal:");
+}
+
 int gt_proc_read_stat(pid_t pid, struct gt_proc_stat *out)
 {
 	char path[32], text[GT_PROC_STAT_TEXT];

@@ -23,6 +23,65 @@ uint64_t hotspot_alloc_estimate_humongous_waste_max(const struct hotspot_alloc_e
 	return a->track_humongous ? a->large_total_bytes / HOTSPOT_ALLOC_HUMONGOUS_WASTE_DIV : 0;
 }
 
+uint64_t hotspot_alloc_estimate_tails_max(const struct hotspot_alloc_estimate *a)
+{
+	return a->tail_max_bytes;
+}
+
+/* G1's smallest region (HeapRegionBounds::min_size). */
+#define HOTSPOT_ALLOC_G1_MIN_REGION (1ull << 20)
+
+/* G1 regions are a power of two of bytes, 1 MiB at least, and eden is
+ * counted in whole ones: the largest power of two dividing every eden
+ * figure seen. A figure that is no multiple of 1 MiB was not of whole
+ * regions (read while being written) and is not taken. */
+static void estimate_learn_region(struct hotspot_alloc_estimate *a, uint64_t eden_used)
+{
+	if (!a->track_humongous || eden_used == 0)
+		return;
+	uint64_t low = eden_used & (~eden_used + 1);
+	if (low < HOTSPOT_ALLOC_G1_MIN_REGION)
+		return;
+	if (!a->region_bytes || low < a->region_bytes)
+		a->region_bytes = low;
+}
+
+/* Eden counted in the current epoch: its tails at the last epoch's share,
+ * less what earlier epochs were credited beyond their bound. */
+static void estimate_tails_accrue(struct hotspot_alloc_estimate *a, uint64_t eden)
+{
+	uint64_t add = (uint64_t)(a->tail_share * (double)eden);
+	uint64_t used = add < a->tail_credit ? add : a->tail_credit;
+	a->tail_credit -= used;
+	a->tail_max_bytes += add - used;
+	a->tail_open_bytes += add;
+	a->tail_epoch_bytes += eden;
+}
+
+/* A collection closed an epoch whose eden reached eden_bytes, the last
+ * fill_bytes of it since the previous poll, and whose TLAB figures the JVM
+ * has just published: its tails' bound (hotspot_alloc_estimate.h), for the
+ * share of the epoch the total counted (all but the first after attach),
+ * replaces what was accrued for it. */
+static void estimate_tails_close(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r,
+				 uint64_t eden_bytes, uint64_t fill_bytes)
+{
+	double share = 0.0;
+	uint64_t n = r->tlab_slow_allocs;
+	if (n && a->region_bytes && eden_bytes > r->tlab_bytes) {
+		double x = (double)(eden_bytes - r->tlab_bytes);
+		double regions = (double)eden_bytes / (double)a->region_bytes;
+		share = x * regions / ((double)n + regions) / (double)eden_bytes;
+	}
+	uint64_t bound = (uint64_t)(share * (double)(a->tail_epoch_bytes + fill_bytes));
+	if (bound >= a->tail_open_bytes)
+		a->tail_max_bytes += bound - a->tail_open_bytes;
+	else
+		a->tail_credit += a->tail_open_bytes - bound;
+	a->tail_share = share;
+	a->tail_open_bytes = a->tail_epoch_bytes = 0;
+}
+
 const char *hotspot_alloc_estimate_bound_reason(enum hotspot_alloc_model model)
 {
 	switch (model) {
@@ -123,6 +182,8 @@ static void estimate_quiet_window(struct hotspot_alloc_estimate *a, const struct
 	const struct hotspot_alloc_reading *p = &a->prev;
 	uint64_t eden = estimate_growth(r->eden_used, p->eden_used);
 	a->total_bytes += eden;
+	if (a->track_humongous)
+		estimate_tails_accrue(a, eden);
 	if (r->other_pauses != p->other_pauses) {
 		/* Old changed by reclaim too: the old rate stands in for the
 		 * stretches before and after the pause. */
@@ -186,6 +247,13 @@ static uint64_t estimate_old_across(const struct hotspot_alloc_estimate *a, cons
 	return (uint64_t)(estimate_rate(a, true) * (double)(before + after));
 }
 
+/* A collection published the TLAB figures of the epoch it closed. */
+static bool estimate_new_tlab_epoch(const struct hotspot_alloc_reading *p, const struct hotspot_alloc_reading *r)
+{
+	return r->tlab_bytes != p->tlab_bytes || r->tlab_fills != p->tlab_fills ||
+	       r->tlab_slow_allocs != p->tlab_slow_allocs;
+}
+
 /* A window that hid whole intervals: each collection publishes the TLAB
  * bytes of the epoch it closed (sun.gc.tlab.alloc, unused tails included),
  * so new figures are the TLAB allocation of the last epoch with any, which
@@ -196,7 +264,7 @@ static uint64_t estimate_old_across(const struct hotspot_alloc_estimate *a, cons
 static uint64_t estimate_blind_tlab(const struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
-	if (r->tlab_bytes == p->tlab_bytes && r->tlab_fills == p->tlab_fills)
+	if (!estimate_new_tlab_epoch(p, r))
 		return 0;
 	uint64_t used = estimate_growth(r->tlab_bytes, r->tlab_waste_bytes);
 	return estimate_growth(used, p->eden_used);
@@ -243,6 +311,15 @@ static void estimate_collection_window(struct hotspot_alloc_estimate *a, const s
 		eden = eden > r->tlab_waste_bytes ? eden - r->tlab_waste_bytes : 0;
 	a->total_bytes += eden;
 	a->blind_collections += w.blind;
+	if (a->track_humongous) {
+		/* An unseen epoch's outside allocation is not in the total (the
+		 * TLAB bytes stand in for it), so neither are its tails. */
+		if (!w.blind && estimate_new_tlab_epoch(p, r))
+			estimate_tails_close(a, r, p->eden_used + fill, fill);
+		else
+			a->tail_open_bytes = a->tail_epoch_bytes = 0;
+		estimate_tails_accrue(a, r->eden_used);
+	}
 
 	if (a->track_humongous)
 		estimate_humongous_after_pause(a, r);
@@ -265,6 +342,7 @@ static void estimate_step_eden(struct hotspot_alloc_estimate *a, const struct ho
 void hotspot_alloc_estimate_step(struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	estimate_calibrate(a, r);
+	estimate_learn_region(a, r->eden_used);
 	if (r->in_progress && a->model == HOTSPOT_ALLOC_EDEN)
 		return;
 	/* Counters only grow; going back means a different JVM or a torn read:

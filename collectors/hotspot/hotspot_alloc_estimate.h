@@ -46,6 +46,10 @@ struct hotspot_alloc_reading {
 	uint64_t old_used;
 	uint64_t heap_used;
 	uint64_t tlab_bytes, tlab_fills; /* the last published epoch */
+	/* Allocations the last published epoch made outside a TLAB
+	 * (sun.gc.tlab.slowAlloc: objects that did not fit the TLAB's free
+	 * space, which was too large to discard). */
+	uint64_t tlab_slow_allocs;
 	bool eden_was_full;      /* the last collection's cause implies a full eden */
 	char last_cause[96];     /* sun.gc.lastCause, read with the counters */
 };
@@ -73,6 +77,13 @@ struct hotspot_alloc_estimate {
 	 * time stamp read was written before the read. */
 	int64_t clock_offset_ns;
 	bool have_offset;
+	/* G1 eden regions' unused tails (hotspot_alloc_estimate_tails_max). */
+	uint64_t region_bytes;    /* the region size, from eden's granularity; 0 unknown */
+	uint64_t tail_max_bytes;  /* the most the tails can be, cumulative, never falling */
+	double tail_share;        /* of eden, in the last epoch whose bound is known */
+	uint64_t tail_open_bytes; /* accrued at that share in the current epoch */
+	uint64_t tail_epoch_bytes; /* eden counted in the current epoch */
+	uint64_t tail_credit;     /* accrued past what closed epochs turned out to bound */
 };
 
 void hotspot_alloc_estimate_init(struct hotspot_alloc_estimate *a, enum hotspot_alloc_model model,
@@ -94,6 +105,24 @@ void hotspot_alloc_estimate_step(struct hotspot_alloc_estimate *a, const struct 
  * the region size: the tails are at most half of large_total_bytes. Returns
  * that bound. */
 uint64_t hotspot_alloc_estimate_humongous_waste_max(const struct hotspot_alloc_estimate *a);
+
+/* G1 puts an object too large for its thread's TLAB into the current
+ * eden region directly, and retires a region whose free tail is too short
+ * for the next such object: the tail is filled with a dead object and perf
+ * data counts the region whole. So an eden estimate also holds those tails,
+ * up to a quarter of eden with 256 KiB buffers in 1 MiB regions (three fit,
+ * the fourth does not). Perf data has no object sizes, only, per epoch
+ * between collections, N allocations outside TLABs (slowAlloc), the TLAB
+ * bytes T and eden E in R regions; the rest X = E - T is those objects and
+ * the tails. Each tail is shorter than the object that did not fit, so
+ * with one size s for the objects of an epoch, X = N s + W with W < R s:
+ * W < X R / (N + R). That bound is tail_max_bytes (accrued at the last
+ * epoch's share of eden between collections, trued up at each one), the
+ * most the estimate can exceed the allocation by besides humongous tails;
+ * it is reached when the objects leave nearly one of themselves unused
+ * per region (a power of two with its header), and it is 1 / (k + 1) of
+ * the objects' bytes when k fit in a region. Returns it. */
+uint64_t hotspot_alloc_estimate_tails_max(const struct hotspot_alloc_estimate *a);
 
 /* Why the total of a model is a lower bound once blind_collections grows
  * (static string). */

@@ -143,6 +143,7 @@ void hotspot_counters_resolve(struct hotspot_counters *c, const struct hsperf *p
 	c->tlab_fills = hsperf_resolve_long(p, "sun.gc.tlab.fills");
 	c->tlab_gc_waste = hsperf_resolve_long(p, "sun.gc.tlab.gcWaste");
 	c->tlab_refill_waste = hsperf_resolve_long(p, "sun.gc.tlab.refillWaste");
+	c->tlab_slow_allocs = hsperf_resolve_long(p, "sun.gc.tlab.slowAlloc");
 	c->hrt_ticks = hsperf_resolve_long(p, "sun.os.hrt.ticks");
 	if (c->gc == HOTSPOT_GC_PARALLEL) {
 		c->promoted = hsperf_resolve_long(p, "sun.gc.policy.promoted");
@@ -299,6 +300,7 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
 	/* In HeapWords despite its Bytes unit (reference §2.5). */
 	r->tlab_bytes = hotspot_load_u64(c->tlab_alloc_words) * 8;
 	r->tlab_fills = hotspot_load_u64(c->tlab_fills);
+	r->tlab_slow_allocs = hotspot_load_u64(c->tlab_slow_allocs);
 	r->tlab_waste_bytes = (hotspot_load_u64(c->tlab_gc_waste) + hotspot_load_u64(c->tlab_refill_waste)) * 8;
 	r->has_promoted = c->promoted != NULL;
 	r->promoted_bytes = hotspot_load_u64(c->promoted);

@@ -108,7 +108,7 @@ struct hotspot_counters {
 	hsperf_long safepoints, safepoint_time, safepoint_sync_time;
 	hsperf_long gc_cpu_time;
 	hsperf_long create_vm_begin_ms;
-	hsperf_long tlab_alloc_words, tlab_fills, tlab_gc_waste, tlab_refill_waste;
+	hsperf_long tlab_alloc_words, tlab_fills, tlab_gc_waste, tlab_refill_waste, tlab_slow_allocs;
 	hsperf_long promoted;       /* Parallel: sun.gc.policy.promoted */
 	hsperf_long live_at_last_full_gc; /* Parallel: old used after the last full GC */
 	hsperf_long class_space_used, class_space_capacity; /* the compressed class space */

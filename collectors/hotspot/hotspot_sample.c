@@ -205,6 +205,7 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 		gt_u64_set(&out->large_bytes, c->alloc.large_live_bytes);
 		gt_u64_set(&out->large_alloc_bytes_total, c->alloc.large_total_bytes);
 		gt_u64_set(&out->large_waste_max_bytes_total, hotspot_alloc_estimate_humongous_waste_max(&c->alloc));
+		gt_u64_set(&out->alloc_excess_max_bytes_total, hotspot_alloc_estimate_tails_max(&c->alloc));
 	}
 	if (c->counters.gc != HOTSPOT_GC_SHENANDOAH && c->sampled)
 		gt_u64_set(&out->pause_max_ns, c->pause_max_ns);
@@ -223,6 +224,7 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 		gt_hotspot_sampler_sample(c->sampler, out, out->alloc_unavailable ? NULL : &c->alloc_polls);
 	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
 		out->alloc_blind_collections.valid = false; /* every byte is counted */
+		out->alloc_excess_max_bytes_total.valid = false;
 		out->alloc_bound_reason = NULL;
 	}
 	return 0;

@@ -63,8 +63,8 @@ size_t hotspot_watch_ranges(const struct hsperf *p, const struct hotspot_counter
 	const hsperf_long longs[] = {
 		c->metaspace_used, c->metaspace_capacity, c->safepoints, c->safepoint_time, c->safepoint_sync_time,
 		c->gc_cpu_time, c->create_vm_begin_ms, c->tlab_alloc_words, c->tlab_fills, c->tlab_gc_waste,
-		c->tlab_refill_waste, c->promoted, c->hrt_ticks, c->live_at_last_full_gc, c->class_space_used,
-		c->class_space_capacity, o ? o->value : NULL,
+		c->tlab_refill_waste, c->tlab_slow_allocs, c->promoted, c->hrt_ticks, c->live_at_last_full_gc,
+		c->class_space_used, c->class_space_capacity, o ? o->value : NULL,
 	};
 	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
 		add_long(&w, longs[i]);

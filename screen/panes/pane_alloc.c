@@ -72,12 +72,25 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
-/* The interval's rate, with its bound where the estimate has one;
- * returns the column after it. */
-static int draw_rate(WINDOW *w, int x, const struct gt_theme *t, const struct gt_derived *d)
+/* The newest interval whose rate is a figure, not a bound from a cut-off
+ * interval; NULL when none is kept. */
+static const struct gt_history_point *last_whole_rate(const struct gt_history *h)
 {
-	char a[64];
+	for (size_t age = 0; h && age < gt_history_count(h); age++) {
+		const struct gt_history_point *p = gt_history_at(h, age);
+		if (p->alloc_rate_bps.valid && !p->alloc_lower_bound)
+			return p;
+	}
+	return NULL;
+}
+
+/* The interval's rate, marked as a bound where it is one. */
+static int draw_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_derived *d = ctx->d;
 	struct gt_f64 none = { 0, false };
+	char a[64];
 	/* The estimate missed collection intervals (reason on the help line). */
 	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
 		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
@@ -85,6 +98,20 @@ static int draw_rate(WINDOW *w, int x, const struct gt_theme *t, const struct gt
 	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
 		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
 	return gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
+}
+
+/* The last interval of a process that exited is cut off by its death, not
+ * a rate (">=0 B/s" read as a figure): the last whole interval's rate
+ * stays, saying so. */
+static int draw_exited_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
+{
+	const struct gt_theme *t = ctx->theme;
+	const struct gt_history_point *last = last_whole_rate(ctx->h);
+	char a[64];
+	if (!last)
+		return gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
+	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), last->alloc_rate_bps));
+	return gt_pane_print(w, 1, x + 1, t->label, "before it exited");
 }
 
 /* The window's average whole: "avg 60s 10.0 MiB/s", "avg 10.0 MiB/s"
@@ -136,13 +163,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	gt_history_window(ctx->h, ctx->window_ns, &win);
 
 	x = gt_pane_print(w, 1, 1, t->label, "rate ");
-	/* The last interval of a process that exited is cut off by its death,
-	 * not a rate: ">=0 B/s" would read as a figure. The rest of the pane
-	 * keeps the last figures. */
-	if (ctx->status == GT_VIEW_EXITED)
-		x = gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
-	else
-		x = draw_rate(w, x, t, d);
+	x = ctx->status == GT_VIEW_EXITED ? draw_exited_rate(w, ctx, x) : draw_rate(w, ctx, x);
 	draw_average(w, x + 2, t, &win);
 
 	/* The graph gets the rows the figures do not need: at 40 columns one

@@ -49,6 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gt_container_ids_parse(text, size, &ids);
 	check_container_id(ids.container_id);
 	check_pod_uid(ids.pod_uid);
+	/* The whole input as one group's path, as gctop reads it now. */
+	memset(&ids, 'x', sizeof(ids));
+	gt_container_ids_from_path(text, size, &ids);
+	check_container_id(ids.container_id);
+	check_pod_uid(ids.pod_uid);
 	free(text);
 	return 0;
 }

@@ -40,6 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		require(ss.rss_kib == 0);
 	if (!strstr(text, "VmSwap:"))
 		require(ss.swap_kib == 0);
+	/* /proc/meminfo has the same lines (the host's memory: model/live_set.c) */
+	if (!strstr(text, "MemTotal:"))
+		require(gt_proc_parse_mem_total_kib(text) == 0);
 	free(text);
 	return 0;
 }

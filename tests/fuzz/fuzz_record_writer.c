@@ -6,7 +6,9 @@
  * the header and sample lines are valid UTF-8 with no control character
  * (tests/fuzz/clean_text.h), no line feed inside a line, and parse back as
  * JSON whose every key and string is clean too (a \u001b escape is JSON
- * but still an escape byte to whoever prints the string). */
+ * but still an escape byte to whoever prints the string). The text
+ * outputs' header lines from the same target (-b's block, --doctor's first
+ * line, the census's) are clean too. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,9 @@
 #include "record/record_writer.h"
 #include "tests/fuzz/clean_text.h"
 #include "tests/fuzz/fuzz_strings.h"
+#include "writers/census_writer.h"
+#include "writers/findings_out.h"
+#include "writers/text_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -78,6 +83,28 @@ static void check_line(struct json_object *o)
 	json_object_put(o);
 }
 
+/* The text outputs that print the target's facts: each line clean. */
+static void check_text_headers(const struct fixture *f)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	struct gt_derived *d = calloc(1, sizeof(*d));
+	struct gt_census *c = calloc(1, sizeof(*c));
+	if (!out || !d || !c)
+		abort();
+	d->cur = f->s;
+	d->first = true;
+	gt_text_write_block_from(out, NULL, &f->info, d, NULL, NULL, NULL);
+	gt_text_write_doctor_header(out, &f->info, 1.5);
+	gt_census_write_text(out, c, &f->info);
+	fclose(out);
+	fuzz_text_check(text, len, TEXT_LF_OK);
+	free(text);
+	free(d);
+	free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -97,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f->a.by_type.n = 2;
 	check_line(gt_record_json_info("header", &f->info));
 	check_line(gt_record_json_sample(&f->s, 0, 0, &f->a));
+	check_text_headers(f);
 	free(f);
 	return 0;
 }

@@ -20,7 +20,8 @@ check "an idle -agentpath agent keeps its segment" [ -e "$seg" ]
 ino=$(stat -c %i "$seg")
 
 "$GCTOP_BIN" -p "$JPID" --allocators --json -n 4 >"$WORK/run.json" 2>"$WORK/run.err"
-check "gctop ran against the -agentpath agent ($(cat "$WORK/run.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop ran against the -agentpath agent ($(cat "$WORK/run.err"))" [ "$rc" -eq 0 ]
 check "gctop used the existing segment (no second agent)" [ "$(stat -c %i "$seg" 2>/dev/null)" = "$ino" ]
 check "the resumed agent samples" [ "$(json_get "$WORK/run.json" -1 "d['top_allocators']['state'] == 'running' and d['top_allocators']['by_frame'][0]['frame'] == 'AllocSites.siteA'")" = True ]
 check "the exact total with -agentpath" [ "$(json_get "$WORK/run.json" -1 "d['alloc']['source']")" = exact ]

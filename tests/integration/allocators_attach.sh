@@ -22,7 +22,7 @@ check "gctop --allocators ran (status $rc: $(cat "$WORK/run1.err"))" [ "$rc" -eq
 # Before JDK 25 the JVM's sampler picks the wrong objects (JDK-8356372)
 # and the agent says its shares are biased.
 feature=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-python3 - "$WORK/run1.json" "$WORK/java.log" "${feature:-0}" >"$WORK/verdict" <<'PY'
+comparator "of the allocation sites" python3 - "$WORK/run1.json" "$WORK/java.log" "${feature:-0}" <<'PY'
 import json, sys, datetime
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 log = []
@@ -32,7 +32,7 @@ for l in open(sys.argv[2]):
 d = lines[-1]
 ta = d["top_allocators"]
 def out(ok, what):
-    print(("PASS: " if ok else "FAIL: ") + what)
+    print(("PASS: " if ok else "FAIL: ") + what, flush=True)
 last = log[-1]
 tot = last["a"] + last["b"] + last["c"]
 truth = {"AllocSites.siteA": last["a"] / tot, "AllocSites.siteB": last["b"] / tot, "AllocSites.siteC": last["c"] / tot}
@@ -69,7 +69,6 @@ out(ref is not None and abs(a["bytes_total"] - ref) <= 0.05 * ref,
 rates = [l["alloc"]["rate_bps"] for l in lines[2:] if l["alloc"]["rate_bps"]]
 out(rates and all(abs(r - 150e6) < 0.25 * 150e6 for r in rates), "exact rates near the paced 150 MB/s: %s" % rates)
 PY
-cat "$WORK/verdict"
 
 check "no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '$WORK/java.log'"
 
@@ -85,6 +84,7 @@ check "the agent removed its segment after gctop was killed" [ ! -e "$seg" ]
 
 # A second gctop loads the same library again and resumes sampling.
 "$GCTOP_BIN" -p "$JPID" --allocators --json -n 3 >"$WORK/run3.json" 2>"$WORK/run3.err"
-check "a second attach ran ($(cat "$WORK/run3.err"))" [ $? -eq 0 ]
+rc=$?
+check "a second attach ran ($(cat "$WORK/run3.err"))" [ "$rc" -eq 0 ]
 check "a second attach samples again" [ "$(json_get "$WORK/run3.json" -1 "d['top_allocators']['state'] == 'running' and (d['top_allocators']['samples'] or 0) > 0")" = True ]
 check "still no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '$WORK/java.log'"

@@ -21,6 +21,8 @@ unshare -m true 2>/dev/null || { skip_unless_ci namespace "cannot make a mount n
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 0; }
 GCALLOC=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (log: $WORK/dotnet-build-GcAlloc.log)"; exit 0; }
+stage_for_others "$CLASSES" "${GCALLOC%/*}" || { fail "cannot stage the workloads where nobody can read them"; exit 0; }
+CLASSES=$STAGED/${CLASSES##*/} GCALLOC=$STAGED/GcAlloc/GcAlloc
 UNIT=${GCTOP_UNIT:-contrib/systemd/gctop.service}
 DAEMONSET=${GCTOP_DAEMONSET:-contrib/kubernetes/gctop-daemonset.yaml}
 GCTOP=$(cd "$(dirname "$GCTOP_BIN")" && pwd)/$(basename "$GCTOP_BIN")

@@ -28,7 +28,7 @@ CSV=$(dotnet_program CsvLoad) || { fail "cannot build tests/dotnet/CsvLoad (log:
 
 # compare NAME GCTOP_NDJSON TRUTH_NDJSON
 compare() {
-	python3 - "$@" <<'PY'
+	comparator "of $1" python3 - "$@" <<'PY'
 import json, os, sys
 from datetime import datetime
 name, gfile, tfile = sys.argv[1:4]
@@ -36,9 +36,8 @@ g = [json.loads(l) for l in open(gfile) if l.strip()]
 lines = [json.loads(l) for l in open(tfile) if l.strip().startswith("{")]
 rep = [x for x in lines if "alloc" in x]
 phase = {x["phase"]: x["wall_ms"] for x in lines if "phase" in x}
-out = []
 def check(ok, what):
-    out.append(("PASS" if ok else "FAIL") + ": dotnet_accuracy: %s: %s" % (name, what))
+    print(("PASS" if ok else "FAIL") + ": dotnet_accuracy: %s: %s" % (name, what), flush=True)
 def ms(x):
     return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
 def truth(wall, key):
@@ -59,7 +58,7 @@ if "busy_start" not in phase or "busy_end" not in phase or len(rep) < 10:
     words = [l.strip() for l in open(tfile) if l.strip() and not l.startswith("{")]
     check(False, "the workload did not run its phases (%d reports)%s" % (
         len(rep), "; its last words: " + " | ".join(words[-3:])[:400] if words else ""))
-    print("\n".join(out)); sys.exit(0)
+    sys.exit(0)
 
 # pauses over the busy phase, both edges in the quiet: +-5%
 before = [x for x in g if ms(x) < phase["busy_start"] - 100]
@@ -131,7 +130,6 @@ check(last["alloc"] and last["alloc"]["source"] == "exact", "allocation source e
 check(last["dropped_events"] == 0, "no events dropped (%s)" % last["dropped_events"])
 major = os.environ.get("MAJOR", "10")
 check(last["runtime_version"].startswith(major + "."), "runtime %s, expected %s.x" % (last["runtime_version"], major))
-print("\n".join(out))
 PY
 }
 
@@ -140,16 +138,22 @@ run_case() {
 	name=$1
 	truth="$WORK/$name.truth"
 	out="$WORK/$name.json"
-	# 4 threads, 4 M-character CSVs; quiet 1.5 s, busy 5.5 s, then quiet
+	# 4 threads, 4 M-character CSVs; quiet 1.5 s (and until gctop has
+	# sampled it), busy 5.5 s, then quiet
 	# until the test is done with it. gctop samples every half second from
 	# its attach until 2.5 s after the busy phase ended (it exits 0 on
 	# SIGTERM), however slowly a loaded machine runs the phases.
-	env CSVLOAD_GCLOG=1 $2 "$CSV" 4 4 5.5 1.5 60 20 >"$truth" 2>&1 &
+	env CSVLOAD_GCLOG=1 CSVLOAD_START_FILE="$WORK/$name.go" $2 "$CSV" 4 4 5.5 1.5 60 20 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	wait_until 50 dotnet_socket_exists "$DPID"
 	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 200 >"$out" 2>"$WORK/$name.err" &
 	GPID=$!
+	# the busy phase starts once gctop has sampled the quiet twice: on a
+	# loaded machine its first sample came after 1.5 s of quiet (none
+	# before the busy phase to compare from)
+	wait_until 300 lines_at_least "$out" 2
+	: >"$WORK/$name.go"
 	wait_until 600 grep -q busy_end "$truth"
 	sleep 2.5
 	kill -TERM "$GPID"
@@ -185,7 +189,7 @@ first_figure() {
 		fail "first figure: gctop exits $?: $(head -c 300 "$WORK/first.err")"
 	wait "$DPID"
 	rm -f /tmp/dotnet-diagnostic-"$DPID"-*-socket
-	python3 - "$WORK/first.json" "$WORK/first.truth" <<'PY'
+	comparator "of the first figure" python3 - "$WORK/first.json" "$WORK/first.truth" <<'PY'
 import json, sys
 from datetime import datetime
 g = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -213,7 +217,7 @@ elif R:
     ok = soon and tr is not None and abs(rate - tr) <= 0.1 * tr
     what = "the first allocation rate (sample %d, %.1f s after the first figure) %s B/s vs the runtime's %s B/s over its poll interval (+-10%%, within a poll)" % (
         g.index(f) + 1, (ms(f) - ms(A[0])) / 1000, round(rate), tr and round(tr))
-print(("PASS" if ok else "FAIL") + ": dotnet_accuracy: first figure: " + what)
+print(("PASS" if ok else "FAIL") + ": dotnet_accuracy: first figure: " + what, flush=True)
 PY
 }
 

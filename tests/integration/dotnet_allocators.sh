@@ -22,18 +22,18 @@ CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 lines_at_least "$WORK/truth" 2
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 13 >"$WORK/g.json" 2>"$WORK/g.err"
-check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
-python3 - "$WORK/g.json" "$WORK/truth" <<'PY' || fail "the comparison script failed"
+comparator "of the allocation sites" python3 - "$WORK/g.json" "$WORK/truth" <<'PY'
 import json, sys
 g = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 t = [json.loads(l) for l in open(sys.argv[2]) if l.strip().startswith("{")]
-out = []
 def check(ok, what):
-    out.append(("PASS" if ok else "FAIL") + ": dotnet_allocators: " + what)
+    print(("PASS" if ok else "FAIL") + ": dotnet_allocators: " + what, flush=True)
 if not g or len(t) < 4 or not g[-1].get("top_allocators"):
     check(False, "no gctop output (%d lines) or workload report (%d)" % (len(g), len(t)))
-    print("\n".join(out)); sys.exit(0)
+    sys.exit(0)
 a = g[-1]["top_allocators"]
 check(a["source"] == "eventpipe-allocation-sampled", "source is %r" % a["source"])
 check(a["state"] == "running" and (a["samples"] or 0) >= 1000,
@@ -71,7 +71,6 @@ else:
     check(False, "gctop reported no allocation total")
 est = sum(f["bytes_per_s"] for f in a["by_frame"])
 check(abs(est - truth_bps) <= 0.10 * truth_bps, "sampled estimate %.0f B/s vs %.0f B/s (+-10%%)" % (est, truth_bps))
-print("\n".join(out))
 PY
 
 # SIGKILL while sampling: the runtime ends the session when its stream closes

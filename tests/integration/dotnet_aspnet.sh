@@ -50,13 +50,13 @@ rc=$?
 check "gctop exits 0 ($rc: $(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 after=$(get "http://127.0.0.1:$PORT/truth")
 
-python3 - "$WORK/g.json" "$before" "$after" "$REQUESTS" $(cat "$WORK/span") <<'PY'
+comparator "of the requests" python3 - "$WORK/g.json" "$before" "$after" "$REQUESTS" $(cat "$WORK/span") <<'PY'
 import json, sys
 from datetime import datetime
 g = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 before, after, n, start_ms, end_ms = (int(x) for x in sys.argv[2:7])
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": dotnet_aspnet: " + what)
+    print(("PASS" if ok else "FAIL") + ": dotnet_aspnet: " + what, flush=True)
 def ms(x):
     return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
 quiet_before = [x for x in g if ms(x) < start_ms and x["ops"] and x["alloc"]]

@@ -56,6 +56,6 @@ for mode in workstation server; do
 	kill "$DPID"
 	wait "$DPID" 2>/dev/null
 	cp "$WORK/CensusLeak.out" "$WORK/leak.$mode"
-	CENSUS_MODE=$mode TEST_NAME=$TEST_NAME python3 tests/integration/dotnet_census_check.py \
+	comparator "dotnet_census_check.py ($mode)" env CENSUS_MODE="$mode" TEST_NAME="$TEST_NAME" python3 tests/integration/dotnet_census_check.py \
 		"$WORK/leak.$mode" "$WORK/c1.$mode" "$WORK/c2.$mode" "$f1" "$f2"
 done

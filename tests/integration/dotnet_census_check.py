@@ -17,7 +17,7 @@ NAME = os.environ.get("TEST_NAME", "dotnet_census") + ": " + os.environ.get("CEN
 
 
 def report(ok, what):
-    print(("PASS: " if ok else "FAIL: ") + NAME + " " + what)
+    print(("PASS: " if ok else "FAIL: ") + NAME + " " + what, flush=True)
 
 
 def read_program(path):

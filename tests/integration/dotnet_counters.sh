@@ -36,7 +36,7 @@ else
 	exit 0
 fi
 
-python3 - "$WORK/g.json" "$WORK/dc.json" <<'PY'
+comparator "with dotnet-counters" python3 - "$WORK/g.json" "$WORK/dc.json" <<'PY'
 import json, sys
 g = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 dc = json.load(open(sys.argv[2]))["Events"]
@@ -68,6 +68,6 @@ ours = median(list(polls.values()))
 theirs = median([e["value"] for e in dc if e["name"].startswith("dotnet.gc.heap.total_allocated")
                  and busy0 <= ms(e["timestamp"]) - 1000 and ms(e["timestamp"]) <= busy1])
 ok = ours is not None and theirs is not None and abs(ours - theirs) <= 0.05 * theirs
-print(("PASS" if ok else "FAIL") + ": dotnet_counters: allocation rate %s B/s vs dotnet-counters %s B/s (+-5%%)" % (ours, theirs))
+print(("PASS" if ok else "FAIL") + ": dotnet_counters: allocation rate %s B/s vs dotnet-counters %s B/s (+-5%%)" % (ours, theirs), flush=True)
 PY
 for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; rm -f /tmp/dotnet-diagnostic-"$p"-*-socket; done

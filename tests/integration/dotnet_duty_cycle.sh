@@ -37,23 +37,23 @@ budget=$(sed -n 's/^#define GT_DN_SAMPLER_BUDGET_PER_S \([0-9.]*\).*/\1/p' colle
 [ -n "$budget" ] || { fail "no GT_DN_SAMPLER_BUDGET_PER_S in collectors/dotnet/sampler/dotnet_duty.h"; exit 0; }
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 36 -w "$WORK/rec.ndjson" >"$WORK/g.json" 2>"$WORK/g.err"
-check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
-python3 - "$WORK/rec.ndjson" "$WORK/truth" "$WORK/g.json" "$budget" <<'PY' || fail "the comparison script failed"
+comparator "of the duty cycle" python3 - "$WORK/rec.ndjson" "$WORK/truth" "$WORK/g.json" "$budget" <<'PY'
 import json, re, sys
 rec = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 t = [json.loads(l) for l in open(sys.argv[2]) if l.strip().startswith("{")]
 g = [json.loads(l) for l in open(sys.argv[3]) if l.strip()]
 budget = float(sys.argv[4])
-out = []
 def check(ok, what):
-    out.append(("PASS" if ok else "FAIL") + ": dotnet_duty_cycle: " + what)
+    print(("PASS" if ok else "FAIL") + ": dotnet_duty_cycle: " + what, flush=True)
 allocs = [r["allocators"] for r in rec if r.get("allocators")]
 cyc = [a for a in allocs if a["message"].startswith("sampled ")]
 if len(t) < 10 or len(cyc) < 20:
     check(False, "too little to compare: %d workload reports, %d of %d records duty-cycled (last message %r)" % (
         len(t), len(cyc), len(allocs), allocs[-1]["message"] if allocs else None))
-    print("\n".join(out)); sys.exit(0)
+    sys.exit(0)
 m = re.match(r"sampled (\d+)% of each second \((\d+) events/s at full rate\)", cyc[-1]["message"])
 check(m is not None, "the message says the share and the rate: %r" % cyc[-1]["message"])
 if m:
@@ -89,5 +89,4 @@ for s in sites:
     got = frames.get(s)
     check(got is not None and abs(got - want) <= 0.05,
           "%s share %s vs truth %.3f (+-0.05)" % (s, "none" if got is None else "%.3f" % got, want))
-print("\n".join(out))
 PY

@@ -31,7 +31,8 @@ for i in range(45):
 	"$GCTOP_BIN" --doctor -p "$APID" -d 6 >"$WORK/doctor-$1" 2>"$WORK/err-$1"
 	RC=$?
 	wait "$RPID"
-	check "$1: the requests were answered ($(head -c 200 "$WORK/req-$1.log"))" [ $? -eq 0 ]
+	rc=$?
+	check "$1: the requests were answered ($(head -c 200 "$WORK/req-$1.log"))" [ "$rc" -eq 0 ]
 	kill "$APID" 2>/dev/null
 	wait "$APID" 2>/dev/null
 	PORT=$((PORT + 1))
@@ -42,13 +43,13 @@ check "large: --doctor reports gen2 collections triggered by AllocLarge as a war
 	grep -Eq '^  warning +loh-gen2: [0-9]+% of gen2 collections were triggered by large-object allocation \(AllocLarge\)' \
 	"$WORK/doctor-large"
 # its evidence: the gen2 collections counted, at least half of them AllocLarge
-python3 - "$WORK/doctor-large" <<'PY'
+comparator "of the large case's evidence" python3 - "$WORK/doctor-large" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 m = re.search(r"loh-gen2: .*\n +evidence: gen2 collections (\d+), alloc large gen2 collections (\d+), alloc large share ([0-9.]+)%, window ([0-9.]+) s", text)
 ok = m is not None and int(m.group(1)) >= 2 and int(m.group(2)) * 2 >= int(m.group(1)) and 4 <= float(m.group(4)) <= 7
 print(("PASS" if ok else "FAIL") + ": dotnet_findings: large: the evidence counts gen2 and AllocLarge collections over the watched window (%s)"
-      % ((m.groups() if m else "no evidence line"),))
+      % ((m.groups() if m else "no evidence line"),), flush=True)
 PY
 check "large: --doctor exits with the worst finding's status ($RC; report says $(doctor_status "$WORK/doctor-large"))" \
 	[ "$RC" = "$(doctor_status "$WORK/doctor-large")" ]

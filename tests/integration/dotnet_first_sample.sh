@@ -22,7 +22,7 @@ GCALLOC=$(dotnet_program GcAlloc) || { fail "cannot build tests/dotnet/GcAlloc (
 
 # check_first NAME GCTOP_JSON TRUTH
 check_first() {
-	python3 - "$@" <<'PY'
+	comparator "of $1" python3 - "$@" <<'PY'
 import json, sys
 name, gfile, tfile = sys.argv[1:4]
 g = [json.loads(l) for l in open(gfile) if l.strip()]
@@ -33,7 +33,7 @@ from datetime import datetime
 def ms(x):
     return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
 def out(ok, what):
-    print(("PASS" if ok else "FAIL") + ": dotnet_first_sample: %s: %s" % (name, what))
+    print(("PASS" if ok else "FAIL") + ": dotnet_first_sample: %s: %s" % (name, what), flush=True)
 if len(g) != 1:
     out(False, "one object from -n 1, got %d" % len(g)); sys.exit(0)
 d = g[0]
@@ -105,11 +105,13 @@ CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 dotnet_socket_exists "$DPID"
 wait_until 100 lines_at_least "$WORK/idle.truth" 1
 "$GCTOP_BIN" -p "$DPID" -n 1 --json >"$WORK/idle.json" 2>"$WORK/idle.err"
-check "idle: gctop -n 1 --json exits 0 ($(head -c 200 "$WORK/idle.err"))" [ $? -eq 0 ]
+rc=$?
+check "idle: gctop -n 1 --json exits 0 ($(head -c 200 "$WORK/idle.err"))" [ "$rc" -eq 0 ]
 r=$(json_get "$WORK/idle.json" 1 'd["alloc"] is not None and d["alloc"]["bytes_total"] is not None and d["alloc"]["rate_bps"] is not None and d["alloc"]["rate_bps"] < 1e6')
 check "idle: -n 1 has a rate under 1 MB/s and a total ($(json_get "$WORK/idle.json" 1 'd["alloc"], d["alloc_unavailable"]'))" [ "$r" = True ]
 "$GCTOP_BIN" -p "$DPID" -b -n 2 >"$WORK/idle.txt" 2>"$WORK/idle-b.err"
-check "idle: gctop -b -n 2 exits 0 ($(head -c 200 "$WORK/idle-b.err"))" [ $? -eq 0 ]
+rc=$?
+check "idle: gctop -b -n 2 exits 0 ($(head -c 200 "$WORK/idle-b.err"))" [ "$rc" -eq 0 ]
 rates=$(grep -Ec '^Alloc: +[0-9.]+ [KMGT]?i?B/s ' "$WORK/idle.txt")
 check "idle: both -b blocks have a rate ($(grep '^Alloc:' "$WORK/idle.txt" | tr '\n' '|'))" [ "$rates" -eq 2 ]
 

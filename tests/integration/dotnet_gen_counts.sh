@@ -61,7 +61,7 @@ check "gctop -b exits 0 ($rb: $(head -c 200 "$WORK/b.err"))" [ "$rb" -eq 0 ]
 kill "$SERVE" 2>/dev/null
 wait "$SERVE" 2>/dev/null
 
-python3 - "$WORK/truth" "$WORK/g.json" "$WORK/g.txt" "$WORK/before.txt" "$WORK/after.txt" "$before_ms" "$after_ms" "$DPID" <<'PY'
+comparator "of the generations' counts" python3 - "$WORK/truth" "$WORK/g.json" "$WORK/g.txt" "$WORK/before.txt" "$WORK/after.txt" "$before_ms" "$after_ms" "$DPID" <<'PY'
 import json, re, sys
 from datetime import datetime
 tfile, gfile, bfile, sa, sb, a_ms, b_ms, pid = sys.argv[1:9]
@@ -69,7 +69,7 @@ lines = [json.loads(l) for l in open(tfile) if l.strip().startswith("{")]
 t = [x for x in lines if "gc0" in x]
 phase = {x["phase"]: x["wall_ms"] for x in lines if "phase" in x}
 def out(ok, what):
-    print(("PASS" if ok else "FAIL") + ": dotnet_gen_counts: %s" % what)
+    print(("PASS" if ok else "FAIL") + ": dotnet_gen_counts: %s" % what, flush=True)
 def truth_at(wall):
     r = [x for x in t if x["wall_ms"] <= wall]
     return r[-1] if r else None

@@ -24,10 +24,11 @@ run_case() {
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	wait_until 100 dotnet_socket_exists "$DPID"
 	"$GCTOP_BIN" -p "$DPID" --json -d 2 -n 6 -w "$WORK/rec-$name" >"$WORK/out-$name.json" 2>"$WORK/err"
-	check "$name: gctop exits 0 ($(head -c 300 "$WORK/err"))" [ $? -eq 0 ]
+	rc=$?
+	check "$name: gctop exits 0 ($(head -c 300 "$WORK/err"))" [ "$rc" -eq 0 ]
 	kill "$DPID" 2>/dev/null
 	wait "$DPID" 2>/dev/null
-	python3 - "$WORK/out-$name.json" "$WORK/truth-$name" "$name" "$WORK/rec-$name" <<'PY'
+	comparator "of $name" python3 - "$WORK/out-$name.json" "$WORK/truth-$name" "$name" "$WORK/rec-$name" <<'PY'
 import json, sys
 name = sys.argv[3]
 out = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -48,7 +49,7 @@ if None not in (lo[1], lo[-1], al[1], al[-1]) and al[-1] > al[1]:
     got = (lo[-1] - lo[1]) / (at_sample(len(out) - 1) - at_sample(1))
 ok = got is not None and abs(got - share) <= 0.03
 print(("PASS" if ok else "FAIL") + ": dotnet_large: %s: LOH share of allocation over the run %s within 3 points of the workload's %.3f"
-      % (name, None if got is None else round(got, 3), share))
+      % (name, None if got is None else round(got, 3), share), flush=True)
 # The share's own denominator: all the bytes the same collections counted
 # (the recording's large_alloc_of_total), over the same collections
 rec = [json.loads(l) for l in open(sys.argv[4]) if '"type":"sample"' in l]
@@ -57,9 +58,9 @@ both = [(x["large_alloc_bytes_total"], x["large_alloc_of_total"]) for x in rec
 gc = (both[-1][0] - both[0][0]) / (both[-1][1] - both[0][1]) if len(both) > 1 and both[-1][1] > both[0][1] else None
 ok = gc is not None and abs(gc - share) <= 0.03
 print(("PASS" if ok else "FAIL") + ": dotnet_large: %s: LOH share of the bytes the collections counted %s within 3 points of the workload's %.3f"
-      % (name, None if gc is None else round(gc, 3), share))
-src = out[-1]["large_objects"]["source"]
-print(("PASS" if src == "loh" else "FAIL") + ": dotnet_large: %s: the figure names its source (%s)" % (name, src))
+      % (name, None if gc is None else round(gc, 3), share), flush=True)
+src = (out[-1]["large_objects"] or {}).get("source")
+print(("PASS" if src == "loh" else "FAIL") + ": dotnet_large: %s: the figure names its source (%s)" % (name, src), flush=True)
 PY
 }
 

@@ -27,20 +27,20 @@ CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 lines_at_least "$WORK/truth" 2
 
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 30 -w "$WORK/rec.ndjson" >"$WORK/g.json" 2>"$WORK/g.err"
-check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
-python3 - "$WORK/rec.ndjson" "$WORK/truth" <<'PY' || fail "the comparison script failed"
+comparator "of the late names" python3 - "$WORK/rec.ndjson" "$WORK/truth" <<'PY'
 import json, sys
 rec = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 t = [json.loads(l) for l in open(sys.argv[2]) if l.strip().startswith("{")]
-out = []
 def check(ok, what):
-    out.append(("PASS" if ok else "FAIL") + ": dotnet_late_names: " + what)
+    print(("PASS" if ok else "FAIL") + ": dotnet_late_names: " + what, flush=True)
 allocs = [r["allocators"] for r in rec if r.get("allocators")]
 late = ["Late.%s" % c for c in "ABCDEF"]
 if len(allocs) < 20 or len(t) < 20:
     check(False, "too little to compare: %d records, %d workload reports" % (len(allocs), len(t)))
-    print("\n".join(out)); sys.exit(0)
+    sys.exit(0)
 check(allocs[-1]["message"].startswith("sampled "), "the sampler duty-cycles: %r" % allocs[-1]["message"])
 # the last record the workload's reports reach (gctop ends before its next one)
 last = [a for a in allocs if a["mono_ns"] <= t[-1]["t_ns"]][-1]
@@ -59,7 +59,7 @@ span = (last["mono_ns"] - first["mono_ns"]) / 1e9
 a0, a1 = truth(first["mono_ns"], "alloc"), truth(last["mono_ns"], "alloc")
 if a0 is None or a1 is None or total <= 0:
     check(False, "the recording's last 12 s fall outside the workload's reports")
-    print("\n".join(out)); sys.exit(0)
+    sys.exit(0)
 for k in late:
     want = (truth(last["mono_ns"], k) - truth(first["mono_ns"], k)) / (a1 - a0)
     share = got.get(k, 0) / total
@@ -67,5 +67,4 @@ for k in late:
           % (k, share, want, span, "" if k in got else ": not a site"))
 lost = (got.get("[native]", 0) + got.get("Program.Main", 0)) / total
 check(lost < 0.02, "[native] and Program.Main hold %.3f of the bytes (< 0.02)" % lost)
-print("\n".join(out))
 PY

@@ -29,10 +29,10 @@ lib_case() {
 	wait_until 100 lines_at_least "$WORK/$label.out" 1
 	"$GCTOP_BIN" -p "$DPID" --allocators --allocator-packages "$PACKAGES" --json -d 1 -n 4 \
 		>"$WORK/$label.json" 2>"$WORK/$label.err"
-	check "$label: gctop --allocators --json exits 0 ($(head -c 300 "$WORK/$label.err"))" [ $? -eq 0 ]
-	python3 tests/integration/stacks_check.py "$WORK/$label.json" "dotnet_lib_stacks: $label" \
-		Program.Convert Program.Main Newtonsoft.Json. "$PACKAGES" ||
-		fail "$label: the check script failed"
+	rc=$?
+	check "$label: gctop --allocators --json exits 0 ($(head -c 300 "$WORK/$label.err"))" [ "$rc" -eq 0 ]
+	comparator "stacks_check.py ($label)" python3 tests/integration/stacks_check.py "$WORK/$label.json" "dotnet_lib_stacks: $label" \
+		Program.Convert Program.Main Newtonsoft.Json. "$PACKAGES"
 	kill "$DPID" 2>/dev/null
 	wait "$DPID" 2>/dev/null
 	rm -f /tmp/dotnet-diagnostic-"$DPID"-*-socket

@@ -21,7 +21,7 @@ KINDS = {"blocking": "gen2", "background": "background gen2"}
 
 
 def report(ok, what):
-    print("%s: %s: %s: %s" % ("PASS" if ok else "FAIL", test, name, what))
+    print("%s: %s: %s: %s" % ("PASS" if ok else "FAIL", test, name, what), flush=True)
 
 
 out = [json.loads(l) for l in open(out_path) if l.strip()]

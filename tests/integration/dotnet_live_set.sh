@@ -61,7 +61,8 @@ start_case server 3000000 100 19 DOTNET_gcServer=1
 srv_leak=$LEAK srv_gctop=$GCTOP
 
 wait "$srv_gctop"
-check "server: gctop exits 0 ($(head -c 300 "$WORK/err-server"))" [ $? -eq 0 ]
+rc=$?
+check "server: gctop exits 0 ($(head -c 300 "$WORK/err-server"))" [ "$rc" -eq 0 ]
 kill "$srv_leak" 2>/dev/null
 wait "$srv_leak" 2>/dev/null
 wait "$DOCTOR"
@@ -77,6 +78,6 @@ wait "$wks_gctop"
 rc=$?
 check "workstation: gctop exits 8, the target gone ($(head -c 300 "$WORK/err-workstation"))" [ "$rc" -eq 8 ]
 
-python3 tests/integration/dotnet_live_check.py "$TEST_NAME" workstation "$WORK/out-workstation.json" \
+comparator "dotnet_live_check.py (workstation)" python3 tests/integration/dotnet_live_check.py "$TEST_NAME" workstation "$WORK/out-workstation.json" \
 	"$WORK/truth-workstation" oom
-python3 tests/integration/dotnet_live_check.py "$TEST_NAME" server "$WORK/out-server.json" "$WORK/truth-server"
+comparator "dotnet_live_check.py (server)" python3 tests/integration/dotnet_live_check.py "$TEST_NAME" server "$WORK/out-server.json" "$WORK/truth-server"

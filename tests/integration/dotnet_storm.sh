@@ -70,7 +70,7 @@ kill "$JPID" "$BPID" 2>/dev/null
 wait "$JPID" "$BPID" 2>/dev/null
 check "the workload ran its phases ($(grep phase "$WORK/truth" | tr '\n' ' '))" grep -q quiet_end "$WORK/truth"
 
-python3 - "$WORK/out.json" "$WORK/out.txt" "$WORK/truth" <<'PY'
+comparator "of the storm" python3 - "$WORK/out.json" "$WORK/out.txt" "$WORK/truth" <<'PY'
 import json, re, sys
 from datetime import datetime
 g = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
@@ -79,7 +79,7 @@ lines = [json.loads(l) for l in open(sys.argv[3]) if l.startswith("{")]
 rep = [x for x in lines if "pause_ns" in x]
 phase = {x["phase"]: x["wall_ms"] for x in lines if "phase" in x}
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": dotnet_storm: " + what)
+    print(("PASS" if ok else "FAIL") + ": dotnet_storm: " + what, flush=True)
 def ms(x):
     return datetime.fromisoformat(x["time"].replace("Z", "+00:00")).timestamp() * 1000
 def truth(wall):

@@ -131,7 +131,7 @@ check "the leaking JVM is still alive when they do (the panels are read before i
 left=$((21000 - ($(now_ms) - served_at)))
 [ "$left" -gt 0 ] && sleep "$(awk -v ms="$left" 'BEGIN { printf "%.1f", ms / 1000 }')"
 
-comparator grafana_dashboard python3 tests/integration/grafana_dashboard.py contrib/grafana/gctop-dashboard.json "$PPORT" "$TEST_NAME" \
+comparator grafana_dashboard.py python3 tests/integration/grafana_dashboard.py contrib/grafana/gctop-dashboard.json "$PPORT" "$TEST_NAME" \
 	"hotspot=$JPID" "dotnet=$DPID" "leak=$LPID"
 
 # The labels as Prometheus stored them: on every JVM series, on no .NET one.

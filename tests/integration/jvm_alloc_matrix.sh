@@ -9,9 +9,11 @@
 # large arrays. Tolerance: 5% for the allocation rate, 10% for G1's
 # humongous bytes. A rate lower than that only by the shortfall of the
 # intervals gctop marks as a lower bound (it saw two collections between two
-# reads), their own and not the whole window's; never higher. Shenandoah:
-# the same, within 10%; ZGC (single-generation on 17, generational on 25):
-# n/a with a reason. The comparison is in compare_matrix.py.
+# reads), their own and not the whole window's; higher only where gctop
+# marks it an upper bound that holds the truth (5% at either end) and is at
+# most 15% wide, unless the row says otherwise, and why. Shenandoah: the
+# same, within 10%; ZGC (single-generation on 17, generational on 25): n/a
+# with a reason. The comparison is in compare_matrix.py.
 . tests/lib.sh
 require_java
 CLASSES=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
@@ -26,9 +28,9 @@ FIT=$((4 * MIB - 64))  # a 4-region humongous array on 1 MiB regions, header inc
 # gctop's 3.5 s of samples had begun).
 BUSY=60
 
-# row LABEL JAVA "JVM FLAGS" THREADS RATE_MB_S LARGE_SHARE LARGE_BYTES TOL LARGE_CHECK
+# row LABEL JAVA "JVM FLAGS" THREADS RATE_MB_S LARGE_SHARE LARGE_BYTES TOL LARGE_CHECK [UPPER_WIDTH]
 row() {
-	label=$1 javabin=$2 flags=$3 threads=$4 rate=$5 share=$6 large=$7 tol=$8 lcheck=$9
+	label=$1 javabin=$2 flags=$3 threads=$4 rate=$5 share=$6 large=$7 tol=$8 lcheck=$9 width=${10:-0.15}
 	if [ -z "$javabin" ]; then
 		# Temurin 25 is tested where present (as in the other JDK 25 tests)
 		skip_unless_ci runtime "$label: JDK 25 is not installed at /usr/lib/jvm/temurin-25-jdk-amd64"
@@ -54,7 +56,7 @@ row() {
 		fail "$label: gctop exited with $rc: $(cat "$WORK/$label.err")"
 		return
 	fi
-	if result=$(python3 tests/java/compare_matrix.py "$WORK/$label.json" "$log" "$tol" "$lcheck"); then
+	if result=$(python3 tests/java/compare_matrix.py "$WORK/$label.json" "$log" "$tol" "$lcheck" "$width"); then
 		pass "$label: $result"
 	else
 		fail "$label: $result"
@@ -74,8 +76,12 @@ row jdk17-G1-h50-fast "$JDK17" "$G1" 4 0 0.5 $FIT $TOL within:0.10
 # under ASan): a defect of the estimate at that rate, left open in issue 9.
 row jdk25-G1-h90-50 "$JDK25" "$G1" 4 6000 0.9 $FIT 0.10 within:0.10
 # 3 MiB arrays take 4 regions: G1 (and gctop) count the regions, so the
-# humongous figure lies between the arrays' bytes and 4/3 of them.
-row jdk17-G1-h50-3MiB "$JDK17" "$G1" 4 0 0.5 $((3 * MIB)) 0.40 regions:1.34
+# humongous figure lies between the arrays' bytes and 4/3 of them, and the
+# total is marked an upper bound. Its excess is half the humongous regions'
+# bytes (the most any mix of humongous objects leaves unused): 4/3 x 1/2 of
+# the half of the bytes in them, a third of the truth, so the bound is up
+# to 40% wide here (measured 33-35%).
+row jdk17-G1-h50-3MiB "$JDK17" "$G1" 4 0 0.5 $((3 * MIB)) $TOL regions:1.34 0.40
 # Small objects only: a few collections a second, and about a hundred.
 row jdk17-G1-h0-slow "$JDK17" "$G1" 2 400 0 $FIT $TOL zero
 row jdk25-G1-h0-100 "$JDK25" "-Xmx64m -Xmn8m -XX:+UseG1GC" 4 800 0 $FIT $TOL zero

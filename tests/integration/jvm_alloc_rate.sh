@@ -53,7 +53,7 @@ check "jdk17-G1-humongous: humongous allocation seen in most intervals ($large o
 none=$(json_get "$WORK/jdk17-G1-small.json" -1 'd["large_objects"]["alloc_bytes_total"]')
 check "jdk17-G1-small: no humongous bytes without humongous arrays ($none)" [ "$none" = "0" ]
 reason=$(json_get "$WORK/jdk17-Parallel-small.json" -1 'd["large_objects"] is None and d["large_objects_unavailable"]')
-check "jdk17-Parallel-small: large objects n/a with a reason ($reason)" [ -n "$reason" ] && [ "$reason" != "False" ]
+check "jdk17-Parallel-small: large objects n/a with a reason ($reason)" sh -c '[ -n "$1" ] && [ "$1" != False ]' - "$reason"
 
 if [ -x "$JDK25/java" ]; then
 	run_one jdk25-G1-humongous "$JDK25/java" -XX:+UseG1GC humongous

@@ -52,7 +52,7 @@ run_one() {
 		grep -q 'CensusLeak\$LeakNode' "$dir/census.txt"
 	kill "$JPID"
 	wait "$JPID" 2>/dev/null
-	python3 tests/integration/jvm_census_check.py "$dir" $TICK "$label"
+	comparator "jvm_census_check.py ($label)" python3 tests/integration/jvm_census_check.py "$dir" $TICK "$label"
 }
 leaked() { sed -n 's/^leaked //p' "$1/state"; }
 
@@ -93,7 +93,7 @@ if wait_for_hsperf "$JPID" 10; then
 	"$GCTOP_BIN" --census -p "$JPID" >/dev/null 2>"$WORK/noattach.err"
 	rc=$?
 	check "a JVM started with -XX:+DisableAttachMechanism: status 1 ($rc: $(cat "$WORK/noattach.err"))" \
-		[ "$rc" -eq 1 ] && grep -q 'DisableAttachMechanism, so gctop cannot take a census' "$WORK/noattach.err"
+		sh -c '[ "$1" -eq 1 ] && grep -q "DisableAttachMechanism, so gctop cannot take a census" "$2"' - "$rc" "$WORK/noattach.err"
 	check "and it was not signalled (no thread dump)" [ -z "$(grep 'Full thread dump' "$WORK/noattach.log")" ]
 else
 	fail "the JVM without attach published no perf data: $(head -c 300 "$WORK/noattach.log")"

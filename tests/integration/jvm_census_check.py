@@ -8,7 +8,7 @@ lines."""
 import json, re, sys
 work, tick, label = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def out(ok, what):
-    print(("PASS: " if ok else "FAIL: ") + "jvm_census: " + label + ": " + what)
+    print(("PASS: " if ok else "FAIL: ") + "jvm_census: " + label + ": " + what, flush=True)
 def num(name):
     return int(open("%s/%s" % (work, name)).read().strip() or 0)
 try:

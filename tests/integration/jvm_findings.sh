@@ -25,19 +25,23 @@ start() {
 start 0.9
 "$GCTOP_BIN" --doctor -p "$MPID" -d 4 >"$WORK/doctor" 2>"$WORK/err"
 rc=$?
+# The finding's line and its evidence, both (one check).
+humongous_named() {
+	grep -Eq '^  (warning|critical) +g1-humongous: [0-9]+% of G1.s collections were started by humongous allocation$' "$1" &&
+		grep -Eq '^           evidence: .*region 1.00 MiB, humongous from 512 KiB' "$1"
+}
 check "humongous: --doctor names the G1 humongous finding as a warning or worse ($(grep -E '^Findings|^  [a-z]' "$WORK/doctor" | tr '\n' ' ' | head -c 400))" \
-	grep -Eq '^  (warning|critical) +g1-humongous: [0-9]+% of G1.s collections were started by humongous allocation$' "$WORK/doctor" &&
-	grep -Eq '^           evidence: .*region 1.00 MiB, humongous from 512 KiB' "$WORK/doctor"
+	humongous_named "$WORK/doctor"
 check "humongous: --doctor exits with the worst finding's status ($rc; report says $(doctor_status "$WORK/doctor"))" \
 	[ "$rc" = "$(doctor_status "$WORK/doctor")" ]
 check "humongous: a warning at worst gives 13 or 14 ($rc)" test "$rc" -ge 13 -a "$rc" -le 14
 "$GCTOP_BIN" -p "$MPID" --json -d 1 -n 3 >"$WORK/json" 2>"$WORK/err"
-python3 - "$WORK/json" <<'PY'
+comparator "of the JSON findings" python3 - "$WORK/json" <<'PY'
 import json, sys
 last = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
 h = [f for f in last["findings"] if f["id"] == "g1-humongous"]
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": jvm_findings: humongous: JSON " + what)
+    print(("PASS" if ok else "FAIL") + ": jvm_findings: humongous: JSON " + what, flush=True)
 check(len(h) == 1 and set(h[0]) == {"id", "severity", "title", "evidence", "advice"},
       "has one g1-humongous finding with id, severity, title, evidence, advice (%s)" % last["findings"])
 ev = h[0]["evidence"] if h else {}

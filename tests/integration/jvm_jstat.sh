@@ -33,7 +33,7 @@ run_one() {
 		fail "$label: gctop exited with $rc: $(cat "$WORK/$label.err")"
 		return
 	fi
-	python3 tests/java/compare_jstat.py "$WORK/$label.json" "$WORK/$label.before" "$WORK/$label.after" $((XMX_MB * 1024 * 1024)) "$label" "$WORK/$label.cap"
+	comparator "compare_jstat.py ($label)" python3 tests/java/compare_jstat.py "$WORK/$label.json" "$WORK/$label.before" "$WORK/$label.after" $((XMX_MB * 1024 * 1024)) "$label" "$WORK/$label.cap"
 }
 
 run_one jdk17-G1 java jstat -XX:+UseG1GC

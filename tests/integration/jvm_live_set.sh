@@ -66,7 +66,7 @@ finish_run() {
 		fail "$label: the workload did not die of OutOfMemoryError (exit $rc): $(tail -c 300 "$WORK/$label.out")"
 		return
 	fi
-	python3 tests/java/live_check.py check "$WORK/$label.out" "$WORK/$label.json" "$label" ${2:-}
+	comparator "live_check.py ($label)" python3 tests/java/live_check.py check "$WORK/$label.out" "$WORK/$label.json" "$label" ${2:-}
 }
 
 # LEAK_KB_PER_S SECONDS THREADS BASE_MB TURNOVER_MB TURNOVER_S WARM_S (gctop

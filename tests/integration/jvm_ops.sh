@@ -26,7 +26,8 @@ judge() { ops_judge "$1" "$2" "$3" "$COUNTER"; }
 
 start ops17.log 18
 "$GCTOP_BIN" --json -p "$JPID" --ops "$COUNTER" -d 2 -n 4 -w "$WORK/rec.ndjson" >"$WORK/ops.json" 2>"$WORK/ops.err"
-check "gctop --json --ops exits 0 ($(head -c 300 "$WORK/ops.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --json --ops exits 0 ($(head -c 300 "$WORK/ops.err"))" [ "$rc" -eq 0 ]
 judge "JDK 17" "$WORK/ops.json" "$WORK/ops17.log"
 
 # A counter the JVM does not publish: n/a with the name and why, never 0.
@@ -77,7 +78,8 @@ j25=/usr/lib/jvm/temurin-25-jdk-amd64/bin
 if [ -x "$j25/java" ]; then
 	PATH="$j25:$PATH" start ops25.log 9
 	"$GCTOP_BIN" --json -p "$JPID" --ops "$COUNTER" -d 2 -n 3 >"$WORK/ops25.json" 2>"$WORK/ops25.err"
-	check "JDK 25: gctop --json --ops exits 0 ($(head -c 300 "$WORK/ops25.err"))" [ $? -eq 0 ]
+	rc=$?
+	check "JDK 25: gctop --json --ops exits 0 ($(head -c 300 "$WORK/ops25.err"))" [ "$rc" -eq 0 ]
 	judge "JDK 25" "$WORK/ops25.json" "$WORK/ops25.log"
 else
 	skip_unless_ci runtime "JDK 25 is not installed at $j25"

@@ -23,7 +23,8 @@ SPEC='jmx:gctop.test:type=Ops,*:Count'
 
 ops_start jmx17.log 24 "$COUNTER" -Xcheck:jni
 "$GCTOP_BIN" --json -p "$JPID" --allocators --ops "$SPEC" -d 2 -n 4 -w "$WORK/rec.ndjson" >"$WORK/ops.json" 2>"$WORK/ops.err"
-check "gctop --json --allocators --ops jmx: exits 0 ($(head -c 300 "$WORK/ops.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --json --allocators --ops jmx: exits 0 ($(head -c 300 "$WORK/ops.err"))" [ "$rc" -eq 0 ]
 ops_judge "JDK 17" "$WORK/ops.json" "$WORK/jmx17.log" "$SPEC"
 check "the agent reads the MBeans on a thread of its own" sh -c "jcmd $JPID Thread.print 2>/dev/null | grep -q '^\"gctop-agent-jmx\"'"
 ops_check_recording "$WORK/ops.json" "$WORK/rec.ndjson"
@@ -60,7 +61,8 @@ j25=/usr/lib/jvm/temurin-25-jdk-amd64/bin
 if [ -x "$j25/java" ]; then
 	PATH="$j25:$PATH" ops_start jmx25.log 10 "$COUNTER"
 	"$GCTOP_BIN" --json -p "$JPID" --allocators --ops "$SPEC" -d 2 -n 3 >"$WORK/ops25.json" 2>"$WORK/ops25.err"
-	check "JDK 25: gctop --json --allocators --ops jmx: exits 0 ($(head -c 300 "$WORK/ops25.err"))" [ $? -eq 0 ]
+	rc=$?
+	check "JDK 25: gctop --json --allocators --ops jmx: exits 0 ($(head -c 300 "$WORK/ops25.err"))" [ "$rc" -eq 0 ]
 	ops_judge "JDK 25" "$WORK/ops25.json" "$WORK/jmx25.log" "$SPEC"
 else
 	skip_unless_ci runtime "JDK 25 is not installed at $j25"

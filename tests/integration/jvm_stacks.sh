@@ -15,12 +15,14 @@ start_java "$WORK/java.log" -Xmx128m -XX:+UseG1GC -cp "$classes" FormatText 40
 wait_for_hsperf "$JPID" 15 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 0; }
 
 "$GCTOP_BIN" -p "$JPID" --allocators --json -d 1 -n 4 >"$WORK/g.json" 2>"$WORK/g.err"
-check "gctop --allocators --json exits 0 ($(head -c 300 "$WORK/g.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators --json exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
-python3 tests/integration/stacks_check.py "$WORK/g.json" jvm_stacks 'FormatText$Report.line' FormatText.main \
-	java.util.Formatter java.,jdk.,sun. || fail "the check script failed"
+comparator stacks_check.py python3 tests/integration/stacks_check.py "$WORK/g.json" jvm_stacks 'FormatText$Report.line' FormatText.main \
+	java.util.Formatter java.,jdk.,sun.
 
 "$GCTOP_BIN" -p "$JPID" --allocators -b -d 1 -n 2 >"$WORK/b.txt" 2>"$WORK/b.err"
-check "gctop --allocators -b exits 0 ($(head -c 300 "$WORK/b.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators -b exits 0 ($(head -c 300 "$WORK/b.err"))" [ "$rc" -eq 0 ]
 check "-b names the top stack of the top site" grep -q 'top stack of FormatText\$Report.line: ' "$WORK/b.txt"
 check "-b lists java. frames under it" grep -q "^    java\." "$WORK/b.txt"

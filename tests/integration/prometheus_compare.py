@@ -59,10 +59,9 @@ def jvm(port, pid, out):
 
 
 def dotnet(port, pid, truth, name):
-    out = []
 
     def check(ok, what):
-        out.append(("PASS" if ok else "FAIL") + ": prometheus_exporter: %s: %s" % (name, what))
+        print(("PASS" if ok else "FAIL") + ": prometheus_exporter: %s: %s" % (name, what), flush=True)
 
     lines = [json.loads(l) for l in open(truth) if l.strip().startswith("{")]
     t = [x for x in lines if "t_ns" in x]
@@ -82,7 +81,6 @@ def dotnet(port, pid, truth, name):
               "stored from %.1f s to %.1f s of the allocating phase's start"
               % (len(before), len(after), len(t), (alloc[0][0] - phase.get("busy_start", 0)) / 1000 if alloc else 0,
                  (alloc[-1][0] - phase.get("busy_start", 0)) / 1000 if alloc else 0))
-        print("\n".join(out))
         return 0
     (ma, aa), (mb, ab) = before[-1], after[0]
     t0, t1 = t[0], t[-1]
@@ -106,7 +104,6 @@ def dotnet(port, pid, truth, name):
     check(tp > 0 and -0.15 * tp - p1 <= gp - tp <= 0.15 * tp,
           "dotnet_gc_pause_time_seconds_total grew %.4f s vs GC.GetTotalPauseDuration %.4f s (+-15%%, background "
           "GCs' final marks by the runtime's clock %.4f s)" % (gp, tp, p1))
-    print("\n".join(out))
     return 0
 
 

@@ -113,7 +113,7 @@ check "an exited JVM leaves /metrics within a round" wait_until 20 lacks_pid "$J
 # (marked stale at its next scrape, a second later)
 check "Prometheus has no current series of the exited JVM" \
 	wait_until 30 python3 tests/integration/prometheus_compare.py absent "$PPORT" "$JPID"
-python3 tests/integration/prometheus_compare.py jvm "$PPORT" "$JPID" "$WORK/jvm.ndjson"
+comparator "prometheus_compare.py (JVM)" python3 tests/integration/prometheus_compare.py jvm "$PPORT" "$JPID" "$WORK/jvm.ndjson"
 if result=$(python3 tests/java/compare_alloc.py "$WORK/jvm.ndjson" "$WORK/jvm.log" 0.10); then
 	pass "JVM: gctop_allocated_bytes_total as stored by Prometheus vs ThreadMXBean: $result"
 else
@@ -156,7 +156,7 @@ else
 	fail "a second gctop --serve opened no session in the .NET process: $(cat "$WORK/gctop2.err")"
 fi
 wait "$DPID"
-python3 tests/integration/prometheus_compare.py dotnet "$PPORT" "$DPID" "$WORK/dotnet.truth" dotnet-workstation
+comparator "prometheus_compare.py (.NET)" python3 tests/integration/prometheus_compare.py dotnet "$PPORT" "$DPID" "$WORK/dotnet.truth" dotnet-workstation
 kill "$PROM" 2>/dev/null
 # The runtime leaves its socket behind when killed: remove those of ours.
 for p in $CHILD_PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; rm -f /tmp/dotnet-diagnostic-"$p"-*-socket; done

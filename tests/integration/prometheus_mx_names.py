@@ -96,7 +96,7 @@ def series(port, metric, pid):
 
 
 def check(label, ok, what):
-    print("%s: prometheus_mx_names: %s: %s" % ("PASS" if ok else "FAIL", label, what))
+    print("%s: prometheus_mx_names: %s: %s" % ("PASS" if ok else "FAIL", label, what), flush=True)
 
 
 def check_pools(label, pid, port, j):

@@ -101,7 +101,7 @@ check "promtool check metrics passes on all $SCRAPES scrapes ($PROMTOOL_FAILS fa
 check "Prometheus scrapes gctop with no error ($(head -c 300 "$WORK/targets.json" 2>/dev/null))" target_up
 
 # shellcheck disable=SC2086 # triples of words
-python3 tests/integration/prometheus_mx_names.py "$PPORT" $JVMS || fail "prometheus_mx_names.py failed"
+comparator prometheus_mx_names.py python3 tests/integration/prometheus_mx_names.py "$PPORT" $JVMS
 
 # gctop_finding: what --doctor reports on the same JVM, id by id, with the
 # same severity, as Prometheus stored it at the doctor's end.

@@ -11,12 +11,14 @@ DPID=$!
 CHILD_PIDS="$CHILD_PIDS $DPID"
 wait_until 100 dotnet_socket_exists "$DPID"
 "$GCTOP_BIN" -p "$DPID" --allocators --json -d 1 -n 6 -w "$WORK/rec.ndjson" >"$WORK/live.json" 2>"$WORK/live.err"
-check "gctop --allocators --json -w exits 0 ($(head -c 300 "$WORK/live.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop --allocators --json -w exits 0 ($(head -c 300 "$WORK/live.err"))" [ "$rc" -eq 0 ]
 n=$(grep -c '"allocators":{' "$WORK/rec.ndjson")
 check "the recording holds the sampler's tables ($n samples with them)" [ "$n" -ge 3 ]
 check "with the allocating method in them" grep -q '"name":"Lines.Small' "$WORK/rec.ndjson"
 "$GCTOP_BIN" -r "$WORK/rec.ndjson" --json >"$WORK/replay.json" 2>"$WORK/replay.err"
-check "gctop -r --json exits 0 ($(head -c 300 "$WORK/replay.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop -r --json exits 0 ($(head -c 300 "$WORK/replay.err"))" [ "$rc" -eq 0 ]
 check "the replay prints what gctop printed live, top allocators included" cmp -s "$WORK/live.json" "$WORK/replay.json"
 check "and the live output had top allocators" sh -c 'tail -1 "$1" | grep -q "\"by_frame\":\[{"' - "$WORK/live.json"
 kill "$DPID" 2>/dev/null

@@ -23,7 +23,7 @@ def gen2_per_min(run):
 def check_runs(test, cmp_json, pace, truth_files, configs=None):
     """Prints PASS/FAIL lines; returns the runs and their truths."""
     def check(ok, what):
-        print(("PASS" if ok else "FAIL") + ": " + test + ": " + what)
+        print(("PASS" if ok else "FAIL") + ": " + test + ": " + what, flush=True)
     runs = json.load(open(cmp_json))["runs"]
     truths = [truth(p) for p in truth_files]
     check(len(runs) == len(truths), "%d runs, one per recording" % len(runs))

@@ -20,11 +20,12 @@ for r in workstation server datas; do
 		[ "$(cat "$WORK/$r.rc")" -eq 0 ]
 done
 "$GCTOP_BIN" --compare "$WORK/workstation.ndjson" "$WORK/server.ndjson" "$WORK/datas.ndjson" --json >"$WORK/cmp.json" 2>"$WORK/cmp.err"
-check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ $? -eq 0 ]
+rc=$?
+check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ "$rc" -eq 0 ]
 "$GCTOP_BIN" --compare "$WORK/workstation.ndjson" "$WORK/server.ndjson" "$WORK/datas.ndjson" >"$WORK/cmp.txt" 2>&1
 check "the table shows the three configurations side by side" \
 	sh -c 'grep -Eq "^GC +Workstation.* Server.* Server" "$1" && grep -Eq "^GC mode.*concurrent +concurrent +concurrent, DATAS" "$1"' - "$WORK/cmp.txt"
-python3 - "$WORK/cmp.json" "$EXPORT_PACE" "$WORK/workstation.truth" "$WORK/server.truth" "$WORK/datas.truth" <<'PY'
+comparator "of the configurations" python3 - "$WORK/cmp.json" "$EXPORT_PACE" "$WORK/workstation.truth" "$WORK/server.truth" "$WORK/datas.truth" <<'PY'
 import sys
 sys.path.insert(0, "tests/integration")
 from record_compare_check import check_runs

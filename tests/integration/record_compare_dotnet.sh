@@ -32,13 +32,14 @@ for r in memory stream; do
 done
 
 "$GCTOP_BIN" --compare "$WORK/memory.ndjson" "$WORK/stream.ndjson" --json >"$WORK/cmp.json" 2>"$WORK/cmp.err"
-check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ $? -eq 0 ]
-python3 - "$WORK/cmp.json" "$EXPORT_PACE" "$WORK/memory.truth" "$WORK/stream.truth" <<'PY'
+rc=$?
+check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ "$rc" -eq 0 ]
+comparator "of the runs" python3 - "$WORK/cmp.json" "$EXPORT_PACE" "$WORK/memory.truth" "$WORK/stream.truth" <<'PY'
 import sys
 sys.path.insert(0, "tests/integration")
 from record_compare_check import check_runs, gen2_per_min
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": record_compare_dotnet: " + what)
+    print(("PASS" if ok else "FAIL") + ": record_compare_dotnet: " + what, flush=True)
 runs, truths = check_runs("record_compare_dotnet", sys.argv[1], int(sys.argv[2]), sys.argv[3:])
 if len(runs) == 2:
     check(runs[0]["file"].endswith("memory.ndjson"), "the runs in the order given")
@@ -53,8 +54,10 @@ if len(runs) == 2:
 PY
 
 "$GCTOP_BIN" --compare "$WORK/memory.ndjson" "$WORK/stream.ndjson" --fail-if 'alloc.bytes_per_op_median>+10%' >"$WORK/cmp.txt" 2>"$WORK/gate.err"
-check "--fail-if passes the fix ($(cat "$WORK/gate.err"))" [ $? -eq 0 ]
+rc=$?
+check "--fail-if passes the fix ($(cat "$WORK/gate.err"))" [ "$rc" -eq 0 ]
 "$GCTOP_BIN" --compare "$WORK/stream.ndjson" "$WORK/memory.ndjson" --fail-if 'alloc.bytes_per_op_median>+10%' >/dev/null 2>"$WORK/gate2.err"
-check "--fail-if fails the reversal with status 11 ($(cat "$WORK/gate2.err"))" [ $? -eq 11 ]
+rc=$?
+check "--fail-if fails the reversal with status 11 ($(cat "$WORK/gate2.err"))" [ "$rc" -eq 11 ]
 check "the text table has both runs, bytes per request and gen2 rows" \
 	sh -c 'grep -q "memory.ndjson.*stream.ndjson" "$1" && grep -q "^bytes per op (requests), median" "$1" && grep -q "^collections gen2" "$1"' - "$WORK/cmp.txt"

@@ -20,20 +20,22 @@ record() {
 	CHILD_PIDS="$CHILD_PIDS $pid"
 	wait_until 100 grep -q '^alloc ' "$WORK/$1.log" 2>/dev/null
 	"$GCTOP_BIN" -p "$pid" -b -d 0.5 -n 12 -w "$WORK/$1.ndjson" >/dev/null 2>"$WORK/$1.err"
-	check "$1: gctop -b -w exits 0 ($(head -c 300 "$WORK/$1.err"))" [ $? -eq 0 ]
+	rc=$?
+	check "$1: gctop -b -w exits 0 ($(head -c 300 "$WORK/$1.err"))" [ "$rc" -eq 0 ]
 	wait "$pid" 2>/dev/null
 }
 
 record before 120
 record after 12
 "$GCTOP_BIN" --compare "$WORK/before.ndjson" "$WORK/after.ndjson" --json >"$WORK/cmp.json" 2>"$WORK/cmp.err"
-check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ $? -eq 0 ]
-python3 - "$WORK/cmp.json" "$WORK/before.log" "$WORK/after.log" "$TOLERANCE" <<'PY'
+rc=$?
+check "--compare --json exits 0 ($(head -c 300 "$WORK/cmp.err"))" [ "$rc" -eq 0 ]
+comparator "of the runs" python3 - "$WORK/cmp.json" "$WORK/before.log" "$WORK/after.log" "$TOLERANCE" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
 tol = float(sys.argv[4])
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": record_compare_jvm: " + what)
+    print(("PASS" if ok else "FAIL") + ": record_compare_jvm: " + what, flush=True)
 def exact_rate(log):
     # "alloc MONO_NS WALL_MS BYTES" every 100 ms; the busy phase ends at "phase quiet"
     pts = []
@@ -59,6 +61,8 @@ if len(rates) == 2 and all(rates):
     check(rates[0] >= 8 * rates[1], "the allocation rate fell 10x (at least 8x): %.0f -> %.0f" % (rates[0], rates[1]))
 PY
 "$GCTOP_BIN" --compare "$WORK/before.ndjson" "$WORK/after.ndjson" --fail-if 'alloc.rate_bps_median>+10%' >/dev/null 2>"$WORK/g1.err"
-check "--fail-if passes the fix ($(cat "$WORK/g1.err"))" [ $? -eq 0 ]
+rc=$?
+check "--fail-if passes the fix ($(cat "$WORK/g1.err"))" [ "$rc" -eq 0 ]
 "$GCTOP_BIN" --compare "$WORK/after.ndjson" "$WORK/before.ndjson" --fail-if 'alloc.rate_bps_median>+10%' >/dev/null 2>"$WORK/g2.err"
-check "--fail-if fails the reversal with status 11 ($(cat "$WORK/g2.err"))" [ $? -eq 11 ]
+rc=$?
+check "--fail-if fails the reversal with status 11 ($(cat "$WORK/g2.err"))" [ "$rc" -eq 11 ]

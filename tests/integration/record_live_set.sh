@@ -12,7 +12,8 @@ python3 "$SYNTH" "$WORK/leak.ndjson" 40 && python3 "$SYNTH" "$WORK/flat.ndjson" 
 	python3 "$SYNTH" "$WORK/old.ndjson" 40 --old || { fail "$SYNTH failed"; exit 0; }
 
 "$GCTOP_BIN" -r "$WORK/leak.ndjson" --json >"$WORK/leak.json" 2>"$WORK/leak.err"
-check "gctop -r --json exits 0 ($(head -c 200 "$WORK/leak.err"))" [ $? -eq 0 ]
+rc=$?
+check "gctop -r --json exits 0 ($(head -c 200 "$WORK/leak.err"))" [ "$rc" -eq 0 ]
 # The last sample, at 1390 s: 40 points, the newest 689 MiB at 1389 s; the
 # line is at 690 MiB now, 334 MiB under the old generation's max of 1 GiB
 # at 1 MiB/s: 334 s. The points are exact, so the tolerances are rounding.

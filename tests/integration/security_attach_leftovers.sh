@@ -21,6 +21,8 @@ make_test_user
 build_fake
 agent_for_tests
 classes=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
+stage_for_others "$classes" || { fail "cannot stage the classes where the test user can read them"; exit 1; }
+classes=$STAGED/${classes##*/}
 # What a failing run of this test would leave in the host's /tmp.
 LEFT=""
 trap 'rm -f $LEFT; sec_cleanup' EXIT INT TERM

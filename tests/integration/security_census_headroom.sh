@@ -21,6 +21,8 @@ MIB=1048576
 make_memory_cgroup gctop-census $((1024 * MIB))
 make_test_user
 exe=$(dotnet_program CensusLeak) || { fail "cannot build tests/dotnet/CensusLeak (log: $WORK/dotnet-build-CensusLeak.log)"; exit 0; }
+stage_for_others "${exe%/*}" || { fail "cannot stage CensusLeak where the test user can read it"; exit 0; }
+exe=$STAGED/CensusLeak/CensusLeak
 chmod 755 "$WORK"
 mkdir "$WORK/home" && chown "$SEC_UID:$SEC_GID" "$WORK/home"
 

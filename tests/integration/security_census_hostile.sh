@@ -21,8 +21,9 @@ start_fake_jvm jdk17-G1.hsperfdata 'Main' || exit 0
 stop_fake_jvm
 PIDFILE=$JVM_DIR/census.pid
 chmod 777 "$JVM_DIR"
+stage_for_others tests/integration/security_census_jvm.py || { fail "cannot stage the fake JVM where nobody can read it"; exit 0; }
 # shellcheck disable=SC2086
-$JVM_AS "$JVM_PY" tests/integration/security_census_jvm.py "$JVM_DIR/libjvm.so" "$PIDFILE" \
+$JVM_AS "$JVM_PY" "$STAGED/security_census_jvm.py" "$JVM_DIR/libjvm.so" "$PIDFILE" \
 	hostile,hostile,flood,short,refuse,hang >"$WORK/server.log" 2>&1 &
 SERVER=$!
 CHILD_PIDS="$CHILD_PIDS $SERVER"
@@ -55,21 +56,21 @@ census 2 --json
 check "the JSON of a hostile histogram: status 0" [ "$(cat "$WORK/rc.2")" -eq 0 ]
 why=$(clean "$WORK/out.2" 2>&1)
 check "the JSON has no control byte and is valid UTF-8 ($why)" [ -z "$why" ]
-"$JVM_PY" - "$WORK/out.2" <<'PY' | while read -r line; do echo "$line"; done
+comparator "of the hostile JSON" "$JVM_PY" - "$WORK/out.2" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = d["total_count"] == 1527 and len(d["types"]) == 4 and d["partial"] is None
-print(("PASS" if ok else "FAIL") + ": security_census_hostile: the JSON parses with its 4 types and the Total line's 1527 (%s, %d, %s)" % (d["total_count"], len(d["types"]), d["partial"]))
+print(("PASS" if ok else "FAIL") + ": security_census_hostile: the JSON parses with its 4 types and the Total line's 1527 (%s, %d, %s)" % (d["total_count"], len(d["types"]), d["partial"]), flush=True)
 PY
 
 census 3 --json
 check "a histogram past the cap: status 0 ($(cat "$WORK/rc.3"): $(head -c 200 "$WORK/err.3"))" [ "$(cat "$WORK/rc.3")" -eq 0 ]
-"$JVM_PY" - "$WORK/out.3" <<'PY'
+comparator "of the capped JSON" "$JVM_PY" - "$WORK/out.3" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 # ~240000 rows of ~70 bytes: cut at 16 MiB, and the types at their cap
 ok = d["partial"] is not None and "16 MiB" in d["partial"] and "65536" in d["partial"] and len(d["types"]) == 65536
-print(("PASS" if ok else "FAIL") + ": security_census_hostile: cut at the 16 MiB cap and said so (%d types, partial %r)" % (len(d["types"]), d["partial"]))
+print(("PASS" if ok else "FAIL") + ": security_census_hostile: cut at the 16 MiB cap and said so (%d types, partial %r)" % (len(d["types"]), d["partial"]), flush=True)
 PY
 
 # Short rows: ~840000 of them in 15 MiB, each a 272-byte type were it
@@ -91,24 +92,24 @@ PY
 check "short rows: status 0 ($(cat "$WORK/rc.4"): $(head -c 200 "$WORK/err.4"))" [ "$(cat "$WORK/rc.4")" -eq 0 ]
 rss=$(cat "$WORK/out.4.rss")
 if grep -qa __asan_init "$GCTOP_BIN"; then
-	skip sanitizer "short rows: peak RSS $rss KB under ASan, whose allocations the bound is not for"
+	skip "short rows: peak RSS $rss KB under ASan, whose allocations the bound is not for"
 else
 	check "short rows: gctop's peak RSS $rss KB stays under 128 MiB" [ "$rss" -lt 131072 ]
 fi
-"$JVM_PY" - "$WORK/out.4" <<'PY'
+comparator "of the short rows' JSON" "$JVM_PY" - "$WORK/out.4" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = (len(d["types"]) == 65536 and d["partial"] is not None and "65536" in d["partial"]
       and d["total_count"] == 987654 and d["total_bytes"] == 321)
-print(("PASS" if ok else "FAIL") + ": security_census_hostile: short rows keep 65536 types, the Total line's totals, and say why (%d types, %s, %s, partial %r)" % (len(d["types"]), d["total_count"], d["total_bytes"], d["partial"]))
+print(("PASS" if ok else "FAIL") + ": security_census_hostile: short rows keep 65536 types, the Total line's totals, and say why (%d types, %s, %s, partial %r)" % (len(d["types"]), d["total_count"], d["total_bytes"], d["partial"]), flush=True)
 PY
 
 census 5
 rc=$(cat "$WORK/rc.5")
 check "a refusal: status 1 (got $rc)" [ "$rc" -eq 1 ]
 why=$(clean "$WORK/err.5" 2>&1)
-one_clean_sentence() { [ -z "$2" ] && [ "$(grep -c . "$1")" -eq 1 ]; }
-check "the refusal is one clean sentence ($why: $(cat "$WORK/err.5"))" one_clean_sentence "$WORK/err.5" "$why"
+check "the refusal is one clean sentence ($why: $(cat "$WORK/err.5"))" \
+	sh -c '[ -z "$1" ] && [ "$(grep -c . "$2")" -eq 1 ]' - "$why" "$WORK/err.5"
 check "it says the JVM refused" grep -q "refused the class histogram (status 101)" "$WORK/err.5"
 check "nothing was copied into the JVM's /tmp" [ -z "$(ls /tmp/.gctop-agent-"$PID"* 2>/dev/null)" ]
 

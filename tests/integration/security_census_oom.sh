@@ -20,6 +20,8 @@ make_memory_cgroup gctop-census-oom $((1024 * MIB))
 make_test_user
 exe=$(dotnet_program SmallObjects) ||
 	{ fail "cannot build tests/dotnet/SmallObjects (log: $WORK/dotnet-build-SmallObjects.log)"; exit 0; }
+stage_for_others "${exe%/*}" || { fail "cannot stage SmallObjects where the test user can read it"; exit 0; }
+exe=$STAGED/SmallObjects/SmallObjects
 chmod 755 "$WORK"
 mkdir "$WORK/home" && chown "$SEC_UID:$SEC_GID" "$WORK/home"
 

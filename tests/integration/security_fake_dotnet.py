@@ -30,7 +30,8 @@ MODE:
 The socket goes in $TMPDIR when it is set, as the runtime's does.
 READYFILE gets the socket path once it listens. FAKE_ENTRY_ASSEMBLY, when
 set, is the entry assembly ProcessInfo names (Python escapes such as \u202e
-are decoded; default "Fake"). Not a test itself (run.sh runs only *.sh).
+are decoded; default "Fake"); FAKE_RUNTIME_VERSION the runtime version
+it names (decoded alike; default "10.0.0"). Not a test itself (run.sh runs only *.sh).
 """
 import ctypes
 import os
@@ -61,9 +62,14 @@ def entry_assembly():
     return name.encode("utf-8").decode("unicode_escape") if name else "Fake"
 
 
+def runtime_version():
+    v = os.environ.get("FAKE_RUNTIME_VERSION")
+    return v.encode("utf-8").decode("unicode_escape") if v else "10.0.0"
+
+
 def process_info3():
     p = struct.pack("<I", 0) + struct.pack("<Q", os.getpid()) + b"\0" * 16
-    for s in ("fake", "Linux", "x64", entry_assembly(), "10.0.0", "linux-x64"):
+    for s in ("fake", "Linux", "x64", entry_assembly(), runtime_version(), "linux-x64"):
         p += utf16(s)
     return header(len(p)) + p
 

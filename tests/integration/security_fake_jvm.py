@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes the perf-data file of a fake JVM for the security_* tests.
 
-usage: security_fake_jvm.py SRC DST PID [COMMAND [VMARGS [LASTCAUSE]]]
+usage: security_fake_jvm.py SRC DST PID [COMMAND [VMARGS [LASTCAUSE [VERSION]]]]
 
 Copies the real perf-data file SRC to DST with sun.rt.createVmBeginTime set
 to the start time of process PID (so gctop takes the file as that process's,
 not a stale one), and, when given, sun.rt.javaCommand, java.rt.vmArgs and
-sun.gc.lastCause replaced by COMMAND, VMARGS and LASTCAUSE (Python escapes
+sun.gc.lastCause and java.property.java.vm.version replaced by COMMAND,
+VMARGS, LASTCAUSE and VERSION (Python escapes
 such as \\x1b are decoded, so a test can plant escape sequences and invalid
 UTF-8). A replaced string's old entry is renamed and a new one appended.
 Not a test itself.
@@ -65,7 +66,8 @@ def main():
     for off, name, vlen, dtype, data_off in entries(b):
         if name == "sun.rt.createVmBeginTime":
             struct.pack_into("<q", b, off + data_off, start_ms(pid))
-    for key, arg in (("sun.rt.javaCommand", 4), ("java.rt.vmArgs", 5), ("sun.gc.lastCause", 6)):
+    for key, arg in (("sun.rt.javaCommand", 4), ("java.rt.vmArgs", 5), ("sun.gc.lastCause", 6),
+                     ("java.property.java.vm.version", 7)):
         if len(sys.argv) > arg:
             value = sys.argv[arg].encode("latin-1").decode("unicode_escape").encode("latin-1")
             rename(b, key)

@@ -11,6 +11,8 @@
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "$GCTOP_BIN is missing; run make"; exit 0; }
 exe=$(dotnet_program HostileNames) || { fail "cannot build tests/dotnet/HostileNames (log: $WORK/dotnet-build-HostileNames.log)"; exit 0; }
+stage_for_others "${exe%/*}" || { fail "cannot stage HostileNames where nobody can read it"; exit 0; }
+exe=$STAGED/HostileNames/HostileNames
 AS=""
 [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
 # shellcheck disable=SC2086

@@ -12,6 +12,8 @@ require_java
 make_test_user
 build_fake
 classes=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
+stage_for_others "$classes" || { fail "cannot stage the classes where the test users can read them"; exit 1; }
+classes=$STAGED/${classes##*/}
 
 start_java "$WORK/java.log" -Xmx64m -cp "$classes" AllocSites 20 60
 wait_for_hsperf "$JPID" 10 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 1; }
@@ -51,7 +53,9 @@ seg="/tmp/.gctop-seg-$J2"
 chown "$planter_uid:$planter_gid" "$seg"
 chmod 0600 "$seg"
 # The JVM's own user cannot remove it (sticky /tmp): one true sentence.
-setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups timeout 60 "$GCTOP_BIN" -p "$J2" --allocators --json -n 1 \
+# (gctop and its agent where that user can run them)
+stage_for_others "$GCTOP_BIN" "${GCTOP_BIN%/*}/libgctop-agent.so" || { fail "cannot stage gctop for the test user"; exit 1; }
+setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups timeout 60 "$STAGED/${GCTOP_BIN##*/}" -p "$J2" --allocators --json -n 1 \
 	>"$WORK/user.out" 2>"$WORK/user.err"
 rc=$?
 check "not root, gctop names the planted file and its owner (status $rc: $(head -c 300 "$WORK/user.err"))" \

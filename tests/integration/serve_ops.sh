@@ -49,11 +49,11 @@ done
 kill "$GPID" 2>/dev/null
 wait "$GPID" 2>/dev/null
 
-python3 - "$WORK" "$OPID" "$IPID" "$TEST_NAME" <<'PY'
+comparator "of the scrapes" python3 - "$WORK" "$OPID" "$IPID" "$TEST_NAME" <<'PY'
 import re, sys
 work, opid, ipid, test = sys.argv[1:5]
 def check(ok, what):
-    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what))
+    print(("PASS" if ok else "FAIL") + ": %s: %s" % (test, what), flush=True)
 def series(text, name, pid):
     m = re.search(r'^%s\{pid="%s"[^}]*\} (\S+)' % (name, pid), text, re.M)
     return float(m.group(1)) if m else None

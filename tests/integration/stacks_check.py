@@ -17,18 +17,16 @@ import sys
 path, test, site, caller, library, runtime = sys.argv[1:7]
 top_only = "--top-only" in sys.argv[7:]
 prefixes = tuple(runtime.split(",")) + ("[native]", "[...]")
-out = []
 
 
 def check(ok, what):
-    out.append(("PASS" if ok else "FAIL") + ": " + test + ": " + what)
+    print(("PASS" if ok else "FAIL") + ": " + test + ": " + what, flush=True)
 
 
 g = [json.loads(l) for l in open(path) if l.strip()]
 a = g[-1].get("top_allocators") if g else None
 if not a or not a.get("by_frame"):
     check(False, "no top allocators in gctop's output (%d lines)" % len(g))
-    print("\n".join(out))
     sys.exit(0)
 top = a["by_frame"][0]
 check(top["frame"] == site and top["share"] > 0.8,
@@ -57,4 +55,3 @@ check(isinstance(top.get("stacks_dropped"), int) and isinstance(top.get("stacks_
 names = [f["frame"] for f in a["by_frame"]] + [x for f in a["by_frame"] for s in (f.get("stacks") or []) for x in s["frames"]]
 check(not any(re.match(r"^(0x)?[0-9a-fA-F]{6,}$", n) for n in names), "no site or frame is an address")
 check(not any("g__" in n or "<<" in n for n in names), "no compiler-generated local function name is left")
-print("\n".join(out))

@@ -1,5 +1,5 @@
 """Load for tests/integration/tomcat_requests.sh: THREADS keep-alive
-connections to 127.0.0.1:PORT each GET /work RATE times a second (or as
+connections to 127.0.0.1:PORT each GET PATH (/work unless given) RATE times a second (or as
 fast as Tomcat answers, when slower), for SECONDS at most and MAX requests
 in all (bounded in count and time), while
 one more polls /alloc every 100 ms and writes its answers ("WALL_MS BYTES",
@@ -11,6 +11,7 @@ import time
 
 port, seconds, threads, rate, max_requests, alloc_log = (int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]),
                                                          float(sys.argv[4]), int(sys.argv[5]), sys.argv[6])
+path = sys.argv[7] if len(sys.argv) > 7 else "/work"
 start = time.monotonic()
 end = start + seconds
 lock = threading.Lock()
@@ -41,7 +42,7 @@ def worker():
                 if sent[0] >= max_requests:
                     return
                 sent[0] += 1
-            get(conn, "/work")
+            get(conn, path)
     except Exception as e:  # noqa: BLE001 - reported, the test fails on it
         errors.append(repr(e))
     finally:

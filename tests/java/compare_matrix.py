@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares gctop's allocation figures with what MixWorkload reports.
 
-usage: compare_matrix.py GCTOP_NDJSON WORKLOAD_LOG TOL LARGE_CHECK
+usage: compare_matrix.py GCTOP_NDJSON WORKLOAD_LOG TOL LARGE_CHECK [UPPER_WIDTH]
   TOL          allowed relative error of the allocation rate (0.05 = 5%);
                "bound:F" for collectors whose figure is often a lower bound
                (Shenandoah): the same checks with F, the bounds held to the
@@ -14,6 +14,11 @@ usage: compare_matrix.py GCTOP_NDJSON WORKLOAD_LOG TOL LARGE_CHECK
                            gctop's humongous bytes/s must lie between the
                            arrays' own bytes and F times them (whole regions)
                "zero"      no large arrays: humongous bytes under 1% of allocation
+  UPPER_WIDTH  a window gctop marked an upper bound (alloc.upper_bound, with
+               excess_max_bps: G1 regions' tails) passes outside TOL only
+               when the bound holds the truth, TOL at either end, and its
+               width (the excess over the truth) is at most this (0.15
+               unless given)
 Takes gctop's samples inside the workload's busy phase and interpolates
 the workload's truth (ThreadMXBean total, large-array bytes) at their wall
 times, and compares the whole window: an estimate moves bytes between
@@ -23,12 +28,14 @@ within TOL of the truth, of at least 4 intervals. A flag gctop sets is no
 excuse for gctop: the intervals it marks a lower bound (it saw two
 collections between two reads) may take the window below TOL only by
 their own shortfall (summed over them), not by the whole window's; the
-window is never above the truth by more than TOL, lower and upper bounds
-(G1 humongous regions) alike. The bounds' directions are held over the
-window, not over the marked intervals alone: each boundary between
-intervals moves up to an eden's bytes, so a set of intervals interleaved
-with others read 5.8% and 10.8% below its truth beside a CPU hog while
-its window held its tolerance.
+window is never above the truth by more than TOL, unless gctop marked it
+an upper bound (G1 regions' tails) that holds the truth (the figure less
+its excess not above it by more than TOL) and is at most UPPER_WIDTH wide
+(its excess over the truth; 0.15 unless given). The bounds' directions
+are held over the window, not over the marked intervals alone: each
+boundary between intervals moves up to an eden's bytes, so a set of
+intervals interleaved with others read 5.8% and 10.8% below its truth
+beside a CPU hog while its window held its tolerance.
 Prints one line "ok|bad ..." and exits 0 (ok), 1 (bad) or 2 (no window).
 """
 import datetime
@@ -90,6 +97,21 @@ def bounds_hold(lines, points, k, get, est, exact, tol):
     return ok, "shortfall of the lower-bound intervals %.1f%%" % (100 * excused / exact if exact > 0 else 0)
 
 
+def upper_bound_holds(lines, est, exact, tol, width_max):
+    """Whether gctop marked the window an upper bound that holds the truth:
+    the figure not below it by more than tol, the figure less its excess
+    not above it by more than tol, the excess at most width_max of it."""
+    marked = sum(bool(d["alloc"].get("upper_bound")) for d in lines[1:])
+    excess = sum((d["alloc"].get("excess_max_bps") or 0.0) * (d["alloc"].get("rate_span_s") or 0.0)
+                 for d in lines[1:])
+    if not marked or exact <= 0:
+        return False, ""
+    low, width = (est - excess - exact) / exact, excess / exact
+    ok = est >= exact * (1 - tol) and low <= tol and width <= width_max
+    return ok, "; marked an upper bound in %d intervals, less its excess %+.1f%%, width %.1f%% (at most %.0f%%)" % (
+        marked, low * 100, width * 100, width_max * 100)
+
+
 def main():
     ndjson, log, tol, large_check = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     if tol == "na":
@@ -127,9 +149,12 @@ def main():
     # bound_only (Shenandoah, mostly marked) takes the same checks: its
     # lower bounds are held to the truth as any other's
     ok, held = bounds_hold(lines, points, 1, lambda d: d["alloc"]["bytes_total"], est, exact, tol)
+    upper_ok, upper = upper_bound_holds(lines, est, exact, tol, float(sys.argv[5]) if len(sys.argv) > 5 else 0.15)
+    if err > tol:
+        ok = upper_ok
     ok = ok and intervals >= 4
     msg = "error=%+.1f%% over %.1f s (est=%.3g/s exact=%.3g/s) gc/s=%.0f, %d of %d intervals marked a lower bound; %s" % (
-        err * 100, secs, est / secs, exact / secs, gcs / secs, bounds, intervals, held)
+        err * 100, secs, est / secs, exact / secs, gcs / secs, bounds, intervals, held) + upper
     if large_check != "none":
         la, lb = a["large_objects"], b["large_objects"]
         lest = ((lb or {}).get("alloc_bytes_total") or 0) - ((la or {}).get("alloc_bytes_total") or 0)

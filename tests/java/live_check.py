@@ -6,7 +6,8 @@ usage: live_check.py watch OUT CMD...
     the CLOCK_MONOTONIC nanoseconds it arrived at in front (the clock of the
     workload's System.nanoTime()); ends CMD when it is ended.
 usage: live_check.py check WORKLOAD_OUT STAMPED LABEL [oom]
-    prints a PASS:/FAIL: line per comparison (the test harness counts them).
+    prints a PASS:/FAIL: line per comparison as it is decided (the test
+    harness counts them) and exits 0 once all are (tests/lib.sh comparator).
 
 Tolerances, from the issue: the growth (live_set.growth_bps of gctop's last
 sample that has one) within 15 % of the workload's own rate of retained
@@ -60,18 +61,16 @@ def samples(path):
 
 
 def check(workload_out, stamped, label, oom_run):
-    failed = 0
-
+    # Each verdict printed as it is decided; 0 once all are (tests/lib.sh
+    # comparator: any other status is a comparator that died).
     def result(what, ok, detail):
-        nonlocal failed
-        print("%s: %s: %s (%s)" % ("PASS" if ok else "FAIL", label, what, detail))
-        failed += 0 if ok else 1
+        print("%s: %s: %s (%s)" % ("PASS" if ok else "FAIL", label, what, detail), flush=True)
 
     retained, oom = workload(workload_out)
     leaking = [r for r in retained if r[1] > 0]
     if len(leaking) < 2:
         result("workload counted its leak", False, "%d lines" % len(leaking))
-        return 1
+        return 0
     (t0, b0), (t1, b1) = leaking[0], leaking[-1]
     rate = (b1 - b0) / ((t1 - t0) / 1e9)
     got = samples(stamped)
@@ -80,21 +79,17 @@ def check(workload_out, stamped, label, oom_run):
         last = got[-1][1].get("live_set", {}) if got else {}
         result("growth", False, "no sample with a growth; last: points %s why %r" %
                (last.get("points"), last.get("why")))
-        return 1
+        return 0
     at, s = grown[-1]
     g = s["live_set"]["growth_bps"]
     result("growth within 15% of the workload's rate", abs(g - rate) <= 0.15 * rate,
            "gctop %.0f B/s over %s points (%s s, kind %r), workload %.0f B/s" %
            (g, s["live_set"]["points"], s["live_set"]["span_s"], s["live_set"]["kind"], rate))
     if not oom_run:
-        return failed
+        return 0
     if oom is None:
         result("the workload died of OutOfMemoryError", False, "no oom line")
-        return failed + 1
-    projected = [(at, s) for at, s in got if s.get("live_set", {}).get("exhaustion_s") is not None and at < oom]
-    if not projected:
-        result("exhaustion projected before the death", False, "no sample with exhaustion_s")
-        return failed + 1
+        return 0
     called = [(at, s) for at, s in got if at < oom and
               any(f["id"] == "live-set-growth" for f in s.get("findings") or [])]
     if called:
@@ -104,13 +99,17 @@ def check(workload_out, stamped, label, oom_run):
                "%s, %.1f s before OutOfMemoryError" % (sev, (oom - at) / 1e9))
     else:
         result("the live-set-growth finding before the death", False, "no sample had it")
+    projected = [(at, s) for at, s in got if s.get("live_set", {}).get("exhaustion_s") is not None and at < oom]
+    if not projected:
+        result("exhaustion projected before the death", False, "no sample with exhaustion_s")
+        return 0
     at, s = projected[0]
     real = (oom - at) / 1e9
     exh = s["live_set"]["exhaustion_s"]
     result("exhaustion within 20% of the real time to OutOfMemoryError", abs(exh - real) <= 0.2 * real,
            "projected %.1f s against %s (%s), died %.1f s later" %
            (exh, s["live_set"]["limit"], s["live_set"]["limit_bytes"], real))
-    return failed
+    return 0
 
 
 if __name__ == "__main__":

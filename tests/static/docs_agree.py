@@ -17,7 +17,7 @@ SEVERITIES = ("info", "warning", "critical")
 
 
 def report(ok, what):
-    print("%s: %s: %s" % ("PASS" if ok else "FAIL", NAME, what))
+    print("%s: %s: %s" % ("PASS" if ok else "FAIL", NAME, what), flush=True)
     return ok
 
 
@@ -147,7 +147,9 @@ def main():
     wide = [l for l in help_text.splitlines() if len(l) > HELP_WIDTH]
     ok &= report(help_text.count("\n") > 20 and not wide,
                  "every --help line fits %d columns%s" % (HELP_WIDTH, "" if not wide else ": %d do not, e.g. %r" % (len(wide), wide[0])))
-    return 0 if ok else 1
+    # 0 once every check is decided, whatever the verdicts (tests/lib.sh
+    # comparator: any other status is a checker that died)
+    return 0
 
 
 if __name__ == "__main__":

@@ -2,4 +2,4 @@
 # README, the man page and --help say the same options and exit statuses,
 # and --help fits an 80-column terminal (tests/static/docs_agree.py).
 . tests/lib.sh
-python3 tests/static/docs_agree.py "$GCTOP_BIN"
+comparator docs_agree.py python3 tests/static/docs_agree.py "$GCTOP_BIN"

@@ -75,11 +75,13 @@ def main():
         for line, ident in code_identifiers(read(os.path.join(root, p))):
             if counter_word(ident) and ident not in public:
                 print("FAIL: %s: %s:%d says \"ops\" for the operations counter (say opcount): %s" %
-                      (NAME, p, line, ident))
+                      (NAME, p, line, ident), flush=True)
                 n += 1
     print("%s: %s: %d identifiers in %d files say \"ops\" for the operations counter" %
-          ("FAIL" if n else "PASS", NAME, n, len(files)))
-    return 1 if n else 0
+          ("FAIL" if n else "PASS", NAME, n, len(files)), flush=True)
+    # 0 once every check is decided, whatever the verdicts (tests/lib.sh
+    # comparator: any other status is a checker that died)
+    return 0
 
 
 if __name__ == "__main__":

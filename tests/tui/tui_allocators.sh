@@ -73,7 +73,7 @@ check "a asks before loading anything" wait_screen "load gctop's sampling agent 
 check "the whole question is on screen at 80 columns (its end, y/N, too)" wait_screen "exits; y/N" 2
 tm send-keys n
 check "n answers no" wait_screen "nothing loaded into PID $JPID" 5
-sleep 2
+check "after n gctop goes on: two more samples drawn" wait_samples 2 10
 check "after n no gctop segment appears" segment_absent
 check "after n the JVM printed no agent message" no_agent_output
 check "after n the pane still says sampling is off" wait_screen "allocation sampling is off" 2

@@ -49,7 +49,7 @@ check "it states the census's memory cost and the headroom" \
 check "the question ends in y/N" screen_has "y/N"
 tm send-keys n
 check "n answers no" wait_screen "no census taken; nothing asked of PID $JPID" 5
-sleep 1
+check "after n gctop goes on: two more samples drawn" wait_samples 2 10
 check "after n the JVM's attach listener was not started (no socket, no trigger, no thread dump)" attach_untouched
 
 tm send-keys c

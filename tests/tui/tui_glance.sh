@@ -14,7 +14,13 @@ require_java
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
 
-glance() { python3 tests/tui/tui_glance.py "$@" || { cp "$2" /tmp/lay/failed.$(basename "$2") 2>/dev/null; return 1; }; }
+# glance CHECK SCREEN [ARG...]: tests/tui/tui_glance.py's check; when it
+# fails, the screen it read goes to the test's log.
+glance() {
+	python3 tests/tui/tui_glance.py "$@" && return 0
+	sed 's/^/  | /' "$2"
+	return 1
+}
 
 # screen_checks TAG: the checks every dashboard passes, on $WORK/TAG.
 screen_checks() {

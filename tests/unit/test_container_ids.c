@@ -139,6 +139,26 @@ static void test_hostile(void)
 	expect("0::/x/\"},evil=\"-" CID "\n", CID, "");
 }
 
+/* gctop reads one path, cut where root's groups end
+ * (collectors/host/cgroup_trust.h): what lies past the cut never counts. */
+static void test_trusted_part(void)
+{
+	static const char path[] = "/system.slice/docker-" CID ".scope/user/kubepods/pod" UID "/"
+				   "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
+	size_t real = strlen("/system.slice/docker-" CID ".scope");
+	struct gt_container_ids ids;
+	memset(&ids, 'x', sizeof(ids));
+	gt_container_ids_from_path(path, real, &ids);
+	CHECK_STR(ids.container_id, CID);
+	CHECK_STR(ids.pod_uid, "");
+	/* cut before the container's group: nothing */
+	gt_container_ids_from_path(path, strlen("/system.slice"), &ids);
+	CHECK_STR(ids.container_id, "");
+	CHECK_STR(ids.pod_uid, "");
+	gt_container_ids_from_path(path, 0, &ids);
+	CHECK_STR(ids.container_id, "");
+}
+
 int main(void)
 {
 	RUN_TEST(test_docker);
@@ -150,5 +170,6 @@ int main(void)
 	RUN_TEST(test_none);
 	RUN_TEST(test_near_misses);
 	RUN_TEST(test_hostile);
+	RUN_TEST(test_trusted_part);
 	return check_summary();
 }

@@ -232,6 +232,38 @@ static void test_humongous_whole_regions(void)
 	CHECK(!d.large_alloc_share_min.valid && !d.alloc_upper_bound);
 }
 
+/* 256 KiB buffers in eden regions (collectors/hotspot/hotspot_alloc_estimate.h):
+ * the eden tails' bound makes the estimate an upper bound, added to the
+ * humongous tails' where both grew; never for an exact total. */
+static void test_eden_tails_upper_bound(void)
+{
+	struct gt_sample a = base_sample(1000000000ull), b = base_sample(2000000000ull);
+	struct gt_derived d;
+	a.alloc_source = b.alloc_source = GT_ALLOC_SOURCE_ESTIMATE;
+	gt_u64_set(&a.alloc_bytes_total, 0);
+	gt_u64_set(&b.alloc_bytes_total, 4000000);
+	gt_u64_set(&a.alloc_excess_max_bytes_total, 0);
+	gt_u64_set(&b.alloc_excess_max_bytes_total, 1000000);
+	gt_derive(&a, &b, &d);
+	CHECK(d.alloc_upper_bound);
+	CHECK_NEAR(d.alloc_excess_max_bps.value, 1000000, 1e-6);
+	gt_u64_set(&a.large_alloc_bytes_total, 0);
+	gt_u64_set(&b.large_alloc_bytes_total, 400000);
+	gt_u64_set(&a.large_waste_max_bytes_total, 0);
+	gt_u64_set(&b.large_waste_max_bytes_total, 200000);
+	gt_derive(&a, &b, &d);
+	CHECK_NEAR(d.alloc_excess_max_bps.value, 1200000, 1e-6);
+	/* No growth: no bound. */
+	b.alloc_excess_max_bytes_total.value = 0;
+	b.large_waste_max_bytes_total.value = 0;
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_upper_bound && !d.alloc_excess_max_bps.valid);
+	b.alloc_excess_max_bytes_total.value = 1000000;
+	a.alloc_source = b.alloc_source = GT_ALLOC_SOURCE_EXACT;
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_upper_bound);
+}
+
 static void test_cpu_share_uses_hz(void)
 {
 	struct gt_sample a = base_sample(1000000000ull), b = base_sample(3000000000ull);
@@ -516,6 +548,7 @@ int main(void)
 	RUN_TEST(test_bytes_per_operation);
 	RUN_TEST(test_large_share_and_limit_share);
 	RUN_TEST(test_humongous_whole_regions);
+	RUN_TEST(test_eden_tails_upper_bound);
 	RUN_TEST(test_cpu_share_uses_hz);
 	RUN_TEST(test_generations_matched_by_name);
 	RUN_TEST(test_pause_distribution_of_an_interval);

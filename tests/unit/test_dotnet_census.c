@@ -234,15 +234,22 @@ static void event(struct gt_dn_census_run *r, uint32_t id, int64_t ts)
 	gt_dn_census_run_event(r, &e);
 }
 
-static void gc_start(struct gt_dn_census_run *r, uint32_t count, uint32_t depth, uint32_t type)
+static void gc_start_why(struct gt_dn_census_run *r, uint32_t count, uint32_t depth, uint32_t type, uint32_t reason,
+			 int64_t ts)
 {
 	b.n = 0;
 	bytes_u32(&b, count);
 	bytes_u32(&b, depth);
-	bytes_u32(&b, 6);   /* Reason: Induced */
+	bytes_u32(&b, reason);
 	bytes_u32(&b, type);
 	bytes_u16(&b, 7);
-	event(r, GT_DN_EV_GC_START, 0);
+	event(r, GT_DN_EV_GC_START, ts);
+}
+
+/* a GCStart with Reason Induced */
+static void gc_start(struct gt_dn_census_run *r, uint32_t count, uint32_t depth, uint32_t type)
+{
+	gc_start_why(r, count, depth, type, 1, 0);
 }
 
 static void gc_stop(struct gt_dn_census_run *r, uint32_t count)
@@ -278,26 +285,27 @@ static void heap_stats(struct gt_dn_census_run *r, uint64_t promoted)
 /* An induced collection (count 9) whose walk writes BulkNode events with
  * the given indexes, 10 objects of 100 bytes each, and which the runtime
  * says kept `promoted` bytes; the program stops at tick 1000 and restarts
- * at 5000. A background gen2 and a gen1 come first. */
+ * at 5000. A background gen2, a gen1 and a blocking gen2 that nobody
+ * asked for (AllocLarge) come first. */
 static void induced(struct gt_dn_census_run *r, const uint32_t *indexes, int n, uint64_t promoted)
 {
 	r->qpc_freq = 1000000000;
 	gc_start(r, 7, 2, 1);
 	suspend(r, 500);
 	gc_start(r, 8, 1, 0);
-	nodes(0, 10, 0x1000, 100);
-	event(r, GT_DN_EV_BULK_NODE, 0);   /* not the induced collection's */
+	gc_start_why(r, 8, 2, 0, 4, 0);
+	CHECK(r->phase == GT_DN_CENSUS_WAIT_START);
 	suspend(r, 1000);
-	gc_start(r, 9, 2, 0);
+	gc_start_why(r, 9, 2, 0, 1, 1100);
 	CHECK(r->phase == GT_DN_CENSUS_IN_GC);
 	for (int i = 0; i < n; i++) {
 		nodes(indexes[i], 10, 0x1000, 100);
 		event(r, GT_DN_EV_BULK_NODE, 0);
 	}
-	heap_stats(r, promoted);
 	gc_stop(r, 8);
 	CHECK(r->phase == GT_DN_CENSUS_IN_GC);
 	gc_stop(r, 9);
+	heap_stats(r, promoted);
 	CHECK(r->phase == GT_DN_CENSUS_AFTER_STOP);
 	b.n = 0;
 	event(r, GT_DN_EV_RESTART_EE_BEGIN, 5000);
@@ -315,6 +323,60 @@ static void test_induced_collection_and_its_pause(void)
 	CHECK_U64(c.pause_ns, 4000);
 	struct gt_dn_census_end end = { 0, false };
 	CHECK(gt_dn_census_run_partial(&r, &end) == NULL);
+	gt_dn_census_table_free(r.table);
+}
+
+static void stop_at(struct gt_dn_census_run *r, uint32_t count, int64_t ts)
+{
+	b.n = 0;
+	bytes_u32(&b, count);
+	bytes_u32(&b, 2);
+	bytes_u16(&b, 7);
+	event(r, GT_DN_EV_GC_END, ts);
+}
+
+/* Server GC under load: the GC thread that joins last writes the GCStart,
+ * heap 0's thread the suspension, the walk, the GCEnd and the restart, and
+ * the runtime writes one thread's events after the other's, so the stream
+ * holds the GCStart after the restart that ends its collection (measured:
+ * AspAlloc under wrk, 2 heaps). The census still ends there, with the
+ * walk's nodes and the pause from the suspension before the GCStart. */
+static void test_out_of_order_threads(void)
+{
+	struct gt_dn_census_run r = { .table = gt_dn_census_table_new(), .qpc_freq = 1000000000 };
+	suspend(&r, 900);       /* heap 0's thread: the collection before */
+	b.n = 0;
+	event(&r, GT_DN_EV_RESTART_EE_BEGIN, 950);
+	suspend(&r, 1000);
+	nodes(0, 10, 0x1000, 100);
+	event(&r, GT_DN_EV_BULK_NODE, 2000);
+	stop_at(&r, 9, 4000);
+	heap_stats(&r, 1000);
+	b.n = 0;
+	event(&r, GT_DN_EV_RESTART_EE_BEGIN, 5000);
+	CHECK(r.phase == GT_DN_CENSUS_WAIT_START);
+	gc_start_why(&r, 9, 2, 0, 1, 1100);   /* another GC thread's block */
+	CHECK(r.phase == GT_DN_CENSUS_DONE);
+	CHECK_U64(gt_dn_census_table_nodes(r.table), 10);
+	struct gt_census c = { 0 };
+	gt_dn_census_run_pause(&r, &c);
+	CHECK(c.pause_valid);
+	CHECK_U64(c.pause_ns, 4000);
+	struct gt_dn_census_end end = { 0, false };
+	CHECK(gt_dn_census_run_partial(&r, &end) == NULL);
+	gt_dn_census_table_free(r.table);
+	/* the GCStart first, its GCEnd later, the restart last: not over
+	 * until the restart */
+	r = (struct gt_dn_census_run){ .table = gt_dn_census_table_new(), .qpc_freq = 1000000000 };
+	gc_start_why(&r, 3, 2, 0, 1, 100);
+	CHECK(r.phase == GT_DN_CENSUS_IN_GC);
+	stop_at(&r, 3, 300);
+	CHECK(r.phase == GT_DN_CENSUS_AFTER_STOP);
+	b.n = 0;
+	event(&r, GT_DN_EV_RESTART_EE_BEGIN, 200);   /* an earlier restart */
+	CHECK(r.phase == GT_DN_CENSUS_AFTER_STOP);
+	event(&r, GT_DN_EV_RESTART_EE_BEGIN, 400);
+	CHECK(r.phase == GT_DN_CENSUS_DONE);
 	gt_dn_census_table_free(r.table);
 }
 
@@ -372,6 +434,7 @@ int main(void)
 	RUN_TEST(test_type_cap);
 	RUN_TEST(test_total_promoted);
 	RUN_TEST(test_induced_collection_and_its_pause);
+	RUN_TEST(test_out_of_order_threads);
 	RUN_TEST(test_losses_make_it_partial);
 	return check_summary();
 }

@@ -311,6 +311,57 @@ static void test_exhaustion_na(void)
 	CHECK(strstr(ls.exhaustion_why, "not growing") != NULL);
 }
 
+/* The plausibility rules (model/live_set.c), on a host of 8 GB. */
+static void test_plausibility(void)
+{
+	struct gt_live_set ls;
+	steady_growth();   /* 1 MB/s over 180 s, 310 MB now */
+	gt_u64_set(&sample.host_mem_total_bytes, (uint64_t)(8000 * MB));
+	/* an 8 EiB heap max is no limit */
+	gt_u64_set(&sample.heap_max_bytes, UINT64_C(1) << 63);
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(ls.growth_bps.valid && !ls.exhaustion_s.valid);
+	CHECK(strstr(ls.exhaustion_why, "above the host's memory") != NULL);
+	/* 690 s away: within 10 times the 180 s span */
+	gt_u64_set(&sample.heap_max_bytes, (uint64_t)(1000 * MB));
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(ls.exhaustion_s.valid);
+	CHECK_NEAR(ls.exhaustion_s.value, 690, 1e-6);
+	/* 3690 s away: past 1800 s, so none */
+	gt_u64_set(&sample.heap_max_bytes, (uint64_t)(4000 * MB));
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(!ls.exhaustion_s.valid);
+	CHECK(strstr(ls.exhaustion_why, "10 times the span") != NULL);
+	/* a heap max above the container's limit is not the limit */
+	gt_u64_set(&sample.heap_max_bytes, (uint64_t)(600 * MB));
+	gt_u64_set(&sample.cgroup_limit_bytes, (uint64_t)(500 * MB));
+	gt_u64_set(&sample.cgroup_working_set_bytes, (uint64_t)(400 * MB));
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(ls.limit_kind == GT_LIVE_LIMIT_CONTAINER);
+	CHECK_NEAR(ls.exhaustion_s.value, 100, 1e-6);
+	/* a container limit above the host's memory is not one either */
+	gt_u64_set(&sample.cgroup_limit_bytes, (uint64_t)(16000 * MB));
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(ls.limit_kind == GT_LIVE_LIMIT_HEAP_MAX);
+	CHECK_NEAR(ls.exhaustion_s.value, 290, 1e-6);
+
+	/* a point the host could not hold: the growth is n/a, and why */
+	steady_growth();
+	gt_u64_set(&sample.host_mem_total_bytes, (uint64_t)(8000 * MB));
+	log_point(285 * S, 9000 * MB);
+	log_point(286 * S, 320 * MB);
+	fold_at(290 * S);
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(ls.valid && !ls.growth_bps.valid && !ls.exhaustion_s.valid);
+	CHECK(strstr(ls.growth_why, GT_LIVE_SET_IMPLAUSIBLE) != NULL);
+	/* a maximal live set: none of the figures */
+	log_point(287 * S, 1e19);   /* near the counter's maximum */
+	fold_at(290 * S);
+	gt_live_set_figures(&tracker, &sample, &ls);
+	CHECK(!ls.valid);
+	CHECK(strstr(ls.why, GT_LIVE_SET_IMPLAUSIBLE) != NULL);
+}
+
 int main(void)
 {
 	RUN_TEST(test_theil_sen_by_hand);
@@ -326,5 +377,6 @@ int main(void)
 	RUN_TEST(test_exhaustion_heap_max);
 	RUN_TEST(test_exhaustion_container_first);
 	RUN_TEST(test_exhaustion_na);
+	RUN_TEST(test_plausibility);
 	return check_summary();
 }

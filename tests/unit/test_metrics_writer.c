@@ -124,6 +124,7 @@ static void dotnet(struct fixture *f)
 	gt_u64_set(&s->large_bytes, 400);
 	gt_u64_set(&s->large_alloc_bytes_total, 90000);
 	gt_u64_set(&s->large_waste_max_bytes_total, 45000);
+	gt_u64_set(&s->alloc_excess_max_bytes_total, 36000);
 	gt_u64_set(&s->large_waste_bytes_total, 30000);
 	gt_u64_set(&s->opcount_total, 1000);
 	gt_u64_set(&s->alloc_blind_collections, 0);

@@ -92,7 +92,7 @@ static char *read_file(const char *path)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return NULL;
-	static char buf[1 << 17];
+	static char buf[1 << 19];   /* the man page is past 128 KiB */
 	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
 	fclose(f);

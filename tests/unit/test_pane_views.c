@@ -125,6 +125,22 @@ static void test_alloc_pane(void)
 	CHECK_HAS(t, "(estimate)");
 	CHECK_HAS(t, "per operation n/a (no operations counter)");
 	CHECK_HAS(t, "##");   /* the graph, in ASCII */
+
+	/* the target exited: its last interval is cut off by the death (a
+	 * lower bound of 0), so the last whole interval's rate stays, said so;
+	 * the total stays as it was */
+	struct gt_derived gone = derived;
+	gt_f64_set(&gone.alloc_rate_bps, 0);
+	gone.alloc_lower_bound = true;
+	WINDOW *w = newwin(7, 60, 0, 0);
+	struct gt_view_ctx c = ctx_for(&gone);
+	c.status = GT_VIEW_EXITED;
+	gt_pane_alloc.draw(w, &c);
+	t = window_text(w);
+	delwin(w);
+	CHECK_HAS(t, "rate 10.0 MiB/s before it exited");
+	CHECK_LACKS(t, "0 B/s");
+	CHECK_HAS(t, "total 3.00 GiB since attach");
 }
 
 static void test_pauses_pane(void)
@@ -1283,8 +1299,8 @@ static void test_items_whole_at_narrow_widths(void)
 	craft();
 }
 
-/* A process that exited: the rate says so, whole, and the pane keeps the
- * last figures (the total), not "n/a (the process has exited)n/a". */
+/* A process that exited: its last whole rate says so, and the pane keeps
+ * the last figures (the average, the total). */
 static void test_alloc_exited_keeps_figures(void)
 {
 	craft();
@@ -1294,7 +1310,7 @@ static void test_alloc_exited_keeps_figures(void)
 	c.cols = 60;
 	gt_pane_alloc.draw(w, &c);
 	const char *t = window_text(w);
-	CHECK_HAS(t, "rate n/a (the process has exited)  avg");
+	CHECK_HAS(t, "before it exited  avg");
 	CHECK_LACKS(t, "exited)n/a");
 	CHECK_HAS(t, "total 3.00 GiB");
 	delwin(w);

@@ -1,6 +1,7 @@
 #include "collectors/dotnet/proc/dotnet_proc.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,4 +72,37 @@ int gt_dotnet_proc_count_threads(pid_t pid, const char *prefix)
 	}
 	closedir(d);
 	return count;
+}
+
+/* The thread id of the task entry named by `task` in the process's own
+ * namespace (its status's innermost NSpid), or 0. */
+static uint64_t task_ns_tid(pid_t pid, const char *task)
+{
+	char path[320], status[4096];
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/status", (int)pid, task);
+	pid_t tid;
+	if (gt_proc_read_small(path, status, sizeof(status)) <= 0 || gt_proc_parse_nspid(status, &tid) != 0)
+		return 0;
+	return (uint64_t)tid;
+}
+
+int gt_dotnet_proc_thread_named(pid_t pid, uint64_t tid, const char *prefix)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	bool matched = false, named = false;
+	struct dirent *e;
+	while (!matched && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || task_ns_tid(pid, e->d_name) != tid)
+			continue;
+		matched = true;
+		char cpath[320], name[64];
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
+		named = gt_proc_read_small(cpath, name, sizeof(name)) > 0 && strncmp(name, prefix, strlen(prefix)) == 0;
+	}
+	closedir(d);
+	return named ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* TMPDIR from the target's environment, else "/tmp" (no trailing slash). */
@@ -18,6 +19,11 @@ int gt_dotnet_proc_maps_coreclr(pid_t pid);
 
 /* How many of the process's threads have a name starting with prefix. */
 int gt_dotnet_proc_count_threads(pid_t pid, const char *prefix);
+
+/* 1 when the process's thread whose id in the process's own pid namespace
+ * (an EventPipe event's thread id) is tid has a name starting with prefix,
+ * 0 when it has another or no such thread is left, -1 unreadable. */
+int gt_dotnet_proc_thread_named(pid_t pid, uint64_t tid, const char *prefix);
 
 
 #endif

@@ -126,12 +126,15 @@ static int start_listener(pid_t pid, const struct gt_attach_status *st, int tmp,
 		return gt_fail(err, GT_EXIT_FAILURE,
 			       "JVM %d does not handle SIGQUIT (started with -Xrs?) and its attach listener is not running, "
 			       "so gctop will not signal it%s", (int)pid, why->no_sigquit);
+	/* What killed gctops left for any JVM of this /tmp (an attach that
+	 * loads the agent has swept its copies too already). */
+	gt_attach_clear_leftovers(tmp, NULL, st);
 	struct gt_attach_trigger trigger;
 	if (gt_attach_trigger_create(pid, st, tmp, &trigger) != 0)
 		return gt_fail(err, GT_EXIT_PERMISSION,
 			       "cannot create the attach trigger file for JVM %d: %s", (int)pid,
-			       errno == EPERM ? "neither its working directory nor its /tmp belongs to its user or is a "
-			       "sticky shared directory" : strerror(errno));
+			       errno == EPERM ? "its /tmp neither belongs to its user nor is a sticky shared directory"
+					      : strerror(errno));
 	int rc = 0;
 	if (kill(pid, SIGQUIT) != 0) {
 		rc = gt_fail(err, errno == EPERM ? GT_EXIT_PERMISSION : GT_EXIT_NO_PROCESS,

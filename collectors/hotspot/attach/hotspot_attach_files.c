@@ -218,17 +218,25 @@ static int trigger_in(int dir, const struct gt_attach_status *st, struct gt_atta
 	return -1;
 }
 
+/* A marked trigger a killed gctop (of an earlier version, which wrote
+ * there first) left in the JVM's working directory. */
+static void clear_cwd_trigger(pid_t pid, const char *name)
+{
+	int cwd = gt_sp_open_cwd(pid);
+	struct stat sb;
+	if (cwd < 0)
+		return;
+	if (trigger_stale(cwd, name, &sb))
+		gt_sp_unlink_same(cwd, name, &sb);
+	close(cwd);
+}
+
 int gt_attach_trigger_create(pid_t pid, const struct gt_attach_status *st, int tmp, struct gt_attach_trigger *t)
 {
 	t->dir = -1;
 	snprintf(t->name, sizeof(t->name), TRIGGER_PREFIX "%d", (int)st->nspid);
-	int cwd = gt_sp_open_cwd(pid);
-	int rc = trigger_in(cwd, st, t);
-	if (cwd >= 0)
-		close(cwd);
-	if (rc < 0)
-		rc = trigger_in(tmp, st, t);
-	return rc < 0 ? -1 : 0;
+	clear_cwd_trigger(pid, t->name);
+	return trigger_in(tmp, st, t) < 0 ? -1 : 0;
 }
 
 void gt_attach_trigger_remove(struct gt_attach_trigger *t)
@@ -415,7 +423,7 @@ void gt_attach_clear_leftovers(int tmp, const char *src, const struct gt_attach_
 		 * theirs), only the agent's bytes under gctop's name, old enough
 		 * to be no one's. */
 		if ((kind == TRIGGER && trigger_stale(tmp, e->d_name, &sb)) ||
-		    ((kind == COPY || kind == PART) && fstatat(tmp, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (src && (kind == COPY || kind == PART) && fstatat(tmp, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 		     now - sb.st_ctime > GT_ATTACH_COPY_STALE_S &&
 		     copy_stale(tmp, e->d_name, src, st->euid, kind == PART, &sb)))
 			gt_sp_unlink_same(tmp, e->d_name, &sb);

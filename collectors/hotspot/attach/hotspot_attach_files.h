@@ -24,13 +24,17 @@ struct gt_attach_trigger {
 	char name[32];
 };
 
-/* Creates the trigger file the JVM looks for on SIGQUIT: in its working
- * directory first, else its /tmp (tmp), and only where the JVM's user owns
- * the directory or it is a sticky /tmp. It holds gctop's mark (its pid and
- * start time) from the moment it has its name (written unnamed, then
- * linked), so that a trigger left by a gctop that was killed is known
- * and replaced rather than taken for someone else's. Returns 0 (t->dir >= 0
- * when we must remove it), or -1 with errno. */
+/* Creates the trigger file the JVM looks for on SIGQUIT in its /tmp (tmp),
+ * only where the JVM's user owns it or it is a sticky /tmp. Never in the
+ * JVM's working directory, which HotSpot also reads: a trigger a killed
+ * gctop left there outlives the JVM, and no later attach to another JVM
+ * knows that directory, while every attach sweeps /tmp. A marked trigger
+ * an older gctop left in the working directory is removed (never through
+ * a link). It holds gctop's mark (its pid and start time) from the moment
+ * it has its name (written unnamed, then linked), so that a trigger left
+ * by a gctop that was killed is known and replaced rather than taken for
+ * someone else's. Returns 0 (t->dir >= 0 when we must remove it), or -1
+ * with errno. */
 int gt_attach_trigger_create(pid_t pid, const struct gt_attach_status *st, int tmp, struct gt_attach_trigger *t);
 void gt_attach_trigger_remove(struct gt_attach_trigger *t);
 
@@ -64,7 +68,8 @@ bool gt_attach_maps_line_is(const char *line, dev_t dev, ino_t ino);
 /* Removes from tmp what killed gctops left there for any JVM: triggers
  * with gctop's mark whose maker is gone, and agent copies (and partial
  * copies) with the agent's content older than GT_ATTACH_COPY_STALE_S, of
- * one link, owned by the user of the JVM of st or by gctop's. */
+ * one link, owned by the user of the JVM of st or by gctop's. With src
+ * NULL (an attach that loads no agent), the triggers only. */
 void gt_attach_clear_leftovers(int tmp, const char *src, const struct gt_attach_status *st);
 
 /* Removes this JVM's own copy (its name, its user's, the agent's bytes),
