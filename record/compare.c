@@ -18,6 +18,7 @@ const struct gt_fig_desc gt_fig_descs[GT_FIG_COUNT] = {
 	[GT_FIG_ALLOC_RATE_MEDIAN] = { "alloc.rate_bps_median", "allocation rate, median", GT_UNIT_BPS },
 	[GT_FIG_ALLOC_RATE_P95] = { "alloc.rate_bps_p95", "allocation rate, p95", GT_UNIT_BPS },
 	[GT_FIG_BYTES_PER_OP_MEDIAN] = { "alloc.bytes_per_op_median", "bytes per operation, median", GT_UNIT_BYTES },
+	[GT_FIG_OPCOUNT_RATE] = { "ops.rate_per_s", "operations per second", GT_UNIT_PER_S },
 	[GT_FIG_PAUSE_SHARE] = { "pause.share", "pause share", GT_UNIT_SHARE },
 	[GT_FIG_PAUSE_P50_MS] = { "pause.p50_ms", "pause p50", GT_UNIT_MS },
 	[GT_FIG_PAUSE_P99_MS] = { "pause.p99_ms", "pause p99", GT_UNIT_MS },
@@ -173,6 +174,8 @@ static void whole_run(struct gather *g, const struct gt_session *s, struct gt_ru
 		gt_derive(&g->first, &s->prev, whole);
 		run->fig[GT_FIG_DURATION_S] = whole->interval_s;
 		run->fig[GT_FIG_PAUSE_SHARE] = whole->pause_share;
+		/* the operations of the run over its span, where they were counted */
+		run->fig[GT_FIG_OPCOUNT_RATE] = whole->opcount_rate;
 		run->n_generations = s->prev.n_generations;
 		for (unsigned i = 0; i < run->n_generations && i < GT_MAX_GENERATIONS; i++) {
 			snprintf(run->generation[i], sizeof(run->generation[i]), "%s", s->prev.generations[i].name);
@@ -282,6 +285,17 @@ struct gt_f64 gt_compare_ratio(struct gt_f64 a, struct gt_f64 b)
 	return r;
 }
 
+/* The one sentence for a name that is no figure: the names there are. */
+static int unknown_figure(const char *key, struct gt_error *err)
+{
+	char names[384];
+	size_t at = 0;
+	for (int f = 0; f < GT_FIG_COUNT && at < sizeof(names); f++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s, ", gt_fig_descs[f].key);
+	return gt_fail(err, GT_EXIT_USAGE, "--fail-if: '%s' names no figure; the figures are %sor collections_per_min.GENERATION",
+		       key, names);
+}
+
 int gt_fail_if_parse(const char *expr, struct gt_fail_if *out, struct gt_error *err)
 {
 	memset(out, 0, sizeof(*out));
@@ -301,7 +315,7 @@ int gt_fail_if_parse(const char *expr, struct gt_fail_if *out, struct gt_error *
 	struct gt_run probe = { 0 };
 	struct gt_f64 unused;
 	if (gt_compare_figure(&probe, out->key, &unused) != 0)
-		return gt_fail(err, GT_EXIT_USAGE, "--fail-if: '%s' names no figure (see gctop(1), COMPARING RUNS)", out->key);
+		return unknown_figure(out->key, err);
 	return 0;
 bad:
 	return gt_fail(err, GT_EXIT_USAGE, "--fail-if wants FIGURE>+N%% or FIGURE<-N%%, e.g. alloc.bytes_per_op_median>+10%%, not '%s'",

@@ -25,6 +25,7 @@ enum gt_fig {
 	GT_FIG_ALLOC_RATE_MEDIAN,     /* bytes/s, over the intervals */
 	GT_FIG_ALLOC_RATE_P95,
 	GT_FIG_BYTES_PER_OP_MEDIAN,   /* where operations are counted */
+	GT_FIG_OPCOUNT_RATE,              /* operations per second over the whole run, where counted */
 	GT_FIG_PAUSE_SHARE,           /* of the whole run's wall time, 0..1 */
 	GT_FIG_PAUSE_P50_MS,          /* over every single pause of the run */
 	GT_FIG_PAUSE_P99_MS,
@@ -37,7 +38,8 @@ enum gt_fig {
 	GT_FIG_COUNT,
 };
 
-enum gt_fig_unit { GT_UNIT_SECONDS, GT_UNIT_BPS, GT_UNIT_BYTES, GT_UNIT_SHARE, GT_UNIT_MS, GT_UNIT_PER_MIN };
+enum gt_fig_unit { GT_UNIT_SECONDS, GT_UNIT_BPS, GT_UNIT_BYTES, GT_UNIT_SHARE, GT_UNIT_MS, GT_UNIT_PER_MIN,
+		   GT_UNIT_PER_S };
 
 struct gt_fig_desc {
 	const char *key;    /* the --json path and --fail-if name, e.g. "alloc.rate_bps_median" */

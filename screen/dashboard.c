@@ -156,12 +156,15 @@ static WINDOW *pane_window(struct gt_dashboard *db, int i, struct gt_rect r)
 	return db->win[i];
 }
 
-void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible, struct gt_layout_req *req)
+void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible, const int *widths,
+			     struct gt_layout_req *req)
 {
+	struct gt_view_ctx pc = *ctx;
 	for (size_t i = 0; i < gt_pane_count && i < GT_LAYOUT_MAX_PANES; i++) {
 		const struct gt_pane_ops *p = gt_panes[i];
 		int need, want;
-		gt_pane_rows(p, ctx, &need, &want);
+		pc.cols = widths ? widths[i] : 0;
+		gt_pane_rows(p, &pc, &need, &want);
 		req[i] = (struct gt_layout_req){
 			.visible = visible[i],
 			.full_width = p->full_width,
@@ -170,8 +173,35 @@ void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible,
 			.want_rows = want,
 			.priority = p->priority,
 			.stretch = p->stretch,
-			.max_rows = gt_pane_max_rows(p, ctx),
+			.max_rows = gt_pane_max_rows(p, &pc),
 		};
+	}
+}
+
+/* A pane's rows depend on its width (a reason wraps), which the layout
+ * gives: the panes ask at the narrowest column first, then at the widths
+ * they got, until those stop changing (a pane given more width asks for
+ * fewer rows, which may let more columns fit: three rounds settle it). */
+#define LAY_OUT_ROUNDS 3
+
+void gt_dashboard_lay_out(const struct gt_view_ctx *ctx, const bool *visible, int rows, int cols,
+			  struct gt_layout_req *req, struct gt_layout *out)
+{
+	int widths[GT_LAYOUT_MAX_PANES] = { 0 };
+	int n = gt_pane_count < GT_LAYOUT_MAX_PANES ? (int)gt_pane_count : GT_LAYOUT_MAX_PANES;
+	gt_dashboard_layout_req(ctx, visible, NULL, req);
+	gt_layout_compute(rows, cols, req, n, out);
+	for (int round = 0; round < LAY_OUT_ROUNDS; round++) {
+		bool changed = false;
+		for (int i = 0; i < n; i++) {
+			int w = out->shown[i] ? out->rects[i].cols : 0;
+			changed |= w != widths[i];
+			widths[i] = w;
+		}
+		if (!changed)
+			return;
+		gt_dashboard_layout_req(ctx, visible, widths, req);
+		gt_layout_compute(rows, cols, req, n, out);
 	}
 }
 
@@ -183,8 +213,7 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 	int n = (int)gt_pane_count;
 
 	fill_ctx(db, &ctx, theme, interval_s, now_wall_ms);
-	gt_dashboard_layout_req(&ctx, db->visible, req);
-	gt_layout_compute(rows, cols, req, n, &db->layout);
+	gt_dashboard_lay_out(&ctx, db->visible, rows, cols, req, &db->layout);
 	for (int i = 0; i < n; i++) {
 		db->max_scroll[i] = 0;
 		if (!db->layout.shown[i]) {
@@ -199,6 +228,7 @@ void gt_dashboard_draw(struct gt_dashboard *db, int rows, int cols, const struct
 			continue;
 		ctx.number = i + 1;
 		ctx.focused = i == db->focus;
+		ctx.cols = db->layout.rects[i].cols;
 		int content = gt_panes[i]->content_rows ? gt_panes[i]->content_rows(&ctx) : req[i].want_rows;
 		db->max_scroll[i] = content > db->layout.rects[i].rows ? content - db->layout.rects[i].rows : 0;
 		if (db->scroll[i] > db->max_scroll[i])

@@ -36,8 +36,14 @@ void gt_dashboard_close(struct gt_dashboard *db);
 const char *gt_dashboard_message(const struct gt_dashboard *db);
 
 /* What each pane of gt_panes asks of the layout with the figures of ctx;
- * visible[i]: the user has not toggled pane i off. */
-void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible, struct gt_layout_req *req);
+ * visible[i]: the user has not toggled pane i off; widths[i]: the width
+ * pane i has (NULL or 0: not known yet). */
+void gt_dashboard_layout_req(const struct gt_view_ctx *ctx, const bool *visible, const int *widths,
+			     struct gt_layout_req *req);
+/* The layout of a body rows x cols: the panes' requests at the widths the
+ * layout then gives them (a wrapped reason takes rows by its width). */
+void gt_dashboard_lay_out(const struct gt_view_ctx *ctx, const bool *visible, int rows, int cols,
+			  struct gt_layout_req *req, struct gt_layout *out);
 
 /* Draws the panes into rows x cols at the top of the screen (the caller
  * owns the rest) and queues them with wnoutrefresh. */

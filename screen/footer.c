@@ -36,7 +36,7 @@ static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
 {
 	switch (a->modes.input) {
 	case GT_INPUT_FILTER:
-		snprintf(buf, len, "filter (PID, user, program, runtime or collector; Enter keeps, Esc clears): %s",
+		snprintf(buf, len, "filter (PID, user, program or command line, runtime, collector; Enter keeps, Esc clears): %s",
 			 a->prompt_buf);
 		return buf;
 	case GT_INPUT_SAMPLE:
@@ -62,9 +62,48 @@ static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
 	}
 }
 
-/* The keys worth knowing on the screen that shows. */
-static const char *hints(const struct gt_app *a)
+/* A screen's key hints, most needed first: where the line would be wider
+ * than the screen less one column, the hints from the end of `keep` on are
+ * left out, last first, so every hint shown is whole on one row. */
+struct hint_set {
+	const char *const *hints;
+	int n, keep;    /* the first `keep` are always shown */
+};
+
+static const char *fit_hints(const struct hint_set *set, int cols, char *buf, size_t len)
 {
+	int shown = set->n;
+	for (;;) {
+		size_t at = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < shown && at < len; i++)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? "  " : "", set->hints[i]);
+		if (shown <= set->keep || (int)at <= cols - 1)
+			return buf;
+		shown--;
+	}
+}
+
+/* The dashboard's: Tab moves the focus, 1-8 show or hide a pane (the
+ * interval keys, in the help, give way first on a narrow screen). */
+static const char *const dashboard_hints[] = {
+	"q quit", "h help", "p freeze", "Tab focus", "1-8 show/hide", "a allocators", "c census", "d/+/- interval",
+};
+static const char *const picked_hints[] = {
+	"q back", "h help", "p freeze", "Tab focus", "1-8 show/hide", "a allocators", "c census", "d/+/- interval",
+};
+static const char *const replay_hints[] = {
+	"q quit", "h help", "t/T next/previous", "space play/pause", "1-8 show/hide", "r start", "b jump", "+/- pace",
+};
+
+#define HINTS(a, keep) { (a), (int)(sizeof(a) / sizeof((a)[0])), (keep) }
+
+/* The keys worth knowing on the screen that shows. */
+static const char *hints(const struct gt_app *a, int cols, char *buf, size_t len)
+{
+	static const struct hint_set dashboard = HINTS(dashboard_hints, 7);
+	static const struct hint_set picked = HINTS(picked_hints, 7);
+	static const struct hint_set replay = HINTS(replay_hints, 5);
 	switch (a->modes.screen) {
 	case GT_SCREEN_FINDINGS: return "q/Esc/f close findings";
 	case GT_SCREEN_STACKS: return "q/Esc close stacks  Up/Down scroll";
@@ -72,15 +111,17 @@ static const char *hints(const struct gt_app *a)
 	case GT_SCREEN_PICKER_HELP: case GT_SCREEN_DASHBOARD_HELP: return "q/Esc/h close help";
 	default: break;
 	}
-	return gt_app_opening(a) ? "q/Esc cancel  h help"
-	       : a->replay ? "q quit  h help  t/T next/previous  r start  b jump  space play/pause  +/- pace  1-8 panes"
-	       : gt_app_in_dashboard(a) ? (a->picker_mode ? "q back  h help  p freeze  d/+/- interval  Tab/1-8 panes  a allocators  c census"
-							   : "q quit  h help  p freeze  d/+/- interval  Tab/1-8 panes  a allocators  c census")
-	       : "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
+	if (gt_app_opening(a))
+		return "q/Esc cancel  h help";
+	if (a->replay)
+		return fit_hints(&replay, cols, buf, len);
+	if (gt_app_in_dashboard(a))
+		return fit_hints(a->picker_mode ? &picked : &dashboard, cols, buf, len);
+	return "Enter open  s sort  Up/Down select  d/+/- interval  h help  q quit";
 }
 
 /* The status line's text and attribute. */
-static const char *footer_text(const struct gt_app *a, char *buf, size_t len, attr_t *attr)
+static const char *footer_text(const struct gt_app *a, int cols, char *buf, size_t len, attr_t *attr)
 {
 	const struct gt_theme *t = &a->theme;
 	*attr = t->title | A_BOLD;
@@ -106,7 +147,7 @@ static const char *footer_text(const struct gt_app *a, char *buf, size_t len, at
 		return msg;
 	}
 	*attr = t->label;
-	return hints(a);
+	return hints(a, cols, buf, len);
 }
 
 /* Wrapped onto up to FOOTER_LINES rows, never more than half the screen. */
@@ -114,7 +155,7 @@ int gt_footer_draw(const struct gt_app *a, int rows, int cols)
 {
 	char buf[768];
 	attr_t attr;
-	const char *text = footer_text(a, buf, sizeof(buf), &attr);
+	const char *text = footer_text(a, cols, buf, sizeof(buf), &attr);
 	struct gt_wrap_line lines[FOOTER_LINES];
 	int max = rows / 2 < FOOTER_LINES ? rows / 2 : FOOTER_LINES;
 	int n = gt_wrap(text, cols, max, lines);

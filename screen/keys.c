@@ -29,7 +29,7 @@ const struct gt_key_binding gt_key_table[] = {
 	{ KEY_HOME, KEY_HOME, "Home", GT_ACT_HOME, P | H, "first row" },
 	{ KEY_END, KEY_END, "End", GT_ACT_END, P | H, "last row" },
 	{ 's', 's', "s", GT_ACT_SORT, P, "next sort column (alloc rate, GC%, heap, RSS, PID)" },
-	{ '/', '/', "/", GT_ACT_FILTER, P, "filter the list (\\ too, as in htop): only processes whose PID, user, program, runtime or collector holds the text (any case), applied as it is typed; Enter keeps it, Esc clears it" },
+	{ '/', '/', "/", GT_ACT_FILTER, P, "filter the list (\\ too, as in htop) by PID, user, program, command line, runtime or collector (any case, as typed); Enter keeps it, Esc clears it" },
 	{ '\\', '\\', "\\", GT_ACT_FILTER, P, NULL },
 	{ '\t', '\t', "Tab", GT_ACT_FOCUS_NEXT, D, "focus the next pane" },
 	/* 9 too, so that it says there is no pane 9 rather than nothing */

@@ -107,7 +107,8 @@ static void fill_row(struct gt_picker_row *r, const struct gt_fleet_member *m)
 	memset(r, 0, sizeof(*r));
 	r->pid = m->pid;
 	copy_text(r->user, sizeof(r->user), id->user);
-	copy_text(r->program, sizeof(r->program), id->main_class[0] ? id->main_class : id->command_line);
+	gt_picker_program(r->program, sizeof(r->program), id->main_class, id->command_line);
+	copy_text(r->command, sizeof(r->command), id->command_line);
 	r->runtime = id->runtime;
 	copy_release(r->version, sizeof(r->version), id->runtime_version);
 	copy_text(r->gc, sizeof(r->gc), id->gc_name);
@@ -202,6 +203,7 @@ bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text)
 	snprintf(pid, sizeof(pid), "%d", (int)r->pid);
 	const char *gc[] = { r->gc, gt_picker_gc_label(r->gc, false), gt_picker_gc_label(r->gc, true), NULL };
 	return holds_text(pid, text) || holds_text(r->user, text) || holds_text(r->program, text) ||
+	       holds_text(r->command, text) ||
 	       holds_text(r->version, text) || holds_any(runtime_words(r->runtime), text) || holds_any(gc, text);
 }
 

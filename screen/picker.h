@@ -24,7 +24,8 @@ enum gt_picker_sort {
 struct gt_picker_row {
 	pid_t pid;
 	char user[32];
-	char program[256];
+	char program[256];    /* a server's known name first: "Tomcat (org.apache...)" */
+	char command[1024];   /* the whole command line, which the filter searches too */
 	const struct gt_runtime_traits *runtime;  /* NULL: unknown */
 	char version[GT_NAME_LEN];  /* the runtime's release alone: "17.0.13", "10.0.0" */
 	char gc[GT_NAME_LEN];       /* as the collectors name it: "G1", "Z", "Server" ... */
@@ -69,11 +70,20 @@ void gt_picker_refresh(struct gt_picker *p);
  * while it matches. */
 void gt_picker_set_filter(struct gt_picker *p, const char *text);
 
-/* Whether a row holds text (any case) in its PID, user, program, runtime
+/* Whether a row holds text (any case) in its PID, user, program (with a
+ * server's known name), its whole command line, runtime
  * version, or a word for its runtime or collector: what the picker shows
  * ("JVM", ".NET", "ZGC", "Wkstn") and what users type ("java",
  * "hotspot", "dotnet", "Z"); every row holds "". Pure. */
 bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text);
+
+/* The name a server is known by from its main class or jar and command
+ * line ("Tomcat" for org.apache.catalina.startup.Bootstrap; Jetty,
+ * WildFly, JBoss, Spring Boot's launchers), or NULL. */
+const char *gt_picker_server_name(const char *main, const char *command_line);
+/* The PROGRAM column's text: the main class (or else the command line),
+ * after a server's known name: "Tomcat (org.apache.catalina.startup.Bootstrap)". */
+void gt_picker_program(char *buf, size_t len, const char *main, const char *command_line);
 
 /* The picker's name for a runtime: its display name ("JVM"), or "?". */
 const char *gt_picker_runtime_label(const struct gt_runtime_traits *rt);

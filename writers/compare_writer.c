@@ -7,7 +7,10 @@
 #include "writers/format.h"
 #include "base/json_text.h"
 
+/* The label column is as wide as its longest label, at least LABEL_W;
+ * every label is whole (a generation's name, a counter's). */
 #define LABEL_W 32
+#define LABEL_MAX 80
 #define COLUMN_W 26
 
 static const char *fig_text(char *buf, size_t len, struct gt_f64 v, enum gt_fig_unit unit)
@@ -25,6 +28,7 @@ static const char *fig_text(char *buf, size_t len, struct gt_f64 v, enum gt_fig_
 	case GT_UNIT_SHARE: gt_format_share(buf, len, v); break;
 	case GT_UNIT_MS: snprintf(buf, len, "%.2f ms", v.value); break;
 	case GT_UNIT_PER_MIN: snprintf(buf, len, "%.1f/min", v.value); break;
+	case GT_UNIT_PER_S: snprintf(buf, len, "%.1f/s", v.value); break;
 	}
 	return buf;
 }
@@ -39,10 +43,10 @@ static const char *term_text(char *buf, size_t len, const char *s)
 }
 
 /* One row: the label, then each run's value, later runs with their ratio. */
-static void row(FILE *out, const char *label, const struct gt_f64 *v, size_t n, enum gt_fig_unit unit)
+static void row(FILE *out, int label_w, const char *label, const struct gt_f64 *v, size_t n, enum gt_fig_unit unit)
 {
-	char clean[LABEL_W * 4 + 1];
-	fprintf(out, "%-*s", LABEL_W, term_text(clean, sizeof(clean), label));
+	char clean[LABEL_MAX * 4 + 1];
+	fprintf(out, "%-*s", label_w, term_text(clean, sizeof(clean), label));
 	for (size_t i = 0; i < n; i++) {
 		char text[48], cell[80];
 		fig_text(text, sizeof(text), v[i], unit);
@@ -56,9 +60,9 @@ static void row(FILE *out, const char *label, const struct gt_f64 *v, size_t n, 
 	fputc('\n', out);
 }
 
-static void text_row(FILE *out, const char *label, const char *const *cells, size_t n)
+static void text_row(FILE *out, int label_w, const char *label, const char *const *cells, size_t n)
 {
-	fprintf(out, "%-*s", LABEL_W, label);
+	fprintf(out, "%-*s", label_w, label);
 	for (size_t i = 0; i < n; i++) {
 		char clean[320], cut[COLUMN_W * 4 + 1];
 		fprintf(out, " %-*s", COLUMN_W, gt_format_cut(cut, sizeof(cut), term_text(clean, sizeof(clean), cells[i]),
@@ -100,7 +104,7 @@ static void run_facts(const struct gt_run *r, char (*buf)[320])
 }
 
 /* The facts of each run: file, target, GC configuration, samples. */
-static void facts(FILE *out, const struct gt_run *runs, size_t n)
+static void facts(FILE *out, int label_w, const struct gt_run *runs, size_t n)
 {
 	char buf[GT_COMPARE_RUNS_MAX][FACT_ROWS][320];
 	const char *cells[FACT_ROWS][GT_COMPARE_RUNS_MAX];
@@ -112,7 +116,7 @@ static void facts(FILE *out, const struct gt_run *runs, size_t n)
 	static const char *const labels[FACT_ROWS] = { "recording", "target", "runtime", "GC", "GC mode, heap settings",
 						       "samples" };
 	for (int j = 0; j < FACT_ROWS; j++)
-		text_row(out, labels[j], cells[j], n);
+		text_row(out, label_w, labels[j], cells[j], n);
 }
 
 /* The generations' names across the runs, each once, in first-seen order. */
@@ -130,31 +134,68 @@ static unsigned generation_names(const struct gt_run *runs, size_t n, const char
 	return k;
 }
 
+/* A figure's label: the counter's name says what an operation is. */
+static void fig_label(char *buf, size_t len, const struct gt_run *runs, int f)
+{
+	const char *ops = runs[0].opcount_name;
+	if (f == GT_FIG_BYTES_PER_OP_MEDIAN && ops[0])
+		snprintf(buf, len, "bytes per op (%.20s), median", ops);
+	else if (f == GT_FIG_OPCOUNT_RATE && ops[0])
+		snprintf(buf, len, "%.20s per second", ops);
+	else
+		snprintf(buf, len, "%s", gt_fig_descs[f].label);
+}
+
+/* A generation's row label, with what the counts count as the first
+ * run's runtime counts them. */
+static void generation_label(char *buf, size_t len, const struct gt_run *runs, const char *name)
+{
+	const char *counting = gt_format_collections_counting(runs[0].info.runtime);
+	if (counting)
+		snprintf(buf, len, "collections %s (%s)", name, counting);
+	else
+		snprintf(buf, len, "collections %s", name);
+}
+
+/* The label column's width: the longest label and a space, at least LABEL_W. */
+static int label_width(const struct gt_run *runs, const char *const *names, unsigned k)
+{
+	char label[LABEL_MAX + 1];
+	int w = LABEL_W;
+	for (int f = 0; f < GT_FIG_COUNT; f++) {
+		fig_label(label, sizeof(label), runs, f);
+		if ((int)strlen(label) + 1 > w)
+			w = (int)strlen(label) + 1;
+	}
+	for (unsigned g = 0; g < k; g++) {
+		generation_label(label, sizeof(label), runs, names[g]);
+		if ((int)strlen(label) + 1 > w)
+			w = (int)strlen(label) + 1;
+	}
+	return w < LABEL_MAX ? w : LABEL_MAX;
+}
+
 int gt_compare_write_text(FILE *out, const struct gt_run *runs, size_t n)
 {
-	facts(out, runs, n);
-	struct gt_f64 v[GT_COMPARE_RUNS_MAX];
-	for (int f = 0; f < GT_FIG_COUNT; f++) {
-		char label[64];
-		for (size_t i = 0; i < n; i++)
-			v[i] = runs[i].fig[f];
-		if (f == GT_FIG_BYTES_PER_OP_MEDIAN && runs[0].opcount_name[0])
-			snprintf(label, sizeof(label), "bytes per op (%.20s), median", runs[0].opcount_name);
-		else
-			snprintf(label, sizeof(label), "%s", gt_fig_descs[f].label);
-		row(out, label, v, n, gt_fig_descs[f].unit);
-	}
 	const char *names[GT_MAX_GENERATIONS * GT_COMPARE_RUNS_MAX];
 	unsigned k = generation_names(runs, n, names, sizeof(names) / sizeof(names[0]));
+	int label_w = label_width(runs, names, k);
+	facts(out, label_w, runs, n);
+	struct gt_f64 v[GT_COMPARE_RUNS_MAX];
+	for (int f = 0; f < GT_FIG_COUNT; f++) {
+		char label[LABEL_MAX + 1];
+		for (size_t i = 0; i < n; i++)
+			v[i] = runs[i].fig[f];
+		fig_label(label, sizeof(label), runs, f);
+		row(out, label_w, label, v, n, gt_fig_descs[f].unit);
+	}
 	for (unsigned g = 0; g < k; g++) {
-		char key[64], label[64];
+		char key[64], label[LABEL_MAX + 1];
 		snprintf(key, sizeof(key), "collections_per_min.%s", names[g]);
-		/* what the counts count, as the first run's runtime counts them */
-		const char *counting = gt_format_collections_counting(runs[0].info.runtime);
-		snprintf(label, sizeof(label), counting ? "collections %s (%s)" : "collections %s", names[g], counting);
+		generation_label(label, sizeof(label), runs, names[g]);
 		for (size_t i = 0; i < n; i++)
 			gt_compare_figure(&runs[i], key, &v[i]);
-		row(out, label, v, n, GT_UNIT_PER_MIN);
+		row(out, label_w, label, v, n, GT_UNIT_PER_MIN);
 	}
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

@@ -359,31 +359,45 @@ int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt
 
 /* Bytes in at most five characters for the list's narrow columns:
  * 512K, 159M, 1.5G. */
-static const char *short_bytes(char *buf, size_t len, struct gt_u64 v)
+/* A figure in the unit of 1024^u bytes, three digits as gt_format_bytes. */
+static int in_unit(char *buf, size_t len, uint64_t v, int u)
 {
-	static const char units[] = "BKMGTP";
-	if (!v.valid) {
-		snprintf(buf, len, "n/a");
+	double x = (double)v;
+	for (int i = 0; i < u; i++)
+		x /= 1024.0;
+	return snprintf(buf, len, x < 10 ? "%.2f" : x < 100 ? "%.1f" : "%.0f", x);
+}
+
+/* Heap used and its maximum in the picker's units, both in the larger
+ * one: "52.0/128 MiB", "0.50/1.00 GiB"; n/a for one unknown. */
+static const char *heap_pair(char *buf, size_t len, struct gt_u64 used, struct gt_u64 max)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	char u[32], m[32];
+	if (!used.valid || !max.valid) {
+		snprintf(buf, len, "%s/%s", gt_format_bytes(u, sizeof(u), used), gt_format_bytes(m, sizeof(m), max));
 		return buf;
 	}
-	double x = (double)v.value;
-	unsigned u = 0;
-	while (x >= 1000.0 && u + 1 < sizeof(units) - 1) {
-		x /= 1024.0;
-		u++;
-	}
-	snprintf(buf, len, x < 10 && u > 0 ? "%.1f%c" : "%.0f%c", x, units[u]);
+	uint64_t top = used.value > max.value ? used.value : max.value;
+	int k = 0;
+	for (double x = (double)top; x >= 1000.0 && k + 1 < (int)(sizeof(units) / sizeof(units[0])); x /= 1024.0)
+		k++;
+	in_unit(u, sizeof(u), used.value, k);
+	in_unit(m, sizeof(m), max.value, k);
+	snprintf(buf, len, "%s/%s %s", u, m, units[k]);
 	return buf;
 }
 
 /* One line per process, like ps: the columns take 78 and MAIN the rest,
- * so at 80 columns every figure shows and nothing is cut unmarked. */
+ * so at 80 columns every figure shows and nothing is cut unmarked. The
+ * runtime by its display name and release, the bytes in MiB, as the
+ * picker says them. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 {
-	char up[32], used[16], max[16], heap[40], rss[16], runtime[160], rt_cut[24], gc_cut[24];
-	struct text_str user, version, gc, cmd;
+	char up[32], heap[80], rss[32], runtime[160], rt_cut[24], gc_cut[24];
+	struct text_str user, gc, cmd;
 
-	fprintf(out, "%7s %-8s %-18s %-11s %11s %6s %9s  %s\n", "PID", "USER", "RUNTIME", "GC", "HEAP/MAX", "RSS",
+	fprintf(out, "%7s %-8s %-12s %-11s %13s %8s %9s  %s\n", "PID", "USER", "RUNTIME", "GC", "HEAP USED/MAX", "RSS",
 		"UPTIME", "MAIN");
 	for (size_t i = 0; i < list->count; i++) {
 		const struct gt_list_entry *e = &list->entries[i];
@@ -392,17 +406,18 @@ int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 			gt_format_uptime(up, sizeof(up), (double)(now_ms - (int64_t)info->start_time_ms.value) / 1000.0);
 		else
 			snprintf(up, sizeof(up), "n/a");
-		snprintf(runtime, sizeof(runtime), "%s %s", gt_runtime_name(info->runtime),
-			 info->runtime_version[0] ? clean(&version, info->runtime_version) : "n/a");
+		/* the release alone ("17.0.15" of "17.0.15+6-Debian-1deb12u1") */
+		size_t rel = strspn(info->runtime_version, "0123456789.");
+		snprintf(runtime, sizeof(runtime), "%s %.*s", info->runtime ? info->runtime->display : "?",
+			 rel ? (int)rel : 3, rel ? info->runtime_version : "n/a");
 		if (e->sample.heap_used_bytes.valid || e->sample.heap_max_bytes.valid)
-			snprintf(heap, sizeof(heap), "%s/%s", short_bytes(used, sizeof(used), e->sample.heap_used_bytes),
-				 short_bytes(max, sizeof(max), e->sample.heap_max_bytes));
+			heap_pair(heap, sizeof(heap), e->sample.heap_used_bytes, e->sample.heap_max_bytes);
 		else
 			snprintf(heap, sizeof(heap), "n/a");
-		fprintf(out, "%7d %-8s %-18s %-11s %11s %6s %9s  %s\n", (int)info->pid,
-			info->user[0] ? clean_n(&user, 8, info->user) : "?", gt_format_cut(rt_cut, sizeof(rt_cut), runtime, 18),
+		fprintf(out, "%7d %-8s %-12s %-11s %13s %8s %9s  %s\n", (int)info->pid,
+			info->user[0] ? clean_n(&user, 8, info->user) : "?", gt_format_cut(rt_cut, sizeof(rt_cut), runtime, 12),
 			gt_format_cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", 11), heap,
-			short_bytes(rss, sizeof(rss), e->sample.rss_bytes), up,
+			gt_format_bytes(rss, sizeof(rss), e->sample.rss_bytes), up,
 			clean(&cmd, info->main_class[0] ? info->main_class : info->command_line));
 	}
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;

@@ -68,7 +68,17 @@ struct gt_view_ctx {
 	 * sampler takes none. */
 	const struct gt_alloc_stacks *alloc_stacks;
 	int alloc_selected;          /* the by-frame row Enter opens, marked while the pane is focused */
+	/* The width the layout gives the pane, for the rows a text wrapped
+	 * in it takes; 0 before the layout has placed it: a pane then counts
+	 * as in the narrowest column a split makes (GT_PANE_NARROW_COLS). */
+	int cols;
 };
+
+/* The narrowest column of a split screen ((80 - 1) / 2, (120 - 2) / 3). */
+#define GT_PANE_NARROW_COLS 39
+
+/* The width ctx's pane counts its rows at. */
+int gt_pane_cols(const struct gt_view_ctx *ctx);
 
 struct gt_pane_ops {
 	const char *name;        /* "alloc", for --help and the help screen */
@@ -127,6 +137,19 @@ int gt_pane_print(WINDOW *w, int y, int x, attr_t attr, const char *fmt, ...)
 /* text at (y, x) when it fits whole before the right margin; returns the
  * column after it, or x when it was left out (never cut inside a word). */
 int gt_pane_whole(WINDOW *w, int y, int x, attr_t attr, const char *text);
+
+/* Text wrapped at words: its first line from column x, the next ones from
+ * column indent, each up to the pane's last column but one (a pane `cols`
+ * wide). A first word that does not fit after x starts on the next line.
+ * gt_pane_wrap_rows: the lines it takes; gt_pane_wrapped: draws it from
+ * row y when all of them fit above row max_y (else nothing) and returns the
+ * rows it took (0 when it was left out). */
+int gt_pane_wrap_rows(int x, int indent, int cols, const char *text);
+/* The columns text takes (UTF-8 characters), and whether it fits whole
+ * from column x before the window's last column. */
+int gt_pane_text_cols(const char *text);
+bool gt_pane_fits(WINDOW *w, int x, const char *text);
+int gt_pane_wrapped(WINDOW *w, int y, int x, int indent, int max_y, attr_t attr, const char *text);
 
 /* A value that may be "n/a": drawn in the theme's n/a attribute then. */
 int gt_pane_value(WINDOW *w, int y, int x, const struct gt_theme *t, attr_t attr, const char *text);

@@ -114,6 +114,42 @@ static int draw_exited_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
 	return gt_pane_print(w, 1, x + 1, t->label, "before it exited");
 }
 
+/* The window's average whole: "avg 60s 10.0 MiB/s", "avg 10.0 MiB/s"
+ * where that does not fit (the graph's label says its span), else out. */
+static void draw_average(WINDOW *w, int x, const struct gt_theme *t, const struct gt_history_window *win)
+{
+	char label[32], rate[32], whole[64];
+	gt_format_rate(rate, sizeof(rate), win->alloc_rate_bps);
+	snprintf(label, sizeof(label), "avg %.0fs ", win->span_s.valid ? win->span_s.value : 0.0);
+	snprintf(whole, sizeof(whole), "%s%s", label, rate);
+	if (!gt_pane_fits(w, x, whole)) {
+		snprintf(label, sizeof(label), "avg ");
+		snprintf(whole, sizeof(whole), "%s%s", label, rate);
+		if (!gt_pane_fits(w, x, whole))
+			return;
+	}
+	x = gt_pane_print(w, 1, x, t->label, "%s", label);
+	gt_pane_value(w, 1, x, t, t->value, rate);
+}
+
+/* After the total: since when, and its source with its bound, each whole;
+ * where both do not fit, the source (an estimate, a bound) goes first. */
+static void draw_total_notes(WINDOW *w, int y, int x, const struct gt_theme *t, const struct gt_derived *d)
+{
+	char since[32] = "", source[64], both[96];
+	if (d && d->cur.alloc_bytes_total.valid)
+		snprintf(since, sizeof(since), " since %s",
+			 d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
+	snprintf(source, sizeof(source), " (%s%s)", d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a",
+		 !d || d->alloc_lower_bound == d->alloc_upper_bound ? ""
+		 : d->alloc_lower_bound ? ", at least" : ", at most");
+	snprintf(both, sizeof(both), "%s%s", since, source);
+	if (gt_pane_fits(w, x, both))
+		x = gt_pane_print(w, y, x, t->label, "%s", since);
+	if (gt_pane_fits(w, x, source))
+		gt_pane_print(w, y, x, t->label, "%s", source);
+}
+
 static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
@@ -128,8 +164,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	x = gt_pane_print(w, 1, 1, t->label, "rate ");
 	x = ctx->status == GT_VIEW_EXITED ? draw_exited_rate(w, ctx, x) : draw_rate(w, ctx, x);
-	x = gt_pane_print(w, 1, x + 2, t->label, "avg %.0fs ", win.span_s.valid ? win.span_s.value : 0.0);
-	gt_pane_value(w, 1, x, t, t->value, gt_format_rate(b, sizeof(b), win.alloc_rate_bps));
+	draw_average(w, x + 2, t, &win);
 
 	/* The graph gets the rows the figures do not need: at 40 columns one
 	 * row still shows 38 intervals. */
@@ -147,12 +182,7 @@ static void draw_alloc(WINDOW *w, const struct gt_view_ctx *ctx)
 	if (text_rows >= 1) {
 		x = gt_pane_print(w, y, 1, t->label, "total ");
 		x = gt_pane_value(w, y, x, t, t->value, gt_format_bytes(a, sizeof(a), d ? d->cur.alloc_bytes_total : none_u));
-		if (d && d->cur.alloc_bytes_total.valid)
-			x = gt_pane_print(w, y, x, t->label, " since %s",
-					  d->cur.alloc_since == GT_ALLOC_SINCE_PROCESS_START ? "start" : "attach");
-		gt_pane_print(w, y, x + 1, t->label, "(%s%s)", d ? gt_alloc_source_name(d->cur.alloc_source) : "n/a",
-			      !d || d->alloc_lower_bound == d->alloc_upper_bound ? ""
-			      : d->alloc_lower_bound ? ", at least" : ", at most");
+		draw_total_notes(w, y, x, t, d);
 		y++;
 	}
 	if (text_rows >= 2)

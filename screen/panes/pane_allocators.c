@@ -81,7 +81,7 @@ static void draw_off(WINDOW *w, const struct gt_theme *t, bool load_code)
 {
 	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
 	if (load_code)
-		gt_pane_print(w, 2, 1, t->label, "key a loads gctop's agent (asks first),");
+		gt_pane_print(w, 2, 1, t->label, "key a loads gctop's agent (asks first)");
 	else
 		gt_pane_print(w, 2, 1, t->label, "key a starts it (loads nothing),");
 	gt_pane_print(w, 3, 1, t->label, "or start gctop with --allocators");

@@ -40,6 +40,27 @@ static int collections_want_rows(const struct gt_view_ctx *ctx)
 	return 3 + (int)(n ? n : 1);
 }
 
+/* The last cause whole: "last cause X", "cause X" where that does not
+ * fit, else the cause alone (the runtime's words, never cut inside one
+ * while a shorter label leaves it room); "GC running" only whole. */
+static void draw_cause(WINDOW *w, int y, const struct gt_theme *t, const struct gt_derived *d)
+{
+	const char *cause = d->cur.last_gc_cause[0] ? d->cur.last_gc_cause : "n/a";
+	static const char *const labels[] = { "last cause ", "cause ", "" };
+	char whole[160];
+	size_t i = 0;
+	for (; i + 1 < sizeof(labels) / sizeof(labels[0]); i++) {
+		snprintf(whole, sizeof(whole), "%s%s", labels[i], cause);
+		if (gt_pane_fits(w, 1, whole))
+			break;
+	}
+	int x = gt_pane_print(w, y, 1, t->label, "%s", labels[i]);
+	x = labels[i][0] || gt_pane_fits(w, x, cause) ? gt_pane_value(w, y, x, t, t->value, cause)
+		: gt_pane_print(w, y, x, t->value, "%s", gt_format_cut_words(whole, sizeof(whole), cause, getmaxx(w) - 2));
+	if (d->cur.gc_in_progress)
+		gt_pane_whole(w, y, x + 2, t->warn | A_BOLD, "GC running");
+}
+
 static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
@@ -91,10 +112,7 @@ static void draw_collections(WINDOW *w, const struct gt_view_ctx *ctx)
 		gt_pane_value(w, y, x + 1 + 9 - (int)strlen(a), t, t->value, a);
 	}
 	if (y < rows) {
-		int x = gt_pane_print(w, y, 1, t->label, "last cause ");
-		x = gt_pane_value(w, y, x, t, t->value, d->cur.last_gc_cause[0] ? d->cur.last_gc_cause : "n/a");
-		if (d->cur.gc_in_progress)
-			gt_pane_print(w, y, x + 2, t->warn | A_BOLD, "GC running");
+		draw_cause(w, y, t, d);
 	}
 }
 

@@ -24,9 +24,15 @@ static void draw_waste_bound(WINDOW *w, const struct gt_view_ctx *ctx)
 	int x = gt_pane_print(w, 3, 1, t->label, "region tails ");
 	x = gt_pane_print(w, 3, x, t->value, "%s", t->utf8 ? "\u2264" : "<=");
 	x = gt_pane_value(w, 3, x, t, t->value, gt_format_rate(a, sizeof(a), d->large_waste_max_rate_bps));
+	/* the objects' least share, whole or left out */
+	char share[32], whole[64];
+	gt_format_share(share, sizeof(share), d->large_alloc_share_min);
+	snprintf(whole, sizeof(whole), "(objects %s%s)", t->utf8 ? "\u2265" : ">=", share);
+	if (!gt_pane_fits(w, x + 1, whole))
+		return;
 	x = gt_pane_print(w, 3, x + 1, t->label, "(objects ");
 	x = gt_pane_print(w, 3, x, t->value, "%s", t->utf8 ? "\u2265" : ">=");
-	x = gt_pane_value(w, 3, x, t, t->value, gt_format_share(a, sizeof(a), d->large_alloc_share_min));
+	x = gt_pane_value(w, 3, x, t, t->value, share);
 	gt_pane_print(w, 3, x, t->label, ")");
 }
 
@@ -59,17 +65,28 @@ static void draw_large(WINDOW *w, const struct gt_view_ctx *ctx)
 	}
 	x = gt_pane_print(w, 1, 1, t->label, "live ");
 	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_bytes(a, sizeof(a), d->cur.large_bytes));
-	if (d->cur.large_source)
-		x = gt_pane_print(w, 1, x + 1, t->label, "(%s)", d->cur.large_source);
+	char item[96];
+	if (d->cur.large_source) {
+		snprintf(item, sizeof(item), "(%s)", d->cur.large_source);
+		if (gt_pane_fits(w, x + 1, item))
+			x = gt_pane_print(w, 1, x + 1, t->label, "%s", item);
+	}
 	if (d->cur.pinned_bytes.valid) {
-		x = gt_pane_print(w, 1, x + 2, t->label, "pinned ");
-		gt_pane_value(w, 1, x, t, t->value, gt_format_bytes(a, sizeof(a), d->cur.pinned_bytes));
+		snprintf(item, sizeof(item), "pinned %s", gt_format_bytes(a, sizeof(a), d->cur.pinned_bytes));
+		if (gt_pane_fits(w, x + 2, item)) {
+			x = gt_pane_print(w, 1, x + 2, t->label, "pinned ");
+			gt_pane_value(w, 1, x, t, t->value, a);
+		}
 	}
 	if (getmaxy(w) >= 3) {
 		x = gt_pane_print(w, 2, 1, t->label, "allocated ");
 		x = gt_pane_value(w, 2, x, t, t->value, gt_format_rate(a, sizeof(a), d->large_alloc_rate_bps));
 		/* its share of all allocation, where known: "(<=n/a of all)" says nothing */
-		if (d->large_alloc_share.valid) {
+		char of[64];
+		bool bound = d->large_waste_max_rate_bps.valid;
+		snprintf(of, sizeof(of), "(%s%s of all)", bound ? (t->utf8 ? "\u2264" : "<=") : "",
+			 gt_format_share(a, sizeof(a), d->large_alloc_share));
+		if (d->large_alloc_share.valid && gt_pane_fits(w, x + 1, of)) {
 			x = gt_pane_print(w, 2, x + 1, t->label, "(");
 			/* whole regions: the objects' share is at most this (least: row 3) */
 			if (d->large_waste_max_rate_bps.valid)

@@ -9,20 +9,17 @@
 #include "screen/panes/pane.h"
 
 /* The legend and the figures flow across the lines under the bar, wrapping
- * where the next would not fit, so a narrow pane keeps every figure. */
+ * where the next would not fit, so a narrow pane keeps every figure. The
+ * same flow without a window measures the rows it takes at a width, which
+ * is what the pane asks the layout for. */
 struct memory_flow {
-	WINDOW *w;
+	WINDOW *w;            /* NULL: measure, draw nothing */
 	const struct gt_theme *t;
 	int y, x, rows, cols;
 };
 
-/* Title, bar, and at 40 columns three lines of legend (used and committed,
- * working set, group and limit) and one of heap max and headroom. */
-static int memory_need_rows(const struct gt_view_ctx *ctx)
-{
-	bool group = ctx->d && gt_membar_group_usage(&ctx->d->cur).valid;
-	return group ? 6 : 5;
-}
+/* More rows than any pane is tall: the bound of a measuring flow. */
+#define MEASURE_ROWS 1000
 
 /* Metaspace is a JVM's: .NET has none, and a row of n/a is not shown. */
 static bool memory_metaspace(const struct gt_view_ctx *ctx)
@@ -30,13 +27,8 @@ static bool memory_metaspace(const struct gt_view_ctx *ctx)
 	return !ctx->info || !ctx->info->runtime || ctx->info->runtime->has_metaspace;
 }
 
-/* The live set, its growth and its deadline (or why none) a line each, or
- * n/a and why on one; then old's occupancy on two. A line each at any
- * width, so that no row the pane asks for is left blank. */
-static int memory_live_rows(const struct gt_view_ctx *ctx)
-{
-	return ctx->d && ctx->d->live_set.valid ? 5 : 3;
-}
+/* Where the next lines of a reason start: under the label's words. */
+#define NOTE_INDENT 3
 
 /* While allocation sampling shows its table, the rows the layout gives
  * beyond every pane's need go to that list first (who allocates is what
@@ -46,13 +38,6 @@ static int memory_live_rows(const struct gt_view_ctx *ctx)
 static bool memory_yields(const struct gt_view_ctx *ctx)
 {
 	return ctx->alloc && ctx->alloc->valid;
-}
-
-/* metaspace, OOM kills, pressure: two lines at 40 columns, one without
- * metaspace */
-static int memory_want_rows(const struct gt_view_ctx *ctx)
-{
-	return memory_need_rows(ctx) + (memory_yields(ctx) ? 0 : memory_live_rows(ctx)) + (memory_metaspace(ctx) ? 2 : 1);
 }
 
 /* Starts an item of `width` columns: on this line if it fits, else on the
@@ -66,6 +51,21 @@ static bool flow_room(struct memory_flow *f, int width)
 	return f->y < f->rows;
 }
 
+/* text at x on the flow's line, or its width when measuring; returns the
+ * column after it. */
+static int flow_put(struct memory_flow *f, int x, attr_t attr, const char *text)
+{
+	if (!f->w)
+		return x + gt_pane_text_cols(text);
+	return gt_pane_value(f->w, f->y, x, f->t, attr, text);
+}
+
+static void flow_newline(struct memory_flow *f)
+{
+	f->y++;
+	f->x = 1;
+}
+
 /* One item: an optional glyph, a label and a value, then two spaces. */
 static void flow_item(struct memory_flow *f, const char *glyph, attr_t glyph_attr, const char *label,
 		      attr_t value_attr, const char *value)
@@ -75,9 +75,9 @@ static void flow_item(struct memory_flow *f, const char *glyph, attr_t glyph_att
 		return;
 	int x = f->x;
 	if (glyph)
-		x = gt_pane_print(f->w, f->y, x, glyph_attr, "%s", glyph) + 1;
-	x = gt_pane_print(f->w, f->y, x, f->t->label, "%s ", label);
-	x = gt_pane_value(f->w, f->y, x, f->t, value_attr, value);
+		x = flow_put(f, x, glyph_attr, glyph) + 1;
+	x = flow_put(f, x, f->t->label, label) + 1;
+	x = flow_put(f, x, value_attr, value);
 	f->x = x + 2;
 }
 
@@ -115,7 +115,7 @@ static void headroom(struct memory_flow *f, const struct gt_sample *s)
 	struct gt_u64 use = s->cgroup_usage_bytes.valid ? s->cgroup_usage_bytes : s->rss_bytes;
 	if (!s->cgroup_limit_bytes.valid) {
 		if (flow_room(f, 18))
-			f->x = gt_pane_print(f->w, f->y, f->x, t->na, "no container limit") + 2;
+			f->x = flow_put(f, f->x, t->na, "no container limit") + 2;
 		return;
 	}
 	if (!use.valid || s->cgroup_limit_bytes.value == 0) {
@@ -130,16 +130,18 @@ static void headroom(struct memory_flow *f, const struct gt_sample *s)
 	flow_item(f, NULL, 0, "headroom", at, v);
 }
 
-/* The rest of the line, in the n/a colour: why a figure is n/a, cut at a word. */
+/* Why a figure is n/a, in the n/a colour, after it and wrapped at words
+ * onto the lines below; left out when the pane has no rows for all of it. */
 static void flow_note(struct memory_flow *f, const char *text)
 {
-	char cut[160];
-	int room = f->cols - 1 - f->x;
-	if (f->y >= f->rows || room < 8 || !text)
+	if (f->y >= f->rows || !text || !text[0])
 		return;
-	gt_format_cut_words(cut, sizeof(cut), text, room);
-	if (cut[0])
-		f->x = gt_pane_print(f->w, f->y, f->x, f->t->na, "%s", cut) + 2;
+	int took = f->w ? gt_pane_wrapped(f->w, f->y, f->x, NOTE_INDENT, f->rows, f->t->na, text)
+		   : gt_pane_wrap_rows(f->x, NOTE_INDENT, f->cols, text);
+	if (took > 1)
+		f->y += took - 1;
+	if (took)
+		f->x = f->cols;
 }
 
 /* Within an hour of the limit is worth a look, within ten minutes urgent
@@ -163,7 +165,7 @@ static void old_items(struct memory_flow *f, const struct gt_sample *s)
 	struct gt_f64 share = gt_old_used_share(s);
 	old_item(f, "old used", gt_format_bytes(u, sizeof(u), s->old_used_bytes), s->old_used_bytes.valid);
 	old_item(f, "committed", gt_format_bytes(c, sizeof(c), s->old_committed_bytes), s->old_committed_bytes.valid);
-	f->y++, f->x = 1;    /* two lines at any width: the pane asks for two */
+	flow_newline(f);    /* two lines at any width */
 	old_item(f, "max", gt_format_bytes(m, sizeof(m), s->old_max_bytes), s->old_max_bytes.valid);
 	char of[32];
 	snprintf(of, sizeof(of), "%s of committed", gt_format_share(o, sizeof(o), share));
@@ -178,19 +180,19 @@ static void live_rows(struct memory_flow *f, const struct gt_derived *d)
 	const struct gt_theme *t = f->t;
 	const struct gt_live_set *l = &d->live_set;
 	char a[32], g[80], e[64];
-	f->y++, f->x = 1;
+	flow_newline(f);
 	if (!l->valid) {
 		flow_item(f, NULL, 0, "live set", t->na, "n/a");
 		flow_note(f, l->why);
 	} else {
 		flow_item(f, NULL, 0, "live set", t->value, gt_format_bytes(a, sizeof(a), (struct gt_u64){ l->bytes, true }));
-		f->y++, f->x = 1;
+		flow_newline(f);
 		flow_item(f, NULL, 0, "growth", l->growth_bps.valid ? t->value : t->na, gt_format_live_growth(g, sizeof(g), l));
-		f->y++, f->x = 1;
+		flow_newline(f);
 		flow_item(f, NULL, 0, "full in", exhaustion_attr(t, l), gt_format_live_exhaustion(e, sizeof(e), l));
 		flow_note(f, l->exhaustion_s.valid ? NULL : l->exhaustion_why);
 	}
-	f->y++, f->x = 1;
+	flow_newline(f);
 	old_items(f, &d->cur);
 }
 
@@ -207,10 +209,8 @@ static void extras(struct memory_flow *f, const struct gt_sample *s, bool metasp
 	/* The pane asks for two rows of these with metaspace (it cannot know
 	 * its width then): a wide pane that fits all three on one puts the
 	 * pressure on the second rather than leave that row blank. */
-	if (metaspace && f->y + 1 < f->rows) {
-		f->y++;
-		f->x = 1;
-	}
+	if (metaspace && f->y + 1 < f->rows)
+		flow_newline(f);
 	if (s->memory_pressure_avg10.valid)
 		snprintf(a, sizeof(a), "%.2f%%%s", s->memory_pressure_avg10.value,
 			 s->memory_pressure_system_wide ? " (system)" : "");
@@ -219,12 +219,64 @@ static void extras(struct memory_flow *f, const struct gt_sample *s, bool metasp
 	flow_item(f, NULL, 0, "pressure", s->memory_pressure_avg10.valid ? t->value : t->na, a);
 }
 
+/* Everything under the bar: the legend, heap max and headroom; then,
+ * when asked, the live set's rows and what is worth a look. */
+static void memory_flow_all(struct memory_flow *f, const struct gt_view_ctx *ctx, bool live, bool extra)
+{
+	const struct gt_derived *d = ctx->d;
+	const struct gt_sample *s = &d->cur;
+	char a[32];
+	legend(f, GT_MEMBAR_USED, "used", s->heap_used_bytes);
+	legend(f, GT_MEMBAR_COMMITTED, "committed", s->heap_committed_bytes);
+	flow_newline(f);
+	legend(f, GT_MEMBAR_RSS, "working set", s->rss_bytes);
+	group_legend(f, s);
+	if (s->cgroup_limit_bytes.valid)
+		legend(f, GT_MEMBAR_LIMIT, "limit", s->cgroup_limit_bytes);
+	flow_newline(f);
+	flow_item(f, NULL, 0, "heap max", f->t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
+	headroom(f, s);
+	if (live)
+		live_rows(f, d);
+	if (extra) {
+		flow_newline(f);
+		extras(f, s, memory_metaspace(ctx));
+	}
+}
+
+/* The rows the flow takes at the pane's width (model/pane.h's ctx->cols),
+ * with its title and bar. */
+static int memory_measure(const struct gt_view_ctx *ctx, bool live, bool extra)
+{
+	static const struct gt_theme plain;
+	struct memory_flow f = { NULL, ctx->theme ? ctx->theme : &plain, 2, 1, MEASURE_ROWS, gt_pane_cols(ctx) };
+	memory_flow_all(&f, ctx, live, extra);
+	return f.y + 1;
+}
+
+/* Title, bar, the legend (used and committed, working set, group and
+ * limit) and heap max with the headroom, at the pane's width. */
+static int memory_need_rows(const struct gt_view_ctx *ctx)
+{
+	if (!ctx->d)
+		return 5;
+	return memory_measure(ctx, false, false);
+}
+
+/* All of it: the live set with its reasons wrapped (unless the allocators'
+ * table takes the spare rows), metaspace, OOM kills and pressure. */
+static int memory_want_rows(const struct gt_view_ctx *ctx)
+{
+	if (!ctx->d)
+		return 5 + 3 + (memory_metaspace(ctx) ? 2 : 1);
+	return memory_measure(ctx, !memory_yields(ctx), true);
+}
+
 static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 {
 	const struct gt_theme *t = ctx->theme;
 	const struct gt_derived *d = ctx->d;
 	int cols = getmaxx(w);
-	char a[32];
 
 	gt_pane_draw_title(w, ctx, "Memory");
 	if (!d) {
@@ -241,21 +293,8 @@ static void draw_memory(WINDOW *w, const struct gt_view_ctx *ctx)
 		.limit = s->cgroup_limit_bytes,
 	};
 	gt_pane_membar(w, 1, 1, cols - 2, &in, t);
-
 	struct memory_flow f = { w, t, 2, 1, getmaxy(w), cols };
-	legend(&f, GT_MEMBAR_USED, "used", s->heap_used_bytes);
-	legend(&f, GT_MEMBAR_COMMITTED, "committed", s->heap_committed_bytes);
-	f.y++, f.x = 1;
-	legend(&f, GT_MEMBAR_RSS, "working set", s->rss_bytes);
-	group_legend(&f, s);
-	if (s->cgroup_limit_bytes.valid)
-		legend(&f, GT_MEMBAR_LIMIT, "limit", s->cgroup_limit_bytes);
-	f.y++, f.x = 1;
-	flow_item(&f, NULL, 0, "heap max", t->value, gt_format_bytes(a, sizeof(a), s->heap_max_bytes));
-	headroom(&f, s);
-	live_rows(&f, d);
-	f.y++, f.x = 1;
-	extras(&f, s, memory_metaspace(ctx));
+	memory_flow_all(&f, ctx, true, true);
 }
 
 const struct gt_pane_ops gt_pane_memory = {

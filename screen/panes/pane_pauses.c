@@ -63,6 +63,25 @@ static int whole_item(WINDOW *w, int y, int x, const struct gt_theme *t, const c
 	return gt_pane_value(w, y, x, t, t->value, a) + 2;
 }
 
+/* The longest pause in the window, whole: "longest in 1min 163.9 ms",
+ * or "longest 163.9 ms" where that does not fit (the share's line above
+ * names the span), else left out. */
+static void draw_longest(WINDOW *w, int x, const struct gt_theme *t, const char *span, struct gt_u64 ns)
+{
+	char a[32], label[32], whole[80];
+	gt_format_duration_ns(a, sizeof(a), ns);
+	snprintf(label, sizeof(label), "longest in %s ", span);
+	snprintf(whole, sizeof(whole), "%s%s", label, a);
+	if (!gt_pane_fits(w, x, whole)) {
+		snprintf(label, sizeof(label), "longest ");
+		snprintf(whole, sizeof(whole), "%s%s", label, a);
+		if (!gt_pane_fits(w, x, whole))
+			return;
+	}
+	x = gt_pane_print(w, 2, x, t->label, "%s", label);
+	gt_pane_value(w, 2, x, t, t->value, a);
+}
+
 /* The three figures of the distribution line, as drawn. */
 struct dist_text {
 	char p50[32], p99[32], max[32];
@@ -157,8 +176,7 @@ static void draw_pauses(WINDOW *w, const struct gt_view_ctx *ctx)
 	if (getmaxy(w) >= 3) {
 		x = gt_pane_print(w, 2, 1, t->label, "last ");
 		x = gt_pane_value(w, 2, x, t, t->value, gt_format_duration_ns(a, sizeof(a), d ? d->cur.last_pause_ns : none_u));
-		x = gt_pane_print(w, 2, x + 2, t->label, "longest in %s ", span);
-		gt_pane_value(w, 2, x, t, t->value, gt_format_duration_ns(a, sizeof(a), win.longest_pause_ns));
+		draw_longest(w, x + 2, t, span, win.longest_pause_ns);
 	}
 	int rows = getmaxy(w);
 	bool dist_row = rows >= 4;

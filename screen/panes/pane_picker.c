@@ -136,17 +136,31 @@ static void draw_row(WINDOW *w, int y, const struct gt_picker_row *r, const stru
  * filter cuts the title, never the interval. */
 static void draw_title(WINDOW *w, const struct gt_picker *p, const struct gt_theme *t)
 {
-	if (p->filter[0])
-		gt_pane_print(w, 0, 0, t->title, "gctop: pick a process (%zu of %zu found match \"%s\", sorted by %s)",
-			      p->count, p->found, p->filter, gt_picker_sort_name(p->sort));
-	else
-		gt_pane_print(w, 0, 0, t->title, "gctop: pick a process (%zu found, sorted by %s)", p->count,
-			      gt_picker_sort_name(p->sort));
-	if (!p->schedule.interval_ns)
-		return;
-	char every[32];
-	int n = snprintf(every, sizeof(every), " every %gs", (double)p->schedule.interval_ns / 1e9);
-	if (n > 0 && n < getmaxx(w))
+	char every[32] = "", title[3][256];
+	int n = 0;
+	if (p->schedule.interval_ns)
+		n = snprintf(every, sizeof(every), " every %gs", (double)p->schedule.interval_ns / 1e9);
+	if (n < 0 || n >= getmaxx(w))
+		n = 0, every[0] = '\0';
+	/* whole, shorter, shortest: the sort and the interval are never cut */
+	const char *sort = gt_picker_sort_name(p->sort);
+	if (p->filter[0]) {
+		snprintf(title[0], sizeof(title[0]), "gctop: pick a process (%zu of %zu found match \"%s\", sorted by %s)",
+			 p->count, p->found, p->filter, sort);
+		snprintf(title[1], sizeof(title[1]), "gctop: pick a process (%zu of %zu match \"%s\", by %s)", p->count,
+			 p->found, p->filter, sort);
+		snprintf(title[2], sizeof(title[2]), "gctop: %zu of %zu match, by %s", p->count, p->found, sort);
+	} else {
+		snprintf(title[0], sizeof(title[0]), "gctop: pick a process (%zu found, sorted by %s)", p->count, sort);
+		snprintf(title[1], sizeof(title[1]), "gctop: pick a process (%zu found, by %s)", p->count, sort);
+		snprintf(title[2], sizeof(title[2]), "gctop: %zu found, by %s", p->count, sort);
+	}
+	int room = getmaxx(w) - n - 1;
+	int pick = 0;
+	while (pick < 2 && gt_pane_text_cols(title[pick]) > room)
+		pick++;
+	gt_pane_print(w, 0, 0, t->title, "%s", title[pick]);
+	if (n > 0)
 		gt_pane_print(w, 0, getmaxx(w) - n, t->title | A_BOLD, "%s", every);
 }
 

@@ -2,9 +2,12 @@
 # test-lane: measuring
 # contrib/grafana/gctop-dashboard.json against a real Prometheus (Debian's)
 # scraping gctop --serve, which watches a JVM counting operations in a
-# perf-data counter (--ops) and an ASP.NET Core app under load allocating
-# large objects: every panel's query, read from the JSON, returns data for
-# each runtime it covers (tests/integration/grafana_dashboard.py).
+# perf-data counter (--ops), an ASP.NET Core app under load allocating
+# large objects, and a JVM leaking 1 MiB/s towards its 256 MiB heap
+# (tests/java/LeakWorkload.java, as jvm_live_set.sh runs it): every panel's
+# query, read from the JSON, returns data for each runtime it covers, the
+# live set's panels (its growth, the time to exhaustion) and the findings'
+# for the leaking JVM (tests/integration/grafana_dashboard.py).
 # The same scrape carries the container labels: the JVM runs in a memory
 # cgroup shaped as the kubelet's cgroupfs driver makes them
 # (.../kubepods/besteffort/podUID/CONTAINER_ID), the .NET app in a plain
@@ -12,7 +15,10 @@
 # series has either, --json and -b say the same, and the join with
 # kube-state-metrics documented in gctop(1) finds the pod (a stand-in
 # kube-state-metrics serves kube_pod_container_info with the labels its
-# source gives it: container_id="containerd://ID", uid). About 40 s.
+# source gives it: container_id="containerd://ID", uid). About 100 s: the
+# live set's growth and its exhaustion have no series until the leak's
+# points span a minute (GT_LIVE_SET_MIN_SPAN_NS), and the test waits for
+# them (and for the finding that names the leak) rather than a fixed time.
 . tests/lib.sh
 . tests/integration/prometheus.shlib
 command -v prometheus >/dev/null 2>&1 || missing_runtime "prometheus (Debian package prometheus)"
@@ -64,12 +70,19 @@ start_prometheus "$PPORT" "gctop=127.0.0.1:$GPORT" "kube-state-metrics=127.0.0.1
 # 100 KB arrays (the large object heap), a small gen0 budget for the same.
 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$POD/$CID" \
 	java -XX:+UseG1GC -Xmx128m -Xmn16m --add-exports java.base/jdk.internal.perf=ALL-UNNAMED \
-	-cp "$CLASSES" OpsWorkload "$COUNTER" 1 500 32768 60 >"$WORK/jvm.log" 2>&1 &
+	-cp "$CLASSES" OpsWorkload "$COUNTER" 1 500 32768 300 >"$WORK/jvm.log" 2>&1 &
 JPID=$!
 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$GROUP/app" \
 	env DOTNET_GCgen0size=0x1000000 "$ASP" "$APORT" 1000000 100000 >"$WORK/app.log" 2>&1 &
 DPID=$!
-CHILD_PIDS="$CHILD_PIDS $JPID $DPID"
+# The leak: 1 MiB/s into a 256 MiB heap among churn, G1 starting its
+# concurrent cycles (the live set's points) from the first seconds; it
+# would die of OutOfMemoryError some 3 minutes on, within the 10 minutes
+# that make the finding critical.
+java -Xmx256m -Xms256m -XX:+UseG1GC -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=20 \
+	-cp "$CLASSES" LeakWorkload 1024 300 2 40 16 8 5 >"$WORK/leak.log" 2>&1 &
+LPID=$!
+CHILD_PIDS="$CHILD_PIDS $JPID $DPID $LPID"
 wait_until 150 grep -q '^ops ' "$WORK/jvm.log" || { fail "the JVM does not count: $(head -c 300 "$WORK/jvm.log")"; exit 0; }
 wait_until 150 grep -q listening "$WORK/app.log" || { fail "the app does not listen: $(head -c 300 "$WORK/app.log")"; exit 0; }
 check "the JVM runs in the pod's container group" grep -q "/pod$PUID/$CID\$" "/proc/$JPID/cgroup"
@@ -78,12 +91,12 @@ check "the JVM runs in the pod's container group" grep -q "/pod$PUID/$CID\$" "/p
 python3 -c '
 import sys, time, urllib.request
 start = time.time()
-for i in range(600):
+for i in range(3000):
     time.sleep(max(0, start + i / 10.0 - time.time()))
     urllib.request.urlopen(sys.argv[1], timeout=5).read()' "http://127.0.0.1:$APORT/" >/dev/null 2>&1 &
 CHILD_PIDS="$CHILD_PIDS $!"
 
-"$GCTOP_BIN" --serve "$GPORT" -p "$JPID,$DPID" --ops "$COUNTER" -d 1 2>"$WORK/gctop.err" &
+"$GCTOP_BIN" --serve "$GPORT" -p "$JPID,$DPID,$LPID" --ops "$COUNTER" -d 1 2>"$WORK/gctop.err" &
 GPID=$!
 CHILD_PIDS="$CHILD_PIDS $GPID"
 
@@ -99,17 +112,27 @@ sys.exit(0 if t["container_id"] is None and t["k8s_pod_uid"] is None else 1)' "$
 "$GCTOP_BIN" -p "$JPID" -b -n 1 >"$WORK/jvm.txt" 2>&1
 check "-b: the header names the container and pod" grep -qx "Container: $CID  pod $PUID" "$WORK/jvm.txt"
 
-# Data for the panels: 21 s of scrapes (a 20 s rate window) once both processes are served.
+# Data for the panels: 21 s of scrapes (a 20 s rate window) once both
+# processes are served, and the leak's growth, exhaustion and finding
+# (a minute of its points after its warm-up; 180 s at most).
 prom_has() {
 	curl -s --max-time 2 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" 2>/dev/null |
 		python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["data"]["result"] else 1)' 2>/dev/null
 }
 served() { prom_has "gctop_requests_total{pid=\"$JPID\"} and on () gctop_requests_total{pid=\"$DPID\"}"; }
 wait_until 300 served || { fail "Prometheus never stored both processes' requests: $(tail -3 "$WORK/gctop.err")"; exit 0; }
-sleep 21
+served_at=$(now_ms)
+leak_shown() {
+	prom_has "gctop_live_set_exhaustion_seconds{pid=\"$LPID\"} and on () gctop_finding{pid=\"$LPID\",id=\"live-set-growth\"}"
+}
+check "the leaking JVM's time to exhaustion and its live-set-growth finding reach Prometheus within 180 s" \
+	wait_until 1800 leak_shown
+check "the leaking JVM is still alive when they do (the panels are read before it dies)" kill -0 "$LPID"
+left=$((21000 - ($(now_ms) - served_at)))
+[ "$left" -gt 0 ] && sleep "$(awk -v ms="$left" 'BEGIN { printf "%.1f", ms / 1000 }')"
 
 comparator grafana_dashboard.py python3 tests/integration/grafana_dashboard.py contrib/grafana/gctop-dashboard.json "$PPORT" "$TEST_NAME" \
-	"hotspot=$JPID" "dotnet=$DPID"
+	"hotspot=$JPID" "dotnet=$DPID" "leak=$LPID"
 
 # The labels as Prometheus stored them: on every JVM series, on no .NET one.
 count_of() {

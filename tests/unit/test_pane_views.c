@@ -709,9 +709,8 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 	int n = (int)gt_pane_count;
 	for (int i = 0; i < n; i++)
 		visible[i] = true;
-	gt_dashboard_layout_req(c, visible, req);
 	struct gt_layout l;
-	gt_layout_compute(rows - 1, cols, req, n, &l);
+	gt_dashboard_lay_out(c, visible, rows - 1, cols, req, &l);
 	CHECK(l.usable);
 	for (int i = 0; i < n; i++) {
 		texts[i] = "";
@@ -729,6 +728,7 @@ static void lay_out(const struct gt_view_ctx *c, int rows, int cols, const char 
 		WINDOW *w = newwin(l.rects[i].rows, l.rects[i].cols, 0, 0);
 		struct gt_view_ctx pc = *c;
 		pc.number = i + 1;
+		pc.cols = l.rects[i].cols;
 		gt_panes[i]->draw(w, &pc);
 		snprintf(store[i], sizeof(store[i]), "%s", window_text(w));
 		texts[i] = store[i];
@@ -1133,6 +1133,189 @@ static void test_memory_live_set(void)
 	craft();
 }
 
+/* A pane drawn into rows x cols with the width it counts its rows at. */
+static WINDOW *draw_at(const struct gt_pane_ops *p, const struct gt_derived *d, int rows, int cols)
+{
+	WINDOW *w = newwin(rows, cols, 0, 0);
+	struct gt_view_ctx c = ctx_for(d);
+	c.cols = cols;
+	p->draw(w, &c);
+	return w;
+}
+
+/* The rows the memory pane asks for at cols columns. */
+static int memory_want(const struct gt_derived *d, int cols)
+{
+	struct gt_view_ctx c = ctx_for(d);
+	int need, want;
+	c.cols = cols;
+	gt_pane_rows(&gt_pane_memory, &c, &need, &want);
+	return want;
+}
+
+/* The window's text with its rows joined by one space each, runs of
+ * spaces as one: a sentence wrapped onto several rows reads whole. */
+static const char *joined_text(WINDOW *w)
+{
+	static char out[16384];
+	const char *t = window_text(w);
+	size_t at = 0;
+	for (; *t && at + 1 < sizeof(out); t++) {
+		char c = *t == '\n' ? ' ' : *t;
+		if (c == ' ' && at > 0 && out[at - 1] == ' ')
+			continue;
+		out[at++] = c;
+	}
+	out[at] = '\0';
+	return out;
+}
+
+/* The window's text below its title and bar. */
+static const char *below_bar(WINDOW *w)
+{
+	const char *t = window_text(w);
+	for (int k = 0; k < 2 && strchr(t, '\n'); k++)
+		t = strchr(t, '\n') + 1;
+	return t;
+}
+
+/* No text in a window's last column below its title: a pane draws up to
+ * its last column but one, so a character there is a word cut at the edge. */
+static bool edge_clear(WINDOW *w)
+{
+	for (int y = 1; y < getmaxy(w); y++)
+		if ((mvwinch(w, y, getmaxx(w) - 1) & A_CHARTEXT) != ' ')
+			return false;
+	return true;
+}
+
+/* Issue 35: at 39 columns (a column of 80x24 or 120x40) the memory pane
+ * cut its reasons ("no collection has..."): they wrap onto the rows
+ * below, which the pane asks for at the width it is given, and a wide
+ * pane asks for fewer. */
+static void test_memory_reason_wraps(void)
+{
+	static const char why[] = "no collection has reached the old generation yet";
+	static const char full_why[] = "too short a span: the trend needs points over at least a minute";
+	craft();
+	struct gt_derived d = derived;
+	memset(&d.live_set, 0, sizeof(d.live_set));
+	d.live_set.why = why;
+	int narrow = memory_want(&d, 39), wide = memory_want(&d, 120);
+	CHECK(narrow > wide);   /* the reason's second line, and the legend's */
+	WINDOW *w = draw_at(&gt_pane_memory, &d, narrow, 39);
+	CHECK_HAS(joined_text(w), "live set n/a no collection has reached the old generation yet");
+	CHECK_LACKS(below_bar(w), "...");
+	CHECK_HAS(window_text(w), "pressure");   /* the rows it asked for hold everything */
+	CHECK(!blank_row(window_text(w)));
+	CHECK(edge_clear(w));
+	delwin(w);
+	w = draw_at(&gt_pane_memory, &d, wide, 120);
+	CHECK_HAS(window_text(w), "live set n/a  no collection has reached the old generation yet");
+	CHECK(!blank_row(window_text(w)));
+	delwin(w);
+
+	/* the deadline's reason, the live set known */
+	d.live_set.valid = true;
+	d.live_set.bytes = 30 * MIB;
+	d.live_set.exhaustion_why = full_why;
+	narrow = memory_want(&d, 39);
+	w = draw_at(&gt_pane_memory, &d, narrow, 39);
+	CHECK_HAS(joined_text(w), "full in n/a too short a span: the trend needs points over at least a minute");
+	CHECK_LACKS(below_bar(w), "...");
+	CHECK_HAS(window_text(w), "pressure");
+	CHECK(edge_clear(w));
+	delwin(w);
+	/* too few rows for all of the reason: it is left out, never cut */
+	w = draw_at(&gt_pane_memory, &d, 7, 39);
+	CHECK_LACKS(window_text(w), "too short");
+	CHECK_LACKS(below_bar(w), "...");
+	delwin(w);
+	craft();
+}
+
+/* Issue 35: the dashboard asks each pane again at the width the layout
+ * gave it, so at 80x24 the memory pane shows its reason whole. */
+static void test_layout_wraps_reason_at_80x24(void)
+{
+	const char *t[GT_LAYOUT_MAX_PANES];
+	craft();
+	struct gt_derived d = derived;
+	memset(&d.live_set, 0, sizeof(d.live_set));
+	d.live_set.why = "no collection has reached the old generation yet";
+	struct gt_view_ctx c = ctx_for(&d);
+	lay_out(&c, 24, 80, t);
+	CHECK_HAS(t[5], "no collection has");
+	CHECK_HAS(t[5], "reached the old generation yet");
+	CHECK_LACKS(strstr(t[5], "used"), "...");   /* below the bar, whose ASCII free cells are dots */
+	lay_out(&c, 40, 120, t);
+	CHECK_HAS(t[5], "reached the old generation yet");
+	craft();
+}
+
+/* Issue 35: every item whole at the narrowest widths a pane gets ("longest
+ * in 1min 163.9 m", "last cause Heap Inspection Initiated G", "(objects
+ * >=45.5"): shortened by design or left out, never cut at the edge. */
+static void test_items_whole_at_narrow_widths(void)
+{
+	craft();
+	struct gt_derived d = derived;
+	snprintf(d.cur.last_gc_cause, sizeof(d.cur.last_gc_cause), "Heap Inspection Initiated GC");
+	d.cur.gc_in_progress = true;
+	gt_u64_set(&d.cur.large_bytes, 60 * MIB);
+	d.cur.large_source = "g1-humongous-estimate";
+	gt_f64_set(&d.large_alloc_rate_bps, 152 * MIB);
+	gt_f64_set(&d.large_alloc_share, 0.628);
+	gt_f64_set(&d.large_waste_max_rate_bps, 75.9 * MIB);
+	gt_f64_set(&d.large_alloc_share_min, 0.457);
+	d.alloc_upper_bound = true;
+	gt_history_clear(&hist);
+	for (int i = 1; i <= 60; i++) {
+		struct gt_derived p = d;
+		p.cur.mono_ns = (uint64_t)i * 1000000000ull;
+		gt_u64_set(&p.cur.last_pause_ns, 163900000);
+		gt_history_push(&hist, &p);
+	}
+	d.cur.mono_ns = 60ull * 1000000000ull;
+	gt_u64_set(&d.cur.last_pause_ns, 163900000);
+	/* the widths a split gives (39 and 40 at 80 columns, 39 at 120) and
+	 * a few more */
+	const struct gt_pane_ops *panes[] = { &gt_pane_alloc, &gt_pane_collections, &gt_pane_pauses, &gt_pane_large };
+	for (size_t i = 0; i < sizeof(panes) / sizeof(panes[0]); i++)
+		for (int cols = GT_PANE_NARROW_COLS; cols <= 44; cols++) {
+			WINDOW *w = draw_at(panes[i], &d, 8, cols);
+			if (!edge_clear(w))
+				check_fail(__FILE__, __LINE__, "%s at %d columns: text in its last column:\n%s", panes[i]->name,
+					   cols, window_text(w));
+			delwin(w);
+		}
+	WINDOW *w = draw_at(&gt_pane_collections, &d, 8, 39);
+	CHECK_HAS(window_text(w), "cause Heap Inspection Initiated GC");
+	delwin(w);
+	w = draw_at(&gt_pane_pauses, &d, 8, 39);
+	CHECK_HAS(window_text(w), "longest");
+	CHECK_HAS(window_text(w), "163.9 ms");
+	delwin(w);
+	craft();
+}
+
+/* A process that exited: its last whole rate says so, and the pane keeps
+ * the last figures (the average, the total). */
+static void test_alloc_exited_keeps_figures(void)
+{
+	craft();
+	WINDOW *w = newwin(8, 60, 0, 0);
+	struct gt_view_ctx c = ctx_for(&derived);
+	c.status = GT_VIEW_EXITED;
+	c.cols = 60;
+	gt_pane_alloc.draw(w, &c);
+	const char *t = window_text(w);
+	CHECK_HAS(t, "before it exited  avg");
+	CHECK_LACKS(t, "exited)n/a");
+	CHECK_HAS(t, "total 3.00 GiB");
+	delwin(w);
+}
+
 static void test_spark_levels(void)
 {
 	struct gt_f64 v[5] = { { 0, true }, { 1, true }, { 2, true }, { 0, false }, { 4, true } };
@@ -1497,6 +1680,10 @@ int main(void)
 	RUN_TEST(test_picker_runtime_and_gc_columns);
 	RUN_TEST(test_help_names_true_keys);
 	RUN_TEST(test_memory_live_set);
+	RUN_TEST(test_memory_reason_wraps);
+	RUN_TEST(test_alloc_exited_keeps_figures);
+	RUN_TEST(test_layout_wraps_reason_at_80x24);
+	RUN_TEST(test_items_whole_at_narrow_widths);
 	endwin();
 	return check_summary();
 }

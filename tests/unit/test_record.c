@@ -751,6 +751,11 @@ static void test_compare_figures(void)
 	CHECK(gt_fail_if_judge(&f, &runs[0], &runs[1], &pct, &err) == -1);   /* n/a: nothing to judge */
 	CHECK(gt_fail_if_parse("alloc.bytes_per_op_median>+10", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
 	CHECK(gt_fail_if_parse("bogus>+10%", &f, &err) == -1 && err.code == GT_EXIT_USAGE);
+	/* its one sentence lists the names there are */
+	CHECK(strstr(err.msg, "'bogus' names no figure") != NULL);
+	for (int k = 0; k < GT_FIG_COUNT; k++)
+		CHECK(strstr(err.msg, gt_fig_descs[k].key) != NULL);
+	CHECK(strstr(err.msg, "collections_per_min.GENERATION") != NULL && strchr(err.msg, '\n') == NULL);
 	CHECK(gt_fail_if_parse(">+10%", &f, &err) == -1);
 
 	/* the rows and keys say what the counts count (.NET: exclusive) */
@@ -759,6 +764,29 @@ static void test_compare_figures(void)
 	CHECK(gt_compare_write_text(out, runs, 2) == 0);
 	fclose(out);
 	CHECK(strstr(text, "\ncollections gen0 (exclusive) ") != NULL);
+	/* operations per second over the run, named by what is counted */
+	CHECK_NEAR(runs[0].fig[GT_FIG_OPCOUNT_RATE].value, 100, 1e-6);
+	CHECK(strstr(text, "\nrequests per second ") != NULL && strstr(text, " 100.0/s ") != NULL);
+	struct gt_f64 ops;
+	CHECK(gt_compare_figure(&runs[1], "ops.rate_per_s", &ops) == 0 && ops.valid);
+	/* every label whole, the values in one column: a JVM's rows say
+	 * "collections gen0 (per collector)", 32 characters */
+	const struct gt_runtime_traits *was = runs[0].info.runtime;
+	runs[0].info.runtime = &gt_hotspot_runtime;
+	memset(text, 0, sizeof(text));
+	out = fmemopen(text, sizeof(text) - 1, "w");
+	CHECK(gt_compare_write_text(out, runs, 2) == 0);
+	fclose(out);
+	CHECK(strstr(text, "\ncollections gen0 (per collector) ") != NULL);
+	const char *dur = strstr(text, "\nduration ");
+	int value_at = dur ? (int)strspn(dur + 1, "duration ") : 0;
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (*line == '\n')
+			continue;
+		if (line[value_at - 1] != ' ' || line[value_at] == ' ')
+			check_fail(__FILE__, __LINE__, "a label overflows its column (values at %d): %.60s", value_at, line);
+	}
+	runs[0].info.runtime = was;
 	struct json_object *o = gt_compare_json(runs, 2), *list, *runs_a;
 	CHECK(json_object_object_get_ex(o, "runs", &runs_a) &&
 	      json_object_object_get_ex(json_object_array_get_idx(runs_a, 0), "collections_per_min", &list));

@@ -257,6 +257,26 @@ static void test_picker_filter(void)
 	CHECK(!gt_picker_row_matches(&dn, "java"));
 	CHECK(!gt_picker_row_matches(&dn, "jvm"));
 	CHECK(!gt_picker_row_matches(&dn, "hotspot"));
+	/* a Tomcat is found by its name and by any word of its command line */
+	struct gt_picker_row tc = { .pid = 9, .runtime = &gt_hotspot_runtime, .gc = "G1" };
+	gt_picker_program(tc.program, sizeof(tc.program), "org.apache.catalina.startup.Bootstrap",
+			  "/usr/bin/java -Dcatalina.base=/var/lib/tomcat10 -classpath /usr/share/tomcat10/bin/bootstrap.jar "
+			  "org.apache.catalina.startup.Bootstrap start");
+	snprintf(tc.command, sizeof(tc.command), "/usr/bin/java -Dcatalina.base=/var/lib/tomcat10 "
+		 "org.apache.catalina.startup.Bootstrap start");
+	CHECK(strcmp(tc.program, "Tomcat (org.apache.catalina.startup.Bootstrap)") == 0);
+	CHECK(gt_picker_row_matches(&tc, "tomcat"));
+	CHECK(gt_picker_row_matches(&tc, "/var/lib/tomcat10"));
+	CHECK(gt_picker_row_matches(&tc, "catalina.base"));
+	CHECK(!gt_picker_row_matches(&tc, "jetty"));
+	/* the other servers' known names, from their main class or jar */
+	CHECK(strcmp(gt_picker_server_name("org.eclipse.jetty.start.Main", ""), "Jetty") == 0);
+	CHECK(strcmp(gt_picker_server_name("start.jar", "java -jar start.jar jetty.home=/opt/jetty"), "Jetty") == 0);
+	CHECK(strcmp(gt_picker_server_name("/opt/wildfly/jboss-modules.jar", "java -Djboss.home.dir=/opt/wildfly -jar /opt/wildfly/jboss-modules.jar"), "WildFly") == 0);
+	CHECK(strcmp(gt_picker_server_name("org.jboss.modules.Main", "java -Djboss.home.dir=/opt/eap"), "JBoss") == 0);
+	CHECK(strcmp(gt_picker_server_name("org.springframework.boot.loader.launch.JarLauncher", ""), "Spring Boot") == 0);
+	CHECK(gt_picker_server_name("com.acme.OrderService", "java com.acme.OrderService") == NULL);
+	CHECK(gt_picker_server_name("start.jar", "java -jar start.jar") == NULL);
 	/* ZGC as shown, Z as the collectors name it */
 	struct gt_picker_row z = { .pid = 5, .program = "Main", .runtime = &gt_hotspot_runtime, .gc = "Z" };
 	CHECK(gt_picker_row_matches(&z, "zgc"));
