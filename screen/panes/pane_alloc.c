@@ -72,12 +72,16 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
-/* The newest interval whose rate is a figure, not a bound from a cut-off
- * interval; NULL when none is kept. */
-static const struct gt_history_point *last_whole_rate(const struct gt_history *h)
+/* The newest interval whose rate is a figure, before the one the target's
+ * exit (exited, or NULL) cut off; NULL when none is kept. */
+static const struct gt_history_point *last_whole_rate(const struct gt_history *h, const struct gt_derived *exited)
 {
 	for (size_t age = 0; h && age < gt_history_count(h); age++) {
 		const struct gt_history_point *p = gt_history_at(h, age);
+		/* the interval the death cut off, whatever it says (a HotSpot
+		 * target's last reading counts nothing: a rate of 0) */
+		if (exited && p->mono_ns >= exited->cur.mono_ns)
+			continue;
 		if (p->alloc_rate_bps.valid && !p->alloc_lower_bound)
 			return p;
 	}
@@ -106,7 +110,7 @@ static int draw_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
 static int draw_exited_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
 {
 	const struct gt_theme *t = ctx->theme;
-	const struct gt_history_point *last = last_whole_rate(ctx->h);
+	const struct gt_history_point *last = last_whole_rate(ctx->h, ctx->d);
 	char a[64];
 	if (!last)
 		return gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");

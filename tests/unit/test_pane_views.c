@@ -131,7 +131,8 @@ static void test_alloc_pane(void)
 	 * the total stays as it was */
 	struct gt_derived gone = derived;
 	gt_f64_set(&gone.alloc_rate_bps, 0);
-	gone.alloc_lower_bound = true;
+	gone.cur.mono_ns = 31ull * 1000000000ull;
+	gt_history_push(&hist, &gone);           /* the cut-off interval, in history too */
 	WINDOW *w = newwin(7, 60, 0, 0);
 	struct gt_view_ctx c = ctx_for(&gone);
 	c.status = GT_VIEW_EXITED;
@@ -141,6 +142,7 @@ static void test_alloc_pane(void)
 	CHECK_HAS(t, "rate 10.0 MiB/s before it exited");
 	CHECK_LACKS(t, "0 B/s");
 	CHECK_HAS(t, "total 3.00 GiB since attach");
+	craft();
 }
 
 static void test_pauses_pane(void)
