@@ -11,6 +11,15 @@
 #            so the live set, its growth and its exhaustion are n/a with
 #            "the target's counters are implausible" (before: growth
 #            7.2e16 B/s and "exhaustion in 0 s")
+#   absurd   no collection, an old generation of 2^60 bytes and eden growing
+#            5.6e15 B/s: the heap's, the generations' and the old
+#            generation's use above the host's memory, and an allocation
+#            rate past any memory's bandwidth (4 TiB/s), are n/a with "the
+#            target's counters are implausible" and the rule (before: a
+#            1 EiB heap and a 5.6 PB/s allocation rate)
+# heapmax's 8 EiB maximum is also past any process's address space (2^57
+# bytes): the heap's and the old generation's maximum are n/a (before:
+# 8 EiB).
 # Read from gctop --json (-d 1 for 72 samples) and from --serve's /metrics.
 . tests/lib.sh
 . tests/integration/security_fake_jvm.shlib
@@ -23,7 +32,7 @@ trap 'for p in $MOVERS; do kill "$p" 2>/dev/null; done; for f in $FILES; do rm -
 command -v curl >/dev/null 2>&1 || missing_runtime "curl"
 
 FILES="" PIDS=""
-for mode in heapmax far maximal; do
+for mode in heapmax far maximal absurd; do
 	FAKE_JVM=""
 	start_fake_jvm jdk17-Serial.hsperfdata "Implausible$mode" || exit 0
 	eval "PID_$mode=$FAKE_JVM"
@@ -39,7 +48,7 @@ PIDS=${PIDS#,}
 SPID=$!
 CHILD_PIDS="$CHILD_PIDS $SPID"
 
-for mode in heapmax far maximal; do
+for mode in heapmax far maximal absurd; do
 	eval "g=\$GCTOP_$mode"
 	wait "$g"
 	rc=$?
@@ -50,15 +59,19 @@ curl -s --max-time 5 "http://127.0.0.1:$port/metrics" >"$WORK/metrics" 2>"$WORK/
 kill "$SPID" 2>/dev/null
 
 # The last sample of each: 60 s and more of points, 20 of them at least.
-comparator implausible python3 - "$WORK" "$PID_heapmax" "$PID_far" "$PID_maximal" <<'PY'
+comparator implausible python3 - "$WORK" "$PID_heapmax" "$PID_far" "$PID_maximal" "$PID_absurd" <<'PY'
 import json, sys
-work, pids = sys.argv[1], dict(zip(("heapmax", "far", "maximal"), sys.argv[2:5]))
+work, pids = sys.argv[1], dict(zip(("heapmax", "far", "maximal", "absurd"), sys.argv[2:6]))
 def say(ok, what):
     print("%s: security_implausible: %s" % ("PASS" if ok else "FAIL", what), flush=True)
-last = {}
+last, whole = {}, {}
 for mode in pids:
     lines = [json.loads(l) for l in open("%s/%s.json" % (work, mode)) if l.strip()]
-    last[mode] = lines[-1]["live_set"] if lines else {}
+    whole[mode] = lines[-1] if lines else {}
+    last[mode] = whole[mode].get("live_set") or {}
+def named(sample, figure):
+    return [e["why"] for e in sample.get("implausible") or [] if e.get("figure") == figure
+            and e.get("why", "").startswith("the target's counters are implausible: ")]
 h = last["heapmax"]
 say(h.get("points", 0) >= 15 and h.get("growth_bps") is not None,
     "heapmax: a growing live set was measured (points %s, growth %s B/s)" % (h.get("points"), h.get("growth_bps")))
@@ -73,10 +86,39 @@ m = last["maximal"]
 say(m.get("growth_bps") is None and m.get("exhaustion_s") is None
     and "the target's counters are implausible" in (m.get("why") or ""),
     "maximal: growth %s, exhaustion %s, why %r" % (m.get("growth_bps"), m.get("exhaustion_s"), m.get("why")))
+hm = whole["heapmax"]
+say(hm.get("memory", {}).get("heap_max_bytes") is None and (hm.get("live_set") or {}).get("old", {}).get("max_bytes") is None
+    and named(hm, "memory.heap") and named(hm, "live_set.old"),
+    "heapmax: an 8 EiB maximum is past any address space: heap max %s, old max %s, implausible %s"
+    % (hm.get("memory", {}).get("heap_max_bytes"), ((hm.get("live_set") or {}).get("old") or {}).get("max_bytes"),
+       hm.get("implausible")))
+a = whole["absurd"]
+mem, old = a.get("memory") or {}, (a.get("live_set") or {}).get("old") or {}
+young = [g for g in a.get("generations") or [] if g.get("name") == "young"]
+say(mem.get("heap_used_bytes") is None and old.get("used_bytes") is None and young and young[0].get("used_bytes") is None
+    and named(a, "memory.heap") and named(a, "live_set.old") and named(a, "generations[].bytes"),
+    "absurd: heap used %s, old used %s, young used %s n/a with the rule: %s"
+    % (mem.get("heap_used_bytes"), old.get("used_bytes"), young and young[0].get("used_bytes"), a.get("implausible")))
+rates = [l.get("alloc", {}).get("rate_bps") for l in
+         (json.loads(x) for x in open("%s/absurd.json" % work) if x.strip())]
+# the rate breaks its rule (4 TiB/s), or the total breaks its own first
+# (4 TiB/s since the host started: which comes first depends on its uptime)
+alloc_rules = named(a, "alloc.rate_bps") + named(a, "alloc.bytes_total")
+say(len(rates) >= 60 and all(r is None for r in rates) and alloc_rules,
+    "absurd: no allocation rate in %d samples past 4 TiB/s (largest %s), rules %s"
+    % (len(rates), max((r for r in rates if r is not None), default=None), alloc_rules))
 metrics = open(work + "/metrics").read()
 say("gctop_target_info{" in metrics, "--serve served the fake JVMs")
 bad = [l for l in metrics.splitlines()
        if l.startswith(("gctop_live_set_exhaustion_seconds", "gctop_live_set_growth_bytes_per_second"))
        and ('pid="%s"' % pids["maximal"] in l or 'pid="%s"' % pids["heapmax"] in l and "exhaustion" in l)]
 say(not bad, "--serve: no growth or exhaustion series from the implausible counters: %s" % bad[:3])
+absurd_series = [l for l in metrics.splitlines() if 'pid="%s"' % pids["absurd"] in l]
+heap = [l for l in absurd_series if l.startswith(("gctop_heap_used_bytes", "jvm_memory_used_bytes"))
+        and ("gctop_heap" in l or "Eden" in l or "Tenured" in l)]
+say(any(l.startswith("gctop_target") for l in absurd_series) and not heap,
+    "--serve: no heap, eden or old used series from the absurd JVM: %s" % heap[:3])
+maxes = [l for l in metrics.splitlines() if 'pid="%s"' % pids["heapmax"] in l
+         and (l.startswith("gctop_heap_max_bytes") or l.startswith("jvm_memory_limit_bytes") and "Tenured" in l)]
+say(not maxes, "--serve: no heap or old maximum series from an 8 EiB maximum: %s" % maxes[:3])
 PY
