@@ -20,7 +20,8 @@
 # heapmax's 8 EiB maximum is also past any process's address space (2^57
 # bytes): the heap's and the old generation's maximum are n/a (before:
 # 8 EiB).
-# Read from gctop --json (-d 1 for 72 samples) and from --serve's /metrics.
+# Read from gctop --json (-d 1 for 72 samples), from --serve's /metrics,
+# and from gctop -l --json.
 . tests/lib.sh
 . tests/integration/security_fake_jvm.shlib
 MOVERS=""
@@ -54,6 +55,11 @@ for mode in heapmax far maximal absurd; do
 	rc=$?
 	check "$mode: gctop --json exits 0 ($(head -c 200 "$WORK/$mode.err"))" [ "$rc" -eq 0 ]
 done
+# -l reads the perf data as the movers left it (absurd's old generation
+# still holds 2^60 bytes)
+"$GCTOP_BIN" -l --json >"$WORK/list.json" 2>"$WORK/list.err"
+rc=$?
+check "gctop -l --json exits 0 ($(head -c 200 "$WORK/list.err"))" [ "$rc" -eq 0 ]
 port=$(sed -n 's#.*http://127.0.0.1:\([0-9]*\)/metrics#\1#p' "$WORK/serve.err")
 curl -s --max-time 5 "http://127.0.0.1:$port/metrics" >"$WORK/metrics" 2>"$WORK/curl.err"
 kill "$SPID" 2>/dev/null
@@ -107,6 +113,10 @@ alloc_rules = named(a, "alloc.rate_bps") + named(a, "alloc.bytes_total")
 say(len(rates) >= 60 and all(r is None for r in rates) and alloc_rules,
     "absurd: no allocation rate in %d samples past 4 TiB/s (largest %s), rules %s"
     % (len(rates), max((r for r in rates if r is not None), default=None), alloc_rules))
+listed = [json.loads(l) for l in open(work + "/list.json") if l.strip()]
+mine = [e for e in listed if str(e.get("pid")) == pids["absurd"]]
+say(len(mine) == 1 and mine[0].get("heap_used_bytes") is None,
+    "-l: the absurd JVM's heap used is n/a: %s" % [e.get("heap_used_bytes") for e in mine])
 metrics = open(work + "/metrics").read()
 say("gctop_target_info{" in metrics, "--serve served the fake JVMs")
 bad = [l for l in metrics.splitlines()
