@@ -21,7 +21,8 @@
 # bytes): the heap's and the old generation's maximum are n/a (before:
 # 8 EiB).
 # Read from gctop --json (-d 1 for 72 samples), from --serve's /metrics,
-# and from gctop -l --json.
+# from gctop -l --json, and from the replay (-r, --json and -b) of
+# absurd's recording.
 . tests/lib.sh
 . tests/integration/security_fake_jvm.shlib
 MOVERS=""
@@ -40,7 +41,10 @@ for mode in heapmax far maximal absurd; do
 	FILES="$FILES $FAKE_JVM_FILE" PIDS="$PIDS,$FAKE_JVM"
 	"$JVM_PY" tests/integration/security_fake_jvm_live.py "$FAKE_JVM_FILE" "$mode" 80 2>"$WORK/mover.$mode.err" &
 	MOVERS="$MOVERS $!"
-	"$GCTOP_BIN" --json -p "$FAKE_JVM" -d 1 -n 72 >"$WORK/$mode.json" 2>"$WORK/$mode.err" &
+	# absurd's run is also recorded, for the replay's check
+	set -- --json -p "$FAKE_JVM" -d 1 -n 72
+	[ "$mode" = absurd ] && set -- "$@" -w "$WORK/absurd.rec"
+	"$GCTOP_BIN" "$@" >"$WORK/$mode.json" 2>"$WORK/$mode.err" &
 	eval "GCTOP_$mode=$!"
 done
 FAKE_JVM=""
@@ -55,6 +59,13 @@ for mode in heapmax far maximal absurd; do
 	rc=$?
 	check "$mode: gctop --json exits 0 ($(head -c 200 "$WORK/$mode.err"))" [ "$rc" -eq 0 ]
 done
+# the replay derives again from the counters as read: the same rules
+"$GCTOP_BIN" -r "$WORK/absurd.rec" --json >"$WORK/replay.json" 2>"$WORK/replay.err"
+rc=$?
+check "gctop -r --json exits 0 ($(head -c 200 "$WORK/replay.err"))" [ "$rc" -eq 0 ]
+"$GCTOP_BIN" -r "$WORK/absurd.rec" -b >"$WORK/replay.txt" 2>"$WORK/replay_b.err"
+rc=$?
+check "gctop -r -b exits 0 ($(head -c 200 "$WORK/replay_b.err"))" [ "$rc" -eq 0 ]
 # -l reads the perf data as the movers left it (absurd's old generation
 # still holds 2^60 bytes)
 "$GCTOP_BIN" -l --json >"$WORK/list.json" 2>"$WORK/list.err"
@@ -113,6 +124,18 @@ alloc_rules = named(a, "alloc.rate_bps") + named(a, "alloc.bytes_total")
 say(len(rates) >= 60 and all(r is None for r in rates) and alloc_rules,
     "absurd: no allocation rate in %d samples past 4 TiB/s (largest %s), rules %s"
     % (len(rates), max((r for r in rates if r is not None), default=None), alloc_rules))
+replayed = [json.loads(l) for l in open(work + "/replay.json") if l.strip()]
+r = replayed[-1] if replayed else {}
+say(len(replayed) >= 60 and (r.get("memory") or {}).get("heap_used_bytes") is None and named(r, "memory.heap")
+    and all((x.get("alloc") or {}).get("rate_bps") is None for x in replayed),
+    "replay: %d samples, heap used %s, rates %s, implausible %s"
+    % (len(replayed), (r.get("memory") or {}).get("heap_used_bytes"),
+       sorted(set(str((x.get("alloc") or {}).get("rate_bps")) for x in replayed))[:3], r.get("implausible")))
+text = open(work + "/replay.txt").read()
+heap_lines = [l for l in text.splitlines() if l.startswith("Heap:")]
+say(heap_lines and heap_lines[-1].startswith("Heap:    used n/a")
+    and "N/a:     memory.heap (the target's counters are implausible: " in text,
+    "replay -b: %s; N/a lines %s" % (heap_lines[-1:] , [l for l in text.splitlines() if l.startswith("N/a:")][:3]))
 listed = [json.loads(l) for l in open(work + "/list.json") if l.strip()]
 mine = [e for e in listed if str(e.get("pid")) == pids["absurd"]]
 say(len(mine) == 1 and mine[0].get("heap_used_bytes") is None,
