@@ -293,7 +293,11 @@ static struct snapshot *exposition_build(struct exposition *x, enum gt_metrics_f
 		const struct gt_fleet_member *m = &fleet->m[i];
 		if (!gt_fleet_member_live(m))
 			continue;
-		t[n++] = (struct gt_metrics_target){ .info = &m->session->info, .sample = &m->session->prev,
+		/* the sample as the derive step held it to the plausibility
+		 * rules (model/plausible.h): n/a writes no series */
+		const struct gt_sample *held =
+			m->session->live.have_derived ? &m->session->live.derived.cur : &m->session->prev;
+		t[n++] = (struct gt_metrics_target){ .info = &m->session->info, .sample = held,
 						     .derived = &m->session->live.derived, .pauses = &m->pauses,
 						     .watch_start_s = m->watch_start_s,
 						     .findings = m->findings ? m->findings->found : NULL,

@@ -281,6 +281,7 @@ static void derive_opcount_at(const struct gt_sample *prev, const struct gt_samp
 		out->opcount_rate = rate_per_s(out->opcount, (double)(is - was) / 1e9);
 	if (out->opcount.valid && out->opcount_alloc_bytes.valid)
 		out->bytes_per_op = ratio((double)out->opcount_alloc_bytes.value, (double)out->opcount.value);
+	gt_plausible_bytes_per_op(out, is > was ? (double)(is - was) / 1e9 : 0);
 }
 
 static void derive_opcount(const struct gt_sample *prev, const struct gt_sample *cur, double span, struct gt_derived *out)
@@ -298,19 +299,34 @@ static void derive_opcount(const struct gt_sample *prev, const struct gt_sample 
 		out->opcount_rate = rate_per_s(opcount, span);
 	if (opcount.valid && out->opcount_alloc_bytes.valid)
 		out->bytes_per_op = ratio((double)out->opcount_alloc_bytes.value, (double)opcount.value);
+	gt_plausible_bytes_per_op(out, span);
 }
 
+/* The interval's figures, from two samples the plausibility rules held. */
+static void derive_interval(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out);
+
+/* Every figure below is derived from the samples with the figures that
+ * break their plausibility rules set n/a (model/plausible.h): cur as out
+ * holds it, prev as a copy, so that no rate is taken from an absurd total. */
 void gt_derive(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->live_set.why = out->live_set.growth_why = out->live_set.exhaustion_why = "the live set is not tracked";
 	out->cur = *cur;
-	derive_memory(cur, out);
+	gt_plausible_sample(&out->cur, &out->implausible);
+	derive_memory(&out->cur, out);
 
 	out->first = prev == NULL || prev->pid != cur->pid || cur->mono_ns <= prev->mono_ns;
 	if (out->first)
 		return;
+	struct gt_sample held = *prev;
+	gt_plausible_sample(&held, NULL);
+	derive_interval(&held, &out->cur, out);
+	gt_plausible_rates(out);
+}
 
+static void derive_interval(const struct gt_sample *prev, const struct gt_sample *cur, struct gt_derived *out)
+{
 	double dt = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
 	gt_f64_set(&out->interval_s, dt);
 

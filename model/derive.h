@@ -4,6 +4,7 @@
 #define GCTOP_MODEL_DERIVE_H
 
 #include "model/live_set.h"
+#include "model/plausible.h"
 #include "model/sample.h"
 
 struct gt_generation_delta {
@@ -72,6 +73,11 @@ struct gt_derived {
 	struct gt_u64 opcount_collections; /* invalid where the generations' counts are over that span */
 
 	struct gt_f64 heap_max_share_of_limit; /* heap max / container limit */
+
+	/* The figures set n/a because the target's counters broke their
+	 * plausibility rule (model/plausible.h), each with the rule: cur holds
+	 * the sample with them n/a, and no figure here is derived from them. */
+	struct gt_implausible implausible;
 
 	/* The live set's figures over the session's window, which the session
 	 * fills from its tracker (model/live_set.h) after this step: two

@@ -119,7 +119,7 @@ static void fill_row(struct gt_picker_row *r, const struct gt_fleet_member *m)
 	if (!m->sampled)
 		return;
 	const struct gt_derived *d = &m->session->live.derived;
-	const struct gt_sample *cur = &m->session->prev;
+	const struct gt_sample *cur = &d->cur;   /* held to the plausibility rules */
 	r->alloc_rate_bps = d->alloc_rate_bps;
 	r->gc_share = d->pause_share;
 	if (cur->heap_used_bytes.valid)

@@ -258,4 +258,9 @@ int64_t gt_session_shown_wall_ms(const struct gt_session *s)
 void gt_session_list_all(struct gt_list *out)
 {
 	gt_target_list_all(out);
+	/* the listing's cheap figures (heap used, max, working set) come from
+	 * the target's counters too: held to the same plausibility rules as a
+	 * session's, before -l or the picker shows them */
+	for (size_t i = 0; i < out->count; i++)
+		gt_plausible_sample(&out->entries[i].sample, NULL);
 }

@@ -300,6 +300,22 @@ static struct json_object *target_object(const struct gt_target_info *info)
 	return o;
 }
 
+/* The figures the plausibility rules set n/a, each with the rule it broke
+ * (model/plausible.h); NULL when none did. */
+static struct json_object *implausible_array(const struct gt_implausible *why)
+{
+	if (why->n == 0)
+		return NULL;
+	struct json_object *a = json_object_new_array();
+	for (unsigned i = 0; i < why->n; i++) {
+		struct json_object *o = json_object_new_object();
+		add(o, "figure", json_object_new_string(why->e[i].figure));
+		add(o, "why", json_object_new_string(why->e[i].rule));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 struct json_object *gt_json_sample(const struct gt_target_info *info, const struct gt_derived *d)
 {
 	const struct gt_sample *s = &d->cur;
@@ -331,6 +347,7 @@ struct json_object *gt_json_sample(const struct gt_target_info *info, const stru
 	add(o, "ops", opcount_object(d));
 	add(o, "ops_unavailable", opcount_unavailable(s));
 	add(o, "dropped_events", ju64(s->dropped_events));
+	add(o, "implausible", implausible_array(&d->implausible));
 	add(o, "target", target_object(info));
 	return o;
 }

@@ -334,6 +334,13 @@ int gt_text_write_block_stacks(FILE *out, const struct gt_target_info *info, con
 	return gt_text_write_block_from(out, NULL, info, d, a, st, f);
 }
 
+/* The figures above that the plausibility rules set n/a, and why. */
+static void write_implausible(FILE *out, const struct gt_derived *d)
+{
+	for (unsigned i = 0; i < d->implausible.n; i++)
+		fprintf(out, "N/a:     %s (%s)\n", d->implausible.e[i].figure, d->implausible.e[i].rule);
+}
+
 int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt_target_info *info,
 			     const struct gt_derived *d, const struct gt_alloc_derived *a,
 			     const struct gt_alloc_stacks *st, const struct gt_findings *f)
@@ -345,6 +352,7 @@ int gt_text_write_block_from(FILE *out, const char *replay_path, const struct gt
 	write_agent_pauses(out, &d->cur);
 	write_memory(out, d);
 	gt_text_write_live_set(out, d);
+	write_implausible(out, d);
 	if (a) {
 		write_allocators(out, a);
 		write_ceiling(out, d);

@@ -13,6 +13,9 @@ MODE  heapmax  an 8 EiB heap maximum (old generation's maxCapacity), the
       far      a 1 GiB heap maximum, the same live set: its exhaustion lies
                far past 10 times the trend's span
       maximal  a live set of k * 2^58 bytes after collection k (7.5e18 at k = 26, the last)
+      absurd   no collection; the old generation holds 2^60 bytes (far above any
+               host's memory) and eden grows 2^50 bytes every 0.2 s (5.6e15 B/s,
+               over 1000 times the fastest memory's bandwidth)
 Not a test itself.
 """
 import importlib.util
@@ -57,10 +60,16 @@ def main():
             for name in ("sun.gc.generation.1.maxCapacity", "sun.gc.generation.1.space.0.maxCapacity"):
                 put(f, at[name], top)
         invocations = struct.unpack("<q", open(path, "rb").read()[at["sun.gc.collector.1.invocations"]:][:8])[0]
-        k, next_gc = 0, start + STEP
+        k, next_gc, tick = 0, start + STEP, 0
+        if mode == "absurd":
+            put(f, at["sun.gc.generation.1.space.0.used"], 1 << 60)
+            next_gc = float("inf")
         while time.monotonic() - start < seconds:
             now = time.monotonic()
             ticks = ticks0 + int((now - start) * 1e9)
+            tick += 1
+            if mode == "absurd":
+                put(f, at["sun.gc.generation.0.space.0.used"], tick << 50)
             if now >= next_gc:
                 k += 1
                 next_gc += STEP

@@ -461,9 +461,11 @@ static void test_pause_share_by_when_pauses_happened(void)
 	CHECK_U64(d.pause_ns.value, 1500000000ull);
 	CHECK_NEAR(d.pause_share.value, 0.5, 1e-12);
 	/* no pause_at: the total of the pauses read, and the last guard holds
-	 * its share at 1 where the collector credited more than the interval */
-	b.pause_at.valid = false;
-	a.pause_at.valid = false;
+	 * its share at 1 where the collector credited more than the interval
+	 * (10 s after the host started: a 3 s pause fits in its time) */
+	a = base_sample(9000000000ull), b = base_sample(10000000000ull);
+	gt_u64_set(&a.pause_total_ns, 0);
+	gt_u64_set(&b.pause_total_ns, 3000000000ull);
 	gt_derive(&a, &b, &d);
 	CHECK_U64(d.pause_ns.value, 3000000000ull);
 	CHECK(d.pause_share.valid && d.pause_share.value <= 1.0);
@@ -536,6 +538,192 @@ static void test_opcount_of_an_interval_without_a_new_poll(void)
 	CHECK_NEAR(d.bytes_per_op.value, 10000.0, 1e-9);
 }
 
+/* The plausibility rules (model/plausible.h, man page "Plausibility"):
+ * for each, one figure just inside its bound that stays, and one outside
+ * that is n/a, named with its rule. The host: 24 GiB, up 1000 s. */
+#define HOST_MEM (24ull << 30)
+#define UP_NS 1000000000000ull
+
+static bool named(const struct gt_derived *d, const char *figure)
+{
+	for (unsigned i = 0; i < d->implausible.n; i++)
+		if (strcmp(d->implausible.e[i].figure, figure) == 0 &&
+		    strncmp(d->implausible.e[i].rule, GT_IMPLAUSIBLE ": ", strlen(GT_IMPLAUSIBLE) + 2) == 0)
+			return true;
+	return false;
+}
+
+static struct gt_sample host_sample(uint64_t mono_ns)
+{
+	struct gt_sample s = base_sample(mono_ns);
+	gt_u64_set(&s.host_mem_total_bytes, HOST_MEM);
+	return s;
+}
+
+/* Rule "in use": memory a process uses is memory the host has. */
+static void test_rule_in_use_within_host_memory(void)
+{
+	struct gt_sample s = host_sample(UP_NS);
+	struct gt_derived d;
+	gt_u64_set(&s.heap_used_bytes, HOST_MEM);
+	gt_u64_set(&s.rss_bytes, HOST_MEM);
+	gt_derive(NULL, &s, &d);
+	CHECK(d.cur.heap_used_bytes.valid && d.cur.rss_bytes.valid && d.implausible.n == 0);
+	gt_u64_set(&s.heap_used_bytes, HOST_MEM + 1);
+	gt_u64_set(&s.rss_bytes, HOST_MEM + 1);
+	gt_derive(NULL, &s, &d);
+	CHECK(!d.cur.heap_used_bytes.valid && named(&d, "memory.heap"));
+	CHECK(!d.cur.rss_bytes.valid && named(&d, "memory.working_set_bytes"));
+	/* the host's memory unknown (an old recording): no such rule */
+	s.host_mem_total_bytes.valid = false;
+	gt_derive(NULL, &s, &d);
+	CHECK(d.cur.heap_used_bytes.valid);
+}
+
+/* Rule "reserved": a committed or maximum size fits a process's address
+ * space, though it may exceed the host's memory (overcommit). */
+static void test_rule_reserved_within_address_space(void)
+{
+	struct gt_sample s = host_sample(UP_NS);
+	struct gt_derived d;
+	gt_u64_set(&s.heap_max_bytes, GT_PLAUSIBLE_ADDRESS_SPACE);
+	gt_u64_set(&s.heap_committed_bytes, 4 * HOST_MEM);
+	gt_derive(NULL, &s, &d);
+	CHECK(d.cur.heap_max_bytes.valid && d.cur.heap_committed_bytes.valid);
+	gt_u64_set(&s.heap_max_bytes, (1ull << 63) - 1);
+	gt_derive(NULL, &s, &d);
+	CHECK(!d.cur.heap_max_bytes.valid && named(&d, "memory.heap"));
+	CHECK(d.cur.heap_committed_bytes.valid);
+}
+
+/* Rule "inversion": used <= committed <= max, else both n/a. */
+static void test_rule_inversions(void)
+{
+	struct gt_sample s = host_sample(UP_NS);
+	struct gt_derived d;
+	gt_u64_set(&s.old_used_bytes, 100);
+	gt_u64_set(&s.old_committed_bytes, 100);
+	gt_u64_set(&s.old_max_bytes, 100);
+	gt_derive(NULL, &s, &d);
+	CHECK(d.cur.old_used_bytes.valid && d.cur.old_committed_bytes.valid && d.cur.old_max_bytes.valid);
+	gt_u64_set(&s.old_used_bytes, 101);
+	gt_derive(NULL, &s, &d);
+	CHECK(!d.cur.old_used_bytes.valid && !d.cur.old_committed_bytes.valid && named(&d, "live_set.old"));
+	struct gt_generation *g = &s.generations[0];
+	gt_u64_set(&g->committed_bytes, 200);
+	gt_u64_set(&g->max_bytes, 150);
+	gt_derive(NULL, &s, &d);
+	CHECK(!d.cur.generations[0].committed_bytes.valid && !d.cur.generations[0].max_bytes.valid);
+	CHECK(named(&d, "generations[].bytes"));
+}
+
+/* Rule for totals of bytes: no more than 4 TiB/s since the host started. */
+static void test_rule_total_bytes_since_the_host_started(void)
+{
+	struct gt_sample s = host_sample(UP_NS);
+	struct gt_derived d;
+	uint64_t most = (uint64_t)(GT_PLAUSIBLE_BANDWIDTH_BPS * 1000);
+	gt_u64_set(&s.alloc_bytes_total, most);
+	gt_derive(NULL, &s, &d);
+	CHECK(d.cur.alloc_bytes_total.valid);
+	gt_u64_set(&s.alloc_bytes_total, most * 2);
+	gt_derive(NULL, &s, &d);
+	CHECK(!d.cur.alloc_bytes_total.valid && named(&d, "alloc.bytes_total"));
+}
+
+/* Rule for totals of time and of collections: no more time than the host
+ * has been up, no more than one collection a microsecond of it. */
+static void test_rule_totals_of_time_and_collections(void)
+{
+	struct gt_sample s = host_sample(UP_NS);
+	struct gt_derived d;
+	gt_u64_set(&s.pause_total_ns, UP_NS);
+	gt_u64_set(&s.generations[1].collections, 1000000000ull);
+	gt_derive(NULL, &s, &d);
+	CHECK(d.cur.pause_total_ns.valid && d.cur.generations[1].collections.valid);
+	gt_u64_set(&s.pause_total_ns, UP_NS + 1);
+	gt_u64_set(&s.generations[1].collections, 1000000001ull);
+	gt_derive(NULL, &s, &d);
+	CHECK(!d.cur.pause_total_ns.valid && named(&d, "pause.total_s"));
+	CHECK(!d.cur.generations[1].collections.valid && named(&d, "generations[].collections"));
+}
+
+/* Rule for GC CPU: no more than the kernel counts for the whole process
+ * (and a second of slack for the two readings' moments). */
+static void test_rule_gc_cpu_within_the_process(void)
+{
+	struct gt_sample a = host_sample(UP_NS), b = host_sample(UP_NS + 1000000000ull);
+	struct gt_derived d;
+	gt_u64_set(&a.cpu_hz, 100);
+	gt_u64_set(&b.cpu_hz, 100);
+	gt_u64_set(&a.cpu_ticks, 1000);
+	gt_u64_set(&b.cpu_ticks, 1100);
+	gt_u64_set(&a.gc_cpu_ns, 5000000000ull);
+	gt_u64_set(&b.gc_cpu_ns, 12000000000ull);   /* 11 s of the process's 10, the slack's second */
+	gt_derive(&a, &b, &d);
+	CHECK(d.gc_cpu_share.valid);
+	gt_u64_set(&b.gc_cpu_ns, 12000000001ull);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.gc_cpu_share.valid && named(&d, "pause.gc_cpu_share"));
+}
+
+/* Rule for the allocation rate: no faster than memory can be written. */
+static void test_rule_alloc_rate_within_bandwidth(void)
+{
+	struct gt_sample a = host_sample(UP_NS), b = host_sample(UP_NS + 1000000000ull);
+	struct gt_derived d;
+	uint64_t bw = (uint64_t)GT_PLAUSIBLE_BANDWIDTH_BPS;
+	gt_u64_set(&a.alloc_bytes_total, 0);
+	gt_u64_set(&b.alloc_bytes_total, bw);
+	gt_derive(&a, &b, &d);
+	CHECK(d.alloc_rate_bps.valid && d.implausible.n == 0);
+	gt_u64_set(&b.alloc_bytes_total, bw + 1024);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_rate_bps.valid && !d.alloc_span_s.valid && named(&d, "alloc.rate_bps"));
+	/* an absurd earlier total gives no rate either */
+	gt_u64_set(&a.alloc_bytes_total, UINT64_MAX - 1);
+	gt_u64_set(&b.alloc_bytes_total, UINT64_MAX);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.alloc_rate_bps.valid);
+}
+
+/* Rule for collections per minute: at most one a microsecond. */
+static void test_rule_collections_per_interval(void)
+{
+	struct gt_sample a = host_sample(UP_NS), b = host_sample(UP_NS + 1000000000ull);
+	struct gt_derived d;
+	gt_u64_set(&a.generations[0].collections, 0);
+	gt_u64_set(&b.generations[0].collections, 1000000);
+	gt_derive(&a, &b, &d);
+	CHECK(d.generations[0].per_minute.valid);
+	gt_u64_set(&b.generations[0].collections, 1000001);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.generations[0].per_minute.valid && !d.generations[0].collections.valid);
+	CHECK(named(&d, "generations[].collections_per_min"));
+}
+
+/* Rules for operations: no more than 8-byte counter writes at the
+ * bandwidth, and bytes per operation from bytes memory could take. */
+static void test_rule_operations(void)
+{
+	struct gt_sample a = host_sample(UP_NS), b = host_sample(UP_NS + 1000000000ull);
+	struct gt_derived d;
+	uint64_t most = (uint64_t)GT_PLAUSIBLE_OPCOUNT_PER_S;
+	gt_u64_set(&a.opcount_total, 0);
+	gt_u64_set(&b.opcount_total, most);
+	gt_u64_set(&a.alloc_bytes_total, 0);
+	gt_u64_set(&b.alloc_bytes_total, 1u << 30);
+	gt_derive(&a, &b, &d);
+	CHECK(d.opcount_rate.valid && d.bytes_per_op.valid);
+	gt_u64_set(&b.opcount_total, most + 1024);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.opcount_rate.valid && !d.bytes_per_op.valid && named(&d, "ops.rate_per_s"));
+	gt_u64_set(&b.opcount_total, 10);
+	gt_u64_set(&b.alloc_bytes_total, (uint64_t)GT_PLAUSIBLE_BANDWIDTH_BPS + 1024);
+	gt_derive(&a, &b, &d);
+	CHECK(!d.bytes_per_op.valid && named(&d, "ops.bytes_per_op"));
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_has_no_rates);
@@ -558,5 +746,14 @@ int main(void)
 	RUN_TEST(test_pause_share_by_when_pauses_happened);
 	RUN_TEST(test_large_share_of_the_bytes_counted_with_it);
 	RUN_TEST(test_opcount_of_an_interval_without_a_new_poll);
+	RUN_TEST(test_rule_in_use_within_host_memory);
+	RUN_TEST(test_rule_reserved_within_address_space);
+	RUN_TEST(test_rule_inversions);
+	RUN_TEST(test_rule_total_bytes_since_the_host_started);
+	RUN_TEST(test_rule_totals_of_time_and_collections);
+	RUN_TEST(test_rule_gc_cpu_within_the_process);
+	RUN_TEST(test_rule_alloc_rate_within_bandwidth);
+	RUN_TEST(test_rule_collections_per_interval);
+	RUN_TEST(test_rule_operations);
 	return check_summary();
 }
