@@ -139,10 +139,10 @@ static const char PAUSE_NOT_YET[] =
 
 /* Pause time and share: the runtime's own total (dotnet_pause_total.h) as
  * of GT_DN_PAUSE_AGE_NS before the sample, or its first poll where that is
- * newer (the total starts there); on runtimes without that counter (before .NET 7) the
- * pauses timed from the events, as of the sample. Both by the runtime's
- * clock, where its timestamps are gctop's CLOCK_MONOTONIC (plus a learned
- * offset). */
+ * newer (the total starts there); on runtimes without that counter (before
+ * .NET 7) the pauses timed from the events, as of the sample. Both by the
+ * runtime's clock, where its timestamps are gctop's CLOCK_MONOTONIC (plus
+ * a learned offset). */
 static void fill_pause_time(struct gt_backend *c, struct gt_sample *out)
 {
 	struct gt_dn_gc *g = &c->gc;
@@ -150,8 +150,10 @@ static void fill_pause_time(struct gt_backend *c, struct gt_sample *out)
 	if (!c->have_offset || g->qpc_freq != 1000000000)
 		return;
 	int64_t now = sat_add((int64_t)out->mono_ns, -c->clock_offset);
-	if (c->runtime_major > 0 && c->runtime_major < GT_DN_PAUSE_COUNTER_MAJOR)
-		return gt_dn_gc_fill_pause_at(g, out->mono_ns, now, out);
+	if (c->runtime_major > 0 && c->runtime_major < GT_DN_PAUSE_COUNTER_MAJOR) {
+		gt_dn_gc_fill_pause_at(g, out->mono_ns, now, out);
+		return;
+	}
 	out->pause_unavailable = PAUSE_NOT_YET;
 	out->pause_total_ns.valid = false;
 	int64_t first_ts, at = sat_add(now, -GT_DN_PAUSE_AGE_NS);
@@ -162,7 +164,7 @@ static void fill_pause_time(struct gt_backend *c, struct gt_sample *out)
 	 * age) */
 	if (at < first_ts)
 		at = first_ts;
-	/* the moment never goes back: a later sample with an older poll */
+	/* the moment never goes back (a clock gone wrong) */
 	if (g->have_pause_at && at < g->pause_at)
 		at = g->pause_at;
 	if (!gt_dn_pause_total_at(polls, g, at, &known))
