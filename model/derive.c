@@ -56,6 +56,11 @@ static struct gt_u64 derive_pause(const struct gt_sample *prev, const struct gt_
 {
 	struct gt_u64 d = { 0, false };
 	const struct gt_pause_at *at = &cur->pause_at;
+	/* figures as of the same earlier moment as the sample before's, with
+	 * nothing credited since (.NET's pause counter before it is 2.5 s
+	 * old, or a late poll): no span of the runtime's time, no share */
+	if (at->valid && at->ns && at->ns == prev->pause_at.ns && at->total == at->prev_total)
+		return d;
 	if (at->valid && at->prev_ns == prev->mono_ns) {
 		if (at->total >= at->prev_total)
 			gt_u64_set(&d, at->total - at->prev_total);

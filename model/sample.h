@@ -205,13 +205,20 @@ struct gt_sample {
 	 * prev_total, at most the interval's length: a pause is split across
 	 * the intervals it spans, and time read late goes to the next interval
 	 * with room rather than piling into the one that reads it
-	 * (collectors/dotnet/dotnet_gc_events.h). pause_total_ns stays the sum
+	 * (collectors/dotnet/dotnet_gc_events.h). pause_total_ns is total where
+	 * the figure is the runtime's own (.NET's pause counter), else the sum
 	 * of the pauses timed so far. */
 	struct gt_pause_at {
 		bool valid;
 		uint64_t prev_ns;
 		uint64_t total, prev_total;
+		/* the moment (CLOCK_MONOTONIC) the totals are as of where that
+		 * is not the sample's: .NET's pause counter is known up to the
+		 * runtime's last poll (collectors/dotnet/dotnet_pause_total.h);
+		 * 0: the sample's own moment */
+		uint64_t ns;
 	} pause_at;
+	const char *pause_unavailable;         /* static string: why there is no pause time yet, or NULL */
 	struct gt_u64 safepoints;              /* HotSpot: cumulative safepoint count */
 	struct gt_u64 safepoint_ns;            /* HotSpot: cumulative time at and reaching safepoints */
 	struct gt_u64 gc_cpu_ns;               /* cumulative CPU time of GC threads (JDK 22+) */

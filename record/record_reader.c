@@ -428,6 +428,9 @@ static int parse_pause_at(struct gt_record_reader *r, struct json_object *o, str
 	    req_u64(r, a, "total", &s->pause_at.total, err) != 0 ||
 	    req_u64(r, a, "prev_total", &s->pause_at.prev_total, err) != 0)
 		return -1;
+	/* recordings before the pause counter have no "ns": the sample's moment */
+	if (json_object_object_get(a, "ns") && req_u64(r, a, "ns", &s->pause_at.ns, err) != 0)
+		return -1;
 	s->pause_at.valid = true;
 	return 0;
 }

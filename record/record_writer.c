@@ -146,6 +146,8 @@ static struct json_object *json_pause_at(const struct gt_sample *s)
 	json_object_object_add(o, "prev_ns", json_object_new_uint64(s->pause_at.prev_ns));
 	json_object_object_add(o, "total", json_object_new_uint64(s->pause_at.total));
 	json_object_object_add(o, "prev_total", json_object_new_uint64(s->pause_at.prev_total));
+	if (s->pause_at.ns)   /* as of an earlier moment than the sample's */
+		json_object_object_add(o, "ns", json_object_new_uint64(s->pause_at.ns));
 	return o;
 }
 

@@ -161,6 +161,13 @@ static struct json_object *pause_object(const struct gt_derived *d)
 	struct json_object *o = json_object_new_object();
 	add(o, "total_s", jseconds(s->pause_total_ns));
 	add(o, "share", jdouble(d->pause_share));
+	/* how long before the sample the pause time and share are counted up
+	 * to (.NET: the runtime's pause counter); null where it is the sample */
+	struct gt_f64 age = { 0, false };
+	if (s->pause_at.valid && s->pause_at.ns)
+		gt_f64_set(&age, s->mono_ns > s->pause_at.ns ? (double)(s->mono_ns - s->pause_at.ns) / 1e9 : 0);
+	add(o, "age_s", jdouble(age));
+	add(o, "unavailable", jstr(s->pause_unavailable));
 	add(o, "last_ms", jmillis(s->last_pause_ns));
 	/* the distribution of this interval's pauses; null where the collector
 	 * times no single pause */

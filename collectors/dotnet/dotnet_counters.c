@@ -166,6 +166,30 @@ static void alloc_poll(struct gt_dn_counters *c, int64_t ts, int64_t increment, 
 	gt_dn_series_add(&c->alloc_held, ts, c->alloc_held_polls);
 }
 
+/* How much more pause time than wall time one poll's increment can hold
+ * (ns): a poll's read and its event's timestamp are apart by a pause now
+ * and then. An increment beyond the time since the poll before plus this
+ * is no interval's growth (a session started again on .NET 8, whose first
+ * increment is the whole total; a hostile figure) and adds nothing. */
+#define PAUSE_INCREMENT_SLACK_NS 1e9
+
+/* A total-pause-time-by-gc poll: the running total since the first. */
+static void pause_poll(struct gt_dn_counters *c, int64_t ts, double increment_ms)
+{
+	int64_t last_ts;
+	uint64_t last;
+	if (gt_dn_series_nth(&c->pause_polls, 0, &last_ts, &last)) {
+		/* an older or equal timestamp is a replay (gt_dn_series_add) */
+		if (ts <= last_ts)
+			return;
+		double ns = increment_ms * 1e6;
+		/* in doubles: hostile timestamps could overflow an int64 difference */
+		if (isfinite(ns) && ns > 0 && ns <= (double)ts - (double)last_ts + PAUSE_INCREMENT_SLACK_NS)
+			c->pause_total_ns += (uint64_t)llround(ns);
+	}
+	gt_dn_series_add(&c->pause_polls, ts, c->pause_total_ns);
+}
+
 void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_event *e)
 {
 	const char *prov = e->meta->provider;
@@ -180,6 +204,8 @@ void gt_dn_counters_event(struct gt_dn_counters *c, const struct gt_nettrace_eve
 	if (runtime && strcmp(f.name, "alloc-rate") == 0 && f.have_increment && sane_increment(f.increment)) {
 		bool interval = f.have_interval && isfinite(f.interval_s) && f.interval_s > 0 && f.interval_s < INTERVAL_MAX_S;
 		alloc_poll(c, e->timestamp, (int64_t)llround(f.increment), interval ? (uint64_t)llround(f.interval_s * 1e9) : 0);
+	} else if (runtime && strcmp(f.name, "total-pause-time-by-gc") == 0 && f.have_increment) {
+		pause_poll(c, e->timestamp, f.increment);
 	} else if (runtime && f.have_mean && sane(f.mean) && size_index(f.name) >= 0) {
 		int i = size_index(f.name);
 		c->size[i] = (uint64_t)llround(f.mean);

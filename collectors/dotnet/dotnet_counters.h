@@ -71,6 +71,15 @@ struct gt_dn_counters {
 	uint64_t alloc_first_interval_ns;   /* the first poll's IntervalSec, 0 where it had none */
 	int64_t qpc_freq;             /* event timestamp ticks per second */
 
+	/* GC.GetTotalPauseDuration's growth since the first
+	 * total-pause-time-by-gc poll gctop saw (ns; .NET 7 and later), poll by
+	 * poll: each poll's Increment is the growth since the poll before, in
+	 * ms with the runtime's 100 ns ticks in its decimals. The first poll
+	 * only starts the count (.NET 8 sends the whole total since the
+	 * process started first). */
+	struct gt_dn_series pause_polls;
+	uint64_t pause_total_ns;
+
 	struct gt_dn_series requests; /* ASP.NET Core hosting total-requests (a polled total) */
 
 	/* Sizes after the last GC (gen-0-size ... poh-size, bytes) and GC

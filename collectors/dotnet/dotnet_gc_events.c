@@ -222,10 +222,10 @@ static void suspension_begin(struct gt_dn_gc *g, uint64_t tid, int64_t ts, uint3
 	*s = (struct gt_dn_suspension){ true, reason, tid, ts };
 }
 
-static void record_pause(struct gt_dn_gc *g, int64_t from, int64_t to)
+static void record_pause(struct gt_dn_gc *g, int64_t from, int64_t to, bool final_mark)
 {
 	uint64_t ns = ticks_to_ns(g, from, to);
-	g->pause_span[g->pause_count % GT_PAUSE_RING] = (struct gt_dn_pause_span){ from, to };
+	g->pause_span[g->pause_count % GT_PAUSE_RING] = (struct gt_dn_pause_span){ from, to, final_mark };
 	g->pause_total_ns += ns;
 	g->last_pause_ns = ns;
 	g->have_pause = true;
@@ -251,7 +251,7 @@ static void suspension_end(struct gt_dn_gc *g, uint64_t tid, int64_t ts)
 		return;
 	s->used = false;
 	if (suspension_is_pause(g, s))
-		record_pause(g, s->ts, ts);
+		record_pause(g, s->ts, ts, s->reason == SUSPEND_FOR_GC_PREP);
 }
 
 /* Bytes allocated into one generation of one heap since its previous GC
@@ -450,11 +450,28 @@ static uint64_t pause_until(const struct gt_dn_gc *g, int64_t at, int64_t open_a
 	return total;
 }
 
-void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, struct gt_sample *out)
+uint64_t gt_dn_gc_pause_until(const struct gt_dn_gc *g, int64_t at)
 {
-	/* hostile timestamps: at - lag must not wrap */
-	int64_t open_at = at > INT64_MIN + GT_DN_STREAM_LAG_NS ? at - GT_DN_STREAM_LAG_NS : INT64_MIN;
-	uint64_t known = pause_until(g, at, open_at);
+	return pause_until(g, at, at);
+}
+
+bool gt_dn_gc_final_marks(const struct gt_dn_gc *g, int64_t after, int64_t until, uint64_t *n)
+{
+	uint64_t kept = g->pause_count < GT_PAUSE_RING ? g->pause_count : GT_PAUSE_RING;
+	/* a pause older than the ring could have been one */
+	if (kept == GT_PAUSE_RING && g->pause_span[g->pause_count % GT_PAUSE_RING].from > after)
+		return false;
+	*n = 0;
+	for (uint64_t k = g->pause_count - kept; k < g->pause_count; k++) {
+		const struct gt_dn_pause_span *p = &g->pause_span[k % GT_PAUSE_RING];
+		if (p->final_mark && p->from > after && p->from <= until)
+			(*n)++;
+	}
+	return true;
+}
+
+void gt_dn_gc_credit_pause(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, uint64_t known, struct gt_sample *out)
+{
 	/* a moment before the last one is a clock gone wrong: no window */
 	if (g->have_pause_at && at >= g->pause_at && mono_ns > g->pause_at_mono) {
 		uint64_t owed = known > g->pause_credited ? known - g->pause_credited : 0;
@@ -471,6 +488,13 @@ void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, st
 	g->pause_at = at;
 	g->pause_at_mono = mono_ns;
 	g->have_pause_at = true;
+}
+
+void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, struct gt_sample *out)
+{
+	/* hostile timestamps: at - lag must not wrap */
+	int64_t open_at = at > INT64_MIN + GT_DN_STREAM_LAG_NS ? at - GT_DN_STREAM_LAG_NS : INT64_MIN;
+	gt_dn_gc_credit_pause(g, mono_ns, at, pause_until(g, at, open_at), out);
 }
 
 uint64_t gt_dn_gc_collections_until(const struct gt_dn_gc *g, int64_t at)

@@ -151,6 +151,7 @@ struct gt_dn_gc {
 	 * that its time is credited to the intervals it spans */
 	struct gt_dn_pause_span {
 		int64_t from, to;
+		bool final_mark;       /* a background GC's (ForGCPrep) */
 	} pause_span[GT_PAUSE_RING];
 	/* the moment the last sample's pause figures were taken as of, by the
 	 * runtime's clock and by gctop's, for the next sample's window, and
@@ -242,6 +243,24 @@ void gt_dn_gc_fill_causes(const struct gt_dn_gc *g, struct gt_sample *out);
  * ended after the previous moment but are no longer in pause_span (more
  * than GT_PAUSE_RING since) are counted whole. */
 void gt_dn_gc_fill_pause_at(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, struct gt_sample *out);
+
+/* Credits the pause time known up to the moment at (runtime's clock),
+ * known, to the interval ending with the sample taken at mono_ns, as
+ * gt_dn_gc_fill_pause_at does with the pauses timed here: up to the
+ * interval's length, the rest to the next intervals with room. at is the
+ * moment the figure is as of, which can be earlier than the sample's (the
+ * runtime's pause counter, dotnet_pause_total.h). */
+void gt_dn_gc_credit_pause(struct gt_dn_gc *g, uint64_t mono_ns, int64_t at, uint64_t known, struct gt_sample *out);
+
+/* The pause time timed from the events up to the moment at (runtime's
+ * clock): the pauses so far less their parts after it, and the
+ * suspensions under way that count as pauses up to it. */
+uint64_t gt_dn_gc_pause_until(const struct gt_dn_gc *g, int64_t at);
+
+/* Background GCs' final marks that started after the moment after and
+ * by until (runtime's clock), in *n; false where pauses since after have
+ * left the ring of the last GT_PAUSE_RING. */
+bool gt_dn_gc_final_marks(const struct gt_dn_gc *g, int64_t after, int64_t until, uint64_t *n);
 
 /* GCs started up to the moment at (runtime's clock), for the collections
  * over the span of operations read as of the runtime's counter poll

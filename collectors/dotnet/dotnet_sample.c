@@ -7,6 +7,7 @@
  * collections_inclusive count like GC.CollectionCount: a gen2 GC counts
  * for gen0 and gen1 too. */
 #include "collectors/dotnet/dotnet_internal.h"
+#include "collectors/dotnet/dotnet_pause_total.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -131,6 +132,50 @@ static void fill_alloc(struct gt_backend *c, struct gt_sample *out)
 
 _Static_assert(sizeof(((struct gt_dn_gc *)0)->pause_log) == sizeof(((struct gt_sample *)0)->pause_log.ns),
 	       "the collector's pause log is copied whole into the sample's");
+
+static const char PAUSE_NOT_YET[] =
+	"the runtime has not sent its pause-time counter (total-pause-time-by-gc) yet (it sends it once a "
+	"second)";
+
+/* Pause time and share: the runtime's own total (dotnet_pause_total.h) as
+ * of GT_DN_PAUSE_AGE_NS before the sample, or its first poll where that is
+ * newer (the total starts there); on runtimes without that counter (before
+ * .NET 7) the pauses timed from the events, as of the sample. Both by the
+ * runtime's clock, where its timestamps are gctop's CLOCK_MONOTONIC (plus
+ * a learned offset). */
+static void fill_pause_time(struct gt_backend *c, struct gt_sample *out)
+{
+	struct gt_dn_gc *g = &c->gc;
+	const struct gt_dn_series *polls = &c->counters.pause_polls;
+	if (!c->have_offset || g->qpc_freq != 1000000000)
+		return;
+	int64_t now = sat_add((int64_t)out->mono_ns, -c->clock_offset);
+	if (c->runtime_major > 0 && c->runtime_major < GT_DN_PAUSE_COUNTER_MAJOR) {
+		gt_dn_gc_fill_pause_at(g, out->mono_ns, now, out);
+		return;
+	}
+	out->pause_unavailable = PAUSE_NOT_YET;
+	out->pause_total_ns.valid = false;
+	int64_t first_ts, at = sat_add(now, -GT_DN_PAUSE_AGE_NS);
+	uint64_t known;
+	if (!gt_dn_series_nth(polls, polls->count - 1, &first_ts, &known))
+		return;
+	/* from the first poll on (the figures start there, with a shorter
+	 * age) */
+	if (at < first_ts)
+		at = first_ts;
+	/* the moment never goes back (a clock gone wrong) */
+	if (g->have_pause_at && at < g->pause_at)
+		at = g->pause_at;
+	if (!gt_dn_pause_total_at(polls, g, at, &known))
+		return;
+	out->pause_unavailable = NULL;
+	gt_dn_gc_credit_pause(g, out->mono_ns, at, known, out);
+	gt_u64_set(&out->pause_total_ns, g->pause_credited);
+	int64_t at_mono = sat_add(at, c->clock_offset);
+	/* 0 is "the sample's moment": a time before the clock's start is none */
+	out->pause_at.ns = at_mono > 0 ? (uint64_t)at_mono : 1;
+}
 
 /* Pauses, timed one by one from the suspension events. */
 static void fill_pauses(struct gt_dn_gc *g, struct gt_sample *out)
@@ -282,10 +327,7 @@ int dotnet_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error *
 	if (g->have_history && g->history.num_heaps > 0)
 		gt_u64_set(&out->gc_heap_count, (uint64_t)g->history.num_heaps);
 	fill_pauses(g, out);
-	/* the sample's moment by the runtime's clock, where its timestamps are
-	 * gctop's CLOCK_MONOTONIC (plus a learned offset) */
-	if (c->have_offset && g->qpc_freq == 1000000000)
-		gt_dn_gc_fill_pause_at(g, out->mono_ns, sat_add((int64_t)out->mono_ns, -c->clock_offset), out);
+	fill_pause_time(c, out);
 	fill_heap(c, out);
 	fill_live(c, out);
 

@@ -73,9 +73,10 @@ def dotnet(port, pid, truth, name):
     excl = [dict(sampled(port, pid, sel("dotnet_gc_collections_total", ',dotnet_gc_heap_generation="gen%d"' % k)))
             for k in range(3)]
     # the window: gctop's last sample before the allocating starts and its
-    # first 2.5 s after it ends (the runtime polls its counter each second)
-    before = [a for a in alloc if a[0] < phase.get("busy_start", 0) - 100]
-    after = [a for a in alloc if a[0] > phase.get("busy_end", 1e18) + 2500]
+    # first 4 s after it ends (the runtime polls its counters each second;
+    # gctop's pause total is the runtime's as of 2.5 s before the sample)
+    before = [a for a in alloc if a[0] < phase.get("busy_start", 0) - 100 and a[0] in pause]
+    after = [a for a in alloc if a[0] > phase.get("busy_end", 1e18) + 4000 and a[0] in pause]
     if not before or not after or len(t) < 4:
         check(False, "no stored sample in the quiet before (%d) or after (%d) the allocating phase, %d reports; "
               "stored from %.1f s to %.1f s of the allocating phase's start"

@@ -449,14 +449,14 @@ static void test_pause_share_by_when_pauses_happened(void)
 	/* a 3 s pause read whole in this 1 s interval, of which 0.6 s fell in it */
 	gt_u64_set(&a.pause_total_ns, 0);
 	gt_u64_set(&b.pause_total_ns, 3000000000ull);
-	b.pause_at = (struct gt_pause_at){ true, 1000000000ull, 3000000000ull, 2400000000ull };
+	b.pause_at = (struct gt_pause_at){ true, 1000000000ull, 3000000000ull, 2400000000ull, 0 };
 	gt_derive(&a, &b, &d);
 	CHECK_U64(d.pause_ns.value, 600000000ull);
 	CHECK_NEAR(d.pause_share.value, 0.6, 1e-12);
 	/* samples not one after the other: both by the runtime's clock */
 	struct gt_sample c = base_sample(4000000000ull);
-	a.pause_at = (struct gt_pause_at){ true, 500000000ull, 100000000ull, 0 };
-	c.pause_at = (struct gt_pause_at){ true, 3000000000ull, 1600000000ull, 1500000000ull };
+	a.pause_at = (struct gt_pause_at){ true, 500000000ull, 100000000ull, 0, 0 };
+	c.pause_at = (struct gt_pause_at){ true, 3000000000ull, 1600000000ull, 1500000000ull, 0 };
 	gt_derive(&a, &c, &d);
 	CHECK_U64(d.pause_ns.value, 1500000000ull);
 	CHECK_NEAR(d.pause_share.value, 0.5, 1e-12);
@@ -469,6 +469,15 @@ static void test_pause_share_by_when_pauses_happened(void)
 	gt_derive(&a, &b, &d);
 	CHECK_U64(d.pause_ns.value, 3000000000ull);
 	CHECK(d.pause_share.valid && d.pause_share.value <= 1.0);
+	/* figures as of the same earlier moment as the sample before's (.NET's
+	 * pause counter before it is 2.5 s old), nothing credited: no share */
+	a.pause_at = (struct gt_pause_at){ false, 0, 0, 0, 500000000ull };
+	b.pause_at = (struct gt_pause_at){ true, a.mono_ns, 0, 0, 500000000ull };
+	gt_derive(&a, &b, &d);
+	CHECK(!d.pause_ns.valid && !d.pause_share.valid);
+	b.pause_at.ns = 1500000000ull;        /* a span of the runtime's time */
+	gt_derive(&a, &b, &d);
+	CHECK(d.pause_ns.valid && d.pause_ns.value == 0 && d.pause_share.valid);
 }
 
 /* The large objects' share, counted at the GCs with all the bytes they

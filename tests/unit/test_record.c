@@ -58,7 +58,7 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	s->alloc_at.ns = t - 5 * MS;
 	s->alloc_at.prev_ns = t - S;
 	s->alloc_at.prev_total = 12345;
-	s->pause_at = (struct gt_pause_at){ true, t - S, 3 * S, 2 * S + 1 };
+	s->pause_at = (struct gt_pause_at){ true, t - S, 3 * S, 2 * S + 1, t - S / 2 };
 	s->n_generations = 3;
 	for (unsigned g = 0; g < 3; g++) {
 		snprintf(s->generations[g].name, sizeof(s->generations[g].name), "gen%u", g);
