@@ -72,8 +72,8 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 	gt_pane_whole(w, y, x + 1, t->na, "(no operations counter)");
 }
 
-/* The newest interval whose rate is a figure, before the one the target's
- * exit (exited, or NULL) cut off; NULL when none is kept. */
+/* The newest interval with a rate (a bound where it was one), before the
+ * one the target's exit (exited, or NULL) cut off; NULL when none is kept. */
 static const struct gt_history_point *last_whole_rate(const struct gt_history *h, const struct gt_derived *exited)
 {
 	for (size_t age = 0; h && age < gt_history_count(h); age++) {
@@ -82,7 +82,7 @@ static const struct gt_history_point *last_whole_rate(const struct gt_history *h
 		 * target's last reading counts nothing: a rate of 0) */
 		if (exited && p->mono_ns >= exited->cur.mono_ns)
 			continue;
-		if (p->alloc_rate_bps.valid && !p->alloc_lower_bound)
+		if (p->alloc_rate_bps.valid)
 			return p;
 	}
 	return NULL;
@@ -114,6 +114,9 @@ static int draw_exited_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
 	char a[64];
 	if (!last)
 		return gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
+	if (last->alloc_lower_bound != last->alloc_upper_bound)
+		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s",
+				  last->alloc_lower_bound ? (t->utf8 ? "\u2265" : ">=") : (t->utf8 ? "\u2264" : "<="));
 	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), last->alloc_rate_bps));
 	return gt_pane_print(w, 1, x + 1, t->label, "before it exited");
 }
