@@ -56,7 +56,7 @@ served() {
 
 for heaps in 2 4; do
 	if [ "$(nproc)" -lt "$heaps" ]; then
-		skip "$heaps heaps: the runtime gives Server GC no more heaps than CPUs ($(nproc) here)"
+		skip cpus "$heaps heaps: the runtime gives Server GC no more heaps than CPUs ($(nproc) here)"
 		continue
 	fi
 	PORT=$((20000 + ($$ + heaps) % 20000))
