@@ -92,7 +92,7 @@ PY
 check "short rows: status 0 ($(cat "$WORK/rc.4"): $(head -c 200 "$WORK/err.4"))" [ "$(cat "$WORK/rc.4")" -eq 0 ]
 rss=$(cat "$WORK/out.4.rss")
 if grep -qa __asan_init "$GCTOP_BIN"; then
-	skip "short rows: peak RSS $rss KB under ASan, whose allocations the bound is not for"
+	skip sanitizer "short rows: peak RSS $rss KB under ASan, whose allocations the bound is not for"
 else
 	check "short rows: gctop's peak RSS $rss KB stays under 128 MiB" [ "$rss" -lt 131072 ]
 fi

@@ -41,7 +41,7 @@ elif [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
 	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
 	BASE="/sys/fs/cgroup${own%/}"
 else
-	skip "this machine has no memory cgroup hierarchy this test can find"
+	skip_unless_ci cgroup "this machine has no memory cgroup hierarchy this test can find"
 	exit 0
 fi
 IDS_TOP="$BASE/gctop-ids-$$"
