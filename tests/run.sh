@@ -20,8 +20,9 @@
 # - other: every other script that starts a workload (a JVM, a .NET
 #   program, a server), one after the other;
 # - light: the unit tests, the fuzz corpus replays, the static checks and
-#   the terminal tests that are not measuring, which load a core briefly or
-#   not at all, one after the other beside the two lanes above.
+#   the terminal tests that start no runtime (a recording, a fake one),
+#   which load a core briefly or not at all, one after the other beside
+#   the two lanes above.
 # The tests must pass on a busy machine anyway; what the lanes keep apart
 # is two workloads that each load the cores. GCTOP_TEST_LANES=1 runs
 # everything in one lane.
@@ -84,6 +85,10 @@ selected() {
 
 marked() { head -n 30 "$2" | grep -q "^# $1\$"; }
 
+# starts_runtime SCRIPT: the script runs a JVM or a .NET program (every
+# such test calls require_java or require_dotnet, tests/lib.sh).
+starts_runtime() { grep -qE '^[[:space:]]*require_(java|dotnet)' "$1"; }
+
 # lane_of SCRIPT: the lane a test script runs in.
 lane_of() {
 	if [ "${GCTOP_TEST_LANES:-3}" = 1 ]; then
@@ -92,7 +97,8 @@ lane_of() {
 		echo measuring
 	else
 		case "$1" in
-		tests/static/* | tests/tui/*) echo light ;;
+		tests/static/*) echo light ;;
+		tests/tui/*) if starts_runtime "$1"; then echo other; else echo light; fi ;;
 		*) echo other ;;
 		esac
 	fi
