@@ -3,7 +3,8 @@
 #   make              build build/gctop
 #   make check        install what is missing, build, run every test (prints
 #                     "N passed, N failed")
-#   make check-asan   the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   make check-asan   under AddressSanitizer and UndefinedBehaviorSanitizer, the tests
+#                     only they add to (tests/run.sh, GCTOP_SUITE=sanitizer)
 #   make demo         install what is missing, build, start a demo workload, watch it
 #   make fuzz         build the libFuzzer targets (clang) and run each briefly
 #   make install      PREFIX=/usr/local DESTDIR=
@@ -113,7 +114,7 @@ check:
 	@GCTOP_BUILD=$(BUILD) sh tests/run.sh
 
 check-asan:
-	$(MAKE) SAN=1 check
+	GCTOP_SUITE=sanitizer $(MAKE) SAN=1 check
 
 FUZZ_CC ?= clang-14
 # The parsers and what they need; not the screen and its panes; of the front

@@ -11,14 +11,27 @@
 # GCTOP_TESTS=pattern runs only the tests whose path matches the pattern.
 # A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
-# Two lanes run side by side: the scripts that hold gctop's figures to a
-# runtime's own, and those that time gctop's answers against bounds of a
-# second or less in wall time (marked "# test-lane: measuring" in their
-# first lines), one after the other, so that no two measuring workloads
-# share the 2 cores of the machine CI runs on; and every other test beside
-# them. The tests must
-# pass on a busy machine anyway; what the lanes keep apart is two workloads
-# that each load the cores. GCTOP_TEST_LANES=1 runs everything in one lane.
+# Three lanes run side by side (README, "The tests' lanes", says why):
+# - measuring: the scripts that hold gctop's figures to a runtime's own and
+#   time its answers against bounds of a second or less in wall time
+#   (marked "# test-lane: measuring" in their first 30 lines), one after
+#   the other, so that no two measuring workloads share the 2 cores; once
+#   they are done, it takes the other lane's scripts not yet started;
+# - other: every other script that starts a workload (a JVM, a .NET
+#   program, a server), one after the other;
+# - light: the unit tests, the fuzz corpus replays, the static checks and
+#   the terminal tests that start no runtime (a recording, a fake one),
+#   which load a core briefly or not at all, one after the other beside
+#   the two lanes above.
+# The tests must pass on a busy machine anyway; what the lanes keep apart
+# is two workloads that each load the cores. GCTOP_TEST_LANES=1 runs
+# everything in one lane.
+#
+# GCTOP_SUITE=sanitizer (make check-asan) runs the tests only a build under
+# ASan+UBSan can add to: every unit test and fuzz corpus replay, and the
+# scripts marked "# sanitizer: yes" in their first 30 lines (every test
+# that feeds gctop hostile or crafted input, and one run of each front
+# end; tests/static/sanitizer_lane.sh checks the marks).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${GCTOP_BUILD:=build}"
@@ -70,18 +83,60 @@ selected() {
 	return 1
 }
 
-measuring() {
-	[ "${GCTOP_TEST_LANES:-2}" != 1 ] && head -n 30 "$1" | grep -q '^# test-lane: measuring'
+marked() { head -n 30 "$2" | grep -q "^# $1\$"; }
+
+# starts_runtime SCRIPT: the script runs a JVM or a .NET program (every
+# such test calls require_java or require_dotnet, tests/lib.sh).
+starts_runtime() { grep -qE '^[[:space:]]*require_(java|dotnet)' "$1"; }
+
+# lane_of SCRIPT: the lane a test script runs in.
+lane_of() {
+	if [ "${GCTOP_TEST_LANES:-3}" = 1 ]; then
+		echo one
+	elif marked 'test-lane: measuring' "$1"; then
+		echo measuring
+	else
+		case "$1" in
+		tests/static/*) echo light ;;
+		tests/tui/*) if starts_runtime "$1"; then echo other; else echo light; fi ;;
+		*) echo other ;;
+		esac
+	fi
 }
 
-# run_lane measuring|other: the lane's tests; its totals go to $totals.LANE.
+# wanted SCRIPT: whether this suite runs the script.
+wanted() {
+	[ "${GCTOP_SUITE:-all}" != sanitizer ] || marked 'sanitizer: yes' "$1"
+}
+
+# claim SCRIPT: true for the one lane that takes a script of the other
+# lane (mkdir is atomic), so that no script runs twice.
+claim() { mkdir "$claims/$(echo "$1" | tr '/' '_')" 2>/dev/null; }
+
+# scripts_of LANE: run_one for each wanted script of the lane; those of the
+# other lane only once claimed.
+scripts_of() {
+	for t in tests/static/*.sh tests/integration/*.sh tests/tui/*.sh; do
+		[ -f "$t" ] || continue
+		selected "$t" || continue
+		wanted "$t" || continue
+		[ "$(lane_of "$t")" = "$1" ] || continue
+		[ "$1" != other ] || claim "$t" || continue
+		run_one "$t" sh "$t"
+	done
+}
+
+# run_lane measuring|other|light|one: the lane's tests; its totals go to
+# $totals.LANE. The measuring lane, once its own are done, takes the other
+# lane's scripts that have not started, so that both cores keep working
+# (in the sanitizer suite the other lane is the longer).
 run_lane() {
 	pass=0 fail=0 skip=0
 	causes="$totals.causes.$1"
 	: >"$causes"
 	timings="$totals.timings.$1"
 	: >"$timings"
-	if [ "$1" = other ]; then
+	if [ "$1" = light ] || [ "$1" = one ]; then
 		for t in "$GCTOP_BUILD"/tests/test_* "$GCTOP_BUILD"/tests/replay_fuzz_*; do
 			[ -x "$t" ] || continue
 			selected "$t" || continue
@@ -91,33 +146,51 @@ run_lane() {
 			esac
 		done
 	fi
-	for t in tests/static/*.sh tests/integration/*.sh tests/tui/*.sh; do
-		[ -f "$t" ] || continue
-		selected "$t" || continue
-		if measuring "$t"; then lane=measuring; else lane=other; fi
-		[ "$lane" = "$1" ] && run_one "$t" sh "$t"
-	done
+	scripts_of "$1"
+	[ "$1" = measuring ] && scripts_of other
 	echo "$pass $fail $skip" >"$totals.$1"
 }
 
 totals="$log_dir/totals.$$"
-run_lane other &
-other=$!
-trap 'kill $other 2>/dev/null; exit 130' INT TERM
-run_lane measuring
-wait "$other"
-read -r p1 f1 s1 <"$totals.measuring"
-read -r p2 f2 s2 <"$totals.other" || { p2=0 f2=1 s2=0; echo "FAIL: tests/run.sh: the second lane left no totals"; }
-pass=$((p1 + p2)) fail=$((f1 + f2)) skip=$((s1 + s2))
+claims="$totals.claims"
+rm -rf "$claims"
+mkdir "$claims" || exit 1
+started_suite=$(date +%s)
+if [ "${GCTOP_TEST_LANES:-3}" = 1 ]; then
+	lanes=one
+	run_lane one
+else
+	lanes="measuring other light"
+	run_lane other &
+	other=$!
+	run_lane light &
+	light=$!
+	trap 'kill $other $light 2>/dev/null; exit 130' INT TERM
+	run_lane measuring
+	wait "$other"
+	wait "$light"
+fi
+pass=0 fail=0 skip=0
+for lane in $lanes; do
+	read -r p f s <"$totals.$lane" || { p=0 f=1 s=0; echo "FAIL: tests/run.sh: the lane $lane left no totals"; }
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
 if [ "$skip" -gt 0 ]; then
-	echo "skipped by cause: $(cat "$totals.causes.measuring" "$totals.causes.other" 2>/dev/null |
+	echo "skipped by cause: $(for lane in $lanes; do cat "$totals.causes.$lane"; done 2>/dev/null |
 		sort | uniq -c | awk '{ printf "%s%s %d", sep, $2, $1; sep = ", " }')"
 fi
-# Where the suite's time goes: the ten slowest tests, each lane's wall time.
+# Where the suite's time goes: the ten slowest tests, each lane's total
+# and the suite's wall time.
 echo "slowest tests:"
-sort -rn "$totals.timings.measuring" "$totals.timings.other" 2>/dev/null | head -n 10 |
+for lane in $lanes; do cat "$totals.timings.$lane"; done 2>/dev/null | sort -rn | head -n 10 |
 	awk '{ printf "  %5ds  %s\n", $1, $2 }'
-rm -f "$totals.measuring" "$totals.other" "$totals.causes.measuring" "$totals.causes.other" \
-	"$totals.timings.measuring" "$totals.timings.other"
+for lane in $lanes; do
+	awk -v lane="$lane" '{ s += $1; n++ } END { printf "lane %s: %d tests, %ds\n", lane, n, s }' "$totals.timings.$lane"
+done
+echo "suite: $(($(date +%s) - started_suite))s wall${GCTOP_SUITE:+ ($GCTOP_SUITE)}"
+for lane in $lanes; do
+	rm -f "$totals.$lane" "$totals.causes.$lane" "$totals.timings.$lane"
+done
+rm -rf "$claims"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

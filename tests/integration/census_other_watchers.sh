@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # A census is no finding in any gctop (issue 35): while gctop -b --json, a
 # --doctor and a --serve watch one G1 JVM, another gctop takes two censuses
 # and jcmd one class histogram (three full collections the JVM names "Heap

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # The command line end to end: help, version, and the documented exit status
 # with one sentence on stderr for each kind of bad input.
 . tests/lib.sh

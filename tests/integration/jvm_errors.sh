@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Each way of pointing gctop at something it cannot watch ends with the
 # documented exit status and one sentence on stderr naming the cause.
 . tests/lib.sh

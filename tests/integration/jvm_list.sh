@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop --list finds a running JVM with its collector, main class and heap;
 # gctop -p on a JVM that is still starting waits for it instead of failing.
 . tests/lib.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # The stacks behind an allocation site on a JVM: FormatText's Report.line
 # formats numbers with String.format, so java.util.Formatter and java.lang
 # allocate on its behalf. Through gctop's agent (loaded by --allocators):

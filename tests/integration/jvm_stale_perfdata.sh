@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # PIDs are reused (pid_max is 32768 here), and a JVM that was killed leaves
 # its perf-data file behind. A JVM that starts with the PID of such a file
 # replaces it within moments; gctop started in those moments waits for the

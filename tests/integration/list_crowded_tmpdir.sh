@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop -l is not slowed by a crowded TMPDIR: 15 fake .NET processes (as
 # another user) keep their diagnostics sockets in a TMPDIR of their own,
 # which then gets 200,000 more entries. gctop looks each socket up by its

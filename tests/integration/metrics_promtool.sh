@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # promtool (Prometheus' own checker) accepts the /metrics writer's classic
 # text output, crafted with every kind of family (the unit test leaves it
 # behind). `promtool check metrics` reads the classic format only; the

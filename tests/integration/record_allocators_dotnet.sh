@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop -w with --allocators on .NET: the sampler's tables are recorded
 # with the samples that brought them, and gctop -r --json prints what gctop
 # printed live, top allocators included, byte for byte.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop -w and -r from the command line on a live JVM: the replay of a
 # --json recording prints exactly what gctop printed live; the full-screen
 # view records too; a gctop killed (SIGKILL) while recording leaves a file

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # The live set from a crafted recording (tests/integration/record_live_set.py:
 # 300 MiB growing exactly 1 MiB/s, a point 1 s before each sample every
 # 10 s, heap and old max 1 GiB): its replay refolds the points into the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 36, item 5: a gctop SIGKILLed while it waits for a JVM's attach
 # socket leaves no root-owned trigger in the JVM's working directory (a
 # directory of the JVM's user, where HotSpot also looks): before, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 10, item 1: root's gctop --allocators must never create, or leave,
 # a file where the target's owner points. A fake JVM (as an unprivileged
 # user, chrooted into a directory it owns) swaps its /tmp with a link to a

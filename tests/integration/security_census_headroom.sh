@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 36, item 1: a census must never kill its target. A .NET process of
 # an unprivileged user, holding a 100 MiB cache, in a memory cgroup whose
 # limit is its usage + 60 MiB (as the review's CensusFill was OOM-killed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 36, item 1: a target that dies during a census is said to, with the
 # kernel's reason. An unprivileged user's .NET process holding about 3 M
 # small objects (tests/dotnet/SmallObjects: 150 MiB; its census's walk

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # container_id and k8s_pod_uid that a user cannot forge. Root delegates a
 # cgroup to an unprivileged user (mkdir, chown: as systemd and container
 # runtimes do for rootless workloads); the user's fake JVM makes

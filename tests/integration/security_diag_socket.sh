@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 10, items 3 and 4: a diagnostics socket counts only if the process
 # runs the .NET runtime and the socket is its user's own, is no link, and
 # its listening end is that very process. Root's gctop must not connect

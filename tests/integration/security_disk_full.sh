@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # A full disk named as one: gctop -w recording an unprivileged user's fake
 # JVM (security_fake_jvm.*) onto a 64 KiB tmpfs this test mounts stops with
 # a sentence that says the disk is full (not "the disk took only part of a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # --doctor's report prints no control character of a target's: an
 # unprivileged user's fake JVM (security_fake_jvm.*) whose perf data names
 # its version with an OSC title sequence (ESC ] 0 ; ... BEL), a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Strings from a target reach no terminal raw: a fake JVM (a program named
 # java, as nobody) whose perf data names a main class and flags full of
 # escape sequences (OSC title set, clear screen, an unterminated OSC, raw

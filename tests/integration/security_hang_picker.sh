@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # The picker and the full-screen view stay responsive with a hostile
 # diagnostics socket on the machine: a fake .NET process (as nobody) whose
 # replies come a byte at a time. The picker shows its list within 5 s and q

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # One target's hostile names break nothing gctop writes for every target
 # (issue 25 items 1, 6, 9): an unprivileged user's fake JVM and fake .NET
 # process (security_fake_jvm.*, security_fake_dotnet.*, run as nobody when

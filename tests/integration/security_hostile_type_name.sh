@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # A real .NET process of an unprivileged user allocates arrays of a type it
 # made at run time (tests/dotnet/HostileNames: Reflection.Emit takes any
 # name) named with a right-to-left override U+202E, a pop directional

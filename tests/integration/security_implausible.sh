@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Figures that are not absurd: three fake JVMs (programs named java, as
 # nobody) whose perf data (Serial GC) a script moves for 75 s, a full
 # collection every 3 s (tests/integration/security_fake_jvm_live.py):

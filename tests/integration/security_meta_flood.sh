@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # A .NET process cannot grow gctop's memory by declaring event kinds: a fake
 # one (security_fake_dotnet.py metaflood, as an unprivileged user) declares
 # 16,383 kinds of 100 fields with long names, some 38 MB of metadata. gctop

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 10, items 5 and 7: files any local user can plant must not decide
 # what root's gctop sees. Another user's /tmp/hsperfdata_<them>/<jvm pid>
 # is passed over (it made gctop refuse the real JVM); another user's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 25, item 5: root's -w FILE where another user prepared the path.
 # A user's symbolic link (to a file of root's), file of their own (0666),
 # hard link of root's file, FIFO, or link to a directory above the name is

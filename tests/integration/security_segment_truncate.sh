@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Issue 10, item 5 (the segment): the owner of an allocation segment cuts it
 # to nothing and writes it back every 150 microseconds while root's gctop reads it.
 # gctop must never die of SIGBUS; it reads on (or says why it cannot).

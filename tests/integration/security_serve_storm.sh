@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # --serve's admission under a connect storm (issue 36, item 5): an
 # unprivileged user opens connections to gctop --serve from 200 loopback
 # addresses as fast as it can (up to 14000 a second, 25 s at most; each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # A JVM's owner truncating its perf-data file while gctop reads it: gctop
 # ends with status 7 and one sentence (--json, -b), says so on the
 # full-screen view, or marks the row (the picker) and carries on; never

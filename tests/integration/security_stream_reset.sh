@@ -1,5 +1,6 @@
 #!/bin/sh
 # test-lane: measuring
+# sanitizer: yes
 # (Its bounds, a second or less of wall time measured from outside gctop,
 # have no clock of gctop's own to come from: in the measuring lane no
 # workload of another measuring test shares the two cores with them.)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop --serve against slow and hostile HTTP clients: a client that opens
 # connections and never finishes its request holds at most 8 of them (the
 # per-address limit) and loses them after 10 s without traffic; a request

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop --serve keeps its rounds with silent diagnostics sockets present:
 # 8 fake .NET processes (as another user) accept every connection and never
 # answer, so each listing waits out 8 ProcessInfo deadlines (2.4 s). The

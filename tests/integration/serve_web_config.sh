@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop --serve --web-config: a real Prometheus (Debian's 2.42) scrapes it
 # through tls_config and basic_auth, as a cluster's would:
 #   - with the CA, a client certificate the client CA signed, and the

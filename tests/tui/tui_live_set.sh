@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # The memory pane's live-set rows at 80 columns (the pane is half of them,
 # beside the allocation pane), from a crafted recording
 # (tests/integration/record_live_set.py: 300 MiB growing 1 MiB/s, heap and

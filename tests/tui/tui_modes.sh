@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # The screen's modes when a dashboard closes under them (screen/mode.c):
 # a process opened from the picker that never starts its runtime (a fake
 # JVM whose perf data is taken away once it is listed) goes back to the

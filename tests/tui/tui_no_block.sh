@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # Nothing blocks the screen. While a target is still starting (a "JVM"
 # whose perf data has not appeared yet) and while .NET allocation sampling
 # starts (against a process stopped with SIGSTOP, so that it cannot answer

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizer: yes
 # gctop -r in the full-screen view: a crafted recording whose interval N
 # allocates N x 10 MiB/s and has N young collections; t, T and r move the
 # figures shown to the recorded ones, b jumps to a sample, space plays to the end, and the
