@@ -424,7 +424,12 @@ static int parse_pause_at(struct gt_record_reader *r, struct json_object *o, str
 	struct json_object *a = json_object_object_get(o, "pause_at");
 	if (!a)
 		return 0;
-	if (expect_object(r, a, "\"pause_at\"", err) != 0 || req_u64(r, a, "prev_ns", &s->pause_at.prev_ns, err) != 0 ||
+	if (expect_object(r, a, "\"pause_at\"", err) != 0)
+		return -1;
+	/* no figures yet, only the moment they would be as of */
+	if (!json_object_object_get(a, "prev_ns") && json_object_object_get(a, "ns"))
+		return req_u64(r, a, "ns", &s->pause_at.ns, err);
+	if (req_u64(r, a, "prev_ns", &s->pause_at.prev_ns, err) != 0 ||
 	    req_u64(r, a, "total", &s->pause_at.total, err) != 0 ||
 	    req_u64(r, a, "prev_total", &s->pause_at.prev_total, err) != 0)
 		return -1;

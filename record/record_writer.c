@@ -140,6 +140,13 @@ static struct json_object *json_alloc_at(const struct gt_sample *s)
 
 static struct json_object *json_pause_at(const struct gt_sample *s)
 {
+	/* no figures yet, but the moment they would be as of: the derive step
+	 * compares the next sample's with it (a replay must see it too) */
+	if (!s->pause_at.valid && s->pause_at.ns) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "ns", json_object_new_uint64(s->pause_at.ns));
+		return o;
+	}
 	if (!s->pause_at.valid)
 		return NULL;
 	struct json_object *o = json_object_new_object();
