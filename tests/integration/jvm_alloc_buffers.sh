@@ -16,8 +16,8 @@
 # the wait for the safepoint): no row until that is mended.
 # Tolerances (tests/java/compare_buffers.py): an unmarked figure within 5%;
 # a marked one holds the truth, 5% at either end, and its width is at most
-# 15% where 7 or more buffers fit a region, else at most 1/k + 5% with k
-# fitting (no read-only bound can be narrower: see the comparator).
+# 15%, or 1/k + 5% with k buffers fitting a region where that is more (no
+# read-only bound can be narrower than about 1/k: see the comparator).
 # Paced to 1.5 GiB/s, about 5 to 10 young collections a second: the figure
 # wants many collections in the window, not a rate the machine may not give.
 # About 5 s a row, 60 s in all.

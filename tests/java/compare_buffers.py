@@ -15,12 +15,15 @@ age_s where it has one. Over the whole window:
   G1 eden regions' tails) holds the truth: the figure is not below it by
   more than TOL, the figure less its excess not above it by more than TOL
   (the estimate's own tolerance at either end);
-- the bound's width (the excess over the truth) is at most 15% where 7 or
-  more buffers fit a G1 region; where only k < 7 fit, at most 1 / k + TOL:
+- the bound's width (the excess over the truth) is at most 15%, or 1 / k
+  + TOL where k buffers fit a G1 region and that is more (k < 10):
   perf data counts whole regions and outside-TLAB allocations, never their
   sizes, so buffers of any size between region / (k + 1) and region / k
   give the same counters and the least any read-only bound can be is
   1 / k of their bytes (collectors/hotspot/hotspot_alloc_estimate.h).
+  (The first version held k >= 7 to 15%: 1/7 is 14.3%, and a fresh-clone
+  run read 15.1% at 2 MiB regions and 256 KiB buffers, as the bound's own
+  floor says it can.)
 Prints one "PASS: jvm_alloc_buffers: LABEL ..." or "FAIL: ..." line per
 check as it is decided, and exits 0 once all are decided.
 """
@@ -31,7 +34,6 @@ from compare_matrix import bounds_hold, interpolate, read_log, wall_ms
 
 TEST = "jvm_alloc_buffers"
 WIDTH_MAX = 0.15
-FIT_FOR_WIDTH = 7
 
 
 def check(label, ok, what):
@@ -82,9 +84,9 @@ def main():
           "marked an upper bound in %d of %d intervals, %s, less its excess %+.1f%%: holds the truth within %.0f%% "
           "at either end" % (marked, len(lines) - 1, what, low_err * 100, tol * 100))
     fit = region // obj if region and obj else 0
-    allowed = WIDTH_MAX if not fit or fit >= FIT_FOR_WIDTH else 1.0 / fit + tol
+    allowed = max(WIDTH_MAX, 1.0 / fit + tol) if fit else WIDTH_MAX
     check(label, excess / truth <= allowed,
-          "the bound's width %.1f%% of the truth, at most %.0f%% (%d buffers fit a %d-byte region)" % (
+          "the bound's width %.1f%% of the truth, at most %.1f%% (%d buffers fit a %d-byte region)" % (
               excess / truth * 100, allowed * 100, fit, region or 0))
     return 0
 
