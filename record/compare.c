@@ -120,6 +120,10 @@ struct gather {
 	struct values rates, pauses;
 	struct per_op_values per_op;
 	struct gt_sample first;
+	/* the first with pause figures: .NET's come with the runtime's first
+	 * poll of its counter, a second or more after the first sample */
+	struct gt_sample first_pause;
+	bool have_first_pause;
 	struct log_at last;   /* the pause log's count at the sample before */
 };
 
@@ -148,6 +152,10 @@ static int gather_sample(struct gather *g, const struct gt_session *s, struct gt
 		return -1;
 	if (s->samples == 1)
 		g->first = *cur;
+	if (!g->have_first_pause && (cur->pause_at.valid || cur->pause_total_ns.valid)) {
+		g->first_pause = *cur;
+		g->have_first_pause = true;
+	}
 	const struct gt_derived *d = &s->live.derived;
 	if (!d->first && d->alloc_rate_bps.valid && push(&g->rates, d->alloc_rate_bps.value, GT_RECORD_SAMPLES_MAX) != 0)
 		return -1;
@@ -171,9 +179,13 @@ static void whole_run(struct gather *g, const struct gt_session *s, struct gt_ru
 {
 	struct gt_derived *whole = malloc(sizeof(*whole));
 	if (whole) {
+		/* the pause share over the span its figures cover */
+		if (g->have_first_pause) {
+			gt_derive(&g->first_pause, &s->prev, whole);
+			run->fig[GT_FIG_PAUSE_SHARE] = whole->pause_share;
+		}
 		gt_derive(&g->first, &s->prev, whole);
 		run->fig[GT_FIG_DURATION_S] = whole->interval_s;
-		run->fig[GT_FIG_PAUSE_SHARE] = whole->pause_share;
 		/* the operations of the run over its span, where they were counted */
 		run->fig[GT_FIG_OPCOUNT_RATE] = whole->opcount_rate;
 		run->n_generations = s->prev.n_generations;
