@@ -74,7 +74,7 @@ static void draw_per_op(WINDOW *w, int y, const struct gt_view_ctx *ctx)
 
 /* The newest interval with a rate (a bound where it was one), before the
  * one the target's exit (exited, or NULL) cut off; NULL when none is kept. */
-static const struct gt_history_point *last_whole_rate(const struct gt_history *h, const struct gt_derived *exited)
+static const struct gt_history_point *last_rate_before(const struct gt_history *h, const struct gt_derived *exited)
 {
 	for (size_t age = 0; h && age < gt_history_count(h); age++) {
 		const struct gt_history_point *p = gt_history_at(h, age);
@@ -88,6 +88,18 @@ static const struct gt_history_point *last_whole_rate(const struct gt_history *h
 	return NULL;
 }
 
+/* ">=" before a rate that is a lower bound (the estimate missed collection
+ * intervals: reason on the help line), "<=" before an upper bound (G1's
+ * whole regions: by how much in pane 5); nothing where it is neither or
+ * both. */
+static int bound_mark(WINDOW *w, int x, const struct gt_theme *t, bool lower, bool upper)
+{
+	if (lower == upper)
+		return x;
+	return gt_pane_print(w, 1, x, t->value | A_BOLD, "%s",
+			     lower ? (t->utf8 ? "\u2265" : ">=") : (t->utf8 ? "\u2264" : "<="));
+}
+
 /* The interval's rate, marked as a bound where it is one. */
 static int draw_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
 {
@@ -95,28 +107,22 @@ static int draw_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
 	const struct gt_derived *d = ctx->d;
 	struct gt_f64 none = { 0, false };
 	char a[64];
-	/* The estimate missed collection intervals (reason on the help line). */
-	if (d && d->alloc_lower_bound && !d->alloc_upper_bound)
-		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2265" : ">=");
-	/* Humongous objects in whole G1 regions (by how much: pane 5). */
-	if (d && d->alloc_upper_bound && !d->alloc_lower_bound)
-		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s", t->utf8 ? "\u2264" : "<=");
+	if (d)
+		x = bound_mark(w, x, t, d->alloc_lower_bound, d->alloc_upper_bound);
 	return gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), d ? d->alloc_rate_bps : none));
 }
 
 /* The last interval of a process that exited is cut off by its death, not
- * a rate (">=0 B/s" read as a figure): the last whole interval's rate
- * stays, saying so. */
+ * a rate (">=0 B/s" read as a figure): the interval's before it stays,
+ * marked as the bound it was, saying so. */
 static int draw_exited_rate(WINDOW *w, const struct gt_view_ctx *ctx, int x)
 {
 	const struct gt_theme *t = ctx->theme;
-	const struct gt_history_point *last = last_whole_rate(ctx->h, ctx->d);
+	const struct gt_history_point *last = last_rate_before(ctx->h, ctx->d);
 	char a[64];
 	if (!last)
 		return gt_pane_print(w, 1, x, t->na, "n/a (the process has exited)");
-	if (last->alloc_lower_bound != last->alloc_upper_bound)
-		x = gt_pane_print(w, 1, x, t->value | A_BOLD, "%s",
-				  last->alloc_lower_bound ? (t->utf8 ? "\u2265" : ">=") : (t->utf8 ? "\u2264" : "<="));
+	x = bound_mark(w, x, t, last->alloc_lower_bound, last->alloc_upper_bound);
 	x = gt_pane_value(w, 1, x, t, t->value | A_BOLD, gt_format_rate(a, sizeof(a), last->alloc_rate_bps));
 	return gt_pane_print(w, 1, x + 1, t->label, "before it exited");
 }
