@@ -404,6 +404,21 @@ static void test_induced(void)
 	CHECK(severity_of("induced-gc") == GT_SEVERITY_NONE);
 }
 
+/* A G1 session's one interval of 5 young and 2 full collections, of which
+ * inspection the JVM named heap inspections and census this gctop asked
+ * for. */
+static void push_two_full(uint64_t inspection, uint64_t census)
+{
+	reset("G1", &gt_hotspot_runtime);
+	struct gt_derived *d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 5);
+	gt_u64_set(&d->generations[1].collections, 2);
+	d->causes = causes(7, 0, 0, 0, 0);
+	gt_u64_set(&d->causes.inspection, inspection);
+	gt_u64_set(&d->causes.census, census);
+	push(d);
+}
+
 /* The collections gctop's own censuses asked for are neither G1 falling
  * back nor the program asking (causes.census). */
 static void test_census_own(void)
@@ -422,22 +437,9 @@ static void test_census_own(void)
 	/* another gctop's census (or jmap -histo:live): this gctop asked for
 	 * nothing, the JVM names the cause (causes.inspection); one census
 	 * that is both counts once */
-	reset("G1", &gt_hotspot_runtime);
-	d = interval(1, 1.0, UINT64_MAX);
-	gt_u64_set(&d->generations[0].collections, 5);
-	gt_u64_set(&d->generations[1].collections, 2);
-	d->causes = causes(7, 0, 0, 0, 0);
-	gt_u64_set(&d->causes.inspection, 2);
-	push(d);
+	push_two_full(2, 0);
 	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
-	reset("G1", &gt_hotspot_runtime);
-	d = interval(1, 1.0, UINT64_MAX);
-	gt_u64_set(&d->generations[0].collections, 5);
-	gt_u64_set(&d->generations[1].collections, 2);
-	d->causes = causes(7, 0, 0, 0, 0);
-	gt_u64_set(&d->causes.inspection, 1);
-	gt_u64_set(&d->causes.census, 1);
-	push(d);
+	push_two_full(1, 1);
 	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_WARNING);
 	/* HotSpot names the census's cause itself: a System.gc() beside a
 	 * census stays the program's */
