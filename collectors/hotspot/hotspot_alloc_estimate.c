@@ -247,27 +247,40 @@ static uint64_t estimate_old_across(const struct hotspot_alloc_estimate *a, cons
 	return (uint64_t)(estimate_rate(a, true) * (double)(before + after));
 }
 
-/* A collection published the TLAB figures of the epoch it closed. */
-static bool estimate_new_tlab_epoch(const struct hotspot_alloc_reading *p, const struct hotspot_alloc_reading *r)
-{
-	return r->tlab_bytes != p->tlab_bytes || r->tlab_fills != p->tlab_fills ||
-	       r->tlab_slow_allocs != p->tlab_slow_allocs;
-}
-
+/* Each collection publishes the TLAB figures of the epoch it closed
+ * (sun.gc.tlab.*), inside its pause, and a reading inside a pause is not
+ * taken (in_progress): a window with collections has the figures of the
+ * epoch its last one closed. Whether they changed says nothing: a steady
+ * program's epochs publish the same figures (the same TLAB bytes and
+ * outside allocations, two epochs in a row of 40 in a run of 256 KiB
+ * buffers), and taking that for no new epoch left out its tails' bound and
+ * its TLAB waste. */
 /* A window that hid whole intervals: each collection publishes the TLAB
  * bytes of the epoch it closed (sun.gc.tlab.alloc, unused tails included),
  * so new figures are the TLAB allocation of the last epoch with any, which
  * ended in this window: no poll saw it unless it began before the previous
  * poll, whose eden (counted then) is taken off so that the total stays a
- * lower bound. Allocation outside TLABs in it is not seen. Unchanged
- * figures are an epoch the previous poll already had. */
+ * lower bound. Allocation outside TLABs in it is not seen. */
 static uint64_t estimate_blind_tlab(const struct hotspot_alloc_estimate *a, const struct hotspot_alloc_reading *r)
 {
 	const struct hotspot_alloc_reading *p = &a->prev;
-	if (!estimate_new_tlab_epoch(p, r))
-		return 0;
 	uint64_t used = estimate_growth(r->tlab_bytes, r->tlab_waste_bytes);
 	return estimate_growth(used, p->eden_used);
+}
+
+/* Of the time from the previous poll to a collection's entry (before), what
+ * the threads spent being brought to its safepoint: the collection's entry
+ * stamp is written once they all stopped, and allocation stopped when the
+ * allocation that asked for the collection failed, so that wait is no
+ * fill (measured: 0.1 ms a collection on a quiet machine, up to 10 ms
+ * beside two CPU hogs). The JVM sums the waits of all safepoints; those of
+ * other safepoints in the window are taken off too, so the rate's fill is
+ * then short (a partial eden's fill is a lower bound anyway). */
+static uint64_t estimate_allocating_span(const struct hotspot_alloc_reading *p, const struct hotspot_alloc_reading *r,
+					 uint64_t before)
+{
+	uint64_t waited = estimate_growth(r->safepoint_sync_ns, p->safepoint_sync_ns);
+	return before > waited ? before - waited : 0;
 }
 
 /* A window with young or full collections. Eden after the last collection
@@ -288,17 +301,19 @@ static void estimate_collection_window(struct hotspot_alloc_estimate *a, const s
 	uint64_t after = estimate_span(w.last_exit, r->mono_ns, window);
 	double eden_rate = estimate_rate(a, false);
 
-	/* A full eden when the cause says so: exact for Serial and Parallel
-	 * (JDK 25's publish eden only at collections, and 17's only every
-	 * 50 ms). G1's eden capacity can sit below where a large eden collects,
-	 * and its eden figure moves in whole regions, behind the allocation in a
-	 * small one: the larger of the rate's fill and the room. Otherwise the
-	 * rate of this epoch up to the collection's start. */
+	/* A full eden when the cause says so: its room at the last poll. Exact
+	 * for Serial and Parallel (JDK 25's publish eden only at collections,
+	 * and 17's only every 50 ms), and for G1 to a region: its eden capacity
+	 * is its young target's regions, recomputed at each eden region it
+	 * takes, and a young collection comes when eden holds them all. The
+	 * rate's fill is no floor for G1: on a busy machine the rate of an
+	 * epoch misses the moment's by a fifth either way, and the larger of
+	 * the two read a 256 KiB-buffer server's window 5.6% over. Otherwise
+	 * the rate of this epoch up to the collection's start. */
 	uint64_t room = estimate_growth(p->eden_capacity, p->eden_used);
-	uint64_t by_rate = eden_rate > 0 && w.first_entry ? (uint64_t)(eden_rate * (double)before) : 0;
-	uint64_t fill = by_rate;
-	if (r->eden_was_full)
-		fill = a->track_humongous && by_rate > room ? by_rate : room;
+	uint64_t allocating = estimate_allocating_span(p, r, before);
+	uint64_t by_rate = eden_rate > 0 && w.first_entry ? (uint64_t)(eden_rate * (double)allocating) : 0;
+	uint64_t fill = r->eden_was_full ? room : by_rate;
 	/* With collections unseen, only the last one's start and cause are
 	 * known: the fill before the first is not, and is left out so that the
 	 * total stays a lower bound; what the JVM published of an unseen epoch
@@ -307,14 +322,14 @@ static void estimate_collection_window(struct hotspot_alloc_estimate *a, const s
 		fill = estimate_blind_tlab(a, r);
 	uint64_t eden = fill + r->eden_used;
 	/* TLAB tails left unused fill eden but were never allocated. */
-	if (w.collections == 1 && r->tlab_waste_bytes != p->tlab_waste_bytes)
+	if (w.collections == 1)
 		eden = eden > r->tlab_waste_bytes ? eden - r->tlab_waste_bytes : 0;
 	a->total_bytes += eden;
 	a->blind_collections += w.blind;
 	if (a->track_humongous) {
 		/* An unseen epoch's outside allocation is not in the total (the
 		 * TLAB bytes stand in for it), so neither are its tails. */
-		if (!w.blind && estimate_new_tlab_epoch(p, r))
+		if (!w.blind)
 			estimate_tails_close(a, r, p->eden_used + fill, fill);
 		else
 			a->tail_open_bytes = a->tail_epoch_bytes = 0;

@@ -50,6 +50,9 @@ struct hotspot_alloc_reading {
 	 * (sun.gc.tlab.slowAlloc: objects that did not fit the TLAB's free
 	 * space, which was too large to discard). */
 	uint64_t tlab_slow_allocs;
+	/* The JVM's time spent bringing its threads to safepoints, cumulative
+	 * (sun.rt.safepointSyncTime); 0 where it has none. */
+	uint64_t safepoint_sync_ns;
 	bool eden_was_full;      /* the last collection's cause implies a full eden */
 	char last_cause[96];     /* sun.gc.lastCause, read with the counters */
 };

@@ -302,6 +302,8 @@ void hotspot_counters_alloc_reading(const struct hsperf *p, const struct hotspot
 	r->tlab_fills = hotspot_load_u64(c->tlab_fills);
 	r->tlab_slow_allocs = hotspot_load_u64(c->tlab_slow_allocs);
 	r->tlab_waste_bytes = (hotspot_load_u64(c->tlab_gc_waste) + hotspot_load_u64(c->tlab_refill_waste)) * 8;
+	if (c->safepoint_sync_time)
+		r->safepoint_sync_ns = hotspot_ticks_to_ns(c, hsperf_load(c->safepoint_sync_time));
 	r->has_promoted = c->promoted != NULL;
 	r->promoted_bytes = hotspot_load_u64(c->promoted);
 	hsperf_read_string_entry(p, c->last_cause, r->last_cause, sizeof(r->last_cause));

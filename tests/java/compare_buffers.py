@@ -30,7 +30,7 @@ check as it is decided, and exits 0 once all are decided.
 import json
 import sys
 
-from compare_matrix import bounds_hold, interpolate, read_log, wall_ms
+from compare_matrix import bounds_hold, exact_short, interpolate, read_log, wall_ms
 
 TEST = "jvm_alloc_buffers"
 WIDTH_MAX = 0.15
@@ -80,9 +80,14 @@ def main():
         check(label, ok, "unmarked, %s: within %.0f%% (%d of %d intervals marked a lower bound; %s)" % (
             what, tol * 100, lower, len(lines) - 1, held))
         return 0
-    check(label, err >= -tol and low_err <= tol,
+    # Intervals gctop also marked a lower bound (collections between two
+    # polls it did not see) may take the figure below the truth by their own
+    # shortfall, as for an unmarked figure.
+    excused = max(0.0, exact_short(lines, points, 1, lambda d: d["alloc"]["bytes_total"])) / truth
+    check(label, err >= -tol - excused and low_err <= tol,
           "marked an upper bound in %d of %d intervals, %s, less its excess %+.1f%%: holds the truth within %.0f%% "
-          "at either end" % (marked, len(lines) - 1, what, low_err * 100, tol * 100))
+          "at either end (below it by %.1f%% more where intervals were marked a lower bound)" % (
+              marked, len(lines) - 1, what, low_err * 100, tol * 100, excused * 100))
     fit = region // obj if region and obj else 0
     allowed = max(WIDTH_MAX, 1.0 / fit + tol) if fit else WIDTH_MAX
     check(label, excess / truth <= allowed,
