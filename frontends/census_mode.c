@@ -1,15 +1,15 @@
-/* --census (frontends/census.h): opens the target as -b does, samples it
+/* --census (frontends/census_mode.h): opens the target as -b does, samples it
  * once for the headroom rule (model/census_cost.h), closes it again
  * keeping its info, takes one census through the runtime's hook
  * (session/census.h), writes it. */
-#include "frontends/census.h"
+#include "frontends/census_mode.h"
 
 #include <signal.h>
 #include <string.h>
 
 #include "base/quit.h"
 #include "base/wait.h"
-#include "frontends/batch.h"
+#include "frontends/batch_mode.h"
 #include "session/census.h"
 #include "session/session.h"
 #include "writers/census_writer.h"

@@ -1,4 +1,4 @@
-#include "frontends/batch.h"
+#include "frontends/batch_mode.h"
 
 #include <errno.h>
 #include <signal.h>

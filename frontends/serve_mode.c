@@ -14,7 +14,7 @@
  *
  * The loop is session/driver.h's, as every front end's; only this one
  * applies its read-late rule to the .NET sessions (SERVE_LAG_NS). */
-#include "frontends/serve.h"
+#include "frontends/serve_mode.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
