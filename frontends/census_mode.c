@@ -1,7 +1,7 @@
 /* --census (frontends/census_mode.h): opens the target as -b does, samples it
  * once for the headroom rule (model/census_cost.h), closes it again
  * keeping its info, takes one census through the runtime's hook
- * (session/census.h), writes it. */
+ * (session/session_census.h), writes it. */
 #include "frontends/census_mode.h"
 
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include "base/quit.h"
 #include "base/wait.h"
 #include "frontends/batch_mode.h"
-#include "session/census.h"
+#include "session/session_census.h"
 #include "session/session.h"
 #include "writers/census_writer.h"
 #include "writers/json_writer.h"
