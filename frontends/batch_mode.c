@@ -11,7 +11,7 @@
 #include "model/findings.h"
 #include "record/feed.h"
 #include "record/record_reader.h"
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 #include "writers/json_writer.h"
 #include "record/record_writer.h"
 #include "writers/text_writer.h"

@@ -9,7 +9,7 @@
 #include "model/gc_ceiling.h"
 #include "model/history.h"
 #include "session/session.h"
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 #include "writers/format_ceiling.h"
 #include "writers/text_writer.h"
 
