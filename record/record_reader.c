@@ -889,11 +889,6 @@ bool gt_record_disk_full(const struct gt_record_reader *r)
 	return r->fd >= 0 && fstatvfs(r->fd, &fs) == 0 && fs.f_blocks > 0 && fs.f_bavail == 0;
 }
 
-uint64_t gt_record_line(const struct gt_record_reader *r)
-{
-	return r->line_no;
-}
-
 void gt_record_set_deadline(struct gt_record_reader *r, uint64_t deadline_ns)
 {
 	r->deadline_ns = deadline_ns;

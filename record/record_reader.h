@@ -58,8 +58,6 @@ bool gt_record_truncated(const struct gt_record_reader *r);
  * partial last line was then most likely cut by the disk filling up (a
  * gctop -w that was stopped leaves one too). False for a stream. */
 bool gt_record_disk_full(const struct gt_record_reader *r);
-/* The number of the line read last (1 is the header). */
-uint64_t gt_record_line(const struct gt_record_reader *r);
 /* From now on gt_record_next stops with GT_RECORD_LATER once deadline_ns
  * (CLOCK_MONOTONIC; 0: none) has passed between two lines, having read at
  * least one: a caller with keys to answer reads in slices (record/replay.c). */
