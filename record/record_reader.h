@@ -5,10 +5,11 @@
  * and GT_EXIT_BAD_RECORDING. A partial last line (a gctop killed while
  * writing) is skipped, and gt_record_truncated says so.
  *
- * Reading looks at the quit flag (base/quit.h) before every line and
- * waits on a pipe where a quit signal ends the wait, so an endless or
- * silent input ends on SIGINT/SIGTERM/SIGHUP: the call fails with err's
- * status 0 (GT_EXIT_OK, as gt_wait_interrupted). */
+ * The lines come from record/record_lines.h, which looks at the quit flag
+ * (base/quit.h) before every line and waits on a pipe where a quit signal
+ * ends the wait, so an endless or silent input ends on
+ * SIGINT/SIGTERM/SIGHUP: the call fails with err's status 0 (GT_EXIT_OK,
+ * as gt_wait_interrupted); this file decodes them. */
 #ifndef GCTOP_RECORD_RECORD_READER_H
 #define GCTOP_RECORD_RECORD_READER_H
 
