@@ -28,7 +28,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench as B  # noqa: E402  (the shared helpers: table, med, spread, fmt, spawn, kill)
+import harness as B  # noqa: E402  (the shared helpers: the paths, spawn, kill, the targets, the machine)
+import report as R  # noqa: E402  (table, med, spread, fmt)
 from census_dotnet import RssPeak, dotnet_rows  # noqa: E402
 
 # The live set each heap holds: 70 %, as a service with full caches.
@@ -111,10 +112,10 @@ def row_cells(r):
     runs = r["runs"]
     def col(key, unit, scale=1.0):
         v = [x.get(key) * scale for x in runs if x.get(key) is not None]
-        lo, hi = B.spread(v)
-        return "%s (%s-%s)" % (B.fmt(B.med(v), unit), B.fmt(lo), B.fmt(hi)) if v else "n/a"
+        lo, hi = R.spread(v)
+        return "%s (%s-%s)" % (R.fmt(R.med(v), unit), R.fmt(lo), R.fmt(hi)) if v else "n/a"
     live = [x.get("live_bytes") for x in runs if x.get("live_bytes")]
-    return [r["runtime"], "%d MiB" % r["heap_mib"], r["tool"], B.fmt(B.med(live) / 2**20, " MiB") if live else "",
+    return [r["runtime"], "%d MiB" % r["heap_mib"], r["tool"], R.fmt(R.med(live) / 2**20, " MiB") if live else "",
             col("wall_s", " s"), col("pause_ms", " ms"), col("gc_ms", " ms"), col("reported_pause_ms", " ms"),
             col("rss_rise_mib", " MiB"), per_object(r)]
 
@@ -123,7 +124,7 @@ def per_object(r):
     """The resident set's peak rise per object the census counted (gctop's
     rows): the figure gctop's expected cost is made from."""
     v = [x["rss_rise_mib"] * 2**20 / x["objects"] for x in r["runs"] if x.get("objects") and "rss_rise_mib" in x]
-    return B.fmt(B.med(v), " B") if v else ""
+    return R.fmt(R.med(v), " B") if v else ""
 
 
 def main():
@@ -143,7 +144,7 @@ def main():
     compile_java()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, B.on_signal)
-    tmp = B.tmpdir = tempfile.mkdtemp(prefix="gctop-census-bench.")
+    tmp = B.RUN.tmpdir = tempfile.mkdtemp(prefix="gctop-census-bench.")
     res = {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": B.machine(), "load_before": B.loadavg(),
            "rounds": rounds, "rows": []}
     try:
@@ -155,7 +156,7 @@ def main():
     finally:
         B.cleanup()
     res["load_after"] = B.loadavg()
-    B.table("Census pause, median of %d (min-max); pause and GC from the runtime's own log" % rounds,
+    R.table("Census pause, median of %d (min-max); pause and GC from the runtime's own log" % rounds,
             ["runtime", "heap", "tool", "live", "wall", "pause", "of which full GC", "gctop's pause_ms",
              "RSS peak rise", "per object"],
             [row_cells(r) for r in res["rows"]])

@@ -117,7 +117,7 @@ struct gt_backend_ops {
 	const struct gt_alloc_stacks *(*alloc_stacks)(const struct gt_backend *c);
 
 	/* A census of the live objects by type (model/census.h), on the user's
-	 * explicit request only (--census, key C after a y/N that states
+	 * explicit request only (--census, key c after a y/N that states
 	 * traits->census_cost), because it stops or collects in the target.
 	 * Runs on a worker thread while the target is watched, so it uses only
 	 * what info holds, never the open backend's state; bounded by

@@ -8,13 +8,13 @@
 #include <json-c/json.h>
 
 #include "base/sanitize.h"
-#include "frontends/batch.h"
-#include "frontends/census.h"
-#include "frontends/compare.h"
-#include "frontends/doctor.h"
-#include "frontends/list.h"
+#include "frontends/batch_mode.h"
+#include "frontends/census_mode.h"
+#include "frontends/compare_mode.h"
+#include "frontends/doctor_mode.h"
+#include "frontends/list_mode.h"
 #include "frontends/options.h"
-#include "frontends/serve.h"
+#include "frontends/serve_mode.h"
 #include "frontends/screen_start.h"
 
 #ifndef GCTOP_VERSION

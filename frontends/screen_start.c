@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frontends/batch.h"
+#include "frontends/batch_mode.h"
 #include "screen/screen.h"
 
 bool gt_screen_start_terminal_usable(void)

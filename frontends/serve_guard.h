@@ -23,8 +23,9 @@
  * connection the rule would take from is so protected, the newcomer is
  * refused: it has sent nothing yet.
  *
- * Pure bookkeeping, no libmicrohttpd: frontends/serve.c calls it from the
- * server's one thread (every callback runs there), so it needs no lock. */
+ * Pure bookkeeping, no libmicrohttpd: the server's callbacks
+ * (frontends/serve_admit.c) call it from the server's one thread (every
+ * callback runs there), so it needs no lock. */
 #ifndef GCTOP_FRONTENDS_SERVE_GUARD_H
 #define GCTOP_FRONTENDS_SERVE_GUARD_H
 

@@ -1,11 +1,11 @@
 /* gctop --serve --web-config FILE: what libmicrohttpd needs for TLS and who
  * may have an answer (a client certificate signed by the client CA, a
- * basic-auth user's password). frontends/serve.c asks it for the server's
+ * basic-auth user's password). frontends/serve_http.c asks it for the server's
  * flags and options, and calls gt_serve_web_admit first in each request;
  * without --web-config every call here lets everything through, as before.
  *
- * Kept apart from serve.c, whose connection admission (serve_guard.h) is
- * about slots, not identities. */
+ * Kept apart from the connection admission (serve_guard.h), which is about
+ * slots, not identities. */
 #ifndef GCTOP_FRONTENDS_SERVE_WEB_H
 #define GCTOP_FRONTENDS_SERVE_WEB_H
 
@@ -40,7 +40,7 @@ void gt_serve_web_stop(struct gt_serve_web *w);
 
 void gt_serve_web_free(struct gt_serve_web *w);
 
-/* A request has ended (the server's completion callback, which serve.c
+/* A request has ended (the server's completion callback, which serve_http.c
  * owns: the server keeps one): frees what the check of its password held. */
 void gt_serve_web_request_done(struct gt_serve_web *w, void **req_cls);
 

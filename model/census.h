@@ -1,4 +1,4 @@
-/* A census of the live objects by type (issue 28): what --census, key C
+/* A census of the live objects by type (issue 28): what --census, key c
  * and the census pane show, and the change since the previous census.
  *
  * A runtime backend takes one on the user's explicit request only

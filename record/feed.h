@@ -1,6 +1,6 @@
 /* A recording fed into a session, one sample at a time: the one way the
  * full-screen replay (record/replay.c), -r with -b or --json
- * (frontends/batch.c) and --compare (record/compare.c) turn a recorded
+ * (frontends/batch_mode.c) and --compare (record/compare.c) turn a recorded
  * sample into the figures the live view showed for it. */
 #ifndef GCTOP_RECORD_FEED_H
 #define GCTOP_RECORD_FEED_H

@@ -1,25 +1,18 @@
 #include "record/record_reader.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "base/clock.h"
-#include "base/quit.h"
 #include "base/sanitize.h"
-#include "base/wait.h"
 #include "model/derive.h"
 #include "record/record_format.h"
+#include "record/record_lines.h"
 
 /* parse_named writes each entry's name at the start of its struct. */
 _Static_assert(offsetof(struct gt_generation, name) == 0, "a generation starts with its name");
@@ -29,23 +22,11 @@ _Static_assert(offsetof(struct gt_collector_stat, name) == 0, "a collector start
  * opcount_name, ...): gctop has a dozen; a file naming more is not its own. */
 #define RECORD_STRINGS_MAX 32
 #define RECORD_STRING_LEN 256
-/* Bytes read at once. Read by hand rather than with stdio's getc: the
- * reader must look at the quit flag between reads and wait on a pipe with
- * ppoll (base/wait.h), which stdio's hidden buffer does not allow. */
-#define RECORD_READ_CHUNK (64 * 1024)
 
 struct gt_record_reader {
-	FILE *f;                          /* gt_record_open_stream's, or NULL */
-	int fd;                           /* gt_record_open's, or -1 */
-	bool regular;                     /* fd is a regular file: no wait before a read */
-	char *buf;                        /* RECORD_READ_CHUNK bytes read, from buf_pos on not yet used */
-	size_t buf_pos, buf_len;
-	bool eof;
+	struct gt_record_lines lines;     /* the input, line by line */
 	uint64_t deadline_ns;             /* gt_record_set_deadline's, or 0 */
-	char name[256];
-	char *line;                       /* GT_RECORD_LINE_MAX + 1 bytes */
-	uint64_t line_no, samples;
-	bool truncated;
+	uint64_t samples;
 	struct json_tokener *tok;
 	struct gt_target_info info;
 	int64_t version;                  /* the header's format version */
@@ -67,8 +48,7 @@ static int bad(struct gt_record_reader *r, struct gt_error *err, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return gt_fail(err, GT_EXIT_BAD_RECORDING, "%s, line %llu: %s; not a recording gctop can read", r->name,
-		       (unsigned long long)r->line_no, what);
+	return gt_record_lines_bad(&r->lines, err, what);
 }
 
 /* ---- values ---- */
@@ -645,77 +625,11 @@ static int parse_sample(struct gt_record_reader *r, struct json_object *o, struc
 	return 0;
 }
 
-/* More bytes into r->buf: 1, 0 at the end, or -1 with err (a read error;
- * a quit request, status 0). */
-static int refill(struct gt_record_reader *r, struct gt_error *err)
-{
-	r->buf_pos = r->buf_len = 0;
-	if (r->f) {
-		r->buf_len = fread(r->buf, 1, RECORD_READ_CHUNK, r->f);
-		if (r->buf_len == 0 && ferror(r->f))
-			return gt_fail(err, GT_EXIT_FAILURE, "cannot read the recording %s", r->name);
-		return r->buf_len > 0;
-	}
-	for (;;) {
-		/* A pipe may stay silent for ever: its wait ends on a quit signal
-		 * however close before the wait it lands. */
-		if (gt_quit_requested() ||
-		    (!r->regular && gt_wait_fd(r->fd, POLLIN, GT_WAIT_NEVER) == GT_WAIT_QUIT))
-			return gt_wait_interrupted(err);
-		ssize_t n = read(r->fd, r->buf, RECORD_READ_CHUNK);
-		if (n >= 0) {
-			r->buf_len = (size_t)n;
-			return n > 0;
-		}
-		if (errno != EINTR && errno != EAGAIN)
-			return gt_fail(err, GT_EXIT_FAILURE, "cannot read the recording %s: %s", r->name, strerror(errno));
-	}
-}
-
-/* The next line into r->line: 1, 0 at the end (a partial last line is
- * skipped), or -1 with err. Every line looks at the quit flag, so an
- * endless input (a pipe of empty lines) ends on a signal. */
-static int read_line(struct gt_record_reader *r, size_t *len, struct gt_error *err)
-{
-	size_t n = 0;
-	if (gt_quit_requested())
-		return gt_wait_interrupted(err);
-	for (;;) {
-		if (r->buf_pos == r->buf_len) {
-			int rc = r->eof ? 0 : refill(r, err);
-			if (rc < 0)
-				return -1;
-			if (rc == 0) {
-				r->eof = true;
-				r->truncated = n > 0;
-				return 0;
-			}
-		}
-		const char *start = r->buf + r->buf_pos;
-		size_t avail = r->buf_len - r->buf_pos;
-		const char *nl = memchr(start, '\n', avail);
-		size_t take = nl ? (size_t)(nl - start) : avail;
-		if (take > GT_RECORD_LINE_MAX - n) {
-			r->line_no++;
-			return bad(r, err, "longer than %d bytes", GT_RECORD_LINE_MAX);
-		}
-		memcpy(r->line + n, start, take);
-		n += take;
-		r->buf_pos += take + (nl != NULL);
-		if (nl) {
-			r->line[n] = '\0';
-			*len = n;
-			r->line_no++;
-			return 1;
-		}
-	}
-}
-
 /* The caller's deadline has passed, and a line was read since line_no was
  * first (so every call gets on). */
 static bool past_deadline(const struct gt_record_reader *r, uint64_t first)
 {
-	return r->deadline_ns && r->line_no > first && gt_mono_ns() >= r->deadline_ns;
+	return r->deadline_ns && r->lines.line_no > first && gt_mono_ns() >= r->deadline_ns;
 }
 
 /* The next line as a JSON object (the caller puts it): 1, 0 at the end,
@@ -728,12 +642,12 @@ static int next_object(struct gt_record_reader *r, struct json_object **out, uin
 	do {
 		if (past_deadline(r, first))
 			return GT_RECORD_LATER;
-		rc = read_line(r, &len, err);
+		rc = gt_record_lines_next(&r->lines, &len, err);
 	} while (rc == 1 && len == 0);
 	if (rc <= 0)
 		return rc;
 	json_tokener_reset(r->tok);
-	struct json_object *o = json_tokener_parse_ex(r->tok, r->line, (int)len);
+	struct json_object *o = json_tokener_parse_ex(r->tok, r->lines.line, (int)len);
 	if (!o || json_tokener_get_error(r->tok) != json_tokener_success ||
 	    json_tokener_get_parse_end(r->tok) != len) {
 		json_object_put(o);
@@ -747,20 +661,17 @@ static int next_object(struct gt_record_reader *r, struct json_object **out, uin
 	return 1;
 }
 
-/* A reader with its buffers and nothing to read yet (f NULL, fd -1). */
-static struct gt_record_reader *reader_new(const char *name, struct gt_error *err)
+/* A reader with its tokenizer and nothing to read yet (lines.fd -1). */
+static struct gt_record_reader *reader_new(struct gt_error *err)
 {
 	struct gt_record_reader *r = gt_calloc(sizeof(*r), err);
 	if (!r)
 		return NULL;
-	r->fd = -1;
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->line = malloc(GT_RECORD_LINE_MAX + 1);
-	r->buf = malloc(RECORD_READ_CHUNK);
+	r->lines.fd = -1;
 	r->tok = json_tokener_new_ex(GT_RECORD_DEPTH_MAX);
-	if (!r->line || !r->buf || !r->tok) {
+	if (!r->tok) {
 		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-		gt_record_close(r);
+		free(r);
 		return NULL;
 	}
 	return r;
@@ -770,10 +681,10 @@ static struct gt_record_reader *reader_new(const char *name, struct gt_error *er
 static struct gt_record_reader *read_header(struct gt_record_reader *r, struct gt_error *err)
 {
 	struct json_object *o = NULL;
-	int rc = next_object(r, &o, r->line_no, err);
+	int rc = next_object(r, &o, r->lines.line_no, err);
 	if (rc == 0) {
-		r->line_no = 1;
-		rc = r->truncated ? bad(r, err, "the header is cut short") : bad(r, err, "the file is empty");
+		r->lines.line_no = 1;
+		rc = r->lines.truncated ? bad(r, err, "the header is cut short") : bad(r, err, "the file is empty");
 	}
 	if (rc > 0)
 		rc = parse_header(r, o, err);
@@ -787,58 +698,28 @@ static struct gt_record_reader *read_header(struct gt_record_reader *r, struct g
 
 struct gt_record_reader *gt_record_open_stream(FILE *f, const char *name, struct gt_error *err)
 {
-	struct gt_record_reader *r = reader_new(name, err);
+	struct gt_record_reader *r = reader_new(err);
 	if (!r) {
 		fclose(f);
 		return NULL;
 	}
-	r->f = f;
-	return read_header(r, err);
-}
-
-/* path opened for reading without waiting: a FIFO's open waits for its
- * writer, where a quit signal landing just before would be missed; the
- * reads then block again (refill waits first on anything not a regular
- * file). -1 with errno. */
-static int open_quietly(const char *path, bool *regular)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	if (fd < 0)
-		return -1;
-	int fl = fcntl(fd, F_GETFL);
-	if (fstat(fd, &st) != 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
+	if (gt_record_lines_stream(&r->lines, f, name, err) != 0) {
+		gt_record_close(r);
+		return NULL;
 	}
-	*regular = S_ISREG(st.st_mode);
-	return fd;
+	return read_header(r, err);
 }
 
 /* file_only: refuse anything but a regular file before reading a byte. */
 static struct gt_record_reader *record_open(const char *path, bool file_only, struct gt_error *err)
 {
-	bool regular = false;
-	int fd = open_quietly(path, &regular);
-	if (fd < 0) {
-		gt_fail(err, GT_EXIT_FAILURE, "cannot open the recording %s: %s", path, strerror(errno));
+	struct gt_record_reader *r = reader_new(err);
+	if (!r)
+		return NULL;
+	if (gt_record_lines_open(&r->lines, path, file_only, err) != 0) {
+		gt_record_close(r);
 		return NULL;
 	}
-	if (file_only && !regular) {
-		close(fd);
-		gt_fail(err, GT_EXIT_USAGE, "%s is not a regular file: stepping back through a recording reads it again "
-			"from its start, which a pipe cannot do; -b and --json read a pipe", path);
-		return NULL;
-	}
-	struct gt_record_reader *r = reader_new(path, err);
-	if (!r) {
-		close(fd);
-		return NULL;
-	}
-	r->fd = fd;
-	r->regular = regular;
 	return read_header(r, err);
 }
 
@@ -858,13 +739,8 @@ void gt_record_close(struct gt_record_reader *r)
 		return;
 	if (r->tok)
 		json_tokener_free(r->tok);
-	free(r->line);
-	free(r->buf);
+	gt_record_lines_close(&r->lines);
 	free(r->stacks);
-	if (r->f)
-		fclose(r->f);
-	if (r->fd >= 0)
-		close(r->fd);
 	free(r);
 }
 
@@ -880,18 +756,12 @@ const struct gt_alloc_stacks *gt_record_stacks(const struct gt_record_reader *r)
 
 bool gt_record_truncated(const struct gt_record_reader *r)
 {
-	return r->truncated;
+	return r->lines.truncated;
 }
 
 bool gt_record_disk_full(const struct gt_record_reader *r)
 {
-	struct statvfs fs;
-	return r->fd >= 0 && fstatvfs(r->fd, &fs) == 0 && fs.f_blocks > 0 && fs.f_bavail == 0;
-}
-
-uint64_t gt_record_line(const struct gt_record_reader *r)
-{
-	return r->line_no;
+	return gt_record_lines_disk_full(&r->lines);
 }
 
 void gt_record_set_deadline(struct gt_record_reader *r, uint64_t deadline_ns)
@@ -919,7 +789,7 @@ int gt_record_next(struct gt_record_reader *r, struct gt_sample *out, const stru
 		   struct gt_error *err)
 {
 	*alloc = NULL;
-	uint64_t first = r->line_no;
+	uint64_t first = r->lines.line_no;
 	for (;;) {
 		struct json_object *o;
 		int rc = next_object(r, &o, first, err);

@@ -5,10 +5,11 @@
  * and GT_EXIT_BAD_RECORDING. A partial last line (a gctop killed while
  * writing) is skipped, and gt_record_truncated says so.
  *
- * Reading looks at the quit flag (base/quit.h) before every line and
- * waits on a pipe where a quit signal ends the wait, so an endless or
- * silent input ends on SIGINT/SIGTERM/SIGHUP: the call fails with err's
- * status 0 (GT_EXIT_OK, as gt_wait_interrupted). */
+ * The lines come from record/record_lines.h, which looks at the quit flag
+ * (base/quit.h) before every line and waits on a pipe where a quit signal
+ * ends the wait, so an endless or silent input ends on
+ * SIGINT/SIGTERM/SIGHUP: the call fails with err's status 0 (GT_EXIT_OK,
+ * as gt_wait_interrupted); this file decodes them. */
 #ifndef GCTOP_RECORD_RECORD_READER_H
 #define GCTOP_RECORD_RECORD_READER_H
 
@@ -58,8 +59,6 @@ bool gt_record_truncated(const struct gt_record_reader *r);
  * partial last line was then most likely cut by the disk filling up (a
  * gctop -w that was stopped leaves one too). False for a stream. */
 bool gt_record_disk_full(const struct gt_record_reader *r);
-/* The number of the line read last (1 is the header). */
-uint64_t gt_record_line(const struct gt_record_reader *r);
 /* From now on gt_record_next stops with GT_RECORD_LATER once deadline_ns
  * (CLOCK_MONOTONIC; 0: none) has passed between two lines, having read at
  * least one: a caller with keys to answer reads in slices (record/replay.c). */

@@ -47,7 +47,7 @@ struct gt_app {
 	bool quit;
 	bool dirty;
 	uint64_t busy_since;       /* when the session's job began */
-	uint64_t census_since;     /* when the census under way began (session/census.h) */
+	uint64_t census_since;     /* when the census under way began (session/session_census.h) */
 	bool census_unseen;        /* a census came while a question was open: c shows it */
 	struct gt_recorder *recorder; /* -w FILE, or NULL */
 	/* -r FILE, or NULL: the dashboard shows a recording. Like picker_mode

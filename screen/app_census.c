@@ -2,7 +2,7 @@
 #include "screen/app_census.h"
 
 #include "base/clock.h"
-#include "session/census.h"
+#include "session/session_census.h"
 
 void gt_app_start_census(struct gt_app *a)
 {

@@ -1,5 +1,5 @@
 /* The census on the screen (key c): started after the user's yes on the
- * session's census worker (session/census.h), so the dashboard goes on
+ * session's census worker (session/session_census.h), so the dashboard goes on
  * sampling; the loop collects it and opens the census overlay. */
 #ifndef GCTOP_SCREEN_APP_CENSUS_H
 #define GCTOP_SCREEN_APP_CENSUS_H

@@ -4,7 +4,7 @@
 
 #include "base/clock.h"
 #include "screen/app_session.h"
-#include "session/census.h"
+#include "session/session_census.h"
 #include "screen/footer.h"
 #include "screen/panes/pane.h"
 #include "screen/wrap.h"

@@ -7,7 +7,7 @@
 #include "base/clock.h"
 #include "screen/app_census.h"
 #include "screen/app_session.h"
-#include "session/census.h"
+#include "session/session_census.h"
 
 /* a: on or off, after a y/N question. Only a JVM gets an agent loaded;
  * for the rest the target says in one sentence what it can do. */

@@ -23,7 +23,7 @@
 #include "screen/app_replay.h"
 #include "screen/app_session.h"
 #include "screen/draw.h"
-#include "session/census.h"
+#include "session/session_census.h"
 #include "session/job.h"
 #include "screen/term.h"
 #include "screen/theme.h"
@@ -203,7 +203,7 @@ static size_t loop_collector_fds(void *ctx, int *fds, size_t max, bool lagging_t
 	return wait_fds(ctx, fds, max);
 }
 
-/* The census's worker (session/census.h): readable once it has ended. */
+/* The census's worker (session/session_census.h): readable once it has ended. */
 static size_t loop_census_fd(void *ctx, int *fds, size_t max, bool lagging_too)
 {
 	const struct gt_app *a = ctx;

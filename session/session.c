@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "collectors/target.h"
-#include "session/census.h"
+#include "session/session_census.h"
 #include "session/job.h"
 
 static int init_session(struct gt_session *s, const struct gt_target_info *info, bool history, struct gt_error *err)

@@ -72,7 +72,7 @@ struct gt_session {
 	bool alloc_fresh;                /* the newest sample brought a sampler reading */
 
 	struct gt_session_job *job;      /* open or enable_allocators under way (session/job.h) */
-	struct gt_census_job *census_job;    /* a census under way (session/census.h) */
+	struct gt_census_job *census_job;    /* a census under way (session/session_census.h) */
 	struct gt_session_census *census;    /* the censuses taken, NULL before the first */
 	uint64_t census_started;             /* censuses asked of the target (causes.census) */
 };

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "base/sanitize.h"
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 #include "writers/format_ceiling.h"
 #include "writers/format.h"
 #include "writers/format_live.h"

@@ -6,7 +6,7 @@
 #define GCTOP_SCREEN_PANES_PANE_CENSUS_H
 
 #include "screen/panes/pane.h"
-#include "session/census.h"
+#include "session/session_census.h"
 
 /* Rows of each table. */
 #define GT_CENSUS_PANE_ROWS 20

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/findings.h"
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 #include "writers/format.h"
 #include "screen/panes/pane_overlay.h"
 #include "screen/panes/pane.h"

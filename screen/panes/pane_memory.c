@@ -244,7 +244,7 @@ static void memory_flow_all(struct memory_flow *f, const struct gt_view_ctx *ctx
 	}
 }
 
-/* The rows the flow takes at the pane's width (model/pane.h's ctx->cols),
+/* The rows the flow takes at the pane's width (gt_pane_cols, screen/panes/pane.h),
  * with its title and bar. */
 static int memory_measure(const struct gt_view_ctx *ctx, bool live, bool extra)
 {

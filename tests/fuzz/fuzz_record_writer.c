@@ -22,7 +22,7 @@
 #include "tests/fuzz/clean_text.h"
 #include "tests/fuzz/fuzz_strings.h"
 #include "writers/census_writer.h"
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 #include "writers/text_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

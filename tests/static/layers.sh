@@ -109,7 +109,7 @@ check "the rule refuses the .NET sampler including the backend's header" \
 check "the rule allows the backend including a .NET source" \
 	[ -z "$(wrong collectors/dotnet/dotnet.c collectors/dotnet/proc/dotnet_proc.h)" ]
 check "the rule allows the screen including writers" [ -z "$(wrong screen/loop.c writers/format.h)" ]
-check "the rule refuses a front end reaching a collector" [ -n "$(wrong frontends/serve.c collectors/target.h)" ]
+check "the rule refuses a front end reaching a collector" [ -n "$(wrong frontends/serve_mode.c collectors/target.h)" ]
 check "the rule refuses the session including a recording" [ -n "$(wrong session/session.c record/record_reader.h)" ]
 check "the rule refuses record/ reaching a collector" [ -n "$(wrong record/compare.c collectors/target.h)" ]
 check "the rule allows writers including record/" [ -z "$(wrong writers/json_writer.c record/record_format.h)" ]

@@ -1,15 +1,15 @@
 /* --doctor: the findings of one process, watched for -d seconds (ten by
  * default), and an exit status by the worst, for a script or a CI step. */
-#include "frontends/doctor.h"
+#include "frontends/doctor_mode.h"
 
 #include "base/clock.h"
 #include "base/quit.h"
-#include "frontends/batch.h"
+#include "frontends/batch_mode.h"
 #include "model/findings.h"
 #include "model/gc_ceiling.h"
 #include "model/history.h"
 #include "session/session.h"
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 #include "writers/format_ceiling.h"
 #include "writers/text_writer.h"
 

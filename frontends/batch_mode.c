@@ -1,4 +1,4 @@
-#include "frontends/batch.h"
+#include "frontends/batch_mode.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include "model/findings.h"
 #include "record/feed.h"
 #include "record/record_reader.h"
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 #include "writers/json_writer.h"
 #include "record/record_writer.h"
 #include "writers/text_writer.h"

@@ -1,4 +1,4 @@
-#include "writers/findings_out.h"
+#include "writers/findings_writer.h"
 
 #include <string.h>
 #include <time.h>

@@ -4,8 +4,8 @@
  * sampling, since the runtime's census hook reads only a copy of the
  * target's info. One census at a time; the session keeps the newest and
  * the one before, and the change between them. */
-#ifndef GCTOP_SESSION_CENSUS_H
-#define GCTOP_SESSION_CENSUS_H
+#ifndef GCTOP_SESSION_SESSION_CENSUS_H
+#define GCTOP_SESSION_SESSION_CENSUS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "frontends/list.h"
+#include "frontends/list_mode.h"
 
 #include <json-c/json.h>
 

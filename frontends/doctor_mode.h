@@ -1,6 +1,6 @@
 /* gctop --doctor: one process watched for a while, then its findings. */
-#ifndef GCTOP_FRONTENDS_DOCTOR_H
-#define GCTOP_FRONTENDS_DOCTOR_H
+#ifndef GCTOP_FRONTENDS_DOCTOR_MODE_H
+#define GCTOP_FRONTENDS_DOCTOR_MODE_H
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* gctop --serve: /metrics over HTTP for Prometheus, until interrupted. */
-#ifndef GCTOP_FRONTENDS_SERVE_H
-#define GCTOP_FRONTENDS_SERVE_H
+#ifndef GCTOP_FRONTENDS_SERVE_MODE_H
+#define GCTOP_FRONTENDS_SERVE_MODE_H
 
 #include "base/error.h"
 #include "frontends/options.h"

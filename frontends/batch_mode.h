@@ -1,6 +1,6 @@
 /* The -b and --json loop: sample on a monotonic deadline, derive, write. */
-#ifndef GCTOP_FRONTENDS_BATCH_H
-#define GCTOP_FRONTENDS_BATCH_H
+#ifndef GCTOP_FRONTENDS_BATCH_MODE_H
+#define GCTOP_FRONTENDS_BATCH_MODE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 /* Returns an exit status (enum gt_exit); err holds the sentence when it is not 0. */
 int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err);
 
-/* What the batch loop and the doctor (frontends/doctor.c) share: the quit
+/* What the batch loop and the doctor (frontends/doctor_mode.c) share: the quit
  * signals (and a closed pipe seen as EPIPE, not a signal); -p's target
  * opened with its --ops counter (0, or -1 with err and s closed); the
  * loop (session/driver.h) that calls tick, then waits for s's deadline,

@@ -1,3 +1,5 @@
+/* The words outputs and recordings use for a sample's enums (declared in
+ * model/sample.h) and for a runtime (model/runtime.h's gt_runtime_name). */
 #include "model/sample.h"
 
 const char *gt_runtime_name(const struct gt_runtime_traits *rt)

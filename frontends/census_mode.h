@@ -1,8 +1,8 @@
 /* gctop --census -p PID: one census of the live objects, as a text table or
  * (--json) one object, on the user's explicit request: it stops or
  * collects in the target (the runtime's census_cost says how). */
-#ifndef GCTOP_FRONTENDS_CENSUS_H
-#define GCTOP_FRONTENDS_CENSUS_H
+#ifndef GCTOP_FRONTENDS_CENSUS_MODE_H
+#define GCTOP_FRONTENDS_CENSUS_MODE_H
 
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
 /* The findings (model/findings.h) in every output: the -b text block, the
  * --json key "findings", the --doctor report, and the one-line figures the
  * screen's findings pane draws. */
-#ifndef GCTOP_WRITERS_FINDINGS_OUT_H
-#define GCTOP_WRITERS_FINDINGS_OUT_H
+#ifndef GCTOP_WRITERS_FINDINGS_WRITER_H
+#define GCTOP_WRITERS_FINDINGS_WRITER_H
 
 #include <stddef.h>
 #include <stdio.h>

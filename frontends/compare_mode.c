@@ -1,4 +1,4 @@
-#include "frontends/compare.h"
+#include "frontends/compare_mode.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* The census worker (session/census.h). */
-#include "session/census.h"
+/* The census worker (session/session_census.h). */
+#include "session/session_census.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -1,16 +1,16 @@
-/* --census (frontends/census.h): opens the target as -b does, samples it
+/* --census (frontends/census_mode.h): opens the target as -b does, samples it
  * once for the headroom rule (model/census_cost.h), closes it again
  * keeping its info, takes one census through the runtime's hook
- * (session/census.h), writes it. */
-#include "frontends/census.h"
+ * (session/session_census.h), writes it. */
+#include "frontends/census_mode.h"
 
 #include <signal.h>
 #include <string.h>
 
 #include "base/quit.h"
 #include "base/wait.h"
-#include "frontends/batch.h"
-#include "session/census.h"
+#include "frontends/batch_mode.h"
+#include "session/session_census.h"
 #include "session/session.h"
 #include "writers/census_writer.h"
 #include "writers/json_writer.h"

@@ -1,6 +1,6 @@
 /* gctop --compare FILE FILE... [--json] [--fail-if EXPR]. */
-#ifndef GCTOP_FRONTENDS_COMPARE_H
-#define GCTOP_FRONTENDS_COMPARE_H
+#ifndef GCTOP_FRONTENDS_COMPARE_MODE_H
+#define GCTOP_FRONTENDS_COMPARE_MODE_H
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* gctop -l / --list: every process gctop can watch, once, as text or
  * JSON lines. */
-#ifndef GCTOP_FRONTENDS_LIST_H
-#define GCTOP_FRONTENDS_LIST_H
+#ifndef GCTOP_FRONTENDS_LIST_MODE_H
+#define GCTOP_FRONTENDS_LIST_MODE_H
 
 #include <stdio.h>
 
