@@ -12,6 +12,7 @@
 #include "frontends/census.h"
 #include "frontends/compare.h"
 #include "frontends/doctor.h"
+#include "frontends/help.h"
 #include "frontends/list.h"
 #include "frontends/options.h"
 #include "frontends/serve.h"
@@ -25,8 +26,7 @@ static int run_help(struct gt_options *opt, struct gt_error *err)
 {
 	(void)opt;
 	(void)err;
-	fputs(gt_help_text, stdout);
-	return GT_EXIT_OK;
+	return gt_help_write(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
 static int run_version(struct gt_options *opt, struct gt_error *err)
