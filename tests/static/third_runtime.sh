@@ -56,21 +56,33 @@ check "--help names the third runtime: what it reads, as its traits say" grep -q
 check "--help's lines fit 80 columns (longest $(awk '{ print length }' "$WORK/help" | sort -n | tail -n 1))" \
 	[ "$(awk 'length > 80' "$WORK/help" | wc -l)" -eq 0 ]
 
-# -l: nothing is the skeleton's until a process makes its file (gctop
-# itself never is); then that process is listed, and it can be watched.
-"$GCTOP_BIN" -l --json >"$WORK/list0" 2>&1
-rc=$?
-check "-l exits 0 with nothing arranged (status $rc)" [ "$rc" -eq 0 ]
-check "-l lists no skeleton process when none made its file" [ "$(grep -c '"runtime":"skeleton"' "$WORK/list0")" -eq 0 ]
+# -l: a process is the skeleton's only once it made its file (gctop
+# itself never is); then it is listed, and it can be watched. (Another
+# suite's test_skeleton may have made one for itself meanwhile: only
+# this test's processes are looked for.)
 sleep 60 &
 SLEEPER=$!
 CHILD_PIDS="$CHILD_PIDS $SLEEPER"
+# skeleton_pid FILE PID: -l's JSON in FILE lists PID as the skeleton's.
+skeleton_pid() { grep '"runtime":"skeleton"' "$1" | grep -q "\"pid\":$2[,}]"; }
+sh -c 'echo "$$" >"$1"; exec "$2" -l --json' - "$WORK/gctop.pid" "$GCTOP_BIN" >"$WORK/list0" 2>&1
+rc=$?
+check "-l exits 0 with nothing arranged (status $rc)" [ "$rc" -eq 0 ]
+# claims_none FILE PID...: -l's JSON in FILE lists none of the PIDs as the
+# skeleton's (and the PIDs are given).
+claims_none() {
+	_f=$1
+	shift
+	[ $# -gt 0 ] || return 1
+	for _p; do [ -n "$_p" ] && ! skeleton_pid "$_f" "$_p" || return 1; done
+}
+check "-l lists neither gctop nor a process that made no file as the skeleton's" \
+	claims_none "$WORK/list0" "$(cat "$WORK/gctop.pid")" "$SLEEPER"
 ARRANGED="/tmp/gctop-skeleton-$SLEEPER"
 : >"$ARRANGED"
 "$GCTOP_BIN" -l --json >"$WORK/list1" 2>&1
 rc=$?
-listed() { grep '"runtime":"skeleton"' "$WORK/list1" | grep -q "\"pid\":$SLEEPER[,}]"; }
-check "-l lists a process that made its file, as the skeleton's (status $rc)" listed
+check "-l lists a process that made its file, as the skeleton's (status $rc)" skeleton_pid "$WORK/list1" "$SLEEPER"
 "$GCTOP_BIN" -p "$SLEEPER" -b -n 2 -d 0.1 >"$WORK/batch" 2>&1
 rc=$?
 check "-b watches it (status $rc: $(head -c 200 "$WORK/batch" | tr "\n" " "))" [ "$rc" -eq 0 ]
