@@ -10,7 +10,7 @@ enum gt_exit {
 	GT_EXIT_FAILURE = 1,       /* anything not listed below (out of memory, I/O error) */
 	GT_EXIT_USAGE = 2,         /* bad command line */
 	GT_EXIT_NO_PROCESS = 3,    /* no such process */
-	GT_EXIT_NOT_RUNTIME = 4,   /* the process is not a JVM or .NET process gctop can read */
+	GT_EXIT_NOT_RUNTIME = 4,   /* the process is of no runtime gctop reads */
 	GT_EXIT_PERMISSION = 5,    /* the process or its data belongs to another user */
 	GT_EXIT_NO_DATA = 6,       /* the runtime publishes no data (-XX:-UsePerfData, diagnostics off) */
 	GT_EXIT_BAD_DATA = 7,      /* the runtime's data is malformed, truncated or unsafe to read */

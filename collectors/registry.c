@@ -5,10 +5,12 @@
 
 /* Explicit table rather than constructor registration: the probe order is
  * visible here and does not depend on link order. A new runtime adds its
- * ops here; outside its folder it touches only the few files
- * CONTRIBUTING.md lists (its help text, its docs, its tests). The
- * skeleton (collectors/skeleton/) is not listed: it would match no process,
- * but would be named in every "JVM or .NET" sentence. */
+ * ops here; outside its folder it touches nothing else in the code (its
+ * docs and its tests: CONTRIBUTING.md, "Adding a runtime"). The skeleton
+ * (collectors/skeleton/) is not listed: it would claim no process a test
+ * did not arrange, but every sentence that names the runtimes ("JVM or
+ * .NET") and --help would name it too. tests/static/third_runtime.sh
+ * lists it here, in a copy of the tree, and runs the checks. */
 extern const struct gt_backend_ops gt_hotspot_ops;
 extern const struct gt_backend_ops gt_dotnet_ops;
 

@@ -12,6 +12,7 @@
 #include "frontends/census_mode.h"
 #include "frontends/compare_mode.h"
 #include "frontends/doctor_mode.h"
+#include "frontends/help.h"
 #include "frontends/list_mode.h"
 #include "frontends/options.h"
 #include "frontends/serve_mode.h"
@@ -25,8 +26,7 @@ static int run_help(struct gt_options *opt, struct gt_error *err)
 {
 	(void)opt;
 	(void)err;
-	fputs(gt_help_text, stdout);
-	return GT_EXIT_OK;
+	return gt_help_write(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
 static int run_version(struct gt_options *opt, struct gt_error *err)

@@ -10,168 +10,6 @@
 #include "model/opcount_spec.h"
 #include "base/interval.h"
 
-/* Kept in step with man/gctop.1; tests/unit/test_options.c checks that every
- * long option appears in both. */
-const char gt_help_text[] =
-	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
-	"             [--allocators [--allocator-packages LIST]] [--ops NAME]\n"
-	"             [-w FILE]\n"
-	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
-	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
-	"       gctop -l [--json]\n"
-	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
-	"             [--ops NAME [--ops-agent | --ops-agent-match GLOB]]\n"
-	"             [--gc-duration-buckets LIST]\n"
-	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME [--ops-agent]]\n"
-	"       gctop --census -p PID [--json] [--census-anyway]\n"
-	"\n"
-	"top for the garbage collector: allocation rate, collections per generation,\n"
-	"pause time share, large objects, the live set (the heap each old collection\n"
-	"left, its growth and the time until it fills the heap or the container) and\n"
-	"memory against the container limit of a running JVM (HotSpot 11 to 25,\n"
-	"through its perf data) or .NET 8 to 10 process (through its diagnostics\n"
-	"socket and an EventPipe session), without restarting it or loading anything\n"
-	"into it.\n"
-	"\n"
-	"Options:\n"
-	"  -p, --pid PID         watch process PID (without -p: pick one\n"
-	"                        interactively); with --serve a comma-separated list\n"
-	"  -b, --batch           print plain text blocks, one per interval, like top -b\n"
-	"  -j, --json            print one JSON object per interval (NDJSON);\n"
-	"                        with -l, one per process\n"
-	"  -d, --delay SECONDS   interval between samples, 0.1 to 3600 s (default 1):\n"
-	"                        fractions and a unit allowed, 1.5, 1.5s, 5m, 0.5h\n"
-	"  -n, --iterations N    stop after N outputs (default: until interrupted)\n"
-	"  -l, --list            list every process gctop can watch, then exit\n"
-	"      --no-color        no colours in the interactive view (also when\n"
-	"                        NO_COLOR is set)\n"
-	"      --allocators      sample allocations and show the top allocators by\n"
-	"                        first application frame and by type: on a JVM this\n"
-	"                        loads gctop's agent (with --ops-agent the only\n"
-	"                        option that changes the target; it stops by\n"
-	"                        itself a few seconds after gctop exits) and gives\n"
-	"                        the exact allocation total;\n"
-	"                        on .NET a second EventPipe session, nothing loaded;\n"
-	"                        both give the stacks behind each site (Enter in the\n"
-	"                        pane; -b, --json)\n"
-	"      --allocator-packages LIST\n"
-	"                        comma-separated package prefixes skipped as the\n"
-	"                        runtime's own when looking for the first\n"
-	"                        application frame\n"
-	"                        (default java.,javax.,jdk.,sun.,com.sun.)\n"
-	"      --ops NAME        on a JVM, count operations with the perf-data counter\n"
-	"                        NAME the application publishes (see gctop(1)), for\n"
-	"                        bytes per operation and operations per second;\n"
-	"                        read-only. --ops jmx:OBJECTNAME:ATTRIBUTE reads an\n"
-	"                        MBean attribute instead (summed over a pattern's\n"
-	"                        MBeans, at most 64), through the agent: only with\n"
-	"                        --allocators or --ops-agent; --ops jmx:requests\n"
-	"                        finds Tomcat's, Jetty's or WildFly's request\n"
-	"                        counter itself. With --serve, every JVM that\n"
-	"                        publishes NAME is served with its operations\n"
-	"      --ops-agent       with --serve or --doctor and --ops jmx:..., load\n"
-	"                        gctop's agent into the JVM of -p for that counter\n"
-	"                        alone (no allocation sampling); it reads the\n"
-	"                        MBean every 100 ms while gctop runs, about 0.3%\n"
-	"                        of a core in the JVM (see gctop(1)). Never into\n"
-	"                        every JVM: --serve wants -p PID,... or\n"
-	"                        --ops-agent-match. Without it nothing is loaded\n"
-	"                        and the operations are n/a\n"
-	"      --ops-agent-match GLOB\n"
-	"                        with --serve and --ops jmx:..., load the agent\n"
-	"                        as --ops-agent does, only into the JVMs whose\n"
-	"                        main class or whole command line matches the\n"
-	"                        shell pattern GLOB, e.g. 'org.apache.catalina.*'\n"
-	"                        or '*-Dapp=orders*'; other JVMs are served\n"
-	"                        without it\n"
-	"      --gc-duration-buckets LIST\n"
-	"                        with --serve, jvm_gc_duration_seconds' bucket\n"
-	"                        bounds in seconds, ascending, comma-separated,\n"
-	"                        each one of 0.0001 0.00025 0.0005 ... 2.5 5 10\n"
-	"                        (the grid of gctop_gc_pause_seconds), e.g.\n"
-	"                        0.001,0.005,0.01,0.1,1; default OpenTelemetry's\n"
-	"                        0.01,0.1,1,10, too coarse for a young pause's\n"
-	"                        percentile\n"
-	"      --serve [ADDR:]PORT\n"
-	"                        serve /metrics (OpenMetrics, or the Prometheus text\n"
-	"                        format when asked) for every JVM and .NET process,\n"
-	"                        or those of -p, sampled every -d seconds, until\n"
-	"                        interrupted; ADDR defaults to 127.0.0.1. Loads\n"
-	"                        the agent only with --ops-agent\n"
-	"      --web-config FILE with --serve: TLS and basic authentication from\n"
-	"                        FILE, in the format of the Prometheus exporter-\n"
-	"                        toolkit (tls_server_config: cert_file, key_file,\n"
-	"                        client_ca_file, client_auth_type; basic_auth_users:\n"
-	"                        NAME: bcrypt hash); read once; a malformed FILE\n"
-	"                        exits 18 (see gctop(1), SECURITY)\n"
-	"  -w, --write FILE      record every sample to FILE as it is taken (NDJSON,\n"
-	"                        mode 0600; with -b, --json or the interactive view);\n"
-	"                        never through a link another user could have made,\n"
-	"                        never into a file not yours\n"
-	"  -r, --read FILE       replay a recording instead of watching a process:\n"
-	"                        with -b or --json printed at once (FILE may be a\n"
-	"                        pipe), in the interactive view (a regular file)\n"
-	"                        step with t and T, rewind with r, jump with b, play\n"
-	"                        and pause with space\n"
-	"      --compare FILE FILE...\n"
-	"                        recorded runs side by side, one column per run,\n"
-	"                        with each figure's ratio to the first run (--json:\n"
-	"                        one object)\n"
-	"      --fail-if EXPR    with --compare: exit 11 when the last run regressed\n"
-	"                        against the first, e.g. alloc.bytes_per_op_median>+10%\n"
-	"      --doctor          watch -p PID for -d SECONDS (default 10), print the\n"
-	"                        findings (what the figures mean, with evidence and a\n"
-	"                        next step) and exit 0 with none, else 12 info,\n"
-	"                        13 warning, 14 critical\n"
-	"      --census          a census of the live objects of -p PID by type\n"
-	"                        (count, bytes; --json: one object with types[]),\n"
-	"                        once. It costs the target: a JVM stops for a full\n"
-	"                        collection and a walk of its heap (about 0.2-1 s\n"
-	"                        at 256 MiB, 1.2-3.2 s at 2 GiB), through the attach\n"
-	"                        mechanism, nothing loaded; a .NET process collects\n"
-	"                        gen2 and walks its heap, stopped (about 0.3-0.5 s\n"
-	"                        at 256 MiB, 2.4-3.4 s at 2 GiB), holding the walk\n"
-	"                        in memory (44 bytes an object: ~120 MiB at 256 MiB\n"
-	"                        live, ~950 MiB at 2 GiB). gctop refuses (exit 16)\n"
-	"                        when that expected cost (.NET: as much as the heap\n"
-	"                        in use; a JVM: 16 MiB and 2%) exceeds the target's\n"
-	"                        headroom (its container's limit less its working\n"
-	"                        set, the host's MemAvailable). Exit 0 with a\n"
-	"                        census, 17 when the target died during it (the\n"
-	"                        sentence names an OOM kill), 1 when interrupted,\n"
-	"                        refused or the exchange failed, 4 where the\n"
-	"                        runtime has none, 5 for another user's process,\n"
-	"                        9 when no answer came in 120 s, else that of the\n"
-	"                        failure to open the process (3 to 9)\n"
-	"      --census-anyway   with --census: take it even when its cost exceeds\n"
-	"                        the target's headroom, at the risk of the kernel\n"
-	"                        killing the target for it\n"
-	"  -h, --help            this text\n"
-	"  -V, --version         the version\n"
-	"\n"
-	"The interactive view needs a terminal; with stdout not a terminal, or TERM=dumb,\n"
-	"gctop prints -b text instead. With -b and --json the first output comes after\n"
-	"one interval (on .NET 9+ after the runtime's first allocation counter too,\n"
-	"about a second), so every output has its rates (-n 1 gives one with figures); a\n"
-	"figure the runtime does not give is n/a (null in JSON), never 0. When the\n"
-	"target exits, a last output says so (EXITED; JSON state \"exited\") and gctop\n"
-	"exits with 8. See gctop(1) for the panes, keys, security and every JSON key\n"
-	"with its unit.\n"
-	"\n"
-	"Exit status:\n"
-	"  0 success                      5 permission denied\n"
-	"  1 other failure                6 the runtime publishes no data\n"
-	"  2 bad command line             7 the runtime's data is malformed or unsafe\n"
-	"  3 no such process              8 the target exited while watched\n"
-	"  4 not a JVM or .NET process    9 the target did not become readable in time\n"
-	"  10 a recording is truncated, corrupt or not gctop's\n"
-	"  11 --fail-if: the last run regressed against the first\n"
-	"  --doctor: 12, 13, 14 the worst finding is info, warning, critical\n"
-	"  15 -w FILE is unsafe to write (a link, not your regular file, under a link)\n"
-	"  --census: 16 its cost exceeds the target's headroom, 17 the target died\n"
-	"  18 --web-config FILE is malformed, or a file it names cannot be used\n"
-	"  19 the interactive view's terminal went away (SIGHUP, hung up)\n";
-
 static int parse_positive(const char *s, long max, long *out)
 {
 	char *end;
@@ -275,12 +113,12 @@ static int check_serve(struct gt_options *opt, bool output, struct gt_error *err
 		return gt_fail(err, GT_EXIT_USAGE, "--serve never loads the agent or samples allocations; drop --allocators");
 	if (opt->ops_agent && !(opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter)))
 		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent for --ops jmx:...; give that too");
-	/* Code goes only into JVMs the user chose: never host-wide by default. */
+	/* Code goes only into processes the user chose: never host-wide by default. */
 	if (opt->ops_agent && !opt->n_pids && !opt->ops_agent_match)
-		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent only into JVMs you choose: give -p PID,... "
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent only into processes you choose: give -p PID,... "
 			       "or --ops-agent-match GLOB (a main class or command line pattern) instead");
 	if (opt->ops_agent_match && opt->n_pids)
-		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses among every JVM; with -p use --ops-agent");
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses among every process; with -p use --ops-agent");
 	opt->mode = GT_MODE_SERVE;
 	return 0;
 }
@@ -320,7 +158,7 @@ static int check_doctor(struct gt_options *opt, bool other, bool delay, struct g
 		return gt_fail(err, GT_EXIT_USAGE, "--doctor takes one -p PID, -d SECONDS, --ops NAME and --ops-agent only");
 	bool jmx = opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter);
 	if (jmx && !opt->ops_agent)
-		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the JVM; "
+		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the target; "
 			       "add --ops-agent to let --doctor load it for that counter alone");
 	if (opt->ops_agent && !jmx)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent loads gctop's agent for --ops jmx:...; give that too");
@@ -379,7 +217,7 @@ static int choose_mode(struct gt_options *opt, bool batch, bool json, bool list,
 		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent goes with --serve or --doctor; here --allocators loads the agent");
 	/* Loading code into the target is asked for by name, once: --allocators. */
 	if (opt->opcount_counter && gt_opcount_is_jmx(opt->opcount_counter) && !opt->allocators)
-		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the JVM, "
+		return gt_fail(err, GT_EXIT_USAGE, "--ops jmx: reads the MBean through gctop's agent inside the target, "
 			       "which only --allocators loads; add --allocators");
 	if ((batch || json) && !opt->pid && !opt->replay_path)
 		return gt_fail(err, GT_EXIT_USAGE, "%s needs a process: add -p PID (gctop --list shows them)", json ? "--json" : "-b");
@@ -517,7 +355,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	if (opt->gc_duration_buckets.n && !f.serve)
 		return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets shapes --serve's jvm_gc_duration_seconds; give --serve too");
 	if (opt->ops_agent_match && !f.serve)
-		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses the JVMs of --serve; give --serve too");
+		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses the processes of --serve; give --serve too");
 	if (opt->web_config && !f.serve)
 		return gt_fail(err, GT_EXIT_USAGE, "--web-config goes with --serve");
 	if (f.doctor && f.census)

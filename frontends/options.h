@@ -57,7 +57,4 @@ struct gt_options {
 /* Returns 0, or -1 with err (GT_EXIT_USAGE) naming the bad argument. */
 int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_error *err);
 
-/* The --help text, which man/gctop.1 matches. */
-extern const char gt_help_text[];
-
 #endif

@@ -72,12 +72,6 @@
 #define GT_FINDING_GC_PER_OP_INFO 0.10
 #define GT_FINDING_GC_PER_OP_WARNING 1.0
 
-/* G1's region size ergonomics (g1HeapRegionSize.cpp, JDK 15+): the heap
- * max over 2048 regions, rounded down to a power of two, 1 MiB to 32 MiB. */
-#define GT_G1_TARGET_REGIONS 2048
-#define GT_G1_MIN_REGION (1ull << 20)
-#define GT_G1_MAX_ERGONOMIC_REGION (32ull << 20)
-
 #define GT_MIB (1024.0 * 1024.0)
 
 /* HotSpot's lastCause after a pause that was no collection (G1's remark and
@@ -445,7 +439,7 @@ static void rule_humongous(const struct gt_target_info *info, const struct gt_sa
 	if (sev == GT_SEVERITY_NONE)
 		return;
 	struct gt_u64 max = cur->heap_max_bytes.valid ? cur->heap_max_bytes : info->heap_max_bytes;
-	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
+	uint64_t region = gt_findings_region_bytes(info->runtime, info->heap_flags, max);
 	/* the sizes are in the evidence: the title fits the screen's findings
 	 * line at 100 columns */
 	struct gt_finding *f = add(out, "g1-humongous", sev,
@@ -499,7 +493,7 @@ static void rule_region_waste(const struct gt_target_info *info, const struct gt
 		return;
 	const struct gt_sample *c = &d->cur;
 	struct gt_u64 max = c->heap_max_bytes.valid ? c->heap_max_bytes : info->heap_max_bytes;
-	uint64_t region = gt_findings_g1_region_bytes(info->heap_flags, max);
+	uint64_t region = gt_findings_region_bytes(info->runtime, info->heap_flags, max);
 	struct gt_finding *f = add(out, "g1-region-waste", sev,
 				   "humongous objects take whole G1 regions: %s%.0f%% of allocation %s their last "
 				   "regions' unused tails, heap nothing else can use", measured ? "" : "up to ",
@@ -712,19 +706,21 @@ static uint64_t parse_size(const char *s)
 	}
 }
 
-uint64_t gt_findings_g1_region_bytes(const char *heap_flags, struct gt_u64 heap_max)
+uint64_t gt_findings_region_bytes(const struct gt_runtime_traits *rt, const char *heap_flags, struct gt_u64 heap_max)
 {
-	static const char flag[] = "-XX:G1HeapRegionSize=";
-	const char *p = heap_flags ? strstr(heap_flags, flag) : NULL;
+	const struct gt_heap_regions *r = rt ? &rt->regions : NULL;
+	if (!r || r->target_count == 0 || r->min_bytes == 0)
+		return 0;
+	const char *p = heap_flags && r->size_flag ? strstr(heap_flags, r->size_flag) : NULL;
 	if (p) {
-		uint64_t v = parse_size(p + sizeof(flag) - 1);
+		uint64_t v = parse_size(p + strlen(r->size_flag));
 		if (v)
 			return v;
 	}
 	if (!heap_max.valid || heap_max.value == 0)
 		return 0;
-	uint64_t want = heap_max.value / GT_G1_TARGET_REGIONS, region = GT_G1_MIN_REGION;
-	while (region * 2 <= want && region < GT_G1_MAX_ERGONOMIC_REGION)
+	uint64_t want = heap_max.value / r->target_count, region = r->min_bytes;
+	while (region * 2 <= want && region < r->max_bytes)
 		region *= 2;
 	return region;
 }

@@ -82,8 +82,10 @@ void gt_findings_compute(const struct gt_target_info *info, const struct gt_deri
 /* "info", "warning", "critical" ("none" for GT_SEVERITY_NONE). */
 const char *gt_severity_name(enum gt_severity s);
 
-/* The G1 region size: -XX:G1HeapRegionSize in heap_flags, else G1's own
- * choice from the heap max (0 when neither is known). */
-uint64_t gt_findings_g1_region_bytes(const char *heap_flags, struct gt_u64 heap_max);
+/* The size of the regions a large object takes whole in runtime rt's heap
+ * (model/runtime.h regions: G1's): the size its flag sets in heap_flags,
+ * else the runtime's own choice from the heap max; 0 when neither is
+ * known or the runtime's heap has no such regions. */
+uint64_t gt_findings_region_bytes(const struct gt_runtime_traits *rt, const char *heap_flags, struct gt_u64 heap_max);
 
 #endif

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The rows every runtime shares: their rules fire where one runtime's
- * figures are, or their step is the same everywhere. A runtime's own rows
- * (model/runtime.h's advice, in collectors/<runtime>/) come first. who: the
+/* The rows every runtime shares, in no runtime's words: their step is the
+ * same everywhere. A runtime's own rows (model/runtime.h's advice, in
+ * collectors/<runtime>/) come first, and a finding only one runtime's
+ * figures raise (G1's humongous collections, .NET's large-object heap)
+ * has its row there alone. who: the
  * step ends by saying where to see who allocates, census: it starts with
  * gctop's census, each of which each front end says its own way. None
  * here has census: a runtime gctop does not know (a recording's) has no
@@ -32,18 +34,6 @@ static const struct gt_runtime_advice shared_rows[] = {
 	  false, false },
 	{ "heap-over-limit",
 	  "set the heap's maximum below the container limit, leaving room for the rest of the process", false, false },
-	{ "g1-full-gc",
-	  "G1 ran out of room to evacuate into: raise -Xmx, or start marking earlier "
-	  "(-XX:InitiatingHeapOccupancyPercent); the last cause says which", false, false },
-	{ "loh-gen2",
-	  "allocate fewer objects of 85,000 bytes or more: pool or reuse the large buffers (ArrayPool), "
-	  "stream instead of building whole arrays", true, false },
-	{ "g1-humongous",
-	  "raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the large buffers",
-	  true, false },
-	{ "g1-region-waste",
-	  "size large arrays to whole regions less their 16-byte header, or under half a region, or raise "
-	  "-XX:G1HeapRegionSize", false, false },
 	{ "alloc-per-op",
 	  "allocate less in each operation: reuse or pool its buffers, stream instead of building whole "
 	  "results", true, false },
@@ -53,8 +43,6 @@ static const struct gt_runtime_advice shared_rows[] = {
 	{ "live-set-growth",
 	  "take a census of the live objects twice, some minutes apart, and look at the types that grew; a "
 	  "cache without a bound or listeners never removed are the usual holders", false, false },
-	{ "server-gc-one-heap",
-	  "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs", false, false },
 };
 
 static const struct gt_runtime_advice *advice_in(const struct gt_runtime_advice *rows, size_t n, const char *id)

@@ -3,10 +3,11 @@
  * Each runtime backend provides one struct gt_runtime_traits as a const in
  * its own folder (collectors/<runtime>/<runtime>_runtime.c) and points its
  * struct gt_backend_ops at it; the target info carries the pointer to the
- * sample's readers. Findings, writers, the screen and the picker ask the
- * traits for names, words and advice instead of comparing with a runtime
- * they know, so a new runtime changes no file outside its folder but the
- * registry (tests/static/runtime_names.py checks it). NULL traits: a
+ * sample's readers. Findings, writers, the screen, the picker and --help
+ * ask the traits for names, words and advice instead of comparing with a
+ * runtime they know, so a new runtime changes no file outside its folder
+ * but the registry (tests/static/runtime_names.py checks it, and
+ * tests/static/third_runtime.sh registers a third). NULL traits: a
  * runtime gctop does not know (a recording that names none). */
 #ifndef GCTOP_MODEL_RUNTIME_H
 #define GCTOP_MODEL_RUNTIME_H
@@ -41,6 +42,45 @@ struct gt_runtime_advice {
 struct gt_sampler_name {
 	const char *source;
 	const char *name;
+};
+
+/* One of the runtime's collectors as the picker names it: whole where its
+ * column has room, brief (at most GT_PICKER_GC_BRIEF characters, never
+ * cut inside a word) where it has not. */
+struct gt_gc_name {
+	const char *name;   /* as the target info's gc_name has it: "Z" */
+	const char *whole;  /* "ZGC" */
+	const char *brief;  /* "ZGC" */
+};
+
+/* How the heap's regions are sized where a large object takes whole ones
+ * (G1's humongous objects), for the findings' evidence: the size the flag
+ * size_flag sets among the heap flags, else the heap's maximum over
+ * target_count, rounded down to a power of two within [min_bytes,
+ * max_bytes] (model/findings.h gt_findings_region_bytes). target_count 0:
+ * the runtime's heap has no such regions. */
+struct gt_heap_regions {
+	const char *size_flag;     /* "-XX:G1HeapRegionSize=" */
+	uint64_t target_count;
+	uint64_t min_bytes, max_bytes;
+};
+
+/* What --help says of the runtime, joined over the registry by
+ * frontends/help.c; each NULL where the runtime has nothing to say. */
+struct gt_runtime_help {
+	/* What gctop watches and through what: "a JVM (HotSpot 11 to 25,
+	 * through its perf data)". Never NULL. */
+	const char *reads;
+	/* What --allocators does to it: "on .NET a second EventPipe
+	 * session, nothing loaded". */
+	const char *allocators;
+	/* --allocator-packages' default: "System.,Microsoft.". */
+	const char *packages;
+	/* What --ops counts in it: "on a JVM, the perf-data counter NAME the
+	 * application publishes ...". */
+	const char *opcount;
+	/* What --census does to it: "a JVM stops for a full collection ...". */
+	const char *census;
 };
 
 struct gt_runtime_traits {
@@ -102,9 +142,19 @@ struct gt_runtime_traits {
 	/* How the program asks for a collection ("System.gc()"). */
 	const char *induced_call;
 	/* Advice rows for the findings' ids, ahead of the generic ones
-	 * (model/findings_advice.c); n_advice of them. */
+	 * (model/findings_advice.c); n_advice of them. A finding only this
+	 * runtime's figures raise (G1's humongous collections) has its row
+	 * here alone. */
 	const struct gt_runtime_advice *advice;
 	size_t n_advice;
+
+	/* Its collectors' names in the picker, ending with a NULL name; a
+	 * collector not listed is shown as the collectors name it. */
+	const struct gt_gc_name *gc_names;
+	/* Its heap's regions, where a large object takes whole ones. */
+	struct gt_heap_regions regions;
+	/* What --help says of it. */
+	struct gt_runtime_help help;
 };
 
 /* traits' name, or "unknown" for NULL. */

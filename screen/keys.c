@@ -40,7 +40,7 @@ const struct gt_key_binding gt_key_table[] = {
 	{ '\n', '\n', "Enter", GT_ACT_STACKS, D, "in the focused top-allocators pane: the top stacks behind the marked site, with their shares; Esc closes" },
 	{ '\r', '\r', "Enter", GT_ACT_STACKS, D, NULL },
 	{ KEY_ENTER, KEY_ENTER, "Enter", GT_ACT_STACKS, D, NULL },
-	{ 'a', 'a', "a", GT_ACT_ALLOCATORS, D, "top allocators: sample allocations (a JVM loads gctop's agent: asks y/N first); again to stop" },
+	{ 'a', 'a', "a", GT_ACT_ALLOCATORS, D, "top allocators: sample allocations (asks y/N first where that loads code into the target); again to stop" },
 	{ 'c', 'c', "c", GT_ACT_CENSUS, D | H, "census of the live objects by type, and what grew since the last one (asks y/N with its cost first); in an overlay: the census, or close it" },
 	{ 'f', 'f', "f", GT_ACT_FINDINGS, D | H, "findings: what the figures mean, each with its evidence and a next step; again to close" },
 	{ 12, 12, "Ctrl-L", GT_ACT_REDRAW, D | P | H, "repaint the whole screen" },

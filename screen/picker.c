@@ -154,36 +154,23 @@ const char *gt_picker_runtime_label(const struct gt_runtime_traits *rt)
 	return runtime_words(rt)[0];
 }
 
-/* A collector's names in the picker: whole where the column has room,
- * brief (at most GT_PICKER_GC_BRIEF characters) where it has not. */
-struct picker_gc_name {
-	const char *name;   /* as model/sample.h's gc_name has it */
-	const char *whole;
-	const char *brief;
-};
+/* The runtime's name for its collector gc (model/runtime.h gc_names), or
+ * NULL; "unknown" is every runtime's. */
+static const struct gt_gc_name gc_unknown = { "unknown", "unknown", "?" };
 
-static const struct picker_gc_name picker_gc_names[] = {
-	{ "Workstation", "Workstation", "Wkstn" },
-	{ "Server", "Server", "Srv" },
-	{ "G1", "G1", "G1" },
-	{ "Parallel", "Parallel", "Par" },
-	{ "Serial", "Serial", "Ser" },
-	{ "Z", "ZGC", "ZGC" },
-	{ "Shenandoah", "Shenandoah", "Shen" },
-	{ "unknown", "unknown", "?" },
-};
-
-static const struct picker_gc_name *gc_name_find(const char *gc)
+static const struct gt_gc_name *gc_name_find(const struct gt_runtime_traits *rt, const char *gc)
 {
-	for (size_t i = 0; i < sizeof(picker_gc_names) / sizeof(picker_gc_names[0]); i++)
-		if (strcmp(picker_gc_names[i].name, gc) == 0)
-			return &picker_gc_names[i];
+	if (strcmp(gc, gc_unknown.name) == 0)
+		return &gc_unknown;
+	for (const struct gt_gc_name *n = rt ? rt->gc_names : NULL; n && n->name; n++)
+		if (strcmp(n->name, gc) == 0)
+			return n;
 	return NULL;
 }
 
-const char *gt_picker_gc_label(const char *gc, bool brief)
+const char *gt_picker_gc_label(const struct gt_runtime_traits *rt, const char *gc, bool brief)
 {
-	const struct picker_gc_name *n = gc_name_find(gc);
+	const struct gt_gc_name *n = gc_name_find(rt, gc);
 	if (!n)
 		return gc;
 	return brief ? n->brief : n->whole;
@@ -201,7 +188,8 @@ bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text)
 {
 	char pid[16];
 	snprintf(pid, sizeof(pid), "%d", (int)r->pid);
-	const char *gc[] = { r->gc, gt_picker_gc_label(r->gc, false), gt_picker_gc_label(r->gc, true), NULL };
+	const char *gc[] = { r->gc, gt_picker_gc_label(r->runtime, r->gc, false), gt_picker_gc_label(r->runtime, r->gc, true),
+			     NULL };
 	return holds_text(pid, text) || holds_text(r->user, text) || holds_text(r->program, text) ||
 	       holds_text(r->command, text) ||
 	       holds_text(r->version, text) || holds_any(runtime_words(r->runtime), text) || holds_any(gc, text);

@@ -87,12 +87,12 @@ void gt_picker_program(char *buf, size_t len, const char *main, const char *comm
 
 /* The picker's name for a runtime: its display name ("JVM"), or "?". */
 const char *gt_picker_runtime_label(const struct gt_runtime_traits *rt);
-/* The picker's name for a collector named gc by the collectors: whole
- * ("Workstation", "ZGC"), or brief, at most GT_PICKER_GC_BRIEF
- * characters and never cut inside a word ("Wkstn", "Par"). A name the
- * picker does not know is given back as it is. */
+/* The picker's name for runtime rt's collector named gc by the collectors
+ * (model/runtime.h gc_names): whole ("Workstation", "ZGC"), or brief, at
+ * most GT_PICKER_GC_BRIEF characters and never cut inside a word ("Wkstn",
+ * "Par"). A name the runtime does not list is given back as it is. */
 #define GT_PICKER_GC_BRIEF 5
-const char *gt_picker_gc_label(const char *gc, bool brief);
+const char *gt_picker_gc_label(const struct gt_runtime_traits *rt, const char *gc, bool brief);
 
 /* The schedule, as a session's: refreshes every interval_ns from now. */
 void gt_picker_start(struct gt_picker *p, uint64_t interval_ns, uint64_t now);

@@ -1,6 +1,7 @@
 /* The runtimes gctop knows, for the layers above the session, which do not
  * reach the collectors' registry (collectors/registry.h) themselves: the
- * record's runtime names, the "JVM or .NET" of --help, -l and the picker. */
+ * record's runtime names, and what --help, -l and the picker say of each
+ * ("JVM or .NET"). */
 #ifndef GCTOP_SESSION_RUNTIMES_H
 #define GCTOP_SESSION_RUNTIMES_H
 

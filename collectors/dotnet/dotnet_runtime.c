@@ -3,6 +3,7 @@
 #include "collectors/dotnet/dotnet_runtime.h"
 
 #include "collectors/dotnet/dotnet_gens.h"
+#include "collectors/dotnet/sampler/dotnet_alloc.h"
 
 static const char *const dotnet_words[] = { ".NET", "dotnet", NULL };
 
@@ -39,6 +40,19 @@ static const struct gt_runtime_advice dotnet_advice[] = {
 	{ "live-set-growth",
 	  "or compare two heap snapshots (dotnet-gcdump collect -p PID); either induces a gen2 collection",
 	  false, true },
+	/* the findings only .NET's figures raise */
+	{ "loh-gen2",
+	  "allocate fewer objects of 85,000 bytes or more: pool or reuse the large buffers (ArrayPool), "
+	  "stream instead of building whole arrays", true, false },
+	{ "server-gc-one-heap",
+	  "use Workstation GC (DOTNET_gcServer=0) or give the container more CPUs", false, false },
+};
+
+/* The picker's names for the .NET GC's flavours (dotnet_info.c). */
+static const struct gt_gc_name dotnet_gc_names[] = {
+	{ "Workstation", "Workstation", "Wkstn" },
+	{ "Server", "Server", "Srv" },
+	{ NULL, NULL, NULL },
 };
 
 const struct gt_runtime_traits gt_dotnet_runtime = {
@@ -76,6 +90,16 @@ const struct gt_runtime_traits gt_dotnet_runtime = {
 	.induced_call = "GC.Collect",
 	.advice = dotnet_advice,
 	.n_advice = sizeof(dotnet_advice) / sizeof(dotnet_advice[0]),
+	.gc_names = dotnet_gc_names,
+	.help = {
+		.reads = "a .NET 8 to 10 process (through its diagnostics socket and an EventPipe session)",
+		.allocators = "on .NET a second EventPipe session, nothing loaded",
+		.packages = GT_DN_DEFAULT_PACKAGES,
+		.opcount = "on .NET, ASP.NET Core's requests where it serves them, counted without --ops",
+		.census = "a .NET process collects gen2 and walks its heap, stopped (about 0.3-0.5 s at 256 MiB, "
+			  "2.4-3.4 s at 2 GiB), holding the walk in memory (44 bytes an object: ~120 MiB at 256 MiB "
+			  "live, ~950 MiB at 2 GiB)",
+	},
 };
 
 /* Each process's diagnostics socket is /tmp/dotnet-diagnostic-<pid>-...:

@@ -36,6 +36,27 @@ static const struct gt_runtime_advice hotspot_advice[] = {
 	{ "live-set-growth",
 	  "or compare two class histograms (jcmd PID GC.class_histogram); either stops the JVM for a time that "
 	  "grows with the heap. -XX:+HeapDumpOnOutOfMemoryError keeps the evidence", false, true },
+	/* the findings only G1's figures raise */
+	{ "g1-full-gc",
+	  "G1 ran out of room to evacuate into: raise -Xmx, or start marking earlier "
+	  "(-XX:InitiatingHeapOccupancyPercent); the last cause says which", false, false },
+	{ "g1-humongous",
+	  "raise -XX:G1HeapRegionSize so these objects stay under half a region, or reuse the large buffers",
+	  true, false },
+	{ "g1-region-waste",
+	  "size large arrays to whole regions less their 16-byte header, or under half a region, or raise "
+	  "-XX:G1HeapRegionSize", false, false },
+};
+
+/* The picker's names for HotSpot's collectors (as hotspot_counters.c
+ * names them). */
+static const struct gt_gc_name hotspot_gc_names[] = {
+	{ "G1", "G1", "G1" },
+	{ "Parallel", "Parallel", "Par" },
+	{ "Serial", "Serial", "Ser" },
+	{ "Z", "ZGC", "ZGC" },
+	{ "Shenandoah", "Shenandoah", "Shen" },
+	{ NULL, NULL, NULL },
 };
 
 const struct gt_runtime_traits gt_hotspot_runtime = {
@@ -66,6 +87,26 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
 	.induced_call = "System.gc()",
 	.advice = hotspot_advice,
 	.n_advice = sizeof(hotspot_advice) / sizeof(hotspot_advice[0]),
+	.gc_names = hotspot_gc_names,
+	/* G1's region size ergonomics (g1HeapRegionSize.cpp, JDK 15+): the
+	 * heap max over 2048 regions, rounded down to a power of two, 1 MiB to
+	 * 32 MiB, unless -XX:G1HeapRegionSize says. */
+	.regions = { .size_flag = "-XX:G1HeapRegionSize=", .target_count = 2048, .min_bytes = 1ull << 20,
+		     .max_bytes = 32ull << 20 },
+	.help = {
+		.reads = "a JVM (HotSpot 11 to 25, through its perf data)",
+		.allocators = "on a JVM this loads gctop's agent (with --ops-agent the only option that changes the "
+			      "target; it stops by itself a few seconds after gctop exits) and gives the exact "
+			      "allocation total",
+		/* agent/agent_options.c's default_prefixes */
+		.packages = "java.,javax.,jdk.,sun.,com.sun.",
+		.opcount = "on a JVM, the perf-data counter NAME the application publishes (see gctop(1)); --ops "
+			   "jmx:OBJECTNAME:ATTRIBUTE reads an MBean attribute instead (summed over a pattern's MBeans, "
+			   "at most 64), through the agent: only with --allocators or --ops-agent; --ops jmx:requests "
+			   "finds Tomcat's, Jetty's or WildFly's request counter itself",
+		.census = "a JVM stops for a full collection and a walk of its heap (about 0.2-1 s at 256 MiB, "
+			  "1.2-3.2 s at 2 GiB), through the attach mechanism, nothing loaded",
+	},
 };
 
 /* Each JVM's perf data is a file in /tmp/hsperfdata_<user>/: that

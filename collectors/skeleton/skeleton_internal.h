@@ -8,7 +8,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "collectors/skeleton/skeleton.h"
+#include "collectors/skeleton/skeleton_runtime.h"
+
+/* The operations counter it counts its polls in, for --ops. */
+#define GT_SKELETON_OPCOUNT_COUNTER "polls"
+
+/* What a process of the skeleton runtime publishes, as a JVM publishes its
+ * perf data: a regular file of its own user, /tmp/gctop-skeleton-<pid>.
+ * No program makes one; only a test arranges it
+ * (tests/unit/test_skeleton.c), so that a build that registers the
+ * skeleton (tests/static/third_runtime.sh) lists and opens no real
+ * process. */
+#define GT_SKELETON_DIR "/tmp"
+#define GT_SKELETON_PREFIX "gctop-skeleton-"
 
 /* A real backend polls as often as its runtime's figures change (HotSpot:
  * every eden fill it must see) or not at all (0) when it is told by a
@@ -30,8 +42,5 @@ bool skeleton_wait_may_lag(const struct gt_backend *b);
 void skeleton_poll(struct gt_backend *b, uint64_t now_ns);
 void skeleton_settle(struct gt_backend *b, uint64_t deadline_ns);
 int skeleton_sample(struct gt_backend *b, struct gt_sample *out, struct gt_error *err);
-
-/* skeleton_runtime.c */
-extern const struct gt_discovery gt_skeleton_discovery;
 
 #endif

@@ -104,8 +104,8 @@ static const char *gc_text(const struct gt_picker_row *r, int width)
 {
 	if (!r->gc[0])
 		return "n/a";
-	const char *whole = gt_picker_gc_label(r->gc, false);
-	return (int)strlen(whole) <= width ? whole : gt_picker_gc_label(r->gc, true);
+	const char *whole = gt_picker_gc_label(r->runtime, r->gc, false);
+	return (int)strlen(whole) <= width ? whole : gt_picker_gc_label(r->runtime, r->gc, true);
 }
 
 static void draw_row(WINDOW *w, int y, const struct gt_picker_row *r, const struct gt_theme *t, bool selected)

@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
 """The documents someone on call reads agree with gctop itself: the options
 and exit statuses of --help, of the man page's OPTIONS and EXIT STATUS and
-of README's option and exit-status tables are the same sets; --doctor's
+of README's option and exit-status tables are the same sets; each status's
+text in --help says what README's and the man page's say (its words, less
+a few small ones, are in theirs; "another failure" is not "other failure"),
+and its statement (the text before a colon, parenthesis, semicolon or
+full stop) names no runtime in any of the three, so that it holds for a
+runtime added later (tests/static/runtimes.py reads their names); --doctor's
 statuses by severity are the same everywhere, README's example included;
 every --help line fits 80 columns; and README's "How it is built" draws the
 layers LAYERS lists, in their order.
 
 Usage: docs_agree.py GCTOP_BIN. Prints PASS:/FAIL: lines."""
+import os
 import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runtimes  # noqa: E402
+
 NAME = "docs_agree"
+# Words a status's text may say in one document and not another.
+SMALL_WORDS = {"a", "an", "the", "is", "are", "of", "or", "and", "to", "its", "it", "s", "in", "by"}
 HELP_WIDTH = 80
 SEVERITIES = ("info", "warning", "critical")
 
@@ -77,6 +88,85 @@ def readme_facts(readme):
     return opts, statuses
 
 
+def help_status_texts(help_text):
+    """[(statuses, text)] of --help's exit statuses: a column each ("  4
+    text", "  --census: 16 text", "  --doctor: 12, 13, 14 text"), two
+    columns apart by three spaces or more."""
+    out = []
+    for line in section(help_text, r"^Exit status:", r"^\S").splitlines():
+        for col in re.split(r" {3,}", line.strip()):
+            m = re.match(r"(?:(--[a-z-]+): )?(\d+(?:, \d+)*) (.*)$", col)
+            if m:
+                out.append(([int(n) for n in m.group(2).split(", ")], ((m.group(1) or "") + " " + m.group(3)).strip()))
+    return out
+
+
+def readme_status_texts(readme):
+    out = {}
+    for m in re.finditer(r"^\| ([\d, ]+) \| (.*) \|$", section(readme, r"^\| exit status \| meaning \|", r"^$"), re.M):
+        for n in m.group(1).split(","):
+            out[int(n)] = m.group(2)
+    return out
+
+
+def roff_plain(line):
+    """A roff line's words: macros and font escapes out, hyphens in."""
+    line = re.sub(r"^\.(?:B|I|BR|RB|BI|IB|IR|RI)\s+", "", line)
+    line = re.sub(r"\\f[BIRP]|\\&", "", line).replace('"', "")
+    return man_text(line)
+
+
+def man_status_texts(man):
+    """{status: (intro, text)}: each .IP paragraph of EXIT STATUS, and the
+    .PP paragraph before it that says where the statuses after it hold
+    ("With --doctor only, ...")."""
+    out, intro, cur, n = {}, "", None, None
+    for line in section(man, r"^\.SH EXIT STATUS", r"^\.SH ").splitlines() + [".PP"]:
+        m = re.match(r"^\.IP (\d+)$", line)
+        if m or line.startswith(".PP"):
+            if n is not None:
+                out[n] = (intro, " ".join(cur))
+            elif cur is not None:
+                intro = " ".join(cur)
+            n, cur = (int(m.group(1)) if m else None), []
+            continue
+        if cur is not None:
+            cur.append(roff_plain(line))
+    return out
+
+
+def words(text):
+    return set(re.findall(r"[a-z0-9]+", text.lower())) - SMALL_WORDS
+
+
+def statement(text):
+    """The text before its first colon, parenthesis, semicolon or full stop
+    (not one inside a word, as in ".NET" or "gctop(1)")."""
+    text = re.sub(r"^--[a-z-]+: ", "", text)
+    return re.split(r": |\(|;|\.(?:\s|$)", text, maxsplit=1)[0]
+
+
+def status_texts_ok(help_text, man, readme, names):
+    h, r, m = help_status_texts(help_text), readme_status_texts(readme), man_status_texts(man)
+    ok = report(sum(len(ns) for ns, _ in h) >= 10 and len(r) == len(m) == sum(len(ns) for ns, _ in h),
+                "--help, README and the man page give a text for each status (%d, %d, %d)" %
+                (sum(len(ns) for ns, _ in h), len(r), len(m)))
+    for ns, text in h:
+        want = words(statement(text)) | words(re.match(r"(--[a-z-]+)?", text).group(0))
+        r_text = " ".join(r.get(n, "") for n in ns)
+        m_text = " ".join(" ".join(m.get(n, ("", ""))) for n in ns)
+        missing = sorted((want - words(r_text)) | (want - words(m_text)))
+        label = ", ".join(str(n) for n in ns)
+        ok &= report(want and not missing, "status %s: README and the man page say what --help says (%r)%s" %
+                     (label, text, ": not " + ", ".join(missing) if missing else ""))
+        named = [(doc, t) for doc, t in [("--help", statement(text))] +
+                 [("README", statement(r.get(n, ""))) for n in ns] +
+                 [("the man page", statement(m.get(n, ("", ""))[1])) for n in ns] if names.search(t)]
+        ok &= report(not named, "status %s's statement names no runtime%s" %
+                     (label, "".join("; %s says %r" % x for x in named)))
+    return ok
+
+
 def doctor_claims(text):
     """Every "N info" / "N (warning)" a text makes: (status, severity)."""
     return set((int(n), s) for n, s in re.findall(r"\b(\d{1,2}) \(?(info|warning|critical)\b", text))
@@ -128,6 +218,10 @@ def main():
     (h_opts, h_st), (m_opts, m_st), (r_opts, r_st) = help_facts(help_text), man_facts(man), readme_facts(readme)
     ok = compare("options", {"--help": h_opts, "man OPTIONS": m_opts, "README's table": r_opts})
     ok &= compare("exit statuses", {"--help": h_st, "man EXIT STATUS": m_st, "README's table": r_st})
+    names = runtimes.word_pattern(runtimes.runtimes("."))
+    ok &= report(names.search("not a JVM or .NET process") and not names.search("the runtime's data"),
+                 "the runtimes' names are found in a text that names them, and only there")
+    ok &= status_texts_ok(help_text, man, readme, names)
 
     truth = dict((s, n) for n, s in man_doctor(man))
     ok &= report(sorted(truth) == sorted(SEVERITIES), "the man page gives --doctor's status for each severity %s" % truth)

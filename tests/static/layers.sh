@@ -99,9 +99,9 @@ check "the rule refuses hotspot including dotnet" [ -n "$(wrong collectors/hotsp
 check "the rule refuses any runtime including another" \
 	[ -n "$(wrong collectors/skeleton/skeleton.c collectors/hotspot/hotspot_runtime.h)" ]
 check "the rule refuses host figures including a runtime" \
-	[ -n "$(wrong collectors/host/proc.c collectors/skeleton/skeleton.h)" ]
+	[ -n "$(wrong collectors/host/proc.c collectors/skeleton/skeleton_runtime.h)" ]
 check "the rule allows the registry including a runtime" \
-	[ -z "$(wrong collectors/registry.c collectors/skeleton/skeleton.h)" ]
+	[ -z "$(wrong collectors/registry.c collectors/skeleton/skeleton_runtime.h)" ]
 check "the rule refuses a .NET source including the backend" \
 	[ -n "$(wrong collectors/dotnet/ipc/diag_ipc_discover.c collectors/dotnet/dotnet_info.h)" ]
 check "the rule refuses the .NET sampler including the backend's header" \

@@ -307,14 +307,27 @@ static void test_advice_census_first(void)
 	}
 }
 
+/* Whether runtime rt has advice for finding id. */
+static bool has_advice(const char *id, const struct gt_runtime_traits *rt)
+{
+	char buf[GT_FINDING_ADVICE_LEN];
+	gt_findings_advice(buf, sizeof(buf), id, rt, GT_FRONT_OPTIONS);
+	return buf[0] != '\0';
+}
+
 /* Keys on the screen, options everywhere else: -b, --json and --doctor
  * have no key a. */
 static void test_advice_per_front_end(void)
 {
+	/* the shared rows for every runtime, and a runtime's own where it has
+	 * them (loh-gen2 .NET's, g1-humongous the JVM's) */
 	static const char *const ids[] = { "pause-share", "loh-gen2", "g1-humongous", "alloc-per-op" };
+	CHECK(has_advice("loh-gen2", &gt_dotnet_runtime) && has_advice("g1-humongous", &gt_hotspot_runtime));
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		const struct gt_runtime_traits *rt;
 		for (size_t k = 0; (rt = gt_registry_at(k)); k++) {
+			if (!has_advice(ids[i], rt))
+				continue;
 			char opt[GT_FINDING_ADVICE_LEN], keys[GT_FINDING_ADVICE_LEN];
 			gt_findings_advice(opt, sizeof(opt), ids[i], rt, GT_FRONT_OPTIONS);
 			gt_findings_advice(keys, sizeof(keys), ids[i], rt, GT_FRONT_SCREEN);
@@ -548,18 +561,22 @@ static void test_region_waste(void)
 
 static void test_region_size(void)
 {
+	const struct gt_runtime_traits *g1 = &gt_hotspot_runtime;
 	struct gt_u64 none = { 0, false }, max = { 0, true };
-	CHECK_U64(gt_findings_g1_region_bytes("-XX:G1HeapRegionSize=4m", none), 4 << 20);
-	CHECK_U64(gt_findings_g1_region_bytes("-Xmx1g -XX:G1HeapRegionSize=8388608", none), 8 << 20);
-	CHECK_U64(gt_findings_g1_region_bytes("", none), 0);
+	CHECK_U64(gt_findings_region_bytes(g1, "-XX:G1HeapRegionSize=4m", none), 4 << 20);
+	CHECK_U64(gt_findings_region_bytes(g1, "-Xmx1g -XX:G1HeapRegionSize=8388608", none), 8 << 20);
+	CHECK_U64(gt_findings_region_bytes(g1, "", none), 0);
 	max.value = 256ull << 20;   /* 128 KiB wanted: the 1 MiB floor */
-	CHECK_U64(gt_findings_g1_region_bytes("", max), 1 << 20);
+	CHECK_U64(gt_findings_region_bytes(g1, "", max), 1 << 20);
 	max.value = 4ull << 30;     /* 2 MiB */
-	CHECK_U64(gt_findings_g1_region_bytes("-Xmx4g", max), 2 << 20);
+	CHECK_U64(gt_findings_region_bytes(g1, "-Xmx4g", max), 2 << 20);
 	max.value = 6ull << 30;     /* 3 MiB, down to 2 */
-	CHECK_U64(gt_findings_g1_region_bytes(NULL, max), 2 << 20);
+	CHECK_U64(gt_findings_region_bytes(g1, NULL, max), 2 << 20);
 	max.value = 1ull << 40;     /* capped at 32 MiB */
-	CHECK_U64(gt_findings_g1_region_bytes(NULL, max), 32 << 20);
+	CHECK_U64(gt_findings_region_bytes(g1, NULL, max), 32 << 20);
+	/* a runtime without such regions, or none known: no size */
+	CHECK_U64(gt_findings_region_bytes(&gt_dotnet_runtime, "-XX:G1HeapRegionSize=4m", max), 0);
+	CHECK_U64(gt_findings_region_bytes(NULL, "-XX:G1HeapRegionSize=4m", max), 0);
 }
 
 static void test_container(void)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontends/help.h"
 #include "frontends/options.h"
 #include "model/opcount_spec.h"
 #include "tests/unit/check.h"
@@ -260,9 +261,12 @@ static void test_help_and_man_page_agree(void)
 						"--fail-if", "--doctor", "--ops", "--ops-agent", "--ops-agent-match",
 						"--gc-duration-buckets", "--allocator-packages", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
-	CHECK(man != NULL);
-	if (!man)
+	char *help = gt_help_text();
+	CHECK(man != NULL && help != NULL);
+	if (!man || !help) {
+		free(help);
 		return;
+	}
 	for (size_t i = 0; i < sizeof(longopts) / sizeof(longopts[0]); i++) {
 		char roff[64];
 		/* the man page writes a hyphen as \- */
@@ -272,7 +276,7 @@ static void test_help_and_man_page_agree(void)
 			memmove(p + 1, p, strlen(p) + 1);
 			*p = '\\';
 		}
-		if (!strstr(gt_help_text, longopts[i]))
+		if (!strstr(help, longopts[i]))
 			check_fail(__FILE__, __LINE__, "--help does not mention %s", longopts[i]);
 		if (!strstr(man, roff))
 			check_fail(__FILE__, __LINE__, "man/gctop.1 does not mention %s (as %s)", longopts[i], roff);
@@ -284,6 +288,7 @@ static void test_help_and_man_page_agree(void)
 		if (!strstr(man, item))
 			check_fail(__FILE__, __LINE__, "man/gctop.1 does not list exit status %d", status);
 	}
+	free(help);
 }
 
 int main(void)
