@@ -119,7 +119,7 @@ check-asan:
 FUZZ_CC ?= clang-14
 # The parsers and what they need; not the screen and its panes; of the front
 # ends, the --web-config parser alone (it reads only bytes).
-FUZZ_LIB_SRC = $(filter-out screen/% frontends/%,$(LIB_SRC)) frontends/web_config.c
+FUZZ_LIB_SRC = $(filter-out tui/% frontends/%,$(LIB_SRC)) frontends/web_config.c
 FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_SRC)
 	@mkdir -p build-fuzz

@@ -11,10 +11,10 @@
 #include "model/findings.h"
 #include "record/feed.h"
 #include "record/record_reader.h"
-#include "writers/findings_writer.h"
-#include "writers/json_writer.h"
+#include "views/findings_writer.h"
+#include "views/json_writer.h"
 #include "record/record_writer.h"
-#include "writers/text_writer.h"
+#include "views/text_writer.h"
 #include "session/session.h"
 
 void gt_batch_install_signals(void)

@@ -12,8 +12,8 @@
 #include "frontends/batch_mode.h"
 #include "session/session_census.h"
 #include "session/session.h"
-#include "writers/census_writer.h"
-#include "writers/json_writer.h"
+#include "views/census_writer.h"
+#include "views/json_writer.h"
 
 /* How long the sample behind the headroom rule may wait for the runtime's
  * first figures (.NET: the first counters, about a second). */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "base/quit.h"
-#include "writers/compare_writer.h"
-#include "writers/json_writer.h"
+#include "views/compare_writer.h"
+#include "views/json_writer.h"
 
 /* --fail-if's verdict, said on stderr either way (stdout holds the table). */
 static int judge(const char *expr, const struct gt_run *runs, size_t n, struct gt_error *err)

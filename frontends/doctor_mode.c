@@ -9,9 +9,9 @@
 #include "model/gc_ceiling.h"
 #include "model/history.h"
 #include "session/session.h"
-#include "writers/findings_writer.h"
-#include "writers/format_ceiling.h"
-#include "writers/text_writer.h"
+#include "views/findings_writer.h"
+#include "views/format_ceiling.h"
+#include "views/text_writer.h"
 
 /* The --doctor report: who was watched and for how long, then the findings. */
 static void doctor_report(FILE *out, const struct gt_session *s, double watched_s, const struct gt_findings *f)

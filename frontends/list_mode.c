@@ -5,8 +5,8 @@
 #include "base/clock.h"
 #include "session/runtimes.h"
 #include "session/session.h"
-#include "writers/json_writer.h"
-#include "writers/text_writer.h"
+#include "views/json_writer.h"
+#include "views/text_writer.h"
 
 int gt_list_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 {

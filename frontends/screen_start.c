@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "frontends/batch_mode.h"
-#include "screen/screen.h"
+#include "tui/screen.h"
 
 bool gt_screen_start_terminal_usable(void)
 {

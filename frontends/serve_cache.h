@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "session/fleet.h"
-#include "writers/metrics_writer.h"
+#include "views/metrics_writer.h"
 
 /* The formats gctop serves (enum gt_metrics_format). */
 #define GT_SERVE_FORMATS 2

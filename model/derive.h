@@ -1,5 +1,5 @@
 /* The pure derive step: two samples in, per-interval figures out.
- * No I/O, no clock, no globals: every view and writer renders its result. */
+ * No I/O, no clock, no globals: every front end renders its result. */
 #ifndef GCTOP_MODEL_DERIVE_H
 #define GCTOP_MODEL_DERIVE_H
 

@@ -1,6 +1,6 @@
 /* The rows of `gctop --list` and of the picker: a process's facts and the
  * runtime figures that are cheap to read. Filled by collectors/, written by
- * writers/. */
+ * views/. */
 #ifndef GCTOP_MODEL_LIST_H
 #define GCTOP_MODEL_LIST_H
 

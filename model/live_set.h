@@ -6,7 +6,7 @@
  * history: the points of the last GT_LIVE_SET_WINDOW_NS, at most
  * GT_LIVE_SET_POINTS spread over it. The session keeps one tracker per
  * target and puts its figures in the derived sample (gt_derived.live_set),
- * which every view and writer reads. Reading the live set costs the target
+ * which every front end reads. Reading the live set costs the target
  * nothing: the collectors measure it from what they already read.
  * Pure: no clock (times are the samples' CLOCK_MONOTONIC), no I/O. */
 #ifndef GCTOP_MODEL_LIVE_SET_H

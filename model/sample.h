@@ -1,4 +1,4 @@
-/* The shared sample model: what every collector fills and every view reads.
+/* The shared sample model: what every collector fills and every front end reads.
  *
  * Each figure carries its own validity bit. A value the runtime does not give
  * stays invalid and is rendered as "n/a" or JSON null, never as 0.
@@ -35,7 +35,7 @@ static inline void gt_f64_set(struct gt_f64 *f, double v)
 	f->valid = true;
 }
 
-/* Where the allocation figure comes from; views label it. */
+/* Where the allocation figure comes from; the front ends label it. */
 enum gt_alloc_source {
 	GT_ALLOC_SOURCE_NONE = 0,
 	GT_ALLOC_SOURCE_ESTIMATE, /* inferred from heap counters (hsperfdata eden deltas) */

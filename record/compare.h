@@ -4,7 +4,7 @@
  * so every per-interval figure is the one the live view showed; the
  * whole-run figures (collections per minute, pause share) are the derive
  * step's over the first and last samples. Pure apart from reading the
- * files: the views print (writers/compare_writer.c). */
+ * files: the views print (views/compare_writer.c). */
 #ifndef GCTOP_RECORD_COMPARE_H
 #define GCTOP_RECORD_COMPARE_H
 

@@ -1,6 +1,6 @@
 /* One watched target: what every front end (the screen, -b and --json, the
  * picker's rows, the exporter, replay and comparison) needs
- * between the collectors and the views. A session opens its target, keeps
+ * between the collectors and the front ends. A session opens its target, keeps
  * the sample and poll schedule, the previous sample, the derived figures,
  * their history, the allocation window, the frozen copy (key p) and
  * whether the target has exited.

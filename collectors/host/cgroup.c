@@ -394,7 +394,7 @@ static void read_figures(const struct gt_cgroup *cg, struct gt_cgroup_figures *o
  * builds and sorts a group's whole list of pids at every open of
  * cgroup.procs, however little is read: with 220 processes in one group,
  * 7-8% of gctop --serve's CPU (perf, bench/README.md 1f). The count only
- * says whose memory the group's usage counts (text and full-screen views;
+ * says whose memory the group's usage counts (text output and the full-screen UI;
  * not exported by --serve), and a group's members come and go far less
  * often than a fleet's rounds. */
 #define CGROUP_PROCS_EVERY_NS 10000000000ull

@@ -12,7 +12,7 @@
 
 #include "model/opcount_spec.h"
 
-/* The reasons, static: the sample keeps only a pointer. The views name the
+/* The reasons, static: the sample keeps only a pointer. The front ends name the
  * counter beside them. */
 #define OPCOUNT_MISSING "the JVM publishes no perf-data counter of this name (yet); an application creates one " \
 			"with jdk.internal.perf.PerfCounter.newPerfCounter, see gctop(1) under --ops"

@@ -1,5 +1,5 @@
 /* Fuzz target for the shortening of names from a target (type and frame
- * names, finding titles) to a column (writers/format.c): whatever the names
+ * names, finding titles) to a column (model/format.c): whatever the names
  * and the width, the result fits the width and its buffer, and a title cut
  * at a word is a prefix of it followed by "...". Input: the width in the
  * first byte, then up to 16 names separated by '\n'. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "writers/format.h"
+#include "model/format.h"
 
 #define FUZZ_NAMES 16
 

@@ -13,7 +13,7 @@
 #include "collectors/hotspot/hotspot_histo.h"
 #include "model/census.h"
 #include "tests/fuzz/clean_text.h"
-#include "writers/census_writer.h"
+#include "views/census_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* Fuzz target for the /metrics writer (writers/metrics_writer.c) with the
+/* Fuzz target for the /metrics writer (views/metrics_writer.c) with the
  * strings a hostile target names: its main class or entry assembly,
  * collector, runtime version, generation and collector names (the input,
  * tests/fuzz/fuzz_strings.h). In both formats, whatever the strings:
@@ -19,7 +19,7 @@
 #include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/hotspot/hotspot_runtime.h"
 #include "model/pause_hist.h"
-#include "writers/metrics_writer.h"
+#include "views/metrics_writer.h"
 #include "tests/fuzz/clean_text.h"
 #include "tests/fuzz/fuzz_strings.h"
 

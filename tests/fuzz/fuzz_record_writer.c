@@ -21,9 +21,9 @@
 #include "record/record_writer.h"
 #include "tests/fuzz/clean_text.h"
 #include "tests/fuzz/fuzz_strings.h"
-#include "writers/census_writer.h"
-#include "writers/findings_writer.h"
-#include "writers/text_writer.h"
+#include "views/census_writer.h"
+#include "views/findings_writer.h"
+#include "views/text_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -58,7 +58,7 @@ rm -f "$WORK/status"
 start_fake_jvm jdk17-G1.hsperfdata || exit 0
 start_gctop
 if wait_screen "^ *$FAKE_JVM " 15; then
-	# The picker opens a process once it is 3 s old (screen/picker.c), and
+	# The picker opens a process once it is 3 s old (tui/picker.c), and
 	# from then on samples it through the mapping.
 	sleep 4.5
 	truncate -s 4096 "$FAKE_JVM_FILE"

@@ -3,8 +3,8 @@
 # their order are listed once, in LAYERS at the top of the tree (the Makefile
 # builds the same list).
 #
-# A file may include from its own layer and the layers below it; writers,
-# the screen and the front ends reach collectors only through the session.
+# A file may include from its own layer and the layers below it; views,
+# the terminal UI and the front ends reach collectors only through the session.
 # Inside collectors, the runtimes do not include each other, host/ includes
 # no runtime, and the .NET sources (dotnet/ipc, dotnet/nettrace,
 # dotnet/proc, dotnet/sampler) do not include the .NET backend or its
@@ -57,10 +57,10 @@ wrong() {
 		return
 	fi
 	case "$f:$h" in
-	writers/*:collectors/* | screen/*:collectors/* | frontends/*:collectors/* | \
-	writers/*:segment/* | screen/*:segment/* | frontends/*:segment/* | \
+	views/*:collectors/* | tui/*:collectors/* | frontends/*:collectors/* | \
+	views/*:segment/* | tui/*:segment/* | frontends/*:segment/* | \
 	record/*:collectors/* | record/*:segment/*)
-		echo "writers, the screen and the front ends reach collectors only through session/" ;;
+		echo "views, the terminal UI and the front ends reach collectors only through session/" ;;
 	collectors/host/*:collectors/target.h | collectors/host/*:collectors/backend.h)
 		echo "host figures include a runtime" ;;
 	collectors/dotnet/*/*:collectors/dotnet/*)
@@ -93,8 +93,8 @@ check "$seen includes read" [ "$seen" -gt 100 ]
 check "every include goes down ($bad go the wrong way)" [ "$bad" -eq 0 ]
 # The rule itself refuses what it must (so a broken rule cannot pass silently).
 check "LAYERS names nine layers, base first" [ "$(echo $LAYER_NAMES | wc -w)" -eq 9 -a "$(rank base/x.c)" -eq 0 ]
-check "the rule refuses writers including the screen" [ -n "$(wrong writers/text_writer.c screen/keys.h)" ]
-check "the rule refuses the screen including a front end" [ -n "$(wrong screen/loop.c frontends/options.h)" ]
+check "the rule refuses views including the terminal UI" [ -n "$(wrong views/text_writer.c tui/keys.h)" ]
+check "the rule refuses the terminal UI including a front end" [ -n "$(wrong tui/loop.c frontends/options.h)" ]
 check "the rule refuses hotspot including dotnet" [ -n "$(wrong collectors/hotspot/hotspot.c collectors/dotnet/proc/dotnet_proc.h)" ]
 check "the rule refuses any runtime including another" \
 	[ -n "$(wrong collectors/skeleton/skeleton.c collectors/hotspot/hotspot_runtime.h)" ]
@@ -108,8 +108,8 @@ check "the rule refuses the .NET sampler including the backend's header" \
 	[ -n "$(wrong collectors/dotnet/sampler/dotnet_sampler.c collectors/dotnet/dotnet_internal.h)" ]
 check "the rule allows the backend including a .NET source" \
 	[ -z "$(wrong collectors/dotnet/dotnet.c collectors/dotnet/proc/dotnet_proc.h)" ]
-check "the rule allows the screen including writers" [ -z "$(wrong screen/loop.c writers/format.h)" ]
+check "the rule allows the terminal UI including views" [ -z "$(wrong tui/panes/pane_memory.c views/format_live.h)" ]
 check "the rule refuses a front end reaching a collector" [ -n "$(wrong frontends/serve_mode.c collectors/target.h)" ]
 check "the rule refuses the session including a recording" [ -n "$(wrong session/session.c record/record_reader.h)" ]
 check "the rule refuses record/ reaching a collector" [ -n "$(wrong record/compare.c collectors/target.h)" ]
-check "the rule allows writers including record/" [ -z "$(wrong writers/json_writer.c record/record_format.h)" ]
+check "the rule allows views including record/" [ -z "$(wrong views/json_writer.c record/record_format.h)" ]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Each outside library is used in the one room whose job it is, so the rooms'
-# names stay true: ncurses only by the screen (screen/), libmicrohttpd only by
+# names stay true: ncurses only by the screen (tui/), libmicrohttpd only by
 # --serve's front end, libproc2 and libcgroup only by the host collectors
 # (collectors/host/), and main() only in frontends/main.c.
 . tests/lib.sh
@@ -8,7 +8,7 @@
 # room_of HEADER: the folder (a path prefix) that alone may include HEADER.
 room_of() {
 	case "$1" in
-	ncurses.h | ncursesw/* | curses.h | term.h) echo screen/ ;;
+	ncurses.h | ncursesw/* | curses.h | term.h) echo tui/ ;;
 	microhttpd.h) echo frontends/serve ;;
 	libproc2/* | libcgroup.h | libcgroup/*) echo collectors/host/ ;;
 	*) echo "" ;;
@@ -41,8 +41,8 @@ check "$seen system includes read" [ "$seen" -gt 100 ]
 check "every outside library is used in its room ($bad are not)" [ "$bad" -eq 0 ]
 check "main() is in frontends/main.c alone (found in: $mains)" [ "$mains" = "frontends/main.c " ]
 # The rule refuses what it must, so a broken rule cannot pass silently.
-check "the rule refuses ncurses in a writer" [ -n "$(misplaced writers/text_writer.c ncurses.h)" ]
+check "the rule refuses ncurses in a writer" [ -n "$(misplaced views/text_writer.c ncurses.h)" ]
 check "the rule refuses libproc2 in the session" [ -n "$(misplaced session/fleet.c libproc2/pids.h)" ]
-check "the rule refuses libmicrohttpd in the screen" [ -n "$(misplaced screen/loop.c microhttpd.h)" ]
-check "the rule allows ncurses in a pane" [ -z "$(misplaced screen/panes/pane.h ncurses.h)" ]
+check "the rule refuses libmicrohttpd in the screen" [ -n "$(misplaced tui/loop.c microhttpd.h)" ]
+check "the rule allows ncurses in a pane" [ -z "$(misplaced tui/panes/pane.h ncurses.h)" ]
 check "the rule allows libcgroup in the host collectors" [ -z "$(misplaced collectors/host/cgroup.c libcgroup.h)" ]

@@ -6,7 +6,7 @@
 # (the Makefile finds the folder by itself), and its static checks,
 # --help, -l and every unit test pass there. --help and the sentences that
 # name the runtimes then name it, from the registry alone. Last, a copy of
-# the runtime's name put into shared code (screen/footer.c) is caught by
+# the runtime's name put into shared code (tui/footer.c) is caught by
 # runtime_names.py, as a review once found it was not.
 #
 # The copy reuses the tree's objects (their times kept, so make rebuilds
@@ -112,8 +112,8 @@ for s in $STATIC; do
 done
 
 # The review's case: the new runtime's name in shared code.
-printf 'static const char *const footer_runtime = "Skeleton";\n' >>screen/footer.c
+printf 'static const char *const footer_runtime = "Skeleton";\n' >>tui/footer.c
 names=$(python3 tests/static/runtime_names.py . 2>&1)
-caught() { echo "$names" | grep -q '^FAIL: runtime_names: screen/footer.c:[0-9]* names a runtime'; }
-check "runtime_names.py finds the third runtime's name put into screen/footer.c" caught
-git checkout -q screen/footer.c
+caught() { echo "$names" | grep -q '^FAIL: runtime_names: tui/footer.c:[0-9]* names a runtime'; }
+check "runtime_names.py finds the third runtime's name put into tui/footer.c" caught
+git checkout -q tui/footer.c

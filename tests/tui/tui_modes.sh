@@ -1,6 +1,6 @@
 #!/bin/sh
 # sanitizer: yes
-# The screen's modes when a dashboard closes under them (screen/mode.c):
+# The screen's modes when a dashboard closes under them (tui/mode.c):
 # a process opened from the picker that never starts its runtime (a fake
 # JVM whose perf data is taken away once it is listed) goes back to the
 # picker after its 5 s wait. What was open over the waiting dashboard

@@ -1,5 +1,5 @@
-/* The census overlay (screen/panes/pane_census.c) and the --census text
- * (writers/census_writer.c) from a crafted pair of censuses: the growth
+/* The census overlay (tui/panes/pane_census.c) and the --census text
+ * (views/census_writer.c) from a crafted pair of censuses: the growth
  * table sorted by bytes grown with new and gone types marked, the top types
  * by bytes, when each census was taken, hostile names drawn without their
  * control bytes, and the line count that scrolling uses agreeing with what
@@ -11,10 +11,10 @@
 #include <ncurses.h>
 
 #include "collectors/hotspot/hotspot_runtime.h"
-#include "screen/panes/pane_census.h"
-#include "screen/theme.h"
+#include "tui/panes/pane_census.h"
+#include "tui/theme.h"
 #include "tests/unit/check.h"
-#include "writers/census_writer.h"
+#include "views/census_writer.h"
 
 static struct gt_theme theme;
 

@@ -11,7 +11,7 @@
 #include "model/findings.h"
 #include "model/findings_advice.h"
 #include "model/live_set.h"
-#include "writers/findings_writer.h"
+#include "views/findings_writer.h"
 #include "tests/unit/check.h"
 
 static struct gt_history hist; /* large: keep it off the stack */

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "writers/format.h"
+#include "model/format.h"
 #include "tests/unit/check.h"
 
 static void test_bytes(void)

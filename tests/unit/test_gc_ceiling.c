@@ -1,11 +1,11 @@
 /* What allocating less can win at most (model/gc_ceiling.c) and its words
- * (writers/format_ceiling.c): the larger of the pauses' share of wall
+ * (views/format_ceiling.c): the larger of the pauses' share of wall
  * time and the GC threads' share of the process's CPU. */
 #include <string.h>
 
 #include "model/gc_ceiling.h"
 #include "tests/unit/check.h"
-#include "writers/format_ceiling.h"
+#include "views/format_ceiling.h"
 
 static struct gt_f64 f(double v)
 {

@@ -8,7 +8,7 @@
 
 #include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/hotspot/hotspot_runtime.h"
-#include "writers/json_writer.h"
+#include "views/json_writer.h"
 #include "tests/unit/check.h"
 
 static struct gt_target_info test_info(void)

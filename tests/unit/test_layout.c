@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "screen/layout.h"
-#include "screen/wrap.h"
+#include "tui/layout.h"
+#include "tui/wrap.h"
 #include "tests/unit/check.h"
 
-/* The panes gctop shows, with their real minimums (screen/panes/pane_*.c). */
+/* The panes gctop shows, with their real minimums (tui/panes/pane_*.c). */
 static const struct gt_layout_req real_panes[] = {
 	{ true, true, 1, 40, 2, 0, false, 0 },   /* header */
 	{ true, false, 3, 32, 7, 1, true, 0 },  /* allocation */
@@ -196,7 +196,7 @@ static void test_allocators_on(void)
 
 /* ---- panes sized by what they hold ---- */
 
-/* The panes as they ask for rows with a target's content (screen/panes/pane_*.c,
+/* The panes as they ask for rows with a target's content (tui/panes/pane_*.c,
  * need and wish): a .NET target with five generations and allocation
  * sampling on, its list of sites 20 rows long (12 by frame, 8 by type:
  * 2 + 13 + 9 = 24 rows with the headings), two findings; and a JVM whose
@@ -304,7 +304,7 @@ static void test_no_blank_while_cut(void)
 	CHECK(!any_cut(&lay, jvm_panes, N_CONTENT));
 }
 
-/* A graph grows to its cap and no further (views: GT_GRAPH_MAX_ROWS rows
+/* A graph grows to its cap and no further (panes: GT_GRAPH_MAX_ROWS rows
  * of graph and its figures): at 200x60 the graphs stretched to 45 rows and
  * one spike flattened the rest. Rows no pane takes stay below the panes. */
 static void test_graphs_capped(void)

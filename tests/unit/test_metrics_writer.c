@@ -9,8 +9,8 @@
 #include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/hotspot/hotspot_runtime.h"
 #include "model/pause_hist.h"
-#include "writers/metrics_emit.h"
-#include "writers/metrics_writer.h"
+#include "views/metrics_emit.h"
+#include "views/metrics_writer.h"
 #include "tests/unit/check.h"
 
 #define WATCH_START_S 1796023500.0

@@ -14,10 +14,10 @@
 #include "model/derive.h"
 #include "model/history.h"
 #include "model/live_set.h"
-#include "screen/theme.h"
-#include "writers/json_writer.h"
-#include "screen/panes/pane.h"
-#include "writers/text_writer.h"
+#include "tui/theme.h"
+#include "views/json_writer.h"
+#include "tui/panes/pane.h"
+#include "views/text_writer.h"
 #include "tests/unit/check.h"
 
 #define MIB (1024ull * 1024ull)

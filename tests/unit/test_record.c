@@ -16,7 +16,7 @@
 #include "record/record_format.h"
 #include "record/record_reader.h"
 #include "session/session.h"
-#include "writers/compare_writer.h"
+#include "views/compare_writer.h"
 #include "record/record_writer.h"
 #include "tests/fuzz/clean_text.h"
 #include "tests/unit/check.h"

@@ -1,4 +1,4 @@
-/* The screen's modes (screen/mode.h): every key and event that changes what
+/* The screen's modes (tui/mode.h): every key and event that changes what
  * shows or what keys mean, checked against what the screen did when these
  * were ten booleans, and the table walked whole: no event leads from a
  * combination the screen can be in to one it cannot. */
@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 #include "tests/unit/check.h"
-#include "screen/keys.h"
-#include "screen/mode.h"
+#include "tui/keys.h"
+#include "tui/mode.h"
 
 static struct gt_modes at(enum gt_screen_mode s, enum gt_input_mode in)
 {

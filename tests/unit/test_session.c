@@ -15,7 +15,7 @@
 #include "base/wait.h"
 #include "session/job.h"
 
-#include "screen/picker.h"
+#include "tui/picker.h"
 #include "session/session.h"
 #include "tests/unit/check.h"
 

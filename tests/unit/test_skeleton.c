@@ -17,8 +17,8 @@
 #include "frontends/help.h"
 #include "model/census.h"
 #include "model/findings_advice.h"
-#include "screen/keys.h"
-#include "screen/picker.h"
+#include "tui/keys.h"
+#include "tui/picker.h"
 #include "tests/unit/check.h"
 
 /* As collectors/registry.c declares it. */

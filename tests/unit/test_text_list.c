@@ -7,7 +7,7 @@
 #include "collectors/dotnet/dotnet_runtime.h"
 #include "collectors/hotspot/hotspot_runtime.h"
 #include "collectors/backend.h"
-#include "writers/text_writer.h"
+#include "views/text_writer.h"
 #include "tests/unit/check.h"
 
 static char *list_text(const struct gt_list *l)

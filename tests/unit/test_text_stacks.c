@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "model/alloc_stacks.h"
-#include "writers/text_writer.h"
+#include "views/text_writer.h"
 #include "tests/unit/check.h"
 
 static void add_site(struct gt_alloc_stacks *st, const char *site, const char *const *frames, unsigned n)
