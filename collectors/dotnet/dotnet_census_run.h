@@ -54,6 +54,7 @@ struct gt_dn_census_run {
 	bool have_suspend;
 	uint32_t next_index;         /* the BulkNode Index expected next */
 	uint64_t lost_node_events;   /* BulkNode Index gaps */
+	bool other_walk;             /* a heap walk after the first began: not counted */
 	uint64_t malformed;
 	uint64_t promoted;           /* the induced collection's TotalPromoted */
 	bool have_promoted;

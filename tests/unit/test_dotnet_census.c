@@ -326,6 +326,20 @@ static void test_induced_collection_and_its_pause(void)
 	gt_dn_census_table_free(r.table);
 }
 
+/* A second heap walk in the same stream (another session's induced
+ * collection: every session with the heap-dump keyword receives every
+ * walk) is not counted again. */
+static void test_a_second_walk_is_not_counted(void)
+{
+	struct gt_dn_census_run r = { .table = gt_dn_census_table_new() };
+	induced(&r, (const uint32_t[]){ 0, 1, 2, 0, 1, 2, 3 }, 7, 3000);
+	CHECK_U64(gt_dn_census_table_nodes(r.table), 30);
+	CHECK(r.other_walk);
+	struct gt_dn_census_end end = { 0, false };
+	CHECK(gt_dn_census_run_partial(&r, &end) == NULL);
+	gt_dn_census_table_free(r.table);
+}
+
 static void stop_at(struct gt_dn_census_run *r, uint32_t count, int64_t ts)
 {
 	b.n = 0;
@@ -434,6 +448,7 @@ int main(void)
 	RUN_TEST(test_type_cap);
 	RUN_TEST(test_total_promoted);
 	RUN_TEST(test_induced_collection_and_its_pause);
+	RUN_TEST(test_a_second_walk_is_not_counted);
 	RUN_TEST(test_out_of_order_threads);
 	RUN_TEST(test_losses_make_it_partial);
 	return check_summary();
