@@ -11,21 +11,27 @@
 # GCTOP_TESTS=pattern runs only the tests whose path matches the pattern.
 # A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
-# Three lanes run side by side (README, "The tests' lanes", says why):
-# - measuring: the scripts that hold gctop's figures to a runtime's own and
-#   time its answers against bounds of a second or less in wall time
-#   (marked "# test-lane: measuring" in their first 30 lines), one after
-#   the other, so that no two measuring workloads share the 2 cores; once
-#   they are done, it takes the other lane's scripts not yet started;
+# Four lanes (README, "The tests' lanes", says why), each one test after
+# another:
+# - timed: the scripts marked "# test-lane: timed" in their first 30 lines,
+#   which time gctop's answers against wall-clock bounds of a second or so,
+#   measured from outside gctop. They run first, with no other test's
+#   workload beside them: the measuring and other lanes start once they
+#   are done.
+# - measuring: the scripts marked "# test-lane: measuring", which hold
+#   gctop's figures to a runtime's own over the same window, a comparison
+#   another process's load does not move;
 # - other: every other script that starts a workload (a JVM, a .NET
-#   program, a server), one after the other;
+#   program, a server);
+#   these two run side by side, one workload on each core, and a lane that
+#   has run its own scripts takes the other lane's not yet started;
 # - light: the unit tests, the fuzz corpus replays, the static checks and
 #   the terminal tests that start no runtime (a recording, a fake one),
-#   which load a core briefly or not at all, one after the other beside
-#   the two lanes above.
+#   which load a core briefly or not at all, beside the timed lane and
+#   then beside the two above.
 # The tests must pass on a busy machine anyway; what the lanes keep apart
-# is two workloads that each load the cores. GCTOP_TEST_LANES=1 runs
-# everything in one lane.
+# is two workloads that each load the cores, and a timed test from any
+# workload. GCTOP_TEST_LANES=1 runs everything in one lane.
 #
 # GCTOP_SUITE=sanitizer (make check-asan) runs the tests only a build under
 # ASan+UBSan can add to: every unit test and fuzz corpus replay, and the
@@ -91,8 +97,10 @@ starts_runtime() { grep -qE '^[[:space:]]*require_(java|dotnet)' "$1"; }
 
 # lane_of SCRIPT: the lane a test script runs in.
 lane_of() {
-	if [ "${GCTOP_TEST_LANES:-3}" = 1 ]; then
+	if [ "${GCTOP_TEST_LANES:-4}" = 1 ]; then
 		echo one
+	elif marked 'test-lane: timed' "$1"; then
+		echo timed
 	elif marked 'test-lane: measuring' "$1"; then
 		echo measuring
 	else
@@ -109,27 +117,32 @@ wanted() {
 	[ "${GCTOP_SUITE:-all}" != sanitizer ] || marked 'sanitizer: yes' "$1"
 }
 
-# claim SCRIPT: true for the one lane that takes a script of the other
-# lane (mkdir is atomic), so that no script runs twice.
+# claim SCRIPT: true for the one lane that takes a script the measuring
+# and the other lane may both run (mkdir is atomic), so that no script
+# runs twice.
 claim() { mkdir "$claims/$(echo "$1" | tr '/' '_')" 2>/dev/null; }
 
-# scripts_of LANE: run_one for each wanted script of the lane; those of the
-# other lane only once claimed.
+# scripts_of LANE RUNNER: run_one for each wanted script of LANE not yet
+# claimed by another lane (RUNNER: the lane that runs them).
 scripts_of() {
 	for t in tests/static/*.sh tests/integration/*.sh tests/tui/*.sh; do
 		[ -f "$t" ] || continue
 		selected "$t" || continue
 		wanted "$t" || continue
 		[ "$(lane_of "$t")" = "$1" ] || continue
-		[ "$1" != other ] || claim "$t" || continue
+		case "$2" in measuring | other) claim "$t" || continue ;; esac
 		run_one "$t" sh "$t"
 	done
 }
 
-# run_lane measuring|other|light|one: the lane's tests; its totals go to
-# $totals.LANE. The measuring lane, once its own are done, takes the other
-# lane's scripts that have not started, so that both cores keep working
-# (in the sanitizer suite the other lane is the longer).
+# The measuring and other lanes wait for $timed_done (below), which the
+# timed lane leaves when it is done.
+wait_for_timed() { while [ ! -e "$timed_done" ]; do sleep 1; done; }
+
+# run_lane timed|measuring|other|light|one: the lane's tests; its totals
+# go to $totals.LANE. The measuring and other lanes start once the timed
+# one is done and, their own scripts run, take each other's not yet
+# started, so that both cores keep working to the end.
 run_lane() {
 	pass=0 fail=0 skip=0
 	causes="$totals.causes.$1"
@@ -146,26 +159,32 @@ run_lane() {
 			esac
 		done
 	fi
-	scripts_of "$1"
-	[ "$1" = measuring ] && scripts_of other
+	case "$1" in
+	measuring) wait_for_timed; scripts_of measuring measuring; scripts_of other measuring ;;
+	other) wait_for_timed; scripts_of other other; scripts_of measuring other ;;
+	*) scripts_of "$1" "$1" ;;
+	esac
 	echo "$pass $fail $skip" >"$totals.$1"
 }
 
 totals="$log_dir/totals.$$"
 claims="$totals.claims"
-rm -rf "$claims"
+timed_done="$totals.timed-done"
+rm -rf "$claims" "$timed_done"
 mkdir "$claims" || exit 1
 started_suite=$(date +%s)
-if [ "${GCTOP_TEST_LANES:-3}" = 1 ]; then
+if [ "${GCTOP_TEST_LANES:-4}" = 1 ]; then
 	lanes=one
 	run_lane one
 else
-	lanes="measuring other light"
-	run_lane other &
-	other=$!
+	lanes="timed measuring other light"
 	run_lane light &
 	light=$!
+	run_lane other &
+	other=$!
 	trap 'kill $other $light 2>/dev/null; exit 130' INT TERM
+	run_lane timed
+	: >"$timed_done"
 	run_lane measuring
 	wait "$other"
 	wait "$light"
@@ -191,6 +210,6 @@ echo "suite: $(($(date +%s) - started_suite))s wall${GCTOP_SUITE:+ ($GCTOP_SUITE
 for lane in $lanes; do
 	rm -f "$totals.$lane" "$totals.causes.$lane" "$totals.timings.$lane"
 done
-rm -rf "$claims"
+rm -rf "$claims" "$timed_done"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

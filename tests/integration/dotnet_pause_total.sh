@@ -5,8 +5,8 @@
 # (tests/dotnet/CsvLoad: 4 threads building 4 M-character CSVs on the large
 # object heap; background gen2 GCs, foreground GCs during them), under
 # Server GC with DATAS, Server GC with a fixed heap count and Workstation
-# GC, 32 s of load each. The workload prints the runtime's total every
-# 20 ms; gctop --json samples every half second.
+# GC, 32 s of load each, the three side by side. The workload prints the
+# runtime's total every 20 ms; gctop --json samples every half second.
 #
 # gctop's pause time is the runtime's own counter (total-pause-time-by-gc)
 # as of pause.age_s before each sample (collectors/dotnet/
@@ -35,7 +35,14 @@
 # taken from the nearest the truth's growth can be (each end anywhere
 # between its two reports; the linear reading is printed beside it),
 # relative to the linear reading.
-# About 150 s.
+# The load lasts 32 s because issue 42 asks for windows of 30 s (a pause
+# lost rather than late grows with the window: -10% over 28 s where 9 s
+# read -17%); the three configurations run at once, so the test takes
+# about 50 s (one after another, 120 s). Each is held to its own runtime's
+# total over the same moments, which another process's load does not
+# move: side by side on 2 busy cores (load 8-12) the worst windows read
+# -1.3% to +0.9% over 9 s and -0.2% to +0.1% over 30 s (3 runs), as one
+# at a time (-0.8% to +0.7%).
 . tests/lib.sh
 require_dotnet
 [ -x "$GCTOP_BIN" ] || { fail "build/gctop is missing; run make"; exit 0; }
@@ -127,29 +134,43 @@ hold(30, 3)
 PY
 }
 
-# run_case NAME "ENV=VALUE ..."
-run_case() {
-	name=$1
-	# quiet 1.5 s, 32 s of load, then quiet until gctop is done
+# start_case NAME "ENV=VALUE ...": the workload (quiet 1.5 s, 32 s of
+# load, then quiet until gctop is done) and gctop beside it, in the
+# background; sets PID_KEY and GCTOP_KEY (KEY: NAME with _ for -).
+start_case() {
+	name=$1 key=$(echo "$1" | tr - _)
+	# shellcheck disable=SC2086 # the settings are words
 	env $2 "$CSV" 4 4 32 1.5 60 20 >"$WORK/$name.truth" 2>&1 &
-	DPID=$!
-	CHILD_PIDS="$CHILD_PIDS $DPID"
-	wait_until 50 dotnet_socket_exists "$DPID"
-	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 600 >"$WORK/$name.json" 2>"$WORK/$name.err" &
-	GPID=$!
-	wait_until 900 grep -q busy_end "$WORK/$name.truth"
-	# the figures come 2.5 s late (age_s): 2.5 s after the load, and more
-	sleep 5.5
-	kill -TERM "$GPID"
-	wait "$GPID"
+	dpid=$!
+	CHILD_PIDS="$CHILD_PIDS $dpid"
+	wait_until 50 dotnet_socket_exists "$dpid"
+	"$GCTOP_BIN" -p "$dpid" --json -d 0.5 -n 600 >"$WORK/$name.json" 2>"$WORK/$name.err" &
+	CHILD_PIDS="$CHILD_PIDS $!"
+	eval "PID_$key=$dpid GCTOP_$key=$!"
+}
+
+# end_case NAME: gctop stopped, its figures compared.
+end_case() {
+	name=$1 key=$(echo "$1" | tr - _)
+	eval "dpid=\$PID_$key gpid=\$GCTOP_$key"
+	kill -TERM "$gpid"
+	wait "$gpid"
 	rc=$?
 	check "$name: gctop exits 0 on SIGTERM (status $rc: $(head -c 300 "$WORK/$name.err"))" [ "$rc" -eq 0 ]
-	kill "$DPID"
-	wait "$DPID" 2>/dev/null
-	rm -f /tmp/dotnet-diagnostic-"$DPID"-*-socket
+	kill "$dpid"
+	wait "$dpid" 2>/dev/null
+	rm -f /tmp/dotnet-diagnostic-"$dpid"-*-socket
 	compare "$name" "$WORK/$name.json" "$WORK/$name.truth"
 }
 
-run_case server-datas "DOTNET_gcServer=1 DOTNET_gcConcurrent=1 DOTNET_GCDynamicAdaptationMode=1"
-run_case server "DOTNET_gcServer=1 DOTNET_gcConcurrent=1 DOTNET_GCDynamicAdaptationMode=0"
-run_case workstation "DOTNET_gcServer=0 DOTNET_gcConcurrent=1"
+start_case server-datas "DOTNET_gcServer=1 DOTNET_gcConcurrent=1 DOTNET_GCDynamicAdaptationMode=1"
+start_case server "DOTNET_gcServer=1 DOTNET_gcConcurrent=1 DOTNET_GCDynamicAdaptationMode=0"
+start_case workstation "DOTNET_gcServer=0 DOTNET_gcConcurrent=1"
+for name in server-datas server workstation; do
+	wait_until 900 grep -q busy_end "$WORK/$name.truth"
+done
+# the figures come 2.5 s late (age_s): 2.5 s after the load, and more
+sleep 5.5
+end_case server-datas
+end_case server
+end_case workstation

@@ -1,9 +1,9 @@
 #!/bin/sh
-# test-lane: measuring
+# test-lane: timed
 # sanitizer: yes
 # (Its bounds, a second or less of wall time measured from outside gctop,
-# have no clock of gctop's own to come from: in the measuring lane no
-# workload of another measuring test shares the two cores with them.)
+# have no clock of gctop's own to come from: in the timed lane no other
+# test's workload shares the two cores with them.)
 # Quit while a recording is read: -r (-b, --json) and --compare end within
 # 1 s of SIGINT, SIGTERM or SIGHUP, with status 0, whatever the input does:
 # a pipe fed empty lines, info lines or samples without end, a pipe whose

@@ -1,9 +1,9 @@
 #!/bin/sh
-# test-lane: measuring
+# test-lane: timed
 # sanitizer: yes
 # (Its bounds, a second or less of wall time measured from outside gctop,
-# have no clock of gctop's own to come from: in the measuring lane no
-# workload of another measuring test shares the two cores with them.)
+# have no clock of gctop's own to come from: in the timed lane no other
+# test's workload shares the two cores with them.)
 # A hostile diagnostics socket cannot hold gctop: a fake .NET process (it maps
 # a libcoreclr.so and serves /tmp/dotnet-diagnostic-PID-START-socket, as the
 # target's own user) dribbles its replies a byte at a time. Each IPC command

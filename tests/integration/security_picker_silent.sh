@@ -1,9 +1,9 @@
 #!/bin/sh
-# test-lane: measuring
+# test-lane: timed
 # sanitizer: yes
 # (Its bounds, a second or less of wall time measured from outside gctop,
-# have no clock of gctop's own to come from: in the measuring lane no
-# workload of another measuring test shares the two cores with them.)
+# have no clock of gctop's own to come from: in the timed lane no other
+# test's workload shares the two cores with them.)
 # The picker answers keys while it lists and opens processes: 4 fake .NET
 # processes, run as a user made for the test, accept every diagnostics
 # connection and never answer, so each listing waits out 4 ProcessInfo

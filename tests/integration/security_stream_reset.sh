@@ -1,9 +1,9 @@
 #!/bin/sh
-# test-lane: measuring
+# test-lane: timed
 # sanitizer: yes
 # (Its bounds, a second or less of wall time measured from outside gctop,
-# have no clock of gctop's own to come from: in the measuring lane no
-# workload of another measuring test shares the two cores with them.)
+# have no clock of gctop's own to come from: in the timed lane no other
+# test's workload shares the two cores with them.)
 # A .NET runtime that resets gctop's EventPipe stream while gctop waits for
 # its first figures (dotnet_settle, until the counter interval and 0.7 s
 # after the session began): the first sample is not held to that deadline,

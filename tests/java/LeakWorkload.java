@@ -1,3 +1,6 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +15,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * some objects die after reaching the old generation (old garbage, which
  * G1's mixed collections must reclaim). It prints its own count of
  * retained bytes with System.nanoTime() (CLOCK_MONOTONIC on Linux) twice a
- * second, and on OutOfMemoryError "oom NANOS" before halting with 3.
+ * second, and on OutOfMemoryError "oom NANOS" before halting with 3. Before
+ * it leaks it prints "old_max BYTES": what the old generation can hold, by
+ * the JVM's own memory pools, the limit the leak runs into.
  *
  * java LeakWorkload LEAK_KB_PER_S SECONDS THREADS [BASE_MB [TURNOVER_MB [TURNOVER_S [WARM_S]]]]
  * replaces the turnover cache's size every TURNOVER_S seconds (default 8).
@@ -96,6 +101,19 @@ public class LeakWorkload {
 		}
 	}
 
+	/* The most the old generation can hold, by the JVM's own pool (the
+	 * heap's maximum where the collector has one old space for it): what a
+	 * leak runs into. */
+	static long oldMax() {
+		long least = Runtime.getRuntime().maxMemory();
+		for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+			String n = p.getName();
+			if (p.getType() == MemoryType.HEAP && (n.contains("Old") || n.contains("Tenured")) && p.getUsage().getMax() > 0)
+				least = Math.min(least, p.getUsage().getMax());
+		}
+		return least;
+	}
+
 	static Thread daemon(Runnable r) {
 		Thread t = new Thread(r);
 		t.setDaemon(true);
@@ -122,6 +140,7 @@ public class LeakWorkload {
 		for (int i = 0; i < threads; i++)
 			daemon(LeakWorkload::churn);
 		Thread.sleep(warmS * 1000L);
+		System.out.println("old_max " + oldMax());
 		System.out.println("phase steady");
 		try {
 			leak(leakKb * 1024, System.nanoTime() + seconds * 1_000_000_000L);

@@ -1,8 +1,8 @@
 #!/bin/sh
-# test-lane: measuring
+# test-lane: timed
 # (Its bound, 2 s of wall time from the hangup to gctop's status, measured
-# from outside gctop: in the measuring lane no workload of another
-# measuring test shares the two cores with it.)
+# from outside gctop: in the timed lane no other test's workload shares
+# the two cores with it.)
 # The terminal goes away under the full-screen view: the tmux server is
 # killed (the pane's master closed) while the shell above gctop survives
 # the hangup, so no SIGHUP comes, only a hung-up terminal; or SIGHUP comes

@@ -1,9 +1,9 @@
 #!/bin/sh
-# test-lane: measuring
+# test-lane: timed
 # sanitizer: yes
 # (Its bounds, a second or less of wall time measured from outside gctop,
-# have no clock of gctop's own to come from: in the measuring lane no
-# workload of another measuring test shares the two cores with them.)
+# have no clock of gctop's own to come from: in the timed lane no other
+# test's workload shares the two cores with them.)
 # The full-screen replay answers while it reads: on a recording of 420,000
 # samples (crafted: 10 MiB/s throughout), b 400000 Enter starts a jump that
 # reads for seconds, and meanwhile h is answered, q ends gctop within 1 s,
