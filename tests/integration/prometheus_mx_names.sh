@@ -87,7 +87,8 @@ all_served() {
 		grep -q "^jvm_memory_used_bytes{pid=\"$_p\"" "$WORK/scrape.txt" || return 1
 	done
 }
-wait_until 200 all_served || { fail "not every JVM is in /metrics: $(cat "$WORK/gctop.err")"; exit 0; }
+missing() { for _p in $(echo "$PIDS" | tr ',' ' '); do grep -q "^jvm_memory_used_bytes{pid=\"$_p\"" "$WORK/scrape.txt" || echo "$_p"; done; }
+wait_until 200 all_served || { fail "not every JVM is in /metrics (missing: $(missing | tr '\n' ' '); $(cat "$WORK/gctop.err"))"; exit 0; }
 sleep 1.5
 scrape
 

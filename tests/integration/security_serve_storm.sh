@@ -26,6 +26,12 @@ SPID=$!
 CHILD_PIDS="$CHILD_PIDS $SPID"
 wait_until 50 grep -qs 'serving http' "$WORK/serve.err" || { fail "--serve did not start: $(head -c 300 "$WORK/serve.err")"; exit 0; }
 PORT=$(sed -n 's#.*http://127.0.0.1:\([0-9]*\)/metrics#\1#p' "$WORK/serve.err")
+# The scrapers count a scrape answered when it holds the target's series,
+# so the storm starts once the target is in /metrics: on a busy machine
+# its session opened more than a second after "serving" (15 scrapes
+# answered without it, before the storm had any say).
+in_metrics() { curl -s --max-time 2 "http://127.0.0.1:$PORT/metrics" 2>/dev/null | grep -q "^gctop_target_info{pid=\"$FAKE_JVM\""; }
+wait_until 100 in_metrics || { fail "the fake JVM never appeared in /metrics: $(head -c 300 "$WORK/serve.err")"; exit 0; }
 
 # storm NAME: the storm, as the test user, in the background.
 storm() {
