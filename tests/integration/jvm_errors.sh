@@ -29,9 +29,12 @@ SLEEPER=$!
 CHILD_PIDS="$CHILD_PIDS $SLEEPER"
 expect 4 "$SLEEPER" "not a JVM" -p "$SLEEPER" --json -n 1
 
-start_java "$WORK/noperf.log" -XX:-UsePerfData -Xmx32m -cp "$CLASSES" AllocWorkload small 5 6 0
+# 60 s, killed at the end: the stale-file cases below use NOPERF's pid
+# after the short-lived JVM's case, which under ASan beside a CPU hog came
+# more than the 6 s these once had after their start.
+start_java "$WORK/noperf.log" -XX:-UsePerfData -Xmx32m -cp "$CLASSES" AllocWorkload small 5 60 0
 NOPERF=$JPID
-start_java "$WORK/noshared.log" -XX:+PerfDisableSharedMem -Xmx32m -cp "$CLASSES" AllocWorkload small 5 6 0
+start_java "$WORK/noshared.log" -XX:+PerfDisableSharedMem -Xmx32m -cp "$CLASSES" AllocWorkload small 5 60 0
 NOSHARED=$JPID
 sleep 1
 expect 6 "UsePerfData" "-XX:-UsePerfData" -p "$NOPERF" --json -n 1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: timed
 # sanitizer: yes
 # A census of a hostile JVM: a fake JVM (as nobody) whose attach listener
 # answers inspectheap with class names full of escape sequences, C1 and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: timed
 # sanitizer: yes
 # The picker and the full-screen view stay responsive with a hostile
 # diagnostics socket on the machine: a fake .NET process (as nobody) whose
