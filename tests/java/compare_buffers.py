@@ -13,8 +13,9 @@ age_s where it has one. Over the whole window:
   (compare_matrix.py's bounds_hold);
 - a figure marked an upper bound (alloc.upper_bound, with excess_max_bps:
   G1 eden regions' tails) holds the truth: the figure is not below it by
-  more than TOL, the figure less its excess not above it by more than TOL
-  (the estimate's own tolerance at either end);
+  more than TOL (and the shortfall of the intervals also marked a lower
+  bound), the figure less its excess not above it by more than TOL (the
+  estimate's own tolerance at either end);
 - the bound's width (the excess over the truth) is at most 15%, or 1 / k
   + TOL where k buffers fit a G1 region and that is more (k < 10):
   perf data counts whole regions and outside-TLAB allocations, never their
