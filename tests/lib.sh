@@ -1,6 +1,7 @@
 # Shared helpers for the shell tests under tests/integration and tests/tui.
 # Source it: . tests/lib.sh   (run from the repository root, as tests/run.sh does)
 
+. tests/interpreter.sh
 : "${GCTOP_BUILD:=build}"
 : "${GCTOP_BIN:=$PWD/$GCTOP_BUILD/gctop}"
 TEST_NAME=$(basename "$0" .sh)

@@ -42,6 +42,7 @@
 # end; tests/static/sanitizer_lane.sh checks the marks).
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. tests/interpreter.sh
 : "${GCTOP_BUILD:=build}"
 export GCTOP_BUILD
 GCTOP_BIN="$PWD/$GCTOP_BUILD/gctop"
@@ -52,17 +53,31 @@ pass=0 fail=0 skip=0
 # The longest test takes a few minutes on 2 busy cores.
 test_deadline=${GCTOP_TEST_DEADLINE:-900}
 
+# cpu_of FILE: the CPU seconds (user and system) of every child a shell
+# had waited for when its `times` went to FILE. `times` runs in the lane's
+# own shell (a command substitution would run it in a subshell, which has
+# no children); a test's workloads are its children, waited for at its
+# end, so the difference over run_one is what the test cost the machine.
+cpu_of() {
+	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t }' "$1"
+}
+
 run_one() {
 	name=$1
 	shift
 	log="$log_dir/$(echo "$name" | tr '/' '_').log"
 	started=$(date +%s)
+	times >"$log.times"
+	cpu_before=$(cpu_of "$log.times")
 	# A deadline, so that a test that hangs (a gctop that never exits)
 	# fails with a reason instead of holding the suite: timeout signals the
 	# test's whole process group, its workloads too.
 	timeout -k 10 "$test_deadline" "$@" >"$log" 2>&1
 	rc=$?
 	took=$(($(date +%s) - started))
+	times >"$log.times"
+	cpu=$(($(cpu_of "$log.times") - cpu_before))
+	rm -f "$log.times"
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "FAIL: $name: did not finish within ${test_deadline}s (GCTOP_TEST_DEADLINE; log: $log)" >>"$log"
 	fi
@@ -80,8 +95,8 @@ run_one() {
 	grep -E '^(FAIL|SKIP): ' "$log"
 	# Each skip's cause, one a line: the word in brackets after the name.
 	grep '^SKIP: ' "$log" | sed -n 's/^SKIP: [^ ]*: \[\([a-z0-9_-]*\)\].*/\1/p; t; s/.*/unstated/p' >>"$causes"
-	printf '%-48s %3d passed %3d failed %3d skipped %4ds\n' "$name" "$p" "$f" "$s" "$took"
-	echo "$took $name" >>"$timings"
+	printf '%-48s %3d passed %3d failed %3d skipped %4ds %4ds cpu\n' "$name" "$p" "$f" "$s" "$took" "$cpu"
+	echo "$took $cpu $name" >>"$timings"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
@@ -217,11 +232,12 @@ fi
 # and the suite's wall time.
 echo "slowest tests:"
 for lane in $lanes; do cat "$totals.timings.$lane"; done 2>/dev/null | sort -rn | head -n 10 |
-	awk '{ printf "  %5ds  %s\n", $1, $2 }'
+	awk '{ printf "  %5ds  %4ds cpu  %s\n", $1, $2, $3 }'
 for lane in $lanes; do
-	awk -v lane="$lane" '{ s += $1; n++ } END { printf "lane %s: %d tests, %ds\n", lane, n, s }' "$totals.timings.$lane"
+	awk -v lane="$lane" '{ s += $1; c += $2; n++ } END { printf "lane %s: %d tests, %ds, %ds cpu\n", lane, n, s, c }' "$totals.timings.$lane"
 done
-echo "suite: $(($(date +%s) - started_suite))s wall${GCTOP_SUITE:+ ($GCTOP_SUITE)}"
+echo "suite: $(($(date +%s) - started_suite))s wall, $(for lane in $lanes; do cat "$totals.timings.$lane"; done 2>/dev/null |
+	awk '{ c += $2 } END { printf "%d", c }')s cpu${GCTOP_SUITE:+ ($GCTOP_SUITE)}"
 for lane in $lanes; do
 	rm -f "$totals.$lane" "$totals.causes.$lane" "$totals.timings.$lane"
 done
