@@ -22,6 +22,7 @@ enum {
 };
 static const uint8_t jfr_magic[4] = { 'F', 'L', 'R', '\0' };
 #define JFR_NS_PER_S 1e9
+enum { JFR_MAX_DEPTH = 200 };
 
 const struct gt_jfr_limits gt_jfr_default_limits = {
 	.max_chunk_bytes = 64u << 20,
@@ -29,7 +30,7 @@ const struct gt_jfr_limits gt_jfr_default_limits = {
 	.max_elements = 256u << 10,
 	.max_classes = 8u << 10,
 	.max_fields = 64u << 10,
-	.max_pool_entries = 2u << 20,
+	.max_pool_entries = 1u << 20,
 	.max_checkpoints = 64u << 10,
 	.max_string_bytes = 64u << 10,
 	.max_depth = 32,
@@ -141,6 +142,11 @@ static struct gt_jfr_reader *jfr_new(const struct gt_jfr_limits *lim, struct gt_
 	if (!r)
 		return NULL;
 	r->lim = lim ? *lim : gt_jfr_default_limits;
+	/* offsets are kept in 32 bits, depths in 8 */
+	if (r->lim.max_chunk_bytes > UINT32_MAX)
+		r->lim.max_chunk_bytes = UINT32_MAX;
+	if (r->lim.max_depth > JFR_MAX_DEPTH)
+		r->lim.max_depth = JFR_MAX_DEPTH;
 	r->held = sizeof(*r);
 	r->string_cls = JFR_NO_INDEX;
 	return r;

@@ -47,12 +47,12 @@ struct jfr_class {
 	uint32_t start_field; /* its startTime field's position, or JFR_NO_INDEX */
 };
 
-/* One constant: its pool's class, its key, and where its bytes are. */
+/* One constant: its pool's class, its key, and where its bytes are (a
+ * chunk is held under 4 GiB). */
 struct jfr_const {
 	uint64_t key;
 	uint32_t cls;
-	uint32_t pad;
-	size_t off, end;
+	uint32_t off, end;
 };
 
 struct gt_jfr_reader {

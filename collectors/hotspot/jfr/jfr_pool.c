@@ -87,7 +87,7 @@ static int jfr_read_pool(struct gt_jfr_reader *r, struct jfr_in *in, size_t end,
 		if (!c)
 			return GT_JFR_ERROR;
 		r->consts = c;
-		r->consts[r->n_consts++] = (struct jfr_const){ key, cls, 0, at, end };
+		r->consts[r->n_consts++] = (struct jfr_const){ key, cls, (uint32_t)at, (uint32_t)end };
 	}
 	return GT_JFR_OK;
 }
