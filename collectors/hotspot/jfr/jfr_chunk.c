@@ -4,13 +4,11 @@
  * ticks converted to ns as the JDK's TimeConverter does. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/array.h"
 #include "collectors/hotspot/jfr/jfr_internal.h"
 
 /* ChunkHeader's positions and masks. */
@@ -51,29 +49,6 @@ size_t gt_jfr_memory_bound(const struct gt_jfr_limits *lim)
 	b += 2 * (size_t)lim->max_pool_entries * sizeof(struct jfr_const);
 	b += 4 * (size_t)lim->max_pool_entries * sizeof(uint32_t);
 	return b;
-}
-
-int jfr_bad(struct gt_error *err, const char *fmt, ...)
-{
-	char msg[sizeof(err->msg)];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	gt_fail(err, GT_EXIT_BAD_DATA, "%s", msg);
-	return GT_JFR_ERROR;
-}
-
-void *jfr_grow(struct gt_jfr_reader *r, void *items, size_t *cap, size_t need, size_t elem, struct gt_error *err)
-{
-	size_t before = *cap;
-	void *p = gt_array_grow(items, cap, need, elem, 64);
-	if (!p) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory reading a flight recording");
-		return NULL;
-	}
-	r->held += (*cap - before) * elem;
-	return p;
 }
 
 static int64_t jfr_be64(const uint8_t *p)
