@@ -299,7 +299,8 @@ static void chunk(struct bytes *b, const struct craft *c)
 	be(b, 2, 2);
 	be(b, 1, 2);
 	size_t sizes = b->n;
-	be(b, 0, 8 * 3); /* size, cp, metadata: patched below */
+	for (int i = 0; i < 3; i++)
+		be(b, 0, 8); /* size, cp, metadata: patched below */
 	be(b, (uint64_t)start_ns, 8);
 	be(b, 1000000, 8);
 	be(b, START_TICKS, 8);
