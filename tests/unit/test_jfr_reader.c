@@ -417,6 +417,16 @@ static void test_header(void)
 	chunk_buf.d[64] = 7;
 	CHECK(gt_jfr_header_read(chunk_buf.d, chunk_buf.n, &h, &err) == GT_JFR_OK);
 	CHECK(!h.finished);
+	/* a chunk just begun: no metadata yet, read again later; once
+	 * finished, a chunk without metadata is broken */
+	uint8_t meta[8];
+	memcpy(meta, chunk_buf.d + 24, 8);
+	memset(chunk_buf.d + 24, 0, 8);
+	CHECK(gt_jfr_header_read(chunk_buf.d, chunk_buf.n, &h, &err) == GT_JFR_AGAIN);
+	chunk_buf.d[64] = 0;
+	CHECK(gt_jfr_header_read(chunk_buf.d, chunk_buf.n, &h, &err) == GT_JFR_ERROR);
+	CHECK(strstr(err.msg, "metadata offset 0") != NULL);
+	memcpy(chunk_buf.d + 24, meta, 8);
 	CHECK(gt_jfr_header_read(chunk_buf.d, 67, &h, &err) == GT_JFR_ERROR);
 	CHECK(strstr(err.msg, "shorter than its 68-byte header") != NULL);
 	chunk_buf.d[0] = 'X';
@@ -659,6 +669,10 @@ static void test_open_fd(void)
 	gt_jfr_close(r);
 	/* a header that states more than the file holds */
 	CHECK(gt_jfr_open_fd(fd, chunk_buf.n + 10, NULL, &r, &err) == GT_JFR_ERROR);
+	uint8_t big[8] = { 0, 0, 0, 0, 0x01, 0, 0, 0 }; /* 16 MiB */
+	CHECK(pwrite(fd, big, 8, 8) == 8);
+	CHECK(gt_jfr_open_fd(fd, 0, NULL, &r, &err) == GT_JFR_ERROR);
+	CHECK(strstr(err.msg, "past the file's end") != NULL);
 	/* a header being rewritten */
 	uint8_t busy = 255;
 	CHECK(pwrite(fd, &busy, 1, 64) == 1);

@@ -107,8 +107,9 @@ struct gt_jfr_header {
 };
 
 /* Reads the header at p (len bytes, at least GT_JFR_HEADER_SIZE). GT_JFR_OK;
- * GT_JFR_AGAIN while the JVM rewrites it; GT_JFR_ERROR when it is not a
- * chunk of a version read here, or states offsets outside its own size. */
+ * GT_JFR_AGAIN while the JVM rewrites it, or while a chunk not finished
+ * has no metadata yet; GT_JFR_ERROR when it is not a chunk of a version
+ * read here, or states offsets outside its own size. */
 int gt_jfr_header_read(const uint8_t *p, size_t len, struct gt_jfr_header *h, struct gt_error *err);
 
 struct gt_jfr_reader;
