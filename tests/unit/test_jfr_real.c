@@ -187,6 +187,48 @@ static void test_jdk25_chunk(void)
 	check_file(&truths[1]);
 }
 
+/* All the events of a chunk file from offset from (0: the first). */
+static uint64_t count_events(const char *path, size_t from, size_t *end)
+{
+	int fd = open(path, O_RDONLY);
+	struct gt_jfr_reader *r = NULL;
+	struct gt_error err;
+	uint64_t n = 0;
+	int rc = fd < 0 ? GT_JFR_ERROR : gt_jfr_open_fd(fd, 0, NULL, &r, &err);
+	if (fd >= 0)
+		close(fd);
+	CHECK(rc == GT_JFR_OK);
+	if (rc != GT_JFR_OK)
+		return 0;
+	CHECK(!gt_jfr_header_of(r)->finished);
+	if (from)
+		CHECK(gt_jfr_seek(r, from, &err) == GT_JFR_OK);
+	struct gt_jfr_event ev;
+	while ((rc = gt_jfr_next(r, &ev, &err)) == GT_JFR_OK)
+		n++;
+	CHECK(rc == GT_JFR_END);
+	*end = gt_jfr_position(r);
+	gt_jfr_close(r);
+	return n;
+}
+
+/* The same chunk of a running JDK 25 copied from its repository at two
+ * flushes (generations 2 and 3; the second's bytes after the header
+ * extend the first's): read up to the first's end, then on in a reader
+ * of the second from there, the events are the second's, each once. */
+static void test_live_chunk_read_on(void)
+{
+	size_t end2 = 0, end3 = 0, end_on = 0;
+	uint64_t gen2 = count_events(CORPUS "real-jdk25-live-gen2", 0, &end2);
+	uint64_t gen3 = count_events(CORPUS "real-jdk25-live-gen3", 0, &end3);
+	uint64_t on = count_events(CORPUS "real-jdk25-live-gen3", end2, &end_on);
+	CHECK_U64(gen2, 30); /* jfr summary of the copy: 14 + 12 + 2 + 1 + 1 */
+	CHECK_U64(gen3, 44);
+	CHECK_U64(gen2 + on, gen3);
+	CHECK_U64(end2, 136122);
+	CHECK_U64(end_on, end3);
+}
+
 /* ---- --dump ---- */
 
 static void json_str(const char *key, const char *s)
@@ -322,5 +364,6 @@ int main(int argc, char **argv)
 		return dump(argv[2]);
 	RUN_TEST(test_jdk17_chunk);
 	RUN_TEST(test_jdk25_chunk);
+	RUN_TEST(test_live_chunk_read_on);
 	return check_summary();
 }
