@@ -39,6 +39,7 @@ struct gt_app {
 	char prompt_buf[64];       /* the prompt's text (GT_INPUT_INTERVAL, _SAMPLE, _FILTER) */
 	bool allocators_at_open;   /* --allocators: the user agreed on the command line */
 	const char *allocator_packages;
+	const char *allocator_source;   /* --allocators=SOURCE, NULL: the runtime's choice */
 	const char *opcount_counter; /* --ops NAME, or NULL */
 	char note[640];            /* a one-off message for the footer: room for a prefix and an error sentence */
 	uint64_t note_until;       /* when the note goes (CLOCK_MONOTONIC) */

@@ -137,7 +137,7 @@ bool gt_app_opening(const struct gt_app *a)
 void gt_app_start_allocators(struct gt_app *a)
 {
 	struct gt_error err = { 0 };
-	if (gt_session_enable_allocators_async(&a->session, a->allocator_packages, &err) != 0) {
+	if (gt_session_enable_allocators_async(&a->session, a->allocator_packages, a->allocator_source, &err) != 0) {
 		gt_app_note(a, "allocation sampling: %s", err.msg);
 		return;
 	}

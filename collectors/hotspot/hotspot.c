@@ -11,7 +11,10 @@
 #include "base/clock.h"
 #include "base/wait.h"
 #include "collectors/backend.h"
+#include "collectors/hotspot/attach/hotspot_attach.h"
 #include "collectors/hotspot/attach/hotspot_sampler.h"
+#include "collectors/hotspot/jfr/jfr_recording.h"
+#include "collectors/hotspot/jfr/jfr_sampler.h"
 #include "collectors/hotspot/hotspot_runtime.h"
 #include "collectors/host/proc.h"
 
@@ -102,6 +105,7 @@ static void hotspot_close(struct gt_backend *c)
 	if (!c)
 		return;
 	gt_hotspot_sampler_close(c->sampler);
+	gt_hotspot_jfr_close(c->jfr);
 	hsperf_free(&c->perf);
 	hsperf_map_close(&c->map);
 	free(c);
@@ -233,10 +237,46 @@ static int hotspot_enable_opcount_agent(struct gt_backend *c, struct gt_error *e
 
 static void hotspot_disable_allocators(struct gt_backend *c);
 
-static int hotspot_enable_allocators(struct gt_backend *c, const char *packages, struct gt_error *err)
+/* --allocators=SOURCE on a JVM: the agent, or the flight recorder. */
+#define HOTSPOT_SOURCE_AGENT "agent"
+#define HOTSPOT_SOURCE_JFR "jfr"
+
+/* Which source --allocators uses: the one asked for, else the flight
+ * recorder from JDK 17 on (nothing loaded into the JVM; JDK 16 has the
+ * events but not JFR.start's per-event settings, so it would need a .jfc
+ * file written into the JVM's file system), else the agent. --ops jmx:
+ * needs the agent anyway, which then samples too. */
+static int hotspot_alloc_source(const struct gt_backend *c, const char *source, bool *jfr, struct gt_error *err)
 {
-	if (c->sampler)
+	*jfr = false;
+	if (source && strcmp(source, HOTSPOT_SOURCE_AGENT) == 0)
 		return 0;
+	if (source && strcmp(source, HOTSPOT_SOURCE_JFR) != 0)
+		return gt_fail(err, GT_EXIT_USAGE, "--allocators takes agent or jfr on a JVM, not %s", source);
+	bool recent = c->counters.jdk_major >= JFR_MIN_JDK;
+	if (source && !recent)
+		return gt_fail(err, GT_EXIT_FAILURE, "JVM %d runs JDK %u; gctop reads allocation samples from its flight "
+			       "recorder from JDK %d on: use --allocators=agent", (int)c->pid, c->counters.jdk_major,
+			       JFR_MIN_JDK);
+	*jfr = recent && !(c->opcount.jmx && !source);
+	return 0;
+}
+
+static int hotspot_enable_allocators(struct gt_backend *c, const char *packages, const char *source,
+				     struct gt_error *err)
+{
+	if (c->sampler || c->jfr)
+		return 0;
+	bool jfr;
+	if (hotspot_alloc_source(c, source, &jfr, err) != 0)
+		return -1;
+	if (jfr) {
+		struct gt_attach_status st;
+		if (gt_attach_read_status(c->pid, &st, err) != 0)
+			return -1;
+		c->jfr = gt_hotspot_jfr_start(c->pid, st.euid, packages, err);
+		return c->jfr ? 0 : -1;
+	}
 	c->sampler = gt_hotspot_sampler_start(c->pid, packages, err);
 	if (c->sampler && c->opcount.jmx && gt_hotspot_sampler_set_opcount(c->sampler, c->opcount.name, err) != 0) {
 		hotspot_disable_allocators(c);
@@ -249,10 +289,14 @@ static void hotspot_disable_allocators(struct gt_backend *c)
 {
 	gt_hotspot_sampler_close(c->sampler);
 	c->sampler = NULL;
+	gt_hotspot_jfr_close(c->jfr);
+	c->jfr = NULL;
 }
 
 static const struct gt_alloc_snapshot *hotspot_allocators(const struct gt_backend *c)
 {
+	if (c->jfr)
+		return gt_hotspot_jfr_snapshot(c->jfr);
 	return c->sampler ? gt_hotspot_sampler_snapshot(c->sampler) : NULL;
 }
 
