@@ -196,6 +196,13 @@ static struct gt_backend *hotspot_open(pid_t pid, struct gt_target_info *info, s
 		goto fail;
 
 	hotspot_info_fill(&c->perf, c->counters.gc, info);
+	if (c->counters.jdk_major >= JFR_MIN_JDK) {
+		/* --allocators' default here (hotspot_alloc_source) */
+		snprintf(info->alloc_question, sizeof(info->alloc_question),
+			 "start a flight recording of allocation samples in PID %d (JFR: nothing loaded, about 1%% of "
+			 "its CPU; stopped when gctop exits)?", (int)pid);
+		snprintf(info->alloc_stopped, sizeof(info->alloc_stopped), "gctop's flight recording is stopped");
+	}
 	if (gt_proc_nspid(pid, &info->nspid) != 0)
 		info->nspid = pid;
 	struct gt_sample s;
