@@ -65,7 +65,7 @@ enum gt_jfr_status {
 
 /* Bounds on what one chunk may make the reader hold or do. */
 struct gt_jfr_limits {
-	size_t max_chunk_bytes;     /* the largest chunk read */
+	size_t max_chunk_bytes;     /* the largest chunk read (at most 4 GiB - 1) */
 	uint32_t max_strings;       /* the metadata's string table */
 	uint32_t max_elements;      /* the metadata's elements, all kinds */
 	uint32_t max_classes;       /* classes (types) in the metadata */
@@ -73,12 +73,14 @@ struct gt_jfr_limits {
 	uint32_t max_pool_entries;  /* constant-pool entries of all pools together */
 	uint32_t max_checkpoints;   /* checkpoint events followed */
 	uint32_t max_string_bytes;  /* the longest string decoded */
-	uint32_t max_depth;         /* nesting: metadata elements, inline types, path */
+	uint32_t max_depth;         /* nesting: metadata elements, inline types, path,
+				     * references followed (at most 200) */
+	uint32_t max_metadata_bytes; /* the metadata event */
 };
 
 /* 64 MiB chunks (the JVM rotates at 12 MiB by default), 64 Ki strings,
- * 256 Ki elements, 8 Ki classes, 64 Ki fields, 2 Mi pool entries, 64 Ki
- * checkpoints, 64 KiB strings, depth 32: a JDK 25 chunk with `profile`
+ * 256 Ki elements, 8 Ki classes, 64 Ki fields, 1 Mi pool entries, 64 Ki
+ * checkpoints, 64 KiB strings, depth 32, 4 MiB of metadata: a JDK 25 chunk with `profile`
  * settings holds some 1,200 classes, 6,000 fields and a few ten thousand
  * pool entries. */
 extern const struct gt_jfr_limits gt_jfr_default_limits;
