@@ -50,7 +50,7 @@ check "its allocation rate is live ($rate B/s)" python3 -c "import sys; sys.exit
 listed=$(python3 -c 'import json,sys; print(any(json.loads(l)["pid"] == int(sys.argv[2]) for l in open(sys.argv[1]) if l.strip()))' "$WORK/list.json" "$JPID")
 check "--list shows the JVM in the container by its host pid" [ "$listed" = True ]
 
-"$GCTOP_BIN" -p "$JPID" --allocators --json -n 4 >"$WORK/alloc.json" 2>"$WORK/alloc.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 4 >"$WORK/alloc.json" 2>"$WORK/alloc.err"
 rc=$?
 check "--allocators loads the agent into the container (exit $rc: $(head -c 200 "$WORK/alloc.err"))" [ "$rc" -eq 0 ]
 top=$(json_get "$WORK/alloc.json" -1 '(d["top_allocators"]["by_frame"] or [{}])[0].get("frame", "")')
