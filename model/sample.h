@@ -385,6 +385,10 @@ struct gt_target_info {
 	 * "?". "": the runtime's traits say it (allocators_load_code). */
 	char alloc_question[192];
 	char alloc_stopped[96];         /* what stopping that source does, "" likewise */
+	/* The sources --allocators may use (its SOURCE words, comma-separated,
+	 * the default first: "jfr,agent"), found without touching the target;
+	 * "" unknown. */
+	char alloc_sources[32];
 };
 
 const char *gt_alloc_source_name(enum gt_alloc_source s);

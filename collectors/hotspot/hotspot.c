@@ -13,6 +13,7 @@
 #include "collectors/backend.h"
 #include "collectors/hotspot/attach/hotspot_attach.h"
 #include "collectors/hotspot/attach/hotspot_sampler.h"
+#include "collectors/hotspot/jfr/jfr_available.h"
 #include "collectors/hotspot/jfr/jfr_recording.h"
 #include "collectors/hotspot/jfr/jfr_sampler.h"
 #include "collectors/hotspot/hotspot_runtime.h"
@@ -196,7 +197,8 @@ static struct gt_backend *hotspot_open(pid_t pid, struct gt_target_info *info, s
 		goto fail;
 
 	hotspot_info_fill(&c->perf, c->counters.gc, info);
-	if (c->counters.jdk_major >= JFR_MIN_JDK) {
+	jfr_available_sources(pid, c->counters.jdk_major, info->alloc_sources, sizeof(info->alloc_sources));
+	if (c->counters.jdk_major >= JFR_MIN_JDK && strncmp(info->alloc_sources, "jfr", 3) == 0) {
 		/* --allocators' default here (hotspot_alloc_source) */
 		snprintf(info->alloc_question, sizeof(info->alloc_question),
 			 "start a flight recording of allocation samples in PID %d (JFR: nothing loaded, about 1%% of "
