@@ -32,6 +32,7 @@ compare() {
 	wait_until 300 lines_at_least "$WORK/$label.json" 8
 	name=$(gctop_recordings "$jcmd_bin" "$JPID" "$gpid" | head -1)
 	check "$label: gctop's recording runs while it reads (name '$name')" [ -n "$name" ]
+	dump_at=$(date +%s.%N)
 	"$jcmd_bin" "$JPID" JFR.dump name="$name" filename="$WORK/$label.jfr" >"$WORK/$label.dump" 2>&1
 	# SIGINT, gctop's quit: it stops its recording on the way out
 	kill -INT "$gpid"
@@ -41,53 +42,43 @@ compare() {
 	check "$label: the recording is gone once gctop quits" no_recording_of "$jcmd_bin" "$JPID" "$gpid"
 	jfr print --json --stack-depth 64 --events jdk.ObjectAllocationSample "$WORK/$label.jfr" >"$WORK/$label.print.json" 2>"$WORK/$label.print.err"
 	check "$label: jfr print read the dump ($(head -c 200 "$WORK/$label.print.err"); JFR.dump said: $(tr '\n' ' ' <"$WORK/$label.dump" | head -c 300))" [ -s "$WORK/$label.print.json" ]
-	comparator "$label shares against jfr print" python3 - "$WORK/$label.json" "$WORK/$label.print.json" "$label" <<'PY'
+	# JFR's weights swing from second to second, so the truth is the dump's
+	# events in gctop's own window, of its last sample before the dump: that
+	# sample's time less the window, both a second earlier, as gctop reads
+	# each flush (once a second) about a second after the JVM wrote it.
+	python3 -c '
+import datetime, json, sys
+def at(d):
+    return datetime.datetime.strptime(d["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
+d = [d for d in (json.loads(l) for l in open(sys.argv[1]) if l.strip()) if at(d) <= float(sys.argv[2])][-1]
+w = (d.get("top_allocators") or {}).get("window_s") or 0
+json.dump(d, open(sys.argv[3], "w"))
+print("%.3f %.3f" % (at(d) - w - 1, at(d) - 1))' "$WORK/$label.json" "$dump_at" "$WORK/$label.last.json" >"$WORK/$label.span"
+	span=$(cat "$WORK/$label.span")
+	# shellcheck disable=SC2086
+	python3 tests/java/jfr_shares.py "$WORK/$label.print.json" $span >"$WORK/$label.truth" 2>"$WORK/$label.truth.err"
+	check "$label: jfr_shares.py read jfr print's events ($(head -c 200 "$WORK/$label.truth.err"))" [ -s "$WORK/$label.truth" ]
+	comparator "$label shares against jfr print" python3 - "$WORK/$label.last.json" "$WORK/$label.truth" "$label" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+truth = {}
+for l in open(sys.argv[2]):
+    name, pct = l.rsplit(" ", 1)
+    truth[name] = float(pct) / 100
 label = sys.argv[3]
 def out(ok, what):
     print(("PASS: " if ok else "FAIL: ") + label + ": " + what, flush=True)
-RUNTIME = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
-PRIM = {"B": "byte", "C": "char", "D": "double", "F": "float", "I": "int", "J": "long", "S": "short", "Z": "boolean"}
-def type_name(n):
-    dims = len(n) - len(n.lstrip("["))
-    base = n[dims:]
-    if dims:
-        base = PRIM.get(base, base[1:-1] if base.startswith("L") else base)
-    return base.replace("/", ".") + "[]" * dims
-def frame(f):
-    return type_name(f["method"]["type"]["name"]) + "." + f["method"]["name"]
-def site(st):
-    names = [frame(f) for f in (st or {}).get("frames", [])]
-    for n in names:
-        if not n.startswith(RUNTIME):
-            return n
-    return names[0] if names else "(no Java frame)"
-events = json.load(open(sys.argv[2]))["recording"]["events"]
-by_frame, by_type, total = {}, {}, 0
-for e in events:
-    v = e["values"]
-    w = v["weight"]
-    total += w
-    by_frame[site(v["stackTrace"])] = by_frame.get(site(v["stackTrace"]), 0) + w
-    t = type_name(v["objectClass"]["name"])
-    by_type[t] = by_type.get(t, 0) + w
-out(len(events) > 300 and total > 0, "jfr print has %d allocation samples" % len(events))
 ta = lines[-1]["top_allocators"]
 out(ta["source"] == "jfr-sampled" and ta["state"] == "running", "source and state: %s %s" % (ta["source"], ta["state"]))
 out(ta["samples"] and ta["samples"] > 300, "gctop's window holds %s samples over %s s" % (ta["samples"], ta["window_s"]))
 frames = {f["frame"]: f["share"] for f in ta["by_frame"]}
 types = {t["type"]: t["share"] for t in ta["by_type"]}
-for name in ("AllocSites.siteA", "AllocSites.siteB", "AllocSites.siteC"):
-    truth = by_frame.get(name, 0) / total if total else None
-    got = frames.get(name)
-    out(truth is not None and got is not None and abs(got - truth) <= 0.05,
-        "%s share %s vs jfr print %.3f%s" % (name, got, truth or 0, "" if got is not None else " (gctop's frames: %s)" % sorted(frames)[:6]))
-for name in ("byte[]", "long[]", "int[]"):
-    truth = by_type.get(name, 0) / total if total else None
-    got = types.get(name)
-    out(truth is not None and got is not None and abs(got - truth) <= 0.05,
-        "type %s share %s vs jfr print %.3f" % (name, got, truth or 0))
+for name, got in [(n, frames.get(n)) for n in ("AllocSites.siteA", "AllocSites.siteB", "AllocSites.siteC")] + \
+                 [(n, types.get(n)) for n in ("byte[]", "long[]", "int[]")]:
+    want = truth.get(name)
+    out(want is not None and got is not None and abs(got - want) <= 0.05,
+        "%s share %s vs jfr print %s in the same window%s" % (name, got, want,
+        "" if got is not None else " (gctop's: %s)" % sorted(frames)[:6]))
 PY
 }
 

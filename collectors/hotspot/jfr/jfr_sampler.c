@@ -117,6 +117,9 @@ struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *
 		goto fail;
 	if (jfr_follow_open(&j->follow, pid, owner, j->rec.repository, err) != 0)
 		goto fail;
+	/* the first reading holds every site there is (none): a site that
+	 * comes later counts from 0 against it (gt_derive_allocators) */
+	jfr_alloc_snapshot(&j->alloc, &j->published);
 	snprintf(j->published.source, sizeof(j->published.source), JFR_ALLOC_SOURCE);
 	j->published.generation = 1;
 	j->published.state = GT_SAMPLER_STARTING;
