@@ -311,6 +311,8 @@ static const struct gt_alloc_snapshot *hotspot_allocators(const struct gt_backen
 
 static const struct gt_alloc_stacks *hotspot_alloc_stacks(const struct gt_backend *c)
 {
+	if (c->jfr)
+		return gt_hotspot_jfr_stacks(c->jfr);
 	return c->sampler ? gt_hotspot_sampler_stacks(c->sampler) : NULL;
 }
 

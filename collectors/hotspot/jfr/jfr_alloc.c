@@ -12,6 +12,9 @@ static const char *const jfr_default_prefixes[] = { "java.", "javax.", "jdk.", "
  * depth (64) is all a sample has. */
 #define JFR_ALLOC_MAX_FRAMES 64u
 #define JFR_ALLOC_TABLE_START 256u
+/* Between a stack key's site and frames: a byte no name holds (names from
+ * the target pass through here, so one that does only splits oddly). */
+#define JFR_ALLOC_SEP '\x1f'
 
 struct jfr_alloc_entry {
 	char *name;                /* NULL: empty slot */
@@ -78,12 +81,12 @@ static bool jfr_table_grow(struct jfr_alloc_table *t)
 	return true;
 }
 
-static void jfr_table_add(struct jfr_alloc_table *t, const char *name, uint64_t bytes)
+static void jfr_table_add(struct jfr_alloc_table *t, const char *name, uint64_t bytes, size_t kept)
 {
 	struct jfr_alloc_entry *e = jfr_table_slot(t->slots, t->cap, name);
 	if (!e->name) {
 		/* kept at most half full, so a probe always ends */
-		if (t->n >= JFR_ALLOC_SITES_KEPT || ((t->n + 1) * 2 > t->cap && !jfr_table_grow(t))) {
+		if (t->n >= kept || ((t->n + 1) * 2 > t->cap && !jfr_table_grow(t))) {
 			t->full = true;
 			return;
 		}
@@ -125,6 +128,101 @@ static void jfr_table_top(const struct jfr_alloc_table *t, struct gt_alloc_table
 		s->count = e->count;
 	}
 	out->complete = !t->full && t->n <= GT_ALLOC_SITES_MAX;
+}
+
+/* Keeps stack e among site s's largest GT_ALLOC_STACKS_TOP; where[k]: its key. */
+static void jfr_stacks_keep(struct gt_alloc_site_stacks *s, const struct jfr_alloc_entry *e, const char **where)
+{
+	unsigned k = s->n;
+	if (k == GT_ALLOC_STACKS_TOP) {
+		unsigned min = 0;
+		for (unsigned i = 1; i < GT_ALLOC_STACKS_TOP; i++)
+			if (s->stacks[i].bytes < s->stacks[min].bytes)
+				min = i;
+		if (s->stacks[min].bytes >= e->bytes)
+			return;
+		k = min;
+	} else {
+		s->n++;
+	}
+	s->stacks[k].bytes = e->bytes;
+	s->stacks[k].count = e->count;
+	where[k] = e->name;
+}
+
+/* The frames of key (after its site) into st, the middle of a stack deeper
+ * than a slot left out as the agent leaves it (its innermost frames, the
+ * mark, its outermost). */
+#define JFR_ALLOC_STACK_HEAD 8u
+static void jfr_stacks_frames(const char *key, struct gt_alloc_stack *st, struct gt_alloc_stacks *out)
+{
+	const char *names[JFR_ALLOC_MAX_FRAMES + JFR_ALLOC_STACK_CALLERS + 1];
+	size_t lens[JFR_ALLOC_MAX_FRAMES + JFR_ALLOC_STACK_CALLERS + 1];
+	unsigned n = 0;
+	for (const char *p = strchr(key, JFR_ALLOC_SEP); p && n < sizeof(names) / sizeof(names[0]);) {
+		const char *q = strchr(p + 1, JFR_ALLOC_SEP);
+		names[n] = p + 1;
+		lens[n++] = (size_t)((q ? q : p + 1 + strlen(p + 1)) - (p + 1));
+		p = q;
+	}
+	unsigned keep = n, tail = 0;
+	if (n > GT_ALLOC_STACK_FRAMES) {
+		keep = JFR_ALLOC_STACK_HEAD;
+		tail = GT_ALLOC_STACK_FRAMES - JFR_ALLOC_STACK_HEAD - 1;
+	}
+	char name[GT_ALLOC_SITE_NAME_LEN];
+	st->n_frames = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (tail && i == keep) {
+			st->frames[st->n_frames++] = gt_alloc_stacks_intern(out, GT_ALLOC_FRAME_ELIDED);
+			i = n - tail;
+		}
+		size_t l = lens[i] < sizeof(name) - 1 ? lens[i] : sizeof(name) - 1;
+		memcpy(name, names[i], l);
+		name[l] = '\0';
+		st->frames[st->n_frames++] = gt_alloc_stacks_intern(out, name);
+	}
+}
+
+void jfr_alloc_stacks(const struct jfr_alloc *a, const struct gt_alloc_snapshot *snap, struct gt_alloc_stacks *out)
+{
+	gt_alloc_stacks_clear(out);
+	unsigned n = snap->by_frame.n;
+	const char *where[GT_ALLOC_SITES_MAX][GT_ALLOC_STACKS_TOP];
+	for (unsigned j = 0; j < n; j++) {
+		struct gt_alloc_site_stacks *s = &out->sites[j];
+		memset(s, 0, sizeof(*s));
+		memcpy(s->site, snap->by_frame.sites[j].name, sizeof(s->site));
+		s->bytes = snap->by_frame.sites[j].bytes;
+	}
+	out->n_sites = n;
+	const struct jfr_alloc_table *t = a->stacks;
+	for (size_t i = 0; t && i < t->cap; i++) {
+		const struct jfr_alloc_entry *e = &t->slots[i];
+		const char *sep = e->name ? strchr(e->name, JFR_ALLOC_SEP) : NULL;
+		if (!sep)
+			continue;
+		size_t sl = (size_t)(sep - e->name);
+		for (unsigned j = 0; j < n; j++) {
+			struct gt_alloc_site_stacks *s = &out->sites[j];
+			if (strlen(s->site) == sl && memcmp(s->site, e->name, sl) == 0) {
+				s->distinct++;
+				jfr_stacks_keep(s, e, where[j]);
+				break;
+			}
+		}
+	}
+	for (unsigned j = 0; j < n; j++) {
+		struct gt_alloc_site_stacks *s = &out->sites[j];
+		for (unsigned k = 0; k < s->n; k++)
+			jfr_stacks_frames(where[j][k], &s->stacks[k], out);
+		for (unsigned x = 1; x < s->n; x++)
+			for (unsigned y = x; y > 0 && s->stacks[y - 1].bytes < s->stacks[y].bytes; y--) {
+				struct gt_alloc_stack tmp = s->stacks[y];
+				s->stacks[y] = s->stacks[y - 1];
+				s->stacks[y - 1] = tmp;
+			}
+	}
 }
 
 void jfr_alloc_type_name(const char *jvm, char *out, size_t len)
@@ -185,7 +283,8 @@ int jfr_alloc_init(struct jfr_alloc *a, const char *packages)
 	}
 	a->by_frame = jfr_table_new();
 	a->by_type = jfr_table_new();
-	if (!a->by_frame || !a->by_type) {
+	a->stacks = jfr_table_new();
+	if (!a->by_frame || !a->by_type || !a->stacks) {
 		jfr_alloc_free(a);
 		return -1;
 	}
@@ -196,7 +295,8 @@ void jfr_alloc_free(struct jfr_alloc *a)
 {
 	jfr_table_free(a->by_frame);
 	jfr_table_free(a->by_type);
-	a->by_frame = a->by_type = NULL;
+	jfr_table_free(a->stacks);
+	a->by_frame = a->by_type = a->stacks = NULL;
 }
 
 static bool jfr_alloc_runtime_frame(const struct jfr_alloc *a, const char *name)
@@ -228,9 +328,33 @@ static int jfr_alloc_frame(const struct gt_jfr_value *v, uint32_t i, char *out, 
 	return 0;
 }
 
+/* A sample's stack as a key: its site, then its frames innermost first up
+ * to the first application frame and JFR_ALLOC_STACK_CALLERS callers, each
+ * after JFR_ALLOC_SEP. */
+
+struct jfr_alloc_key {
+	char text[JFR_ALLOC_STACK_KEY_MAX];
+	size_t len;
+	bool cut;                  /* a frame did not fit */
+};
+
+static void jfr_key_add(struct jfr_alloc_key *k, const char *name)
+{
+	size_t n = strlen(name);
+	if (k->cut || k->len + 1 + n + 1 > sizeof(k->text)) {
+		k->cut = true;
+		return;
+	}
+	k->text[k->len++] = JFR_ALLOC_SEP;
+	memcpy(k->text + k->len, name, n + 1);
+	k->len += n;
+}
+
 /* The first frame outside the runtime's packages; the top frame when the
- * whole stack is the runtime's (as the agent names it). */
-static void jfr_alloc_site(const struct jfr_alloc *a, const struct gt_jfr_value *v, char *out, size_t len)
+ * whole stack is the runtime's (as the agent names it); and the frames
+ * behind it into stack (the site goes in front of them later). */
+static void jfr_alloc_site(const struct jfr_alloc *a, const struct gt_jfr_value *v, char *out, size_t len,
+			   struct jfr_alloc_key *stack)
 {
 	uint32_t n = 0;
 	struct gt_error e;
@@ -241,17 +365,22 @@ static void jfr_alloc_site(const struct jfr_alloc *a, const struct gt_jfr_value 
 	if (n > JFR_ALLOC_MAX_FRAMES)
 		n = JFR_ALLOC_MAX_FRAMES;
 	char top[GT_ALLOC_SITE_NAME_LEN] = "", name[GT_ALLOC_SITE_NAME_LEN];
-	for (uint32_t i = 0; i < n; i++) {
+	uint32_t app = UINT32_MAX;
+	for (uint32_t i = 0; i < n && (app == UINT32_MAX || i <= app + JFR_ALLOC_STACK_CALLERS); i++) {
 		if (jfr_alloc_frame(v, i, name, sizeof(name)) != 0)
+			snprintf(name, sizeof(name), "(unknown method)");
+		jfr_key_add(stack, name);
+		if (app != UINT32_MAX)
 			continue;
 		if (!jfr_alloc_runtime_frame(a, name)) {
 			snprintf(out, len, "%s", name);
-			return;
-		}
-		if (!top[0])
+			app = i;
+		} else if (!top[0]) {
 			memcpy(top, name, sizeof(top));
+		}
 	}
-	snprintf(out, len, "%s", top[0] ? top : "(unknown method)");
+	if (app == UINT32_MAX)
+		snprintf(out, len, "%s", top[0] ? top : "(unknown method)");
 }
 
 void jfr_alloc_add(struct jfr_alloc *a, const struct gt_jfr_event *ev)
@@ -269,12 +398,22 @@ void jfr_alloc_add(struct jfr_alloc *a, const struct gt_jfr_event *ev)
 		jfr_alloc_type_name(jvm, type, sizeof(type));
 	else
 		snprintf(type, sizeof(type), "(unknown type)");
-	jfr_alloc_site(a, &ev->value, site, sizeof(site));
+	struct jfr_alloc_key frames = { .len = 0 }, key = { .len = 0 };
+	frames.text[0] = '\0';
+	jfr_alloc_site(a, &ev->value, site, sizeof(site), &frames);
 	uint64_t w = (uint64_t)weight;
 	a->samples++;
 	a->bytes += w;
-	jfr_table_add(a->by_frame, site, w);
-	jfr_table_add(a->by_type, type, w);
+	jfr_table_add(a->by_frame, site, w, JFR_ALLOC_SITES_KEPT);
+	jfr_table_add(a->by_type, type, w, JFR_ALLOC_SITES_KEPT);
+	size_t sl = strlen(site);
+	if (sl + frames.len + 1 <= sizeof(key.text) && frames.len) {
+		memcpy(key.text, site, sl);
+		memcpy(key.text + sl, frames.text, frames.len + 1);
+		jfr_table_add(a->stacks, key.text, w, JFR_ALLOC_STACKS_KEPT);
+	} else if (frames.len) {
+		a->stacks_lost++;
+	}
 }
 
 void jfr_alloc_snapshot(const struct jfr_alloc *a, struct gt_alloc_snapshot *out)

@@ -32,9 +32,11 @@ struct gt_hotspot_jfr {
 	struct jfr_recording rec;     /* the thread's, after the start */
 	struct jfr_follow follow;     /* the thread's */
 	struct jfr_alloc alloc;       /* the thread's */
-	pthread_mutex_t lock;         /* guards published */
+	pthread_mutex_t lock;         /* guards published and published_stacks */
 	struct gt_alloc_snapshot published;
-	struct gt_alloc_snapshot taken; /* the caller's copy */
+	struct gt_alloc_stacks *published_stacks, *building; /* the thread's scratch: building */
+	struct gt_alloc_snapshot taken; /* the caller's copies */
+	struct gt_alloc_stacks *taken_stacks;
 };
 
 static void jfr_sampler_event(struct gt_jfr_reader *r, const struct gt_jfr_event *ev, void *arg)
@@ -45,7 +47,14 @@ static void jfr_sampler_event(struct gt_jfr_reader *r, const struct gt_jfr_event
 
 static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state state, const char *message)
 {
+	/* the stacks are built outside the lock, then swapped in */
+	struct gt_alloc_snapshot snap = { .samples = 0 };
+	jfr_alloc_snapshot(&j->alloc, &snap);
+	jfr_alloc_stacks(&j->alloc, &snap, j->building);
 	pthread_mutex_lock(&j->lock);
+	struct gt_alloc_stacks *old = j->published_stacks;
+	j->published_stacks = j->building;
+	j->building = old;
 	jfr_alloc_snapshot(&j->alloc, &j->published);
 	j->published.state = state;
 	snprintf(j->published.message, sizeof(j->published.message), "%s", message ? message : "");
@@ -101,8 +110,18 @@ struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *
 		return NULL;
 	j->pid = pid;
 	j->follow.dir = j->follow.chunk = -1;
+	j->wake_fd = -1;
 	atomic_init(&j->stop, false);
 	pthread_mutex_init(&j->lock, NULL);
+	j->published_stacks = malloc(sizeof(*j->published_stacks));
+	j->building = malloc(sizeof(*j->building));
+	j->taken_stacks = malloc(sizeof(*j->taken_stacks));
+	if (!j->published_stacks || !j->building || !j->taken_stacks) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		goto fail;
+	}
+	gt_alloc_stacks_clear(j->published_stacks);
+	gt_alloc_stacks_clear(j->taken_stacks);
 	j->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (j->wake_fd < 0) {
 		gt_fail(err, GT_EXIT_FAILURE, "cannot make an event descriptor: %s", strerror(errno));
@@ -136,6 +155,7 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now)
 {
 	pthread_mutex_lock(&j->lock);
 	j->taken = j->published;
+	*j->taken_stacks = *j->published_stacks;
 	pthread_mutex_unlock(&j->lock);
 	j->taken.mono_ns = now;
 }
@@ -143,6 +163,11 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now)
 const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_jfr *j)
 {
 	return &j->taken;
+}
+
+const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j)
+{
+	return j->taken_stacks;
 }
 
 void gt_hotspot_jfr_close(struct gt_hotspot_jfr *j)
@@ -160,6 +185,9 @@ void gt_hotspot_jfr_close(struct gt_hotspot_jfr *j)
 	}
 	jfr_follow_close(&j->follow);
 	jfr_alloc_free(&j->alloc);
+	free(j->published_stacks);
+	free(j->building);
+	free(j->taken_stacks);
 	if (j->wake_fd >= 0)
 		close(j->wake_fd);
 	pthread_mutex_destroy(&j->lock);

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "base/error.h"
+#include "model/alloc_stacks.h"
 #include "model/allocators.h"
 
 struct gt_hotspot_jfr;
@@ -25,6 +26,9 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now);
 
 /* The tables the last gt_hotspot_jfr_sample took. */
 const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_jfr *j);
+
+/* The stacks behind that snapshot's sites (NULL when out of memory). */
+const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j);
 
 /* Stops the thread, then stops and removes the recording (sent even on the
  * way out after a quit signal, bounded by a few seconds). */
