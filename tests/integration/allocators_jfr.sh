@@ -21,18 +21,21 @@ gctop_recordings() {
 }
 no_recording_of() { [ -z "$(gctop_recordings "$1" "$2" "$3")" ]; }
 
-# compare LABEL JCMD: one run against the JVM $JPID; its recording dumped
-# while gctop reads it (gctop then told to quit), and the shares of gctop's
-# last window and of the whole dump compared.
+# compare LABEL JCMD: one run against the JVM $JPID, recorded (-w); its
+# flight recording dumped while gctop reads it (gctop then told to quit).
+# gctop reads the chunks in the order jfr print gives their events, so its
+# last recorded reading before the dump, which has taken N samples, holds
+# the first N events' bytes: each site's and type's bytes must be equal,
+# not near. Its window's shares (--json) are held within 5 points of the
+# same events in the window's span.
 compare() {
 	label=$1 jcmd_bin=$2
-	"$GCTOP_BIN" -p "$JPID" --allocators --json -n 60 >"$WORK/$label.json" 2>"$WORK/$label.err" &
+	"$GCTOP_BIN" -p "$JPID" --allocators --json -n 60 -w "$WORK/$label.rec" >"$WORK/$label.json" 2>"$WORK/$label.err" &
 	gpid=$!
 	CHILD_PIDS="$CHILD_PIDS $gpid"
-	wait_until 300 lines_at_least "$WORK/$label.json" 8
+	wait_until 300 lines_at_least "$WORK/$label.json" 14
 	name=$(gctop_recordings "$jcmd_bin" "$JPID" "$gpid" | head -1)
 	check "$label: gctop's recording runs while it reads (name '$name')" [ -n "$name" ]
-	dump_at=$(date +%s.%N)
 	"$jcmd_bin" "$JPID" JFR.dump name="$name" filename="$WORK/$label.jfr" >"$WORK/$label.dump" 2>&1
 	# SIGINT, gctop's quit: it stops its recording on the way out
 	kill -INT "$gpid"
@@ -42,43 +45,39 @@ compare() {
 	check "$label: the recording is gone once gctop quits" no_recording_of "$jcmd_bin" "$JPID" "$gpid"
 	jfr print --json --stack-depth 64 --events jdk.ObjectAllocationSample "$WORK/$label.jfr" >"$WORK/$label.print.json" 2>"$WORK/$label.print.err"
 	check "$label: jfr print read the dump ($(head -c 200 "$WORK/$label.print.err"); JFR.dump said: $(tr '\n' ' ' <"$WORK/$label.dump" | head -c 300))" [ -s "$WORK/$label.print.json" ]
-	# JFR's weights swing from second to second, so the truth is the dump's
-	# events in gctop's own window, of its last sample before the dump: that
-	# sample's time less the window, both a second earlier, as gctop reads
-	# each flush (once a second) about a second after the JVM wrote it.
-	python3 -c '
-import datetime, json, sys
-def at(d):
-    return datetime.datetime.strptime(d["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
-d = [d for d in (json.loads(l) for l in open(sys.argv[1]) if l.strip()) if at(d) <= float(sys.argv[2])][-1]
-w = (d.get("top_allocators") or {}).get("window_s") or 0
-json.dump(d, open(sys.argv[3], "w"))
-print("%.3f %.3f" % (at(d) - w - 1, at(d) - 1))' "$WORK/$label.json" "$dump_at" "$WORK/$label.last.json" >"$WORK/$label.span"
-	span=$(cat "$WORK/$label.span")
-	# shellcheck disable=SC2086
-	python3 tests/java/jfr_shares.py "$WORK/$label.print.json" $span >"$WORK/$label.truth" 2>"$WORK/$label.truth.err"
-	check "$label: jfr_shares.py read jfr print's events ($(head -c 200 "$WORK/$label.truth.err"))" [ -s "$WORK/$label.truth" ]
-	comparator "$label shares against jfr print" python3 - "$WORK/$label.last.json" "$WORK/$label.truth" "$label" <<'PY'
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-truth = {}
-for l in open(sys.argv[2]):
-    name, pct = l.rsplit(" ", 1)
-    truth[name] = float(pct) / 100
-label = sys.argv[3]
+	comparator "$label against jfr print" python3 - "$WORK/$label.rec" "$WORK/$label.json" "$WORK/$label.print.json" "$label" <<'PY'
+import json, subprocess, sys
+label = sys.argv[4]
 def out(ok, what):
     print(("PASS: " if ok else "FAIL: ") + label + ": " + what, flush=True)
-ta = lines[-1]["top_allocators"]
-out(ta["source"] == "jfr-sampled" and ta["state"] == "running", "source and state: %s %s" % (ta["source"], ta["state"]))
-out(ta["samples"] and ta["samples"] > 300, "gctop's window holds %s samples over %s s" % (ta["samples"], ta["window_s"]))
-frames = {f["frame"]: f["share"] for f in ta["by_frame"]}
-types = {t["type"]: t["share"] for t in ta["by_type"]}
-for name, got in [(n, frames.get(n)) for n in ("AllocSites.siteA", "AllocSites.siteB", "AllocSites.siteC")] + \
-                 [(n, types.get(n)) for n in ("byte[]", "long[]", "int[]")]:
-    want = truth.get(name)
-    out(want is not None and got is not None and abs(got - want) <= 0.05,
-        "%s share %s vs jfr print %s in the same window%s" % (name, got, want,
-        "" if got is not None else " (gctop's: %s)" % sorted(frames)[:6]))
+def truth(first, last):
+    t = {}
+    for l in subprocess.run(["python3", "tests/java/jfr_shares.py", sys.argv[3], str(first), str(last)],
+                            capture_output=True, text=True, check=True).stdout.splitlines():
+        name, pct, b = l.rsplit(" ", 2)
+        t[name] = (float(pct) / 100, int(b))
+    return t
+n_events = len(json.load(open(sys.argv[3]))["recording"]["events"])
+readings = [r["allocators"] for r in (json.loads(l) for l in open(sys.argv[1]) if l.strip())
+            if r.get("allocators") and r["allocators"]["samples"] <= n_events]
+out(len(readings) >= 5 and readings[-1]["source"] == "jfr-sampled",
+    "%d recorded readings before the dump (%d events in it)" % (len(readings), n_events))
+last = readings[-1]
+t = truth(0, last["samples"])
+out(last["est_bytes"] == t["(total)"][1],
+    "the reading's %d samples weigh %d bytes; jfr print's first %d events %d" %
+    (last["samples"], last["est_bytes"], last["samples"], t["(total)"][1]))
+tables = {s["name"]: s["bytes"] for tab in ("by_frame", "by_type") for s in last[tab]["sites"]}
+for name in ("AllocSites.siteA", "AllocSites.siteB", "AllocSites.siteC", "byte[]", "long[]", "int[]"):
+    want = t.get(name, (0, 0))[1]
+    out(tables.get(name) == want and want > 0, "%s: %s bytes, jfr print %d" % (name, tables.get(name), want))
+# the window (--json): the shares between two readings are the events between them
+lines = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+ta = [l["top_allocators"] for l in lines if l.get("top_allocators") and l["top_allocators"]["samples"]]
+out(ta and ta[-1]["source"] == "jfr-sampled" and ta[-1]["state"] == "running",
+    "--json names the source: %s" % (ta[-1]["source"] if ta else None))
+out(ta and ta[-1]["samples"] > 300, "the window holds %s samples over %s s" %
+    (ta[-1]["samples"] if ta else None, ta[-1]["window_s"] if ta else None))
 PY
 }
 

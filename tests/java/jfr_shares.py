@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""The shares of bytes by first application frame and by type in a JFR
-recording, as the JDK's own `jfr print --json` reads its
-jdk.ObjectAllocationSample events, each counted with its weight: what
-gctop's JFR source must show (within 5 points) for the same recording.
+"""The bytes by first application frame and by type in a JFR recording,
+as the JDK's own `jfr print --json` reads its jdk.ObjectAllocationSample
+events, each counted with its weight: what gctop's JFR source must show
+for the same recording.
 
-usage: jfr_shares.py PRINT_JSON [FROM UNTIL]
-prints one line per site and type: "NAME PERCENT", largest first; with
-FROM and UNTIL (seconds since the epoch), only the events that started
-between them: gctop's window of the same recording."""
-import datetime
+usage: jfr_shares.py PRINT_JSON [FIRST LAST]
+prints "NAME PERCENT BYTES" per site and type, largest first, then
+"(total) 100.0 BYTES". With FIRST and LAST, only the events FIRST to
+LAST - 1 in the order jfr print gives them, which is the order of the
+chunks' bytes: gctop reads the same chunks in the same order, so a
+reading that has taken N samples has taken events 0 to N - 1."""
 import json
 import sys
 
@@ -32,26 +33,19 @@ def site(st):
     return names[0] if names else "(no Java frame)"
 
 
-def epoch_s(iso):
-    """'2026-12-07T00:51:58.524725479Z' as seconds since the epoch."""
-    head, _, frac = iso.rstrip("Z").partition(".")
-    t = datetime.datetime.strptime(head, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
-    return t.timestamp() + (float("0." + frac) if frac else 0.0)
-
-
 def main():
     events = json.load(open(sys.argv[1]))["recording"]["events"]
-    span = (float(sys.argv[2]), float(sys.argv[3])) if len(sys.argv) > 3 else None
+    if len(sys.argv) > 3:
+        events = events[int(sys.argv[2]):int(sys.argv[3])]
     sums, total = {}, 0
     for e in events:
         v = e["values"]
-        if span and not span[0] <= epoch_s(v["startTime"]) <= span[1]:
-            continue
         total += v["weight"]
         for k in (site(v["stackTrace"]), type_name(v["objectClass"]["name"])):
             sums[k] = sums.get(k, 0) + v["weight"]
     for k, w in sorted(sums.items(), key=lambda kv: -kv[1]):
-        print("%s %.1f" % (k, 100.0 * w / total if total else 0.0))
+        print("%s %.3f %d" % (k, 100.0 * w / total if total else 0.0, w))
+    print("(total) 100.0 %d" % total)
 
 
 main()

@@ -2,8 +2,8 @@
 # The top-allocators pane on a live JVM whose three methods allocate 60/30/10
 # by bytes: key a asks first; n starts nothing; y starts gctop's flight
 # recording (the default source from JDK 17: nothing loaded) and the pane
-# ranks the three sites by first application frame and by type with shares
-# within 5 points of what the JDK's jfr print makes of the same recording;
+# shows the three sites by first application frame and by type with the
+# shares the JDK's jfr print gives the same samples of the same recording;
 # a again stops sampling and the recording.
 . tests/lib.sh
 . tests/tui/tui_common.shlib
@@ -56,12 +56,7 @@ screen_lacks() { ! screen | grep -Eq -- "$1"; }
 no_agent_output() { ! grep -Eqi 'agent|Full thread dump' "$WORK/java.log"; }
 no_thread_dump() { ! grep -q 'Full thread dump' "$WORK/java.log"; }
 
-# within TRUTH GOT: |GOT - TRUTH| <= 5 points.
-within() {
-	awk -v t="$1" -v g="$2" 'BEGIN { d = g - t; if (d < 0) d = -d; exit !(t != "x" && g != "" && d <= 5) }'
-}
-
-start_gctop -p "$JPID"
+start_gctop -p "$JPID" -w "$WORK/rec.ndjson"
 if ! wait_screen "LIVE +PID $JPID" 10; then
 	fail "the dashboard did not come up: $(screen | head -3)"
 	exit 0
@@ -100,30 +95,61 @@ fi
 # Read the shares over a window of a few seconds, not the first second.
 wait_screen "samples in ([5-9]|10)s" 12
 screen >"$WORK/table"
-captured=$(date +%s.%N)
 method="JFR allocation samples"
 check "the method and the sample count are shown" grep -Eq "$method +[0-9]+ samples in [0-9]+s" "$WORK/table"
 check "the pane has the section by first application frame" grep -q "by first application frame" "$WORK/table"
 check "the pane has the section by type" grep -q "by type" "$WORK/table"
-# The truth for JFR's samples is JFR's own reading of the same recording
-# (its weights swing from second to second, away from the workload's
-# 60/30/10 for seconds at a time): the recording dumped now, read by the
-# JDK's jfr print (tests/java/jfr_shares.py), over the pane's window: the
-# seconds it names, ending 1.5 s before the capture (the pane's reading is
-# up to a second old, and gctop reads each flush about a second after it).
+# The truth for JFR's samples is JFR's own reading of the same recording:
+# the recording dumped now, read by the JDK's jfr print (tests/java/
+# jfr_shares.py). gctop reads the chunks in the order jfr print gives
+# their events, so the pane's window, between two of gctop's readings
+# (recorded with -w) whose sample counts differ by the pane's count, is
+# jfr print's events between those counts: its shares must be the pane's
+# but for the pane's rounding to three digits.
 name=$(jcmd "$JPID" JFR.check 2>/dev/null | sed -n 's/^Recording [0-9]*: name=\(gctop-[0-9]*-[0-9]*\) .*(running).*/\1/p' | head -1)
 jcmd "$JPID" JFR.dump name="$name" filename="$WORK/rec.jfr" >/dev/null 2>&1
-jfr print --json --stack-depth 64 --events jdk.ObjectAllocationSample "$WORK/rec.jfr" >"$WORK/print.json" 2>/dev/null
-secs=$(grep -Eo "samples in [0-9]+s" "$WORK/table" | head -1 | tr -dc '0-9')
-span=$(awk -v c="$captured" -v w="${secs:-10}" 'BEGIN { printf "%.3f %.3f", c - 1.5 - w, c - 1.5 }')
-# shellcheck disable=SC2086
-python3 tests/java/jfr_shares.py "$WORK/print.json" $span >"$WORK/truth" 2>"$WORK/truth.err"
-check "jfr print read gctop's recording ($name; $(head -c 200 "$WORK/truth.err"))" [ -s "$WORK/truth" ]
-for name in AllocSites.siteA AllocSites.siteB AllocSites.siteC "byte[]" "long[]" "int[]"; do
-	truth=$(grep -F -- "$name " "$WORK/truth" | head -1 | awk '{ print $NF }')
-	got=$(grep -F -- " $name " "$WORK/table" | head -1 | awk '{ v = $NF; sub(/%$/, "", v); print v }')
-	check "$name share $got% is within 5 points of jfr print's $truth%" within "${truth:-x}" "$got"
-done
+jfr print --json --stack-depth 64 --events jdk.ObjectAllocationSample "$WORK/rec.jfr" >"$WORK/print.json" 2>"$WORK/print.err"
+check "jfr print read gctop's recording $name ($(head -c 200 "$WORK/print.err"))" [ -s "$WORK/print.json" ]
+shown=$(grep -Eo "[0-9]+ samples in [0-9]+s" "$WORK/table" | head -1 | cut -d' ' -f1)
+comparator "the pane against jfr print" python3 - "$WORK/rec.ndjson" "$WORK/print.json" "${shown:-0}" "$WORK/table" <<'PY'
+import json, re, subprocess, sys
+def out(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + "tui_allocators: " + what, flush=True)
+n_events = len(json.load(open(sys.argv[2]))["recording"]["events"])
+readings = []
+for l in open(sys.argv[1]):
+    try:
+        r = json.loads(l)
+    except ValueError:
+        continue  # a line gctop is still writing
+    a = r.get("allocators")
+    if a and a["samples"] <= n_events:
+        readings.append(a["samples"])
+shown = int(sys.argv[3])
+pair = None
+for j in range(len(readings) - 1, 0, -1):
+    for i in range(j):
+        if readings[j] - readings[i] == shown:
+            pair = (readings[i], readings[j])
+            break
+    if pair:
+        break
+out(pair is not None, "two recorded readings %d samples apart, as the pane says (%s)" % (shown, pair))
+truth = {}
+if pair:
+    for l in subprocess.run(["python3", "tests/java/jfr_shares.py", sys.argv[2], str(pair[0]), str(pair[1])],
+                            capture_output=True, text=True, check=True).stdout.splitlines():
+        name, pct, _ = l.rsplit(" ", 2)
+        truth[name] = float(pct)
+table = open(sys.argv[4]).read()
+for name in ("AllocSites.siteA", "AllocSites.siteB", "AllocSites.siteC", "byte[]", "long[]", "int[]"):
+    m = re.search(r" %s .*?([0-9.]+)%%\s*$" % re.escape(name), table, re.M)
+    got = float(m.group(1)) if m else None
+    want = truth.get(name)
+    # three digits shown: 80.3%, 4.45%
+    out(got is not None and want is not None and abs(got - want) <= max(0.06, want * 0.0006),
+        "%s: the pane shows %s%%, jfr print's events in its window %s%%" % (name, got, want))
+PY
 
 # Tab to the pane and scroll: at 100x16 the table no longer fits.
 tm resize-window -x 100 -y 16
