@@ -106,7 +106,7 @@ static void hotspot_close(struct gt_backend *c)
 	if (!c)
 		return;
 	gt_hotspot_sampler_close(c->sampler);
-	gt_hotspot_jfr_close(c->jfr);
+	gt_hotspot_jfr_close(c->jfr, true);
 	hsperf_free(&c->perf);
 	hsperf_map_close(&c->map);
 	free(c);
@@ -298,7 +298,8 @@ static void hotspot_disable_allocators(struct gt_backend *c)
 {
 	gt_hotspot_sampler_close(c->sampler);
 	c->sampler = NULL;
-	gt_hotspot_jfr_close(c->jfr);
+	/* the screen's key a: its loop does not wait for JFR.stop */
+	gt_hotspot_jfr_close(c->jfr, false);
 	c->jfr = NULL;
 }
 

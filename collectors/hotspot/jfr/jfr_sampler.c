@@ -29,6 +29,9 @@ struct gt_hotspot_jfr {
 	bool thread_started;
 	int wake_fd;                  /* eventfd: the close wakes the thread's sleep */
 	atomic_bool stop;
+	/* The closer has let go (gt_hotspot_jfr_close without waiting): the
+	 * thread frees j itself once it has stopped the recording. */
+	atomic_bool orphan;
 	struct jfr_recording rec;     /* the thread's, after the start */
 	struct jfr_follow follow;     /* the thread's */
 	struct jfr_alloc alloc;       /* the thread's */
@@ -61,6 +64,8 @@ static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state 
 	pthread_mutex_unlock(&j->lock);
 }
 
+static void jfr_sampler_free(struct gt_hotspot_jfr *j);
+
 static void *jfr_sampler_main(void *arg)
 {
 	struct gt_hotspot_jfr *j = arg;
@@ -82,6 +87,8 @@ static void *jfr_sampler_main(void *arg)
 	gt_wait_set_cancel(NULL);
 	gt_wait_ignore_quit(true);
 	jfr_recording_stop(&j->rec);
+	if (atomic_load(&j->orphan))
+		jfr_sampler_free(j);
 	return NULL;
 }
 
@@ -112,6 +119,7 @@ struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *
 	j->follow.dir = j->follow.chunk = -1;
 	j->wake_fd = -1;
 	atomic_init(&j->stop, false);
+	atomic_init(&j->orphan, false);
 	pthread_mutex_init(&j->lock, NULL);
 	j->published_stacks = malloc(sizeof(*j->published_stacks));
 	j->building = malloc(sizeof(*j->building));
@@ -147,7 +155,7 @@ struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *
 		goto fail;
 	return j;
 fail:
-	gt_hotspot_jfr_close(j);
+	gt_hotspot_jfr_close(j, true);
 	return NULL;
 }
 
@@ -170,19 +178,32 @@ const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr 
 	return j->taken_stacks;
 }
 
-void gt_hotspot_jfr_close(struct gt_hotspot_jfr *j)
+void gt_hotspot_jfr_close(struct gt_hotspot_jfr *j, bool wait)
 {
 	if (!j)
 		return;
 	if (j->thread_started) {
-		atomic_store(&j->stop, true);
+		/* orphan and the wake before stop: once stop is set an orphaned
+		 * thread may free j at any moment, so j is not touched after */
+		atomic_store(&j->orphan, !wait);
+		pthread_t thread = j->thread;
+		if (!wait)
+			pthread_detach(thread);
 		uint64_t one = 1;
 		while (write(j->wake_fd, &one, sizeof(one)) < 0 && errno == EINTR)
 			;
-		pthread_join(j->thread, NULL);
+		atomic_store(&j->stop, true);
+		if (!wait)
+			return;
+		pthread_join(thread, NULL);
 	} else {
 		jfr_recording_stop(&j->rec);
 	}
+	jfr_sampler_free(j);
+}
+
+static void jfr_sampler_free(struct gt_hotspot_jfr *j)
+{
 	jfr_follow_close(&j->follow);
 	jfr_alloc_free(&j->alloc);
 	free(j->published_stacks);

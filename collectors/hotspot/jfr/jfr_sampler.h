@@ -30,8 +30,11 @@ const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_
 /* The stacks behind that snapshot's sites (NULL when out of memory). */
 const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j);
 
-/* Stops the thread, then stops and removes the recording (sent even on the
- * way out after a quit signal, bounded by a few seconds). */
-void gt_hotspot_jfr_close(struct gt_hotspot_jfr *j);
+/* Stops the thread, which stops and removes the recording (sent even on
+ * the way out after a quit signal, bounded by a few seconds). wait: until
+ * it has (gctop's way out); else at once, the thread finishing on its own
+ * (the screen's key a, whose loop must not wait on the JVM; should gctop
+ * exit first, the recording's lease ends it). */
+void gt_hotspot_jfr_close(struct gt_hotspot_jfr *j, bool wait);
 
 #endif
