@@ -3,8 +3,9 @@
  * (tests/unit/data/jdk17-alloc.jfr: 70 samples, 116450408 bytes, as jfr
  * print reads them) copied into a directory of ours under chunk names:
  * the newest chunk first, then each later one in the JVM's order; a chunk
- * that holds its header alone waited for; a link or another user's file
- * refused with a sentence and passed over. */
+ * that holds its header alone waited for, but not forever once a later
+ * one exists; a link, another user's file or a truncated chunk refused
+ * with a sentence and passed over. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -137,6 +138,18 @@ static void follows_chunks_in_order(void)
 	put("2026_12_07_01_28_43.jfr", fixture, fixture_len / 2);
 	CHECK(jfr_follow_poll(&f, add, &a, &e) == -1);
 	CHECK_U64(a.samples, 5 * FIXTURE_SAMPLES);
+
+	/* a chunk that never finishes while a later one exists: left after
+	 * JFR_FOLLOW_STALE_POLLS polls in which it did not grow */
+	put("2026_12_07_01_28_44.jfr", head, sizeof(head));
+	put("2026_12_07_01_28_45.jfr", fixture, fixture_len);
+	for (unsigned i = 0; i < JFR_FOLLOW_STALE_POLLS; i++) {
+		CHECK(jfr_follow_poll(&f, add, &a, &e) == 0);
+		CHECK_U64(a.samples, 5 * FIXTURE_SAMPLES);
+	}
+	CHECK(jfr_follow_poll(&f, add, &a, &e) == 0);
+	CHECK_U64(a.samples, 6 * FIXTURE_SAMPLES);
+	CHECK_STR(f.name, "2026_12_07_01_28_45.jfr");
 	jfr_follow_close(&f);
 	jfr_alloc_free(&a);
 }

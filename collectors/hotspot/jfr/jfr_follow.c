@@ -126,6 +126,8 @@ static int jfr_follow_next_chunk(struct jfr_follow *f, struct gt_error *err)
 	memcpy(f->name, name, sizeof(f->name));
 	f->started = true;
 	f->position = 0;
+	f->seen_size = 0;
+	f->stale = 0;
 	int fd = gt_sp_openat(f->dir, name, O_RDONLY, 0);
 	if (fd < 0) {
 		if (errno == ENOENT) /* deleted (maxage) between the listing and the open */
@@ -204,6 +206,26 @@ static int jfr_follow_read_chunk(struct jfr_follow *f, void (*fn)(struct gt_jfr_
 	return nx == GT_JFR_END && finished;
 }
 
+/* Whether the open chunk has stood still for JFR_FOLLOW_STALE_POLLS polls
+ * while a later chunk exists: it is left then. */
+static bool jfr_follow_stalled(struct jfr_follow *f)
+{
+	struct stat st;
+	if (fstat(f->chunk, &st) != 0)
+		return false;
+	if (st.st_size != f->seen_size) {
+		f->seen_size = st.st_size;
+		f->stale = 0;
+		return false;
+	}
+	char later[JFR_CHUNK_NAME_LEN];
+	if (jfr_follow_next_name(f, later) != 1) {
+		f->stale = 0;
+		return false;
+	}
+	return ++f->stale >= JFR_FOLLOW_STALE_POLLS;
+}
+
 int jfr_follow_poll(struct jfr_follow *f, void (*fn)(struct gt_jfr_reader *r, const struct gt_jfr_event *ev, void *arg),
 		    void *arg, struct gt_error *err)
 {
@@ -215,7 +237,7 @@ int jfr_follow_poll(struct jfr_follow *f, void (*fn)(struct gt_jfr_reader *r, co
 				return rc;
 		}
 		int rc = jfr_follow_read_chunk(f, fn, arg, &budget, err);
-		if (rc == 0)
+		if (rc == 0 && !jfr_follow_stalled(f))
 			return 0;
 		/* finished, or malformed: either way the next poll reads the next chunk */
 		jfr_follow_drop_chunk(f);

@@ -19,6 +19,11 @@
 /* Events handed out per poll at most: a backlog is read over several
  * polls rather than in one long stop of the sampler's thread. */
 #define JFR_FOLLOW_EVENTS_PER_POLL 200000u
+/* Polls a chunk that is not finished may stand still while a later chunk
+ * exists before it is left as if finished: the JVM finishes a chunk as it
+ * begins the next, so only a chunk that was never going to finish (a
+ * target's own file) stays so long. */
+#define JFR_FOLLOW_STALE_POLLS 5u
 
 struct jfr_follow {
 	pid_t pid;
@@ -27,6 +32,8 @@ struct jfr_follow {
 	int chunk;                 /* the chunk being read (held open: a deleted file stays readable) */
 	char name[JFR_CHUNK_NAME_LEN]; /* its name; "" before the first */
 	size_t position;           /* where the next unread event starts in it; 0: none read */
+	off_t seen_size;           /* its size at the last poll */
+	unsigned stale;            /* polls it has not grown while a later chunk exists */
 	bool started;              /* a chunk was chosen */
 	uint64_t chunks_read;      /* chunks finished */
 	uint64_t events;           /* events handed out */

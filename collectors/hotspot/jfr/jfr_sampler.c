@@ -73,10 +73,18 @@ static void *jfr_sampler_main(void *arg)
 	char message[GT_ALLOC_MESSAGE_LEN] = "";
 	while (!atomic_load(&j->stop)) {
 		struct gt_error e;
-		if (jfr_follow_poll(&j->follow, jfr_sampler_event, &j->alloc, &e) != 0)
+		/* the newest trouble, until a poll and a renewal go well */
+		bool ok = true;
+		if (jfr_follow_poll(&j->follow, jfr_sampler_event, &j->alloc, &e) != 0) {
 			snprintf(message, sizeof(message), "%.*s", (int)sizeof(message) - 1, e.msg);
-		if (jfr_recording_renew(&j->rec, gt_mono_ns(), &e) != 0 && !atomic_load(&j->stop))
+			ok = false;
+		}
+		if (jfr_recording_renew(&j->rec, gt_mono_ns(), &e) != 0 && !atomic_load(&j->stop)) {
 			snprintf(message, sizeof(message), "%.*s", (int)sizeof(message) - 1, e.msg);
+			ok = false;
+		}
+		if (ok)
+			message[0] = '\0';
 		jfr_sampler_publish(j, GT_SAMPLER_RUNNING, message);
 		struct pollfd p = { .fd = j->wake_fd, .events = POLLIN };
 		while (poll(&p, 1, JFR_POLL_MS) < 0 && errno == EINTR)
