@@ -201,8 +201,8 @@ static struct gt_backend *hotspot_open(pid_t pid, struct gt_target_info *info, s
 	if (c->counters.jdk_major >= JFR_MIN_JDK && strncmp(info->alloc_sources, "jfr", 3) == 0) {
 		/* --allocators' default here (hotspot_alloc_source) */
 		snprintf(info->alloc_question, sizeof(info->alloc_question),
-			 "start a flight recording of allocation samples in PID %d (JFR: nothing loaded, about 1%% of "
-			 "its CPU; stopped when gctop exits)?", (int)pid);
+			 "start a flight recording of allocation samples in PID %d (JFR: nothing loaded, under 1%% of "
+			 "its CPU by the JDK's account; stopped when gctop exits)?", (int)pid);
 		snprintf(info->alloc_stopped, sizeof(info->alloc_stopped), "gctop's flight recording is stopped");
 	}
 	if (gt_proc_nspid(pid, &info->nspid) != 0)

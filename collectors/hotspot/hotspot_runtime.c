@@ -98,7 +98,7 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
 	.help = {
 		.reads = "a JVM (HotSpot 11 to 25, through its perf data)",
 		.allocators = "on a JVM of JDK 17 or later this starts a flight recording of the JVM's own "
-			      "allocation samples (SOURCE jfr; nothing loaded, about 1% of its CPU; the recording "
+			      "allocation samples (SOURCE jfr; nothing loaded, under 1% of its CPU by the JDK's account; the recording "
 			      "is stopped when gctop exits and ends by itself within 2 minutes if gctop is killed); "
 			      "before JDK 17, or with --allocators=agent, it loads gctop's agent (with --ops-agent "
 			      "the only option that loads code into the target; it stops by itself a few seconds "
