@@ -66,11 +66,12 @@ struct craft {
 	bool cp_size_short;   /* a checkpoint's size ends before its content */
 	bool event_size_past; /* an event's size passes the chunk's end */
 	bool bomb;            /* elements nested past the depth limit */
+	int chain;            /* classes each holding the next inline */
 };
 
 /* The metadata's string table: each string once, in order. */
 struct strtab {
-	const char *s[128];
+	const char *s[8192];
 	int n;
 };
 
@@ -179,6 +180,21 @@ static void meta_classes(struct bytes *b, struct strtab *t, const struct craft *
 
 static const int n_meta_classes = 14;
 
+/* c->chain classes "chain.N", each holding "chain.N+1" inline, the last
+ * a long; their names and ids live as long as the test. */
+static void meta_chain(struct bytes *b, struct strtab *t, const struct craft *c)
+{
+	static char names[2][4096][24];
+	for (int i = 0; i < c->chain; i++) {
+		snprintf(names[0][i], sizeof(names[0][i]), "%d", 1000 + i);
+		snprintf(names[1][i], sizeof(names[1][i]), "chain.%d", i);
+	}
+	for (int i = 0; i < c->chain; i++) {
+		class_el(b, t, names[0][i], names[1][i], NULL, 1);
+		field_el(b, t, "next", i + 1 < c->chain ? names[0][i + 1] : "20", false, false, NULL, NULL);
+	}
+}
+
 /* The metadata event: header fields, string table, root element. */
 static void metadata(struct bytes *out, const struct craft *c)
 {
@@ -188,8 +204,9 @@ static void metadata(struct bytes *out, const struct craft *c)
 	el(&tree, &t, "root", 0, NULL);
 	leb(&tree, 2);
 	el(&tree, &t, "metadata", 0, NULL);
-	leb(&tree, (uint64_t)n_meta_classes);
+	leb(&tree, (uint64_t)(n_meta_classes + c->chain));
 	meta_classes(&tree, &t, c);
+	meta_chain(&tree, &t, c);
 	el(&tree, &t, "region", 0, NULL);
 	int depth = c->bomb ? 40 : 1;
 	for (int i = 0; i < depth; i++) {
@@ -299,7 +316,8 @@ static void chunk(struct bytes *b, const struct craft *c)
 	be(b, 2, 2);
 	be(b, 1, 2);
 	size_t sizes = b->n;
-	be(b, 0, 8 * 3); /* size, cp, metadata: patched below */
+	for (int i = 0; i < 3; i++)
+		be(b, 0, 8); /* size, cp, metadata: patched below */
 	be(b, (uint64_t)start_ns, 8);
 	be(b, 1000000, 8);
 	be(b, START_TICKS, 8);
@@ -416,6 +434,16 @@ static void test_header(void)
 	chunk_buf.d[64] = 7;
 	CHECK(gt_jfr_header_read(chunk_buf.d, chunk_buf.n, &h, &err) == GT_JFR_OK);
 	CHECK(!h.finished);
+	/* a chunk just begun: no metadata yet, read again later; once
+	 * finished, a chunk without metadata is broken */
+	uint8_t meta[8];
+	memcpy(meta, chunk_buf.d + 24, 8);
+	memset(chunk_buf.d + 24, 0, 8);
+	CHECK(gt_jfr_header_read(chunk_buf.d, chunk_buf.n, &h, &err) == GT_JFR_AGAIN);
+	chunk_buf.d[64] = 0;
+	CHECK(gt_jfr_header_read(chunk_buf.d, chunk_buf.n, &h, &err) == GT_JFR_ERROR);
+	CHECK(strstr(err.msg, "metadata offset 0") != NULL);
+	memcpy(chunk_buf.d + 24, meta, 8);
 	CHECK(gt_jfr_header_read(chunk_buf.d, 67, &h, &err) == GT_JFR_ERROR);
 	CHECK(strstr(err.msg, "shorter than its 68-byte header") != NULL);
 	chunk_buf.d[0] = 'X';
@@ -559,13 +587,20 @@ static void test_hostile_metadata(void)
 	expect_refused(&(struct craft){ .inline_cycle = true }, "inline-cycle", "holds itself inline");
 	expect_refused(&(struct craft){ .unknown_type = true }, "unknown-type", "which its metadata lacks");
 	expect_refused(&(struct craft){ .bomb = true }, "nesting-bomb", "nests deeper than gctop's limit");
+	/* a chain of classes inline: refused at the limit, the check's
+	 * recursion no deeper than it (a chain of 1,200 would otherwise take
+	 * 1,200 frames) */
+	expect_refused(&(struct craft){ .chain = 1200 }, "inline-chain-1200", "nests deeper than 32");
+	struct gt_error err;
+	struct gt_jfr_reader *ok = open_crafted(&(struct craft){ .chain = 32 }, "inline-chain-32", &err);
+	CHECK(ok != NULL);
+	gt_jfr_close(ok);
 	/* a metadata whose element count passes the limit */
 	struct gt_jfr_limits lim = gt_jfr_default_limits;
 	lim.max_elements = 10;
 	struct craft c = { 0 };
 	chunk(&chunk_buf, &c);
 	struct gt_jfr_reader *r = NULL;
-	struct gt_error err;
 	CHECK(gt_jfr_open(chunk_buf.d, chunk_buf.n, &lim, &r, &err) == GT_JFR_ERROR);
 	CHECK(strstr(err.msg, "more elements than gctop's limit of 10") != NULL);
 	lim = gt_jfr_default_limits;
@@ -658,6 +693,10 @@ static void test_open_fd(void)
 	gt_jfr_close(r);
 	/* a header that states more than the file holds */
 	CHECK(gt_jfr_open_fd(fd, chunk_buf.n + 10, NULL, &r, &err) == GT_JFR_ERROR);
+	uint8_t big[8] = { 0, 0, 0, 0, 0x01, 0, 0, 0 }; /* 16 MiB */
+	CHECK(pwrite(fd, big, 8, 8) == 8);
+	CHECK(gt_jfr_open_fd(fd, 0, NULL, &r, &err) == GT_JFR_ERROR);
+	CHECK(strstr(err.msg, "past the file's end") != NULL);
 	/* a header being rewritten */
 	uint8_t busy = 255;
 	CHECK(pwrite(fd, &busy, 1, 64) == 1);

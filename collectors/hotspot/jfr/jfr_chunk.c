@@ -4,13 +4,12 @@
  * ticks converted to ns as the JDK's TimeConverter does. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/array.h"
 #include "collectors/hotspot/jfr/jfr_internal.h"
 
 /* ChunkHeader's positions and masks. */
@@ -41,39 +40,19 @@ size_t gt_jfr_memory_bound(const struct gt_jfr_limits *lim)
 {
 	if (!lim)
 		lim = &gt_jfr_default_limits;
-	/* every growable table at most twice its limit (doubling); the
-	 * hashes at most four slots per entry; the metadata's strings at
-	 * most three bytes of UTF-8 per byte read, plus their NULs */
-	size_t b = sizeof(struct gt_jfr_reader) + lim->max_chunk_bytes;
-	b += (size_t)lim->max_strings * (sizeof(char *) + 1) + (size_t)lim->max_metadata_bytes * 3;
-	b += 2 * (size_t)lim->max_classes * sizeof(struct jfr_class) + 4 * (size_t)lim->max_classes * sizeof(uint32_t);
+	/* Every growable table at most twice what it holds (doubling) plus
+	 * its first 64 slots; the hashes under four slots an entry; the
+	 * metadata's strings at most three bytes of UTF-8 a byte read, plus
+	 * their NULs; what the metadata's reading holds for a while (one
+	 * string, the table's offsets, a byte pair a class). */
+	size_t slack = 64 * (sizeof(struct jfr_class) + sizeof(struct jfr_field) + sizeof(struct jfr_const) + 1);
+	size_t b = sizeof(struct gt_jfr_reader) + lim->max_chunk_bytes + slack;
+	b += 2 * (3 * (size_t)lim->max_metadata_bytes + lim->max_strings);
+	b += (size_t)lim->max_strings * (sizeof(char *) + sizeof(uint32_t)) + lim->max_string_bytes + 1;
+	b += (size_t)lim->max_classes * (2 * sizeof(struct jfr_class) + 4 * sizeof(uint32_t) + 2);
 	b += 2 * (size_t)lim->max_fields * sizeof(struct jfr_field);
-	b += 2 * (size_t)lim->max_pool_entries * sizeof(struct jfr_const);
-	b += 4 * (size_t)lim->max_pool_entries * sizeof(uint32_t);
+	b += (size_t)lim->max_pool_entries * (2 * sizeof(struct jfr_const) + 4 * sizeof(uint32_t));
 	return b;
-}
-
-int jfr_bad(struct gt_error *err, const char *fmt, ...)
-{
-	char msg[sizeof(err->msg)];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	gt_fail(err, GT_EXIT_BAD_DATA, "%s", msg);
-	return GT_JFR_ERROR;
-}
-
-void *jfr_grow(struct gt_jfr_reader *r, void *items, size_t *cap, size_t need, size_t elem, struct gt_error *err)
-{
-	size_t before = *cap;
-	void *p = gt_array_grow(items, cap, need, elem, 64);
-	if (!p) {
-		gt_fail(err, GT_EXIT_FAILURE, "out of memory reading a flight recording");
-		return NULL;
-	}
-	r->held += (*cap - before) * elem;
-	return p;
 }
 
 static int64_t jfr_be64(const uint8_t *p)
@@ -115,6 +94,9 @@ int gt_jfr_header_read(const uint8_t *p, size_t len, struct gt_jfr_header *h, st
 	if (h->chunk_size < GT_JFR_HEADER_SIZE || (int64_t)h->chunk_size < 0)
 		return jfr_bad(err, "the flight recording's chunk states a size of %lld bytes",
 			       (long long)h->chunk_size);
+	/* a chunk just begun has no metadata yet (ChunkHeader.refresh waits) */
+	if (h->meta_offset == 0 && !h->finished)
+		return GT_JFR_AGAIN;
 	if (h->meta_offset < GT_JFR_HEADER_SIZE || h->meta_offset >= h->chunk_size)
 		return jfr_bad(err, "the flight recording's metadata offset %llu is outside its %llu-byte chunk",
 			       (unsigned long long)h->meta_offset, (unsigned long long)h->chunk_size);
@@ -213,6 +195,12 @@ int gt_jfr_open_fd(int fd, uint64_t offset, const struct gt_jfr_limits *lim, str
 	if (h.chunk_size > max)
 		return jfr_bad(err, "the flight recording's chunk of %llu bytes is over gctop's limit of %zu",
 			       (unsigned long long)h.chunk_size, max);
+	/* a size past the file's end is refused before the bytes are allocated */
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (offset > (uint64_t)st.st_size || h.chunk_size > (uint64_t)st.st_size - offset))
+		return jfr_bad(err, "the flight recording's header states %llu bytes, past the file's end at %llu",
+			       (unsigned long long)h.chunk_size, (unsigned long long)((uint64_t)st.st_size - offset));
 	uint8_t *buf = malloc((size_t)h.chunk_size);
 	if (!buf)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory reading a flight recording");

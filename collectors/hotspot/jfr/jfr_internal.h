@@ -14,6 +14,9 @@
 enum { JFR_ID_METADATA = 0, JFR_ID_CHECKPOINT = 1 };
 enum { JFR_NO_INDEX = UINT32_MAX };
 
+/* The fixed widths of floats and doubles, big-endian. */
+enum { JFR_FLOAT_BYTES = 4, JFR_DOUBLE_BYTES = 8 };
+
 /* A value's encoding, from its class's name (ParserFactory's primitives);
  * JFR_PRIM_NONE is a class of fields. */
 enum jfr_prim {
@@ -127,12 +130,12 @@ int jfr_pools_read(struct gt_jfr_reader *r, struct gt_error *err);
 /* The constant of class cls and key, or NULL. */
 const struct jfr_const *jfr_const_find(const struct gt_jfr_reader *r, uint32_t cls, uint64_t key);
 
-/* jfr_value.c */
+/* jfr_skip.c */
 /* Skips one value of the field f (an array, a reference or inline). */
 int jfr_skip_field(const struct gt_jfr_reader *r, const struct jfr_field *f, struct jfr_in *in, uint32_t depth);
 int jfr_skip_class(const struct gt_jfr_reader *r, uint32_t cls, struct jfr_in *in, uint32_t depth);
 
-/* jfr_chunk.c */
+/* jfr_fail.c */
 int jfr_bad(struct gt_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void *jfr_grow(struct gt_jfr_reader *r, void *items, size_t *cap, size_t need, size_t elem, struct gt_error *err);
 

@@ -345,12 +345,15 @@ static int jfr_resolve(struct gt_jfr_reader *r, struct gt_error *err)
 }
 
 /* How deep a class nests inline (0 for a primitive), or -1 on a cycle or
- * past the limit. state: 0 unseen, 1 on the path, 2 done (depth kept). */
-static int jfr_inline_depth(const struct gt_jfr_reader *r, uint32_t cls, uint8_t *state, uint8_t *depth)
+ * past the limit, with level the depth it is reached at: the recursion
+ * stops at the limit, so a chain of thousands of classes cannot run the
+ * stack out. state: 0 unseen, 1 on the path, 2 done (its depth kept). */
+static int jfr_inline_depth(const struct gt_jfr_reader *r, uint32_t cls, uint32_t level, uint8_t *state,
+			    uint8_t *depth)
 {
 	if (state[cls] == 2)
-		return depth[cls];
-	if (state[cls] == 1)
+		return level + depth[cls] > r->lim.max_depth ? -1 : depth[cls];
+	if (state[cls] == 1 || level > r->lim.max_depth)
 		return -1;
 	state[cls] = 1;
 	int d = 0;
@@ -359,8 +362,8 @@ static int jfr_inline_depth(const struct gt_jfr_reader *r, uint32_t cls, uint8_t
 		const struct jfr_field *f = &r->fields[c->first_field + k];
 		if (f->pool)
 			continue;
-		int sub = jfr_inline_depth(r, f->cls, state, depth);
-		if (sub < 0 || sub + 1 > (int)r->lim.max_depth)
+		int sub = jfr_inline_depth(r, f->cls, level + 1, state, depth);
+		if (sub < 0)
 			return -1;
 		if (sub + 1 > d)
 			d = sub + 1;
@@ -377,7 +380,7 @@ static int jfr_check_nesting(struct gt_jfr_reader *r, struct gt_error *err)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory reading a flight recording");
 	int rc = GT_JFR_OK;
 	for (uint32_t i = 0; i < r->n_classes && rc == GT_JFR_OK; i++)
-		if (jfr_inline_depth(r, i, state, state + r->n_classes) < 0)
+		if (jfr_inline_depth(r, i, 0, state, state + r->n_classes) < 0)
 			rc = jfr_bad(err, "the flight recording's class %s holds itself inline or nests deeper than %u",
 				     r->classes[i].name, r->lim.max_depth);
 	free(state);

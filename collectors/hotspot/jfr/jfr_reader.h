@@ -39,7 +39,31 @@
  * last one stopped (gt_jfr_position()).
  *
  * Not thread-safe: one reader, one thread. Values and events point into
- * the reader and the chunk's bytes, valid until gt_jfr_close(). */
+ * the reader and the chunk's bytes, valid until gt_jfr_close().
+ *
+ * Use (tests/unit/test_jfr_real.c reads every field gctop needs):
+ *
+ *	struct gt_jfr_reader *r;
+ *	if (gt_jfr_open_fd(fd, 0, NULL, &r, &err) != GT_JFR_OK) ... (AGAIN: retry)
+ *	uint64_t alloc_id = 0;
+ *	gt_jfr_type_id(r, "jdk.ObjectAllocationSample", &alloc_id);
+ *	struct gt_jfr_event ev;
+ *	while (gt_jfr_next(r, &ev, &err) == GT_JFR_OK) {
+ *		if (ev.type_id != alloc_id)
+ *			continue;
+ *		gt_jfr_get_string(&ev.value, "objectClass.name", name, sizeof(name), &err);
+ *		gt_jfr_get_int(&ev.value, "weight", &weight, &err);
+ *		gt_jfr_get_ref(&ev.value, "stackTrace", &stack_key, &err);
+ *		gt_jfr_get_count(&ev.value, "stackTrace.frames", &n, &err);
+ *		... "stackTrace.frames[0].method.type.name", "...[0].method.name"
+ *	}
+ *	size_t resume = gt_jfr_position(r);   (a later view: gt_jfr_seek there)
+ *	gt_jfr_close(r);
+ *
+ * Class names are as the JVM writes them ("java/lang/String", "[B"), as
+ * `jfr print` shows them. Events come in the file's order, which is not
+ * time order (each thread's buffer is written as it fills): sort by
+ * start_ns where order matters. */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_JFR_READER_H
 #define GCTOP_COLLECTORS_HOTSPOT_JFR_READER_H
 
@@ -107,8 +131,9 @@ struct gt_jfr_header {
 };
 
 /* Reads the header at p (len bytes, at least GT_JFR_HEADER_SIZE). GT_JFR_OK;
- * GT_JFR_AGAIN while the JVM rewrites it; GT_JFR_ERROR when it is not a
- * chunk of a version read here, or states offsets outside its own size. */
+ * GT_JFR_AGAIN while the JVM rewrites it, or while a chunk not finished
+ * has no metadata yet; GT_JFR_ERROR when it is not a chunk of a version
+ * read here, or states offsets outside its own size. */
 int gt_jfr_header_read(const uint8_t *p, size_t len, struct gt_jfr_header *h, struct gt_error *err);
 
 struct gt_jfr_reader;
