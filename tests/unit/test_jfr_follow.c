@@ -95,10 +95,11 @@ static void follows_chunks_in_order(void)
 	CHECK_U64(a.samples, 3 * FIXTURE_SAMPLES);
 	CHECK_STR(f.name, "2026_12_07_01_28_38_10.jfr");
 
-	/* a chunk the JVM just began: its header alone, size 68, generation 1 */
+	/* a chunk the JVM just began: its header alone, size 68, no checkpoint
+	 * or metadata yet (offsets 0), generation 1 */
 	unsigned char head[FIXTURE_HEADER];
 	memcpy(head, fixture, sizeof(head));
-	memset(head + 8, 0, 8);
+	memset(head + 8, 0, 24);
 	head[15] = FIXTURE_HEADER;
 	head[64] = 1;
 	put("2026_12_07_01_28_39.jfr", head, sizeof(head));

@@ -151,19 +151,6 @@ static void jfr_follow_drop_chunk(struct jfr_follow *f)
 	f->chunk = -1;
 }
 
-/* The chunk's size field (big-endian at 8) and generation byte (at 64)
- * of a chunk not finished that holds its header alone. */
-#define JFR_HEADER_SIZE_AT 8
-#define JFR_HEADER_GENERATION_AT 64
-
-static bool jfr_follow_header_only(const uint8_t *head)
-{
-	uint64_t size = 0;
-	for (int i = 0; i < 8; i++)
-		size = size << 8 | head[JFR_HEADER_SIZE_AT + i];
-	return size == GT_JFR_HEADER_SIZE && head[JFR_HEADER_GENERATION_AT] != 0;
-}
-
 /* Reads what is new in the open chunk. 1 the chunk is finished and read
  * to its end, 0 more may come, -1 with err. *budget: events left. */
 static int jfr_follow_read_chunk(struct jfr_follow *f, void (*fn)(struct gt_jfr_reader *, const struct gt_jfr_event *, void *),
@@ -173,11 +160,8 @@ static int jfr_follow_read_chunk(struct jfr_follow *f, void (*fn)(struct gt_jfr_
 	struct gt_jfr_header h;
 	if (pread(f->chunk, head, sizeof(head), 0) != (ssize_t)sizeof(head))
 		return 0; /* just created: its header is not written yet */
-	/* A chunk the JVM just began states its header alone (size 68, no
-	 * metadata or checkpoint) until its first flush: nothing to read yet,
-	 * though the header's offsets point nowhere. */
-	if (jfr_follow_header_only(head))
-		return 0;
+	/* a chunk the JVM just began, its header alone until its first
+	 * flush, is GT_JFR_AGAIN: nothing to read yet */
 	int rc = gt_jfr_header_read(head, sizeof(head), &h, err);
 	if (rc != GT_JFR_OK)
 		return rc == GT_JFR_AGAIN ? 0 : -1;
