@@ -31,9 +31,18 @@ void gt_wait_set_cancel(const atomic_bool *flag)
 	thread_cancel = flag;
 }
 
+/* A teardown exchange that must be sent even after a quit request
+ * (gt_wait_ignore_quit); false on every thread until it asks. */
+static _Thread_local bool thread_ignores_quit;
+
+void gt_wait_ignore_quit(bool ignore)
+{
+	thread_ignores_quit = ignore;
+}
+
 bool gt_wait_stop_requested(void)
 {
-	return gt_quit_requested() || (thread_cancel && atomic_load(thread_cancel));
+	return (gt_quit_requested() && !thread_ignores_quit) || (thread_cancel && atomic_load(thread_cancel));
 }
 
 /* ppoll until deadline_ns with the quit signals let in; a thread with a

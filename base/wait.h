@@ -37,7 +37,13 @@ int gt_wait_poll(struct pollfd *fds, nfds_t n, uint64_t deadline_ns);
  * they look at it every GT_WAIT_CANCEL_SLICE_NS. NULL: no flag. */
 void gt_wait_set_cancel(const atomic_bool *flag);
 #define GT_WAIT_CANCEL_SLICE_NS 20000000ull
-/* Quit, or this thread's cancel. */
+/* From now on (ignore true) the calling thread's waits go on after a quit
+ * request, still bounded by their deadlines: for a teardown exchange that
+ * undoes what gctop did to a target and must reach it even on the way out
+ * (JFR.stop of gctop's flight recording). Only on a worker thread: the
+ * main thread must always see quit. */
+void gt_wait_ignore_quit(bool ignore);
+/* Quit (unless this thread ignores it), or this thread's cancel. */
 bool gt_wait_stop_requested(void);
 
 /* The deadline `ms` milliseconds from now. */

@@ -21,7 +21,7 @@ def run_java_config(name, warm, secs, jfr_path):
     info = {}
     if name.startswith("gctop") or name == "jstat":
         argv = {"gctop hsperf": [GCTOP, "-p", str(t.pid), "--json", "-d", "1"],
-                "gctop --allocators": [GCTOP, "-p", str(t.pid), "--allocators", "--json", "-d", "1"],
+                "gctop --allocators": [GCTOP, "-p", str(t.pid), "--allocators=agent", "--json", "-d", "1"],
                 "jstat": ["jstat", "-gcutil", str(t.pid), "1000"]}[name]
         watcher = spawn(argv, stdout=open(os.path.join(RUN.tmpdir, "watch.out"), "w"))
     collect_lines(t, warm, r"ops_per_s (\d+)")

@@ -39,7 +39,7 @@ def mt_watch(java, pid, name, agent, jfr_path):
                                             stderr=subprocess.DEVNULL)
     argv = [GCTOP, "-p", str(pid), "--json", "-d", "1"]
     if "--allocators" in name:
-        argv.insert(3, "--allocators")
+        argv.insert(3, "--allocators=agent")
     env = dict(os.environ, GCTOP_AGENT=agent) if agent else None
     w = spawn(argv, stdout=open(os.path.join(RUN.tmpdir, "watch.out"), "w"), env=env)
     return w, lambda: kill(w)

@@ -107,8 +107,11 @@ struct gt_backend_ops {
 	/* Allocation sampling; NULL where the runtime has none. Called only on the
 	 * user's explicit request (--allocators, key a), because it may load code
 	 * into the target (HotSpot: the JVMTI agent). packages: the runtime's own
-	 * namespace prefixes, comma-separated, or NULL for the default. */
-	int (*enable_allocators)(struct gt_backend *c, const char *packages, struct gt_error *err);
+	 * namespace prefixes, comma-separated, or NULL for the default. source:
+	 * which of the runtime's sources of samples (--allocators=SOURCE, its
+	 * word), or NULL for the runtime's choice; one it lacks is refused
+	 * with a sentence (GT_EXIT_USAGE). */
+	int (*enable_allocators)(struct gt_backend *c, const char *packages, const char *source, struct gt_error *err);
 	void (*disable_allocators)(struct gt_backend *c);
 	/* The newest site tables, or NULL while sampling is off. */
 	const struct gt_alloc_snapshot *(*allocators)(const struct gt_backend *c);

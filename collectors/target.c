@@ -206,13 +206,13 @@ int gt_target_enable_opcount_agent(struct gt_target *t, struct gt_error *err)
 	return t->ops->enable_opcount_agent ? t->ops->enable_opcount_agent(t->collector, err) : 0;
 }
 
-int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err)
+int gt_target_enable_allocators(struct gt_target *t, const char *packages, const char *source, struct gt_error *err)
 {
 	if (t->exited)
 		return gt_fail(err, GT_EXIT_TARGET_EXITED, "process %d has exited", (int)t->pid);
 	if (!t->ops->enable_allocators)
 		return gt_fail(err, GT_EXIT_FAILURE, "gctop cannot sample the allocations of a %s process", t->ops->name);
-	return t->ops->enable_allocators(t->collector, packages, err);
+	return t->ops->enable_allocators(t->collector, packages, source, err);
 }
 
 void gt_target_disable_allocators(struct gt_target *t)

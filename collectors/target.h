@@ -52,7 +52,8 @@ int gt_target_enable_opcount_agent(struct gt_target *t, struct gt_error *err);
  * EventPipe session with stacks and the allocation events instead (see
  * collectors/dotnet/dotnet_session.c); nothing is loaded. Returns 0, or -1 with one
  * sentence in err; the target stays usable without sampling. */
-int gt_target_enable_allocators(struct gt_target *t, const char *packages, struct gt_error *err);
+int gt_target_enable_allocators(struct gt_target *t, const char *packages, const char *source,
+				struct gt_error *err);
 /* Stops reading; the agent stops sampling by itself a few seconds later. */
 void gt_target_disable_allocators(struct gt_target *t);
 /* The newest reading of the sampler, refreshed by gt_target_sample; NULL

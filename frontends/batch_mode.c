@@ -211,7 +211,7 @@ int gt_batch_run(const struct gt_options *opt, FILE *out, struct gt_error *err)
 	struct gt_session s;
 	if (gt_batch_open(opt, &s, err) != 0)
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
-	if (opt->allocators && gt_session_enable_allocators(&s, opt->allocator_packages, err) != 0) {
+	if (opt->allocators && gt_session_enable_allocators(&s, opt->allocator_packages, opt->allocator_source, err) != 0) {
 		gt_session_close(&s);
 		return gt_quit_requested() ? GT_EXIT_OK : err->code;
 	}

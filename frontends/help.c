@@ -20,7 +20,7 @@
 
 static const char help_usage[] =
 	"Usage: gctop [-p PID] [-b | --json] [-d SECONDS] [-n COUNT] [--no-color]\n"
-	"             [--allocators [--allocator-packages LIST]] [--ops NAME]\n"
+	"             [--allocators[=SOURCE] [--allocator-packages LIST]] [--ops NAME]\n"
 	"             [-w FILE]\n"
 	"       gctop -r FILE [-b | --json] [-n COUNT]\n"
 	"       gctop --compare FILE FILE... [--json] [--fail-if EXPR]\n"
@@ -54,9 +54,9 @@ static const struct help_option help_options[] = {
 	{ "-n, --iterations N", "stop after N outputs (default: until interrupted)" },
 	{ "-l, --list", "list every process gctop can watch, then exit" },
 	{ "    --no-color", "no colours in the interactive view (also when NO_COLOR is set)" },
-	{ "    --allocators", "sample allocations and show the top allocators by first application frame and by "
-			      "type: {allocators}; the stacks behind each site where the sampler takes them (Enter in "
-			      "the pane; -b, --json)" },
+	{ "    --allocators[=SOURCE]", "sample allocations and show the top allocators by first application frame "
+				      "and by type: {allocators}; the stacks behind each site where the sampler "
+				      "takes them (Enter in the pane; -b, --json)" },
 	{ "    --allocator-packages LIST", "comma-separated package prefixes skipped as the runtime's own when "
 					   "looking for the first application frame (default {packages})" },
 	{ "    --ops NAME", "count operations, for bytes per operation and operations per second, read-only: "

@@ -256,7 +256,14 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 		break;
 	case 'l': f->list = true; break;
 	case 'C': opt->no_color = true; break;
-	case 'A': opt->allocators = true; break;
+	case 'A':
+		/* --allocators=SOURCE: the runtime names its sources and
+		 * refuses one it lacks when sampling starts */
+		if (optarg && (!*optarg || strlen(optarg) > 32 || strspn(optarg, "abcdefghijklmnopqrstuvwxyz") != strlen(optarg)))
+			return gt_fail(err, GT_EXIT_USAGE, "--allocators=SOURCE wants a source's name such as agent or jfr, not '%s'", optarg);
+		opt->allocators = true;
+		opt->allocator_source = optarg;
+		break;
 	case 'G': opt->ops_agent = true; break;
 	case 'U': {
 		const char *why;
@@ -308,7 +315,7 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "no-color", no_argument, NULL, 'C' },
-		{ "allocators", no_argument, NULL, 'A' },
+		{ "allocators", optional_argument, NULL, 'A' },
 		{ "allocator-packages", required_argument, NULL, 'P' },
 		{ "ops", required_argument, NULL, 'O' },
 		{ "ops-agent", no_argument, NULL, 'G' },

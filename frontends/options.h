@@ -39,6 +39,7 @@ struct gt_options {
 	bool no_color;           /* --no-color or NO_COLOR set */
 	bool allocators;         /* --allocators: load the sampling agent, show top allocators */
 	const char *allocator_packages; /* --allocator-packages LIST, NULL: the runtime's defaults */
+	const char *allocator_source;   /* --allocators=SOURCE, NULL: the runtime's choice */
 	const char *opcount_counter; /* --ops NAME: a JVM's perf-data counter of operations, or NULL */
 	bool ops_agent;          /* --ops-agent: --serve and --doctor load the agent for --ops jmx: alone */
 	const char *ops_agent_match; /* --ops-agent-match GLOB: --serve loads it only into JVMs that match */

@@ -24,6 +24,7 @@ int gt_screen_start_run(struct gt_options *opt, struct gt_error *err)
 		.record_path = opt->record_path,
 		.allocators = opt->allocators,
 		.allocator_packages = opt->allocator_packages,
+		.allocator_source = opt->allocator_source,
 		.opcount_counter = opt->opcount_counter,
 		.no_color = opt->no_color,
 	};

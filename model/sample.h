@@ -379,6 +379,16 @@ struct gt_target_info {
 	char container_id[65];          /* 64 hex from the cgroup path, "" when none (collectors/host/container_ids.h) */
 	char k8s_pod_uid[37];           /* the Kubernetes pod's UID from the cgroup path, "" when none */
 	char source[GT_NAME_LEN];       /* what gctop reads: "hsperfdata", "eventpipe", ... */
+	/* The screen's question before --allocators' default source starts,
+	 * where that source loads no code but still changes the target (a
+	 * JVM's flight recording): which source and what it costs, ending in
+	 * "?". "": the runtime's traits say it (allocators_load_code). */
+	char alloc_question[192];
+	char alloc_stopped[96];         /* what stopping that source does, "" likewise */
+	/* The sources --allocators may use (its SOURCE words, comma-separated,
+	 * the default first: "jfr,agent"), found without touching the target;
+	 * "" unknown. */
+	char alloc_sources[32];
 };
 
 const char *gt_alloc_source_name(enum gt_alloc_source s);

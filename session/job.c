@@ -23,6 +23,7 @@ struct gt_session_job {
 	/* in: */
 	pid_t pid;
 	char *packages;
+	char *source;              /* NULL: the runtime's choice */
 	struct gt_target *target;  /* in for ALLOCATORS, out for OPEN */
 	/* out: */
 	int rc;
@@ -37,7 +38,7 @@ static void *job_main(void *arg)
 		j->target = gt_target_open(j->pid, &j->err);
 		j->rc = j->target ? 0 : -1;
 	} else {
-		j->rc = gt_target_enable_allocators(j->target, j->packages, &j->err);
+		j->rc = gt_target_enable_allocators(j->target, j->packages, j->source, &j->err);
 	}
 	atomic_store(&j->finished, true);
 	gt_worker_done(j->done_fd);
@@ -49,6 +50,7 @@ static void job_free(struct gt_session_job *j)
 	if (j->done_fd >= 0)
 		close(j->done_fd);
 	free(j->packages);
+	free(j->source);
 	free(j);
 }
 
@@ -119,7 +121,8 @@ int gt_session_job_open(struct gt_session *s, pid_t pid, struct gt_error *err)
 	return job_start(s, j, err);
 }
 
-int gt_session_enable_allocators_async(struct gt_session *s, const char *packages, struct gt_error *err)
+int gt_session_enable_allocators_async(struct gt_session *s, const char *packages, const char *source,
+				       struct gt_error *err)
 {
 	if (s->job)
 		return gt_fail(err, GT_EXIT_FAILURE, "process %d is still busy with the last request", (int)s->info.pid);
@@ -130,7 +133,8 @@ int gt_session_enable_allocators_async(struct gt_session *s, const char *package
 		return -1;
 	j->target = s->target;
 	j->packages = packages ? strdup(packages) : NULL;
-	if (packages && !j->packages) {
+	j->source = source ? strdup(source) : NULL;
+	if ((packages && !j->packages) || (source && !j->source)) {
 		job_free(j);
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	}

@@ -45,7 +45,8 @@ int gt_session_open_async(struct gt_session *s, pid_t pid, struct gt_error *err)
 int gt_session_job_open(struct gt_session *s, pid_t pid, struct gt_error *err);
 /* Turns allocation sampling on on the worker (gt_session_enable_allocators'
  * work). Returns 0, or -1 with err (nothing started). */
-int gt_session_enable_allocators_async(struct gt_session *s, const char *packages, struct gt_error *err);
+int gt_session_enable_allocators_async(struct gt_session *s, const char *packages, const char *source,
+				       struct gt_error *err);
 
 static inline bool gt_session_busy(const struct gt_session *s)
 {

@@ -155,7 +155,8 @@ int64_t gt_session_shown_wall_ms(const struct gt_session *s);
 /* Allocation sampling (session/session_alloc.c). Enable may load gctop's
  * agent into a JVM (the caller has asked the user); returns 0, or -1 with
  * one sentence in err and the session as it was. */
-int gt_session_enable_allocators(struct gt_session *s, const char *packages, struct gt_error *err);
+int gt_session_enable_allocators(struct gt_session *s, const char *packages, const char *source,
+				 struct gt_error *err);
 void gt_session_disable_allocators(struct gt_session *s);
 static inline bool gt_session_allocators_on(const struct gt_session *s)
 {

@@ -41,13 +41,13 @@ void gt_session_alloc_end(struct gt_session *s, bool ok)
 	s->live.alloc_message[0] = '\0';
 }
 
-int gt_session_enable_allocators(struct gt_session *s, const char *packages, struct gt_error *err)
+int gt_session_enable_allocators(struct gt_session *s, const char *packages, const char *source, struct gt_error *err)
 {
 	if (s->live.alloc)
 		return 0;
 	if (gt_session_alloc_begin(s, err) != 0)
 		return -1;
-	bool ok = gt_target_enable_allocators(s->target, packages, err) == 0;
+	bool ok = gt_target_enable_allocators(s->target, packages, source, err) == 0;
 	gt_session_alloc_end(s, ok);
 	return ok ? 0 : -1;
 }

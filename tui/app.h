@@ -39,6 +39,7 @@ struct gt_app {
 	char prompt_buf[64];       /* the prompt's text (GT_INPUT_INTERVAL, _SAMPLE, _FILTER) */
 	bool allocators_at_open;   /* --allocators: the user agreed on the command line */
 	const char *allocator_packages;
+	const char *allocator_source;   /* --allocators=SOURCE, NULL: the runtime's choice */
 	const char *opcount_counter; /* --ops NAME, or NULL */
 	char note[640];            /* a one-off message for the footer: room for a prefix and an error sentence */
 	uint64_t note_until;       /* when the note goes (CLOCK_MONOTONIC) */
@@ -62,14 +63,24 @@ struct gt_app {
 /* Whether allocation sampling loads code into the target (a JVM gets
  * gctop's agent; .NET samples through a second EventPipe session and loads
  * nothing): then it is asked y/N first (model/runtime.h). */
+/* The question before a source that loads no code but changes the target
+ * (a flight recording), or NULL: the default source's, unless the user
+ * named one (--allocators=SOURCE). */
+static inline const char *gt_app_source_question(const struct gt_app *a)
+{
+	return !a->allocator_source && a->session.info.alloc_question[0] ? a->session.info.alloc_question : NULL;
+}
+
 static inline bool gt_app_loads_code(const struct gt_app *a)
 {
-	return a->session.info.runtime && a->session.info.runtime->allocators_load_code;
+	return a->session.info.runtime && a->session.info.runtime->allocators_load_code && !gt_app_source_question(a);
 }
 
 /* What stopping allocation sampling does in the target, or NULL. */
 static inline const char *gt_app_allocators_stop(const struct gt_app *a)
 {
+	if (gt_app_source_question(a) && a->session.info.alloc_stopped[0])
+		return a->session.info.alloc_stopped;
 	return a->session.info.runtime ? a->session.info.runtime->allocators_stop : NULL;
 }
 

@@ -121,6 +121,8 @@ const char *gt_app_busy_text(const struct gt_app *a, char *buf, size_t len)
 		snprintf(buf, len, "waiting for PID %d to start its runtime ... %lus (q or Esc cancels)", pid, secs);
 	else if (gt_app_loads_code(a))
 		snprintf(buf, len, "loading gctop's sampling agent into PID %d ... %lus (Esc cancels)", pid, secs);
+	else if (gt_app_source_question(a))
+		snprintf(buf, len, "starting a flight recording in PID %d ... %lus (Esc cancels)", pid, secs);
 	else
 		snprintf(buf, len, "starting allocation sampling in PID %d ... %lus (Esc cancels)", pid, secs);
 	return buf;
@@ -137,7 +139,7 @@ bool gt_app_opening(const struct gt_app *a)
 void gt_app_start_allocators(struct gt_app *a)
 {
 	struct gt_error err = { 0 };
-	if (gt_session_enable_allocators_async(&a->session, a->allocator_packages, &err) != 0) {
+	if (gt_session_enable_allocators_async(&a->session, a->allocator_packages, a->allocator_source, &err) != 0) {
 		gt_app_note(a, "allocation sampling: %s", err.msg);
 		return;
 	}

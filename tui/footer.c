@@ -46,6 +46,10 @@ static const char *asking_text(const struct gt_app *a, char *buf, size_t len)
 		snprintf(buf, len, "interval in seconds, or 5m, 0.5h (0.1 s to 1 h; Enter/Esc): %s", a->prompt_buf);
 		return buf;
 	case GT_INPUT_CONFIRM_START:
+		if (gt_app_source_question(a)) {
+			snprintf(buf, len, "%s y/N", gt_app_source_question(a));
+			return buf;
+		}
 		snprintf(buf, len, "load gctop's sampling agent into PID %d? it stays loaded (dormant) after gctop exits; y/N",
 			 (int)a->session.info.pid);
 		return buf;

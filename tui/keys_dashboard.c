@@ -18,7 +18,7 @@ static void allocators_key(struct gt_app *a)
 		gt_app_note(a, "process %d has exited", (int)s->info.pid);
 	} else if (gt_session_allocators_on(s)) {
 		gt_app_mode(a, GT_MODE_ASK_STOP);
-	} else if (gt_app_loads_code(a)) {
+	} else if (gt_app_loads_code(a) || gt_app_source_question(a)) {
 		gt_app_mode(a, GT_MODE_ASK_START);
 	} else {
 		gt_app_start_allocators(a);

@@ -81,7 +81,8 @@ void gt_keys_confirm(struct gt_app *a, int ch)
 		if (yes)
 			gt_app_start_allocators(a);
 		else
-			gt_app_note(a, "nothing loaded into PID %d", (int)a->session.info.pid);
+			gt_app_note(a, "%s PID %d", gt_app_source_question(a) ? "nothing started in" : "nothing loaded into",
+				    (int)a->session.info.pid);
 	} else if (asked == GT_INPUT_CONFIRM_CENSUS) {
 		if (yes)
 			gt_app_start_census(a);
@@ -90,8 +91,9 @@ void gt_keys_confirm(struct gt_app *a, int ch)
 	} else if (asked == GT_INPUT_CONFIRM_STOP) {
 		if (yes) {
 			gt_session_disable_allocators(&a->session);
-			gt_app_note(a, "allocation sampling stopped%s",
-				 gt_app_loads_code(a) ? "; the agent goes dormant within seconds" : "");
+			const char *q = gt_app_source_question(a) ? gt_app_allocators_stop(a) : NULL;
+			gt_app_note(a, "allocation sampling stopped%s%s", q ? "; " : "",
+				    q ? q : gt_app_loads_code(a) ? "; the agent goes dormant within seconds" : "");
 		} else {
 			gt_app_note(a, "allocation sampling goes on");
 		}

@@ -281,6 +281,7 @@ int gt_screen_run(const struct gt_screen_start *opt, struct gt_error *err)
 	a->interval_ns = opt->interval_ns ? opt->interval_ns : 1000000000ull;
 	a->allocators_at_open = opt->allocators;
 	a->allocator_packages = opt->allocator_packages;
+	a->allocator_source = opt->allocator_source;
 	a->opcount_counter = opt->opcount_counter;
 	gt_picker_init(&a->picker);
 	/* Before the target is opened: an interrupt while it answers slowly

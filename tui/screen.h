@@ -19,6 +19,7 @@ struct gt_screen_start {
 	const char *record_path;        /* every sample written here, or NULL */
 	bool allocators;                /* the user agreed to sampling on the command line */
 	const char *allocator_packages; /* NULL: the runtime's defaults */
+	const char *allocator_source;   /* --allocators=SOURCE, NULL: the runtime's choice */
 	const char *opcount_counter;    /* the operations counter's name, or NULL */
 	bool no_color;
 };

@@ -377,6 +377,17 @@ struct json_object *gt_json_list_entry(const struct gt_list_entry *e, int64_t no
 	add(o, "heap_max_bytes", ju64(e->sample.heap_max_bytes));
 	add(o, "working_set_bytes", ju64(e->sample.rss_bytes));
 	add(o, "uptime_s", jdouble(uptime));
+	/* the words --allocators=SOURCE takes, the default first; null unknown */
+	struct json_object *src = NULL;
+	if (info->alloc_sources[0]) {
+		src = json_object_new_array();
+		for (const char *p = info->alloc_sources; *p;) {
+			size_t n = strcspn(p, ",");
+			json_object_array_add(src, json_object_new_string_len(p, (int)n));
+			p += n + (p[n] == ',');
+		}
+	}
+	add(o, "allocator_sources", src);
 	return o;
 }
 

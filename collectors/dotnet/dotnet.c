@@ -185,10 +185,15 @@ static void dotnet_close(struct gt_backend *c)
  * gctop's session restarted with stacks, the method loads and
  * AllocationTick. Nothing is loaded into the process. On failure the
  * collector keeps (or gets back) its session without sampling. */
-static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, struct gt_error *err)
+static int dotnet_enable_allocators(struct gt_backend *c, const char *packages, const char *source,
+				    struct gt_error *err)
 {
 	if (c->alloc)
 		return 0;
+	/* one source: the runtime's own allocation events */
+	if (source)
+		return gt_fail(err, GT_EXIT_USAGE, "--allocators takes no source on a .NET process (it reads the runtime's "
+			       "own allocation events); drop =%s", source);
 	if (c->ended || c->failed)
 		return gt_fail(err, GT_EXIT_NO_DATA, "gctop's EventPipe session of process %d has ended", (int)c->pid);
 	c->alloc = gt_dn_alloc_new(c->runtime_major >= 10, packages, err);

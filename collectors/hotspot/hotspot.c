@@ -11,7 +11,11 @@
 #include "base/clock.h"
 #include "base/wait.h"
 #include "collectors/backend.h"
+#include "collectors/hotspot/attach/hotspot_attach.h"
 #include "collectors/hotspot/attach/hotspot_sampler.h"
+#include "collectors/hotspot/jfr/jfr_available.h"
+#include "collectors/hotspot/jfr/jfr_recording.h"
+#include "collectors/hotspot/jfr/jfr_sampler.h"
 #include "collectors/hotspot/hotspot_runtime.h"
 #include "collectors/host/proc.h"
 
@@ -102,6 +106,7 @@ static void hotspot_close(struct gt_backend *c)
 	if (!c)
 		return;
 	gt_hotspot_sampler_close(c->sampler);
+	gt_hotspot_jfr_close(c->jfr, true);
 	hsperf_free(&c->perf);
 	hsperf_map_close(&c->map);
 	free(c);
@@ -192,6 +197,14 @@ static struct gt_backend *hotspot_open(pid_t pid, struct gt_target_info *info, s
 		goto fail;
 
 	hotspot_info_fill(&c->perf, c->counters.gc, info);
+	jfr_available_sources(pid, c->counters.jdk_major, info->alloc_sources, sizeof(info->alloc_sources));
+	if (c->counters.jdk_major >= JFR_MIN_JDK && strncmp(info->alloc_sources, "jfr", 3) == 0) {
+		/* --allocators' default here (hotspot_alloc_source) */
+		snprintf(info->alloc_question, sizeof(info->alloc_question),
+			 "start a flight recording of allocation samples in PID %d (JFR: nothing loaded, under 1%% of "
+			 "its CPU by the JDK's account; stopped when gctop exits)?", (int)pid);
+		snprintf(info->alloc_stopped, sizeof(info->alloc_stopped), "gctop's flight recording is stopped");
+	}
 	if (gt_proc_nspid(pid, &info->nspid) != 0)
 		info->nspid = pid;
 	struct gt_sample s;
@@ -233,10 +246,46 @@ static int hotspot_enable_opcount_agent(struct gt_backend *c, struct gt_error *e
 
 static void hotspot_disable_allocators(struct gt_backend *c);
 
-static int hotspot_enable_allocators(struct gt_backend *c, const char *packages, struct gt_error *err)
+/* --allocators=SOURCE on a JVM: the agent, or the flight recorder. */
+#define HOTSPOT_SOURCE_AGENT "agent"
+#define HOTSPOT_SOURCE_JFR "jfr"
+
+/* Which source --allocators uses: the one asked for, else the flight
+ * recorder from JDK 17 on (nothing loaded into the JVM; JDK 16 has the
+ * events but not JFR.start's per-event settings, so it would need a .jfc
+ * file written into the JVM's file system), else the agent. --ops jmx:
+ * needs the agent anyway, which then samples too. */
+static int hotspot_alloc_source(const struct gt_backend *c, const char *source, bool *jfr, struct gt_error *err)
 {
-	if (c->sampler)
+	*jfr = false;
+	if (source && strcmp(source, HOTSPOT_SOURCE_AGENT) == 0)
 		return 0;
+	if (source && strcmp(source, HOTSPOT_SOURCE_JFR) != 0)
+		return gt_fail(err, GT_EXIT_USAGE, "--allocators takes agent or jfr on a JVM, not %s", source);
+	bool recent = c->counters.jdk_major >= JFR_MIN_JDK;
+	if (source && !recent)
+		return gt_fail(err, GT_EXIT_FAILURE, "JVM %d runs JDK %u; gctop reads allocation samples from its flight "
+			       "recorder from JDK %d on: use --allocators=agent", (int)c->pid, c->counters.jdk_major,
+			       JFR_MIN_JDK);
+	*jfr = recent && !(c->opcount.jmx && !source);
+	return 0;
+}
+
+static int hotspot_enable_allocators(struct gt_backend *c, const char *packages, const char *source,
+				     struct gt_error *err)
+{
+	if (c->sampler || c->jfr)
+		return 0;
+	bool jfr;
+	if (hotspot_alloc_source(c, source, &jfr, err) != 0)
+		return -1;
+	if (jfr) {
+		struct gt_attach_status st;
+		if (gt_attach_read_status(c->pid, &st, err) != 0)
+			return -1;
+		c->jfr = gt_hotspot_jfr_start(c->pid, st.euid, packages, err);
+		return c->jfr ? 0 : -1;
+	}
 	c->sampler = gt_hotspot_sampler_start(c->pid, packages, err);
 	if (c->sampler && c->opcount.jmx && gt_hotspot_sampler_set_opcount(c->sampler, c->opcount.name, err) != 0) {
 		hotspot_disable_allocators(c);
@@ -249,15 +298,22 @@ static void hotspot_disable_allocators(struct gt_backend *c)
 {
 	gt_hotspot_sampler_close(c->sampler);
 	c->sampler = NULL;
+	/* the screen's key a: its loop does not wait for JFR.stop */
+	gt_hotspot_jfr_close(c->jfr, false);
+	c->jfr = NULL;
 }
 
 static const struct gt_alloc_snapshot *hotspot_allocators(const struct gt_backend *c)
 {
+	if (c->jfr)
+		return gt_hotspot_jfr_snapshot(c->jfr);
 	return c->sampler ? gt_hotspot_sampler_snapshot(c->sampler) : NULL;
 }
 
 static const struct gt_alloc_stacks *hotspot_alloc_stacks(const struct gt_backend *c)
 {
+	if (c->jfr)
+		return gt_hotspot_jfr_stacks(c->jfr);
 	return c->sampler ? gt_hotspot_sampler_stacks(c->sampler) : NULL;
 }
 

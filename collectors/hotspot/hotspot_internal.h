@@ -20,7 +20,11 @@
  *   perfdata/                 the hsperfdata file: its format, mapped and copied
  *   attach/                   the attach protocol that loads gctop's agent, and
  *                             the sampler that reads the agent's segment
- *                             (attach/hotspot_sampler.c) */
+ *                             (attach/hotspot_sampler.c)
+ *   jfr/                      the flight recorder as a source: the chunk reader
+ *                             (jfr_reader.h), gctop's recording, its repository
+ *                             followed and its allocation samples tabled
+ *                             (jfr/jfr_sampler.h) */
 #ifndef GCTOP_COLLECTORS_HOTSPOT_HOTSPOT_INTERNAL_H
 #define GCTOP_COLLECTORS_HOTSPOT_HOTSPOT_INTERNAL_H
 
@@ -322,6 +326,7 @@ void hotspot_info_heap_flags(const char *args, char *out, size_t out_len);
 /* ---- hotspot.c and hotspot_sample.c: one watched JVM ---- */
 
 struct gt_hotspot_sampler;
+struct gt_hotspot_jfr;
 
 struct gt_backend {
 	pid_t pid;
@@ -339,6 +344,7 @@ struct gt_backend {
 	int64_t last_pause_exit;
 	struct gt_u64 last_pause_ns;
 	struct gt_hotspot_sampler *sampler; /* the JVMTI agent's segment, once sampling is on */
+	struct gt_hotspot_jfr *jfr;         /* or gctop's flight recording (jfr/jfr_sampler.h) */
 	/* The perf-data file shrank under the mapping (its owner truncated
 	 * it): why, reported by the next sample. */
 	bool read_failed;

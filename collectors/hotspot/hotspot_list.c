@@ -13,6 +13,7 @@
 
 #include "base/dir.h"
 #include "collectors/host/proc.h"
+#include "collectors/hotspot/jfr/jfr_available.h"
 
 static bool hotspot_listed(const struct gt_list *out, size_t first, pid_t pid)
 {
@@ -46,6 +47,8 @@ static void hotspot_list_one(struct gt_list *out, size_t first, pid_t pid, const
 				e->sample.pid = pid;
 				hotspot_counters_fill_sample(&perf, &counters, &e->sample);
 				e->info.heap_max_bytes = e->sample.heap_max_bytes;
+				jfr_available_sources(pid, counters.jdk_major, e->info.alloc_sources,
+						      sizeof(e->info.alloc_sources));
 			}
 		}
 		hsperf_free(&perf);

@@ -5,10 +5,12 @@
 static const char *const hotspot_words[] = { "JVM", "java", "hotspot", NULL };
 
 /* agent/agent.h's sources: the JVM's sampler, and the one before JDK 25
- * that samples the wrong objects (JDK-8356372) */
+ * that samples the wrong objects (JDK-8356372); and the flight recorder's
+ * jdk.ObjectAllocationSample (jfr/jfr_alloc.h) */
 static const struct gt_sampler_name hotspot_samplers[] = {
 	{ "jvmti-biased", "JVMTI sampling (biased)" },
 	{ "jvmti-sampled", "JVMTI sampling" },
+	{ "jfr-sampled", "JFR allocation samples" },
 	{ NULL, NULL },
 };
 
@@ -95,9 +97,12 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
 		     .max_bytes = 32ull << 20 },
 	.help = {
 		.reads = "a JVM (HotSpot 11 to 25, through its perf data)",
-		.allocators = "on a JVM this loads gctop's agent (with --ops-agent the only option that changes the "
-			      "target; it stops by itself a few seconds after gctop exits) and gives the exact "
-			      "allocation total",
+		.allocators = "on a JVM of JDK 17 or later this starts a flight recording of the JVM's own "
+			      "allocation samples (SOURCE jfr; nothing loaded, under 1% of its CPU by the JDK's account; the recording "
+			      "is stopped when gctop exits and ends by itself within 2 minutes if gctop is killed); "
+			      "before JDK 17, or with --allocators=agent, it loads gctop's agent (with --ops-agent "
+			      "the only option that loads code into the target; it stops by itself a few seconds "
+			      "after gctop exits), which also gives the exact allocation total",
 		/* agent/agent_options.c's default_prefixes */
 		.packages = "java.,javax.,jdk.,sun.,com.sun.",
 		.opcount = "on a JVM, the perf-data counter NAME the application publishes (see gctop(1)); --ops "

@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "collectors/hotspot/attach/hotspot_sampler.h"
+#include "collectors/hotspot/jfr/jfr_sampler.h"
 
 /* The estimator must see eden between every two collections, so while they
  * come the tick follows them (hotspot_tick.c: two to four polls per
@@ -222,6 +223,8 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	/* The agent's exact figures replace the estimates while it runs. */
 	if (c->sampler)
 		gt_hotspot_sampler_sample(c->sampler, out, out->alloc_unavailable ? NULL : &c->alloc_polls);
+	if (c->jfr)
+		gt_hotspot_jfr_sample(c->jfr, gt_mono_ns());
 	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
 		out->alloc_blind_collections.valid = false; /* every byte is counted */
 		out->alloc_excess_max_bytes_total.valid = false;

@@ -126,10 +126,12 @@ static int skeleton_enable_opcount_agent(struct gt_backend *b, struct gt_error *
 /* Allocation sampling, only on the user's request (--allocators, key a);
  * allocators_load_code in the traits says whether it loads code into the
  * target, which the screen then asks y/N about first. */
-static int skeleton_enable_allocators(struct gt_backend *b, const char *packages, struct gt_error *err)
+static int skeleton_enable_allocators(struct gt_backend *b, const char *packages, const char *source,
+				      struct gt_error *err)
 {
 	(void)b;
 	(void)packages;
+	(void)source;
 	return gt_fail(err, GT_EXIT_FAILURE, "the skeleton runtime has no allocation sampler");
 }
 

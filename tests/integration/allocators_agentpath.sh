@@ -19,7 +19,7 @@ sleep 3
 check "an idle -agentpath agent keeps its segment" [ -e "$seg" ]
 ino=$(stat -c %i "$seg")
 
-"$GCTOP_BIN" -p "$JPID" --allocators --json -n 4 >"$WORK/run.json" 2>"$WORK/run.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 4 >"$WORK/run.json" 2>"$WORK/run.err"
 rc=$?
 check "gctop ran against the -agentpath agent ($(cat "$WORK/run.err"))" [ "$rc" -eq 0 ]
 check "gctop used the existing segment (no second agent)" [ "$(stat -c %i "$seg" 2>/dev/null)" = "$ino" ]

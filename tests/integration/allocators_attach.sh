@@ -13,7 +13,7 @@ start_java "$WORK/java.log" -Xmx256m -XX:+UseParallelGC -cp "$classes" AllocSite
 wait_for_hsperf "$JPID" 10 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 1; }
 seg=/proc/$JPID/root/tmp/.gctop-seg-$JPID
 
-"$GCTOP_BIN" -p "$JPID" --allocators --json -n 8 >"$WORK/run1.json" 2>"$WORK/run1.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 8 >"$WORK/run1.json" 2>"$WORK/run1.err"
 rc=$?
 check "gctop --allocators ran (status $rc: $(cat "$WORK/run1.err"))" [ "$rc" -eq 0 ]
 
@@ -73,7 +73,7 @@ PY
 check "no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '$WORK/java.log'"
 
 # gctop killed: the agent's watchdog stops sampling and removes the segment.
-"$GCTOP_BIN" -p "$JPID" --allocators --json >"$WORK/run2.json" 2>&1 &
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json >"$WORK/run2.json" 2>&1 &
 GPID=$!
 CHILD_PIDS="$CHILD_PIDS $GPID"
 wait_until 100 lines_at_least "$WORK/run2.json" 2
@@ -83,7 +83,7 @@ wait_until 150 file_gone "$seg"
 check "the agent removed its segment after gctop was killed" [ ! -e "$seg" ]
 
 # A second gctop loads the same library again and resumes sampling.
-"$GCTOP_BIN" -p "$JPID" --allocators --json -n 3 >"$WORK/run3.json" 2>"$WORK/run3.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 3 >"$WORK/run3.json" 2>"$WORK/run3.err"
 rc=$?
 check "a second attach ran ($(cat "$WORK/run3.err"))" [ "$rc" -eq 0 ]
 check "a second attach samples again" [ "$(json_get "$WORK/run3.json" -1 "d['top_allocators']['state'] == 'running' and (d['top_allocators']['samples'] or 0) > 0")" = True ]

@@ -9,7 +9,7 @@ classes=$(java_classes) || { fail "cannot compile tests/java"; exit 1; }
 
 PATH="$j25:$PATH" start_java "$WORK/java.log" -Xmx128m -cp "$classes" AllocSites 100 40
 wait_for_hsperf "$JPID" 10 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 1; }
-"$GCTOP_BIN" -p "$JPID" --allocators --json -n 4 >"$WORK/run.json" 2>"$WORK/run.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 4 >"$WORK/run.json" 2>"$WORK/run.err"
 rc=$?
 check "gctop --allocators ran on JDK 25 (status $rc: $(cat "$WORK/run.err"))" [ "$rc" -eq 0 ]
 check "the agent samples on JDK 25" [ "$(json_get "$WORK/run.json" -1 "d['top_allocators']['by_frame'][0]['frame']")" = AllocSites.siteA ]

@@ -13,7 +13,7 @@ refuse() {
 		fail "$2: the JVM published no perf data: $(head -c 300 "$WORK/$2.log")"
 		return
 	fi
-	"$GCTOP_BIN" -p "$java_pid" --allocators --json -n 1 >"$WORK/$2.out" 2>"$WORK/$2.err"
+	"$GCTOP_BIN" -p "$java_pid" --allocators=agent --json -n 1 >"$WORK/$2.out" 2>"$WORK/$2.err"
 	rc=$?
 	check "$2: gctop fails (status $rc)" [ "$rc" -ne 0 ]
 	check "$2: one sentence naming the cause: $(cat "$WORK/$2.err")" grep -q -- "$4" "$WORK/$2.err"

@@ -39,7 +39,7 @@ run_mode() {
 	JAVA_BIN=$javabin start_sizemix "$WORK/$label.log" $load -cp "$classes" SizeMix "$mode" 2 60 "$rate"
 	[ -n "$load" ] && wait_for_file "/proc/$JPID/root/tmp/.gctop-seg-$JPID" 10
 	wait_for_hsperf "$JPID" 10 || { fail "$label: the JVM published no perf data: $(head -c 300 "$WORK/$label.log")"; return; }
-	"$GCTOP_BIN" -p "$JPID" --allocators --json -n 12 >"$WORK/$label.json" 2>"$WORK/$label.err"
+	"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 12 >"$WORK/$label.json" 2>"$WORK/$label.err"
 	rc=$?
 	check "$label: gctop --allocators ran (status $rc: $(head -c 200 "$WORK/$label.err"))" [ "$rc" -eq 0 ]
 	wait_for_more "$WORK/$label.log" '^truth ' 2 50

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A JVM in its own pid and mount namespaces with a private /tmp, as in a
 # container watched from the host: gctop finds its perf data through
-# /proc/PID/root/tmp/hsperfdata_USER/NSPID, lists it, watches it, and loads
-# its sampling agent into it (copied through the same path).
+# /proc/PID/root/tmp/hsperfdata_USER/NSPID, lists it, watches it, loads
+# its sampling agent into it (copied through the same path), and reads its
+# flight recording's chunks in its private /tmp.
 . tests/lib.sh
 require_java
 if [ "$(id -u)" -ne 0 ] || ! unshare --pid --fork --mount --mount-proc true 2>/dev/null; then
@@ -50,7 +51,7 @@ check "its allocation rate is live ($rate B/s)" python3 -c "import sys; sys.exit
 listed=$(python3 -c 'import json,sys; print(any(json.loads(l)["pid"] == int(sys.argv[2]) for l in open(sys.argv[1]) if l.strip()))' "$WORK/list.json" "$JPID")
 check "--list shows the JVM in the container by its host pid" [ "$listed" = True ]
 
-"$GCTOP_BIN" -p "$JPID" --allocators --json -n 4 >"$WORK/alloc.json" 2>"$WORK/alloc.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 4 >"$WORK/alloc.json" 2>"$WORK/alloc.err"
 rc=$?
 check "--allocators loads the agent into the container (exit $rc: $(head -c 200 "$WORK/alloc.err"))" [ "$rc" -eq 0 ]
 top=$(json_get "$WORK/alloc.json" -1 '(d["top_allocators"]["by_frame"] or [{}])[0].get("frame", "")')
@@ -58,6 +59,17 @@ case "$top" in
 *siteA*) pass "the top allocator in the container is siteA ($top)" ;;
 *) fail "the top allocator in the container is '$top', expected AllocSites.siteA" ;;
 esac
+
+# The flight recorder (the default source): its repository is in the
+# JVM's private /tmp, reached through /proc/PID/root.
+srcs=$(python3 -c 'import json,sys; print(",".join(next(json.loads(l) for l in open(sys.argv[1]) if l.strip() and json.loads(l)["pid"] == int(sys.argv[2]))["allocator_sources"] or []))' "$WORK/list.json" "$JPID")
+check "--list says the JVM in the container has JFR, read-only (got '$srcs')" [ "$srcs" = "jfr,agent" ]
+"$GCTOP_BIN" -p "$JPID" --allocators --json -n 5 >"$WORK/jfr.json" 2>"$WORK/jfr.err"
+rc=$?
+check "--allocators reads the container's flight recording (exit $rc: $(head -c 200 "$WORK/jfr.err"))" [ "$rc" -eq 0 ]
+sites=$(json_get "$WORK/jfr.json" -1 '" ".join(sorted(f["frame"] for f in d["top_allocators"]["by_frame"] if f["frame"].startswith("AllocSites.")))')
+check "its three sites come from the chunks in the container's /tmp (got '$sites')" [ "$sites" = "AllocSites.siteA AllocSites.siteB AllocSites.siteC" ]
+check "the source is the flight recorder" [ "$(json_get "$WORK/jfr.json" -1 'd["top_allocators"]["source"]')" = jfr-sampled ]
 
 kill "$JPID" 2>/dev/null
 rm -rf "$SHM"

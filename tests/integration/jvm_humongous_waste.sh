@@ -39,7 +39,7 @@ run() {
 	wait_until 100 grep -q '^alloc ' "$log" 2>/dev/null
 	for mode in estimate agent; do
 		opt=""
-		[ $mode = agent ] && opt=--allocators
+		[ $mode = agent ] && opt=--allocators=agent
 		# shellcheck disable=SC2086 # opt is empty or one word
 		"$GCTOP_BIN" -p "$pid" $opt --json -d 0.25 -n 15 >"$WORK/$label-$mode.json" 2>"$WORK/$label-$mode.err"
 		rc=$?

@@ -19,7 +19,7 @@ classes=$(java_classes) || { fail "tests/java does not compile"; exit 0; }
 start_java "$WORK/java.log" -Xmx256m -XX:+UseG1GC -cp "$classes" NestedText 20 40
 wait_for_hsperf "$JPID" 15 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 0; }
 
-"$GCTOP_BIN" -p "$JPID" --allocators --json -d 1 -n 4 >"$WORK/g.json" 2>"$WORK/g.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -d 1 -n 4 >"$WORK/g.json" 2>"$WORK/g.err"
 rc=$?
 check "gctop --allocators --json exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 

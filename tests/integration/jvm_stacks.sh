@@ -15,14 +15,14 @@ classes=$(java_classes) || { fail "tests/java does not compile"; exit 0; }
 start_java "$WORK/java.log" -Xmx128m -XX:+UseG1GC -cp "$classes" FormatText 40
 wait_for_hsperf "$JPID" 15 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 0; }
 
-"$GCTOP_BIN" -p "$JPID" --allocators --json -d 1 -n 4 >"$WORK/g.json" 2>"$WORK/g.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent --json -d 1 -n 4 >"$WORK/g.json" 2>"$WORK/g.err"
 rc=$?
 check "gctop --allocators --json exits 0 ($(head -c 300 "$WORK/g.err"))" [ "$rc" -eq 0 ]
 
 comparator stacks_check.py python3 tests/integration/stacks_check.py "$WORK/g.json" jvm_stacks 'FormatText$Report.line' FormatText.main \
 	java.util.Formatter java.,jdk.,sun.
 
-"$GCTOP_BIN" -p "$JPID" --allocators -b -d 1 -n 2 >"$WORK/b.txt" 2>"$WORK/b.err"
+"$GCTOP_BIN" -p "$JPID" --allocators=agent -b -d 1 -n 2 >"$WORK/b.txt" 2>"$WORK/b.err"
 rc=$?
 check "gctop --allocators -b exits 0 ($(head -c 300 "$WORK/b.err"))" [ "$rc" -eq 0 ]
 check "-b names the top stack of the top site" grep -q 'top stack of FormatText\$Report.line: ' "$WORK/b.txt"

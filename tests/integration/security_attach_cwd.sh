@@ -38,7 +38,7 @@ trigger_made() { [ -e "/tmp/.attach_pid$1" ] || [ -e "$JCWD/.attach_pid$1" ]; }
 
 sleeper
 A=$FAKE
-"$GCTOP_BIN" -p "$A" --allocators --json -n 1 >/dev/null 2>"$WORK/killed.err" &
+"$GCTOP_BIN" -p "$A" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/killed.err" &
 G=$!
 wait_until 50 trigger_made "$A"
 made=$?
@@ -53,7 +53,7 @@ kill "$A"
 wait "$A" 2>/dev/null
 sleeper
 B=$FAKE
-timeout 30 "$GCTOP_BIN" -p "$B" --allocators --json -n 1 >/dev/null 2>"$WORK/again.err"
+timeout 30 "$GCTOP_BIN" -p "$B" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/again.err"
 check "the next attach, to another JVM, ran to its end ($(head -c 200 "$WORK/again.err"))" \
 	grep -q "did not open its attach socket" "$WORK/again.err"
 check "and removed the dead gctop's trigger of the gone JVM" [ ! -e "/tmp/.attach_pid$A" ]

@@ -33,7 +33,7 @@ trap 'rm -f $LEFT; sec_cleanup' EXIT INT TERM
 kill_when() {
 	tenths=$1
 	shift
-	"$GCTOP_BIN" -p "$FAKE" --allocators --json -n 1 >/dev/null 2>"$WORK/killed.err" &
+	"$GCTOP_BIN" -p "$FAKE" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/killed.err" &
 	G=$!
 	wait_until "$tenths" "$@"
 	WAITED=$?
@@ -57,7 +57,7 @@ fake() {
 # attach_again: one more attach to $FAKE, to its end (each fake makes it
 # fail within its deadlines).
 attach_again() {
-	timeout 30 "$GCTOP_BIN" -p "$FAKE" --allocators --json -n 1 >/dev/null 2>"$WORK/again.err"
+	timeout 30 "$GCTOP_BIN" -p "$FAKE" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/again.err"
 }
 
 # sleep: catches SIGQUIT but never opens its attach socket.
@@ -142,7 +142,7 @@ LEFT="$LEFT /tmp/.gctop-agent-$JPID.so /tmp/.attach_pid$JPID"
 mapped() { grep -q gctop-agent "/proc/$JPID/maps"; }
 kill_when 300 mapped
 check "the JVM loaded the agent before gctop was killed" [ "$WAITED" -eq 0 ]
-timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators --json -n 1 >/dev/null 2>"$WORK/real.err"
+timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/real.err"
 rc=$?
 check "the next --allocators on that JVM samples (status $rc: $(head -c 200 "$WORK/real.err"))" [ "$rc" -eq 0 ]
 cwd=$(readlink "/proc/$JPID/cwd")
@@ -154,7 +154,7 @@ check "no file of gctop's is left: $(ls -a /tmp "$cwd" | grep -e "gctop-agent-$J
 # so the next gctop that samples it removes it.
 copy=/tmp/.gctop-agent-$JPID.so
 cp "$(dirname "$GCTOP_BIN")/libgctop-agent.so" "$copy" && chown "$SEC_UID:$SEC_GID" "$copy" && chmod 600 "$copy"
-timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators --json -n 1 >/dev/null 2>"$WORK/real.err"
+timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/real.err"
 rc=$?
 check "a copy left after the JVM mapped it goes with the next --allocators on that JVM (status $rc)" \
 	sh -c "[ $rc -eq 0 ] && [ ! -e '$copy' ]"

@@ -26,7 +26,7 @@ chown -h "$SEC_UID:$SEC_GID" "$R/tmp.alt"
 start_fake flip "$R" "$WORK/libjvm.so"
 runs=12 i=0
 while [ "$i" -lt "$runs" ]; do
-	timeout 20 "$GCTOP_BIN" -p "$FAKE" --allocators --json -n 1 >/dev/null 2>>"$WORK/flip.err"
+	timeout 20 "$GCTOP_BIN" -p "$FAKE" --allocators=agent --json -n 1 >/dev/null 2>>"$WORK/flip.err"
 	i=$((i + 1))
 done
 loads=$(grep -c '^load ' "$WORK/fake.log")
@@ -46,7 +46,7 @@ mkdir -p "$R2/tmp" "$R2/work" "$R2/rootdir"
 chown "$SEC_UID:$SEC_GID" "$R2" "$R2/tmp" "$R2/work"
 chmod 0755 "$R2/rootdir"
 start_fake chdir "$R2" "$WORK/libjvm.so"
-timeout 20 "$GCTOP_BIN" -p "$FAKE" --allocators --json -n 1 >/dev/null 2>"$WORK/chdir.err"
+timeout 20 "$GCTOP_BIN" -p "$FAKE" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/chdir.err"
 check "the JVM was signalled to start its listener and then asked to load" \
 	sh -c "grep -q '^sigquit' '$WORK/fake.log' && grep -q '^load ' '$WORK/fake.log'"
 check "no trigger was made (or left) in the root-owned working directory: $(ls -A "$R2/rootdir")" \

@@ -56,12 +56,12 @@ chmod 0600 "$seg"
 # The JVM's own user cannot remove it (sticky /tmp): one true sentence.
 # (gctop and its agent where that user can run them)
 stage_for_others "$GCTOP_BIN" "${GCTOP_BIN%/*}/libgctop-agent.so" || { fail "cannot stage gctop for the test user"; exit 1; }
-setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups timeout 60 "$STAGED/${GCTOP_BIN##*/}" -p "$J2" --allocators --json -n 1 \
+setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups timeout 60 "$STAGED/${GCTOP_BIN##*/}" -p "$J2" --allocators=agent --json -n 1 \
 	>"$WORK/user.out" 2>"$WORK/user.err"
 rc=$?
 check "not root, gctop names the planted file and its owner (status $rc: $(head -c 300 "$WORK/user.err"))" \
 	sh -c "[ $rc -eq 7 ] && grep -q '.gctop-seg-$J2 of JVM $J2 belongs to uid $planter_uid' '$WORK/user.err'"
-timeout 60 "$GCTOP_BIN" -p "$J2" --allocators --json -n 2 >"$WORK/seg.out" 2>"$WORK/seg.err"
+timeout 60 "$GCTOP_BIN" -p "$J2" --allocators=agent --json -n 2 >"$WORK/seg.out" 2>"$WORK/seg.err"
 rc=$?
 check "root's --allocators samples despite another user's $seg (status $rc: $(head -c 300 "$WORK/seg.err"))" [ "$rc" -eq 0 ]
 check "the planted file is gone (the segment now is the JVM's: $(stat -c '%u %s' "$seg" 2>/dev/null))" \

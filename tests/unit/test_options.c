@@ -291,8 +291,26 @@ static void test_help_and_man_page_agree(void)
 	free(help);
 }
 
+/* --allocators=SOURCE: the source's word goes to the runtime, which
+ * refuses one it lacks; a word that is none is a usage error here. */
+static void allocators_take_a_source(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "-p 12 --json --allocators") == 0);
+	CHECK(o.allocators && o.allocator_source == NULL);
+	CHECK(parse(&o, &e, "-p 12 --json --allocators=agent") == 0);
+	CHECK(o.allocators && o.allocator_source && strcmp(o.allocator_source, "agent") == 0);
+	CHECK(parse(&o, &e, "-p 12 --json --allocators=jfr --allocator-packages com.x.") == 0);
+	CHECK(o.allocator_source && strcmp(o.allocator_source, "jfr") == 0);
+	CHECK(parse(&o, &e, "-p 12 --json --allocators=") == -1 && e.code == GT_EXIT_USAGE);
+	CHECK(parse(&o, &e, "-p 12 --json --allocators=Agent;x") == -1 && e.code == GT_EXIT_USAGE &&
+	      strstr(e.msg, "agent or jfr"));
+}
+
 int main(void)
 {
+	RUN_TEST(allocators_take_a_source);
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_doctor);
 	RUN_TEST(test_batch_json_interval_count);

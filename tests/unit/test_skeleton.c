@@ -119,7 +119,7 @@ static void test_skeleton_hooks_through_the_target(void)
 	CHECK(!s.alloc_bytes_total.valid && s.alloc_unavailable != NULL);
 	CHECK(s.rss_bytes.valid); /* the host's figures, as for every runtime */
 
-	CHECK(gt_target_enable_allocators(t, NULL, &err) == -1);
+	CHECK(gt_target_enable_allocators(t, NULL, NULL, &err) == -1);
 	CHECK(strstr(err.msg, "no allocation sampler") != NULL);
 	CHECK(gt_target_allocators(t) == NULL);
 	CHECK(gt_target_alloc_stacks(t) == NULL);

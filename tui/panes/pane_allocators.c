@@ -72,15 +72,19 @@ static const char *method_name(const char *source)
 
 static bool loads_code(const struct gt_view_ctx *ctx)
 {
-	return ctx->info && ctx->info->runtime && ctx->info->runtime->allocators_load_code;
+	return ctx->info && ctx->info->runtime && ctx->info->runtime->allocators_load_code &&
+	       !ctx->info->alloc_question[0];
 }
 
-/* What key a does depends on the runtime: a JVM gets gctop's agent loaded
- * (after a question), .NET a second EventPipe session (nothing loaded). */
-static void draw_off(WINDOW *w, const struct gt_theme *t, bool load_code)
+/* What key a does depends on the runtime: a recent JVM gets a flight
+ * recording started, an older one gctop's agent loaded (each after a
+ * question), .NET a second EventPipe session (nothing loaded). */
+static void draw_off(WINDOW *w, const struct gt_theme *t, bool load_code, bool asks)
 {
 	gt_pane_print(w, 1, 1, t->na, "n/a: allocation sampling is off");
-	if (load_code)
+	if (asks)
+		gt_pane_print(w, 2, 1, t->label, "key a starts a flight recording (asks)");
+	else if (load_code)
 		gt_pane_print(w, 2, 1, t->label, "key a loads gctop's agent (asks first)");
 	else
 		gt_pane_print(w, 2, 1, t->label, "key a starts it (loads nothing),");
@@ -267,7 +271,7 @@ static void draw_allocators(WINDOW *w, const struct gt_view_ctx *ctx)
 
 	if (!a) {
 		gt_pane_draw_title(w, ctx, "Top allocators");
-		draw_off(w, t, loads_code(ctx));
+		draw_off(w, t, loads_code(ctx), ctx->info && ctx->info->alloc_question[0]);
 		return;
 	}
 	if (!a->valid) {

@@ -1,0 +1,224 @@
+/* The JFR source's thread (jfr_sampler.h). It polls the repository once
+ * a second, about as often as the JVM flushes (JEP 349), renews the lease
+ * when due, and publishes the tables under a lock that a sample holds only
+ * for a copy. */
+#include "collectors/hotspot/jfr/jfr_sampler.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/wait.h"
+#include "collectors/hotspot/jfr/jfr_alloc.h"
+#include "collectors/hotspot/jfr/jfr_follow.h"
+#include "collectors/hotspot/jfr/jfr_recording.h"
+
+#define JFR_POLL_MS 1000
+
+struct gt_hotspot_jfr {
+	pid_t pid;
+	pthread_t thread;
+	bool thread_started;
+	int wake_fd;                  /* eventfd: the close wakes the thread's sleep */
+	atomic_bool stop;
+	/* The closer has let go (gt_hotspot_jfr_close without waiting): the
+	 * thread frees j itself once it has stopped the recording. */
+	atomic_bool orphan;
+	struct jfr_recording rec;     /* the thread's, after the start */
+	struct jfr_follow follow;     /* the thread's */
+	struct jfr_alloc alloc;       /* the thread's */
+	pthread_mutex_t lock;         /* guards published and published_stacks */
+	struct gt_alloc_snapshot published;
+	struct gt_alloc_stacks *published_stacks, *building; /* the thread's scratch: building */
+	struct gt_alloc_snapshot taken; /* the caller's copies */
+	struct gt_alloc_stacks *taken_stacks;
+};
+
+static void jfr_sampler_event(struct gt_jfr_reader *r, const struct gt_jfr_event *ev, void *arg)
+{
+	(void)r;
+	jfr_alloc_add(arg, ev);
+}
+
+static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state state, const char *message)
+{
+	/* the stacks are built outside the lock, then swapped in */
+	struct gt_alloc_snapshot snap = { .samples = 0 };
+	jfr_alloc_snapshot(&j->alloc, &snap);
+	jfr_alloc_stacks(&j->alloc, &snap, j->building);
+	pthread_mutex_lock(&j->lock);
+	struct gt_alloc_stacks *old = j->published_stacks;
+	j->published_stacks = j->building;
+	j->building = old;
+	jfr_alloc_snapshot(&j->alloc, &j->published);
+	j->published.state = state;
+	snprintf(j->published.message, sizeof(j->published.message), "%s", message ? message : "");
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void jfr_sampler_free(struct gt_hotspot_jfr *j);
+
+static void *jfr_sampler_main(void *arg)
+{
+	struct gt_hotspot_jfr *j = arg;
+	gt_wait_set_cancel(&j->stop);
+	char message[GT_ALLOC_MESSAGE_LEN] = "";
+	while (!atomic_load(&j->stop)) {
+		struct gt_error e;
+		/* the newest trouble, until a poll and a renewal go well */
+		bool ok = true;
+		if (jfr_follow_poll(&j->follow, jfr_sampler_event, &j->alloc, &e) != 0) {
+			snprintf(message, sizeof(message), "%.*s", (int)sizeof(message) - 1, e.msg);
+			ok = false;
+		}
+		if (jfr_recording_renew(&j->rec, gt_mono_ns(), &e) != 0 && !atomic_load(&j->stop)) {
+			snprintf(message, sizeof(message), "%.*s", (int)sizeof(message) - 1, e.msg);
+			ok = false;
+		}
+		if (ok)
+			message[0] = '\0';
+		jfr_sampler_publish(j, GT_SAMPLER_RUNNING, message);
+		struct pollfd p = { .fd = j->wake_fd, .events = POLLIN };
+		while (poll(&p, 1, JFR_POLL_MS) < 0 && errno == EINTR)
+			;
+	}
+	/* The recording is gctop's to remove, also on the way out after a
+	 * quit signal, which every other wait obeys. */
+	gt_wait_set_cancel(NULL);
+	gt_wait_ignore_quit(true);
+	jfr_recording_stop(&j->rec);
+	if (atomic_load(&j->orphan))
+		jfr_sampler_free(j);
+	return NULL;
+}
+
+/* The thread runs with every asynchronous signal blocked, so the quit and
+ * resize signals reach the main thread (as session/job.c's workers). */
+static int jfr_sampler_thread(struct gt_hotspot_jfr *j, struct gt_error *err)
+{
+	sigset_t all, orig;
+	sigfillset(&all);
+	static const int faults[] = { SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&all, faults[i]);
+	pthread_sigmask(SIG_BLOCK, &all, &orig);
+	int rc = pthread_create(&j->thread, NULL, jfr_sampler_main, j);
+	pthread_sigmask(SIG_SETMASK, &orig, NULL);
+	if (rc != 0)
+		return gt_fail(err, GT_EXIT_FAILURE, "cannot start a thread: %s", strerror(rc));
+	j->thread_started = true;
+	return 0;
+}
+
+struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *packages, struct gt_error *err)
+{
+	struct gt_hotspot_jfr *j = gt_calloc(sizeof(*j), err);
+	if (!j)
+		return NULL;
+	j->pid = pid;
+	j->follow.dir = j->follow.chunk = -1;
+	j->wake_fd = -1;
+	atomic_init(&j->stop, false);
+	atomic_init(&j->orphan, false);
+	pthread_mutex_init(&j->lock, NULL);
+	j->published_stacks = malloc(sizeof(*j->published_stacks));
+	j->building = malloc(sizeof(*j->building));
+	j->taken_stacks = malloc(sizeof(*j->taken_stacks));
+	if (!j->published_stacks || !j->building || !j->taken_stacks) {
+		gt_fail(err, GT_EXIT_FAILURE, "out of memory");
+		goto fail;
+	}
+	gt_alloc_stacks_clear(j->published_stacks);
+	gt_alloc_stacks_clear(j->taken_stacks);
+	j->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (j->wake_fd < 0) {
+		gt_fail(err, GT_EXIT_FAILURE, "cannot make an event descriptor: %s", strerror(errno));
+		goto fail;
+	}
+	if (jfr_alloc_init(&j->alloc, packages) != 0) {
+		gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants at most %d prefixes like com.example. "
+			"separated by commas", JFR_ALLOC_PREFIXES_MAX);
+		goto fail;
+	}
+	if (jfr_recording_start(&j->rec, pid, err) != 0)
+		goto fail;
+	if (jfr_follow_open(&j->follow, pid, owner, j->rec.repository, err) != 0)
+		goto fail;
+	/* the first reading holds every site there is (none): a site that
+	 * comes later counts from 0 against it (gt_derive_allocators) */
+	jfr_alloc_snapshot(&j->alloc, &j->published);
+	snprintf(j->published.source, sizeof(j->published.source), JFR_ALLOC_SOURCE);
+	j->published.generation = 1;
+	j->published.state = GT_SAMPLER_STARTING;
+	j->taken = j->published;
+	if (jfr_sampler_thread(j, err) != 0)
+		goto fail;
+	return j;
+fail:
+	gt_hotspot_jfr_close(j, true);
+	return NULL;
+}
+
+void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now)
+{
+	pthread_mutex_lock(&j->lock);
+	j->taken = j->published;
+	*j->taken_stacks = *j->published_stacks;
+	pthread_mutex_unlock(&j->lock);
+	j->taken.mono_ns = now;
+}
+
+const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_jfr *j)
+{
+	return &j->taken;
+}
+
+const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j)
+{
+	return j->taken_stacks;
+}
+
+void gt_hotspot_jfr_close(struct gt_hotspot_jfr *j, bool wait)
+{
+	if (!j)
+		return;
+	if (j->thread_started) {
+		/* orphan and the wake before stop: once stop is set an orphaned
+		 * thread may free j at any moment, so j is not touched after */
+		atomic_store(&j->orphan, !wait);
+		pthread_t thread = j->thread;
+		if (!wait)
+			pthread_detach(thread);
+		uint64_t one = 1;
+		while (write(j->wake_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+			;
+		atomic_store(&j->stop, true);
+		if (!wait)
+			return;
+		pthread_join(thread, NULL);
+	} else {
+		jfr_recording_stop(&j->rec);
+	}
+	jfr_sampler_free(j);
+}
+
+static void jfr_sampler_free(struct gt_hotspot_jfr *j)
+{
+	jfr_follow_close(&j->follow);
+	jfr_alloc_free(&j->alloc);
+	free(j->published_stacks);
+	free(j->building);
+	free(j->taken_stacks);
+	if (j->wake_fd >= 0)
+		close(j->wake_fd);
+	pthread_mutex_destroy(&j->lock);
+	free(j);
+}
