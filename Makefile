@@ -105,6 +105,8 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/unit/
 # The password checker's test makes bcrypt hashes with libcrypt's own
 # crypt_gensalt_rn, which gctop never calls: linked into that test alone.
 $(BUILD)/tests/test_web_auth: LIBS += -lcrypt
+# And the gzip test reads its gzip back with zlib's inflate.
+$(BUILD)/tests/test_serve_gzip: LIBS += -lz
 
 # Each fuzz target also builds against a small driver that replays its corpus,
 # so `make check` proves every crafted case is handled on any compiler.

@@ -11,6 +11,7 @@
 
 #include "frontends/serve_admit.h"
 #include "frontends/serve_guard.h"
+#include "frontends/serve_gzip.h"
 #include "frontends/serve_libs.h"
 #include "frontends/serve_web.h"
 
@@ -47,10 +48,13 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, con
 	return rc;
 }
 
+/* The exposition in the format the scraper accepts, gzipped when it takes
+ * gzip (the snapshot's one gzip, shared by every scrape of it). */
 static enum MHD_Result reply_metrics(struct gt_serve_cache *cache, struct MHD_Connection *c)
 {
-	const char *accept = gt_serve_libs.MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	enum gt_metrics_format f = gt_metrics_negotiate(accept);
+	__typeof__(MHD_lookup_connection_value) *header = gt_serve_libs.MHD_lookup_connection_value;
+	enum gt_metrics_format f = gt_metrics_negotiate(header(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	bool gzip = gt_serve_accepts_gzip(header(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	struct response_ref *ref = malloc(sizeof(*ref));
 	if (!ref)
 		return MHD_NO;
@@ -60,13 +64,18 @@ static enum MHD_Result reply_metrics(struct gt_serve_cache *cache, struct MHD_Co
 		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "gctop is out of memory\n");
 	}
 	*ref = (struct response_ref){ cache, s };
-	struct MHD_Response *r =
-		gt_serve_libs.MHD_create_response_from_buffer_with_free_callback_cls(s->len, s->text, response_done, ref);
+	gzip = gzip && gt_serve_cache_gzip(cache, s) == 0;
+	struct MHD_Response *r = gt_serve_libs.MHD_create_response_from_buffer_with_free_callback_cls(
+		gzip ? s->gz_len : s->len, gzip ? s->gz : s->text, response_done, ref);
 	if (!r) {
 		response_done(ref);
 		return MHD_NO;
 	}
 	gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, gt_metrics_content_type(f));
+	/* a cache between gctop and the scraper keeps each encoding apart */
+	gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gzip)
+		gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	enum MHD_Result rc = gt_serve_libs.MHD_queue_response(c, MHD_HTTP_OK, r);
 	gt_serve_libs.MHD_destroy_response(r);
 	return rc;
