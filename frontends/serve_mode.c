@@ -169,6 +169,7 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	}
 	cache.fleet = fleet;
 	cache.metrics.durations = opt->gc_duration_buckets.n ? &opt->gc_duration_buckets : NULL;
+	cache.metrics.filter = opt->metrics_filter.n_include || opt->metrics_filter.n_exclude ? &opt->metrics_filter : NULL;
 	if (gt_serve_http_start(&http, opt, err) != 0) {
 		status = err->code;
 		goto out;

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""gctop --serve's gzip (issue 40): scraped with Accept-Encoding: gzip,
-/metrics comes with Content-Encoding: gzip and Vary: Accept-Encoding, and
-decompresses (python's gzip) to the plain body of the same snapshot, in
-both formats; without it, or with gzip;q=0, the body is plain. The sizes
-are printed for bench/README.md.
+"""A scrape Prometheus likes (issue 40).
 
-Usage: serve_gzip.py PORT PID. Prints PASS:/FAIL: lines as decided."""
+  serve_scrape.py gzip PORT PID: scraped with Accept-Encoding: gzip,
+      /metrics comes with Content-Encoding: gzip and Vary: Accept-Encoding,
+      and decompresses (python's gzip) to the plain body of the same
+      snapshot, in both formats; without it, or with gzip;q=0, the body is
+      plain. The sizes are printed.
+  serve_scrape.py families PORT PID: a gctop started with
+      --metrics-include 'jvm_*,gctop_target_info,gctop_allocated_bytes_total'
+      --metrics-exclude jvm_memory_limit_bytes writes those families, with
+      their metadata, and no line of any other.
+
+Prints PASS:/FAIL: lines as decided."""
 import gzip
 import re
 import sys
 import urllib.request
 
-NAME = "serve_gzip"
+NAME = "serve_scrape"
 OPENMETRICS = "application/openmetrics-text; version=1.0.0"
 
 
@@ -62,8 +68,37 @@ def one_format(port, pid, accept, label):
            % (label, len(d1), len(g1), len(d1) / max(1, len(g1))))
 
 
+# What the families mode's gctop was told to write, and what it must drop.
+KEPT = ("jvm_memory_used_bytes", "jvm_memory_committed_bytes", "jvm_gc_duration_seconds", "gctop_target_info",
+        "gctop_allocated_bytes_total")
+DROPPED = ("jvm_memory_limit_bytes", "process_", "gctop_sample_timestamp_seconds", "gctop_gc_", "gctop_heap_")
+
+
+def families(port, pid):
+    for accept, label in ((None, "Prometheus text"), (OPENMETRICS, "OpenMetrics")):
+        _, body = scrape(port, "", accept)
+        text = body.decode()
+        samples = [line for line in text.splitlines() if line and not line.startswith("#")]
+        for name in KEPT:
+            fam = name[:-len("_total")] if accept and name.endswith("_total") else name
+            fam = fam[:-len("_info")] if accept and fam.endswith("_info") else fam
+            report(any(line.startswith(name + "{pid=\"%s\"" % pid) or line.startswith(name + "_bucket{pid=\"%s\"" % pid)
+                       for line in samples) and ("# TYPE %s " % fam) in text,
+                   "%s: %s is written, with its TYPE line" % (label, name))
+        for prefix in DROPPED:
+            held = [line for line in text.splitlines() if re.match(r"(# (HELP|TYPE|UNIT) )?" + re.escape(prefix), line)]
+            report(not held, "%s: no line of %s* (%s)" % (label, prefix, held[0] if held else "none"))
+        others = sorted({re.split(r"[{ ]", line)[0] for line in samples})
+        report(all(n.startswith("jvm_") and not n.startswith("jvm_memory_limit") or n.startswith("gctop_target_info")
+                   or n in ("gctop_allocated_bytes_total", "gctop_allocated_bytes_created") for n in others),
+               "%s: only the families asked for are written: %s" % (label, ", ".join(others)))
+
+
 def main():
-    port, pid = int(sys.argv[1]), sys.argv[2]
+    mode, port, pid = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if mode == "families":
+        families(port, pid)
+        return 0
     one_format(port, pid, None, "Prometheus text")
     one_format(port, pid, OPENMETRICS, "OpenMetrics")
     h, body = scrape(port, "gzip;q=0, identity")
