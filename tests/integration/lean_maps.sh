@@ -4,7 +4,8 @@
 # --serve's libraries (libmicrohttpd, GnuTLS and what it brings, libyaml,
 # libcrypt, zlib; tests/integration/lean_maps.py reads each one's
 # /proc/PID/maps), and --serve, which loads them when it starts
-# (frontends/serve_libs.h), holds them and answers /metrics.
+# (frontends/serve_libs.h), holds them and answers /metrics; without
+# libmicrohttpd --serve exits 1 with one sentence and --help still runs.
 . tests/lib.sh
 . tests/integration/serve_common.shlib
 require_java
@@ -48,3 +49,26 @@ PORT=$(sed -n 's#.*http://127.0.0.1:\([0-9]*\)/metrics#\1#p' "$WORK/gctop.err")
 scrape() { curl -s --max-time 2 "http://127.0.0.1:$PORT/metrics" >"$WORK/scrape.txt" && grep -q "^gctop_target_info{pid=\"$JPID\"" "$WORK/scrape.txt"; }
 check "gctop --serve answers /metrics with the JVM" wait_until 100 scrape
 comparator lean_maps python3 tests/integration/lean_maps.py serving "gctop --serve" "$GPID"
+
+# --serve without libmicrohttpd (a mount namespace of this test's own, where
+# the file the server loaded is empty): status 1 and one sentence naming the
+# Debian package, while the other runs go on without it.
+lib=$(awk '$6 ~ /\/libmicrohttpd\.so/ {print $6; exit}' "/proc/$GPID/maps")
+if [ -z "$lib" ]; then
+	fail "the serving gctop's maps name no libmicrohttpd file to hide"
+elif ! unshare -m true 2>/dev/null; then
+	skip_unless_ci namespace "unshare -m is not allowed here; cannot hide libmicrohttpd from a --serve"
+else
+	timeout 20 unshare -m sh -c 'mount --bind /dev/null "$1" && exec "$2" --serve 127.0.0.1:0' - "$lib" "$GCTOP_BIN" \
+		>/dev/null 2>"$WORK/missing.err"
+	rc=$?
+	check "--serve without libmicrohttpd exits 1 (got $rc)" [ "$rc" -eq 1 ]
+	one_sentence() {
+		[ "$(grep -c . "$WORK/missing.err")" -eq 1 ] &&
+			grep -q 'libmicrohttpd\.so\.12.*Debian package libmicrohttpd12' "$WORK/missing.err"
+	}
+	check "and says so in one sentence naming the package: $(cat "$WORK/missing.err")" one_sentence
+	unshare -m sh -c 'mount --bind /dev/null "$1" && exec "$2" --help' - "$lib" "$GCTOP_BIN" >"$WORK/help.out" 2>&1
+	rc=$?
+	check "gctop --help runs without libmicrohttpd (status $rc)" [ "$rc" -eq 0 ]
+fi
