@@ -133,9 +133,11 @@ check-asan:
 
 FUZZ_CC ?= clang-14
 # The parsers and what they need; not the screen and its panes; of the front
-# ends, the --web-config parser alone (it reads only bytes) and the loader
-# of its libyaml (frontends/serve_libs.c).
-FUZZ_LIB_SRC = $(filter-out tui/% frontends/%,$(LIB_SRC)) frontends/web_config.c frontends/serve_libs.c
+# ends, the --web-config parser and --serve's Accept-Encoding reader alone
+# (they read only bytes) and the loader of their libraries
+# (frontends/serve_libs.c).
+FUZZ_LIB_SRC = $(filter-out tui/% frontends/%,$(LIB_SRC)) frontends/web_config.c frontends/serve_libs.c \
+	frontends/serve_gzip.c
 FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_SRC)
 	@mkdir -p build-fuzz
