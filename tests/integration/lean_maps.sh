@@ -1,6 +1,7 @@
 #!/bin/sh
 # A gctop that does not serve is as light as top (issue 40): -b against a
-# real JVM, -l, --help, --doctor and the interactive view (tmux) map none of
+# real JVM, -l, --json, --help, --doctor, -r and --compare of a recording
+# and the interactive view (tmux) map none of
 # --serve's libraries (libmicrohttpd, GnuTLS and what it brings, libyaml,
 # libcrypt, zlib; tests/integration/lean_maps.py reads each one's
 # /proc/PID/maps), and --serve, which loads them when it starts
@@ -22,6 +23,16 @@ comparator lean_maps python3 tests/integration/lean_maps.py blocked "gctop --jso
 comparator lean_maps python3 tests/integration/lean_maps.py blocked "gctop --help" "$GCTOP_BIN" --help
 comparator lean_maps python3 tests/integration/lean_maps.py blocked "gctop --doctor -d 1 -p JVM" \
 	"$GCTOP_BIN" --doctor -d 1 -p "$JPID"
+# a recording of the JVM, replayed and compared
+"$GCTOP_BIN" -b -d 0.5 -n 3 -p "$JPID" -w "$WORK/rec.ndjson" >/dev/null 2>"$WORK/rec.err"
+if [ -s "$WORK/rec.ndjson" ]; then
+	comparator lean_maps python3 tests/integration/lean_maps.py blocked "gctop -r FILE -b" \
+		"$GCTOP_BIN" -r "$WORK/rec.ndjson" -b
+	comparator lean_maps python3 tests/integration/lean_maps.py blocked "gctop --compare FILE FILE" \
+		"$GCTOP_BIN" --compare "$WORK/rec.ndjson" "$WORK/rec.ndjson"
+else
+	fail "gctop -w recorded nothing to replay: $(cat "$WORK/rec.err")"
+fi
 
 # The interactive view, watching the JVM, in a tmux server of this test's
 # own: the pane's process is gctop (exec).
