@@ -3,7 +3,7 @@ dotnet-counters, its cost to the target, and how its cost grows. Prints
 tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
-  sections: own, tick, startup, tui, picker, serve, serve-hostile, ops-agent,
+  sections: own, tick, startup, tui, picker, lean, serve, serve-hostile, ops-agent,
             target-java, target-java-mt, target-dotnet, target-dotnet-service,
             sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
@@ -37,6 +37,7 @@ SECTIONS = [
     ("startup", "own_cost.startup"),
     ("tui", "own_cost.tui_bytes"),
     ("picker", "own_cost.picker"),
+    ("lean", "lean_cost.lean"),
     ("serve", "serve_cost.serve"),
     ("serve-hostile", "serve_cost.serve_hostile"),
     ("ops-agent", "serve_cost.ops_agent"),

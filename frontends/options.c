@@ -271,6 +271,15 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 			return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets wants %s; not '%s'", why, optarg);
 		break;
 	}
+	case 'I':
+	case 'X': {
+		char why[200];
+		if (gt_metrics_filter_parse(&opt->metrics_filter, optarg, c == 'I', why, sizeof(why)) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "%s %s; it wants family names or prefixes ending in *, "
+				       "comma-separated, e.g. jvm_*,gctop_gc_pause_seconds",
+				       c == 'I' ? "--metrics-include" : "--metrics-exclude", why);
+		break;
+	}
 	case 'M':
 		if (!*optarg || strlen(optarg) > 900)
 			return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match wants a shell pattern such as 'org.apache.catalina.*'");
@@ -321,6 +330,8 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "ops-agent", no_argument, NULL, 'G' },
 		{ "ops-agent-match", required_argument, NULL, 'M' },
 		{ "gc-duration-buckets", required_argument, NULL, 'U' },
+		{ "metrics-include", required_argument, NULL, 'I' },
+		{ "metrics-exclude", required_argument, NULL, 'X' },
 		{ "serve", required_argument, NULL, 'S' },
 		{ "web-config", required_argument, NULL, 'W' },
 		{ "write", required_argument, NULL, 'w' },
@@ -361,6 +372,9 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	}
 	if (opt->gc_duration_buckets.n && !f.serve)
 		return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets shapes --serve's jvm_gc_duration_seconds; give --serve too");
+	if ((opt->metrics_filter.n_include || opt->metrics_filter.n_exclude) && !f.serve)
+		return gt_fail(err, GT_EXIT_USAGE, "--metrics-include and --metrics-exclude choose the families of --serve's "
+			       "/metrics; give --serve too");
 	if (opt->ops_agent_match && !f.serve)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses the processes of --serve; give --serve too");
 	if (opt->web_config && !f.serve)
