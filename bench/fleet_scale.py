@@ -426,7 +426,7 @@ def write_svg(runs, path):
         s.append('<text x="%d" y="%d" text-anchor="middle" font-weight="bold">%s</text>' % (x0 + PW / 2, T - 10, title))
         s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (x0, T + PH, x0 + PW, T + PH))
         s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (x0, T, x0, T + PH))
-        for n in [0] + ns:
+        for n in ns:
             s.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (X(n), T + PH + 14, n))
         s.append('<text x="%d" y="%d" text-anchor="middle">processes</text>' % (x0 + PW / 2, T + PH + 28))
         for k in range(5):
