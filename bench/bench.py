@@ -4,6 +4,7 @@ tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
   sections: own, tick, startup, tui, picker, lean, serve, serve-hostile, ops-agent,
+            fleet-scale, churn,
             target-java, target-java-mt, target-dotnet, target-dotnet-service,
             sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
@@ -41,6 +42,8 @@ SECTIONS = [
     ("serve", "serve_cost.serve"),
     ("serve-hostile", "serve_cost.serve_hostile"),
     ("ops-agent", "serve_cost.ops_agent"),
+    ("fleet-scale", "fleet_scale.fleet_scale"),
+    ("churn", "fleet_scale.churn"),
     ("target-java", "target_cost.target_java"),
     ("target-java-mt", "target_java_mt.target_java_mt"),
     ("target-dotnet", "target_cost.target_dotnet"),
