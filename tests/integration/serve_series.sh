@@ -17,14 +17,18 @@ CHILD_PIDS="$CHILD_PIDS $!"
 wait_until 100 grep -qs 'serving http' "$WORK/gctop.err" || { fail "gctop --serve did not start: $(cat "$WORK/gctop.err")"; exit 0; }
 PORT=$(sed -n 's#.*http://127.0.0.1:\([0-9]*\)/metrics#\1#p' "$WORK/gctop.err")
 # Both are served with every figure they will have: the JVM's first rates
-# (process_cpu_time needs two samples) and the .NET process's heap by
-# generation after its collections.
+# (process_cpu_time needs two samples), the .NET process's heap by
+# generation after its collections, and its allocation and pause totals,
+# which come with the runtime's counter polls (on a loaded machine after
+# the heap's: a scrape before them lacked 6 series).
 whole() {
 	curl -s --max-time 2 "http://127.0.0.1:$PORT/metrics" >"$WORK/scrape.txt" &&
 		grep -q "^process_cpu_time_seconds_total{pid=\"$JPID\"" "$WORK/scrape.txt" &&
 		grep -q "^process_cpu_time_seconds_total{pid=\"$DPID\"" "$WORK/scrape.txt" &&
 		[ "$(grep -c "^dotnet_gc_last_collection_heap_size_bytes{pid=\"$DPID\"" "$WORK/scrape.txt")" -ge 3 ] &&
-		grep -q "^dotnet_gc_collections_total{pid=\"$DPID\".*gen2" "$WORK/scrape.txt"
+		grep -q "^dotnet_gc_collections_total{pid=\"$DPID\".*gen2" "$WORK/scrape.txt" &&
+		grep -q "^gctop_allocated_bytes_total{pid=\"$DPID\"" "$WORK/scrape.txt" &&
+		grep -q "^gctop_gc_pause_time_seconds_total{pid=\"$DPID\"" "$WORK/scrape.txt"
 }
 check "gctop serves the JVM and the .NET process with their figures" wait_until 300 whole
 comparator serve_series python3 tests/integration/serve_series.py man/gctop.1 "$PORT" "$JPID" "$DPID"
