@@ -5,7 +5,7 @@ tables and writes the raw figures as JSON under bench/results/.
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
   sections: own, tick, startup, tui, picker, lean, serve, serve-hostile, ops-agent,
             fleet-scale, churn,
-            target-java, target-java-mt, target-dotnet, target-dotnet-service,
+            target-java, target-java-mt, target-lab, target-tomcat, target-dotnet, target-dotnet-service,
             sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
             quote
@@ -46,6 +46,8 @@ SECTIONS = [
     ("churn", "fleet_scale.churn"),
     ("target-java", "target_cost.target_java"),
     ("target-java-mt", "target_java_mt.target_java_mt"),
+    ("target-lab", "target_lab.target_lab"),
+    ("target-tomcat", "target_tomcat.target_tomcat"),
     ("target-dotnet", "target_cost.target_dotnet"),
     ("target-dotnet-service", "target_dotnet_service.target_dotnet_service"),
     ("sites", "growth.sites"),
