@@ -112,6 +112,8 @@ static void fill_row(struct gt_picker_row *r, const struct gt_fleet_member *m)
 	r->runtime = id->runtime;
 	copy_release(r->version, sizeof(r->version), id->runtime_version);
 	copy_text(r->gc, sizeof(r->gc), id->gc_name);
+	copy_text(r->sampler, sizeof(r->sampler), id->alloc_sources);
+	r->sampler[strcspn(r->sampler, ",")] = '\0';
 	r->heap_used = m->heap_used;
 	r->heap_max = m->heap_max;
 	r->rss = m->rss;
@@ -191,7 +193,7 @@ bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text)
 	const char *gc[] = { r->gc, gt_picker_gc_label(r->runtime, r->gc, false), gt_picker_gc_label(r->runtime, r->gc, true),
 			     NULL };
 	return holds_text(pid, text) || holds_text(r->user, text) || holds_text(r->program, text) ||
-	       holds_text(r->command, text) ||
+	       holds_text(r->command, text) || holds_text(r->sampler, text) ||
 	       holds_text(r->version, text) || holds_any(runtime_words(r->runtime), text) || holds_any(gc, text);
 }
 

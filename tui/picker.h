@@ -29,6 +29,7 @@ struct gt_picker_row {
 	const struct gt_runtime_traits *runtime;  /* NULL: unknown */
 	char version[GT_NAME_LEN];  /* the runtime's release alone: "17.0.13", "10.0.0" */
 	char gc[GT_NAME_LEN];       /* as the collectors name it: "G1", "Z", "Server" ... */
+	char sampler[16];           /* --allocators' default source ("jfr", "agent"); "" unknown */
 	struct gt_f64 alloc_rate_bps;
 	struct gt_f64 gc_share;
 	struct gt_u64 heap_used, heap_max, rss;
@@ -72,7 +73,8 @@ void gt_picker_set_filter(struct gt_picker *p, const char *text);
 
 /* Whether a row holds text (any case) in its PID, user, program (with a
  * server's known name), its whole command line, runtime
- * version, or a word for its runtime or collector: what the picker shows
+ * version, --allocators' default source ("jfr"), or a word for its
+ * runtime or collector: what the picker shows
  * ("JVM", ".NET", "ZGC", "Wkstn") and what users type ("java",
  * "hotspot", "dotnet", "Z"); every row holds "". Pure. */
 bool gt_picker_row_matches(const struct gt_picker_row *r, const char *text);

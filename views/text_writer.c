@@ -396,17 +396,27 @@ static const char *heap_pair(char *buf, size_t len, struct gt_u64 used, struct g
 	return buf;
 }
 
-/* One line per process, like ps: the columns take 78 and MAIN the rest,
- * so at 80 columns every figure shows and nothing is cut unmarked. The
+/* The default of --allocators' SOURCE words ("jfr" of "jfr,agent"), or
+ * "-" where gctop cannot tell without touching the process: whether a JVM
+ * offers its flight recorder, a word users read (--json has them all). */
+static const char *default_sampler(char *buf, size_t len, const char *sources)
+{
+	size_t n = strcspn(sources, ",");
+	snprintf(buf, len, "%.*s", n ? (int)n : 1, n ? sources : "-");
+	return buf;
+}
+
+/* One line per process, like ps: the columns take 86 and MAIN the rest,
+ * so at 88 columns every figure shows and nothing is cut unmarked. The
  * runtime by its display name and release, the bytes in MiB, as the
  * picker says them. */
 int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 {
-	char up[32], heap[80], rss[32], runtime[160], rt_cut[24], gc_cut[24];
+	char up[32], heap[80], rss[32], runtime[160], rt_cut[24], gc_cut[24], sampler[sizeof(list->entries->info.alloc_sources)];
 	struct text_str user, gc, cmd;
 
-	fprintf(out, "%7s %-8s %-12s %-11s %13s %8s %9s  %s\n", "PID", "USER", "RUNTIME", "GC", "HEAP USED/MAX", "RSS",
-		"UPTIME", "MAIN");
+	fprintf(out, "%7s %-8s %-12s %-11s %-7s %13s %8s %9s  %s\n", "PID", "USER", "RUNTIME", "GC", "SAMPLER",
+		"HEAP USED/MAX", "RSS", "UPTIME", "MAIN");
 	for (size_t i = 0; i < list->count; i++) {
 		const struct gt_list_entry *e = &list->entries[i];
 		const struct gt_target_info *info = &e->info;
@@ -422,9 +432,10 @@ int gt_text_write_list(FILE *out, const struct gt_list *list, int64_t now_ms)
 			heap_pair(heap, sizeof(heap), e->sample.heap_used_bytes, e->sample.heap_max_bytes);
 		else
 			snprintf(heap, sizeof(heap), "n/a");
-		fprintf(out, "%7d %-8s %-12s %-11s %13s %8s %9s  %s\n", (int)info->pid,
+		fprintf(out, "%7d %-8s %-12s %-11s %-7.7s %13s %8s %9s  %s\n", (int)info->pid,
 			info->user[0] ? clean_n(&user, 8, info->user) : "?", gt_format_cut(rt_cut, sizeof(rt_cut), runtime, 12),
-			gt_format_cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", 11), heap,
+			gt_format_cut(gc_cut, sizeof(gc_cut), info->gc_name[0] ? clean(&gc, info->gc_name) : "n/a", 11),
+			default_sampler(sampler, sizeof(sampler), info->alloc_sources), heap,
 			gt_format_bytes(rss, sizeof(rss), e->sample.rss_bytes), up,
 			clean(&cmd, info->main_class[0] ? info->main_class : info->command_line));
 	}

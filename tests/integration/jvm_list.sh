@@ -29,3 +29,10 @@ for line in open(sys.argv[1]):
 PY
 )
 check "--list shows the JVM ($row)" [ "$row" = "Serial AllocWorkload 50331648 True True" ]
+
+# As text, SAMPLER says the JVM offers its flight recorder (JDK 17: jfr,
+# the default of --allocators), under its head.
+"$GCTOP_BIN" --list >"$WORK/list.txt" 2>"$WORK/list.err"
+line=$(grep -E "^ *$JPID " "$WORK/list.txt")
+check "--list's text says jfr under SAMPLER for the JVM ('$line')" \
+	sh -c 'echo "$1" | grep -Eq "^ *$2 +[^ ]+ +JVM [0-9.]+ +Serial +jfr " && grep -Eq "^ +PID +USER +RUNTIME +GC +SAMPLER " "$3"' _ "$line" "$JPID" "$WORK/list.txt"

@@ -1582,10 +1582,10 @@ static void test_picker_runtime_and_gc_columns(void)
 {
 	struct gt_picker_slot s[3];
 	memset(s, 0, sizeof(s));
-	const struct { int pid; const struct gt_runtime_traits *rt; const char *version, *gc, *program; } rows[3] = {
-		{ 301, &gt_dotnet_runtime, "10.0.0", "Workstation", "Orders.Api" },
-		{ 302, &gt_hotspot_runtime, "17.0.13", "Shenandoah", "StatementExporter" },
-		{ 303, &gt_hotspot_runtime, "25.0.1", "Z", "Ledger" },
+	const struct { int pid; const struct gt_runtime_traits *rt; const char *version, *gc, *program, *sampler; } rows[3] = {
+		{ 301, &gt_dotnet_runtime, "10.0.0", "Workstation", "Orders.Api", "" },
+		{ 302, &gt_hotspot_runtime, "17.0.13", "Shenandoah", "StatementExporter", "jfr" },
+		{ 303, &gt_hotspot_runtime, "25.0.1", "Z", "Ledger", "agent" },
 	};
 	for (int i = 0; i < 3; i++) {
 		s[i].row.pid = rows[i].pid;
@@ -1594,6 +1594,7 @@ static void test_picker_runtime_and_gc_columns(void)
 		snprintf(s[i].row.version, sizeof(s[i].row.version), "%s", rows[i].version);
 		snprintf(s[i].row.gc, sizeof(s[i].row.gc), "%s", rows[i].gc);
 		snprintf(s[i].row.program, sizeof(s[i].row.program), "%s", rows[i].program);
+		snprintf(s[i].row.sampler, sizeof(s[i].row.sampler), "%s", rows[i].sampler);
 	}
 	struct gt_picker p;
 	gt_picker_init(&p);
@@ -1610,9 +1611,16 @@ static void test_picker_runtime_and_gc_columns(void)
 	CHECK_HAS(t, "ZGC");
 	CHECK_HAS(t, "HEAP MAX");
 	CHECK_HAS(t, "every 2s");
+	/* --allocators' default source, "-" where the listing cannot tell */
+	CHECK_HAS(t, "SAMPLER");
+	CHECK_HAS(t, " jfr ");
+	CHECK_HAS(t, " agent ");
+	CHECK_HAS(t, " -       Orders.Api");
 
-	/* 100 columns: HEAP MAX gives way, the names stay whole */
+	/* 100 columns: HEAP MAX and SAMPLER give way, the names stay whole */
 	t = picker_text(&p, 6, 100);
+	CHECK_LACKS(t, "SAMPLER");
+	CHECK_LACKS(t, " jfr ");
 	CHECK_HAS(t, "Workstation ");
 	CHECK_HAS(t, "JVM 17.0.13");
 	CHECK_LACKS(t, "HEAP MAX");

@@ -247,6 +247,9 @@ static void test_picker_filter(void)
 	CHECK(gt_picker_row_matches(&r, "17.0"));
 	CHECK(!gt_picker_row_matches(&r, ".net"));
 	CHECK(!gt_picker_row_matches(&r, "net"));
+	/* the source --allocators takes by default, as SAMPLER shows it */
+	snprintf(r.sampler, sizeof(r.sampler), "jfr");
+	CHECK(gt_picker_row_matches(&r, "JFR"));
 	struct gt_picker_row dn = { .pid = 77, .user = "web", .program = "Orders.Api", .runtime = &gt_dotnet_runtime,
 				    .version = "10.0.0", .gc = "Workstation" };
 	CHECK(gt_picker_row_matches(&dn, "dotnet"));
@@ -257,6 +260,7 @@ static void test_picker_filter(void)
 	CHECK(!gt_picker_row_matches(&dn, "java"));
 	CHECK(!gt_picker_row_matches(&dn, "jvm"));
 	CHECK(!gt_picker_row_matches(&dn, "hotspot"));
+	CHECK(!gt_picker_row_matches(&dn, "jfr"));
 	/* a Tomcat is found by its name and by any word of its command line */
 	struct gt_picker_row tc = { .pid = 9, .runtime = &gt_hotspot_runtime, .gc = "G1" };
 	gt_picker_program(tc.program, sizeof(tc.program), "org.apache.catalina.startup.Bootstrap",

@@ -1,5 +1,6 @@
-/* gctop -l as text: every figure within the first 78 columns, so an 80-column
- * terminal shows them all, and a text cut to its column says so ("..."). */
+/* gctop -l as text: every figure within the first 86 columns, so an 88-column
+ * terminal shows them all, and a text cut to its column says so ("...");
+ * SAMPLER says which source --allocators takes by default. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static long main_column(const char *text, const char *main_text)
 	return hit - line;
 }
 
-static void test_fits_80_columns(void)
+static void test_fits_88_columns(void)
 {
 	struct gt_list l = { 0 };
 	struct gt_list_entry *e = gt_list_add(&l);
@@ -43,6 +44,7 @@ static void test_fits_80_columns(void)
 	snprintf(e->info.gc_name, sizeof(e->info.gc_name), "Shenandoah");
 	snprintf(e->info.user, sizeof(e->info.user), "billing-service");
 	snprintf(e->info.main_class, sizeof(e->info.main_class), "com.example.Statements");
+	snprintf(e->info.alloc_sources, sizeof(e->info.alloc_sources), "jfr,agent");
 	gt_u64_set(&e->info.start_time_ms, 1000000 - 3723000);
 	gt_u64_set(&e->sample.heap_used_bytes, 1536ull << 20);
 	gt_u64_set(&e->sample.heap_max_bytes, 4ull << 30);
@@ -55,7 +57,7 @@ static void test_fits_80_columns(void)
 	snprintf(e->info.main_class, sizeof(e->info.main_class), "CsvExport");
 
 	char *t = list_text(&l);
-	CHECK(main_column(t, "MAIN") <= 78);
+	CHECK(main_column(t, "MAIN") <= 86);
 	CHECK(main_column(t, "com.example.Statements") == main_column(t, "MAIN"));
 	CHECK(main_column(t, "CsvExport") == main_column(t, "MAIN"));
 	/* the runtime by its display name and release, as the picker says it */
@@ -68,6 +70,10 @@ static void test_fits_80_columns(void)
 	CHECK(strstr(t, "5.00 GiB") != NULL);
 	CHECK(strstr(t, "01:02:03") != NULL);
 	CHECK(strstr(t, ".NET 10.0.12") != NULL);
+	/* the default source of --allocators, "-" where gctop cannot tell */
+	CHECK(main_column(t, "SAMPLER") == main_column(t, "jfr "));
+	CHECK(strstr(t, "agent") == NULL);
+	CHECK(strstr(t, "Workstation -       ") != NULL);
 	/* nothing known is n/a, not 0 */
 	CHECK(strstr(t, " n/a ") != NULL);
 	CHECK(strstr(t, "0/0") == NULL);
@@ -77,6 +83,6 @@ static void test_fits_80_columns(void)
 
 int main(void)
 {
-	RUN_TEST(test_fits_80_columns);
+	RUN_TEST(test_fits_88_columns);
 	return check_summary();
 }

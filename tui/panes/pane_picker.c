@@ -10,7 +10,8 @@
 
 /* The columns before PROGRAM, which takes the rest of the line. */
 enum picker_col {
-	COL_PID, COL_USER, COL_RUNTIME, COL_ALLOC, COL_GC_SHARE, COL_USED, COL_MAX, COL_RSS, COL_GC, COL_COUNT
+	COL_PID, COL_USER, COL_RUNTIME, COL_ALLOC, COL_GC_SHARE, COL_USED, COL_MAX, COL_RSS, COL_GC, COL_SAMPLER,
+	COL_COUNT
 };
 
 struct picker_col_def {
@@ -22,7 +23,8 @@ struct picker_col_def {
 
 /* The figures' widths are format.c's longest ("99.9 MiB/s", "100.0%",
  * "1023 KiB"); RUNTIME fits ".NET 10.0.12", GC "Workstation", the
- * longest collector name. */
+ * longest collector name, SAMPLER the source words of --allocators
+ * ("agent"). */
 static const struct picker_col_def picker_cols[COL_COUNT] = {
 	[COL_PID] = { "PID", NULL, 7, false },
 	[COL_USER] = { "USER", NULL, 9, true },
@@ -33,6 +35,7 @@ static const struct picker_col_def picker_cols[COL_COUNT] = {
 	[COL_MAX] = { "HEAP MAX", NULL, 9, false },
 	[COL_RSS] = { "RSS", NULL, 8, false },
 	[COL_GC] = { "GC", NULL, 11, true },
+	[COL_SAMPLER] = { "SAMPLER", NULL, 7, true },
 };
 
 /* The runtime's label alone (".NET") and the brief collector names. */
@@ -51,6 +54,7 @@ static const struct picker_step {
 	int width;
 } picker_steps[] = {
 	{ COL_MAX, 0 },
+	{ COL_SAMPLER, 0 },
 	{ COL_RUNTIME, PICKER_RUNTIME_BRIEF },
 	{ COL_RSS, 0 },
 	{ COL_GC, GT_PICKER_GC_BRIEF },
@@ -125,7 +129,7 @@ static void draw_row(WINDOW *w, int y, const struct gt_picker_row *r, const stru
 	gt_format_bytes(rss, sizeof(rss), r->rss);
 	const char *texts[COL_COUNT] = {
 		pid, r->user, runtime_text(runtime, sizeof(runtime), r, width[COL_RUNTIME]), rate, gc, used, max, rss,
-		gc_text(r, width[COL_GC])
+		gc_text(r, width[COL_GC]), r->sampler[0] ? r->sampler : "-"
 	};
 	picker_line(w, y, base, width, texts, r->note, base | (selected ? A_NORMAL : t->na),
 		    r->program[0] ? r->program : "?", base | A_BOLD);
