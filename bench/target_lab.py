@@ -14,7 +14,7 @@ import time
 from block_ratios import blocks_summary
 from harness import ROOT, GCTOP, JCLS, LOOP_JVM, RUN, log, spawn, kill, proc_cpu_ns, proc_status, loadavg, hsperf_ready
 from harness import collect_lines
-from report import med, fmt, table
+from report import med, spread, fmt, table
 from target_cost import target_table
 from target_java_mt import MT_JDKS, mt_block
 
@@ -124,18 +124,48 @@ def lab_round(java, configs, warm, secs, jfr_path, threads):
     return blocks
 
 
-def lab_costs_table(name, out):
+def per_cpu_ratios(raw, configs):
+    """Each config's requests per CPU-second of the target over the mean
+    of the alone blocks either side, the median over rounds. On a machine
+    whose other work takes the target's cores, the requests per wall
+    second follow the scheduler's share more than the watcher; the
+    requests per CPU-second the target spent follow only what its own
+    work costs it (the recorder's or the agent's part in it included).
+    The watcher's own CPU is beside it (watcher CPU)."""
+    def per_cpu(block):
+        v, share = block[1], block[2]
+        v = [x for x in v if x is not None]
+        return sum(v) / len(v) / share if v and share else None
+    out = {c: [] for c in configs}
+    for blocks in raw:
+        for i, b in enumerate(blocks):
+            if b[0] == "alone" or b[0] not in out:
+                continue
+            mine, around = per_cpu(b), [per_cpu(blocks[i - 1]), per_cpu(blocks[i + 1])]
+            if mine and all(around):
+                out[b[0]].append(mine / (sum(around) / 2))
+    return {c: (med(v), spread(v)) for c, v in out.items()}
+
+
+def lab_costs_table(name, out, raw):
+    cpu_ratio = per_cpu_ratios(raw, [JFR_GCTOP, JFR_PROFILE, AGENT])
     rows = []
     for c in (JFR_GCTOP, JFR_PROFILE, AGENT):
+        out.setdefault(c, {})["ratio_per_cpu"] = cpu_ratio[c][0]
+        out[c]["ratio_per_cpu_spread"] = cpu_ratio[c][1]
         infos = out.get(c, {}).get("infos") or []
         cpu = med([i.get("watcher_cpu_share") for i in infos])
         rss = med([i.get("watcher_rss_kib") for i in infos])
         hwm = med([i.get("watcher_hwm_kib") for i in infos])
         disk = med([i.get("repository_bytes_max") for i in infos])
-        rows.append([c, fmt(cpu * 1000 if cpu is not None else None, " ms/s"), fmt(rss / 1024 if rss else None, " MiB"),
+        lo, hi = cpu_ratio[c][1]
+        rows.append([c, fmt(cpu_ratio[c][0], "", 4), "%s-%s" % (fmt(lo, "", 4), fmt(hi, "", 4)),
+                     fmt(cpu * 1000 if cpu is not None else None, " ms/s"), fmt(rss / 1024 if rss else None, " MiB"),
                      fmt(hwm / 1024 if hwm else None, " MiB"), fmt(disk / 1e6 if disk else None, " MB")])
-    table("%s: the watcher's CPU per second and RSS, the JFR repository's size (medians of the rounds)" % name,
-          ["config", "watcher CPU", "watcher RSS", "watcher peak RSS", "repository"], rows)
+    table("%s: requests per CPU-second of the target against alone (see per_cpu_ratios), the watcher's CPU per "
+          "second and RSS, the JFR repository's size (medians of the rounds)" % name,
+          ["config", "per target CPU-s", "round ratios", "watcher CPU", "watcher RSS", "watcher peak RSS", "repository"],
+          rows)
 
 
 def target_lab(avail, res):
@@ -166,4 +196,4 @@ def target_lab(avail, res):
         res["target_lab"][label] = {"configs": out, "raw": raw, "load_1min": load, "threads": threads}
         target_table("2e. Lab requests/s, %s, %d threads (%d rounds, one JVM each: %d s blocks, each config between "
                      "two alone blocks; load %.1f-%.1f)" % (label, threads, rounds, secs, load[0], load[1]), out)
-        lab_costs_table("2e'. Lab, " + label, out)
+        lab_costs_table("2e'. Lab, " + label, out, raw)

@@ -151,4 +151,4 @@ def target_tomcat(avail, res):
     target_table("2f. Tomcat requests/s under wrk (%s, 4 connections), JDK 17 (%d rounds, one Tomcat each: %d s blocks, "
                  "each config between two alone blocks; load %.1f-%.1f)"
                  % (" ".join(WRK), rounds, secs, load[0], load[1]), out)
-    lab_costs_table("2f'. Tomcat, JDK 17", out)
+    lab_costs_table("2f'. Tomcat, JDK 17", out, raw)
