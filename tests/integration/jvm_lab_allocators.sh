@@ -60,6 +60,7 @@ lab() {
 import datetime, json, re, subprocess, sys
 rec, js, printed, labout, label = sys.argv[1:6]
 SITES = ("Lab.lineFormat", "Lab.keysHash", "Lab.key")
+FLOOR = 0.5
 def out(ok, what):
     print(("PASS: " if ok else "FAIL: ") + label + ": " + what, flush=True)
 def truth(first, last):
@@ -96,7 +97,12 @@ if win:
     for site in SITES:
         want = t.get(site, (0.0, 0))[0]
         got = shown.get(site)
-        out(got is not None and want >= 2.0 and abs(got - want) <= 5.0,
+        # Each site must be in the window (FLOOR), or its check would hold
+        # for nothing. JFR weighs a sample by the bytes its thread took
+        # since the last one and samples where a TLAB ends, which the big
+        # buffer does far more often than its share: key, 12.5% of the
+        # bytes, has had 2.4-20% of JFR's weight from run to run.
+        out(got is not None and want >= FLOOR and abs(got - want) <= 5.0,
             "%s: gctop shows %s%% of the sampled bytes, jfr print %.1f%% of the same events" %
             (site, "%.1f" % got if got is not None else "nothing", want))
 # Lab's own counters (its threads' exact allocated bytes), for the record:
