@@ -11,7 +11,7 @@
 # GCTOP_TESTS=pattern runs only the tests whose path matches the pattern.
 # A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
-# Four lanes and a third workload lane (README, "The tests' lanes", says
+# Five lanes and a third workload lane (README, "The tests' lanes", says
 # why), each one test after another:
 # - timed: the scripts marked "# test-lane: timed" in their first 30 lines,
 #   which time gctop's answers against wall-clock bounds of a second or so,
@@ -27,13 +27,17 @@
 #   both (three workloads at once: most of them wait far more than they
 #   compute), and a lane that has run its own scripts takes the others'
 #   not yet started;
+# - waiting: the scripts marked "# test-lane: waiting", whose workloads
+#   wait on a trend or a pace (a tenth of a core or less over a minute or
+#   more), beside the workload lanes once the timed lane is done; the
+#   workload lanes take its scripts not yet started when they run out;
 # - light: the unit tests, the fuzz corpus replays, the static checks and
 #   the terminal tests that start no runtime (a recording, a fake one),
 #   which load a core briefly or not at all, beside the timed lane and
 #   then beside the workload lanes.
 # The tests must pass on a busy machine anyway; what the lanes keep apart
-# is more than three workloads at once, and a timed test from any
-# workload. GCTOP_TEST_LANES=1 runs everything in one lane.
+# is more than three workloads that compute at once, and a timed test from
+# any workload. GCTOP_TEST_LANES=1 runs everything in one lane.
 #
 # GCTOP_SUITE=sanitizer (make check-asan) runs the tests only a build under
 # ASan+UBSan can add to: every unit test and fuzz corpus replay, and the
@@ -120,6 +124,8 @@ lane_of() {
 		echo timed
 	elif marked 'test-lane: measuring' "$1"; then
 		echo measuring
+	elif marked 'test-lane: waiting' "$1"; then
+		echo waiting
 	else
 		case "$1" in
 		tests/static/*) echo light ;;
@@ -177,8 +183,11 @@ run_lane() {
 		done
 	fi
 	case "$1" in
-	measuring) wait_for_timed; scripts_of measuring measuring; scripts_of other measuring ;;
-	other | third | fourth | fifth | sixth) wait_for_timed; scripts_of other "$1"; scripts_of measuring "$1" ;;
+	measuring) wait_for_timed; scripts_of measuring measuring; scripts_of other measuring; scripts_of waiting measuring ;;
+	other | third | fourth | fifth | sixth)
+		wait_for_timed
+		scripts_of other "$1"; scripts_of measuring "$1"; scripts_of waiting "$1" ;;
+	waiting) wait_for_timed; scripts_of waiting waiting ;;
 	*) scripts_of "$1" "$1" ;;
 	esac
 	echo "$pass $fail $skip" >"$totals.$1"
@@ -206,9 +215,11 @@ if [ "${GCTOP_TEST_LANES:-4}" = 1 ]; then
 	lanes=one
 	run_lane one
 else
-	lanes="timed measuring other light"
+	lanes="timed measuring other light waiting"
 	run_lane light &
 	waits=$!
+	run_lane waiting &
+	waits="$waits $!"
 	for lane in other $extra_lanes; do
 		[ "$lane" = other ] || lanes="$lanes $lane"
 		run_lane "$lane" &
