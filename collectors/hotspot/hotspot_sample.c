@@ -223,8 +223,10 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	/* The agent's exact figures replace the estimates while it runs. */
 	if (c->sampler)
 		gt_hotspot_sampler_sample(c->sampler, out, out->alloc_unavailable ? NULL : &c->alloc_polls);
-	if (c->jfr)
+	if (c->jfr) {
 		gt_hotspot_jfr_sample(c->jfr, gt_mono_ns());
+		gt_hotspot_jfr_fill(c->jfr, out);
+	}
 	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
 		out->alloc_blind_collections.valid = false; /* every byte is counted */
 		out->alloc_excess_max_bytes_total.valid = false;

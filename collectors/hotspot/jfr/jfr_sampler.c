@@ -13,15 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "base/wait.h"
 #include "collectors/hotspot/jfr/jfr_alloc.h"
+#include "collectors/hotspot/jfr/jfr_alloc_total.h"
 #include "collectors/hotspot/jfr/jfr_follow.h"
 #include "collectors/hotspot/jfr/jfr_recording.h"
 
 #define JFR_POLL_MS 1000
+
+/* The allocation total as the newest period gave it (jfr_alloc_total.h). */
+struct jfr_sampler_total {
+	uint64_t total, prev_total;
+	int64_t at_ns, prev_ns; /* ns since the epoch; at_ns 0: no period yet */
+};
 
 struct gt_hotspot_jfr {
 	pid_t pid;
@@ -35,6 +43,8 @@ struct gt_hotspot_jfr {
 	struct jfr_recording rec;     /* the thread's, after the start */
 	struct jfr_follow follow;     /* the thread's */
 	struct jfr_alloc alloc;       /* the thread's */
+	struct jfr_alloc_total total; /* the thread's */
+	struct jfr_sampler_total published_total, taken_total; /* under lock; the caller's copy */
 	pthread_mutex_t lock;         /* guards published and published_stacks */
 	struct gt_alloc_snapshot published;
 	struct gt_alloc_stacks *published_stacks, *building; /* the thread's scratch: building */
@@ -45,7 +55,9 @@ struct gt_hotspot_jfr {
 static void jfr_sampler_event(struct gt_jfr_reader *r, const struct gt_jfr_event *ev, void *arg)
 {
 	(void)r;
-	jfr_alloc_add(arg, ev);
+	struct gt_hotspot_jfr *j = arg;
+	jfr_alloc_add(&j->alloc, ev);
+	jfr_alloc_total_add(&j->total, ev);
 }
 
 static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state state, const char *message)
@@ -59,6 +71,8 @@ static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state 
 	j->published_stacks = j->building;
 	j->building = old;
 	jfr_alloc_snapshot(&j->alloc, &j->published);
+	j->published_total = (struct jfr_sampler_total){ .total = j->total.total, .prev_total = j->total.prev_total,
+							 .at_ns = j->total.at_ns, .prev_ns = j->total.prev_ns };
 	j->published.state = state;
 	snprintf(j->published.message, sizeof(j->published.message), "%s", message ? message : "");
 	pthread_mutex_unlock(&j->lock);
@@ -75,7 +89,7 @@ static void *jfr_sampler_main(void *arg)
 		struct gt_error e;
 		/* the newest trouble, until a poll and a renewal go well */
 		bool ok = true;
-		if (jfr_follow_poll(&j->follow, jfr_sampler_event, &j->alloc, &e) != 0) {
+		if (jfr_follow_poll(&j->follow, jfr_sampler_event, j, &e) != 0) {
 			snprintf(message, sizeof(message), "%.*s", (int)sizeof(message) - 1, e.msg);
 			ok = false;
 		}
@@ -143,6 +157,7 @@ struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *
 		gt_fail(err, GT_EXIT_FAILURE, "cannot make an event descriptor: %s", strerror(errno));
 		goto fail;
 	}
+	jfr_alloc_total_init(&j->total);
 	if (jfr_alloc_init(&j->alloc, packages) != 0) {
 		gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants at most %d prefixes like com.example. "
 			"separated by commas", JFR_ALLOC_PREFIXES_MAX);
@@ -171,6 +186,7 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now)
 {
 	pthread_mutex_lock(&j->lock);
 	j->taken = j->published;
+	j->taken_total = j->published_total;
 	*j->taken_stacks = *j->published_stacks;
 	pthread_mutex_unlock(&j->lock);
 	j->taken.mono_ns = now;
@@ -179,6 +195,36 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now)
 const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_jfr *j)
 {
 	return &j->taken;
+}
+
+/* JFR's times are the wall clock's; the sample's the monotonic clock's:
+ * the two read together give the offset (a step of the wall clock in
+ * between moves the total's moment by it, no more). */
+static int64_t jfr_sampler_mono_offset(void)
+{
+	struct timespec m, w;
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &w);
+	return ((int64_t)m.tv_sec - (int64_t)w.tv_sec) * 1000000000 + ((int64_t)m.tv_nsec - (int64_t)w.tv_nsec);
+}
+
+void gt_hotspot_jfr_fill(const struct gt_hotspot_jfr *j, struct gt_sample *out)
+{
+	const struct jfr_sampler_total *t = &j->taken_total;
+	if (t->at_ns <= 0)
+		return; /* no period yet: the perf data's estimate stays */
+	int64_t off = jfr_sampler_mono_offset();
+	int64_t at = t->at_ns + off, prev = (t->prev_ns > 0 ? t->prev_ns : t->at_ns) + off;
+	gt_u64_set(&out->alloc_bytes_total, t->total);
+	out->alloc_source = GT_ALLOC_SOURCE_EXACT;
+	out->alloc_since = GT_ALLOC_SINCE_PROCESS_START;
+	out->alloc_unavailable = NULL;
+	/* as of the JVM's period, not the sample: derive divides by the
+	 * span between periods, as with .NET's counter polls */
+	out->alloc_at.valid = at >= 0 && prev >= 0;
+	out->alloc_at.ns = (uint64_t)at;
+	out->alloc_at.prev_ns = (uint64_t)prev;
+	out->alloc_at.prev_total = t->prev_ns > 0 ? t->prev_total : t->total;
 }
 
 const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j)
@@ -214,6 +260,7 @@ static void jfr_sampler_free(struct gt_hotspot_jfr *j)
 {
 	jfr_follow_close(&j->follow);
 	jfr_alloc_free(&j->alloc);
+	jfr_alloc_total_free(&j->total);
 	free(j->published_stacks);
 	free(j->building);
 	free(j->taken_stacks);

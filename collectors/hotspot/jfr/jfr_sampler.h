@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "model/alloc_stacks.h"
 #include "model/allocators.h"
+#include "model/sample.h"
 
 struct gt_hotspot_jfr;
 
@@ -26,6 +27,11 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now);
 
 /* The tables the last gt_hotspot_jfr_sample took. */
 const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_jfr *j);
+
+/* The JVM's exact allocation total as of its newest
+ * jdk.ThreadAllocationStatistics period (jfr_alloc_total.h) into out, in
+ * place of the perf data's estimate, from the first period on. */
+void gt_hotspot_jfr_fill(const struct gt_hotspot_jfr *j, struct gt_sample *out);
 
 /* The stacks behind that snapshot's sites (NULL when out of memory). */
 const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j);
