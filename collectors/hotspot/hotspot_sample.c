@@ -226,6 +226,7 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	if (c->jfr) {
 		gt_hotspot_jfr_sample(c->jfr, gt_mono_ns());
 		gt_hotspot_jfr_fill(c->jfr, out);
+		gt_hotspot_jfr_fill_live(c->jfr, out);
 	}
 	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
 		out->alloc_blind_collections.valid = false; /* every byte is counted */

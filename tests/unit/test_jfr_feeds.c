@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "collectors/hotspot/jfr/jfr_alloc_total.h"
+#include "collectors/hotspot/jfr/jfr_live.h"
 #include "tests/unit/check.h"
 
 #define S 1000000000ll /* one second in ns */
@@ -71,8 +72,76 @@ static void alloc_total_bounds_its_table(void)
 	jfr_alloc_total_free(&t);
 }
 
+static void live_kinds_by_collection_name(void)
+{
+	CHECK(jfr_live_kind("G1Full") != NULL);
+	CHECK(jfr_live_kind("ParallelOld") != NULL);
+	CHECK(jfr_live_kind("SerialOld") != NULL);
+	CHECK(jfr_live_kind("Z") != NULL);
+	CHECK(jfr_live_kind("G1New") == NULL);
+	CHECK(jfr_live_kind("G1Old") == NULL);   /* a cycle's end: mixed collections follow */
+	CHECK(jfr_live_kind("ParallelScavenge") == NULL);
+	CHECK(jfr_live_kind("DefNew") == NULL);
+	CHECK(jfr_live_kind("") == NULL);
+}
+
+static void live_joins_halves_by_gc_id_once(void)
+{
+	struct jfr_live l;
+	jfr_live_init(&l);
+	/* a young collection: no point */
+	jfr_live_note_gc(&l, 1, "ParallelScavenge");
+	jfr_live_note_after(&l, 1, 100, 1 * S);
+	CHECK(l.count == 0);
+	/* a full one, its summary first (a chunk's order) */
+	jfr_live_note_after(&l, 2, 80, 2 * S);
+	CHECK(l.count == 0);
+	jfr_live_note_gc(&l, 2, "ParallelOld");
+	CHECK(l.count == 1 && l.points[0].gc_id == 2 && l.points[0].bytes == 80 && l.points[0].at_ns == 2 * S);
+	/* the same collection read again (two recordings, one chunk) */
+	jfr_live_note_gc(&l, 2, "ParallelOld");
+	jfr_live_note_after(&l, 2, 80, 2 * S);
+	CHECK(l.count == 1);
+	/* halves of two collections interleaved */
+	jfr_live_note_gc(&l, 3, "Z");
+	jfr_live_note_gc(&l, 4, "Z");
+	jfr_live_note_after(&l, 4, 40, 4 * S);
+	jfr_live_note_after(&l, 3, 30, 3 * S);
+	CHECK(l.count == 3 && l.points[1].gc_id == 4 && l.points[2].gc_id == 3 && l.points[2].bytes == 30);
+	/* a gcId far older than the newest: given or lost long ago */
+	jfr_live_note_gc(&l, 10000, "G1New");
+	jfr_live_note_gc(&l, 5, "G1Full");
+	jfr_live_note_after(&l, 5, 50, 5 * S);
+	CHECK(l.count == 3);
+}
+
+static void live_bounds_what_it_waits_for(void)
+{
+	struct jfr_live l;
+	jfr_live_init(&l);
+	/* halves whose other half never comes: the lowest gcId goes first */
+	for (uint64_t id = 0; id < 3 * JFR_LIVE_PENDING; id++)
+		jfr_live_note_gc(&l, id, "G1Full");
+	unsigned used = 0;
+	for (size_t i = 0; i < JFR_LIVE_PENDING; i++)
+		used += l.pending[i].used && l.pending[i].gc_id >= 2 * JFR_LIVE_PENDING;
+	CHECK(used == JFR_LIVE_PENDING);
+	jfr_live_note_after(&l, 3 * JFR_LIVE_PENDING - 1, 7, S);
+	CHECK(l.count == 1 && l.points[0].bytes == 7);
+	/* more points than the ring: the newest stay */
+	for (uint64_t id = 1000; id < 1000 + 2 * JFR_LIVE_POINTS; id++) {
+		jfr_live_note_gc(&l, id, "SerialOld");
+		jfr_live_note_after(&l, id, id, (int64_t)id * S);
+	}
+	CHECK(l.count == 1 + 2 * JFR_LIVE_POINTS);
+	CHECK(l.points[(l.count - 1) % JFR_LIVE_POINTS].gc_id == 1000 + 2 * JFR_LIVE_POINTS - 1);
+}
+
 int main(void)
 {
+	RUN_TEST(live_kinds_by_collection_name);
+	RUN_TEST(live_joins_halves_by_gc_id_once);
+	RUN_TEST(live_bounds_what_it_waits_for);
 	RUN_TEST(alloc_total_sums_threads_and_keeps_the_ended);
 	RUN_TEST(alloc_total_holds_many_threads_in_any_order);
 	RUN_TEST(alloc_total_bounds_its_table);

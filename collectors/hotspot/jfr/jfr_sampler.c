@@ -21,6 +21,7 @@
 #include "collectors/hotspot/jfr/jfr_alloc.h"
 #include "collectors/hotspot/jfr/jfr_alloc_total.h"
 #include "collectors/hotspot/jfr/jfr_follow.h"
+#include "collectors/hotspot/jfr/jfr_live.h"
 #include "collectors/hotspot/jfr/jfr_recording.h"
 
 #define JFR_POLL_MS 1000
@@ -29,6 +30,12 @@
 struct jfr_sampler_total {
 	uint64_t total, prev_total;
 	int64_t at_ns, prev_ns; /* ns since the epoch; at_ns 0: no period yet */
+};
+
+/* The newest live-set points (jfr_live.h), as many as a sample holds. */
+struct jfr_sampler_live {
+	uint64_t count;
+	struct jfr_live_point points[GT_LIVE_RING]; /* point k at points[k % GT_LIVE_RING] */
 };
 
 struct gt_hotspot_jfr {
@@ -45,6 +52,8 @@ struct gt_hotspot_jfr {
 	struct jfr_alloc alloc;       /* the thread's */
 	struct jfr_alloc_total total; /* the thread's */
 	struct jfr_sampler_total published_total, taken_total; /* under lock; the caller's copy */
+	struct jfr_live live;         /* the thread's */
+	struct jfr_sampler_live published_live, taken_live; /* under lock; the caller's copy */
 	pthread_mutex_t lock;         /* guards published and published_stacks */
 	struct gt_alloc_snapshot published;
 	struct gt_alloc_stacks *published_stacks, *building; /* the thread's scratch: building */
@@ -58,6 +67,15 @@ static void jfr_sampler_event(struct gt_jfr_reader *r, const struct gt_jfr_event
 	struct gt_hotspot_jfr *j = arg;
 	jfr_alloc_add(&j->alloc, ev);
 	jfr_alloc_total_add(&j->total, ev);
+	jfr_live_add(&j->live, ev);
+}
+
+static void jfr_sampler_live_copy(const struct jfr_live *l, struct jfr_sampler_live *out)
+{
+	out->count = l->count;
+	uint64_t from = l->count > GT_LIVE_RING ? l->count - GT_LIVE_RING : 0;
+	for (uint64_t k = from; k < l->count; k++)
+		out->points[k % GT_LIVE_RING] = l->points[k % JFR_LIVE_POINTS];
 }
 
 static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state state, const char *message)
@@ -73,6 +91,7 @@ static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state 
 	jfr_alloc_snapshot(&j->alloc, &j->published);
 	j->published_total = (struct jfr_sampler_total){ .total = j->total.total, .prev_total = j->total.prev_total,
 							 .at_ns = j->total.at_ns, .prev_ns = j->total.prev_ns };
+	jfr_sampler_live_copy(&j->live, &j->published_live);
 	j->published.state = state;
 	snprintf(j->published.message, sizeof(j->published.message), "%s", message ? message : "");
 	pthread_mutex_unlock(&j->lock);
@@ -158,6 +177,7 @@ struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *
 		goto fail;
 	}
 	jfr_alloc_total_init(&j->total);
+	jfr_live_init(&j->live);
 	if (jfr_alloc_init(&j->alloc, packages) != 0) {
 		gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants at most %d prefixes like com.example. "
 			"separated by commas", JFR_ALLOC_PREFIXES_MAX);
@@ -187,6 +207,7 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now)
 	pthread_mutex_lock(&j->lock);
 	j->taken = j->published;
 	j->taken_total = j->published_total;
+	j->taken_live = j->published_live;
 	*j->taken_stacks = *j->published_stacks;
 	pthread_mutex_unlock(&j->lock);
 	j->taken.mono_ns = now;
@@ -225,6 +246,25 @@ void gt_hotspot_jfr_fill(const struct gt_hotspot_jfr *j, struct gt_sample *out)
 	out->alloc_at.ns = (uint64_t)at;
 	out->alloc_at.prev_ns = (uint64_t)prev;
 	out->alloc_at.prev_total = t->prev_ns > 0 ? t->prev_total : t->total;
+}
+
+void gt_hotspot_jfr_fill_live(const struct gt_hotspot_jfr *j, struct gt_sample *out)
+{
+	if (out->live_log.valid)
+		return; /* the perf data's points stay where it has them */
+	const struct jfr_sampler_live *l = &j->taken_live;
+	int64_t off = jfr_sampler_mono_offset();
+	memset(&out->live_log, 0, sizeof(out->live_log));
+	out->live_log.valid = true;
+	out->live_log.count = l->count;
+	uint64_t from = l->count > GT_LIVE_RING ? l->count - GT_LIVE_RING : 0;
+	for (uint64_t k = from; k < l->count; k++) {
+		const struct jfr_live_point *p = &l->points[k % GT_LIVE_RING];
+		int64_t at = p->at_ns + off;
+		out->live_log.points[k % GT_LIVE_RING] =
+			(struct gt_live_point){ p->bytes, at > 0 ? (uint64_t)at : 0, p->kind };
+	}
+	out->live_unavailable = NULL;
 }
 
 const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j)

@@ -33,6 +33,10 @@ const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_
  * place of the perf data's estimate, from the first period on. */
 void gt_hotspot_jfr_fill(const struct gt_hotspot_jfr *j, struct gt_sample *out);
 
+/* Where the perf data measures no live set (JDK 17's ZGC), JFR's points
+ * (jfr_live.h) as the sample's live log, from the recording's start. */
+void gt_hotspot_jfr_fill_live(const struct gt_hotspot_jfr *j, struct gt_sample *out);
+
 /* The stacks behind that snapshot's sites (NULL when out of memory). */
 const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j);
 
