@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "collectors/hotspot/jfr/jfr_alloc_total.h"
+#include "collectors/hotspot/jfr/jfr_gc.h"
 #include "collectors/hotspot/jfr/jfr_live.h"
 #include "tests/unit/check.h"
 
@@ -137,8 +138,52 @@ static void live_bounds_what_it_waits_for(void)
 	CHECK(l.points[(l.count - 1) % JFR_LIVE_POINTS].gc_id == 1000 + 2 * JFR_LIVE_POINTS - 1);
 }
 
+static void pauses_once_each_in_start_order(void)
+{
+	static struct jfr_gc g;
+	jfr_gc_init(&g);
+	/* a chunk's order: the Remark of collection 8 after the young
+	 * collection 9 that started later, a young one before them both */
+	CHECK(jfr_gc_note(&g, 9, 30 * S, 5000000));
+	CHECK(jfr_gc_note(&g, 8, 20 * S, 9000000));
+	CHECK(jfr_gc_note(&g, 7, 10 * S, 1000000));
+	CHECK(jfr_gc_note(&g, 8, 25 * S, 100000)); /* its Cleanup: same gcId, another start */
+	/* read again (a chunk two recordings share): refused */
+	CHECK(!jfr_gc_note(&g, 9, 30 * S, 5000000));
+	CHECK(!jfr_gc_note(&g, 8, 20 * S, 9000000));
+	struct jfr_gc_pause out[8];
+	size_t n = jfr_gc_take(&g, out, 8);
+	CHECK(n == 4 && g.pauses == 4);
+	CHECK(out[0].gc_id == 7 && out[1].start_ns == 20 * S && out[2].start_ns == 25 * S && out[3].gc_id == 9);
+	CHECK(out[1].duration_ns == 9000000 && out[2].duration_ns == 100000);
+	/* taken: nothing new; a pause read again after it was taken is still refused */
+	CHECK(jfr_gc_take(&g, out, 8) == 0);
+	CHECK(!jfr_gc_note(&g, 7, 10 * S, 1000000));
+	/* a take with less room leaves the rest, in order, for the next */
+	CHECK(jfr_gc_note(&g, 11, 50 * S, 1));
+	CHECK(jfr_gc_note(&g, 10, 40 * S, 1));
+	CHECK(jfr_gc_take(&g, out, 1) == 1 && out[0].gc_id == 10);
+	CHECK(jfr_gc_take(&g, out, 8) == 1 && out[0].gc_id == 11);
+}
+
+static void pauses_bound_what_they_hold(void)
+{
+	static struct jfr_gc g;
+	jfr_gc_init(&g);
+	for (uint64_t id = 0; id < JFR_GC_FRESH + 5; id++)
+		CHECK(jfr_gc_note(&g, id, (int64_t)id * S, 1));
+	CHECK(g.n_fresh == JFR_GC_FRESH && g.lost == 5 && g.pauses == JFR_GC_FRESH + 5);
+	static struct jfr_gc_pause out[JFR_GC_FRESH];
+	CHECK(jfr_gc_take(&g, out, JFR_GC_FRESH) == JFR_GC_FRESH);
+	/* the refusal remembers the newest JFR_GC_SEEN: the oldest are forgotten */
+	CHECK(!jfr_gc_note(&g, JFR_GC_FRESH + 4, (int64_t)(JFR_GC_FRESH + 4) * S, 1));
+	CHECK(g.seen_n == JFR_GC_SEEN);
+}
+
 int main(void)
 {
+	RUN_TEST(pauses_once_each_in_start_order);
+	RUN_TEST(pauses_bound_what_they_hold);
 	RUN_TEST(live_kinds_by_collection_name);
 	RUN_TEST(live_joins_halves_by_gc_id_once);
 	RUN_TEST(live_bounds_what_it_waits_for);

@@ -21,10 +21,14 @@
 #include "collectors/hotspot/jfr/jfr_alloc.h"
 #include "collectors/hotspot/jfr/jfr_alloc_total.h"
 #include "collectors/hotspot/jfr/jfr_follow.h"
+#include "collectors/hotspot/jfr/jfr_gc.h"
 #include "collectors/hotspot/jfr/jfr_live.h"
 #include "collectors/hotspot/jfr/jfr_recording.h"
 
 #define JFR_POLL_MS 1000
+/* Pauses between two samples at most: more than any collector makes in
+ * the seconds a sample may be late. */
+#define JFR_SAMPLER_PAUSES 4096u
 
 /* The allocation total as the newest period gave it (jfr_alloc_total.h). */
 struct jfr_sampler_total {
@@ -53,6 +57,11 @@ struct gt_hotspot_jfr {
 	struct jfr_alloc_total total; /* the thread's */
 	struct jfr_sampler_total published_total, taken_total; /* under lock; the caller's copy */
 	struct jfr_live live;         /* the thread's */
+	struct jfr_gc gc;             /* the thread's */
+	/* Pauses handed to the caller: pause k at pauses[k % JFR_SAMPLER_PAUSES],
+	 * under lock; a caller more than the ring behind loses the oldest. */
+	struct jfr_gc_pause pauses[JFR_SAMPLER_PAUSES];
+	uint64_t pause_count;
 	struct jfr_sampler_live published_live, taken_live; /* under lock; the caller's copy */
 	pthread_mutex_t lock;         /* guards published and published_stacks */
 	struct gt_alloc_snapshot published;
@@ -68,6 +77,7 @@ static void jfr_sampler_event(struct gt_jfr_reader *r, const struct gt_jfr_event
 	jfr_alloc_add(&j->alloc, ev);
 	jfr_alloc_total_add(&j->total, ev);
 	jfr_live_add(&j->live, ev);
+	jfr_gc_add(&j->gc, ev);
 }
 
 static void jfr_sampler_live_copy(const struct jfr_live *l, struct jfr_sampler_live *out)
@@ -92,6 +102,9 @@ static void jfr_sampler_publish(struct gt_hotspot_jfr *j, enum gt_sampler_state 
 	j->published_total = (struct jfr_sampler_total){ .total = j->total.total, .prev_total = j->total.prev_total,
 							 .at_ns = j->total.at_ns, .prev_ns = j->total.prev_ns };
 	jfr_sampler_live_copy(&j->live, &j->published_live);
+	struct jfr_gc_pause p;
+	while (jfr_gc_take(&j->gc, &p, 1) == 1)
+		j->pauses[j->pause_count++ % JFR_SAMPLER_PAUSES] = p;
 	j->published.state = state;
 	snprintf(j->published.message, sizeof(j->published.message), "%s", message ? message : "");
 	pthread_mutex_unlock(&j->lock);
@@ -178,6 +191,7 @@ struct gt_hotspot_jfr *gt_hotspot_jfr_start(pid_t pid, uid_t owner, const char *
 	}
 	jfr_alloc_total_init(&j->total);
 	jfr_live_init(&j->live);
+	jfr_gc_init(&j->gc);
 	if (jfr_alloc_init(&j->alloc, packages) != 0) {
 		gt_fail(err, GT_EXIT_USAGE, "--allocator-packages wants at most %d prefixes like com.example. "
 			"separated by commas", JFR_ALLOC_PREFIXES_MAX);
@@ -265,6 +279,24 @@ void gt_hotspot_jfr_fill_live(const struct gt_hotspot_jfr *j, struct gt_sample *
 			(struct gt_live_point){ p->bytes, at > 0 ? (uint64_t)at : 0, p->kind };
 	}
 	out->live_unavailable = NULL;
+}
+
+size_t gt_hotspot_jfr_pauses(struct gt_hotspot_jfr *j, uint64_t *next, int64_t *mono_offset,
+			      struct gt_hotspot_jfr_pause *out, size_t max)
+{
+	*mono_offset = jfr_sampler_mono_offset();
+	pthread_mutex_lock(&j->lock);
+	uint64_t k = *next;
+	if (j->pause_count > JFR_SAMPLER_PAUSES && k < j->pause_count - JFR_SAMPLER_PAUSES)
+		k = j->pause_count - JFR_SAMPLER_PAUSES;
+	size_t n = 0;
+	for (; k < j->pause_count && n < max; k++, n++) {
+		const struct jfr_gc_pause *p = &j->pauses[k % JFR_SAMPLER_PAUSES];
+		out[n] = (struct gt_hotspot_jfr_pause){ p->start_ns, p->duration_ns };
+	}
+	*next = k;
+	pthread_mutex_unlock(&j->lock);
+	return n;
 }
 
 const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j)
