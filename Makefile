@@ -20,11 +20,17 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-# yaml-0.1 (libyaml) parses --web-config, the exporter-toolkit's YAML file;
-# gnutls checks its certificates and the clients' (libmicrohttpd does the TLS
-# through it) and keys the password cache; libcrypt (libxcrypt) checks its
-# bcrypt hashes.
-PKGS := ncursesw libproc2 libcgroup json-c libmicrohttpd yaml-0.1 gnutls libcrypt
+# What every run links.
+PKGS := ncursesw libproc2 libcgroup json-c
+# What --serve alone uses: libmicrohttpd serves /metrics; yaml-0.1 (libyaml)
+# parses --web-config, the exporter-toolkit's YAML file; gnutls checks its
+# certificates and the clients' (libmicrohttpd does the TLS through it) and
+# keys the password cache; libcrypt (libxcrypt) checks its bcrypt hashes;
+# zlib gzips /metrics for a scraper that asks. Compiled against (their
+# headers type frontends/serve_libs.h's table) but not linked: --serve
+# loads them when it starts, so that a run that does not serve maps none of
+# them (serve_libs.h says why). Their -dev packages are needed to build.
+SERVE_PKGS := libmicrohttpd yaml-0.1 gnutls libcrypt zlib
 
 ifeq ($(SAN),1)
 BUILD ?= build-asan
@@ -46,7 +52,7 @@ endif
 # it, not a compiler error about a header. clean needs nothing.
 MISSING_PKGS := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 || echo pkg-config; \
 	for m in ncursesw:libncurses-dev libproc2:libproc2-dev libcgroup:libcgroup-dev json-c:libjson-c-dev libmicrohttpd:libmicrohttpd-dev \
-		yaml-0.1:libyaml-dev gnutls:libgnutls28-dev libcrypt:libcrypt-dev; do \
+		yaml-0.1:libyaml-dev gnutls:libgnutls28-dev libcrypt:libcrypt-dev zlib:zlib1g-dev; do \
 		$(PKG_CONFIG) --exists $$(echo $$m | cut -d: -f1) 2>/dev/null || echo $$m | cut -d: -f2; done)
 ifneq ($(strip $(MISSING_PKGS)),)
 ifneq ($(filter-out clean demo check check-asan,$(or $(MAKECMDGOALS),all)),)
@@ -54,7 +60,7 @@ $(error gctop needs the Debian packages $(strip $(MISSING_PKGS)) to build; "make
 endif
 endif
 
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(SERVE_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 
 CFLAGS ?= $(OPT) -g
@@ -96,6 +102,12 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(BUILD)/obj/tests/unit/
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# The password checker's test makes bcrypt hashes with libcrypt's own
+# crypt_gensalt_rn, which gctop never calls: linked into that test alone.
+$(BUILD)/tests/test_web_auth: LIBS += -lcrypt
+# And the gzip test reads its gzip back with zlib's inflate.
+$(BUILD)/tests/test_serve_gzip: LIBS += -lz
+
 # Each fuzz target also builds against a small driver that replays its corpus,
 # so `make check` proves every crafted case is handled on any compiler.
 $(BUILD)/tests/replay_fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay_main.o $(LIB)
@@ -121,8 +133,11 @@ check-asan:
 
 FUZZ_CC ?= clang-14
 # The parsers and what they need; not the screen and its panes; of the front
-# ends, the --web-config parser alone (it reads only bytes).
-FUZZ_LIB_SRC = $(filter-out tui/% frontends/%,$(LIB_SRC)) frontends/web_config.c
+# ends, the --web-config parser and --serve's Accept-Encoding reader alone
+# (they read only bytes) and the loader of their libraries
+# (frontends/serve_libs.c).
+FUZZ_LIB_SRC = $(filter-out tui/% frontends/%,$(LIB_SRC)) frontends/web_config.c frontends/serve_libs.c \
+	frontends/serve_gzip.c
 FUZZ_SECONDS ?= 30
 fuzz: $(FUZZ_SRC)
 	@mkdir -p build-fuzz

@@ -10,10 +10,11 @@
 #                                   fuzzing compiler, no Prometheus, no tmux
 #   sh .ci/install-deps.sh --list [demo]   print the packages, install nothing
 set -eu
-# the build (Makefile's PKGS: libyaml, GnuTLS and libcrypt for --web-config's
-# YAML, certificates and bcrypt hashes) and the demo's JVM
+# the build (Makefile's PKGS and SERVE_PKGS: libyaml, GnuTLS and libcrypt for
+# --web-config's YAML, certificates and bcrypt hashes, zlib for gzipped
+# /metrics) and the demo's JVM
 DEMO_PKGS="build-essential pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev
-libyaml-dev libgnutls28-dev libcrypt-dev openjdk-17-jdk-headless"
+libyaml-dev libgnutls28-dev libcrypt-dev zlib1g-dev openjdk-17-jdk-headless"
 # the tests besides: terminal tests (tmux), scripts (python3, procps), make
 # fuzz (clang-14), the man page check (groff-base), Prometheus scraping, a
 # real Tomcat for --ops jmx:requests (tests/integration/tomcat_requests.sh

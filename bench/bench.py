@@ -3,7 +3,8 @@ dotnet-counters, its cost to the target, and how its cost grows. Prints
 tables and writes the raw figures as JSON under bench/results/.
 
 usage: python3 bench/bench.py [--quick] [--rounds N] [--only SECTION[,SECTION...]]
-  sections: own, tick, startup, tui, picker, serve, serve-hostile, ops-agent,
+  sections: own, tick, startup, tui, picker, lean, serve, serve-hostile, ops-agent,
+            fleet-scale, churn,
             target-java, target-java-mt, target-dotnet, target-dotnet-service,
             sites, events
   --quick   short runs (1 round, few samples): to try the scripts, not to
@@ -37,9 +38,12 @@ SECTIONS = [
     ("startup", "own_cost.startup"),
     ("tui", "own_cost.tui_bytes"),
     ("picker", "own_cost.picker"),
+    ("lean", "lean_cost.lean"),
     ("serve", "serve_cost.serve"),
     ("serve-hostile", "serve_cost.serve_hostile"),
     ("ops-agent", "serve_cost.ops_agent"),
+    ("fleet-scale", "fleet_scale.fleet_scale"),
+    ("churn", "fleet_scale.churn"),
     ("target-java", "target_cost.target_java"),
     ("target-java-mt", "target_java_mt.target_java_mt"),
     ("target-dotnet", "target_cost.target_dotnet"),

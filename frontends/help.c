@@ -28,6 +28,7 @@ static const char help_usage[] =
 	"       gctop --serve [ADDR:]PORT [-p PID,...] [-d SECONDS]\n"
 	"             [--ops NAME [--ops-agent | --ops-agent-match GLOB]]\n"
 	"             [--gc-duration-buckets LIST]\n"
+	"             [--metrics-include LIST] [--metrics-exclude LIST]\n"
 	"       gctop --doctor -p PID [-d SECONDS] [--ops NAME [--ops-agent]]\n"
 	"       gctop --census -p PID [--json] [--census-anyway]\n";
 
@@ -75,7 +76,15 @@ static const struct help_option help_options[] = {
 					    "ascending, comma-separated, each one of 0.0001 0.00025 0.0005 ... 2.5 5 10 "
 					    "(the grid of gctop_gc_pause_seconds), e.g. 0.001,0.005,0.01,0.1,1; default "
 					    "OpenTelemetry's 0.01,0.1,1,10, too coarse for a young pause's percentile" },
-	{ "    --serve [ADDR:]PORT", "serve /metrics (OpenMetrics, or the Prometheus text format when asked) for "
+	{ "    --metrics-include LIST", "with --serve, write only the metric families LIST names: comma-separated "
+					 "names as /metrics writes them (jvm_gc_duration_seconds, "
+					 "gctop_allocated_bytes_total) or prefixes ending in *, e.g. jvm_*,gctop_gc_*; "
+					 "a family left out loses its HELP and TYPE lines too (see gctop(1), METRICS, "
+					 "for the families and the series each writes per process)" },
+	{ "    --metrics-exclude LIST", "with --serve, leave out the metric families LIST names (as "
+					 "--metrics-include names them), after --metrics-include" },
+	{ "    --serve [ADDR:]PORT", "serve /metrics (OpenMetrics, or the Prometheus text format when asked; "
+				     "gzipped for a scraper that takes gzip) for "
 				     "every process gctop can watch, or those of -p, sampled every -d seconds, until "
 				     "interrupted; ADDR defaults to 127.0.0.1. Loads the agent only with --ops-agent" },
 	{ "    --web-config FILE", "with --serve: TLS and basic authentication from FILE, in the format of the "

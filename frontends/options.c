@@ -229,6 +229,25 @@ struct option_flags {
 	bool batch, json, list, serve, compare, doctor, delay, census;
 };
 
+/* --serve's valued options: --gc-duration-buckets (U) and
+ * --metrics-include/--metrics-exclude (I, X). */
+static int parse_serve_value(int c, struct gt_options *opt, struct gt_error *err)
+{
+	const char *why;
+	char families[200];
+
+	if (c == 'U') {
+		if (gt_duration_bounds_parse(optarg, &opt->gc_duration_buckets, &why) != 0)
+			return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets wants %s; not '%s'", why, optarg);
+		return 0;
+	}
+	if (gt_metrics_filter_parse(&opt->metrics_filter, optarg, c == 'I', families, sizeof(families)) != 0)
+		return gt_fail(err, GT_EXIT_USAGE, "%s %s; it wants family names or prefixes ending in *, "
+			       "comma-separated, e.g. jvm_*,gctop_gc_pause_seconds",
+			       c == 'I' ? "--metrics-include" : "--metrics-exclude", families);
+	return 0;
+}
+
 /* One option c (getopt's return); arg is what the user typed, for sentences.
  * Returns 0, 1 for --help and --version (parsing ends), or -1 with err. */
 static int parse_option(int c, const char *arg, struct gt_options *opt, struct option_flags *f, struct gt_error *err)
@@ -265,12 +284,10 @@ static int parse_option(int c, const char *arg, struct gt_options *opt, struct o
 		opt->allocator_source = optarg;
 		break;
 	case 'G': opt->ops_agent = true; break;
-	case 'U': {
-		const char *why;
-		if (gt_duration_bounds_parse(optarg, &opt->gc_duration_buckets, &why) != 0)
-			return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets wants %s; not '%s'", why, optarg);
-		break;
-	}
+	case 'U':
+	case 'I':
+	case 'X':
+		return parse_serve_value(c, opt, err);
 	case 'M':
 		if (!*optarg || strlen(optarg) > 900)
 			return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match wants a shell pattern such as 'org.apache.catalina.*'");
@@ -321,6 +338,8 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 		{ "ops-agent", no_argument, NULL, 'G' },
 		{ "ops-agent-match", required_argument, NULL, 'M' },
 		{ "gc-duration-buckets", required_argument, NULL, 'U' },
+		{ "metrics-include", required_argument, NULL, 'I' },
+		{ "metrics-exclude", required_argument, NULL, 'X' },
 		{ "serve", required_argument, NULL, 'S' },
 		{ "web-config", required_argument, NULL, 'W' },
 		{ "write", required_argument, NULL, 'w' },
@@ -361,6 +380,9 @@ int gt_options_parse(int argc, char **argv, struct gt_options *opt, struct gt_er
 	}
 	if (opt->gc_duration_buckets.n && !f.serve)
 		return gt_fail(err, GT_EXIT_USAGE, "--gc-duration-buckets shapes --serve's jvm_gc_duration_seconds; give --serve too");
+	if ((opt->metrics_filter.n_include || opt->metrics_filter.n_exclude) && !f.serve)
+		return gt_fail(err, GT_EXIT_USAGE, "--metrics-include and --metrics-exclude choose the families of --serve's "
+			       "/metrics; give --serve too");
 	if (opt->ops_agent_match && !f.serve)
 		return gt_fail(err, GT_EXIT_USAGE, "--ops-agent-match chooses the processes of --serve; give --serve too");
 	if (opt->web_config && !f.serve)

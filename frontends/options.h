@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "model/pause_hist.h"
+#include "views/metrics_filter.h"
 
 /* -p with --serve takes a list. */
 #define GT_OPTIONS_MAX_PIDS 256
@@ -44,6 +45,7 @@ struct gt_options {
 	bool ops_agent;          /* --ops-agent: --serve and --doctor load the agent for --ops jmx: alone */
 	const char *ops_agent_match; /* --ops-agent-match GLOB: --serve loads it only into JVMs that match */
 	struct gt_duration_bounds gc_duration_buckets; /* --gc-duration-buckets; n 0: OpenTelemetry's */
+	struct gt_metrics_filter metrics_filter; /* --metrics-include, --metrics-exclude; empty: every family */
 	const char *record_path; /* -w FILE: every sample written to FILE */
 	const char *replay_path; /* -r FILE: a recording shown instead of a live target */
 	char **compare_files;    /* --compare: the recordings, in argv */

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "frontends/serve_guard.h"
+#include "frontends/serve_libs.h"
 
 /* How much of a waiting request is looked at: a scraper's request is a few
  * hundred bytes (Prometheus sends some 300); one whose headers end past
@@ -45,8 +46,9 @@ void gt_serve_admit_notify(void *cls, struct MHD_Connection *c, void **socket_co
 		*socket_context = NULL;
 		return;
 	}
-	const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	const union MHD_ConnectionInfo *addr = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	__typeof__(MHD_get_connection_info) *info_of = gt_serve_libs.MHD_get_connection_info;
+	const union MHD_ConnectionInfo *fd = info_of(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *addr = info_of(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	struct gt_guard_peer p;
 	/* the server keeps the address as accept() gave it, sized for its family */
 	if (!fd || !addr || !gt_guard_peer_of(addr->client_addr, sizeof(struct sockaddr_storage), &p))
@@ -58,7 +60,8 @@ void gt_serve_admit_notify(void *cls, struct MHD_Connection *c, void **socket_co
 
 static struct gt_guard_conn *entry_of(struct MHD_Connection *c)
 {
-	const union MHD_ConnectionInfo *ctx = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	const union MHD_ConnectionInfo *ctx =
+		gt_serve_libs.MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	return ctx ? ctx->socket_context : NULL;
 }
 

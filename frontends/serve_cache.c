@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "frontends/serve_gzip.h"
 
 /* A format not scraped for this long is no longer written each round. */
 #define SERVE_KEEP_FORMAT_NS (600 * 1000000000ull)
@@ -19,6 +20,7 @@ void gt_serve_cache_init(struct gt_serve_cache *c)
 {
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->gzip_lock, NULL);
 	pthread_mutex_init(&c->fleet_lock, NULL);
 }
 
@@ -34,6 +36,7 @@ void gt_serve_cache_release(struct gt_serve_cache *c, struct gt_serve_snapshot *
 	pthread_mutex_unlock(&c->lock);
 	if (last) {
 		free(s->text);
+		free(s->gz);
 		free(s);
 	}
 }
@@ -45,6 +48,7 @@ void gt_serve_cache_free(struct gt_serve_cache *c)
 			gt_serve_cache_release(c, c->current[f]);
 	free(c->spare);
 	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->gzip_lock);
 	pthread_mutex_destroy(&c->fleet_lock);
 }
 
@@ -182,6 +186,16 @@ struct gt_serve_snapshot *gt_serve_cache_take(struct gt_serve_cache *c, enum gt_
 	}
 	pthread_mutex_unlock(&c->fleet_lock);
 	return s;
+}
+
+int gt_serve_cache_gzip(struct gt_serve_cache *c, struct gt_serve_snapshot *s)
+{
+	pthread_mutex_lock(&c->gzip_lock);
+	if (!s->gz && !s->gz_failed)
+		s->gz_failed = gt_serve_gzip(s->text, s->len, &s->gz, &s->gz_len) != 0;
+	int rc = s->gz ? 0 : -1;
+	pthread_mutex_unlock(&c->gzip_lock);
+	return rc;
 }
 
 void gt_serve_cache_publish(struct gt_serve_cache *c)

@@ -13,6 +13,7 @@
 #define GCTOP_FRONTENDS_SERVE_CACHE_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,15 +23,22 @@
 /* The formats gctop serves (enum gt_metrics_format). */
 #define GT_SERVE_FORMATS 2
 
-/* One format's text, shared by the responses that send it. */
+/* One format's text, shared by the responses that send it, and its gzip,
+ * made at the first scrape that takes gzip and shared by the later ones
+ * (under the cache's gzip_lock). */
 struct gt_serve_snapshot {
 	unsigned refs;      /* under the cache's lock */
 	size_t len, cap;
 	char *text;
+	char *gz;           /* NULL: not made yet (or failed: gz_failed) */
+	size_t gz_len;
+	bool gz_failed;
 };
 
 struct gt_serve_cache {
 	pthread_mutex_t lock;
+	/* Held while a snapshot's gzip is made, so that it is made once. */
+	pthread_mutex_t gzip_lock;
 	struct gt_serve_snapshot *current[GT_SERVE_FORMATS];   /* NULL: not kept */
 	uint64_t asked_ns[GT_SERVE_FORMATS];   /* the last request of each (CLOCK_MONOTONIC), 0: none */
 	/* Held by the sampling thread except while it waits, and by the server's
@@ -59,6 +67,11 @@ void gt_serve_cache_free(struct gt_serve_cache *c);
  * Give it back with gt_serve_cache_release. */
 struct gt_serve_snapshot *gt_serve_cache_take(struct gt_serve_cache *c, enum gt_metrics_format f);
 void gt_serve_cache_release(struct gt_serve_cache *c, struct gt_serve_snapshot *s);
+
+/* The server's thread, holding s: s's gzip (s->gz, s->gz_len), made now if
+ * no scrape of s made it yet. 0, or -1 when it cannot be made (the plain
+ * text is sent then). */
+int gt_serve_cache_gzip(struct gt_serve_cache *c, struct gt_serve_snapshot *s);
 
 /* The sampling thread, fleet_lock held: swaps in the fleet's figures in the
  * formats scraped lately; on failure the previous ones stay. */

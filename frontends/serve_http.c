@@ -9,10 +9,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <microhttpd.h>
-
 #include "frontends/serve_admit.h"
 #include "frontends/serve_guard.h"
+#include "frontends/serve_gzip.h"
+#include "frontends/serve_libs.h"
 #include "frontends/serve_web.h"
 
 /* A client that sends nothing for this long is dropped. */
@@ -36,21 +36,25 @@ static void response_done(void *cls)
 
 static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, const char *text)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *r =
+		gt_serve_libs.MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	enum MHD_Result rc = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	enum MHD_Result rc = gt_serve_libs.MHD_queue_response(c, status, r);
+	gt_serve_libs.MHD_destroy_response(r);
 	return rc;
 }
 
+/* The exposition in the format the scraper accepts, gzipped when it takes
+ * gzip (the snapshot's one gzip, shared by every scrape of it). */
 static enum MHD_Result reply_metrics(struct gt_serve_cache *cache, struct MHD_Connection *c)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	enum gt_metrics_format f = gt_metrics_negotiate(accept);
+	__typeof__(MHD_lookup_connection_value) *header = gt_serve_libs.MHD_lookup_connection_value;
+	enum gt_metrics_format f = gt_metrics_negotiate(header(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	bool gzip = gt_serve_accepts_gzip(header(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	struct response_ref *ref = malloc(sizeof(*ref));
 	if (!ref)
 		return MHD_NO;
@@ -60,14 +64,20 @@ static enum MHD_Result reply_metrics(struct gt_serve_cache *cache, struct MHD_Co
 		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "gctop is out of memory\n");
 	}
 	*ref = (struct response_ref){ cache, s };
-	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(s->len, s->text, response_done, ref);
+	gzip = gzip && gt_serve_cache_gzip(cache, s) == 0;
+	struct MHD_Response *r = gt_serve_libs.MHD_create_response_from_buffer_with_free_callback_cls(
+		gzip ? s->gz_len : s->len, gzip ? s->gz : s->text, response_done, ref);
 	if (!r) {
 		response_done(ref);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, gt_metrics_content_type(f));
-	enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+	gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, gt_metrics_content_type(f));
+	/* a cache between gctop and the scraper keeps each encoding apart */
+	gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gzip)
+		gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	enum MHD_Result rc = gt_serve_libs.MHD_queue_response(c, MHD_HTTP_OK, r);
+	gt_serve_libs.MHD_destroy_response(r);
 	return rc;
 }
 
@@ -125,7 +135,7 @@ static void request_completed(void *cls, struct MHD_Connection *c, void **req_cl
 /* Says where the server listens, with the port the system chose for port 0. */
 static void say_where(const struct gt_serve_http *h, const struct gt_options *opt, bool v6)
 {
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_LISTEN_FD);
+	const union MHD_DaemonInfo *info = gt_serve_libs.MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_LISTEN_FD);
 	struct sockaddr_storage bound;
 	socklen_t len = sizeof(bound);
 	unsigned port = opt->serve_port;
@@ -160,15 +170,16 @@ int gt_serve_http_start(struct gt_serve_http *h, const struct gt_options *opt, s
 	/* The limits are the guard's, which makes room where the server's
 	 * own would refuse; the server's limit only bounds the connections
 	 * being closed on top of them. */
-	h->daemon = MHD_start_daemon(flags, (uint16_t)opt->serve_port, gt_serve_admit_accept, h->guard, handle, h,
-				     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-				     MHD_OPTION_CONNECTION_LIMIT, GT_GUARD_SLOTS,
-				     MHD_OPTION_NOTIFY_CONNECTION, gt_serve_admit_notify, h->guard,
-				     MHD_OPTION_NOTIFY_COMPLETED, request_completed, h->web,
-				     MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
-				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
-				     MHD_OPTION_ARRAY, gt_serve_web_options(h->web),
-				     MHD_OPTION_END);
+	h->daemon = gt_serve_libs.MHD_start_daemon(flags, (uint16_t)opt->serve_port, gt_serve_admit_accept, h->guard,
+						   handle, h,
+						   MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+						   MHD_OPTION_CONNECTION_LIMIT, GT_GUARD_SLOTS,
+						   MHD_OPTION_NOTIFY_CONNECTION, gt_serve_admit_notify, h->guard,
+						   MHD_OPTION_NOTIFY_COMPLETED, request_completed, h->web,
+						   MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
+						   MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
+						   MHD_OPTION_ARRAY, gt_serve_web_options(h->web),
+						   MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &orig, NULL);
 	if (!h->daemon)
 		return gt_fail(err, GT_EXIT_FAILURE,
@@ -181,6 +192,6 @@ int gt_serve_http_start(struct gt_serve_http *h, const struct gt_options *opt, s
 void gt_serve_http_stop(struct gt_serve_http *h)
 {
 	gt_serve_web_stop(h->web);
-	MHD_stop_daemon(h->daemon);
+	gt_serve_libs.MHD_stop_daemon(h->daemon);
 	h->daemon = NULL;
 }

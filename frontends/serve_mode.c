@@ -20,6 +20,7 @@
 #include "frontends/serve_cache.h"
 #include "frontends/serve_guard.h"
 #include "frontends/serve_http.h"
+#include "frontends/serve_libs.h"
 #include "frontends/serve_seccomp.h"
 #include "frontends/serve_web.h"
 
@@ -145,9 +146,12 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	struct gt_serve_cache cache;
 	struct gt_guard guard = { 0 };   /* the server thread's, until it stops */
 	struct gt_serve_http http = { .cache = &cache, .guard = &guard };
-	/* No exec and no ptrace for the rest of gctop's life, before any thread
-	 * starts (each inherits the filter), the web config's parser included. */
-	if (gt_serve_forbid_exec(err) != 0 || !(http.web = gt_serve_web_new(opt->web_config, err))) {
+	/* Its libraries first (frontends/serve_libs.h), as the dynamic linker
+	 * loaded them before: their constructors run alone. No exec and no
+	 * ptrace for the rest of gctop's life, before any thread starts (each
+	 * inherits the filter), the web config's parser included. */
+	if (gt_serve_libs_load(err) != 0 || gt_serve_forbid_exec(err) != 0 ||
+	    !(http.web = gt_serve_web_new(opt->web_config, err))) {
 		gt_serve_web_free(http.web);
 		return err->code;
 	}
@@ -165,6 +169,7 @@ int gt_serve_run(const struct gt_options *opt, struct gt_error *err)
 	}
 	cache.fleet = fleet;
 	cache.metrics.durations = opt->gc_duration_buckets.n ? &opt->gc_duration_buckets : NULL;
+	cache.metrics.filter = opt->metrics_filter.n_include || opt->metrics_filter.n_exclude ? &opt->metrics_filter : NULL;
 	if (gt_serve_http_start(&http, opt, err) != 0) {
 		status = err->code;
 		goto out;

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gnutls/gnutls.h>
-
+#include "frontends/serve_libs.h"
 #include "frontends/web_auth.h"
 #include "frontends/web_config.h"
 
@@ -84,7 +83,7 @@ struct gt_serve_web *gt_serve_web_new(const char *path, struct gt_error *err)
 		return NULL;
 	}
 	w->configured = true;
-	if (w->config.tls && !MHD_is_feature_supported(MHD_FEATURE_TLS)) {
+	if (w->config.tls && !gt_serve_libs.MHD_is_feature_supported(MHD_FEATURE_TLS)) {
 		gt_serve_web_free(w);
 		gt_fail(err, GT_EXIT_FAILURE, "--web-config asks for TLS, and this libmicrohttpd was built without it");
 		return NULL;
@@ -118,13 +117,15 @@ const char *gt_serve_web_scheme(const struct gt_serve_web *w)
 
 static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const char *text)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *r =
+		gt_serve_libs.MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	enum MHD_Result rc = status == MHD_HTTP_UNAUTHORIZED ? MHD_queue_basic_auth_fail_response(c, WEB_REALM, r)
-							     : MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+	gt_serve_libs.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	enum MHD_Result rc = status == MHD_HTTP_UNAUTHORIZED
+				     ? gt_serve_libs.MHD_queue_basic_auth_fail_response(c, WEB_REALM, r)
+				     : gt_serve_libs.MHD_queue_response(c, status, r);
+	gt_serve_libs.MHD_destroy_response(r);
 	return rc;
 }
 
@@ -136,15 +137,16 @@ static bool client_cert_ok(const struct gt_serve_web *w, struct MHD_Connection *
 {
 	if (w->config.client_auth == GT_WEB_NO_CLIENT_CERT)
 		return true;
-	const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	const union MHD_ConnectionInfo *info =
+		gt_serve_libs.MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
 	if (!info || !info->tls_session)
 		return false;
 	gnutls_session_t s = info->tls_session;
 	unsigned n = 0;
-	if (!gnutls_certificate_get_peers(s, &n) || n == 0)
+	if (!gt_serve_libs.gnutls_certificate_get_peers(s, &n) || n == 0)
 		return w->config.client_auth == GT_WEB_VERIFY_IF_GIVEN;
 	unsigned status = 0;
-	return gnutls_certificate_verify_peers2(s, &status) == GNUTLS_E_SUCCESS && status == 0;
+	return gt_serve_libs.gnutls_certificate_verify_peers2(s, &status) == GNUTLS_E_SUCCESS && status == 0;
 }
 
 /* The verifier's answer is in (its thread). */
@@ -152,15 +154,15 @@ static void checked(void *ctx)
 {
 	struct web_request *r = ctx;
 	if (atomic_exchange(&r->state, REQ_CHECKED) == REQ_SUSPENDED)
-		MHD_resume_connection(r->c);
+		gt_serve_libs.MHD_resume_connection(r->c);
 }
 
 /* The server's thread suspends the request until the answer. */
 static void suspend(struct web_request *r)
 {
-	MHD_suspend_connection(r->c);
+	gt_serve_libs.MHD_suspend_connection(r->c);
 	if (atomic_exchange(&r->state, REQ_SUSPENDED) == REQ_CHECKED)
-		MHD_resume_connection(r->c);
+		gt_serve_libs.MHD_resume_connection(r->c);
 }
 
 /* The basic-auth verdict for this request: from the cache, or after the
@@ -171,7 +173,7 @@ static enum gt_auth_result password_verdict(struct gt_serve_web *w, struct MHD_C
 	if (r && r->job)
 		return gt_auth_job_result(w->auth, r->job);
 	char *password = NULL;
-	char *user = MHD_basic_auth_get_username_password(c, &password);
+	char *user = gt_serve_libs.MHD_basic_auth_get_username_password(c, &password);
 	enum gt_auth_result v = GT_AUTH_DENIED;
 	if (user && password && (r = calloc(1, sizeof(*r)))) {
 		r->c = c;
@@ -186,8 +188,8 @@ static enum gt_auth_result password_verdict(struct gt_serve_web *w, struct MHD_C
 	}
 	if (password)
 		explicit_bzero(password, strlen(password));
-	MHD_free(user);
-	MHD_free(password);
+	gt_serve_libs.MHD_free(user);
+	gt_serve_libs.MHD_free(password);
 	return v;
 }
 

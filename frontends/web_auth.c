@@ -1,7 +1,6 @@
 /* gctop --serve's basic authentication: see web_auth.h. */
 #include "frontends/web_auth.h"
 
-#include <crypt.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -9,8 +8,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include <gnutls/crypto.h>
-#include <gnutls/gnutls.h>
+#include "frontends/serve_libs.h"
 
 #define AUTH_KEY_LEN 32u   /* HMAC-SHA256 */
 
@@ -61,7 +59,7 @@ static int pair_key(const struct gt_auth *a, const char *user, const char *passw
 	memcpy(m, user, ul);
 	m[ul] = '\0';    /* "a" + "b:c" and "a:b" + "c" differ */
 	memcpy(m + ul + 1, password, pl);
-	int rc = gnutls_hmac_fast(GNUTLS_MAC_SHA256, a->secret, sizeof(a->secret), m, ul + 1 + pl, key);
+	int rc = gt_serve_libs.gnutls_hmac_fast(GNUTLS_MAC_SHA256, a->secret, sizeof(a->secret), m, ul + 1 + pl, key);
 	explicit_bzero(m, ul + 1 + pl);
 	free(m);
 	return rc < 0 ? -1 : 0;
@@ -92,7 +90,7 @@ static bool verify(const struct gt_auth *a, const struct gt_auth_job *j, struct 
 	/* a user not configured costs the same check, against another's hash */
 	const char *hash = a->users[j->user >= 0 ? j->user : 0].hash;
 	memset(cd, 0, sizeof(*cd));
-	const char *h = crypt_rn(j->password, hash, cd, (int)sizeof(*cd));
+	const char *h = gt_serve_libs.crypt_rn(j->password, hash, cd, (int)sizeof(*cd));
 	bool ok = h && strlen(h) == GT_WEB_BCRYPT_LEN && same_bytes(h, hash, GT_WEB_BCRYPT_LEN);
 	explicit_bzero(cd, sizeof(*cd));
 	return ok && j->user >= 0;

@@ -7,12 +7,11 @@
  * tree is built from the file and no depth or size is left to libyaml. */
 #include "frontends/web_config.h"
 
-#include <crypt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <yaml.h>
+#include "frontends/serve_libs.h"
 
 /* The walk: libyaml's parser and the event being looked at. */
 struct walk {
@@ -46,9 +45,9 @@ static const char *quoted(char *out, size_t size, const char *in)
 static int walk_next(struct walk *w)
 {
 	if (w->have)
-		yaml_event_delete(&w->ev);
+		gt_serve_libs.yaml_event_delete(&w->ev);
 	w->have = false;
-	if (!yaml_parser_parse(&w->parser, &w->ev))
+	if (!gt_serve_libs.yaml_parser_parse(&w->parser, &w->ev))
 		return WALK_FAIL(w, "line %u: not YAML: %s", (unsigned)w->parser.problem_mark.line + 1,
 				 w->parser.problem ? w->parser.problem : "a syntax error");
 	w->have = true;
@@ -219,7 +218,7 @@ static const char *bcrypt_problem(const char *h)
 		return "has a bcrypt cost below 4, which bcrypt does not define";
 	if (cost > GT_WEB_MAX_BCRYPT_COST)
 		return "has a bcrypt cost above 18: each first check of a password would take many seconds";
-	if (crypt_checksalt(h) != CRYPT_SALT_OK)
+	if (gt_serve_libs.crypt_checksalt(h) != CRYPT_SALT_OK)
 		return "is a bcrypt hash this system's libcrypt does not accept";
 	return NULL;
 }
@@ -412,13 +411,13 @@ int gt_web_config_parse(const char *text, size_t len, struct gt_web_config *c, s
 	struct walk w = { .err = err };
 	if (len > GT_WEB_MAX_FILE)
 		return gt_fail(err, GT_EXIT_BAD_CONFIG, "the file is over %zu bytes", GT_WEB_MAX_FILE);
-	if (!yaml_parser_initialize(&w.parser))
+	if (!gt_serve_libs.yaml_parser_initialize(&w.parser))
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
-	yaml_parser_set_input_string(&w.parser, (const unsigned char *)text, len);
+	gt_serve_libs.yaml_parser_set_input_string(&w.parser, (const unsigned char *)text, len);
 	int rc = parse_document(&w, c, &t);
 	if (w.have)
-		yaml_event_delete(&w.ev);
-	yaml_parser_delete(&w.parser);
+		gt_serve_libs.yaml_event_delete(&w.ev);
+	gt_serve_libs.yaml_parser_delete(&w.parser);
 	if (rc == 0)
 		rc = check_tls(c, &t, err);
 	for (int k = 0; k < N_TLS_KEYS; k++)

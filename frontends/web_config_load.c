@@ -17,10 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <gnutls/gnutls.h>
-#include <gnutls/x509.h>
-
 #include "base/sanitize.h"
+#include "frontends/serve_libs.h"
 
 /* Reads name (relative to dirfd) whole, at most max bytes, NUL-terminated;
  * NULL with errno (EFBIG when larger, EINVAL when not a regular file). */
@@ -95,21 +93,22 @@ static gnutls_datum_t datum(char *pem)
 static int check_pems(const struct gt_web_config *c, struct gt_error *err)
 {
 	gnutls_certificate_credentials_t cred;
-	if (gnutls_certificate_allocate_credentials(&cred) != GNUTLS_E_SUCCESS)
+	if (gt_serve_libs.gnutls_certificate_allocate_credentials(&cred) != GNUTLS_E_SUCCESS)
 		return gt_fail(err, GT_EXIT_FAILURE, "out of memory");
 	gnutls_datum_t cert = datum(c->pem[GT_WEB_CERT]), key = datum(c->pem[GT_WEB_KEY]);
-	int rc = gnutls_certificate_set_x509_key_mem(cred, &cert, &key, GNUTLS_X509_FMT_PEM);
+	int rc = gt_serve_libs.gnutls_certificate_set_x509_key_mem(cred, &cert, &key, GNUTLS_X509_FMT_PEM);
 	if (rc < 0)
 		gt_fail(err, GT_EXIT_BAD_CONFIG, "the certificate and key of tls_server_config are not a PEM "
-			"certificate and its key: %s", gnutls_strerror(rc));
+			"certificate and its key: %s", gt_serve_libs.gnutls_strerror(rc));
 	if (rc >= 0 && c->pem[GT_WEB_CLIENT_CA]) {
 		gnutls_datum_t ca = datum(c->pem[GT_WEB_CLIENT_CA]);
-		int n = gnutls_certificate_set_x509_trust_mem(cred, &ca, GNUTLS_X509_FMT_PEM);
+		int n = gt_serve_libs.gnutls_certificate_set_x509_trust_mem(cred, &ca, GNUTLS_X509_FMT_PEM);
+		const char *why = n < 0 ? gt_serve_libs.gnutls_strerror(n) : "";
 		if (n <= 0)
 			rc = gt_fail(err, GT_EXIT_BAD_CONFIG, "the client CA of tls_server_config holds no PEM "
-				     "certificate%s%s", n < 0 ? ": " : "", n < 0 ? gnutls_strerror(n) : "");
+				     "certificate%s%s", n < 0 ? ": " : "", why);
 	}
-	gnutls_certificate_free_credentials(cred);
+	gt_serve_libs.gnutls_certificate_free_credentials(cred);
 	return rc < 0 ? -1 : 0;
 }
 

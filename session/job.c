@@ -10,6 +10,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "base/sighandler.h"
 #include "base/wait.h"
 #include "collectors/target.h"
 
@@ -64,14 +65,7 @@ int gt_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg, int *done
 	*done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (*done_fd < 0)
 		return gt_fail(err, GT_EXIT_FAILURE, "cannot make an event descriptor: %s", strerror(errno));
-	sigset_t all, orig;
-	sigfillset(&all);
-	static const int faults[] = { SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
-	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
-		sigdelset(&all, faults[i]);
-	pthread_sigmask(SIG_BLOCK, &all, &orig);
-	int rc = pthread_create(thread, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &orig, NULL);
+	int rc = gt_thread_start_quiet(thread, fn, arg);
 	if (rc != 0) {
 		close(*done_fd);
 		*done_fd = -1;

@@ -76,6 +76,11 @@ static void write_help(FILE *out, enum gt_metrics_format f, const char *help)
 	}
 }
 
+const char *gt_metrics_family_suffix(const struct gt_metrics_family *m)
+{
+	return m->type == GT_METRICS_COUNTER ? "_total" : m->type == GT_METRICS_INFO ? "_info" : "";
+}
+
 static void write_header(struct gt_metrics_emit *e)
 {
 	const struct gt_metrics_family *m = e->fam;
@@ -88,7 +93,7 @@ static void write_header(struct gt_metrics_emit *e)
 	} else {
 		/* The classic format names a counter's and an info's samples
 		 * themselves, and has no info type. */
-		const char *suffix = m->type == GT_METRICS_COUNTER ? "_total" : m->type == GT_METRICS_INFO ? "_info" : "";
+		const char *suffix = gt_metrics_family_suffix(m);
 		fprintf(e->out, "# HELP %s%s ", m->name, suffix);
 		write_help(e->out, e->format, m->help);
 		fprintf(e->out, "\n# TYPE %s%s %s\n", m->name, suffix, m->type == GT_METRICS_INFO ? "gauge" : types[m->type]);

@@ -56,6 +56,9 @@ extern const struct gt_metrics_family gt_metrics_families[];
 /* gctop_gc_pause_seconds' le labels, +Inf last (metrics_families.c). */
 extern const char *const gt_metrics_pause_le[GT_PAUSE_HIST_BOUNDS + 1];
 extern const size_t gt_metrics_family_count;
+/* What the classic format appends to a family's name on its samples and
+ * its # TYPE: "_total" (counter), "_info" (info) or "". */
+const char *gt_metrics_family_suffix(const struct gt_metrics_family *m);
 
 /* Sets extra to key="value" (cleaned, then escaped), or appends
  * ,key="value"; a value that does not fit is cut between whole characters

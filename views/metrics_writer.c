@@ -70,7 +70,11 @@ int gt_metrics_write(FILE *out, enum gt_metrics_format f, const struct gt_metric
 		base_labels(base[i], sizeof(base[i]), t[i].info);
 		created_cache(&created[i], &t[i]);
 	}
+	const struct gt_metrics_filter *filter = cfg ? cfg->filter : NULL;
 	for (size_t k = 0; k < gt_metrics_family_count; k++) {
+		if (filter && !gt_metrics_filter_keeps(filter, gt_metrics_families[k].name,
+						       gt_metrics_family_suffix(&gt_metrics_families[k])))
+			continue;
 		struct gt_metrics_emit e = { .out = out, .format = f, .fam = &gt_metrics_families[k], .durations = durations };
 		for (size_t i = 0; i < n; i++) {
 			e.base = base[i];

@@ -20,6 +20,7 @@
 #include "model/findings.h"
 #include "model/pause_hist.h"
 #include "model/sample.h"
+#include "views/metrics_filter.h"
 
 enum gt_metrics_format {
 	GT_METRICS_OPENMETRICS = 0,  /* application/openmetrics-text; version=1.0.0 */
@@ -49,6 +50,9 @@ struct gt_metrics_config {
 	/* jvm_gc_duration_seconds' and gctop_gc_collector_duration_seconds'
 	 * buckets (--gc-duration-buckets); NULL: OpenTelemetry's. */
 	const struct gt_duration_bounds *durations;
+	/* The families written (--metrics-include, --metrics-exclude); NULL:
+	 * every one. */
+	const struct gt_metrics_filter *filter;
 };
 
 /* Writes every family for targets t[0..n-1] (OpenMetrics ends with # EOF);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontends/serve_libs.h"
 #include "frontends/web_config.h"
 
 static void require(int ok)
@@ -37,6 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* libyaml, as --serve loads it (frontends/serve_libs.h); once */
+	struct gt_error load_err;
+	require(gt_serve_libs_load(&load_err) == 0);
 	/* An exact-size heap copy, so ASan sees any read past the end. */
 	char *text = malloc(size ? size : 1);
 	if (!text)

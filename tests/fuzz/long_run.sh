@@ -15,11 +15,14 @@ RUNS=${1:-10000000}
 [ $# -gt 0 ] && shift
 CC=${FUZZ_CC:-clang-14}
 TARGETS=${*:-$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)}
-PKG_CFLAGS=$(pkg-config --cflags ncursesw libproc2 libcgroup json-c)
+# --serve's libraries are compiled against, not linked (frontends/serve_libs.h)
+PKG_CFLAGS=$(pkg-config --cflags ncursesw libproc2 libcgroup json-c libmicrohttpd yaml-0.1 gnutls libcrypt zlib)
 PKG_LIBS=$(pkg-config --libs ncursesw libproc2 libcgroup json-c)
 # The parsers and what they need, as the Makefile's fuzz target: every layer
-# in LAYERS but the screen and the front ends.
-LIB_SRC=$(for l in $(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS); do find "$l" -name '*.c'; done | grep -vE '^(screen|frontends)/' | sort)
+# in LAYERS but the screen and the front ends, of which the --web-config
+# parser and --serve's Accept-Encoding reader, with their libraries' loader.
+LIB_SRC="$(for l in $(sed -n 's/^\([a-z]\{1,\}\)[[:space:]].*/\1/p' LAYERS); do find "$l" -name '*.c'; done | grep -vE '^(screen|frontends)/' | sort)
+frontends/web_config.c frontends/serve_libs.c frontends/serve_gzip.c"
 mkdir -p build-fuzz
 for n in $TARGETS; do
 	# shellcheck disable=SC2086

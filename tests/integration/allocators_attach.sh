@@ -66,8 +66,31 @@ a = d["alloc"]
 out(a["source"] == "exact" and a["since"] == "process_start", "alloc source %s since %s" % (a["source"], a["since"]))
 out(ref is not None and abs(a["bytes_total"] - ref) <= 0.05 * ref,
     "exact total %s vs ThreadMXBean %s" % (a["bytes_total"], ref))
-rates = [l["alloc"]["rate_bps"] for l in lines[2:] if l["alloc"]["rate_bps"]]
-out(rates and all(abs(r - 150e6) < 0.25 * 150e6 for r in rates), "exact rates near the paced 150 MB/s: %s" % rates)
+# Each exact rate against the workload's own growth over the span it
+# covers (ThreadMXBean's total, reported every second, linear between):
+# +-15%. Not the pace: a machine that holds the workload for a while slows
+# it for that while (it catches up by 20 ms at most, AllocSites.java), and
+# a stall inside one of its reports' seconds is spread over that second by
+# the interpolation, up to a tenth of the span on a busy machine.
+def truth_at(t):
+    for (t0, v0), (t1, v1) in zip(pts, pts[1:]):
+        if t0 <= t <= t1:
+            return v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+    return None
+def wall(l):
+    return datetime.datetime.strptime(l["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp() * 1000
+checked = []
+for l in lines[2:]:
+    a = l["alloc"]
+    if a["source"] != "exact" or not a["rate_bps"] or not a["rate_span_s"]:
+        continue
+    t = wall(l) - (a["age_s"] or 0) * 1000
+    t0, t1 = truth_at(t - a["rate_span_s"] * 1000), truth_at(t)
+    if t0 is None or t1 is None:
+        continue
+    checked.append((round(a["rate_bps"] / 1e6, 1), round((t1 - t0) / a["rate_span_s"] / 1e6, 1)))
+out(len(checked) >= 3 and all(abs(g - w) <= 0.15 * w for g, w in checked),
+    "exact rates (MB/s) against ThreadMXBean's over the same spans (+-15%%): %s" % checked)
 PY
 
 check "no thread dump in the JVM's output" sh -c "! grep -q 'Full thread dump' '$WORK/java.log'"

@@ -13,7 +13,7 @@ for p in clang-14 libclang-rt-14-dev prometheus tmux; do
 done
 # what the Makefile's build and the demo's JVM need is in both
 for p in pkg-config libncurses-dev libproc2-dev libcgroup-dev libjson-c-dev libmicrohttpd-dev libyaml-dev libgnutls28-dev \
-	libcrypt-dev openjdk-17-jdk-headless; do
+	libcrypt-dev zlib1g-dev openjdk-17-jdk-headless; do
 	check "both lists have $p" eval 'case "$demo$all" in *" $p "*" $p "*) true ;; *) false ;; esac'
 done
 sh .ci/install-deps.sh bogus 2>/dev/null

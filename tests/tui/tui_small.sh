@@ -44,7 +44,7 @@ shows JVM "─ 5 Large objects"
 shows JVM " used [0-9.]+ [KMG]iB +. committed"
 shows JVM " working set [0-9.]+ [KMG]iB"
 shows JVM " heap max [0-9.]+ [KMG]iB"
-shows JVM "key a loads gctop's agent"
+shows JVM "key a starts a flight recording"
 tm send-keys q
 wait_exit 5 >/dev/null
 

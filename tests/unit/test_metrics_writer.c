@@ -601,6 +601,39 @@ static void test_duration_buckets_chosen(void)
 	      memcmp(b.at, gt_duration_bounds_otel.at, sizeof(b.at[0]) * b.n) == 0);
 }
 
+/* --metrics-include/--metrics-exclude: a family left out has no line at
+ * all, its metadata included; the others are written as without a filter. */
+static void test_families_filtered(void)
+{
+	struct gt_metrics_filter filter = { 0 };
+	char why[200];
+	CHECK(gt_metrics_filter_parse(&filter, "jvm_*,gctop_allocated_bytes_total,gctop_target_info", true, why,
+				      sizeof(why)) == 0);
+	CHECK(gt_metrics_filter_parse(&filter, "jvm_memory_limit_bytes", false, why, sizeof(why)) == 0);
+	struct fixture f;
+	fixture_init(&f);
+	struct gt_metrics_config cfg = { .filter = &filter };
+	for (int k = 0; k < 2; k++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		CHECK(gt_metrics_write(m, k ? GT_METRICS_TEXT : GT_METRICS_OPENMETRICS, &cfg, f.t, 3) == 0);
+		fclose(m);
+		CHECK(strstr(buf, "\njvm_memory_used_bytes{" JVM_LABELS) != NULL);
+		CHECK(strstr(buf, "# TYPE jvm_gc_duration_seconds histogram") != NULL);
+		CHECK(strstr(buf, "\ngctop_allocated_bytes_total{" JVM_LABELS) != NULL);
+		CHECK(strstr(buf, "\ngctop_target_info{" JVM_LABELS) != NULL);
+		CHECK_NO(buf, "jvm_memory_limit_bytes");
+		CHECK_NO(buf, "dotnet_");
+		CHECK_NO(buf, "gctop_gc_pause");
+		CHECK_NO(buf, "process_");
+		CHECK_NO(buf, "gctop_heap_used_bytes");
+		if (k == 0)
+			CHECK(len > 6 && strcmp(buf + len - 6, "# EOF\n") == 0);
+		free(buf);
+	}
+}
+
 static void write_examples(void)
 {
 	const char *dir = getenv("GCTOP_METRICS_EXAMPLE_DIR");
@@ -629,6 +662,7 @@ int main(void)
 	RUN_TEST(test_pause_labels_match_bounds);
 	RUN_TEST(test_pause_hist_accumulates);
 	RUN_TEST(test_duration_buckets_chosen);
+	RUN_TEST(test_families_filtered);
 	RUN_TEST(test_every_family_written);
 	RUN_TEST(test_live_set_families);
 	RUN_TEST(test_family_names);

@@ -88,6 +88,29 @@ static void test_errors_are_usage(void)
 	}
 }
 
+/* --metrics-include and --metrics-exclude: with --serve only, lists that
+ * add up; a malformed list is a usage error (the list's own rules are
+ * tests/unit/test_metrics_filter.c's). */
+static void test_metrics_filter_options(void)
+{
+	struct gt_options o;
+	struct gt_error e;
+	CHECK(parse(&o, &e, "--serve 9464 --metrics-include jvm_*,gctop_target_info --metrics-exclude "
+			    "jvm_memory_limit_bytes") == 0);
+	CHECK(o.mode == GT_MODE_SERVE && o.metrics_filter.n_include == 2 && o.metrics_filter.n_exclude == 1);
+	CHECK(parse(&o, &e, "--serve 9464 --metrics-include jvm_* --metrics-include process_*") == 0 &&
+	      o.metrics_filter.n_include == 2);
+	CHECK(parse(&o, &e, "--serve 9464") == 0 && o.metrics_filter.n_include == 0 && o.metrics_filter.n_exclude == 0);
+	static const char *const bad[] = {
+		"--metrics-include jvm_*", "-l --metrics-exclude jvm_*", "-p 1 -b --metrics-include jvm_*",
+		"--serve 9464 --metrics-include", "--serve 9464 --metrics-include jvm_*,", "--serve 9464 --metrics-exclude nope",
+		"--serve 9464 --metrics-exclude j*vm",
+	};
+	check_usage_errors(bad, sizeof(bad) / sizeof(bad[0]));
+	CHECK(parse(&o, &e, "--serve 9464 --metrics-exclude nope") == -1 && strstr(e.msg, "--metrics-exclude 'nope'") &&
+	      !strchr(e.msg, '\n'));
+}
+
 static char *read_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -259,7 +282,8 @@ static void test_help_and_man_page_agree(void)
 	static const char *const longopts[] = { "--pid", "--batch", "--json", "--delay", "--iterations",
 						"--list", "--no-color", "--serve", "--write", "--read", "--compare",
 						"--fail-if", "--doctor", "--ops", "--ops-agent", "--ops-agent-match",
-						"--gc-duration-buckets", "--allocator-packages", "--help", "--version" };
+						"--gc-duration-buckets", "--allocator-packages", "--metrics-include",
+						"--metrics-exclude", "--help", "--version" };
 	const char *man = read_file("man/gctop.1");
 	char *help = gt_help_text();
 	CHECK(man != NULL && help != NULL);
@@ -316,6 +340,7 @@ int main(void)
 	RUN_TEST(test_batch_json_interval_count);
 	RUN_TEST(test_no_color);
 	RUN_TEST(test_errors_are_usage);
+	RUN_TEST(test_metrics_filter_options);
 	RUN_TEST(test_serve);
 	RUN_TEST(test_record_replay_compare);
 	RUN_TEST(test_opcount);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "frontends/serve_libs.h"
 #include "frontends/web_auth.h"
 #include "tests/unit/check.h"
 
@@ -171,6 +172,11 @@ static void test_a_flood_is_busy_at_once_and_cached_pairs_pass(void)
 
 int main(void)
 {
+	struct gt_error err;
+	if (gt_serve_libs_load(&err) != 0) {
+		check_fail(__FILE__, __LINE__, "%s", err.msg);
+		return check_summary();
+	}
 	RUN_TEST(test_answers_are_checked_once_then_cached);
 	RUN_TEST(test_wrong_pairs_never_evict_a_good_one);
 	RUN_TEST(test_a_flood_is_busy_at_once_and_cached_pairs_pass);

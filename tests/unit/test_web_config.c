@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "frontends/serve_libs.h"
 #include "frontends/web_config.h"
 #include "tests/unit/check.h"
 
@@ -186,6 +187,11 @@ static void test_load_reads_names_from_the_files_directory(void)
 
 int main(void)
 {
+	struct gt_error err;
+	if (gt_serve_libs_load(&err) != 0) {
+		check_fail(__FILE__, __LINE__, "%s", err.msg);
+		return check_summary();
+	}
 	RUN_TEST(test_the_toolkit_sample_is_read);
 	RUN_TEST(test_empty_and_auth_only_files_mean_no_tls);
 	RUN_TEST(test_inline_pem_and_versions);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/sighandler.h"
 #include "base/wait.h"
 #include "collectors/hotspot/jfr/jfr_alloc.h"
 #include "collectors/hotspot/jfr/jfr_alloc_total.h"
@@ -150,14 +150,7 @@ static void *jfr_sampler_main(void *arg)
  * resize signals reach the main thread (as session/job.c's workers). */
 static int jfr_sampler_thread(struct gt_hotspot_jfr *j, struct gt_error *err)
 {
-	sigset_t all, orig;
-	sigfillset(&all);
-	static const int faults[] = { SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
-	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
-		sigdelset(&all, faults[i]);
-	pthread_sigmask(SIG_BLOCK, &all, &orig);
-	int rc = pthread_create(&j->thread, NULL, jfr_sampler_main, j);
-	pthread_sigmask(SIG_SETMASK, &orig, NULL);
+	int rc = gt_thread_start_quiet(&j->thread, jfr_sampler_main, j);
 	if (rc != 0)
 		return gt_fail(err, GT_EXIT_FAILURE, "cannot start a thread: %s", strerror(rc));
 	j->thread_started = true;
