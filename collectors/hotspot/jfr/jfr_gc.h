@@ -2,7 +2,12 @@
  * jdk.GCPhasePause is one pause as the JVM timed it (G1: "GC Pause" of a
  * young, mixed or full collection, "Pause Remark", "Pause Cleanup";
  * Parallel and Serial: "GC Pause"; JDK 17's ZGC: "Pause Mark Start",
- * "Pause Mark End", "Pause Relocate Start"), the lengths -Xlog:gc prints.
+ * "Pause Mark End", "Pause Relocate Start"): the collector's pause timer
+ * (register_gc_start to register_gc_end). -Xlog:gc's "Pause" line holds
+ * that timer on G1's young and mixed collections; on Parallel's and G1's
+ * full ones the timer holds the line and also the collector's work outside
+ * it at the same safepoint (heap tracing, TLAB retirement), which stops
+ * the application as much (man page, SOURCES).
  * Events come in a chunk's byte order, not time order, and a pause may be
  * read twice (a chunk two recordings share, read again): each pause,
  * known by its gcId and start, counts once, and the new ones are handed
