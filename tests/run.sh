@@ -80,7 +80,7 @@ run_one() {
 		echo "$?" >"$log.rc"
 		times >"$log.times"
 	)
-	rc=$(cat "$log.rc")
+	rc=$(cat "$log.rc" 2>/dev/null) || rc=1
 	took=$(($(date +%s) - started))
 	cpu=$(cpu_of "$log.times")
 	rm -f "$log.times" "$log.rc"
