@@ -47,9 +47,9 @@ grep -q '^ready' "$WORK/truth" || { fail "the workload did not build its live he
 # The starved CPU: half of CPU 0 for the workload, through the cpu
 # controller's quota (5 ms in every 10 ms, the slices a busy loop beside it
 # on that CPU left it). The busy loop itself, where no cpu group can be
-# made here: it held the starvation as well, but burnt a core for the
-# whole test (~35 s of the test's ~40 s of CPU), which the suite's other
-# lanes wanted.
+# made here: it held the starvation as well, but burnt CPU for the whole
+# storm, a core the suite's other lanes wanted (the test took 34 s of CPU
+# with it and 19-20 s with the quota, on the same loaded machine).
 # cpu_group: makes a cpu cgroup below this shell's own, sets GROUP and
 # QUOTA_FILE (cgroup v1: cpu.cfs_quota_us, its period 10 ms; v2: cpu.max),
 # the group unlimited until the quota is written.
