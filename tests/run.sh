@@ -58,10 +58,7 @@ pass=0 fail=0 skip=0
 test_deadline=${GCTOP_TEST_DEADLINE:-900}
 
 # cpu_of FILE: the CPU seconds (user and system) of every child a shell
-# had waited for when its `times` went to FILE. `times` runs in the lane's
-# own shell (a command substitution would run it in a subshell, which has
-# no children); a test's workloads are its children, waited for at its
-# end, so the difference over run_one is what the test cost the machine.
+# had waited for when its `times` went to FILE.
 cpu_of() {
 	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t }' "$1"
 }
@@ -71,17 +68,26 @@ run_one() {
 	shift
 	log="$log_dir/$(echo "$name" | tr '/' '_').log"
 	started=$(date +%s)
-	times >"$log.times"
-	cpu_before=$(cpu_of "$log.times")
 	# A deadline, so that a test that hangs (a gctop that never exits)
 	# fails with a reason instead of holding the suite: timeout signals the
 	# test's whole process group, its workloads too.
-	timeout -k 10 "$test_deadline" "$@" >"$log" 2>&1
-	rc=$?
+	# The test runs in a subshell of its own, whose only child it is, and
+	# whose `times` is then what the test cost the machine (its workloads
+	# are its children, waited for at its end). The lane shell's `times`
+	# is not: the shell that runs the timed and measuring lanes is also
+	# the parent of the background lanes, and its wait for a test reaps a
+	# lane that ends meanwhile, whose whole CPU then landed on that test
+	# (tomcat_requests read 777 s of CPU in 66 s when the light lane
+	# ended beside it).
+	(
+		timeout -k 10 "$test_deadline" "$@" >"$log" 2>&1
+		echo "$?" >"$log.rc"
+		times >"$log.times"
+	)
+	rc=$(cat "$log.rc" 2>/dev/null) || rc=1
 	took=$(($(date +%s) - started))
-	times >"$log.times"
-	cpu=$(($(cpu_of "$log.times") - cpu_before))
-	rm -f "$log.times"
+	cpu=$(cpu_of "$log.times")
+	rm -f "$log.times" "$log.rc"
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "FAIL: $name: did not finish within ${test_deadline}s (GCTOP_TEST_DEADLINE; log: $log)" >>"$log"
 	fi
