@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agent/agent.h"
+#include "base/jvm_type_name.h"
 #include "segment/sample_weight.h"
 
 /* The deepest walk: a library recursing under the application frame (a
@@ -34,42 +35,6 @@ void agent_mark_own_thread(void)
 	own_thread = true;
 }
 
-/* "Lcom/foo/Bar;" -> "com.foo.Bar", "[[B" -> "byte[][]". */
-static void signature_to_name(const char *sig, char *out, size_t len)
-{
-	unsigned dims = 0;
-	while (sig[dims] == '[')
-		dims++;
-	const char *base = sig + dims;
-	const char *prim = NULL;
-	switch (*base) {
-	case 'B': prim = "byte"; break;
-	case 'C': prim = "char"; break;
-	case 'D': prim = "double"; break;
-	case 'F': prim = "float"; break;
-	case 'I': prim = "int"; break;
-	case 'J': prim = "long"; break;
-	case 'S': prim = "short"; break;
-	case 'Z': prim = "boolean"; break;
-	default: break;
-	}
-	size_t o = 0;
-	if (prim) {
-		o = (size_t)snprintf(out, len, "%s", prim);
-	} else {
-		const char *p = *base == 'L' ? base + 1 : base;
-		for (; *p && *p != ';' && o + 1 < len; p++)
-			out[o++] = *p == '/' ? '.' : *p;
-		out[o] = '\0';
-	}
-	for (unsigned i = 0; i < dims && o + 3 < len; i++) {
-		memcpy(out + o, "[]", 3);
-		o += 2;
-	}
-	if (o >= len)
-		out[len - 1] = '\0';
-}
-
 static void deallocate(jvmtiEnv *jvmti, char *p)
 {
 	if (p)
@@ -85,7 +50,7 @@ static bool resolve_method(jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m, char *out,
 	    (*jvmti)->GetClassSignature(jvmti, cls, &csig, NULL) == JVMTI_ERROR_NONE &&
 	    (*jvmti)->GetMethodName(jvmti, m, &mname, NULL, NULL) == JVMTI_ERROR_NONE) {
 		char cname[NAME_LEN];
-		signature_to_name(csig, cname, sizeof(cname));
+		gt_jvm_type_name(csig, GT_JVM_DESCRIPTOR, cname, sizeof(cname));
 		snprintf(out, len, "%.*s.%s", (int)(len / 2), cname, mname);
 		ok = true;
 	}
@@ -256,7 +221,7 @@ static void type_name(jvmtiEnv *jvmti, jclass klass, char *out, size_t len)
 {
 	char *sig = NULL;
 	if (klass && (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE && sig)
-		signature_to_name(sig, out, len);
+		gt_jvm_type_name(sig, GT_JVM_DESCRIPTOR, out, len);
 	else
 		snprintf(out, len, "(unknown type)");
 	deallocate(jvmti, sig);

@@ -3,7 +3,7 @@
 # does not load the ASan runtime first.
 JNI_HOME := $(shell j=$$(command -v javac 2>/dev/null) && dirname "$$(dirname "$$(readlink -f "$$j")")")
 AGENT := $(BUILD)/libgctop-agent.so
-AGENT_SRC := $(wildcard agent/*.c) segment/publish.c segment/publish_ops.c segment/sample_weight.c
+AGENT_SRC := $(wildcard agent/*.c) base/jvm_type_name.c segment/publish.c segment/publish_ops.c segment/sample_weight.c
 AGENT_OBJ := $(AGENT_SRC:%.c=$(BUILD)/agent-obj/%.o)
 AGENT_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(WARN) -O2 -g -fPIC -fvisibility=hidden \
 	-isystem $(JNI_HOME)/include -isystem $(JNI_HOME)/include/linux -MMD -MP

@@ -70,3 +70,46 @@ struct gt_f64 gt_alloc_stack_share(const struct gt_alloc_site_stacks *site, cons
 		gt_f64_set(&r, st->bytes >= site->bytes ? 1.0 : (double)st->bytes / (double)site->bytes);
 	return r;
 }
+
+void gt_alloc_stacks_begin(struct gt_alloc_stacks *out, const struct gt_alloc_snapshot *snap)
+{
+	gt_alloc_stacks_clear(out);
+	unsigned n = snap->by_frame.n < GT_ALLOC_SITES_MAX ? snap->by_frame.n : GT_ALLOC_SITES_MAX;
+	for (unsigned j = 0; j < n; j++) {
+		struct gt_alloc_site_stacks *s = &out->sites[j];
+		memset(s, 0, sizeof(*s));
+		memcpy(s->site, snap->by_frame.sites[j].name, sizeof(s->site));
+		s->bytes = snap->by_frame.sites[j].bytes;
+	}
+	out->n_sites = n;
+}
+
+int gt_alloc_stacks_keep(struct gt_alloc_site_stacks *site, uint64_t bytes, uint64_t count)
+{
+	unsigned k = site->n;
+	if (k >= GT_ALLOC_STACKS_TOP) {
+		/* full: the smallest gives way to a larger one */
+		k = 0;
+		for (unsigned i = 1; i < GT_ALLOC_STACKS_TOP; i++)
+			if (site->stacks[i].bytes < site->stacks[k].bytes)
+				k = i;
+		if (site->stacks[k].bytes >= bytes)
+			return -1;
+	} else {
+		site->n++;
+	}
+	site->stacks[k].bytes = bytes;
+	site->stacks[k].count = count;
+	site->stacks[k].n_frames = 0;
+	return (int)k;
+}
+
+void gt_alloc_stacks_sort(struct gt_alloc_site_stacks *site)
+{
+	for (unsigned i = 1; i < site->n && i < GT_ALLOC_STACKS_TOP; i++)
+		for (unsigned j = i; j > 0 && site->stacks[j - 1].bytes < site->stacks[j].bytes; j--) {
+			struct gt_alloc_stack x = site->stacks[j];
+			site->stacks[j] = site->stacks[j - 1];
+			site->stacks[j - 1] = x;
+		}
+}

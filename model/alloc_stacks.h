@@ -53,6 +53,15 @@ void gt_alloc_stacks_clear(struct gt_alloc_stacks *s);
 /* The pool offset of name (added once, truncated to GT_ALLOC_SITE_NAME_LEN - 1
  * bytes); GT_ALLOC_FRAME_LOST's when the pool is full. */
 uint32_t gt_alloc_stacks_intern(struct gt_alloc_stacks *s, const char *name);
+/* Clears out and gives it snap's by-frame sites (names and bytes, no
+ * stacks yet), in snap's order: where a sampler's reader starts. */
+void gt_alloc_stacks_begin(struct gt_alloc_stacks *out, const struct gt_alloc_snapshot *snap);
+/* Keeps a stack of bytes and count among site's largest
+ * GT_ALLOC_STACKS_TOP: the slot it took (its frames are the caller's to
+ * fill), or -1 when the site's kept ones are all as large. */
+int gt_alloc_stacks_keep(struct gt_alloc_site_stacks *site, uint64_t bytes, uint64_t count);
+/* Orders site's kept stacks by bytes, largest first. */
+void gt_alloc_stacks_sort(struct gt_alloc_site_stacks *site);
 /* The frame name at a pool offset ("" for an offset outside the pool). */
 const char *gt_alloc_stacks_name(const struct gt_alloc_stacks *s, uint32_t off);
 /* The stacks of site (by name), or NULL. */

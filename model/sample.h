@@ -219,6 +219,10 @@ struct gt_sample {
 		uint64_t ns;
 	} pause_at;
 	const char *pause_unavailable;         /* static string: why there is no pause time yet, or NULL */
+	/* static string: where the pause figures come from where that is not
+	 * the collector's usual source: "jfr", HotSpot's flight recorder
+	 * (collectors/hotspot/hotspot_jfr_pauses.c); NULL the usual one */
+	const char *pause_source;
 	struct gt_u64 safepoints;              /* HotSpot: cumulative safepoint count */
 	struct gt_u64 safepoint_ns;            /* HotSpot: cumulative time at and reaching safepoints */
 	struct gt_u64 gc_cpu_ns;               /* cumulative CPU time of GC threads (JDK 22+) */

@@ -72,6 +72,8 @@ static const struct gt_record_field sample_strings_f[] = {
 	U64_AS("ops_counter", struct gt_sample, opcount_counter),
 	U64_AS("ops_unavailable", struct gt_sample, opcount_unavailable),
 	U64(struct gt_sample, live_unavailable),
+	U64(struct gt_sample, pause_unavailable),
+	U64(struct gt_sample, pause_source),
 };
 const struct gt_record_fields gt_record_sample_strings = { sample_strings_f, COUNT(sample_strings_f) };
 

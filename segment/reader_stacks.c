@@ -90,30 +90,6 @@ static const char *method_name(const void *buf, const struct tables *t, uint64_t
 	return UNKNOWN_METHOD;
 }
 
-/* Keeps slot (at so) among the top stacks of out by bytes. */
-static void keep_stack(const void *buf, size_t so, struct gt_alloc_site_stacks *s, size_t *where, uint64_t bytes)
-{
-	unsigned k = s->n < GT_ALLOC_STACKS_TOP ? s->n++ : GT_ALLOC_STACKS_TOP;
-	if (k == GT_ALLOC_STACKS_TOP) {
-		/* full: replace the smallest when this one is larger */
-		unsigned min = 0;
-		for (unsigned i = 1; i < GT_ALLOC_STACKS_TOP; i++)
-			if (s->stacks[i].bytes < s->stacks[min].bytes)
-				min = i;
-		if (s->stacks[min].bytes >= bytes)
-			return;
-		k = min;
-	}
-	s->stacks[k].bytes = bytes;
-	s->stacks[k].count = ld64(buf, so + offsetof(struct gctop_seg_stack, count));
-	where[k] = so;
-}
-
-static int by_bytes_desc(const struct gt_alloc_stack *a, const struct gt_alloc_stack *b)
-{
-	return a->bytes > b->bytes ? -1 : a->bytes < b->bytes;
-}
-
 /* Frames of the kept stacks, named; the stacks by bytes, largest first. */
 static void name_frames(const void *buf, const struct tables *t, struct gt_alloc_site_stacks *s, const size_t *where,
 			struct gt_alloc_stacks *out)
@@ -129,12 +105,7 @@ static void name_frames(const void *buf, const struct tables *t, struct gt_alloc
 		}
 		s->stacks[k].n_frames = n;
 	}
-	for (unsigned i = 1; i < s->n; i++)
-		for (unsigned j = i; j > 0 && by_bytes_desc(&s->stacks[j - 1], &s->stacks[j]) > 0; j--) {
-			struct gt_alloc_stack x = s->stacks[j];
-			s->stacks[j] = s->stacks[j - 1];
-			s->stacks[j - 1] = x;
-		}
+	gt_alloc_stacks_sort(s);
 }
 
 int gt_segment_parse_stacks(const void *buf, size_t len, const struct gt_alloc_snapshot *snap,
@@ -146,14 +117,8 @@ int gt_segment_parse_stacks(const void *buf, size_t len, const struct gt_alloc_s
 	gt_alloc_stacks_clear(out);
 	if (len < sizeof(struct gctop_seg_header) || !stack_tables(buf, len, &t))
 		return -1;
-	unsigned n = snap->by_frame.n < GT_ALLOC_SITES_MAX ? snap->by_frame.n : GT_ALLOC_SITES_MAX;
-	for (unsigned j = 0; j < n; j++) {
-		struct gt_alloc_site_stacks *s = &out->sites[j];
-		memset(s, 0, sizeof(*s));
-		memcpy(s->site, snap->by_frame.sites[j].name, sizeof(s->site));
-		s->bytes = snap->by_frame.sites[j].bytes;
-	}
-	out->n_sites = n;
+	gt_alloc_stacks_begin(out, snap);
+	unsigned n = out->n_sites;
 	site_keys(buf, &t, snap, keys, out);
 	for (uint64_t i = 0; i < t.ss; i++) {
 		size_t so = t.so + i * sizeof(struct gctop_seg_stack);
@@ -163,7 +128,10 @@ int gt_segment_parse_stacks(const void *buf, size_t len, const struct gt_alloc_s
 		for (unsigned j = 0; j < n; j++)
 			if (keys[j] && keys[j] == site) {
 				out->sites[j].distinct++;
-				keep_stack(buf, so, &out->sites[j], where[j], ld64(buf, so + offsetof(struct gctop_seg_stack, bytes)));
+				int k = gt_alloc_stacks_keep(&out->sites[j], ld64(buf, so + offsetof(struct gctop_seg_stack, bytes)),
+							     ld64(buf, so + offsetof(struct gctop_seg_stack, count)));
+				if (k >= 0)
+					where[j][k] = so;
 				break;
 			}
 	}

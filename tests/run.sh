@@ -11,7 +11,7 @@
 # GCTOP_TESTS=pattern runs only the tests whose path matches the pattern.
 # A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
-# Four lanes and a third workload lane (README, "The tests' lanes", says
+# Five lanes and a third workload lane (README, "The tests' lanes", says
 # why), each one test after another:
 # - timed: the scripts marked "# test-lane: timed" in their first 30 lines,
 #   which time gctop's answers against wall-clock bounds of a second or so,
@@ -27,13 +27,17 @@
 #   both (three workloads at once: most of them wait far more than they
 #   compute), and a lane that has run its own scripts takes the others'
 #   not yet started;
+# - waiting: the scripts marked "# test-lane: waiting", whose workloads
+#   wait on a trend or a pace (a tenth of a core or less over a minute or
+#   more), beside the workload lanes once the timed lane is done; the
+#   workload lanes take its scripts not yet started when they run out;
 # - light: the unit tests, the fuzz corpus replays, the static checks and
 #   the terminal tests that start no runtime (a recording, a fake one),
 #   which load a core briefly or not at all, beside the timed lane and
 #   then beside the workload lanes.
 # The tests must pass on a busy machine anyway; what the lanes keep apart
-# is more than three workloads at once, and a timed test from any
-# workload. GCTOP_TEST_LANES=1 runs everything in one lane.
+# is more than three workloads that compute at once, and a timed test from
+# any workload. GCTOP_TEST_LANES=1 runs everything in one lane.
 #
 # GCTOP_SUITE=sanitizer (make check-asan) runs the tests only a build under
 # ASan+UBSan can add to: every unit test and fuzz corpus replay, and the
@@ -54,10 +58,7 @@ pass=0 fail=0 skip=0
 test_deadline=${GCTOP_TEST_DEADLINE:-900}
 
 # cpu_of FILE: the CPU seconds (user and system) of every child a shell
-# had waited for when its `times` went to FILE. `times` runs in the lane's
-# own shell (a command substitution would run it in a subshell, which has
-# no children); a test's workloads are its children, waited for at its
-# end, so the difference over run_one is what the test cost the machine.
+# had waited for when its `times` went to FILE.
 cpu_of() {
 	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t }' "$1"
 }
@@ -67,17 +68,26 @@ run_one() {
 	shift
 	log="$log_dir/$(echo "$name" | tr '/' '_').log"
 	started=$(date +%s)
-	times >"$log.times"
-	cpu_before=$(cpu_of "$log.times")
 	# A deadline, so that a test that hangs (a gctop that never exits)
 	# fails with a reason instead of holding the suite: timeout signals the
 	# test's whole process group, its workloads too.
-	timeout -k 10 "$test_deadline" "$@" >"$log" 2>&1
-	rc=$?
+	# The test runs in a subshell of its own, whose only child it is, and
+	# whose `times` is then what the test cost the machine (its workloads
+	# are its children, waited for at its end). The lane shell's `times`
+	# is not: the shell that runs the timed and measuring lanes is also
+	# the parent of the background lanes, and its wait for a test reaps a
+	# lane that ends meanwhile, whose whole CPU then landed on that test
+	# (tomcat_requests read 777 s of CPU in 66 s when the light lane
+	# ended beside it).
+	(
+		timeout -k 10 "$test_deadline" "$@" >"$log" 2>&1
+		echo "$?" >"$log.rc"
+		times >"$log.times"
+	)
+	rc=$(cat "$log.rc" 2>/dev/null) || rc=1
 	took=$(($(date +%s) - started))
-	times >"$log.times"
-	cpu=$(($(cpu_of "$log.times") - cpu_before))
-	rm -f "$log.times"
+	cpu=$(cpu_of "$log.times")
+	rm -f "$log.times" "$log.rc"
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "FAIL: $name: did not finish within ${test_deadline}s (GCTOP_TEST_DEADLINE; log: $log)" >>"$log"
 	fi
@@ -120,6 +130,8 @@ lane_of() {
 		echo timed
 	elif marked 'test-lane: measuring' "$1"; then
 		echo measuring
+	elif marked 'test-lane: waiting' "$1"; then
+		echo waiting
 	else
 		case "$1" in
 		tests/static/*) echo light ;;
@@ -177,8 +189,11 @@ run_lane() {
 		done
 	fi
 	case "$1" in
-	measuring) wait_for_timed; scripts_of measuring measuring; scripts_of other measuring ;;
-	other | third | fourth | fifth | sixth) wait_for_timed; scripts_of other "$1"; scripts_of measuring "$1" ;;
+	measuring) wait_for_timed; scripts_of measuring measuring; scripts_of other measuring; scripts_of waiting measuring ;;
+	other | third | fourth | fifth | sixth)
+		wait_for_timed
+		scripts_of other "$1"; scripts_of measuring "$1"; scripts_of waiting "$1" ;;
+	waiting) wait_for_timed; scripts_of waiting waiting ;;
 	*) scripts_of "$1" "$1" ;;
 	esac
 	echo "$pass $fail $skip" >"$totals.$1"
@@ -206,9 +221,11 @@ if [ "${GCTOP_TEST_LANES:-4}" = 1 ]; then
 	lanes=one
 	run_lane one
 else
-	lanes="timed measuring other light"
+	lanes="timed measuring other light waiting"
 	run_lane light &
 	waits=$!
+	run_lane waiting &
+	waits="$waits $!"
 	for lane in other $extra_lanes; do
 		[ "$lane" = other ] || lanes="$lanes $lane"
 		run_lane "$lane" &

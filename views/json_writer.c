@@ -168,6 +168,8 @@ static struct json_object *pause_object(const struct gt_derived *d)
 		gt_f64_set(&age, s->mono_ns > s->pause_at.ns ? (double)(s->mono_ns - s->pause_at.ns) / 1e9 : 0);
 	add(o, "age_s", jdouble(age));
 	add(o, "unavailable", jstr(s->pause_unavailable));
+	/* "jfr": every pause as the JVM's flight recorder timed it */
+	add(o, "source", jstr(s->pause_source));
 	add(o, "last_ms", jmillis(s->last_pause_ns));
 	/* the distribution of this interval's pauses; null where the collector
 	 * times no single pause */

@@ -301,6 +301,8 @@ static void hotspot_disable_allocators(struct gt_backend *c)
 	/* the screen's key a: its loop does not wait for JFR.stop */
 	gt_hotspot_jfr_close(c->jfr, false);
 	c->jfr = NULL;
+	/* the perf data's pauses again; a recording started later joins anew */
+	c->jfr_pauses.joined = false;
 }
 
 static const struct gt_alloc_snapshot *hotspot_allocators(const struct gt_backend *c)

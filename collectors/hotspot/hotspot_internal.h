@@ -233,6 +233,27 @@ void hotspot_pause_log_note(struct hotspot_pause_log *l, int64_t entry, int64_t 
 /* Copies the log into out->pause_log (valid). */
 void hotspot_pause_log_fill(const struct hotspot_pause_log *l, struct gt_sample *out);
 
+/* ---- hotspot_jfr_pauses.c ---- */
+
+/* The pauses from gctop's flight recording joined to the perf data's:
+ * the perf data's until the first sample after the recording began (the
+ * join), JFR's from then on, each pause that ended at or after the join
+ * (the perf data's time counter adds a pause as it ends, so one that
+ * ended before the join is in the perf data's total, one under way is
+ * not). */
+struct hotspot_jfr_pauses {
+	bool joined;
+	int64_t join_wall_ns;      /* CLOCK_REALTIME of the join */
+	uint64_t next;             /* the recording's next pause to take */
+	struct gt_u64 base_ns;     /* the perf data's pause total at the join */
+	uint64_t sum_ns;           /* JFR's pauses since */
+	struct gt_u64 last_ns;     /* JFR's latest pause */
+};
+
+/* After the sample is filled from the perf data: JFR's pauses in place of
+ * the perf data's while the recording runs (c->jfr). */
+void hotspot_jfr_pauses_fill(struct gt_backend *c, struct gt_sample *out);
+
 /* ---- hotspot_tick.c ---- */
 
 #define HOTSPOT_TICK_MIN_NS 1000000ull   /* 1 ms */
@@ -350,6 +371,7 @@ struct gt_backend {
 	bool read_failed;
 	struct gt_error read_err;
 	struct hotspot_pause_log pauses;
+	struct hotspot_jfr_pauses jfr_pauses;
 	struct hotspot_durations durations;
 	/* The adaptive poll tick: what the last poll saw, when a collection or a
 	 * change of eden was last seen, and the time between collections lately. */

@@ -45,6 +45,9 @@ void hotspot_note_pauses(struct gt_backend *c, bool count)
 		 * Negative ticks are no real ones (and could overflow exit - entry). */
 		if (!count || entry > exit || entry < 0)
 			continue;
+		/* joined to the flight recording: its pauses, not these */
+		if (c->jfr_pauses.joined)
+			continue;
 		uint64_t ns = hotspot_ticks_to_ns(&c->counters, exit - entry);
 		hotspot_pause_log_note(&c->pauses, entry, exit, ns);
 		if (ns > c->pause_max_ns)
@@ -223,8 +226,12 @@ int hotspot_sample(struct gt_backend *c, struct gt_sample *out, struct gt_error 
 	/* The agent's exact figures replace the estimates while it runs. */
 	if (c->sampler)
 		gt_hotspot_sampler_sample(c->sampler, out, out->alloc_unavailable ? NULL : &c->alloc_polls);
-	if (c->jfr)
+	if (c->jfr) {
 		gt_hotspot_jfr_sample(c->jfr, gt_mono_ns());
+		gt_hotspot_jfr_fill(c->jfr, out);
+		gt_hotspot_jfr_fill_live(c->jfr, out);
+	}
+	hotspot_jfr_pauses_fill(c, out);
 	if (out->alloc_source == GT_ALLOC_SOURCE_EXACT) {
 		out->alloc_blind_collections.valid = false; /* every byte is counted */
 		out->alloc_excess_max_bytes_total.valid = false;

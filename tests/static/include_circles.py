@@ -17,20 +17,23 @@ import subprocess
 import sys
 
 
-def symbols(obj):
-    """(defined, used) external symbols of an object."""
-    out = subprocess.run(["nm", "-P", obj], check=True, capture_output=True, text=True).stdout
-    defined, used = set(), set()
+def symbols(objs):
+    """{obj: (defined, used)}: the external symbols of each object, read by
+    one nm for them all (an nm apiece cost ~0.1 s of CPU each, 220 times)."""
+    out = subprocess.run(["nm", "-P", "-A", *objs], check=True, capture_output=True, text=True).stdout
+    table = {obj: (set(), set()) for obj in objs}
     for line in out.splitlines():
-        parts = line.split()
-        if len(parts) < 2:
+        obj, sep, rest = line.partition(": ")
+        parts = rest.split()
+        if not sep or obj not in table or len(parts) < 2:
             continue
         name, kind = parts[0], parts[1]
+        defined, used = table[obj]
         if kind == "U":
             used.add(name)
         elif kind in "TDRBCGS":
             defined.add(name)
-    return defined, used
+    return table
 
 
 def main():
@@ -38,12 +41,14 @@ def main():
     modules = [s[:-2] for s in sources]
     needs = {m: set() for m in modules}
     owner, used_by = {}, {}
-    for m in modules:
-        obj = os.path.join(obj_dir, m + ".o")
+    objs = {m: os.path.join(obj_dir, m + ".o") for m in modules}
+    for obj in objs.values():
         if not os.path.exists(obj):
             print(f"{obj} is missing: build first (make test-bins)", file=sys.stderr)
             return 2
-        defined, used = symbols(obj)
+    table = symbols(list(objs.values()))
+    for m in modules:
+        defined, used = table[objs[m]]
         for s in defined:
             owner[s] = m
         used_by[m] = used

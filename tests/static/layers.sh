@@ -15,84 +15,110 @@
 
 LAYER_NAMES=$(layer_names)
 
-# rank FILE: the position of FILE's layer in LAYERS, from 0; -1 outside them.
+# rank FILE: sets RANK to the position of FILE's layer in LAYERS, from 0;
+# -1 outside them. (It and the two below set a variable rather than print:
+# the loop calls them for each of ~2,000 includes, and a $(...) apiece
+# cost the test ~20 s of CPU in forks.)
 rank() {
-	i=0
+	RANK=0
 	for l in $LAYER_NAMES; do
-		case "$1" in "$l"/*) echo $i; return ;; esac
-		i=$((i + 1))
+		case "$1" in "$l"/*) return ;; esac
+		RANK=$((RANK + 1))
 	done
-	echo -1
+	RANK=-1
 }
 
-# runtime_of FILE: the runtime folder under collectors/ FILE is in (every
-# folder there but host/), or nothing.
+# runtime_of FILE: sets RUNTIME to the runtime folder under collectors/
+# FILE is in (every folder there but host/), or to nothing.
 runtime_of() {
+	RUNTIME=""
 	case "$1" in
 	collectors/host/*) ;;
-	collectors/*/*) r=${1#collectors/}; echo "${r%%/*}" ;;
+	collectors/*/*) RUNTIME=${1#collectors/} RUNTIME=${RUNTIME%%/*} ;;
 	esac
 }
 
-# wrong FILE INCLUDED: prints why FILE must not include INCLUDED, or nothing.
-wrong() {
+# why_wrong FILE INCLUDED: sets WHY to why FILE must not include INCLUDED,
+# or to nothing.
+why_wrong() {
+	WHY=""
 	f=$1 h=$2
 	case "$f" in
 	agent/*)
 		case "$h" in agent/* | segment/gctop_segment.h | segment/publish.h | segment/sample_weight.h | base/*) return ;; esac
-		echo "the in-process agent includes only agent/, segment/ and base/"
+		WHY="the in-process agent includes only agent/, segment/ and base/"
 		return ;;
 	esac
-	fr=$(runtime_of "$f") hr=$(runtime_of "$h")
+	runtime_of "$f"
+	fr=$RUNTIME
+	runtime_of "$h"
+	hr=$RUNTIME
 	if [ -n "$hr" ] && [ "$fr" != "$hr" ]; then
 		case "$f" in
-		collectors/host/*) echo "host figures include a runtime"; return ;;
-		collectors/*/*) echo "one runtime's backend includes another's"; return ;;
+		collectors/host/*) WHY="host figures include a runtime"; return ;;
+		collectors/*/*) WHY="one runtime's backend includes another's"; return ;;
 		esac
 	fi
-	rf=$(rank "$f") rh=$(rank "$h")
+	rank "$f"
+	rf=$RANK
+	rank "$h"
+	rh=$RANK
 	[ "$rf" -lt 0 ] && return
 	if [ "$rh" -gt "$rf" ]; then
-		echo "a lower layer includes a higher one"
+		WHY="a lower layer includes a higher one"
 		return
 	fi
 	case "$f:$h" in
 	views/*:collectors/* | tui/*:collectors/* | frontends/*:collectors/* | \
 	views/*:segment/* | tui/*:segment/* | frontends/*:segment/* | \
 	record/*:collectors/* | record/*:segment/*)
-		echo "views, the terminal UI and the front ends reach collectors only through session/" ;;
+		WHY="views, the terminal UI and the front ends reach collectors only through session/" ;;
 	collectors/host/*:collectors/target.h | collectors/host/*:collectors/backend.h)
-		echo "host figures include a runtime" ;;
+		WHY="host figures include a runtime" ;;
 	collectors/dotnet/*/*:collectors/dotnet/*)
 		case "${h#collectors/dotnet/}" in
 		*/*) ;;
-		*) echo "a .NET source includes the .NET backend above it" ;;
+		*) WHY="a .NET source includes the .NET backend above it" ;;
 		esac ;;
 	esac
 }
 
+# wrong FILE INCLUDED: prints why FILE must not include INCLUDED, or nothing.
+wrong() {
+	why_wrong "$1" "$2"
+	echo "$WHY"
+}
+
 bad=0 seen=0
 # shellcheck disable=SC2046,SC2086
-for f in $(git ls-files -- $(printf '%s/ ' $LAYER_NAMES agent) | grep -E '\.(c|h)$'); do
-	[ -f "$f" ] || continue
-	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
-		seen=$((seen + 1))
-		if [ ! -f "$h" ]; then
-			fail "$f includes \"$h\", which is not a path from the top of the tree"
-			bad=$((bad + 1))
-			continue
-		fi
-		why=$(wrong "$f" "$h")
-		if [ -n "$why" ]; then
-			fail "$f includes $h: $why"
-			bad=$((bad + 1))
-		fi
-	done
-done
+files=$(for f in $(git ls-files -- $(printf '%s/ ' $LAYER_NAMES agent) | grep -E '\.(c|h)$'); do
+	[ -f "$f" ] && echo "$f"
+done)
+# every quoted include, "FILE INCLUDED" a line, read by one awk
+# shellcheck disable=SC2086
+includes=$(awk 'match($0, /^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"/) {
+	h = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", h); sub(/"$/, "", h); print FILENAME, h
+}' $files </dev/null)
+while read -r f h; do
+	[ -n "$f" ] || continue
+	seen=$((seen + 1))
+	if [ ! -f "$h" ]; then
+		fail "$f includes \"$h\", which is not a path from the top of the tree"
+		bad=$((bad + 1))
+		continue
+	fi
+	why_wrong "$f" "$h"
+	if [ -n "$WHY" ]; then
+		fail "$f includes $h: $WHY"
+		bad=$((bad + 1))
+	fi
+done <<EOT
+$includes
+EOT
 check "$seen includes read" [ "$seen" -gt 100 ]
 check "every include goes down ($bad go the wrong way)" [ "$bad" -eq 0 ]
 # The rule itself refuses what it must (so a broken rule cannot pass silently).
-check "LAYERS names nine layers, base first" [ "$(echo $LAYER_NAMES | wc -w)" -eq 9 -a "$(rank base/x.c)" -eq 0 ]
+check "LAYERS names nine layers, base first" [ "$(echo $LAYER_NAMES | wc -w)" -eq 9 -a "$(rank base/x.c; echo "$RANK")" -eq 0 ]
 check "the rule refuses views including the terminal UI" [ -n "$(wrong views/text_writer.c tui/keys.h)" ]
 check "the rule refuses the terminal UI including a front end" [ -n "$(wrong tui/loop.c frontends/options.h)" ]
 check "the rule refuses hotspot including dotnet" [ -n "$(wrong collectors/hotspot/hotspot.c collectors/dotnet/proc/dotnet_proc.h)" ]

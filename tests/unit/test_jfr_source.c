@@ -1,6 +1,5 @@
 /* The JFR source's pure parts: chunk names in the JVM's order
- * (jfr_follow.c), JVM class names as the agent shows them (jfr_alloc.c),
- * and whether a runtime image's release file lists jdk.jfr
+ * (jfr_follow.c) and whether a runtime image's release file lists jdk.jfr
  * (jfr_available.c). */
 #include <stdio.h>
 #include <string.h>
@@ -29,28 +28,6 @@ static void chunk_names_sort_as_the_jvm_made_them(void)
 	CHECK(jfr_follow_name_cmp("2027_01_01_00_00_00.jfr", "2026_12_31_23_59_59_9.jfr") > 0);
 }
 
-static void class_names_as_the_agent_shows_them(void)
-{
-	char out[GT_ALLOC_SITE_NAME_LEN];
-	jfr_alloc_type_name("java/lang/String", out, sizeof(out));
-	CHECK_STR(out, "java.lang.String");
-	jfr_alloc_type_name("[B", out, sizeof(out));
-	CHECK_STR(out, "byte[]");
-	jfr_alloc_type_name("[[J", out, sizeof(out));
-	CHECK_STR(out, "long[][]");
-	jfr_alloc_type_name("[Ljava/lang/Object;", out, sizeof(out));
-	CHECK_STR(out, "java.lang.Object[]");
-	jfr_alloc_type_name("AllocSites$Node", out, sizeof(out));
-	CHECK_STR(out, "AllocSites$Node");
-	char small[6];
-	jfr_alloc_type_name("[[[[Ljava/lang/Object;", small, sizeof(small));
-	CHECK(strlen(small) < sizeof(small));
-	jfr_alloc_type_name("[", out, sizeof(out));
-	CHECK_STR(out, "[]");
-	jfr_alloc_type_name("", out, sizeof(out));
-	CHECK_STR(out, "");
-}
-
 static void release_files_name_the_module(void)
 {
 	const char full[] = "JAVA_VERSION=\"17.0.15\"\nMODULES=\"java.base java.logging jdk.jfr jdk.management.jfr\"\n";
@@ -68,7 +45,6 @@ static void release_files_name_the_module(void)
 int main(void)
 {
 	RUN_TEST(chunk_names_sort_as_the_jvm_made_them);
-	RUN_TEST(class_names_as_the_agent_shows_them);
 	RUN_TEST(release_files_name_the_module);
 	return check_summary();
 }

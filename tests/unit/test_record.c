@@ -84,6 +84,7 @@ static void fill_sample(struct gt_sample *s, uint64_t t, uint64_t pauses)
 	for (uint64_t k = 0; k < s->live_log.count; k++)
 		s->live_log.points[k % GT_LIVE_RING] = (struct gt_live_point){ 5000 + k, k * MS, k % 2 ? "full GC" : "mixed" };
 	s->live_unavailable = "not this time";
+	s->pause_unavailable = "no pause counter yet";
 }
 
 static void fill_alloc(struct gt_alloc_snapshot *a, uint64_t t)
@@ -199,6 +200,10 @@ static void check_same_sample(const struct gt_sample *a, const struct gt_sample 
 			check_fail(__FILE__, __LINE__, "live-set point %llu differs", (unsigned long long)k);
 	}
 	CHECK_STR(b->live_unavailable, "not this time");
+	/* a replay says why pause time is missing as gctop said it live */
+	CHECK(b->pause_unavailable != NULL);
+	if (b->pause_unavailable)
+		CHECK_STR(b->pause_unavailable, "no pause counter yet");
 }
 
 static void test_round_trip(void)

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jvm_type_name.h"
+
 /* The agent's default (agent/agent_options.c), so both sources name the
  * same frame for the same stack. */
 static const char *const jfr_default_prefixes[] = { "java.", "javax.", "jdk.", "sun.", "com.sun." };
@@ -130,26 +132,6 @@ static void jfr_table_top(const struct jfr_alloc_table *t, struct gt_alloc_table
 	out->complete = !t->full && t->n <= GT_ALLOC_SITES_MAX;
 }
 
-/* Keeps stack e among site s's largest GT_ALLOC_STACKS_TOP; where[k]: its key. */
-static void jfr_stacks_keep(struct gt_alloc_site_stacks *s, const struct jfr_alloc_entry *e, const char **where)
-{
-	unsigned k = s->n;
-	if (k == GT_ALLOC_STACKS_TOP) {
-		unsigned min = 0;
-		for (unsigned i = 1; i < GT_ALLOC_STACKS_TOP; i++)
-			if (s->stacks[i].bytes < s->stacks[min].bytes)
-				min = i;
-		if (s->stacks[min].bytes >= e->bytes)
-			return;
-		k = min;
-	} else {
-		s->n++;
-	}
-	s->stacks[k].bytes = e->bytes;
-	s->stacks[k].count = e->count;
-	where[k] = e->name;
-}
-
 /* The frames of key (after its site) into st, the middle of a stack deeper
  * than a slot left out as the agent leaves it (its innermost frames, the
  * mark, its outermost). */
@@ -186,16 +168,9 @@ static void jfr_stacks_frames(const char *key, struct gt_alloc_stack *st, struct
 
 void jfr_alloc_stacks(const struct jfr_alloc *a, const struct gt_alloc_snapshot *snap, struct gt_alloc_stacks *out)
 {
-	gt_alloc_stacks_clear(out);
-	unsigned n = snap->by_frame.n;
+	gt_alloc_stacks_begin(out, snap);
+	unsigned n = out->n_sites;
 	const char *where[GT_ALLOC_SITES_MAX][GT_ALLOC_STACKS_TOP];
-	for (unsigned j = 0; j < n; j++) {
-		struct gt_alloc_site_stacks *s = &out->sites[j];
-		memset(s, 0, sizeof(*s));
-		memcpy(s->site, snap->by_frame.sites[j].name, sizeof(s->site));
-		s->bytes = snap->by_frame.sites[j].bytes;
-	}
-	out->n_sites = n;
 	const struct jfr_alloc_table *t = a->stacks;
 	for (size_t i = 0; t && i < t->cap; i++) {
 		const struct jfr_alloc_entry *e = &t->slots[i];
@@ -207,7 +182,9 @@ void jfr_alloc_stacks(const struct jfr_alloc *a, const struct gt_alloc_snapshot 
 			struct gt_alloc_site_stacks *s = &out->sites[j];
 			if (strlen(s->site) == sl && memcmp(s->site, e->name, sl) == 0) {
 				s->distinct++;
-				jfr_stacks_keep(s, e, where[j]);
+				int k = gt_alloc_stacks_keep(s, e->bytes, e->count);
+				if (k >= 0)
+					where[j][k] = e->name;
 				break;
 			}
 		}
@@ -216,50 +193,7 @@ void jfr_alloc_stacks(const struct jfr_alloc *a, const struct gt_alloc_snapshot 
 		struct gt_alloc_site_stacks *s = &out->sites[j];
 		for (unsigned k = 0; k < s->n; k++)
 			jfr_stacks_frames(where[j][k], &s->stacks[k], out);
-		for (unsigned x = 1; x < s->n; x++)
-			for (unsigned y = x; y > 0 && s->stacks[y - 1].bytes < s->stacks[y].bytes; y--) {
-				struct gt_alloc_stack tmp = s->stacks[y];
-				s->stacks[y] = s->stacks[y - 1];
-				s->stacks[y - 1] = tmp;
-			}
-	}
-}
-
-void jfr_alloc_type_name(const char *jvm, char *out, size_t len)
-{
-	if (!len)
-		return;
-	unsigned dims = 0;
-	while (jvm[dims] == '[')
-		dims++;
-	const char *base = jvm + dims, *prim = NULL;
-	if (dims) {
-		switch (*base) {
-		case 'B': prim = "byte"; break;
-		case 'C': prim = "char"; break;
-		case 'D': prim = "double"; break;
-		case 'F': prim = "float"; break;
-		case 'I': prim = "int"; break;
-		case 'J': prim = "long"; break;
-		case 'S': prim = "short"; break;
-		case 'Z': prim = "boolean"; break;
-		case 'L': base++; break;
-		default: break;
-		}
-	}
-	size_t o = 0;
-	if (prim) {
-		o = (size_t)snprintf(out, len, "%s", prim);
-		if (o >= len)
-			o = len - 1;
-	} else {
-		for (const char *p = base; *p && !(dims && *p == ';') && o + 1 < len; p++)
-			out[o++] = *p == '/' ? '.' : *p;
-		out[o] = '\0';
-	}
-	for (unsigned i = 0; i < dims && o + 3 <= len; i++) {
-		memcpy(out + o, "[]", 3);
-		o += 2;
+		gt_alloc_stacks_sort(s);
 	}
 }
 
@@ -318,7 +252,7 @@ static int jfr_alloc_frame(const struct gt_jfr_value *v, uint32_t i, char *out, 
 	snprintf(path, sizeof(path), "stackTrace.frames[%u].method.name", i);
 	if (gt_jfr_get_string(v, path, method, sizeof(method), &e) != GT_JFR_OK)
 		return -1;
-	jfr_alloc_type_name(type, cls, sizeof(cls));
+	gt_jvm_type_name(type, GT_JVM_INTERNAL, cls, sizeof(cls));
 	/* the class cut to half the room, as the agent names a frame */
 	size_t c = strnlen(cls, len / 2), m = strnlen(method, len - 2 - c);
 	memcpy(out, cls, c);
@@ -395,7 +329,7 @@ void jfr_alloc_add(struct jfr_alloc *a, const struct gt_jfr_event *ev)
 		return;
 	}
 	if (gt_jfr_get_string(&ev->value, "objectClass.name", jvm, sizeof(jvm), &e) == GT_JFR_OK)
-		jfr_alloc_type_name(jvm, type, sizeof(type));
+		gt_jvm_type_name(jvm, GT_JVM_INTERNAL, type, sizeof(type));
 	else
 		snprintf(type, sizeof(type), "(unknown type)");
 	struct jfr_alloc_key frames = { .len = 0 }, key = { .len = 0 };

@@ -57,9 +57,4 @@ void jfr_alloc_snapshot(const struct jfr_alloc *a, struct gt_alloc_snapshot *out
  * filled), into out. */
 void jfr_alloc_stacks(const struct jfr_alloc *a, const struct gt_alloc_snapshot *snap, struct gt_alloc_stacks *out);
 
-/* A JVM class name as JFR stores it ("java/lang/String", "[[B",
- * "[Ljava/lang/Object;") as the agent shows it ("java.lang.String",
- * "byte[][]", "java.lang.Object[]"). Pure. */
-void jfr_alloc_type_name(const char *jvm, char *out, size_t len);
-
 #endif

@@ -7,11 +7,14 @@
 #define GCTOP_COLLECTORS_HOTSPOT_JFR_SAMPLER_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/error.h"
 #include "model/alloc_stacks.h"
 #include "model/allocators.h"
+#include "model/sample.h"
 
 struct gt_hotspot_jfr;
 
@@ -26,6 +29,27 @@ void gt_hotspot_jfr_sample(struct gt_hotspot_jfr *j, uint64_t now);
 
 /* The tables the last gt_hotspot_jfr_sample took. */
 const struct gt_alloc_snapshot *gt_hotspot_jfr_snapshot(const struct gt_hotspot_jfr *j);
+
+/* The JVM's exact allocation total as of its newest
+ * jdk.ThreadAllocationStatistics period (jfr_alloc_total.h) into out, in
+ * place of the perf data's estimate, from the first period on. */
+void gt_hotspot_jfr_fill(const struct gt_hotspot_jfr *j, struct gt_sample *out);
+
+/* Where the perf data measures no live set (JDK 17's ZGC), JFR's points
+ * (jfr_live.h) as the sample's live log, from the recording's start. */
+void gt_hotspot_jfr_fill_live(const struct gt_hotspot_jfr *j, struct gt_sample *out);
+
+/* A stop-the-world pause as JFR timed it (jfr_gc.h). */
+struct gt_hotspot_jfr_pause {
+	int64_t start_ns;      /* ns since the epoch */
+	uint64_t duration_ns;
+};
+
+/* The pauses the reader has read from number *next on, in start order
+ * within each poll's batch, into out (at most max); *next moves past them.
+ * *mono_offset: CLOCK_MONOTONIC less CLOCK_REALTIME now, in ns. */
+size_t gt_hotspot_jfr_pauses(struct gt_hotspot_jfr *j, uint64_t *next, int64_t *mono_offset,
+			      struct gt_hotspot_jfr_pause *out, size_t max);
 
 /* The stacks behind that snapshot's sites (NULL when out of memory). */
 const struct gt_alloc_stacks *gt_hotspot_jfr_stacks(const struct gt_hotspot_jfr *j);
