@@ -38,8 +38,8 @@ prometheus_start
 wait_until 150 prom_ready || { fail "prometheus did not become ready: $(tail -3 "$WORK/prometheus.log")"; exit 0; }
 
 # The workloads: a JVM allocating 20 MB/s for 20 s; a .NET process idle 6 s,
-# allocating 5 s, idle 32 s (quiet edges for its totals, and alive for
-# the ends of gctop below); a shell that becomes a JVM when told to (its pid is
+# allocating 5 s, idle up to 32 s (quiet edges for its totals, and alive for
+# the ends of gctop below, which end it); a shell that becomes a JVM when told to (its pid is
 # known, for -p, before it is one).
 java -Xmx128m -XX:+UseG1GC -cp "$CLASSES" AllocWorkload small 20 20 4 >"$WORK/jvm.log" 2>&1 &
 JPID=$!
@@ -120,12 +120,21 @@ else
 	fail "JVM: gctop_allocated_bytes_total as stored by Prometheus vs ThreadMXBean: $result"
 fi
 
-# .NET: wait for gctop's samples 2.5 s after the allocating ends (plus a
-# scrape), then kill gctop with SIGKILL: the runtime must see its session's
+# .NET: wait until Prometheus has stored a sample of gctop's from 4 s or
+# more after the allocating ends (the comparison's window ends at the first
+# one: gctop's pause total is the runtime's as of 2.5 s before its sample),
+# then kill gctop with SIGKILL: the runtime must see its session's
 # connection close and drop it.
-busy_end_seen() { grep -q '"phase":"busy_end"' "$WORK/dotnet.truth"; }
-wait_until 300 busy_end_seen || fail "the .NET workload never ended its allocating phase"
-sleep 4.5
+busy_end_ms() { sed -n 's/.*"phase":"busy_end","wall_ms":\([0-9]*\).*/\1/p' "$WORK/dotnet.truth"; }
+stored_past() {
+	curl -s --max-time 2 "http://127.0.0.1:$PPORT/api/v1/query" \
+		--data-urlencode "query=gctop_sample_timestamp_seconds{pid=\"$DPID\"}" >"$WORK/stored.json" &&
+		python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["data"]["result"]
+sys.exit(0 if r and float(r[0]["value"][1]) * 1000 > float(sys.argv[2]) else 1)' "$WORK/stored.json" "$1" 2>/dev/null
+}
+wait_until 300 grep -q '"phase":"busy_end"' "$WORK/dotnet.truth" || fail "the .NET workload never ended its allocating phase"
+wait_until 100 stored_past $(($(busy_end_ms) + 4000)) ||
+	fail "Prometheus stored no sample of the .NET workload from 4 s after its allocating: $(head -c 300 "$WORK/stored.json")"
 ends=$(gctop_ends "$GPID" "$DPID")
 kill -9 "$GPID"
 wait "$GPID" 2>/dev/null
@@ -155,7 +164,11 @@ if wait_until 50 session_ends; then
 else
 	fail "a second gctop --serve opened no session in the .NET process: $(cat "$WORK/gctop2.err")"
 fi
-wait "$DPID"
+# The workload's truth is still from the quiet after its allocating, and
+# no gctop reads it any more: it ends here rather than at the end of its
+# idle time (a bound for the two gctops above).
+kill "$DPID"
+wait "$DPID" 2>/dev/null
 comparator "prometheus_compare.py (.NET)" python3 tests/integration/prometheus_compare.py dotnet "$PPORT" "$DPID" "$WORK/dotnet.truth" dotnet-workstation
 kill "$PROM" 2>/dev/null
 # The runtime leaves its socket behind when killed: remove those of ours.
