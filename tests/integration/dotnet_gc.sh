@@ -167,22 +167,32 @@ check(last["runtime"] == "dotnet" and last["runtime_version"].startswith(major +
 PY
 }
 
+# quiet_after_reported TRUTH: the workload has reported 5 times since its
+# allocating ended (once a second: 4 s of the quiet after it).
+quiet_after_reported() {
+	awk '/"phase":"busy_end"/ { b = 1; next } b && /"t_ns"/ { n++ } END { exit !(n >= 5) }' "$1"
+}
+
 # run_case NAME "ENV=VALUE ..." PINNED_MB [pinned]
 run_case() {
 	name=$1
 	truth="$WORK/$name.truth"
 	out="$WORK/$name.json"
-	# idle 4 s, allocate 5 s, idle 7.5 s; gctop's first output waits for the
-	# runtime's first allocation counter where it comes after the interval
-	# (.NET 9 and 10, about 1 s), and it writes 13 outputs a second
-	# apart, from before the allocating starts to 4 s or more after it ends
-	# and before the program does (a runtime slow to start on a loaded
-	# machine reaches Main late)
+	# idle 4 s, allocate 5 s, idle 7.5 s; gctop writes an output a second
+	# from before the allocating starts until the workload has reported 4 s
+	# of the quiet after it (5 reports), then ^C ends it, before the program
+	# ends. (A fixed count of outputs ended too early when the runtime,
+	# slow to start on a loaded machine, reached Main late: no pause figure
+	# was as of the quiet after.)
 	env GCALLOC_GCLOG=1 $2 "$GCALLOC" "$RATE_MB" 5 "$3" 4 7.5 >"$truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	wait_until 100 dotnet_socket_exists "$DPID"
-	"$GCTOP_BIN" -p "$DPID" --json -d 1 -n 13 >"$out" 2>"$WORK/$name.err"
+	"$GCTOP_BIN" -p "$DPID" --json -d 1 >"$out" 2>"$WORK/$name.err" &
+	GPID=$!
+	wait_until 600 quiet_after_reported "$truth"
+	kill -INT "$GPID"
+	wait "$GPID"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then pass "$name: gctop exits 0"; else fail "$name: gctop exits $rc: $(head -c 300 "$WORK/$name.err")"; fi
 	wait "$DPID"
