@@ -191,15 +191,19 @@ run_case() {
 # use, JIT) counts for less than the span from gctop's enable to the poll
 # event's timestamp (it starts counting after answering the enable, or
 # stamps the event after reading the counter; the two look alike here).
+# The program idles 10 s after its 4 s of load and is stopped once gctop
+# has its 6 outputs: with 1 s of idling it had ended before them on a
+# machine at load 40, and gctop exited for the target's end.
 first_figure() {
-	env DOTNET_gcServer=0 "$CSV" 4 1 4 0 1 20 >"$WORK/first.truth" 2>&1 &
+	env DOTNET_gcServer=0 "$CSV" 4 1 4 0 10 20 >"$WORK/first.truth" 2>&1 &
 	DPID=$!
 	CHILD_PIDS="$CHILD_PIDS $DPID"
 	wait_until 50 dotnet_socket_exists "$DPID"
 	sleep 0.5
 	"$GCTOP_BIN" -p "$DPID" --json -d 0.5 -n 6 >"$WORK/first.json" 2>"$WORK/first.err" ||
 		fail "first figure: gctop exits $?: $(head -c 300 "$WORK/first.err")"
-	wait "$DPID"
+	kill "$DPID"
+	wait "$DPID" 2>/dev/null
 	rm -f /tmp/dotnet-diagnostic-"$DPID"-*-socket
 	comparator "of the first figure" python3 - "$WORK/first.json" "$WORK/first.truth" <<'PY'
 import json, sys
