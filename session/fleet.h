@@ -109,7 +109,10 @@ struct gt_fleet_wait {
 /* What the last full listing saw, to tell whether another is needed. */
 struct gt_fleet_discovery {
 	struct gt_fleet_tmp tmp;   /* /tmp as last read (session/fleet_tmp.h) */
-	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed */
+	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed
+				    * (with the policy's round_ns, the sockets alone) */
+	uint64_t dirs_stamp;       /* with round_ns: the directories alone */
+	bool discover;             /* ... which changed since gt_fleet_discover last read them */
 	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
 	uint64_t changed_ns;       /* ... of the last change of tmp_stamp */
 	uint64_t next_open_ns;     /* CLOCK_MONOTONIC when a member noted starting is old enough, or UINT64_MAX */

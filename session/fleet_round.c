@@ -112,17 +112,21 @@ static void start_next_step(struct gt_fleet *f, uint64_t now_ns)
 {
 	if (f->disc.run.running)
 		return;
-	if (gt_fleet_only_all_open(f) || !gt_fleet_listing_due(&f->policy, &f->disc, now_ns)) {
+	bool due = !gt_fleet_only_all_open(f) && gt_fleet_listing_due(&f->policy, &f->disc, now_ns);
+	/* after the first listing, /tmp's new pids join without one */
+	bool discovering = f->policy.round_ns && f->disc.listed;
+	if (discovering && f->disc.discover) {
+		f->disc.discover = false;
+		gt_fleet_discover(f);
+	}
+	if (!due) {
 		gt_fleet_start_opens(f);
 		return;
 	}
-	/* after the first listing, /tmp's new pids first: opened without one */
-	if (f->policy.round_ns && f->disc.listed) {
-		gt_fleet_discover(f);
-		if (gt_fleet_start_opens(f)) {
-			f->disc.listed_ns = 0;   /* the listing right after them */
-			return;
-		}
+	/* their opens before a listing, which leaves them out */
+	if (discovering && gt_fleet_start_opens(f)) {
+		f->disc.listed_ns = 0;   /* the listing right after them */
+		return;
 	}
 	gt_fleet_start_listing(f);
 }

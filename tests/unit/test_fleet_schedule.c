@@ -1,8 +1,8 @@
 /* The fleet's scheduling with --serve's policy (a round_ns): an idle
  * member is read at the rounds only, a collecting one at its own tick;
  * an open step asks for every member old enough, not a fixed batch, and
- * notes when the youngest will be; a listing comes no more often than the
- * fleet's own look; members are found by a binary search and a look at
+ * notes when the youngest will be; a listing comes no more often than once
+ * a second; members are found by a binary search and a look at
  * those added since; and the fleet's look between rounds is due at its
  * own clock or when a member is old enough to open. No runtime is needed:
  * the pids are above the kernel's PID_MAX_LIMIT, so that none is a
@@ -103,15 +103,15 @@ static void test_listing_spaced(void)
 	d.tmp.root = root;
 	uint64_t now = 100 * SEC;
 	CHECK(gt_fleet_listing_due(&p, &d, now));
-	CHECK(!gt_fleet_listing_due(&p, &d, now + FLEET_WATCH_NS));
-	/* /tmp changed: a listing at every look while it settles, but not
-	 * sooner than a look apart */
+	CHECK(!gt_fleet_listing_due(&p, &d, now + FLEET_SWEEP_NS));
+	/* a .NET socket came: a listing at each look while it settles, but
+	 * not sooner than a second apart */
 	d.changed_ns = now;
-	CHECK(!gt_fleet_listing_due(&p, &d, now + FLEET_WATCH_NS / 2));
-	CHECK(gt_fleet_listing_due(&p, &d, now + FLEET_WATCH_NS));
+	CHECK(!gt_fleet_listing_due(&p, &d, now + FLEET_WATCH_NS));
+	CHECK(gt_fleet_listing_due(&p, &d, now + FLEET_SWEEP_NS));
 	/* the picker's policy lists every round */
 	struct gt_fleet_policy every = { .list_on_change = false };
-	CHECK(gt_fleet_listing_due(&every, &d, now + FLEET_WATCH_NS + 1));
+	CHECK(gt_fleet_listing_due(&every, &d, now + FLEET_SWEEP_NS + 1));
 	gt_fleet_tmp_free(&d.tmp);
 	rmdir(root);
 }
