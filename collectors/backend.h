@@ -31,12 +31,16 @@ enum gt_probe {
 };
 
 /* How a fleet notices, from /tmp alone, that a process of the runtime may
- * have come or gone (session/fleet_tmp.c), before it lists them again.
+ * have come or gone (session/fleet_tmp.c), before it lists them again, and
+ * which pids may be new ones (--serve opens those without a listing).
  * Either may be NULL. */
 struct gt_discovery {
 	/* Entries named so are directories whose own change time moves when
 	 * a process comes or goes (HotSpot's hsperfdata_<user>). */
 	const char *dir_prefix;
+	/* ... and whose entries are named by the process's pid (in its own
+	 * pid namespace: the open finds out whether it is the same process). */
+	bool dir_entries_pids;
 	/* Entries named so and then a pid come and go with their process
 	 * (.NET's diagnostics sockets). */
 	const char *pid_prefix;

@@ -45,6 +45,7 @@ static struct gt_fleet_policy serve_policy_for(const struct gt_options *opt)
 	p.opcount_counter = opt->opcount_counter;
 	p.opcount_agent = opt->ops_agent;
 	p.opcount_agent_match = opt->ops_agent_match;
+	p.round_ns = opt->interval_ns;
 	return p;
 }
 
@@ -65,7 +66,10 @@ struct serve_run {
 };
 
 /* A round when it is due (every process sampled, the exposition swapped
- * in), then the collectors' ticks (HotSpot's estimator must see every eden
+ * in); between rounds, the fleet's own look for processes come and gone
+ * (gt_fleet_watch), whose changes are published at once, so that a new
+ * process is served, and a gone one dropped, within 2 s whatever -d is;
+ * then the collectors' ticks (HotSpot's estimator must see every eden
  * fill), each member at its own. */
 static bool serve_tick(void *ctx, uint64_t now)
 {
@@ -77,6 +81,8 @@ static bool serve_tick(void *ctx, uint64_t now)
 		/* after a stall, no burst of rounds */
 		if (r->next_round <= now)
 			r->next_round = now + r->opt->interval_ns;
+	} else if (gt_fleet_watch(r->fleet, now)) {
+		gt_serve_cache_publish(r->cache);
 	}
 	if (now >= gt_fleet_next_poll_ns(r->fleet))
 		gt_fleet_poll(r->fleet, now);
@@ -87,8 +93,10 @@ static uint64_t serve_deadline(void *ctx, uint64_t now)
 {
 	struct serve_run *r = ctx;
 	(void)now;
-	uint64_t next_poll = gt_fleet_next_poll_ns(r->fleet);
-	return r->next_round < next_poll ? r->next_round : next_poll;
+	uint64_t next = gt_fleet_next_poll_ns(r->fleet), watch = gt_fleet_next_watch_ns(r->fleet);
+	if (watch < next)
+		next = watch;
+	return r->next_round < next ? r->next_round : next;
 }
 
 /* Every session gctop opened is read continuously (those that may lag no

@@ -13,6 +13,7 @@ int gt_fleet_init(struct gt_fleet *f, const struct gt_fleet_policy *policy, cons
 {
 	memset(f, 0, sizeof(*f));
 	f->policy = *policy;
+	f->disc.next_open_ns = FLEET_NEVER;
 	gt_fleet_worker_init(&f->disc.run);
 	f->disc.run.opcount = f->policy.opcount_counter;
 	f->disc.run.opcount_agent = f->policy.opcount_agent;
@@ -35,9 +36,11 @@ void gt_fleet_free(struct gt_fleet *f)
 		gt_fleet_member_close(&f->m[i]);
 	free(f->m);
 	free(f->waits);
+	free(f->polls);
 	free(f->only);
 	free(f->findings_scratch);
 	gt_fleet_tmp_free(&f->disc.tmp);
+	free(f->disc.pids);
 	gt_cgroup_rounds_free();
 	memset(f, 0, sizeof(*f));
 }

@@ -5,7 +5,10 @@
  * A round (gt_fleet_refresh) takes in what the fleet's worker finished
  * (session/fleet_worker.h: a listing, or opens), samples every open
  * process, drops those gone, and gives the worker its next step: the new
- * processes to open (not too young), else a listing when due. A runtime
+ * processes to open (not too young), else a listing when due. With the
+ * policy's round_ns (--serve), the fleet also keeps a clock of its own
+ * between rounds (gt_fleet_watch): new processes found from /tmp and
+ * opened as soon as they are old enough, gone ones dropped. A runtime
  * slow to answer holds the worker, never the round, so neither the screen
  * nor --serve's sampling waits for a listing or an open. Sessions keep no history (neither holder shows one,
  * and at 100 KiB each a few hundred would be most of gctop's memory).
@@ -54,6 +57,15 @@ struct gt_fleet_policy {
 	 * (gt_fleet_agent_chosen). */
 	bool opcount_agent;
 	const char *opcount_agent_match;
+	/* The holder's interval between rounds (--serve's -d), or 0 (the
+	 * picker: its rounds drive everything). With it, the fleet keeps a
+	 * clock of its own between rounds (gt_fleet_watch): it looks for new
+	 * processes and opens them, and drops those gone, so that neither waits
+	 * for a round; a listing leaves out every member, opened or not (it
+	 * reads only pids not seen before); and a member whose collector's tick
+	 * is the idle one (FLEET_IDLE_TICK_NS) or no faster than the rounds is
+	 * read at the rounds alone. */
+	uint64_t round_ns;
 };
 
 /* A member's findings: the model's rules (model/findings.h) over its last
@@ -76,10 +88,13 @@ struct gt_fleet_member {
 	double watch_start_s;             /* when it opened, seconds since the epoch */
 	const char *note;                 /* why it has no live figures, or NULL */
 	uint64_t retry_ns;                /* CLOCK_MONOTONIC before which no open is tried */
-	uint64_t next_poll_ns;            /* CLOCK_MONOTONIC when its collector's tick is next due (0: now) */
+	uint64_t next_poll_ns;            /* CLOCK_MONOTONIC when its collector's tick is next due (0: now;
+					   * UINT64_MAX: at the rounds only) */
+	unsigned quiet_rounds;            /* samples since its findings were last computed (fleet_findings.c) */
 	bool sampled;                     /* the newest round sampled its session */
 	bool opening;                     /* the worker is opening it */
 	bool seen;                        /* still there at the newest round */
+	bool fresh;                       /* opened since its last sample: sampled at once (policy round_ns) */
 	int wait_fd;                      /* its session's descriptor to wait on, or -1 (fleet_members.c: wait list) */
 	bool wait_lags;                   /* ... whose data may wait a little (gt_session_wait_may_lag) */
 };
@@ -94,9 +109,17 @@ struct gt_fleet_wait {
 /* What the last full listing saw, to tell whether another is needed. */
 struct gt_fleet_discovery {
 	struct gt_fleet_tmp tmp;   /* /tmp as last read (session/fleet_tmp.h) */
-	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed */
+	uint64_t tmp_stamp;        /* the hsperfdata_* directories and .NET sockets of /tmp, summed
+				    * (with the policy's round_ns, the sockets alone) */
+	uint64_t dirs_stamp;       /* with round_ns: the directories alone */
+	bool discover;             /* ... which changed since gt_fleet_discover last read them */
 	uint64_t listed_ns;        /* CLOCK_MONOTONIC of the last listing, 0: never */
 	uint64_t changed_ns;       /* ... of the last change of tmp_stamp */
+	uint64_t next_open_ns;     /* CLOCK_MONOTONIC when a member noted starting is old enough, or UINT64_MAX */
+	uint64_t next_watch_ns;    /* ... of gt_fleet_watch's next look (policy round_ns), 0: now */
+	uint64_t swept_ns;         /* ... of its last look for members gone */
+	pid_t *pids;               /* the pids /tmp named at the last look (gt_fleet_discover) */
+	size_t pids_cap;
 	struct gt_fleet_worker run;  /* the listings' and opens' worker (session/fleet_worker.h) */
 	bool listed;               /* a listing has been taken in */
 };
@@ -108,9 +131,14 @@ struct gt_fleet {
 	struct gt_fleet_discovery disc;
 	struct gt_fleet_member *m; /* by pid */
 	size_t count, capacity;
+	size_t n_sorted;           /* m[0..n_sorted) are in pid order (the rest came since the last prune) */
 	struct gt_fleet_wait *waits;  /* the members' wait_fd that are open, in member order */
 	size_t n_waits, waits_capacity;
 	bool waits_stale;             /* a member's wait_fd or the members changed */
+	size_t *polls;                /* the members whose next_poll_ns is not UINT64_MAX (by index) */
+	size_t n_polls, polls_capacity;
+	bool polls_stale;             /* a member's next_poll_ns became or left UINT64_MAX, or the members changed */
+	bool changed;                 /* members became live or went since the holder last published */
 	struct gt_history *findings_scratch; /* the history a member's points are read into */
 };
 
@@ -121,6 +149,19 @@ void gt_fleet_free(struct gt_fleet *f);
 
 /* One round (see above). Members stay in pid order. */
 void gt_fleet_refresh(struct gt_fleet *f);
+
+/* Between rounds, with the policy's round_ns: at its own clock
+ * (FLEET_WATCH_NS), starts a listing when /tmp says a process may have
+ * come, opens those old enough (at the moment each is), and, when the
+ * rounds are further apart than FLEET_SWEEP_NS, drops the members whose
+ * process has gone. A member opened here has its first sample at once.
+ * True, at most once a FLEET_WATCH_NS, when members became live or went
+ * since the last round or the last true: the holder publishes them then,
+ * not only at its next round. */
+bool gt_fleet_watch(struct gt_fleet *f, uint64_t now_ns);
+/* When gt_fleet_watch is next due (CLOCK_MONOTONIC; UINT64_MAX without
+ * the policy's round_ns). */
+uint64_t gt_fleet_next_watch_ns(const struct gt_fleet *f);
 
 /* Whether a listing has been taken in: before, no member means "not known
  * yet", not "none". */
@@ -144,7 +185,8 @@ uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f);
 void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns);
 /* When gt_fleet_poll is next due: the earliest of the members' own ticks
  * (CLOCK_MONOTONIC; UINT64_MAX when none polls). Cheaper than
- * gt_fleet_poll_interval_ns, which asks every collector. */
+ * gt_fleet_poll_interval_ns, which asks every collector: it and
+ * gt_fleet_poll walk only the members with a tick between rounds. */
 uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f);
 /* The descriptors of gt_fleet_wait_fds after a poll (n of them, in the
  * same order): reads the members whose descriptor is ready (their sessions

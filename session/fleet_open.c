@@ -9,12 +9,13 @@
 #include "collectors/host/proc.h"
 #include "collectors/target.h"
 
-/* An open step asks for at most this many processes (a JVM opens in a
- * millisecond, a .NET session may take seconds: ProcessInfo and
- * CollectTracing, 2 s each at worst); the worker ends the step earlier, at
- * the first that opens or when its time budget is spent
- * (gt_fleet_worker_open), and the rest are asked for at once. */
-#define FLEET_OPEN_BATCH 16
+/* An open step asks for every member that wants opening (a listing of
+ * 1,000 new processes opens them all, not 16 before the next listing: under
+ * churn, at 100 new processes a second, those 16 a step served almost
+ * none, bench/README.md 1k); the worker ends the step at the first that
+ * opens with a stream to read (a .NET session) or once its time budget is
+ * spent (gt_fleet_worker_open), and the rest are asked for at once. The
+ * opens run on the worker, so neither the rounds nor a scrape waits. */
 /* A process whose open timed out (a runtime still starting) is tried again
  * this much later (FLEET_RETRY_NS: one that failed otherwise):
  * about a round, not at once, so that a process whose open keeps failing
@@ -57,23 +58,41 @@ static void adopt_session(struct gt_fleet *f, struct gt_fleet_member *m, struct 
 	/* the worker set its operations counter (fleet_worker.c) */
 	gt_session_adopt_without_history(m->session, t);
 	/* its first tick is its own collector's (the open polled it) */
-	gt_fleet_schedule_poll(m, gt_mono_ns());
+	gt_fleet_schedule_poll(f, m, gt_mono_ns());
 	gt_fleet_note_wait(f, m);
+	m->fresh = f->policy.round_ns != 0;
 	/* counted again from here, with a new _created (a reset to Prometheus) */
 	m->watch_start_s = (double)gt_wall_ms() / 1000.0;
 	memset(&m->pauses, 0, sizeof(m->pauses));
 }
 
-/* Whether the member is to be opened: there, without a session, not
- * with the worker already, its retry time come, and old enough (one
- * younger is noted as starting). */
-static bool wants_open(const struct gt_fleet *f, struct gt_fleet_member *m, uint64_t now)
+/* When the process of m is open_min_age_ms old, on the monotonic clock
+ * (0: it is, or its start is unknown). Its start is the listing's (no
+ * look at /proc for each of 1,000 new processes at every step). */
+static uint64_t old_enough_at(const struct gt_fleet *f, const struct gt_fleet_member *m, uint64_t now)
 {
 	uint64_t start_ms;
+	if (m->listed.start_time_ms.valid)
+		start_ms = m->listed.start_time_ms.value;
+	else if (gt_proc_start_time_ms(m->pid, &start_ms) != 0)
+		return 0;
+	uint64_t wall = (uint64_t)gt_wall_ms(), ready = start_ms + f->policy.open_min_age_ms;
+	return wall < ready ? now + (ready - wall) * 1000000ull : 0;
+}
+
+/* Whether the member is to be opened: there, without a session, not
+ * with the worker already, its retry time come, and old enough (one
+ * younger is noted as starting, and the fleet notes when it will be old
+ * enough: disc.next_open_ns). */
+static bool wants_open(struct gt_fleet *f, struct gt_fleet_member *m, uint64_t now)
+{
 	if (!m->seen || m->session || m->opening || now < m->retry_ns)
 		return false;
-	if (gt_proc_start_time_ms(m->pid, &start_ms) == 0 && (uint64_t)gt_wall_ms() < start_ms + f->policy.open_min_age_ms) {
+	uint64_t at = old_enough_at(f, m, now);
+	if (at) {
 		m->note = "starting";
+		if (at < f->disc.next_open_ns)
+			f->disc.next_open_ns = at;
 		return false;
 	}
 	return true;
@@ -82,6 +101,7 @@ static bool wants_open(const struct gt_fleet *f, struct gt_fleet_member *m, uint
 size_t gt_fleet_open_candidates(struct gt_fleet *f, uint64_t now, pid_t *pids, size_t max)
 {
 	size_t n = 0;
+	f->disc.next_open_ns = FLEET_NEVER;
 	/* Never tried (or handed back untried) first, then those whose retry
 	 * has come: processes that keep timing out, each due again before
 	 * the others are reached, must not hold off the ones never tried. */
@@ -92,20 +112,27 @@ size_t gt_fleet_open_candidates(struct gt_fleet *f, uint64_t now, pid_t *pids, s
 	return n;
 }
 
-/* Asks the worker to open the members that want it (FLEET_OPEN_BATCH at
- * most; the rest at a later step). True when it did. */
+/* Asks the worker to open every member that wants it. True when it did. */
 bool gt_fleet_start_opens(struct gt_fleet *f)
 {
-	pid_t pids[FLEET_OPEN_BATCH];
-	size_t n = gt_fleet_open_candidates(f, gt_mono_ns(), pids, FLEET_OPEN_BATCH);
-	if (!n || gt_fleet_worker_open(&f->disc.run, pids, n) != 0)
+	if (f->disc.run.running)
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		struct gt_fleet_member *m = gt_fleet_find(f, pids[i]);
-		m->opening = true;
-		m->note = "opening";
+	pid_t *pids = f->count ? malloc(f->count * sizeof(*pids)) : NULL;
+	if (!pids) {
+		/* none to open (or out of memory): tried again at a round */
+		f->disc.next_open_ns = FLEET_NEVER;
+		return false;
 	}
-	return true;
+	size_t n = gt_fleet_open_candidates(f, gt_mono_ns(), pids, f->count);
+	bool asked = n && gt_fleet_worker_open(&f->disc.run, pids, n) == 0;
+	if (asked)
+		for (size_t i = 0; i < n; i++) {
+			struct gt_fleet_member *m = gt_fleet_find(f, pids[i]);
+			m->opening = true;
+			m->note = "opening";
+		}
+	free(pids);
+	return asked;
 }
 
 /* Takes in the worker's opens: each member still there gets its session

@@ -13,6 +13,7 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 {
 	struct gt_error err = { 0 };
 	m->sampled = false;
+	m->fresh = false;
 	if (!m->session)
 		return;
 	enum gt_session_step step = gt_session_sample(m->session, &err);
@@ -25,7 +26,7 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 		 * poll in it), so the next tick counts from here: an idle JVM's
 		 * one-second tick then falls at the rounds instead of waking the
 		 * loop once more a second for each JVM. */
-		gt_fleet_schedule_poll(m, gt_mono_ns());
+		gt_fleet_schedule_poll(f, m, gt_mono_ns());
 		return;
 	}
 	if (step == GT_SESSION_IDLE)
@@ -34,6 +35,8 @@ static void sample_member(struct gt_fleet *f, struct gt_fleet_member *m)
 	m->note = exited ? "exited" : "unreadable";
 	if (exited)
 		m->seen = gt_proc_exists(m->pid);
+	if (gt_fleet_member_live(m))
+		f->changed = true;
 	gt_fleet_member_close(m);
 	f->waits_stale = true;
 	m->retry_ns = exited || !f->policy.retry ? FLEET_NEVER : gt_mono_ns() + FLEET_RETRY_NS;
@@ -50,15 +53,37 @@ static void refresh_seen(struct gt_fleet *f)
 	}
 }
 
+/* The first sample of the members just opened, so that they are served
+ * from now, not from the next round (with the policy's round_ns). */
+static void sample_fresh(struct gt_fleet *f)
+{
+	bool any = false;
+	for (size_t i = 0; i < f->count; i++) {
+		struct gt_fleet_member *m = &f->m[i];
+		if (!m->fresh)
+			continue;
+		if (!any)
+			gt_cgroup_round_begin();
+		any = true;
+		sample_member(f, m);
+		if (m->sampled)
+			f->changed = true;
+	}
+	if (any)
+		gt_cgroup_round_end();
+}
+
 /* Takes in the worker's step when it has finished; true when it had. */
 static bool take_step(struct gt_fleet *f)
 {
 	if (!gt_fleet_worker_take(&f->disc.run))
 		return false;
-	if (f->disc.run.step == GT_FLEET_LIST)
+	if (f->disc.run.step == GT_FLEET_LIST) {
 		gt_fleet_take_listing(f);
-	else
+	} else {
 		gt_fleet_take_opened(f);
+		sample_fresh(f);
+	}
 	/* members went, came, moved (prune sorts them) or opened */
 	f->waits_stale = true;
 	gt_fleet_rebuild_waits(f);
@@ -69,8 +94,13 @@ static bool take_step(struct gt_fleet *f)
  * gone from /proc is dropped. */
 static void refresh_known(struct gt_fleet *f)
 {
-	for (size_t i = 0; i < f->count; i++)
-		f->m[i].seen = f->m[i].session ? gt_fleet_member_there(&f->m[i]) : gt_proc_exists(f->m[i].pid);
+	for (size_t i = 0; i < f->count; i++) {
+		struct gt_fleet_member *m = &f->m[i];
+		if (m->session)
+			m->seen = gt_fleet_member_there(m);
+		else   /* not listed again with round_ns: its pid may name another process by now */
+			m->seen = f->policy.round_ns && !m->opening ? gt_fleet_member_same_process(m) : gt_proc_exists(m->pid);
+	}
 	refresh_seen(f);
 }
 
@@ -78,14 +108,27 @@ static void refresh_known(struct gt_fleet *f)
  * known processes that want opening. The listing first, so that opens
  * that keep failing (hung runtimes, each due again by the time the others
  * are tried) cannot hold off the processes it would find. */
-static void start_next_step(struct gt_fleet *f)
+static void start_next_step(struct gt_fleet *f, uint64_t now_ns)
 {
 	if (f->disc.run.running)
 		return;
-	if (!gt_fleet_only_all_open(f) && gt_fleet_listing_due(&f->policy, &f->disc, gt_mono_ns()))
-		gt_fleet_start_listing(f);
-	else
+	bool due = !gt_fleet_only_all_open(f) && gt_fleet_listing_due(&f->policy, &f->disc, now_ns);
+	/* after the first listing, /tmp's new pids join without one */
+	bool discovering = f->policy.round_ns && f->disc.listed;
+	if (discovering && f->disc.discover) {
+		f->disc.discover = false;
+		gt_fleet_discover(f);
+	}
+	if (!due) {
 		gt_fleet_start_opens(f);
+		return;
+	}
+	/* their opens before a listing, which leaves them out */
+	if (discovering && gt_fleet_start_opens(f)) {
+		f->disc.listed_ns = 0;   /* the listing right after them */
+		return;
+	}
+	gt_fleet_start_listing(f);
 }
 
 void gt_fleet_refresh(struct gt_fleet *f)
@@ -96,11 +139,53 @@ void gt_fleet_refresh(struct gt_fleet *f)
 	refresh_known(f);
 	gt_cgroup_round_end();
 	/* opens follow a listing at once (gt_fleet_events) */
-	start_next_step(f);
+	start_next_step(f, gt_mono_ns());
 	gt_fleet_prune(f);
 	/* members went, came or moved (prune sorts them) */
 	f->waits_stale = true;
 	gt_fleet_rebuild_waits(f);
+	/* the holder publishes the round */
+	f->changed = false;
+}
+
+/* The worker's next step between rounds: opens as soon as a member is
+ * old enough, a listing when /tmp says one is due. */
+static void watch_step(struct gt_fleet *f, uint64_t now_ns)
+{
+	if (f->disc.run.running)
+		return;
+	if (now_ns >= f->disc.next_open_ns && gt_fleet_start_opens(f))
+		return;
+	start_next_step(f, now_ns);
+}
+
+bool gt_fleet_watch(struct gt_fleet *f, uint64_t now_ns)
+{
+	if (!f->policy.round_ns || now_ns < gt_fleet_next_watch_ns(f))
+		return false;
+	if (now_ns < f->disc.next_watch_ns) {
+		/* a member old enough to open: not a look of its own */
+		watch_step(f, now_ns);
+		return false;
+	}
+	f->disc.next_watch_ns = now_ns + FLEET_WATCH_NS;
+	if (f->policy.round_ns > FLEET_SWEEP_NS && now_ns - f->disc.swept_ns >= FLEET_SWEEP_NS) {
+		f->disc.swept_ns = now_ns;
+		gt_fleet_sweep(f);
+	}
+	watch_step(f, now_ns);
+	bool changed = f->changed;
+	f->changed = false;
+	return changed;
+}
+
+uint64_t gt_fleet_next_watch_ns(const struct gt_fleet *f)
+{
+	if (!f->policy.round_ns)
+		return FLEET_NEVER;
+	/* a member starting: when it is old enough, if the worker is free then */
+	uint64_t open = f->disc.run.running ? FLEET_NEVER : f->disc.next_open_ns;
+	return open < f->disc.next_watch_ns ? open : f->disc.next_watch_ns;
 }
 
 uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f)
@@ -120,13 +205,15 @@ uint64_t gt_fleet_poll_interval_ns(const struct gt_fleet *f)
 
 void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns)
 {
-	for (size_t i = 0; i < f->count; i++) {
-		struct gt_fleet_member *m = &f->m[i];
-		if (!m->session || m->next_poll_ns > now_ns + FLEET_POLL_SLACK_NS)
+	gt_fleet_rebuild_polls(f);
+	for (size_t k = 0; k < f->n_polls; k++) {
+		size_t i = f->polls[k];
+		struct gt_fleet_member *m = i < f->count ? &f->m[i] : NULL;
+		if (!m || !m->session || m->next_poll_ns > now_ns + FLEET_POLL_SLACK_NS)
 			continue;
 		gt_session_events(m->session, now_ns);
 		gt_fleet_note_wait(f, m);
-		gt_fleet_schedule_poll(m, now_ns);
+		gt_fleet_schedule_poll(f, m, now_ns);
 	}
 	gt_fleet_rebuild_waits(f);
 }
@@ -134,9 +221,18 @@ void gt_fleet_poll(struct gt_fleet *f, uint64_t now_ns)
 uint64_t gt_fleet_next_poll_ns(const struct gt_fleet *f)
 {
 	uint64_t next = FLEET_NEVER;
-	for (size_t i = 0; i < f->count; i++)
-		if (f->m[i].session && f->m[i].next_poll_ns < next)
+	/* a stale list (a change not yet rebuilt) is walked whole */
+	if (f->polls_stale || f->waits_stale) {
+		for (size_t i = 0; i < f->count; i++)
+			if (f->m[i].session && f->m[i].next_poll_ns < next)
+				next = f->m[i].next_poll_ns;
+		return next;
+	}
+	for (size_t k = 0; k < f->n_polls; k++) {
+		size_t i = f->polls[k];
+		if (i < f->count && f->m[i].session && f->m[i].next_poll_ns < next)
 			next = f->m[i].next_poll_ns;
+	}
 	return next;
 }
 
@@ -168,7 +264,7 @@ bool gt_fleet_events(struct gt_fleet *f, const struct pollfd *polled, size_t n, 
 	bool after_opens = f->disc.run.step == GT_FLEET_OPEN;
 	if (first && (polled[0].revents & (POLLIN | POLLHUP | POLLERR)) && (changed = take_step(f))) {
 		if (after_opens && f->policy.list_on_change)
-			start_next_step(f);
+			start_next_step(f, now_ns);
 		else
 			gt_fleet_start_opens(f);
 	}

@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "base/clock.h"
 #include "base/dir.h"
 #include "base/wait.h"
@@ -217,38 +220,141 @@ static bool hotspot_candidate(int dir, const char *name, uid_t owner, struct tim
 	return true;
 }
 
+/* The hsperfdata_* entries of our own /tmp, kept between opens: each open
+ * read the whole of /tmp for them, and a /tmp of 2,700 entries (which ext4
+ * hashes whole at each read) was a quarter of the CPU of opening 500 JVMs
+ * (perf, bench/README.md 1k). A busy /tmp changes many times a second, so
+ * the list is read again only when the JVM's file is in none of the
+ * directories it names and /tmp changed since it was read (its inode or
+ * modification time; a time less than HOTSPOT_TMP_SETTLE_NS old is not
+ * trusted: an entry made in the same clock tick leaves it as it was). The
+ * fleet's worker and the holder's thread may both open: under a lock. */
+#define HOTSPOT_TMP_SETTLE_NS 1000000000ll
+static struct {
+	pthread_mutex_t lock;
+	bool valid;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
+	char (*names)[NAME_MAX + 1];
+	size_t n, cap;
+} hotspot_tmp_names = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static bool hotspot_tmp_names_fresh(const struct stat *st)
+{
+	struct timespec now;
+	if (!hotspot_tmp_names.valid || st->st_dev != hotspot_tmp_names.dev || st->st_ino != hotspot_tmp_names.ino ||
+	    st->st_mtim.tv_sec != hotspot_tmp_names.mtime.tv_sec || st->st_mtim.tv_nsec != hotspot_tmp_names.mtime.tv_nsec ||
+	    clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return false;
+	long long age = (long long)(now.tv_sec - st->st_mtim.tv_sec) * 1000000000ll + (now.tv_nsec - st->st_mtim.tv_nsec);
+	return age >= HOTSPOT_TMP_SETTLE_NS;
+}
+
+/* Reads tmp's hsperfdata_* names into the cache (lock held). */
+static void hotspot_tmp_names_read(int tfd, const struct stat *st)
+{
+	hotspot_tmp_names.valid = false;
+	hotspot_tmp_names.n = 0;
+	DIR *d = gt_dir_adopt(fcntl(tfd, F_DUPFD_CLOEXEC, 0));
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "hsperfdata_", 11) != 0)
+			continue;
+		char (*names)[NAME_MAX + 1] = gt_array_grow(hotspot_tmp_names.names, &hotspot_tmp_names.cap,
+							   hotspot_tmp_names.n + 1, sizeof(*names), 8);
+		if (!names) {
+			closedir(d);
+			return;   /* not valid: read again at the next open */
+		}
+		hotspot_tmp_names.names = names;
+		snprintf(names[hotspot_tmp_names.n++], sizeof(*names), "%s", e->d_name);
+	}
+	closedir(d);
+	hotspot_tmp_names.valid = true;
+	hotspot_tmp_names.dev = st->st_dev;
+	hotspot_tmp_names.ino = st->st_ino;
+	hotspot_tmp_names.mtime = st->st_mtim;
+}
+
+/* One hsperfdata_* entry of tmp: whether it holds the JVM's file (see
+ * hotspot_scan_tmp), newer than the one found so far. */
+static bool hotspot_scan_entry(int tfd, const char *entry, const char *shown, const char *leaf, uid_t owner,
+			       struct timespec *newest, int found, char *path, size_t path_len)
+{
+	struct stat st;
+	if (fstatat(tfd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != owner)
+		return false;
+	int dfd = openat(tfd, entry, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return false;
+	bool hit = false;
+	int n = snprintf(NULL, 0, "%s/%s/%s", shown, entry, leaf);
+	if (n > 0 && (size_t)n < path_len && hotspot_candidate(dfd, leaf, owner, newest, found)) {
+		snprintf(path, path_len, "%s/%s/%s", shown, entry, leaf);
+		hit = true;
+	}
+	close(dfd);
+	return hit;
+}
+
+/* The JVM's file in the kept list's directories (lock held): 1 found, 0 not. */
+static int hotspot_scan_names(int tfd, const char *shown, const char *leaf, uid_t owner, char *path, size_t path_len)
+{
+	int found = 0;
+	struct timespec newest = { 0, 0 };
+	for (size_t i = 0; i < hotspot_tmp_names.n; i++)
+		if (hotspot_scan_entry(tfd, hotspot_tmp_names.names[i], shown, leaf, owner, &newest, found, path, path_len))
+			found = 1;
+	return found;
+}
+
 /* Looks for tmp/hsperfdata_* /NAME under root (walked without following
  * links), keeping the newest by ctime as HotSpot does. Only a directory and
  * file of the JVM's own user count: another user's file of the same name is
  * not this JVM's and is passed over, never fatal. shown is how tmp is named
- * in the returned path. Returns 1 found, 0 not, -1 when tmp itself cannot be
- * read (errno kept). */
+ * in the returned path; our own /tmp ("/tmp") is read through the cache
+ * above. Returns 1 found, 0 not, -1 when tmp itself cannot be read (errno
+ * kept). */
 static int hotspot_scan_tmp(int root, const char *shown, pid_t name, uid_t owner, char *path, size_t path_len)
 {
-	DIR *d = gt_dir_adopt(gt_sp_openat(root, "tmp", O_RDONLY | O_DIRECTORY, 0));
-	if (!d)
+	int tfd = gt_sp_openat(root, "tmp", O_RDONLY | O_DIRECTORY, 0);
+	if (tfd < 0)
 		return -1;
-	int tfd = dirfd(d);
 	char leaf[32];
 	snprintf(leaf, sizeof(leaf), "%d", (int)name);
-	struct dirent *e;
 	int found = 0;
 	struct timespec newest = { 0, 0 };
-	while ((e = readdir(d))) {
-		struct stat st;
-		if (strncmp(e->d_name, "hsperfdata_", 11) != 0 || fstatat(tfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-		    !S_ISDIR(st.st_mode) || st.st_uid != owner)
-			continue;
-		int dfd = openat(tfd, e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (dfd < 0)
-			continue;
-		int n = snprintf(NULL, 0, "%s/%s/%s", shown, e->d_name, leaf);
-		if (n > 0 && (size_t)n < path_len && hotspot_candidate(dfd, leaf, owner, &newest, found)) {
-			snprintf(path, path_len, "%s/%s/%s", shown, e->d_name, leaf);
-			found = 1;
+	struct stat st;
+	if (strcmp(shown, "/tmp") == 0 && fstat(tfd, &st) == 0) {
+		pthread_mutex_lock(&hotspot_tmp_names.lock);
+		bool read_now = !hotspot_tmp_names.valid;
+		if (read_now)
+			hotspot_tmp_names_read(tfd, &st);
+		if (hotspot_tmp_names.valid)
+			found = hotspot_scan_names(tfd, shown, leaf, owner, path, path_len);
+		if (hotspot_tmp_names.valid && !found && !read_now && !hotspot_tmp_names_fresh(&st)) {
+			hotspot_tmp_names_read(tfd, &st);
+			if (hotspot_tmp_names.valid)
+				found = hotspot_scan_names(tfd, shown, leaf, owner, path, path_len);
 		}
-		close(dfd);
+		bool valid = hotspot_tmp_names.valid;
+		pthread_mutex_unlock(&hotspot_tmp_names.lock);
+		if (valid) {
+			close(tfd);
+			return found;
+		}
 	}
+	DIR *d = gt_dir_adopt(tfd);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, "hsperfdata_", 11) == 0 &&
+		    hotspot_scan_entry(tfd, e->d_name, shown, leaf, owner, &newest, found, path, path_len))
+			found = 1;
 	closedir(d);
 	return found;
 }

@@ -118,4 +118,5 @@ const struct gt_runtime_traits gt_hotspot_runtime = {
  * directory's time moves when one comes or goes. */
 const struct gt_discovery gt_hotspot_discovery = {
 	.dir_prefix = "hsperfdata_",
+	.dir_entries_pids = true,
 };

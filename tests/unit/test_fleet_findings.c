@@ -62,6 +62,58 @@ static void test_window_of_last_intervals(void)
 	gt_fleet_free(&f);
 }
 
+/* An interval that changed nothing the rules read (no collection, no
+ * pause, the same heap in use) does not run them while nothing holds, but
+ * at most FLEET_FINDINGS_QUIET_MAX - 1 in a row; one that did runs them at once. */
+static void quiet(struct gt_session *s, unsigned k)
+{
+	interval(s, k, false);
+	gt_u64_set(&s->live.derived.pause_ns, 0);
+	gt_u64_set(&s->live.derived.cur.heap_used_bytes, 1 << 20);
+}
+
+static void test_quiet_intervals_skip_the_rules(void)
+{
+	struct gt_fleet f;
+	struct gt_fleet_policy policy = { .findings = true };
+	CHECK(gt_fleet_init(&f, &policy, NULL, 0) == 0);
+	struct gt_session *s = calloc(1, sizeof(*s));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	s->info.runtime = &gt_hotspot_runtime;
+	struct gt_fleet_member m = { .session = s };
+	unsigned k = 0;
+	quiet(s, k++);
+	gt_fleet_findings_update(&f, &m);   /* the first: computed */
+	CHECK_U64(m.quiet_rounds, 0);
+	for (unsigned i = 1; i < 16; i++) {
+		quiet(s, k++);
+		gt_fleet_findings_update(&f, &m);
+		CHECK_U64(m.quiet_rounds, i);
+	}
+	/* the sixteenth quiet one in a row runs them */
+	quiet(s, k++);
+	gt_fleet_findings_update(&f, &m);
+	CHECK_U64(m.quiet_rounds, 0);
+	quiet(s, k++);
+	gt_fleet_findings_update(&f, &m);
+	CHECK_U64(m.quiet_rounds, 1);
+	/* an induced collection: the rules run, the finding holds */
+	interval(s, k++, true);
+	gt_u64_set(&s->live.derived.cur.heap_used_bytes, 1 << 20);
+	gt_fleet_findings_update(&f, &m);
+	CHECK(holds(&m, "induced-gc"));
+	/* while it holds, quiet intervals run them too (its window moves) */
+	quiet(s, k++);
+	gt_fleet_findings_update(&f, &m);
+	CHECK_U64(m.quiet_rounds, 0);
+	CHECK_U64(m.findings->count, k);
+	free(m.findings);
+	free(s);
+	gt_fleet_free(&f);
+}
+
 static void test_none_without_the_policy(void)
 {
 	struct gt_fleet f;
@@ -80,6 +132,7 @@ static void test_none_without_the_policy(void)
 int main(void)
 {
 	RUN_TEST(test_window_of_last_intervals);
+	RUN_TEST(test_quiet_intervals_skip_the_rules);
 	RUN_TEST(test_none_without_the_policy);
 	return check_summary();
 }

@@ -64,8 +64,45 @@ static void test_stamp_follows_runtimes_only(void)
 	CHECK(t.dirs == NULL && t.n_dirs == 0);
 }
 
+/* The pids a fleet opens without a listing: the numbered entries of the
+ * directories whose entries are pids (HotSpot's), not a .NET socket's pid
+ * (a socket outlives a runtime that crashed), nor other names. */
+static void test_pids_of_pid_directories(void)
+{
+	char root[] = "/tmp/gctop-fleet-tmp-XXXXXX";
+	CHECK(mkdtemp(root) != NULL);
+	char dir[128], path[192];
+	snprintf(dir, sizeof(dir), "%s/hsperfdata_someone", root);
+	CHECK(mkdir(dir, 0700) == 0);
+	const char *names[] = { "4242", "17", "x12", "12x", "attach_pid9" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		touch(path);
+	}
+	snprintf(path, sizeof(path), "%s/dotnet-diagnostic-4343-1-socket", root);
+	touch(path);
+	struct gt_fleet_tmp t = { .root = root };
+	(void)gt_fleet_tmp_stamp(&t);
+	pid_t *pids = NULL;
+	size_t cap = 0;
+	size_t n = gt_fleet_tmp_pids(&t, &pids, &cap);
+	CHECK_U64(n, 2);
+	CHECK(n == 2 && ((pids[0] == 4242 && pids[1] == 17) || (pids[0] == 17 && pids[1] == 4242)));
+	free(pids);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/dotnet-diagnostic-4343-1-socket", root);
+	unlink(path);
+	rmdir(dir);
+	rmdir(root);
+	gt_fleet_tmp_free(&t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_stamp_follows_runtimes_only);
+	RUN_TEST(test_pids_of_pid_directories);
 	return check_summary();
 }
