@@ -47,9 +47,14 @@ def no_blank_row(screen):
                 fail("column at %d: row %d is blank, row %d below it holds %r" % (x, top + blank_at, top + y, text))
 
 
-def segment(line, at):
-    """The text of a pane from index at to two or more spaces before the next pane's text."""
-    m = re.match(r"(.*?)(?: {3,}|$)", line[at:])
+def segment(screen, line, at):
+    """The text of a pane from index at to its column's end (body_columns),
+    or to three or more spaces before the next pane's text. (Three spaces
+    alone cut a line that filled its column: 'max 15.6 ms' ended two
+    spaces before the next column's title.)"""
+    _, cols = body_columns(screen)
+    end = min([e for x, e in cols if x <= at < e] or [len(line)])
+    m = re.match(r"(.*?)(?: {3,}|$)", line[at:end].rstrip())
     return m.group(1)
 
 
@@ -58,7 +63,7 @@ def pause_line(screen):
         at = line.find("p50 ")
         if at < 0:
             continue
-        seg = segment(line, at)
+        seg = segment(screen, line, at)
         if not re.fullmatch(r"p50 (n/a|[0-9.]+( m?s)?)  p99 (n/a|[0-9.]+( m?s)?)  max (n/a|[0-9.]+ m?s)"
                             r"(  of [0-9]+\+? pauses?)?(  [0-9]+(s|min) p99 [0-9.]+ m?s)?", seg):
             fail("the pause line is cut or malformed: %r" % seg)
@@ -71,7 +76,7 @@ def per_op_line(screen):
         at = line.find(" per ")
         if at < 0 or not re.match(r" per (operation|request) ", line[at:]):
             continue
-        seg = segment(line, at + 1)
+        seg = segment(screen, line, at + 1)
         if not re.fullmatch(r"per (operation|request) (n/a( \(.*\))?|[0-9.]+ [KMG]?i?B(  [0-9.]+( [a-z]+)?/s)?)", seg):
             fail("the per-operation line is cut: %r" % seg)
         return
