@@ -163,6 +163,21 @@ static void sum_causes(struct gt_collection_causes *sum, const struct gt_collect
 	add_u64(&sum->inspection, c->inspection);
 }
 
+/* Whether point p has collections whose cause the runtime had not named
+ * at the poll: HotSpot counts a collection when it starts and names its
+ * cause when it ends (sun.gc.lastCause reads "No GC" until then), so a
+ * poll during another tool's heap inspection counts a full collection
+ * whose cause, the inspection, only the next poll has. */
+static bool cause_pending(const struct gt_history_point *p)
+{
+	if (!p->causes.seen.valid || p->causes.seen.value > 0)
+		return false;
+	for (unsigned g = 0; g < p->n_generations && g < GT_MAX_GENERATIONS; g++)
+		if (p->collections[g].valid && p->collections[g].value > 0)
+			return true;
+	return false;
+}
+
 static void sum_history(const struct gt_history *h, int full_gen, struct history_sums *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -178,7 +193,9 @@ static void sum_history(const struct gt_history *h, int full_gen, struct history
 			}
 		}
 		sum_causes(&s->causes, &p->causes);
-		if (full_gen >= 0 && (unsigned)full_gen < p->n_generations)
+		/* the newest interval's full collections wait for their cause
+		 * (one poll) before they count as G1's own */
+		if (full_gen >= 0 && (unsigned)full_gen < p->n_generations && !(age == 0 && cause_pending(p)))
 			add_u64(&s->full, p->collections[full_gen]);
 	}
 }

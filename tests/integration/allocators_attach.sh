@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # --allocators on a live JVM: gctop attaches, loads its agent, and reports
 # top allocators by first application frame and by type within 5 points of
 # what the workload measured itself, with the exact allocation total within

@@ -1,5 +1,4 @@
 #!/bin/sh
-# test-lane: waiting
 # A .NET census is no finding in any gctop (issue 35, item 3), the sibling
 # of census_other_watchers.sh (JVM). While gctop -p --json, a --doctor and
 # a --serve watch tests/dotnet/AspAlloc (Server GC, 2 heaps), another gctop

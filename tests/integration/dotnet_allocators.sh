@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # gctop --allocators on .NET 10: AllocSites allocates from three methods in
 # known proportions (about 60/30/10 by bytes, the middle one in LOH arrays)
 # and prints each site's exact bytes and GC.GetTotalAllocatedBytes every

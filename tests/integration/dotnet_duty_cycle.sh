@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # gctop --allocators on .NET 10 past its budget of AllocationSampled events
 # a second (B, GT_DN_SAMPLER_BUDGET_PER_S in collectors/dotnet/sampler/dotnet_duty.h,
 # read from there): AllocSites at ~800 MB/s (some 6,000 events a second at

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # Findings on .NET: an ASP.NET Core app whose every request allocates one
 # 60 MB array (the large object heap) triggers gen2 collections with reason
 # AllocLarge, which the loh-gen2 finding reports with its counts; the same

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # The first report on .NET: `gctop -p PID -n 1 --json` has an allocation
 # rate and total, as on a JVM. The runtime sends its allocated-bytes counter
 # once a second; gctop waits for the first (bounded) before its first

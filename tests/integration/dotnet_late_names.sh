@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # Method names on .NET 10 when the sampler duty-cycles: the method loads come
 # in the sampling session, on for about a twelfth of each second here
 # (budget/rate, collectors/dotnet/sampler/dotnet_duty.h), so a method compiled

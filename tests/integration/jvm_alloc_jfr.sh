@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # --allocators through JFR gives the JVM's exact allocation total
 # (jdk.ThreadAllocationStatistics summed over its threads): labelled exact,
 # and its increase between two of JFR's periods within 1 % of the

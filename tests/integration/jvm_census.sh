@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # gctop --census on JVMs (JDK 17 G1, Parallel and ZGC; JDK 25 G1 when it is
 # installed) that leak one known type (tests/java/CensusLeak:
 # 100 CensusLeak$LeakNode every 50 ms among churn of byte[] and String):

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # The live set through the flight recorder where perf data has none: on
 # JDK 17's ZGC (n/a read-only) gctop --allocators gives a point per cycle,
 # each the heap used its jdk.GCHeapSummary "After GC" states, equal to the

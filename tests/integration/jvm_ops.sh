@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # Bytes per operation on a JVM (--ops NAME): OpsWorkload publishes its
 # operations as a perf-data counter of its own (jdk.internal.perf.PerfCounter)
 # while two threads do operations of 32 KiB each, and logs its own truth

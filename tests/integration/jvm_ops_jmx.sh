@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # Bytes per operation from MBean attributes (--ops jmx:OBJECTNAME:ATTRIBUTE):
 # OpsWorkload counts its operations in one standard MBean per thread (two
 # threads doing operations of 32 KiB each) and logs its own truth; gctop

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # Every pause from the JVM's own flight recorder: with --allocators
 # through JFR the pauses gctop counts (its recording's pause log, marked
 # "pause_source": "jfr") are the JVM's, one by one: the run of them equals

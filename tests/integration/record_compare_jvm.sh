@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # Before and after on a JVM: AllocWorkload recorded with gctop -w at 120
 # MB/s (before an allocation fix) and at 12 MB/s (after, at the same work),
 # then gctop --compare: each run's median allocation rate within 10% (the

@@ -1,5 +1,4 @@
 #!/bin/sh
-# test-lane: waiting
 # sanitizer: yes
 # gctop --serve keeps its rounds with silent diagnostics sockets present:
 # 8 fake .NET processes (as another user) accept every connection and never

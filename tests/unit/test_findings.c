@@ -454,6 +454,35 @@ static void test_census_own(void)
 	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
 	push_two_full(1, 1);
 	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_WARNING);
+	/* a poll during another tool's inspection: the full collection is
+	 * counted, its cause not yet named (seen 0); the next poll names it */
+	reset("G1", &gt_hotspot_runtime);
+	d = interval(1, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 0);
+	gt_u64_set(&d->generations[1].collections, 1);
+	d->causes = causes(0, 0, 0, 0, 0);
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+	d = interval(2, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 0);
+	gt_u64_set(&d->generations[1].collections, 0);
+	d->causes = causes(1, 0, 0, 0, 0);
+	gt_u64_set(&d->causes.inspection, 1);
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+	/* one G1 chose: named at the next poll, and then a finding */
+	d = interval(3, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 0);
+	gt_u64_set(&d->generations[1].collections, 1);
+	d->causes = causes(0, 0, 0, 0, 0);
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_NONE);
+	d = interval(4, 1.0, UINT64_MAX);
+	gt_u64_set(&d->generations[0].collections, 0);
+	gt_u64_set(&d->generations[1].collections, 0);
+	d->causes = causes(1, 0, 0, 0, 0);
+	push(d);
+	CHECK(severity_of("g1-full-gc") == GT_SEVERITY_WARNING);
 	/* HotSpot names the census's cause itself: a System.gc() beside a
 	 * census stays the program's */
 	reset("G1", &gt_hotspot_runtime);
