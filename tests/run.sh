@@ -11,7 +11,7 @@
 # GCTOP_TESTS=pattern runs only the tests whose path matches the pattern.
 # A test that runs past GCTOP_TEST_DEADLINE seconds (900) is stopped and fails.
 #
-# Five lanes and a third workload lane (README, "The tests' lanes", says
+# Four lanes and a third workload lane (README, "The tests' lanes", says
 # why), each one test after another:
 # - timed: the scripts marked "# test-lane: timed" in their first 30 lines,
 #   which time gctop's answers against wall-clock bounds of a second or so,
@@ -27,11 +27,6 @@
 #   both (three workloads at once: most of them wait far more than they
 #   compute), and a lane that has run its own scripts takes the others'
 #   not yet started;
-# - waiting: the scripts marked "# test-lane: waiting", whose workloads
-#   wait on a trend, a pace or a deadline (a tenth of a core or less over
-#   half a minute to two minutes), beside the workload lanes once the
-#   timed lane is done; the workload lanes take its scripts not yet
-#   started when they run out;
 # - light: the unit tests and the fuzz corpus replays beside the timed
 #   lane, then the static checks and the terminal tests that start no
 #   runtime (a recording, a fake one) beside the workload lanes.
@@ -130,8 +125,6 @@ lane_of() {
 		echo timed
 	elif marked 'test-lane: measuring' "$1"; then
 		echo measuring
-	elif marked 'test-lane: waiting' "$1"; then
-		echo waiting
 	else
 		case "$1" in
 		tests/static/*) echo light ;;
@@ -189,11 +182,8 @@ run_lane() {
 		done
 	fi
 	case "$1" in
-	measuring) wait_for_timed; scripts_of measuring measuring; scripts_of other measuring; scripts_of waiting measuring ;;
-	other | third | fourth | fifth | sixth)
-		wait_for_timed
-		scripts_of other "$1"; scripts_of measuring "$1"; scripts_of waiting "$1" ;;
-	waiting) wait_for_timed; scripts_of waiting waiting ;;
+	measuring) wait_for_timed; scripts_of measuring measuring; scripts_of other measuring ;;
+	other | third | fourth | fifth | sixth) wait_for_timed; scripts_of other "$1"; scripts_of measuring "$1" ;;
 	# the static checks build (third_runtime compiles a copy of the tree)
 	# and the terminal tests drive tmux: after the timed lane, whose
 	# bounds took 148 ms for 25 beside them
@@ -225,16 +215,14 @@ if [ "${GCTOP_TEST_LANES:-4}" = 1 ]; then
 	lanes=one
 	run_lane one
 else
-	lanes="timed measuring other light waiting"
+	lanes="timed measuring other light"
 	run_lane light &
 	waits=$!
-	# One lane of tests that wait: a second one, with fifteen more scripts
-	# in the two, took a quiet make check from 14 min 33 s to 13 min 40 s
-	# but failed thirteen checks (bytes per operation, pauses against the
-	# GC log, a --doctor whose target ended first): six workloads at once
-	# are more than those windows were measured for.
-	run_lane waiting &
-	waits="$waits $!"
+	# No lane of its own for tests that wait: one (ten scripts) took a
+	# quiet make check from 15 min 16 s to 14 min 33 s, but beside a CPU
+	# hog dotnet_gc then failed in two runs of two (its rates, pauses and
+	# fragmentation, with a fourth workload beside it); a second one with
+	# fifteen more scripts failed thirteen checks quiet.
 	for lane in other $extra_lanes; do
 		[ "$lane" = other ] || lanes="$lanes $lane"
 		run_lane "$lane" &

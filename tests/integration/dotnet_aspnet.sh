@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # gctop on an ASP.NET Core app: requests from its hosting counters, and bytes
 # allocated per request, the figure users otherwise compute by hand. The app
 # allocates 1,000,000 bytes per request plus what ASP.NET Core itself needs.

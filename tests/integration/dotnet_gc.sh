@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # gctop against a .NET 10 process that allocates at a steady, known rate and
 # prints its own truth once a second (GC.GetTotalAllocatedBytes,
 # GC.CollectionCount, GC.GetTotalPauseDuration, GC.GetGCMemoryInfo): under

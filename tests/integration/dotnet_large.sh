@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # .NET large-object allocation: AllocSites puts 30% of its bytes in byte[307176]
 # arrays (the large object heap) and measures each site exactly; gctop counts
 # LOH allocation at each collection from GCPerHeapHistory, so an interval's

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # .NET's live set (issue 28) on a leaking program (tests/dotnet/Leak: a
 # static list growing by 2.5 MB a second, paced by the clock, among churn
 # on two threads with short-lived, large and medium-lived objects; every

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # gctop's EventPipe session is harmless to a .NET target: two gctops watch one
 # process at once; a SIGKILLed gctop leaves no session behind (the runtime
 # ends a session whose socket closes), so the target closes its ends of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-lane: waiting
+# test-lane: measuring
 # gctop's estimated allocation rate against the exact bytes the workload's
 # JVM reports (ThreadMXBean) over the same wall-clock window: within 10 %
 # for G1 and Parallel, with small objects and with humongous 3-4 MiB

@@ -1,5 +1,4 @@
 #!/bin/sh
-# test-lane: waiting
 # sanitizer: yes
 # Issue 25, item 8: a gctop killed (SIGKILL) at any point of an attach
 # leaves nothing that stays. Killed while it waits for the attach socket,

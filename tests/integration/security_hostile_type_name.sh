@@ -1,5 +1,4 @@
 #!/bin/sh
-# test-lane: waiting
 # sanitizer: yes
 # A real .NET process of an unprivileged user allocates arrays of a type it
 # made at run time (tests/dotnet/HostileNames: Reflection.Emit takes any

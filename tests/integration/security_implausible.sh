@@ -1,5 +1,4 @@
 #!/bin/sh
-# test-lane: waiting
 # sanitizer: yes
 # Figures that are not absurd: three fake JVMs (programs named java, as
 # nobody) whose perf data (Serial GC) a script moves for 75 s, a full

@@ -1,5 +1,4 @@
 #!/bin/sh
-# test-lane: waiting
 # sanitizer: yes
 # gctop --serve with 100 hostile connections held from four loopback
 # addresses (127.0.0.10-13, which any local user can bind), each reopened
