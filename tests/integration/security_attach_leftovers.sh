@@ -28,14 +28,6 @@ classes=$STAGED/${classes##*/}
 LEFT=""
 trap 'rm -f $LEFT; sec_cleanup' EXIT INT TERM
 
-# A real JVM of the test user, for the last part: started first, so that
-# it starts while the fakes' attaches wait out their deadlines.
-setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups "$(command -v java)" -Xmx64m -cp "$classes" \
-	AllocSites 20 60 >"$WORK/java.log" 2>&1 &
-JPID=$!
-CHILD_PIDS="$CHILD_PIDS $JPID"
-LEFT="$LEFT /tmp/.gctop-agent-$JPID.so /tmp/.attach_pid$JPID"
-
 # kill_when TENTHS COND...: starts gctop --allocators on $FAKE, SIGKILLs it
 # once COND holds; sets G (its pid) and WAITED (0 when COND held).
 kill_when() {
@@ -62,11 +54,10 @@ fake() {
 	LEFT="$LEFT $trig $copy"
 }
 
-# attach_again [PID [ERRFILE]]: one more attach to $FAKE (or PID), to its
-# end (each fake makes it fail within its deadlines), its errors in
-# $WORK/again.err (or ERRFILE).
+# attach_again: one more attach to $FAKE, to its end (each fake makes it
+# fail within its deadlines).
 attach_again() {
-	timeout 30 "$GCTOP_BIN" -p "${1:-$FAKE}" --allocators=agent --json -n 1 >/dev/null 2>"${2:-$WORK/again.err}"
+	timeout 30 "$GCTOP_BIN" -p "$FAKE" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/again.err"
 }
 
 # sleep: catches SIGQUIT but never opens its attach socket.
@@ -81,58 +72,17 @@ check "the next attach takes the stale trigger for no one's: it signals and wait
 check "and leaves no trigger ($(ls -l "$trig" 2>&1 | head -c 100))" [ ! -e "$trig" ]
 
 # A trigger of a gctop that still runs (this shell stands for it) and one
-# of the JVM's user are not gctop's to remove: an attach to a fake of each,
-# side by side (neither trigger is stale, so neither attach's sweep of /tmp
-# may take the other's), and beside them the real JVM's part below.
+# of the JVM's user are not gctop's to remove.
 ticks=$(cut -d' ' -f22 /proc/$$/stat)
 echo "gctop-attach $$ $ticks" >"$trig"
-running_fake=$FAKE running_trig=$trig
-attach_again "$running_fake" "$WORK/again-running.err" &
-running_attach=$!
-start_fake sleep / "$WORK/libjvm.so"
-users_fake=$FAKE users_trig=/tmp/.attach_pid$FAKE
-LEFT="$LEFT $users_trig /tmp/.gctop-agent-$FAKE.so"
-# made whole, then renamed into place: root's for a moment, with a mark
-# whose maker is gone, it would be stale to the attach beside it
-echo "gctop-attach 999999999 1" >"$WORK/users_trig"
-chown "$SEC_UID:$SEC_GID" "$WORK/users_trig" && mv "$WORK/users_trig" "$users_trig"
-attach_again "$users_fake" "$WORK/again-users.err" &
-users_attach=$!
-
-# The real JVM: gctop killed as soon as the agent is mapped.
-wait_for_hsperf "$JPID" 10 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 1; }
-wait_until 50 "$GCTOP_BIN" -p "$JPID" --json -n 1 >/dev/null 2>&1
-FAKE=$JPID
-mapped() { grep -q gctop-agent "/proc/$JPID/maps"; }
-kill_when 300 mapped
-check "the JVM loaded the agent before gctop was killed" [ "$WAITED" -eq 0 ]
-timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/real.err"
-rc=$?
-check "the next --allocators on that JVM samples (status $rc: $(head -c 200 "$WORK/real.err"))" [ "$rc" -eq 0 ]
-cwd=$(readlink "/proc/$JPID/cwd")
-check "no file of gctop's is left: $(ls -a /tmp "$cwd" | grep -e "gctop-agent-$JPID" -e "attach_pid$JPID" | head -3)" \
-	sh -c "! ls -a /tmp '$cwd' | grep -q -e 'gctop-agent-$JPID' -e 'attach_pid$JPID'"
-# What a kill between the JVM's map and gctop's look at its maps leaves (the
-# kill above lands there only by chance): the JVM's user's copy of the
-# agent under its name. No attach comes to this JVM again (its agent runs),
-# so the next gctop that samples it removes it.
-copy=/tmp/.gctop-agent-$JPID.so
-cp "$(dirname "$GCTOP_BIN")/libgctop-agent.so" "$copy" && chown "$SEC_UID:$SEC_GID" "$copy" && chmod 600 "$copy"
-timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/real.err"
-rc=$?
-check "a copy left after the JVM mapped it goes with the next --allocators on that JVM (status $rc)" \
-	sh -c "[ $rc -eq 0 ] && [ ! -e '$copy' ]"
-kill "$JPID"
-
-wait "$running_attach"
-check "a trigger whose maker still runs is left in place" grep -q "^gctop-attach $$ " "$running_trig"
-rm -f "$running_trig"
-wait "$users_attach"
-check "a trigger of the JVM's user is left in place" [ -e "$users_trig" ]
-rm -f "$users_trig"
-kill "$users_fake"
-wait "$users_fake" 2>/dev/null
-FAKE=$running_fake
+attach_again
+check "a trigger whose maker still runs is left in place" grep -q "^gctop-attach $$ " "$trig"
+rm -f "$trig"
+echo "gctop-attach 999999999 1" >"$trig"
+chown "$SEC_UID:$SEC_GID" "$trig"
+attach_again
+check "a trigger of the JVM's user is left in place" [ -e "$trig" ]
+rm -f "$trig"
 
 # hold: its listener takes the load request and never answers.
 fake hold
@@ -158,23 +108,7 @@ cp "$GCTOP_AGENT" "$linked_a" && chown "$SEC_UID:$SEC_GID" "$linked_a" && ln "$l
 fake hold
 attach_again
 check "a fresh copy of a gone JVM is left alone (an attach may still need it)" [ -e "$gone_copy" ]
-
-# maphold (while the copy above ages): the library is mapped when the load
-# request comes, and the reply never does. gctop removes the copy as soon
-# as it is mapped, while it still waits (before: only once the reply came).
-fake maphold
-mapped_gone() { grep -q '^held' "$WORK/fake.log" && [ ! -e "$copy" ]; }
-# Within 4.5 s of gctop's start: the reply's deadline (5 s from the
-# request, after which gctop removes the copy anyway) has not passed.
-kill_when 45 mapped_gone
-check "the JVM mapped the copy ($(grep -c '^mapped' "$WORK/fake.log") maps)" grep -q "^mapped /tmp/.gctop-agent-$FAKE.so" "$WORK/fake.log"
-check "gctop removed the mapped copy while still waiting for the reply (within 4.5 s of its start)" [ "$WAITED" -eq 0 ]
-
-# Once the gone JVM's copy is 16 s old by its ctime (gctop's clock for
-# GT_ATTACH_COPY_STALE_S), the next attach, to another fake JVM.
-copy_aged() { [ $(($(date +%s) - $(stat -c %Z "$gone_copy" 2>/dev/null || echo 0))) -ge 16 ]; }
-wait_until 300 copy_aged
-fake hold
+sleep 16
 attach_again
 check "a copy older than 15 s is removed by the next attach to another JVM" [ ! -e "$gone_copy" ]
 check "copies of the agent with two links are not removed" sh -c "[ -e '$linked_a' ] && [ -e '$linked_b' ]"
@@ -182,6 +116,47 @@ check "a copy of another user than the JVM's or gctop's is not removed" [ -e "$n
 rm -f "$linked_a" "$linked_b" "$nobodys"
 check "and that attach leaves none of its own: $(ls -a /tmp | grep "gctop-agent-$FAKE" | head -2)" \
 	sh -c "! ls -a /tmp | grep -q 'gctop-agent-$FAKE'"
+
+# maphold: the library is mapped when the load request comes, and the reply
+# never does. gctop removes the copy as soon as it is mapped, while it still
+# waits (before: only once the reply came).
+fake maphold
+mapped_gone() { grep -q '^held' "$WORK/fake.log" && [ ! -e "$copy" ]; }
+# Within 4.5 s of gctop's start: the reply's deadline (5 s from the
+# request, after which gctop removes the copy anyway) has not passed.
+kill_when 45 mapped_gone
+check "the JVM mapped the copy ($(grep -c '^mapped' "$WORK/fake.log") maps)" grep -q "^mapped /tmp/.gctop-agent-$FAKE.so" "$WORK/fake.log"
+check "gctop removed the mapped copy while still waiting for the reply (within 4.5 s of its start)" [ "$WAITED" -eq 0 ]
 kill "$FAKE"
 wait "$FAKE" 2>/dev/null
+
+# A real JVM of the test user: gctop killed as soon as the agent is mapped.
+setpriv --reuid="$SEC_UID" --regid="$SEC_GID" --clear-groups "$(command -v java)" -Xmx64m -cp "$classes" \
+	AllocSites 20 60 >"$WORK/java.log" 2>&1 &
+JPID=$!
+CHILD_PIDS="$CHILD_PIDS $JPID"
+wait_for_hsperf "$JPID" 10 || { fail "the JVM published no perf data: $(head -c 300 "$WORK/java.log")"; exit 1; }
+wait_until 50 "$GCTOP_BIN" -p "$JPID" --json -n 1 >/dev/null 2>&1
+FAKE=$JPID
+LEFT="$LEFT /tmp/.gctop-agent-$JPID.so /tmp/.attach_pid$JPID"
+mapped() { grep -q gctop-agent "/proc/$JPID/maps"; }
+kill_when 300 mapped
+check "the JVM loaded the agent before gctop was killed" [ "$WAITED" -eq 0 ]
+timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/real.err"
+rc=$?
+check "the next --allocators on that JVM samples (status $rc: $(head -c 200 "$WORK/real.err"))" [ "$rc" -eq 0 ]
+cwd=$(readlink "/proc/$JPID/cwd")
+check "no file of gctop's is left: $(ls -a /tmp "$cwd" | grep -e "gctop-agent-$JPID" -e "attach_pid$JPID" | head -3)" \
+	sh -c "! ls -a /tmp '$cwd' | grep -q -e 'gctop-agent-$JPID' -e 'attach_pid$JPID'"
+# What a kill between the JVM's map and gctop's look at its maps leaves (the
+# kill above lands there only by chance): the JVM's user's copy of the
+# agent under its name. No attach comes to this JVM again (its agent runs),
+# so the next gctop that samples it removes it.
+copy=/tmp/.gctop-agent-$JPID.so
+cp "$(dirname "$GCTOP_BIN")/libgctop-agent.so" "$copy" && chown "$SEC_UID:$SEC_GID" "$copy" && chmod 600 "$copy"
+timeout 60 "$GCTOP_BIN" -p "$JPID" --allocators=agent --json -n 1 >/dev/null 2>"$WORK/real.err"
+rc=$?
+check "a copy left after the JVM mapped it goes with the next --allocators on that JVM (status $rc)" \
+	sh -c "[ $rc -eq 0 ] && [ ! -e '$copy' ]"
+kill "$JPID"
 FAKE=""
