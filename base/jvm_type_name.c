@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A descriptor's one-letter primitive ("B" -> "byte"), NULL for others. */
-static const char *jvm_primitive(char c)
+const char *gt_jvm_primitive_name(char c)
 {
 	switch (c) {
 	case 'B': return "byte";
@@ -41,7 +40,7 @@ void gt_jvm_type_name(const char *name, enum gt_jvm_name_form form, char *out, s
 	const char *base = name + dims;
 	/* an array's element is a descriptor in either form */
 	bool descriptor = dims || form == GT_JVM_DESCRIPTOR;
-	const char *prim = descriptor && base[0] && !base[1] ? jvm_primitive(base[0]) : NULL;
+	const char *prim = descriptor && base[0] && !base[1] ? gt_jvm_primitive_name(base[0]) : NULL;
 	size_t o;
 	if (prim) {
 		o = (size_t)snprintf(out, len, "%s", prim);

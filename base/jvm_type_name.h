@@ -14,6 +14,10 @@ enum gt_jvm_name_form {
 	GT_JVM_INTERNAL,
 };
 
+/* A field descriptor's one-letter primitive type as Java spells it
+ * ('B' -> "byte", JVMS 4.3.2), NULL for any other letter. */
+const char *gt_jvm_primitive_name(char c);
+
 /* The type's name as Java source spells it ("java.lang.String",
  * "byte[][]") into out (len bytes, always terminated, cut to fit). The
  * agent (inside the target) and JFR's reader (in gctop) both name types

@@ -6,6 +6,8 @@
 
 #include "collectors/hotspot/hotspot_histo.h"
 
+#include "base/jvm_type_name.h"
+
 static const char why_rows[] = "some rows of the class histogram could not be read and are left out";
 /* The JVM sends its histogram sorted by bytes, largest first
  * (KlassInfoHisto::sort), so the rows past the cap are its smallest. */
@@ -14,22 +16,6 @@ const char gt_hotspot_histo_why_cap[] = "the class histogram had more rows than 
 _Static_assert(GT_CENSUS_MAX_TYPES == 65536, "gt_hotspot_histo_why_cap names the type cap");
 static const char why_total[] =
 	"the class histogram ended before its Total line, so it may be cut short; the totals are its rows' sums";
-
-/* JVM field descriptors of the primitive types (JVMS 4.3.2). */
-static const char *primitive(char c)
-{
-	switch (c) {
-	case 'B': return "byte";
-	case 'C': return "char";
-	case 'D': return "double";
-	case 'F': return "float";
-	case 'I': return "int";
-	case 'J': return "long";
-	case 'S': return "short";
-	case 'Z': return "boolean";
-	default: return NULL;
-	}
-}
 
 static size_t append(char *out, size_t cap, size_t o, const char *s, size_t n)
 {
@@ -50,7 +36,7 @@ size_t gt_hotspot_source_name(const char *in, size_t len, char *out, size_t cap)
 		dims++;
 	const char *elem = in + dims;
 	size_t elen = len - dims;
-	const char *prim = elen == 1 ? primitive(elem[0]) : NULL;
+	const char *prim = elen == 1 ? gt_jvm_primitive_name(elem[0]) : NULL;
 	size_t o = 0;
 	if (dims == 0 || elen == 0) {
 		return append(out, cap, 0, in, len);
